@@ -1,0 +1,43 @@
+/// A file attached to a yarn or a project: a photo or a pattern PDF.
+///
+/// The bytes live in the library's content-addressed store under their SHA-256; this value
+/// describes them. Two attachments with the same bytes share one stored file.
+public struct Attachment: Codable, Hashable, Sendable {
+  /// The file name as the user gave it, such as `sweater-front.jpg` (no directories).
+  public var fileName: String
+  /// The IANA media type, such as `image/jpeg` or `application/pdf`.
+  public var mediaType: String
+  /// The size of the file in bytes.
+  public var byteCount: Int64
+  /// The SHA-256 of the bytes (FIPS 180-4), 64 lower-case hexadecimal digits.
+  public var sha256: String
+
+  public init(fileName: String, mediaType: String, byteCount: Int64, sha256: String) {
+    self.fileName = fileName
+    self.mediaType = mediaType
+    self.byteCount = byteCount
+    self.sha256 = sha256
+  }
+
+  /// Whether `text` is 64 lower-case hexadecimal digits, the only form `sha256` may take.
+  public static func isValidDigest(_ text: String) -> Bool {
+    text.utf8.count == 64
+      && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+  }
+
+  /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `gif`, `webp`,
+  /// `pdf`, `txt`), or `application/octet-stream`.
+  public static func mediaType(forFileName name: String) -> String {
+    let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    switch ext {
+    case "jpg", "jpeg": return "image/jpeg"
+    case "png": return "image/png"
+    case "heic": return "image/heic"
+    case "gif": return "image/gif"
+    case "webp": return "image/webp"
+    case "pdf": return "application/pdf"
+    case "txt": return "text/plain"
+    default: return "application/octet-stream"
+    }
+  }
+}

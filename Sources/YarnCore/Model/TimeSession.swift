@@ -1,0 +1,34 @@
+import Foundation
+
+/// A stretch of time spent on a project.
+///
+/// Instants are absolute (stored and written in UTC) with whole-second resolution, so a
+/// duration never depends on a time zone or a DST change.
+public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
+  public var id: String
+  /// The `Project.id` worked on.
+  public var projectID: String
+  /// When work began.
+  public var start: Date
+  /// When work ended; `nil` while the session is running.
+  public var end: Date?
+  /// A note, such as `sleeve cuffs`.
+  public var note: String?
+
+  public init(id: String, projectID: String, start: Date, end: Date? = nil, note: String? = nil) {
+    self.id = id
+    self.projectID = projectID
+    self.start = start
+    self.end = end
+    self.note = note
+  }
+
+  /// Whether the session is still running.
+  public var isRunning: Bool { end == nil }
+
+  /// Seconds from start to end, or to `now` while running; never negative.
+  public func seconds(now: Date = Date()) -> Int64 {
+    let stop = end ?? now
+    return max(0, Int64((stop.timeIntervalSince1970 - start.timeIntervalSince1970).rounded()))
+  }
+}

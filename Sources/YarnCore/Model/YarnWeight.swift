@@ -1,0 +1,131 @@
+/// A yarn weight category of the Craft Yarn Council's Standard Yarn Weight System
+/// (CYC, "Standard Yarn Weight System", craftyarncouncil.com/standards/yarn-weight-system).
+///
+/// The raw value is the category number, 0 (Lace) to 7 (Jumbo).
+public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparable {
+  case lace = 0
+  case superFine = 1
+  case fine = 2
+  case light = 3
+  case medium = 4
+  case bulky = 5
+  case superBulky = 6
+  case jumbo = 7
+
+  /// The CYC category name, such as "Light" or "Super Bulky".
+  public var name: String {
+    switch self {
+    case .lace: "Lace"
+    case .superFine: "Super Fine"
+    case .fine: "Fine"
+    case .light: "Light"
+    case .medium: "Medium"
+    case .bulky: "Bulky"
+    case .superBulky: "Super Bulky"
+    case .jumbo: "Jumbo"
+    }
+  }
+
+  /// The common yarn types of the category, as the CYC table lists them.
+  public var typicalTypes: [String] {
+    switch self {
+    case .lace: ["fingering 10-count crochet thread", "cobweb", "light fingering"]
+    case .superFine: ["sock", "fingering", "baby"]
+    case .fine: ["sport", "baby"]
+    case .light: ["DK", "light worsted"]
+    case .medium: ["worsted", "afghan", "aran"]
+    case .bulky: ["chunky", "craft", "rug"]
+    case .superBulky: ["super bulky", "super chunky", "roving"]
+    case .jumbo: ["jumbo", "roving"]
+    }
+  }
+
+  /// A label such as `3 Light (DK)`: the number, the name and the most common type.
+  public var label: String {
+    switch self {
+    case .lace: "0 Lace"
+    case .superFine: "1 Super Fine (fingering)"
+    case .fine: "2 Fine (sport)"
+    case .light: "3 Light (DK)"
+    case .medium: "4 Medium (worsted)"
+    case .bulky: "5 Bulky (chunky)"
+    case .superBulky: "6 Super Bulky"
+    case .jumbo: "7 Jumbo"
+    }
+  }
+
+  public static func < (lhs: YarnWeight, rhs: YarnWeight) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// Reads a weight as people write it: the category number (`3`), the CYC name (`Light`,
+  /// `super fine`), a common yarn type (`DK`, `worsted`, `aran`, `sock`, `chunky`, `roving`),
+  /// a UK/AU ply count (`4 ply`, `8 ply`, `10 ply`, `12 ply`), this type's own `label`, or
+  /// YarnBuddy's labels (`Light (3), DK, 8 ply`). Case, spaces, hyphens and underscores are
+  /// ignored. Returns `nil` for anything else; never traps.
+  public init?(parsing text: String) {
+    let key = YarnWeight.normalize(text)
+    if key.isEmpty { return nil }
+    if let found = YarnWeight.aliases[key] {
+      self = found
+      return
+    }
+    // Labels such as "3 light (dk)", "light (3), dk, 8 ply" or "medium (4), worsted/aran":
+    // a category number in parentheses or at the start decides.
+    if let open = key.firstIndex(of: "("), let close = key[open...].firstIndex(of: ")") {
+      let inside = key[key.index(after: open)..<close]
+      if let number = Int(inside), let found = YarnWeight(rawValue: number) {
+        self = found
+        return
+      }
+    }
+    let leading = key.prefix { $0.isASCII && $0.isNumber }
+    if !leading.isEmpty, leading.count < key.count, let number = Int(leading),
+      let found = YarnWeight(rawValue: number),
+      key.dropFirst(leading.count).first == " "
+    {
+      // "3 light (dk)" but not "10 ply" (handled by the alias table) or "4ply".
+      if !key.hasSuffix("ply") {
+        self = found
+        return
+      }
+    }
+    return nil
+  }
+
+  private static func normalize(_ text: String) -> String {
+    var out = ""
+    var lastWasSpace = true
+    for scalar in text.lowercased().unicodeScalars {
+      let isSeparator = scalar == " " || scalar == "-" || scalar == "_" || scalar == "\t"
+      if isSeparator {
+        if !lastWasSpace { out.unicodeScalars.append(" ") }
+        lastWasSpace = true
+      } else {
+        out.unicodeScalars.append(scalar)
+        lastWasSpace = false
+      }
+    }
+    if out.hasSuffix(" ") { out.removeLast() }
+    return out
+  }
+
+  private static let aliases: [String: YarnWeight] = {
+    var table: [String: YarnWeight] = [:]
+    for weight in YarnWeight.allCases {
+      table[String(weight.rawValue)] = weight
+      table[normalize(weight.name)] = weight
+      table[normalize(weight.label)] = weight
+    }
+    let words: [(String, YarnWeight)] = [
+      ("cobweb", .lace), ("light fingering", .lace), ("thread", .lace), ("1 ply", .lace),
+      ("2 ply", .lace), ("3 ply", .lace), ("fingering", .superFine), ("sock", .superFine),
+      ("baby", .superFine), ("superfine", .superFine), ("4 ply", .superFine),
+      ("sport", .fine), ("5 ply", .fine), ("dk", .light), ("double knitting", .light),
+      ("light worsted", .light), ("8 ply", .light), ("worsted", .medium), ("aran", .medium),
+      ("afghan", .medium), ("10 ply", .medium), ("chunky", .bulky), ("craft", .bulky),
+      ("rug", .bulky), ("12 ply", .bulky), ("super chunky", .superBulky),
+      ("superbulky", .superBulky), ("roving", .superBulky), ("14 ply", .superBulky),
+    ]
+    for (word, weight) in words { table[word] = weight }
+    return table
+  }()
+}

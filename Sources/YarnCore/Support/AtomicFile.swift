@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes files so that a crash leaves the old file or the new one, never half of one: the
+/// bytes go to a temporary file beside the target, which is fsynced, renamed over the target,
+/// and then the directory is fsynced (POSIX rename(2) is atomic within one file system).
+public enum AtomicFile {
+  /// Thrown when a step of an atomic write fails; `path` is the file concerned.
+  public struct WriteError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "cannot write \(path): \(reason)" }
+  }
+
+  /// Writes `data` to `url` atomically.
+  ///
+  /// - Throws: `WriteError` when the temporary file cannot be created, written, synced or
+  ///   renamed; the target is then untouched and the temporary file removed.
+  public static func write(_ data: Data, to url: URL) throws {
+    try write(to: url) { fd in
+      try data.withUnsafeBytes { buffer in
+        try writeAll(fd, buffer, path: url.path)
+      }
+    }
+  }
+
+  /// Creates a temporary file beside `url`, lets `body` write to its descriptor, then fsyncs
+  /// and renames it over `url` and fsyncs the directory.
+  ///
+  /// - Throws: what `body` throws, or `WriteError`; the target is then untouched.
+  public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+    let directory = url.deletingLastPathComponent().path
+    let template = directory + "/." + url.lastPathComponent + ".tmp-XXXXXX"
+    var bytes = Array(template.utf8CString)
+    let fd = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    guard fd >= 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+    let temporary = String(cString: bytes.map { UInt8(bitPattern: $0) } + [])
+    var renamed = false
+    defer {
+      if !renamed { unlink(temporary) }
+    }
+    do {
+      try body(fd)
+      guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+    } catch {
+      close(fd)
+      throw error
+    }
+    guard close(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+    guard rename(temporary, url.path) == 0 else {
+      throw WriteError(path: url.path, reason: errnoText())
+    }
+    renamed = true
+    syncDirectory(directory)
+  }
+
+  /// fsyncs a directory so that a rename in it survives a power loss; errors are ignored
+  /// (some file systems refuse to sync directories, and the data itself is already synced).
+  public static func syncDirectory(_ path: String) {
+    let fd = open(path, O_RDONLY)
+    if fd >= 0 {
+      _ = fsync(fd)
+      close(fd)
+    }
+  }
+
+  /// Writes every byte of `buffer` to `fd`, retrying short writes and EINTR.
+  public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
+    guard var base = buffer.baseAddress else { return }
+    var left = buffer.count
+    while left > 0 {
+      let written = Foundation.write(fd, base, left)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw WriteError(path: path, reason: errnoText())
+      }
+      left -= written
+      base = base.advanced(by: written)
+    }
+  }
+
+  static func errnoText() -> String { String(cString: strerror(errno)) }
+}

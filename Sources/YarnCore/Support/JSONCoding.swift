@@ -1,0 +1,73 @@
+import Foundation
+
+/// The JSON conventions of every document this package writes: keys sorted, instants as
+/// ISO 8601 in UTC with whole seconds (`2026-03-29T14:30:00Z`), slashes not escaped.
+///
+/// Sorted keys and a fixed date form make the output byte-identical for equal values, which
+/// the backup law (backup → restore → backup) relies on.
+public enum JSONCoding {
+  /// An encoder with the package's conventions; `pretty` adds indentation for people.
+  public static func encoder(pretty: Bool = true) -> JSONEncoder {
+    let encoder = JSONEncoder()
+    var format: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    if pretty { format.insert(.prettyPrinted) }
+    encoder.outputFormatting = format
+    encoder.dateEncodingStrategy = .custom { date, encoder in
+      var container = encoder.singleValueContainer()
+      try container.encode(JSONCoding.formatInstant(date))
+    }
+    encoder.nonConformingFloatEncodingStrategy = .throw
+    return encoder
+  }
+
+  /// A decoder that reads what `encoder` writes, and instants with fractional seconds or an
+  /// offset (`2026-03-29T16:30:00.250+02:00`).
+  public static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+      let container = try decoder.singleValueContainer()
+      let text = try container.decode(String.self)
+      guard let date = JSONCoding.parseInstant(text) else {
+        throw DecodingError.dataCorruptedError(
+          in: container,
+          debugDescription: "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \"\(text)\"")
+      }
+      return date
+    }
+    return decoder
+  }
+
+  /// `2026-03-29T14:30:00Z`: ISO 8601 in UTC, whole seconds (fractions are truncated).
+  public static func formatInstant(_ date: Date) -> String {
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    // Civil-from-days (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): no
+    // Calendar or formatter, so no locale and no ICU on this path.
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    var yearText = String(year)
+    while yearText.count < 4 { yearText = "0" + yearText }
+    return
+      "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+  }
+
+  /// Parses an ISO 8601 instant with `Z` or a `±HH:MM` offset, with or without fractional
+  /// seconds; `nil` otherwise.
+  public static func parseInstant(_ text: String) -> Date? {
+    let plain = ISO8601DateFormatter()
+    plain.formatOptions = [.withInternetDateTime]
+    if let date = plain.date(from: text) { return date }
+    let fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return fractional.date(from: text)
+  }
+}

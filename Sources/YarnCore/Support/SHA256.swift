@@ -1,0 +1,102 @@
+import Foundation
+
+#if canImport(CryptoKit)
+  import CryptoKit
+#else
+  import CCrypto
+#endif
+
+/// SHA-256 (FIPS 180-4) of bytes fed in pieces, through OpenSSL's libcrypto on Linux and
+/// CryptoKit on Apple systems. Not `Sendable`: one hasher belongs to one task.
+public final class SHA256Hasher {
+  #if canImport(CryptoKit)
+    private var hasher = CryptoKit.SHA256()
+  #else
+    private let context: OpaquePointer?
+  #endif
+  private var finished = false
+
+  public init() {
+    #if !canImport(CryptoKit)
+      context = EVP_MD_CTX_new()
+      if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+    #endif
+  }
+
+  deinit {
+    #if !canImport(CryptoKit)
+      EVP_MD_CTX_free(context)
+    #endif
+  }
+
+  /// Adds `bytes` to the digest.
+  public func update(_ bytes: UnsafeRawBufferPointer) {
+    guard !finished, bytes.count > 0 else { return }
+    #if canImport(CryptoKit)
+      hasher.update(bufferPointer: bytes)
+    #else
+      if let context { EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+    #endif
+  }
+
+  /// Adds `data` to the digest.
+  public func update(_ data: Data) {
+    data.withUnsafeBytes { update($0) }
+  }
+
+  /// The digest as 64 lower-case hexadecimal digits. Call once; later updates are ignored.
+  ///
+  /// - Throws: `SHA256Error.failed` when libcrypto could not allocate or finish the digest.
+  public func finalize() throws -> String {
+    finished = true
+    #if canImport(CryptoKit)
+      return SHA256Hasher.hex(Array(hasher.finalize()))
+    #else
+      var digest = [UInt8](repeating: 0, count: 32)
+      var length: UInt32 = 0
+      guard let context, EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
+        throw SHA256Error.failed
+      }
+      return SHA256Hasher.hex(digest)
+    #endif
+  }
+
+  /// The SHA-256 of `data`, as 64 lower-case hexadecimal digits.
+  public static func hexDigest(of data: Data) throws -> String {
+    let hasher = SHA256Hasher()
+    hasher.update(data)
+    return try hasher.finalize()
+  }
+
+  /// The SHA-256 and size of the file at `url`, read in 1 MiB pieces (memory stays flat).
+  ///
+  /// - Throws: `CocoaError` when the file cannot be opened or read; `SHA256Error.failed`.
+  public static func hexDigest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    let hasher = SHA256Hasher()
+    var count: Int64 = 0
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+      hasher.update(chunk)
+      count += Int64(chunk.count)
+    }
+    return (try hasher.finalize(), count)
+  }
+
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}
+
+/// Thrown when the platform's SHA-256 implementation fails.
+public enum SHA256Error: Error, Equatable {
+  /// Thrown when libcrypto cannot allocate a context or finish a digest.
+  case failed
+}

@@ -1,0 +1,116 @@
+/// How much of a yarn is left, and how sure that figure is.
+///
+/// Rules (docs/UNITS.md): the user's override when set; else the quantity minus every counted
+/// usage converted to the quantity's unit. A usage that cannot be converted is listed, never
+/// dropped; more used than owned gives zero with the deficit.
+public struct RemainingEstimate: Hashable, Sendable {
+  /// Where the figure comes from.
+  public enum Source: String, Codable, Hashable, Sendable {
+    /// The user's own figure (`Yarn.remainingOverride`).
+    case override
+    /// Quantity minus every counted usage, all converted.
+    case estimate
+    /// Some usage could not be converted: `value` counts only those that could.
+    case incomplete
+    /// More was used than owned: `value` is 0 and `deficit` says by how much.
+    case overdrawn
+    /// No quantity is known: there is no figure.
+    case unknown
+  }
+
+  /// A usage that could not be converted to the yarn's quantity unit.
+  public struct UnconvertedUsage: Hashable, Sendable {
+    public let projectID: String
+    public let amount: Amount
+    /// The put-up facts the conversion needs.
+    public let missing: [PutUpFact]
+  }
+
+  /// The amount left; `nil` when `source` is `unknown`.
+  public let remaining: Amount?
+  public let source: Source
+  /// How much more was used than owned, in the quantity's unit (only when `overdrawn`).
+  public let deficit: Double?
+  /// Usages left out of the figure, each with the facts it lacks.
+  public let unconverted: [UnconvertedUsage]
+
+  /// A usage counted against a yarn: the project it belongs to and the amount.
+  public struct CountedUsage: Hashable, Sendable {
+    public let projectID: String
+    public let amount: Amount
+    public init(projectID: String, amount: Amount) {
+      self.projectID = projectID
+      self.amount = amount
+    }
+  }
+
+  /// Estimates what is left of `yarn` after `usages`.
+  ///
+  /// - Parameters:
+  ///   - yarn: the stash yarn; its quantity, override and put-up are used.
+  ///   - usages: the usages to count (by default those of finished projects; see
+  ///     `Library.usages(of:includeActive:)`).
+  public init(yarn: Yarn, usages: [CountedUsage]) {
+    if let override = yarn.remainingOverride {
+      self.init(remaining: override, source: .override, deficit: nil, unconverted: [])
+      return
+    }
+    guard let quantity = yarn.quantity else {
+      self.init(remaining: nil, source: .unknown, deficit: nil, unconverted: [])
+      return
+    }
+    var left = quantity.value
+    var unconverted: [UnconvertedUsage] = []
+    for usage in usages {
+      do {
+        left -= try UnitConversion.convert(usage.amount, to: quantity.unit, putUp: yarn.putUp).value
+      } catch {
+        unconverted.append(
+          UnconvertedUsage(projectID: usage.projectID, amount: usage.amount, missing: error.missing))
+      }
+    }
+    // A deficit smaller than rounding noise of the conversions is not a deficit.
+    let tolerance = 1e-9 * max(1, quantity.value)
+    if left < -tolerance {
+      self.init(
+        remaining: Amount(0, quantity.unit), source: .overdrawn, deficit: -left,
+        unconverted: unconverted)
+    } else {
+      self.init(
+        remaining: Amount(max(0, left), quantity.unit),
+        source: unconverted.isEmpty ? .estimate : .incomplete, deficit: nil,
+        unconverted: unconverted)
+    }
+  }
+
+  private init(remaining: Amount?, source: Source, deficit: Double?, unconverted: [UnconvertedUsage])
+  {
+    self.remaining = remaining
+    self.source = source
+    self.deficit = deficit
+    self.unconverted = unconverted
+  }
+}
+
+extension Library {
+  /// The usages counted against the yarn `yarnID`: those of finished projects, and of projects
+  /// in progress too when `includeActive` is true. Planned, frogged and hibernating projects
+  /// never count (frogged yarn went back to the stash).
+  public func usages(of yarnID: String, includeActive: Bool = false)
+    -> [RemainingEstimate.CountedUsage]
+  {
+    var out: [RemainingEstimate.CountedUsage] = []
+    for project in projects
+    where project.status == .finished || (includeActive && project.status == .inProgress) {
+      for usage in project.usages where usage.yarnID == yarnID {
+        out.append(.init(projectID: project.id, amount: usage.amount))
+      }
+    }
+    return out
+  }
+
+  /// The remaining estimate of `yarn` against this library's projects.
+  public func remaining(of yarn: Yarn, includeActive: Bool = false) -> RemainingEstimate {
+    RemainingEstimate(yarn: yarn, usages: usages(of: yarn.id, includeActive: includeActive))
+  }
+}

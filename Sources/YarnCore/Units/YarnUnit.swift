@@ -1,0 +1,54 @@
+/// A unit in which an amount of yarn is measured.
+///
+/// The raw value is the token used in JSON, CSV and SQLite: `skein`, `g`, `oz`, `yd`, `m`.
+public enum YarnUnit: String, Codable, CaseIterable, Hashable, Sendable {
+  /// Whole or partial skeins (balls, hanks): the put-up as sold.
+  case skein
+  /// Grams of net weight.
+  case gram = "g"
+  /// Avoirdupois ounces of net weight.
+  case ounce = "oz"
+  /// International yards of length.
+  case yard = "yd"
+  /// Meters of length.
+  case meter = "m"
+
+  /// What the unit measures.
+  public enum Dimension: String, Sendable {
+    case count, mass, length
+  }
+
+  /// Whether the unit counts skeins, weighs yarn or measures its length.
+  public var dimension: Dimension {
+    switch self {
+    case .skein: .count
+    case .gram, .ounce: .mass
+    case .yard, .meter: .length
+    }
+  }
+
+  /// The unit's name for `value` in human output: `skein`/`skeins`; the others are symbols.
+  public func symbol(for value: Double) -> String {
+    switch self {
+    case .skein: value == 1 ? "skein" : "skeins"
+    default: rawValue
+    }
+  }
+
+  /// Reads a unit word, case-insensitively: `skein(s)`, `sk`, `ball(s)`, `hank(s)`; `g`,
+  /// `gram(s)`, `gr`; `oz`, `ounce(s)`; `yd`, `yds`, `yard(s)`; `m`, `meter(s)`, `metre(s)`.
+  public init?(parsing text: String) {
+    switch text.lowercased() {
+    case "skein", "skeins", "sk", "sks", "ball", "balls", "hank", "hanks": self = .skein
+    case "g", "gr", "gram", "grams", "gramme", "grammes": self = .gram
+    case "oz", "ounce", "ounces": self = .ounce
+    case "yd", "yds", "yard", "yards": self = .yard
+    case "m", "meter", "meters", "metre", "metres": self = .meter
+    default: return nil
+    }
+  }
+
+  /// The words `init(parsing:)` accepts, for error messages.
+  public static let acceptedWords =
+    "skeins (skein, sk, ball, hank), grams (g, gram), ounces (oz, ounce), yards (yd, yds, yard), meters (m, meter, metre)"
+}
