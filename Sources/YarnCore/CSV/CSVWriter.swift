@@ -1,0 +1,162 @@
+import Foundation
+
+/// How CSV is written and read.
+public struct CSVOptions: Hashable, Sendable {
+  /// The field delimiter byte: `,` (RFC 4180), `;` or TAB. Must not be `"`, CR or LF.
+  public var delimiter: UInt8
+  /// Write a UTF-8 byte order mark (EF BB BF) first, which Excel needs to read UTF-8.
+  public var byteOrderMark: Bool
+  /// Prefix text cells that a spreadsheet would run as a formula with `'` (see `CSVWriter`).
+  public var formulaGuard: Bool
+
+  public init(delimiter: UInt8 = UInt8(ascii: ","), byteOrderMark: Bool = false, formulaGuard: Bool = true) {
+    self.delimiter = delimiter
+    self.byteOrderMark = byteOrderMark
+    self.formulaGuard = formulaGuard
+  }
+
+  /// Reads a delimiter as a user names it: `,`, `comma`, `;`, `semicolon`, `tab` or a TAB
+  /// character; `nil` for anything else.
+  public static func delimiter(named name: String) -> UInt8? {
+    switch name.lowercased() {
+    case ",", "comma": UInt8(ascii: ",")
+    case ";", "semicolon": UInt8(ascii: ";")
+    case "tab", "\t", "\\t": UInt8(ascii: "\t")
+    default: nil
+    }
+  }
+}
+
+/// One cell of a CSV record.
+public enum CSVField: Hashable, Sendable {
+  /// Text, written as its UTF-8 bytes (quoted when needed, formula-guarded when asked).
+  case text(String)
+  /// A number, written in plain decimal (`3`, `2.5`, `0.1`); never formula-guarded.
+  case number(Double)
+  /// An unknown value: an empty cell.
+  case empty
+
+  /// `.text(value)` when `value` is non-nil, else `.empty`.
+  public static func text(_ value: String?) -> CSVField { value.map { .text($0) } ?? .empty }
+  /// `.number(value)` when `value` is non-nil, else `.empty`.
+  public static func number(_ value: Double?) -> CSVField { value.map { .number($0) } ?? .empty }
+}
+
+/// Writes CSV records as RFC 4180 §2 describes them, streaming through a small buffer.
+///
+/// - Every record ends with CRLF, the last one too (§2 rules 1–2).
+/// - A field is enclosed in double quotes when it holds the delimiter, a double quote, CR or
+///   LF, and a double quote inside is doubled (§2 rules 5–7). A record of one empty field is
+///   written `""` so that it is not an empty line. Spaces are kept as they are.
+/// - Formula guard (OWASP "CSV Injection"): a text cell whose first character is `=`, `+`,
+///   `-`, `@`, TAB, CR or LF gets a leading `'` and is quoted, so that a spreadsheet shows it as
+///   text instead of running it. Numbers are never prefixed.
+///
+/// The work is done on UTF-8 bytes, never on `Character`s: in Swift `"\r\n"` is one
+/// Character, and a quote followed by a combining accent is one Character.
+///
+/// Memory is the buffer (64 KiB), whatever the number of records. Not `Sendable`.
+public final class CSVWriter {
+  private let options: CSVOptions
+  private let sink: (UnsafeRawBufferPointer) throws -> Void
+  private var buffer: [UInt8] = []
+  private var wroteBOM = false
+  private let capacity = 1 << 16
+
+  /// - Parameters:
+  ///   - options: delimiter, BOM and formula guard.
+  ///   - sink: receives the bytes in pieces; what it throws is thrown from `write`/`flush`.
+  public init(options: CSVOptions = CSVOptions(), sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+    self.options = options
+    self.sink = sink
+    buffer.reserveCapacity(capacity + 1024)
+  }
+
+  /// A writer to an open file descriptor (such as 1 for standard output).
+  ///
+  /// - Throws (from `write`/`flush`): `AtomicFile.WriteError` when the descriptor fails.
+  public convenience init(fileDescriptor: Int32, options: CSVOptions = CSVOptions()) {
+    self.init(options: options) { bytes in
+      try AtomicFile.writeAll(fileDescriptor, bytes, path: "file descriptor \(fileDescriptor)")
+    }
+  }
+
+  /// Writes one record and its CRLF.
+  public func write(_ record: [CSVField]) throws {
+    if options.byteOrderMark && !wroteBOM {
+      buffer.append(contentsOf: [0xEF, 0xBB, 0xBF])
+    }
+    wroteBOM = true
+    if record.count == 1, case .text(let text) = record[0], text.isEmpty {
+      buffer.append(contentsOf: [0x22, 0x22])
+    }
+    for (index, field) in record.enumerated() {
+      if index > 0 { buffer.append(options.delimiter) }
+      switch field {
+      case .empty: break
+      case .number(let value): buffer.append(contentsOf: CSVWriter.format(value).utf8)
+      case .text(let text): appendText(text)
+      }
+    }
+    buffer.append(contentsOf: [0x0D, 0x0A])
+    if buffer.count >= capacity { try flush() }
+  }
+
+  /// Writes the buffered bytes to the sink.
+  public func flush() throws {
+    if options.byteOrderMark && !wroteBOM {
+      buffer.append(contentsOf: [0xEF, 0xBB, 0xBF])
+      wroteBOM = true
+    }
+    guard !buffer.isEmpty else { return }
+    try buffer.withUnsafeBytes { try sink($0) }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// The bytes of `records` written with `options`: a convenience for small outputs and tests.
+  public static func encode(_ records: [[CSVField]], options: CSVOptions = CSVOptions()) -> [UInt8] {
+    var out: [UInt8] = []
+    let writer = CSVWriter(options: options) { out.append(contentsOf: $0) }
+    // The sink above cannot throw, so neither can the writer.
+    for record in records { try? writer.write(record) }
+    try? writer.flush()
+    return out
+  }
+
+  /// A number in plain decimal: whole numbers without a fraction (`3`), others in Swift's
+  /// shortest round-trip form (`2.5`, `0.1`), so reading it back gives the same `Double`.
+  public static func format(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+  }
+
+  private func appendText(_ text: String) {
+    var utf8 = Array(text.utf8)
+    var mustQuote = false
+    if options.formulaGuard, let first = utf8.first, CSVWriter.formulaStarts.contains(first) {
+      utf8.insert(UInt8(ascii: "'"), at: 0)
+      mustQuote = true
+    }
+    if !mustQuote {
+      for byte in utf8
+      where byte == options.delimiter || byte == 0x22 || byte == 0x0D || byte == 0x0A {
+        mustQuote = true
+        break
+      }
+    }
+    guard mustQuote else {
+      buffer.append(contentsOf: utf8)
+      return
+    }
+    buffer.append(0x22)
+    for byte in utf8 {
+      if byte == 0x22 { buffer.append(0x22) }
+      buffer.append(byte)
+    }
+    buffer.append(0x22)
+  }
+
+  /// First bytes that make a spreadsheet treat a cell as a formula (OWASP CSV Injection):
+  /// `=`, `+`, `-`, `@`, TAB, CR, LF.
+  static let formulaStarts: Set<UInt8> = [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D, 0x0A]
+}

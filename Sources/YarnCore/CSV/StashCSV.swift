@@ -1,0 +1,107 @@
+import Foundation
+
+/// The stash as CSV: one record per yarn under a header row (docs/CSV.md).
+///
+/// Amounts are split into a number column and a unit column so that a spreadsheet can sum
+/// them; dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell.
+public enum StashCSV {
+  /// A column of the stash CSV.
+  public enum Column: String, CaseIterable, Sendable {
+    case name = "Name"
+    case brand = "Brand"
+    case colorway = "Colorway"
+    case colorFamily = "Color Family"
+    case dyeLot = "Dye Lot"
+    case weight = "Weight"
+    case fiber = "Fiber"
+    case lengthPerSkein = "Length per Skein"
+    case lengthUnit = "Length Unit"
+    case netWeightPerSkein = "Net Weight per Skein"
+    case netWeightUnit = "Net Weight Unit"
+    case quantity = "Quantity"
+    case quantityUnit = "Quantity Unit"
+    case remaining = "Remaining"
+    case remainingUnit = "Remaining Unit"
+    case remainingSource = "Remaining Source"
+    case purchaseLocation = "Purchase Location"
+    case dateAdded = "Date Added"
+    case notes = "Notes"
+    case id = "ID"
+
+    /// Finds a column by its header, ignoring case and surrounding spaces.
+    public init?(header: String) {
+      let key = header.trimmingCharacters(in: .whitespaces).lowercased()
+      guard let found = Column.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+        return nil
+      }
+      self = found
+    }
+  }
+
+  /// The default columns, in order.
+  public static let defaultColumns: [Column] = Column.allCases
+
+  /// Thrown when `--columns` names a column that does not exist.
+  public struct UnknownColumnError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public var description: String {
+      "unknown column \"\(name)\"; the columns are: "
+        + Column.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+  }
+
+  /// Parses a comma-separated list of column headers such as `Name,Colorway,Remaining`.
+  ///
+  /// - Throws: `UnknownColumnError` for the first header that is not a column.
+  public static func columns(parsing list: String) throws(UnknownColumnError) -> [Column] {
+    var out: [Column] = []
+    for part in list.split(separator: ",", omittingEmptySubsequences: true) {
+      guard let column = Column(header: String(part)) else {
+        throw UnknownColumnError(name: part.trimmingCharacters(in: .whitespaces))
+      }
+      out.append(column)
+    }
+    return out
+  }
+
+  /// The header record for `columns`.
+  public static func header(_ columns: [Column]) -> [CSVField] {
+    columns.map { .text($0.rawValue) }
+  }
+
+  /// The record of one yarn.
+  ///
+  /// - Parameters:
+  ///   - yarn: the stash yarn.
+  ///   - remaining: its remaining estimate.
+  ///   - notes: the texts of its notes, oldest first; joined by a blank line in one cell.
+  ///   - columns: which columns, in which order.
+  public static func record(
+    for yarn: Yarn, remaining: RemainingEstimate, notes: [String], columns: [Column]
+  ) -> [CSVField] {
+    columns.map { column in
+      switch column {
+      case .name: .text(yarn.name)
+      case .brand: .text(yarn.brand)
+      case .colorway: .text(yarn.colorway)
+      case .colorFamily: .text(yarn.colorFamily)
+      case .dyeLot: .text(yarn.dyeLot)
+      case .weight: .text(yarn.weight?.label)
+      case .fiber: .text(yarn.fiber)
+      case .lengthPerSkein: .number(yarn.lengthPerSkein?.value)
+      case .lengthUnit: .text(yarn.lengthPerSkein?.unit.rawValue)
+      case .netWeightPerSkein: .number(yarn.netWeightPerSkein?.value)
+      case .netWeightUnit: .text(yarn.netWeightPerSkein?.unit.rawValue)
+      case .quantity: .number(yarn.quantity?.value)
+      case .quantityUnit: .text(yarn.quantity?.unit.rawValue)
+      case .remaining: .number(remaining.remaining?.value)
+      case .remainingUnit: .text(remaining.remaining?.unit.rawValue)
+      case .remainingSource: .text(remaining.source.rawValue)
+      case .purchaseLocation: .text(yarn.purchaseLocation)
+      case .dateAdded: .text(yarn.dateAdded?.iso8601)
+      case .notes: notes.isEmpty ? .empty : .text(notes.joined(separator: "\n\n"))
+      case .id: .text(yarn.id)
+      }
+    }
+  }
+}
