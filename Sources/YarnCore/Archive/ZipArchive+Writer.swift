@@ -27,6 +27,9 @@ extension ZipArchive {
     private var handle: OpaquePointer?
     private var fileSources: [FileSource] = []
     private var entryCount = 0
+    /// After `close()` failed because a file added with `addFile` was missing, unreadable or
+    /// changed: that entry, the file's path and the reason.
+    private(set) var failedFile: (entry: String, path: String, reason: String)?
 
     /// Starts a new archive that `close()` will write to `url`.
     ///
@@ -115,7 +118,10 @@ extension ZipArchive {
         throw ZipError.emptyArchive(path: url.path)
       }
       if zip_close(handle) != 0 {
-        let reason = fileSources.compactMap(\.failure).first ?? archiveMessage()
+        if let failed = fileSources.first(where: { $0.failure != nil }) {
+          failedFile = (failed.entry, failed.path, failed.failure ?? "")
+        }
+        let reason = failedFile.map { "\($0.entry) from \($0.path): \($0.reason)" } ?? archiveMessage()
         zip_discard(handle)
         self.handle = nil
         unlink(temporaryPath)
@@ -196,7 +202,8 @@ private final class FileSource {
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
-  /// Why reading failed, in words; set by the callback before it reports an error.
+  /// Why reading failed, in words (`the file grew beyond 10 bytes`); set by the callback
+  /// before it reports an error to libzip.
   var failure: String?
 
   init(path: String, entry: String, expectedSize: Int64, expectedSHA256: String, modified: Date) {
@@ -216,7 +223,7 @@ private final class FileSource {
   }
 
   func fail(_ reason: String, code: Int32, system: Int32 = 0) -> zip_int64_t {
-    if failure == nil { failure = "\(entry) from \(path): \(reason)" }
+    if failure == nil { failure = reason }
     zip_error_set(error, code, system)
     return -1
   }
