@@ -203,6 +203,18 @@ import Testing
 
   // MARK: Foreign and hostile archives from ../shared/data/zip
 
+  @Test func aForeignArchiveWithHostileNamesSaysWhatIsWrong() throws {
+    let traversal = Support.sharedZip("zipfoundation/testSimpleTraversalAttack.zip")
+    let found = problems { try Backup.verify(traversal) }
+    #expect(found.contains(.unsafeName("../testTraversalAttackABC/EVIL_HERE", reason: "has a \"..\" component")))
+    #expect(found.contains(.missing("manifest.json")))
+    let link = Support.sharedZip("zipfoundation/testUnzipUncontainedSymlink.zip")
+    #expect(problems { try Backup.verify(link) } == [.symbolicLink("evil_symlink"), .missing("manifest.json")])
+    // A harmless foreign zip is simply not a backup.
+    let plain = Support.sharedZip("go-archive-zip-testdata/test.zip")
+    #expect(throws: BackupError.missingManifest(path: plain.path)) { try Backup.verify(plain) }
+  }
+
   @Test(arguments: [
     "zipfoundation/testSimpleTraversalAttack.zip", "zipfoundation/testPathDelimiterTraversalAttack.zip",
     "zipfoundation/testUnzipUncontainedSymlink.zip", "kd2fw-zipbomb/zipbomb_1G.zip",

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct BackupTests {
   typealias Support = BackupTestSupport
-  private let now = Date(timeIntervalSince1970: 1_796_000_000.75)  // 2026-11-29T…, with a fraction
+  private let now = Date(timeIntervalSince1970: 1_796_000_000.75)  // 2026-11-30T00:53:20.75Z
 
   @Test func restoreOfABackupGivesTheSameLibraryAndAttachmentBytes() throws {
     try Support.withScratch { dir in
@@ -72,7 +72,7 @@ import Testing
 
       // manifest.json as written: sorted keys, the instant in UTC whole seconds.
       let text = String(decoding: try #require(entries.first?.1), as: UTF8.self)
-      #expect(text.contains("\"createdAt\" : \"2026-11-30T01:33:20Z\""))
+      #expect(text.contains("\"createdAt\" : \"2026-11-30T00:53:20Z\""))
       #expect(text.contains("\"formatVersion\" : 1"))
       let keys = ["counts", "createdAt", "files", "format", "formatVersion", "generator"]
       let positions = keys.compactMap { text.range(of: "\n  \"\($0)\"")?.lowerBound }
