@@ -54,7 +54,9 @@ public enum Backup {
     for file in reader.attachmentFiles {
       if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
     }
-    guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
+    guard problems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: problems)
+    }
     return reader.manifest
   }
 

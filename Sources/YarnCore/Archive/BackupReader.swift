@@ -83,7 +83,8 @@ final class BackupReader {
       throw BackupError.missingManifest(path: url.path)
     }
     if manifestEntry.isSymbolicLink || manifestEntry.notRegular != nil {
-      throw BackupError.invalidManifest(path: url.path, reason: "manifest.json is not a regular file")
+      throw BackupError.invalidManifest(
+        path: url.path, reason: "manifest.json is not a regular file")
     }
     var manifestData = Data()
     do {
@@ -100,7 +101,8 @@ final class BackupReader {
     }
     guard header.format == BackupManifest.formatName else {
       throw BackupError.invalidManifest(
-        path: url.path, reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
+        path: url.path,
+        reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
     }
     guard header.formatVersion <= Backup.formatVersion else {
       throw BackupError.newerFormat(
@@ -108,7 +110,8 @@ final class BackupReader {
     }
     guard header.formatVersion >= 1 else {
       throw BackupError.invalidManifest(
-        path: url.path, reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
+        path: url.path,
+        reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
     }
     do { manifest = try decoder.decode(BackupManifest.self, from: manifestData) } catch {
       throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
