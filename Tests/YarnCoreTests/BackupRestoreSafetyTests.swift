@@ -218,6 +218,14 @@ import Testing
     }
   }
 
+  @Test func aMissingPathIsNotFound() throws {
+    try Support.withScratch { dir in
+      let url = dir.appendingPathComponent("nothing.zip")
+      #expect(throws: BackupError.notFound(path: url.path)) { try Backup.verify(url) }
+      #expect(BackupError.notFound(path: url.path).description.contains("nothing.zip"))
+    }
+  }
+
   @Test func entryCountIsCapped() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("many.zip")

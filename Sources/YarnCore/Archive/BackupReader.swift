@@ -28,7 +28,8 @@ final class BackupReader {
 
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
-  /// - Throws: `BackupError.cannotOpen` when it is neither; `BackupError.invalidBackup` when
+  /// - Throws: `BackupError.notFound` when nothing is there; `BackupError.cannotOpen` when it
+  ///   is neither a zip nor a directory; `BackupError.invalidBackup` when
   ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
   ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
@@ -38,7 +39,7 @@ final class BackupReader {
     self.limits = limits
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw BackupError.cannotOpen(path: url.path, reason: "no such file or directory")
+      throw BackupError.notFound(path: url.path)
     }
     var problems: [BackupProblem] = []
     let source: BackupSource
