@@ -1,0 +1,36 @@
+import CSQLite
+
+/// An error reported by SQLite: its result code, its message and the SQL that failed.
+///
+/// A struct rather than an enum because SQLite's result codes are an open set
+/// (sqlite.org/rescode.html); the store turns the conditions it knows (busy, a duplicate ID,
+/// a second running session, …) into `StoreError` cases and wraps the rest in this.
+public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// SQLite's extended result code, such as 2067 (`SQLITE_CONSTRAINT_UNIQUE`).
+  public let extendedCode: Int32
+  /// SQLite's message, such as `UNIQUE constraint failed: yarn.id`.
+  public let message: String
+  /// The statement that failed, when there was one (never holds user data: values are bound).
+  public let sql: String?
+
+  /// SQLite's primary result code (the low 8 bits), such as 19 (`SQLITE_CONSTRAINT`).
+  public var primaryCode: Int32 { extendedCode & 0xff }
+
+  public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    self.extendedCode = extendedCode
+    self.message = message
+    self.sql = sql
+  }
+
+  public var description: String {
+    let name = String(cString: sqlite3_errstr(extendedCode))
+    var text = "database error \(extendedCode) (\(name)): \(message)"
+    if let sql { text += " [sql: \(sql)]" }
+    return text
+  }
+
+  /// Whether SQLite gave up waiting for another connection's lock (`SQLITE_BUSY`).
+  var isBusy: Bool { primaryCode == SQLITE_BUSY }
+  /// Whether a constraint (NOT NULL, CHECK, UNIQUE, FOREIGN KEY) refused the change.
+  var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension LibraryStore {
+  /// Copies the file at `file` into the library's attachments, named by the SHA-256 of its
+  /// bytes, and describes it. The library's records are not changed: put the returned value
+  /// in a yarn's or project's `photos` (or `pattern.pdf`) and `update` it.
+  ///
+  /// The bytes are streamed in 1 MiB pieces (memory stays flat) into a temporary file in
+  /// `attachments/` while they are hashed; the file is fsynced and renamed to
+  /// `attachments/<first 2 hex digits>/<sha256>`, and the folder fsynced. When that file is
+  /// already there with the same size, the copy is dropped: equal bytes are stored once.
+  ///
+  /// - Parameters:
+  ///   - file: the file to import.
+  ///   - fileName: the name to record; `file`'s last path component when `nil`.
+  ///   - mediaType: the IANA media type; `Attachment.mediaType(forFileName:)` of the name
+  ///     when `nil`.
+  /// - Returns: the attachment: `byteCount` is the number of bytes read.
+  /// - Throws: `StoreError.readOnly` in a `.readOnly` store; `StoreError.io` naming the path
+  ///   when the source cannot be read or the copy cannot be written (nothing is left behind).
+  public func importAttachment(from file: URL, fileName: String? = nil, mediaType: String? = nil)
+    throws -> Attachment
+  {
+    guard mode == .readWrite else { throw StoreError.readOnly(path: directory.path) }
+    let name = fileName ?? file.lastPathComponent
+    let stored = try AttachmentFiles.importFile(
+      file.path, into: directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+    return Attachment(
+      fileName: name, mediaType: mediaType ?? Attachment.mediaType(forFileName: name),
+      byteCount: stored.byteCount, sha256: stored.sha256)
+  }
+
+  /// Where the bytes with this SHA-256 are (or would be) stored:
+  /// `DIR/attachments/<first 2 hex digits>/<sha256>`. Text that is not 64 lower-case hex
+  /// digits gives `DIR/attachments/invalid-digest`, a path the store never writes, so no
+  /// input can point outside the folder.
+  public func attachmentURL(sha256: String) -> URL {
+    let folder = directory.appendingPathComponent(LibraryStore.attachmentsFolderName)
+    guard Attachment.isValidDigest(sha256) else {
+      return folder.appendingPathComponent("invalid-digest")
+    }
+    return folder.appendingPathComponent(String(sha256.prefix(2)), isDirectory: true)
+      .appendingPathComponent(sha256)
+  }
+
+  /// Whether the bytes with this SHA-256 are stored (a valid digest whose file exists).
+  public func hasAttachment(sha256: String) -> Bool {
+    guard Attachment.isValidDigest(sha256) else { return false }
+    return FileManager.default.fileExists(atPath: attachmentURL(sha256: sha256).path)
+  }
+
+  // MARK: Rows
+
+  /// Records `list` as the attachments of `owner` in `role` (`photo` or `pattern`), at
+  /// positions 0, 1, … in order.
+  func insertAttachments(_ list: [Attachment], owner: Note.Subject, role: String) throws {
+    let (kind, id, yarnID, projectID): (StoreError.Kind, String, String?, String?) =
+      switch owner {
+      case .yarn(let id): (.yarn, id, id, nil)
+      case .project(let id): (.project, id, nil, id)
+      }
+    for (position, attachment) in list.enumerated() {
+      guard Attachment.isValidDigest(attachment.sha256) else {
+        throw StoreError.invalidData(
+          kind: kind, id: id,
+          reason: "attachment digest \"\(attachment.sha256)\" is not 64 lower-case hex digits")
+      }
+      guard attachment.byteCount >= 0 else {
+        throw StoreError.invalidData(
+          kind: kind, id: id, reason: "attachment byte count \(attachment.byteCount) is negative")
+      }
+      guard hasAttachment(sha256: attachment.sha256) else {
+        throw StoreError.missingAttachment(sha256: attachment.sha256)
+      }
+      try connection.run(
+        """
+        INSERT INTO attachment (yarn_id, project_id, role, position, sha256, file_name,
+          media_type, byte_count)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(yarnID), .text(projectID), .text(role), .integer(Int64(position)),
+          .text(attachment.sha256), .text(attachment.fileName), .text(attachment.mediaType),
+          .integer(attachment.byteCount),
+        ])
+    }
+  }
+
+  /// The attachments of `owner` in `role`, by position.
+  func attachments(of owner: Note.Subject, role: String) throws -> [Attachment] {
+    let (column, id, kind): (String, String, StoreError.Kind) =
+      switch owner {
+      case .yarn(let id): ("yarn_id", id, .yarn)
+      case .project(let id): ("project_id", id, .project)
+      }
+    return try connection.query(
+      """
+      SELECT sha256, file_name, media_type, byte_count FROM attachment
+      WHERE \(column) = ? AND role = ? ORDER BY position
+      """, [.text(id), .text(role)]
+    ) { statement in
+      var row = RowReader(statement, kind: kind, id: id)
+      let sha256 = try row.text()
+      let fileName = try row.text()
+      let mediaType = try row.text()
+      let byteCount = try row.integer()
+      return Attachment(
+        fileName: fileName, mediaType: mediaType, byteCount: byteCount, sha256: sha256)
+    }
+  }
+}
+
+/// The file side of attachments: streaming a file into the content-addressed folder.
+enum AttachmentFiles {
+  /// The size of each read: 1 MiB.
+  static let chunkSize = 1 << 20
+
+  /// Copies `source` into `folder/<2 hex>/<sha256>` through a temporary file (see
+  /// `LibraryStore.importAttachment`).
+  static func importFile(_ source: String, into folder: String) throws -> (
+    sha256: String, byteCount: Int64
+  ) {
+    try makeDirectory(folder)
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw StoreError.io(path: source, reason: errnoText()) }
+    defer { close(input) }
+
+    var template = Array((folder + "/.import-XXXXXX").utf8CString)
+    let output = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    guard output >= 0 else { throw StoreError.io(path: folder, reason: errnoText()) }
+    let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
+    var outputOpen = true
+    var placed = false
+    defer {
+      if outputOpen { close(output) }
+      if !placed { unlink(temporary) }
+    }
+
+    let hasher = SHA256Hasher()
+    var count: Int64 = 0
+    var buffer = [UInt8](repeating: 0, count: chunkSize)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { raw in
+        Foundation.read(input, raw.baseAddress, raw.count)
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw StoreError.io(path: source, reason: errnoText())
+      }
+      if got == 0 { break }
+      try buffer.withUnsafeBytes { raw in
+        let piece = UnsafeRawBufferPointer(rebasing: raw[0..<got])
+        hasher.update(piece)
+        do {
+          try AtomicFile.writeAll(output, piece, path: temporary)
+        } catch let error as AtomicFile.WriteError {
+          throw StoreError.io(path: error.path, reason: error.reason)
+        }
+      }
+      count += Int64(got)
+    }
+    guard fsync(output) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+    outputOpen = false
+    guard close(output) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+
+    let sha256: String
+    do {
+      sha256 = try hasher.finalize()
+    } catch {
+      throw StoreError.io(path: source, reason: "cannot compute its SHA-256")
+    }
+    let shard = folder + "/" + String(sha256.prefix(2))
+    let shardIsNew = try makeDirectory(shard)
+    let target = shard + "/" + sha256
+    var status = stat()
+    if lstat(target, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+      Int64(status.st_size) == count
+    {
+      return (sha256, count)  // the same bytes are stored already: drop the copy
+    }
+    guard rename(temporary, target) == 0 else {
+      throw StoreError.io(path: target, reason: errnoText())
+    }
+    placed = true
+    AtomicFile.syncDirectory(shard)
+    if shardIsNew { AtomicFile.syncDirectory(folder) }
+    return (sha256, count)
+  }
+
+  /// Creates `path` when missing; `true` when it had to be created.
+  @discardableResult
+  static func makeDirectory(_ path: String) throws -> Bool {
+    if mkdir(path, 0o755) == 0 { return true }
+    let failure = errno
+    var status = stat()
+    if failure == EEXIST, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+      return false
+    }
+    throw StoreError.io(path: path, reason: String(cString: strerror(failure)))
+  }
+
+  static func errnoText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension LibraryStore {
+  private static let noteColumns = "id, yarn_id, project_id, text, created, modified"
+
+  /// Every note, in creation order.
+  ///
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
+  public func notes() throws -> [Note] {
+    try read {
+      try connection.query("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
+        try note(from: $0)
+      }
+    }
+  }
+
+  /// The notes about one yarn or project, in creation order.
+  ///
+  /// - Throws: the errors of `notes()`.
+  public func notes(about subject: Note.Subject) throws -> [Note] {
+    let (column, id) =
+      switch subject {
+      case .yarn(let id): ("yarn_id", id)
+      case .project(let id): ("project_id", id)
+      }
+    return try read {
+      try connection.query(
+        "SELECT \(LibraryStore.noteColumns) FROM note WHERE \(column) = ? ORDER BY seq",
+        [.text(id)]
+      ) { try note(from: $0) }
+    }
+  }
+
+  /// Adds `note` (after every note already there). `created` and `modified` are stored as
+  /// whole Unix seconds (truncated).
+  ///
+  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.invalidData` when it is about
+  ///   both or neither of a yarn and a project; `.missingReference` when its yarn or project
+  ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
+  public func insert(_ note: Note) throws {
+    try write {
+      if try exists("note", id: note.id) {
+        throw StoreError.duplicateID(kind: .note, id: note.id)
+      }
+      try checkSubject(of: note)
+      let row = RowWriter(kind: .note, id: note.id)
+      try connection.run(
+        "INSERT INTO note (\(LibraryStore.noteColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+        [
+          .text(note.id), .text(note.yarnID), .text(note.projectID), .text(note.text),
+          try row.instant(note.created), try row.instant(note.modified),
+        ])
+    }
+  }
+
+  /// Replaces the stored note that has `note.id`; its place in creation order is kept.
+  ///
+  /// - Throws: `StoreError.notFound` when no note has that ID; otherwise as `insert(_:)`.
+  public func update(_ note: Note) throws {
+    try write {
+      try checkSubject(of: note)
+      let row = RowWriter(kind: .note, id: note.id)
+      try connection.run(
+        """
+        UPDATE note SET yarn_id = ?, project_id = ?, text = ?, created = ?, modified = ?
+        WHERE id = ?
+        """,
+        [
+          .text(note.yarnID), .text(note.projectID), .text(note.text),
+          try row.instant(note.created), try row.instant(note.modified), .text(note.id),
+        ])
+      guard connection.changes == 1 else { throw StoreError.notFound(kind: .note, id: note.id) }
+    }
+  }
+
+  /// Deletes the note with `id`.
+  ///
+  /// - Throws: `StoreError.notFound` when no note has that ID; `.readOnly`, `.busy`,
+  ///   `.closed`, `.database`.
+  public func deleteNote(id: String) throws {
+    try write {
+      try connection.run("DELETE FROM note WHERE id = ?", [.text(id)])
+      guard connection.changes == 1 else { throw StoreError.notFound(kind: .note, id: id) }
+    }
+  }
+
+  private func checkSubject(of note: Note) throws {
+    switch (note.yarnID, note.projectID) {
+    case (let yarnID?, nil):
+      guard try exists("yarn", id: yarnID) else {
+        throw StoreError.missingReference(kind: .yarn, id: yarnID, from: .note, fromID: note.id)
+      }
+    case (nil, let projectID?):
+      guard try exists("project", id: projectID) else {
+        throw StoreError.missingReference(
+          kind: .project, id: projectID, from: .note, fromID: note.id)
+      }
+    default:
+      throw StoreError.invalidData(
+        kind: .note, id: note.id, reason: "a note must be about exactly one yarn or project")
+    }
+  }
+
+  private func note(from statement: Statement) throws -> Note {
+    var row = RowReader(statement, kind: .note)
+    let id = try row.id()
+    let yarnID = row.optionalText()
+    let projectID = row.optionalText()
+    let text = try row.text()
+    let created = try row.instant()
+    let modified = try row.instant()
+    let subject: Note.Subject
+    switch (yarnID, projectID) {
+    case (let yarnID?, nil): subject = .yarn(yarnID)
+    case (nil, let projectID?): subject = .project(projectID)
+    default: throw row.invalid("stored note is about both or neither of a yarn and a project")
+    }
+    return Note(id: id, subject: subject, text: text, created: created, modified: modified)
+  }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+extension LibraryStore {
+  private static let projectColumns = """
+    id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished
+    """
+
+  /// Every project, in creation order, with its usages, photos and pattern.
+  ///
+  /// - Complexity: O(n) rows, all held in memory.
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
+  public func projects() throws -> [Project] {
+    try read {
+      var out: [Project] = []
+      try connection.forEach("SELECT \(LibraryStore.projectColumns) FROM project ORDER BY seq") {
+        out.append(try project(from: $0))
+      }
+      return out
+    }
+  }
+
+  /// The project with `id`, or `nil` when there is none.
+  ///
+  /// - Throws: the errors of `projects()`.
+  public func project(id: String) throws -> Project? {
+    try read {
+      let statement = try connection.prepare(
+        "SELECT \(LibraryStore.projectColumns) FROM project WHERE id = ?")
+      try statement.bind([.text(id)])
+      guard try statement.step() else { return nil }
+      return try project(from: statement)
+    }
+  }
+
+  /// Adds `project` (after every project already there) with its usages (in order), photos
+  /// and pattern.
+  ///
+  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingReference` when a
+  ///   usage names a yarn that is not in the library; `.missingAttachment` when a photo's or
+  ///   the pattern PDF's bytes are not stored; `.invalidData` for a non-finite amount or a
+  ///   malformed digest; `.readOnly`, `.busy`, `.closed`, `.database`.
+  public func insert(_ project: Project) throws {
+    try write {
+      if try exists("project", id: project.id) {
+        throw StoreError.duplicateID(kind: .project, id: project.id)
+      }
+      try connection.run(
+        "INSERT INTO project (\(LibraryStore.projectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        values(of: project))
+      try insertParts(of: project)
+    }
+  }
+
+  /// Replaces the stored project that has `project.id` with `project`, usages, photos and
+  /// pattern included; its place in creation order, its notes and its sessions are kept.
+  ///
+  /// - Throws: `StoreError.notFound` when no project has that ID; otherwise as `insert(_:)`.
+  public func update(_ project: Project) throws {
+    try write {
+      var bound = values(of: project)
+      bound.append(bound.removeFirst())  // the ID goes last, into WHERE
+      try connection.run(
+        """
+        UPDATE project SET name = ?, craft = ?, status = ?, has_pattern = ?, pattern_name = ?,
+          pattern_url = ?, started = ?, finished = ?
+        WHERE id = ?
+        """, bound)
+      guard connection.changes == 1 else {
+        throw StoreError.notFound(kind: .project, id: project.id)
+      }
+      try connection.run("DELETE FROM yarn_usage WHERE project_id = ?", [.text(project.id)])
+      try connection.run("DELETE FROM attachment WHERE project_id = ?", [.text(project.id)])
+      try insertParts(of: project)
+    }
+  }
+
+  /// Deletes the project with `id` and, through the schema's `ON DELETE CASCADE`, its yarn
+  /// usages, notes, time sessions and attachment records (the attachment files stay in
+  /// `attachments/`, where other items may share them).
+  ///
+  /// - Throws: `StoreError.notFound` when no project has that ID; `.readOnly`, `.busy`,
+  ///   `.closed`, `.database`.
+  public func deleteProject(id: String) throws {
+    try write {
+      try connection.run("DELETE FROM project WHERE id = ?", [.text(id)])
+      guard connection.changes == 1 else { throw StoreError.notFound(kind: .project, id: id) }
+    }
+  }
+
+  // MARK: Rows
+
+  private func insertParts(of project: Project) throws {
+    let row = RowWriter(kind: .project, id: project.id)
+    for (position, usage) in project.usages.enumerated() {
+      guard try exists("yarn", id: usage.yarnID) else {
+        throw StoreError.missingReference(
+          kind: .yarn, id: usage.yarnID, from: .project, fromID: project.id)
+      }
+      try connection.run(
+        """
+        INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
+        VALUES (?, ?, ?, ?, ?)
+        """,
+        [.text(project.id), .integer(Int64(position)), .text(usage.yarnID)]
+          + (try row.amount(usage.amount, "amount of yarn \(usage.yarnID)")))
+    }
+    try insertAttachments(project.photos, owner: .project(project.id), role: "photo")
+    if let pdf = project.pattern?.pdf {
+      try insertAttachments([pdf], owner: .project(project.id), role: "pattern")
+    }
+  }
+
+  private func values(of project: Project) -> [SQLValue] {
+    let row = RowWriter(kind: .project, id: project.id)
+    return [
+      .text(project.id), .text(project.name), .text(project.craft?.rawValue),
+      .text(project.status.rawValue), .integer(project.pattern == nil ? 0 : 1),
+      .text(project.pattern?.name), .text(project.pattern?.url), row.day(project.started),
+      row.day(project.finished),
+    ]
+  }
+
+  private func project(from statement: Statement) throws -> Project {
+    var row = RowReader(statement, kind: .project)
+    let id = try row.id()
+    let name = try row.text()
+    var craft: Craft?
+    if let text = row.optionalText() {
+      guard let known = Craft(rawValue: text) else {
+        throw row.invalid("stored craft \"\(text)\" is unknown")
+      }
+      craft = known
+    }
+    let statusText = try row.text()
+    guard let status = ProjectStatus(rawValue: statusText) else {
+      throw row.invalid("stored status \"\(statusText)\" is unknown")
+    }
+    let hasPattern = try row.bool()
+    let patternName = row.optionalText()
+    let patternURL = row.optionalText()
+    let started = try row.day()
+    let finished = try row.day()
+    let usages = try connection.query(
+      """
+      SELECT yarn_id, amount_value, amount_unit FROM yarn_usage
+      WHERE project_id = ? ORDER BY position
+      """, [.text(id)]
+    ) { statement in
+      var usage = RowReader(statement, kind: .project, id: id)
+      let yarnID = try usage.text()
+      return YarnUsage(yarnID: yarnID, amount: try usage.requiredAmount())
+    }
+    var pattern: Pattern?
+    if hasPattern {
+      let pdf = try attachments(of: .project(id), role: "pattern").first
+      pattern = Pattern(name: patternName, url: patternURL, pdf: pdf)
+    }
+    return Project(
+      id: id, name: name, craft: craft, status: status, pattern: pattern, started: started,
+      finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"))
+  }
+}

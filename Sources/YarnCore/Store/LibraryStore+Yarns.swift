@@ -1,0 +1,158 @@
+import Foundation
+
+extension LibraryStore {
+  private static let yarnColumns = """
+    id, name, brand, colorway, color_family, dye_lot, weight, fiber,
+    length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
+    net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
+    purchase_location, date_added, is_stashed
+    """
+
+  /// Every yarn, in creation order, with its photos.
+  ///
+  /// - Complexity: O(n) rows; the whole stash is held in memory (see `forEachYarn`).
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
+  public func yarns() throws -> [Yarn] {
+    var out: [Yarn] = []
+    try forEachYarn { out.append($0) }
+    return out
+  }
+
+  /// Hands each yarn to `body` in creation order as it is read, so memory stays flat however
+  /// large the stash; all in one read transaction. `body` may read from the store.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); the errors of `yarns()`.
+  public func forEachYarn(_ body: (Yarn) throws -> Void) throws {
+    try read {
+      try connection.forEach("SELECT \(LibraryStore.yarnColumns) FROM yarn ORDER BY seq") {
+        try body(try yarn(from: $0))
+      }
+    }
+  }
+
+  /// The yarn with `id`, or `nil` when there is none.
+  ///
+  /// - Throws: the errors of `yarns()`.
+  public func yarn(id: String) throws -> Yarn? {
+    try read {
+      let statement = try connection.prepare(
+        "SELECT \(LibraryStore.yarnColumns) FROM yarn WHERE id = ?")
+      try statement.bind([.text(id)])
+      guard try statement.step() else { return nil }
+      return try yarn(from: statement)
+    }
+  }
+
+  /// Adds `yarn` (after every yarn already there) with its photos.
+  ///
+  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingAttachment` when a
+  ///   photo's bytes are not stored; `.invalidData` for a non-finite amount or a malformed
+  ///   photo digest; `.readOnly`, `.busy`, `.closed`, `.database`.
+  public func insert(_ yarn: Yarn) throws {
+    try write {
+      if try exists("yarn", id: yarn.id) {
+        throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
+      }
+      try connection.run(
+        """
+        INSERT INTO yarn (\(LibraryStore.yarnColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, try values(of: yarn))
+      try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+    }
+  }
+
+  /// Replaces the stored yarn that has `yarn.id` with `yarn`, photos included; its place in
+  /// creation order is kept.
+  ///
+  /// - Throws: `StoreError.notFound` when no yarn has that ID; otherwise as `insert(_:)`.
+  public func update(_ yarn: Yarn) throws {
+    try write {
+      var bound = try values(of: yarn)
+      bound.append(bound.removeFirst())  // the ID goes last, into WHERE
+      try connection.run(
+        """
+        UPDATE yarn SET name = ?, brand = ?, colorway = ?, color_family = ?, dye_lot = ?,
+          weight = ?, fiber = ?, length_per_skein_value = ?, length_per_skein_unit = ?,
+          net_weight_per_skein_value = ?, net_weight_per_skein_unit = ?, quantity_value = ?,
+          quantity_unit = ?, remaining_value = ?, remaining_unit = ?, purchase_location = ?,
+          date_added = ?, is_stashed = ?
+        WHERE id = ?
+        """, bound)
+      guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }
+      try connection.run("DELETE FROM attachment WHERE yarn_id = ?", [.text(yarn.id)])
+      try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+    }
+  }
+
+  /// Deletes the yarn with `id`, its photos' records and its notes (the photo files stay in
+  /// `attachments/`, where other items may share them).
+  ///
+  /// - Throws: `StoreError.yarnInUse` naming the projects (in creation order) whose usages
+  ///   refer to it; `.notFound` when no yarn has that ID; `.readOnly`, `.busy`, `.closed`,
+  ///   `.database`.
+  public func deleteYarn(id: String) throws {
+    try write {
+      guard try exists("yarn", id: id) else { throw StoreError.notFound(kind: .yarn, id: id) }
+      let users = try connection.query(
+        """
+        SELECT name FROM project
+        WHERE id IN (SELECT project_id FROM yarn_usage WHERE yarn_id = ?) ORDER BY seq
+        """, [.text(id)]
+      ) { $0.text(0) ?? "" }
+      if !users.isEmpty { throw StoreError.yarnInUse(projects: users) }
+      try connection.run("DELETE FROM yarn WHERE id = ?", [.text(id)])
+    }
+  }
+
+  // MARK: Rows
+
+  private func values(of yarn: Yarn) throws -> [SQLValue] {
+    let row = RowWriter(kind: .yarn, id: yarn.id)
+    var out: [SQLValue] = [
+      .text(yarn.id), .text(yarn.name), .text(yarn.brand), .text(yarn.colorway),
+      .text(yarn.colorFamily), .text(yarn.dyeLot), .integer(yarn.weight?.rawValue),
+      .text(yarn.fiber),
+    ]
+    out += try row.amount(yarn.lengthPerSkein, "length per skein")
+    out += try row.amount(yarn.netWeightPerSkein, "net weight per skein")
+    out += try row.amount(yarn.quantity, "quantity")
+    out += try row.amount(yarn.remainingOverride, "remaining")
+    out += [
+      .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .integer(yarn.isStashed ? 1 : 0),
+    ]
+    return out
+  }
+
+  private func yarn(from statement: Statement) throws -> Yarn {
+    var row = RowReader(statement, kind: .yarn)
+    let id = try row.id()
+    let name = try row.text()
+    let brand = row.optionalText()
+    let colorway = row.optionalText()
+    let colorFamily = row.optionalText()
+    let dyeLot = row.optionalText()
+    var weight: YarnWeight?
+    if let number = row.optionalInteger() {
+      guard let known = YarnWeight(rawValue: Int(truncatingIfNeeded: number)) else {
+        throw row.invalid("stored weight \(number) is not a CYC category 0-7")
+      }
+      weight = known
+    }
+    let fiber = row.optionalText()
+    let lengthPerSkein = try row.amount()
+    let netWeightPerSkein = try row.amount()
+    let quantity = try row.amount()
+    let remaining = try row.amount()
+    let purchaseLocation = row.optionalText()
+    let dateAdded = try row.day()
+    let isStashed = try row.bool()
+    return Yarn(
+      id: id, name: name, brand: brand, colorway: colorway, colorFamily: colorFamily,
+      dyeLot: dyeLot, weight: weight, fiber: fiber, lengthPerSkein: lengthPerSkein,
+      netWeightPerSkein: netWeightPerSkein, quantity: quantity, remainingOverride: remaining,
+      purchaseLocation: purchaseLocation, dateAdded: dateAdded, isStashed: isStashed,
+      photos: try attachments(of: .yarn(id), role: "photo"))
+  }
+}

@@ -1,0 +1,265 @@
+import CSQLite
+import Foundation
+
+/// A library on disk: the directory `DIR` holding `library.sqlite` (SQLite, WAL mode) and
+/// `attachments/` (file bytes by SHA-256, `attachments/<first 2 hex>/<sha256>`).
+///
+/// Every public method runs in a transaction: alone it is one transaction; inside `read` or
+/// `write` it joins that one. A command should do all of its work in one `write { }` so that
+/// it commits or rolls back as a whole. Two processes at once serialize: a writer takes the
+/// write lock at `BEGIN IMMEDIATE` and the other waits up to `busyTimeoutMilliseconds`.
+///
+/// Lists come back in creation order (sessions from `sessions(projectID:)` by start), so
+/// `insert(library: L)` into an empty store followed by `library()` gives back `L`, the law
+/// backup and restore rely on. Instants are stored as INTEGER Unix seconds (UTC), truncated
+/// toward the past to whole seconds on write, the same rule as `JSONCoding.formatInstant`.
+///
+/// Not `Sendable`: the store owns a SQLite connection that belongs to one thread at a time.
+/// Open one store per thread or process.
+public final class LibraryStore {
+  /// How a store is opened.
+  public enum Mode: Sendable {
+    /// Reads only. A missing directory or `library.sqlite` gives an empty library (an
+    /// in-memory database with the schema) and creates nothing; every change throws
+    /// `StoreError.readOnly`.
+    case readOnly
+    /// Reads and writes; creates `DIR`, `DIR/library.sqlite` and `DIR/attachments/` when
+    /// missing.
+    case readWrite
+  }
+
+  /// How long a statement waits for another process's lock before `StoreError.busy`: 5000 ms.
+  public static let busyTimeoutMilliseconds: Int32 = 5000
+  /// The database's file name inside the library directory.
+  public static let databaseFileName = "library.sqlite"
+  /// The attachments folder's name inside the library directory.
+  public static let attachmentsFolderName = "attachments"
+
+  /// The library directory, as given (standardized).
+  public let directory: URL
+  /// The mode it was opened in.
+  public let mode: Mode
+  /// Whether the store is an empty in-memory stand-in for a missing library (`.readOnly` only).
+  public let isInMemory: Bool
+
+  let connection: Connection
+  /// Open transaction levels: 0 outside a transaction, 1 in BEGIN … COMMIT, more in savepoints.
+  private var depth = 0
+
+  /// Opens the library in `directory`.
+  ///
+  /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
+  /// switches the database to WAL and brings its schema up to date. `.readOnly` on a missing
+  /// directory or database creates nothing and gives an empty library; on an existing database
+  /// with an older schema it upgrades the schema first (the one write a read may cause).
+  ///
+  /// - Throws: `StoreError.io` when the directory or database cannot be created or opened;
+  ///   `StoreError.newerSchema` when the database was written by a newer yarn;
+  ///   `StoreError.busy` when another process holds the lock past the busy timeout;
+  ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
+  ///   database).
+  public init(directory: URL, mode: Mode) throws {
+    self.directory = directory.standardizedFileURL
+    self.mode = mode
+    let databasePath = self.directory.appendingPathComponent(LibraryStore.databaseFileName).path
+    do {
+      switch mode {
+      case .readWrite:
+        try LibraryStore.createDirectory(self.directory)
+        try LibraryStore.createDirectory(
+          self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
+        connection = try LibraryStore.open(
+          databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        try LibraryStore.configure(connection, writable: true)
+        try LibraryStore.migrate(connection)
+        isInMemory = false
+      case .readOnly:
+        if FileManager.default.fileExists(atPath: databasePath) {
+          var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
+          try LibraryStore.configure(reader, writable: false)
+          let version = Int(try reader.integer("PRAGMA user_version") ?? 0)
+          if version > Schema.currentVersion {
+            throw StoreError.newerSchema(found: version, known: Schema.currentVersion)
+          }
+          if version < Schema.currentVersion {
+            // An older schema: upgrade it with a short-lived writer, then read.
+            try reader.close()
+            let writer = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
+            try LibraryStore.configure(writer, writable: true)
+            try LibraryStore.migrate(writer)
+            try writer.close()
+            reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
+            try LibraryStore.configure(reader, writable: false)
+          }
+          connection = reader
+          isInMemory = false
+        } else {
+          connection = try LibraryStore.open(
+            ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+          try LibraryStore.configure(connection, writable: false)
+          try LibraryStore.migrate(connection)
+          isInMemory = true
+        }
+      }
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
+  }
+
+  /// Closes the database. Later calls throw `StoreError.closed`; closing twice does nothing.
+  ///
+  /// - Throws: `StoreError.database` when SQLite cannot close cleanly.
+  public func close() throws {
+    do {
+      try connection.close()
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
+  }
+
+  /// The path of `library.sqlite`.
+  public var databaseURL: URL {
+    directory.appendingPathComponent(LibraryStore.databaseFileName)
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in one read transaction (`BEGIN DEFERRED`): every read inside sees the same
+  /// snapshot of the library. Inside another transaction `body` simply joins it.
+  ///
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws; `StoreError.busy`, `.closed` or `.database`.
+  public func read<T>(_ body: () throws -> T) throws -> T {
+    try transaction(write: false, body)
+  }
+
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`, which takes the write lock at
+  /// once, waiting up to the busy timeout for another process): it commits when `body`
+  /// returns and rolls back everything when `body` throws. Inside another `write` it runs in
+  /// a savepoint, so a nested failure undoes only the nested part. (Do not nest a `write` in
+  /// a `read`: upgrading a read snapshot may fail with `StoreError.busy` at once.)
+  ///
+  /// - Returns: what `body` returns.
+  /// - Throws: `StoreError.readOnly` in a `.readOnly` store; what `body` throws;
+  ///   `StoreError.busy` when the lock stays taken past the timeout; `.closed`, `.database`.
+  public func write<T>(_ body: () throws -> T) throws -> T {
+    guard mode == .readWrite else { throw StoreError.readOnly(path: directory.path) }
+    return try transaction(write: true, body)
+  }
+
+  private func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+    guard !connection.isClosed else { throw StoreError.closed }
+    do {
+      if depth > 0 {
+        if !write {
+          depth += 1
+          defer { depth -= 1 }
+          return try body()
+        }
+        let name = "yarn_savepoint_\(depth)"
+        try connection.execute("SAVEPOINT \(name)")
+        depth += 1
+        do {
+          let value = try body()
+          depth -= 1
+          try connection.execute("RELEASE \(name)")
+          return value
+        } catch {
+          depth -= 1
+          try? connection.execute("ROLLBACK TO \(name)")
+          try? connection.execute("RELEASE \(name)")
+          throw error
+        }
+      }
+      try connection.execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+      depth = 1
+      do {
+        let value = try body()
+        depth = 0
+        try connection.execute("COMMIT")
+        return value
+      } catch {
+        depth = 0
+        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        throw error
+      }
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
+  }
+
+  // MARK: Opening
+
+  private static func open(_ path: String, flags: Int32) throws -> Connection {
+    do {
+      return try Connection(path: path, flags: flags)
+    } catch let error as DatabaseError where error.primaryCode == SQLITE_CANTOPEN {
+      throw StoreError.io(path: path, reason: error.message)
+    }
+  }
+
+  private static func configure(_ connection: Connection, writable: Bool) throws {
+    try connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+    try connection.execute("PRAGMA foreign_keys = ON")
+    if writable {
+      // WAL: readers never block the writer nor the writer the readers, and a crash leaves
+      // the last committed state. The mode is stored in the file, so readers get it too.
+      try connection.execute("PRAGMA journal_mode = WAL")
+      // FULL rather than NORMAL: with NORMAL in WAL mode a power loss may roll back the last
+      // committed transactions (the WAL is synced only at checkpoints). A command commits one
+      // small transaction, so the extra fsync per commit costs little, and a `time stop` that
+      // said it was recorded must stay recorded.
+      try connection.execute("PRAGMA synchronous = FULL")
+    }
+  }
+
+  /// Applies the pending migrations in one `BEGIN IMMEDIATE` transaction; the version is read
+  /// again under the lock, so two processes opening a new library at once migrate it once.
+  static func migrate(_ connection: Connection) throws {
+    let known = Schema.currentVersion
+    let version = Int(try connection.integer("PRAGMA user_version") ?? 0)
+    if version > known { throw StoreError.newerSchema(found: version, known: known) }
+    if version == known { return }
+    try connection.execute("BEGIN IMMEDIATE")
+    do {
+      let locked = Int(try connection.integer("PRAGMA user_version") ?? 0)
+      if locked > known { throw StoreError.newerSchema(found: locked, known: known) }
+      for migration in Schema.migrations[locked...] {
+        try connection.execute(migration.sql)
+      }
+      try connection.execute("PRAGMA user_version = \(known)")
+      try connection.execute("COMMIT")
+    } catch {
+      if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  private static func createDirectory(_ url: URL) throws {
+    do {
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    } catch {
+      throw StoreError.io(path: url.path, reason: (error as NSError).localizedDescription)
+    }
+  }
+
+  // MARK: Helpers shared by the extensions
+
+  /// Whether a row of `table` has `id`.
+  func exists(_ table: String, id: String) throws -> Bool {
+    try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) == 1
+  }
+
+  /// Whether the library holds no yarn, project, note or session.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed` or `.database`.
+  public func isEmpty() throws -> Bool {
+    try read {
+      try connection.integer(
+        """
+        SELECT EXISTS (SELECT 1 FROM yarn) OR EXISTS (SELECT 1 FROM project)
+          OR EXISTS (SELECT 1 FROM note) OR EXISTS (SELECT 1 FROM time_session)
+        """) == 0
+    }
+  }
+}

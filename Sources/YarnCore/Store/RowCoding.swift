@@ -1,0 +1,137 @@
+import Foundation
+
+/// Reads the columns of a result row in order, turning SQL values into model values; a value
+/// that cannot be one (an unknown unit token, an impossible day) is `StoreError.invalidData`
+/// naming the row's item.
+struct RowReader {
+  private let statement: Statement
+  private var column: Int32 = 0
+  let kind: StoreError.Kind
+  /// The item's ID, for messages; set by the first `id()` read.
+  private(set) var itemID = "?"
+
+  init(_ statement: Statement, kind: StoreError.Kind, id: String = "?") {
+    self.statement = statement
+    self.kind = kind
+    self.itemID = id
+  }
+
+  private mutating func next() -> Int32 {
+    defer { column += 1 }
+    return column
+  }
+
+  mutating func skip(_ count: Int32 = 1) { column += count }
+
+  func invalid(_ reason: String) -> StoreError {
+    .invalidData(kind: kind, id: itemID, reason: reason)
+  }
+
+  mutating func id() throws -> String {
+    let value = try text()
+    itemID = value
+    return value
+  }
+
+  mutating func text() throws -> String {
+    let index = next()
+    guard let value = statement.text(index) else { throw invalid("column \(index) is NULL") }
+    return value
+  }
+
+  mutating func optionalText() -> String? { statement.text(next()) }
+
+  mutating func integer() throws -> Int64 {
+    let index = next()
+    guard !statement.isNull(index) else { throw invalid("column \(index) is NULL") }
+    return statement.int64(index)
+  }
+
+  mutating func optionalInteger() -> Int64? {
+    let index = next()
+    return statement.isNull(index) ? nil : statement.int64(index)
+  }
+
+  mutating func bool() throws -> Bool { try integer() != 0 }
+
+  mutating func instant() throws -> Date { Date(timeIntervalSince1970: Double(try integer())) }
+
+  mutating func optionalInstant() -> Date? {
+    optionalInteger().map { Date(timeIntervalSince1970: Double($0)) }
+  }
+
+  mutating func day() throws -> CalendarDate? {
+    guard let text = optionalText() else { return nil }
+    guard let date = CalendarDate(iso8601: text) else {
+      throw invalid("stored day \"\(text)\" is not a real YYYY-MM-DD date")
+    }
+    return date
+  }
+
+  /// An `Amount` from two columns (REAL value, TEXT unit); `nil` when the value is NULL.
+  mutating func amount() throws -> Amount? {
+    let valueIndex = next()
+    let unitText = optionalText()
+    guard !statement.isNull(valueIndex) else { return nil }
+    let value = statement.double(valueIndex)
+    guard let unitText, let unit = YarnUnit(rawValue: unitText) else {
+      throw invalid("stored unit \"\(unitText ?? "NULL")\" is not one of skein, g, oz, yd, m")
+    }
+    return Amount(value, unit)
+  }
+
+  mutating func requiredAmount() throws -> Amount {
+    guard let amount = try amount() else { throw invalid("an amount is NULL") }
+    return amount
+  }
+}
+
+/// Turns model values into bound SQL values, checking what the schema would refuse so the
+/// error can say which item and why.
+struct RowWriter {
+  let kind: StoreError.Kind
+  let id: String
+
+  func invalid(_ reason: String) -> StoreError {
+    .invalidData(kind: kind, id: id, reason: reason)
+  }
+
+  /// Unix seconds, truncated toward the past (so 12:00:00.9 is stored as 12:00:00).
+  func instant(_ date: Date) throws -> SQLValue {
+    .integer(try LibraryStore.unixSeconds(date, kind: kind, id: id))
+  }
+
+  func instant(_ date: Date?) throws -> SQLValue {
+    guard let date else { return .null }
+    return try instant(date)
+  }
+
+  func day(_ date: CalendarDate?) -> SQLValue { .text(date?.iso8601) }
+
+  /// The value and unit columns of an amount; the value must be a finite number.
+  func amount(_ amount: Amount?, _ what: String) throws -> [SQLValue] {
+    guard let amount else { return [.null, .null] }
+    guard amount.value.isFinite else {
+      throw invalid("\(what) \(amount.value) is not a finite number")
+    }
+    return [.real(amount.value), .text(amount.unit.rawValue)]
+  }
+}
+
+extension LibraryStore {
+  /// `date` as whole Unix seconds, truncated toward the past, the form instants are stored in.
+  ///
+  /// - Throws: `StoreError.invalidData` when the instant is not finite or beyond ±2^63 s.
+  static func unixSeconds(_ date: Date, kind: StoreError.Kind, id: String) throws -> Int64 {
+    guard let seconds = Int64(exactly: date.timeIntervalSince1970.rounded(.down)) else {
+      throw StoreError.invalidData(
+        kind: kind, id: id, reason: "instant \(date.timeIntervalSince1970) is out of range")
+    }
+    return seconds
+  }
+
+  /// `date` truncated to whole seconds, as the store keeps it.
+  static func truncated(_ date: Date) -> Date {
+    Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+  }
+}

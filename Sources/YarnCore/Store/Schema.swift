@@ -1,0 +1,139 @@
+/// The database schema as an ordered list of named migrations.
+///
+/// `PRAGMA user_version` records how many of them a database has had: version N means
+/// `migrations[0..<N]` were applied. Pending ones run in order inside one transaction, so a
+/// database is always at a version this list names. Never edit or reorder a released
+/// migration: add a new one at the end.
+enum Schema {
+  struct Migration {
+    let name: String
+    let sql: String
+  }
+
+  /// The schema version this code writes: the number of migrations.
+  static var currentVersion: Int { migrations.count }
+
+  static let migrations: [Migration] = [
+    Migration(name: "v1-library", sql: v1)
+  ]
+
+  // Conventions of the tables:
+  // - `seq INTEGER PRIMARY KEY` is the rowid; rows are listed by it, so lists come back in
+  //   creation order (an explicit INTEGER PRIMARY KEY is never renumbered by VACUUM).
+  // - `id` is the model's identifier, unique, the target of foreign keys.
+  // - Instants are INTEGER Unix seconds (UTC), truncated to whole seconds on write.
+  // - Days (`CalendarDate`) are TEXT `YYYY-MM-DD`.
+  // - An `Amount` is two columns, a REAL value and a TEXT unit token, both NULL or neither.
+  private static let units = "('skein', 'g', 'oz', 'yd', 'm')"
+  private static let day = "GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'"
+
+  private static func amount(_ name: String, notNull: Bool = false) -> String {
+    if notNull {
+      return """
+          \(name)_value REAL NOT NULL,
+          \(name)_unit TEXT NOT NULL CHECK (\(name)_unit IN \(units))
+        """
+    }
+    return """
+        \(name)_value REAL,
+        \(name)_unit TEXT CHECK (\(name)_unit IN \(units)),
+        CHECK ((\(name)_value IS NULL) = (\(name)_unit IS NULL))
+      """
+  }
+
+  private static let v1 = """
+    CREATE TABLE yarn (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      brand TEXT,
+      colorway TEXT,
+      color_family TEXT,
+      dye_lot TEXT,
+      weight INTEGER CHECK (weight BETWEEN 0 AND 7),
+      fiber TEXT,
+    \(amount("length_per_skein")),
+    \(amount("net_weight_per_skein")),
+    \(amount("quantity")),
+    \(amount("remaining")),
+      purchase_location TEXT,
+      date_added TEXT CHECK (date_added \(day)),
+      is_stashed INTEGER NOT NULL CHECK (is_stashed IN (0, 1))
+    );
+
+    CREATE TABLE project (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      craft TEXT CHECK (craft IN ('knitting', 'crochet', 'weaving', 'spinning', 'embroidery', 'other')),
+      status TEXT NOT NULL
+        CHECK (status IN ('planned', 'in-progress', 'finished', 'frogged', 'hibernating')),
+      -- 1 when the project has a pattern (which may have no name, URL or PDF yet).
+      has_pattern INTEGER NOT NULL CHECK (has_pattern IN (0, 1)),
+      pattern_name TEXT,
+      pattern_url TEXT,
+      started TEXT CHECK (started \(day)),
+      finished TEXT CHECK (finished \(day)),
+      CHECK (has_pattern = 1 OR (pattern_name IS NULL AND pattern_url IS NULL))
+    );
+
+    CREATE TABLE yarn_usage (
+      project_id TEXT NOT NULL REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      position INTEGER NOT NULL CHECK (position >= 0),
+      -- A yarn in use cannot be deleted: the store says which projects use it.
+      yarn_id TEXT NOT NULL REFERENCES yarn (id) ON DELETE RESTRICT ON UPDATE CASCADE,
+    \(amount("amount", notNull: true)),
+      PRIMARY KEY (project_id, position)
+    ) WITHOUT ROWID;
+    CREATE INDEX yarn_usage_by_yarn ON yarn_usage (yarn_id);
+
+    CREATE TABLE note (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      yarn_id TEXT REFERENCES yarn (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      project_id TEXT REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      text TEXT NOT NULL,
+      created INTEGER NOT NULL,
+      modified INTEGER NOT NULL,
+      CHECK ((yarn_id IS NULL) <> (project_id IS NULL))
+    );
+    CREATE INDEX note_by_yarn ON note (yarn_id) WHERE yarn_id IS NOT NULL;
+    CREATE INDEX note_by_project ON note (project_id) WHERE project_id IS NOT NULL;
+
+    CREATE TABLE time_session (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      project_id TEXT NOT NULL REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      start_time INTEGER NOT NULL,
+      end_time INTEGER CHECK (end_time >= start_time),
+      note TEXT
+    );
+    CREATE INDEX time_session_by_start ON time_session (start_time);
+    CREATE INDEX time_session_by_project ON time_session (project_id, start_time);
+    -- At most one running session, enforced by the schema: every running row has the same
+    -- key (1) in this unique partial index, so a second one is a UNIQUE violation.
+    CREATE UNIQUE INDEX one_running_session ON time_session ((end_time IS NULL))
+      WHERE end_time IS NULL;
+
+    CREATE TABLE attachment (
+      seq INTEGER PRIMARY KEY,
+      yarn_id TEXT REFERENCES yarn (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      project_id TEXT REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+      role TEXT NOT NULL CHECK (role IN ('photo', 'pattern')),
+      position INTEGER NOT NULL CHECK (position >= 0),
+      sha256 TEXT NOT NULL CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+      file_name TEXT NOT NULL,
+      media_type TEXT NOT NULL,
+      byte_count INTEGER NOT NULL CHECK (byte_count >= 0),
+      CHECK ((yarn_id IS NULL) <> (project_id IS NULL)),
+      CHECK (role = 'photo' OR project_id IS NOT NULL)
+    );
+    CREATE UNIQUE INDEX attachment_of_yarn ON attachment (yarn_id, role, position)
+      WHERE yarn_id IS NOT NULL;
+    CREATE UNIQUE INDEX attachment_of_project ON attachment (project_id, role, position)
+      WHERE project_id IS NOT NULL;
+    CREATE UNIQUE INDEX one_pattern_per_project ON attachment (project_id)
+      WHERE role = 'pattern';
+    CREATE INDEX attachment_by_digest ON attachment (sha256);
+    """
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// An error from `LibraryStore`. Each case carries the data a message or an exit code needs;
+/// `description` is a lower-case sentence naming what went wrong and where.
+public enum StoreError: Error, CustomStringConvertible {
+  /// The kinds of item a library holds, for messages that name one.
+  public enum Kind: String, Sendable, CustomStringConvertible {
+    case yarn, project, note, session
+    public var description: String { rawValue }
+  }
+
+  /// Thrown when an update or delete names an ID that is not in the library.
+  case notFound(kind: Kind, id: String)
+  /// Thrown when an insert uses an ID that an item of the same kind already has.
+  case duplicateID(kind: Kind, id: String)
+  /// Thrown when an item refers to one that is not in the library: a usage's yarn, a note's
+  /// yarn or project, a session's project. `from`/`fromID` name the referring item.
+  case missingReference(kind: Kind, id: String, from: Kind, fromID: String)
+  /// Thrown by `deleteYarn(id:)` when projects use the yarn; `projects` are their names, in
+  /// creation order.
+  case yarnInUse(projects: [String])
+  /// Thrown when inserting or updating a session would make a second running one (the
+  /// schema's `one_running_session` index refuses it); carries the session already running.
+  case sessionAlreadyRunning(TimeSession)
+  /// Thrown when an attachment's bytes are not in the library's `attachments/` folder (import
+  /// them first with `importAttachment(from:)`).
+  case missingAttachment(sha256: String)
+  /// Thrown when a value breaks a rule of the schema (a session that ends before it starts,
+  /// an amount that is not a finite number, a malformed digest, a note about both or neither
+  /// of a yarn and a project), or when a stored row cannot be read back as a model value.
+  case invalidData(kind: Kind, id: String, reason: String)
+  /// Thrown for any other failure SQLite reports.
+  case database(DatabaseError)
+  /// Thrown when another process held the library locked for longer than the busy timeout
+  /// (`LibraryStore.busyTimeoutMilliseconds`); trying again later may succeed (exit 75).
+  case busy
+  /// Thrown when the database was written by a newer version of yarn: its schema version
+  /// `found` is above the `known` version of this code.
+  case newerSchema(found: Int, known: Int)
+  /// Thrown by any change to a store opened `.readOnly`.
+  case readOnly(path: String)
+  /// Thrown when the store is used after `close()`.
+  case closed
+  /// Thrown when a file or directory of the library cannot be created, read or written.
+  case io(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let kind, let id):
+      return "no \(kind) with id \(id) in the library"
+    case .duplicateID(let kind, let id):
+      return "a \(kind) with id \(id) is already in the library"
+    case .missingReference(let kind, let id, let from, let fromID):
+      return "\(from) \(fromID) refers to \(kind) \(id), which is not in the library"
+    case .yarnInUse(let projects):
+      let names = projects.map { "\"\($0)\"" }.joined(separator: ", ")
+      let noun = projects.count == 1 ? "project" : "projects"
+      return "the yarn is used by \(noun) \(names); remove those usages first"
+    case .sessionAlreadyRunning(let session):
+      return "a time session is already running: session \(session.id) on project "
+        + "\(session.projectID) since \(JSONCoding.formatInstant(session.start))"
+    case .missingAttachment(let sha256):
+      return "attachment \(sha256) is not stored in the library's attachments folder"
+    case .invalidData(let kind, let id, let reason):
+      return "\(kind) \(id): \(reason)"
+    case .database(let error):
+      return error.description
+    case .busy:
+      return "the library is busy: another yarn process held it locked for more than "
+        + "\(LibraryStore.busyTimeoutMilliseconds / 1000) seconds"
+    case .newerSchema(let found, let known):
+      return "the library's database has schema version \(found), but this yarn knows only "
+        + "versions up to \(known); use a newer yarn"
+    case .readOnly(let path):
+      return "the library at \(path) is open read-only"
+    case .closed:
+      return "the library store is closed"
+    case .io(let path, let reason):
+      return "cannot access \(path): \(reason)"
+    }
+  }
+
+  /// `error` as a store error: SQLITE_BUSY becomes `.busy`, anything else `.database`.
+  static func wrap(_ error: DatabaseError) -> StoreError {
+    error.isBusy ? .busy : .database(error)
+  }
+}
