@@ -1,0 +1,96 @@
+/// Why a backup could not be made, verified or restored. Messages are lower-case and name the
+/// file or entry concerned. A restore that throws has changed nothing in the library.
+public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Thrown by `create` when a file exists at the target path and `force` is false.
+  case destinationExists(path: String)
+  /// Thrown by `create` when the archive cannot be written (directory missing or read-only,
+  /// disk full, …); nothing is left at `path`.
+  case cannotWrite(path: String, reason: String)
+  /// Thrown by `create` when an attachment's bytes are missing from the store, or differ from
+  /// the size and SHA-256 its record gives; `path` is the store's file.
+  case attachmentUnavailable(sha256: String, path: String, reason: String)
+  /// Thrown when `path` is neither a zip archive nor a directory that can be read (libzip's
+  /// reason: not a zip archive, premature end of file, inconsistent archive, …).
+  case cannotOpen(path: String, reason: String)
+  /// Thrown when the backup has no `manifest.json` (so it is not a backup of this tool).
+  case missingManifest(path: String)
+  /// Thrown when `manifest.json` cannot be read or decoded, or is not a `yarn-backup`
+  /// manifest, or its `formatVersion` is below 1; `reason` says which.
+  case invalidManifest(path: String, reason: String)
+  /// Thrown when the backup's `formatVersion` is newer than this version of the tool knows:
+  /// a newer `yarn` (one that reads format `found`) is needed.
+  case newerFormat(path: String, found: Int, known: Int)
+  /// Thrown when verification finds problems; every problem found is listed.
+  case invalidBackup(path: String, problems: [BackupProblem])
+  /// Thrown by `restore` when the target library already holds data (`path` is its
+  /// directory); nothing was read or changed.
+  case libraryNotEmpty(path: String)
+  /// Thrown by `restore` when the attachments cannot be staged into or moved inside the
+  /// library (disk full, permissions); nothing was inserted.
+  case cannotStage(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .destinationExists(let path):
+      return "\(path) already exists (use force to overwrite it)"
+    case .cannotWrite(let path, let reason):
+      return "cannot write backup \(path): \(reason)"
+    case .attachmentUnavailable(let sha256, let path, let reason):
+      return "attachment \(sha256) (\(path)) cannot be backed up: \(reason)"
+    case .cannotOpen(let path, let reason):
+      return "cannot open backup \(path): \(reason)"
+    case .missingManifest(let path):
+      return "\(path) is not a yarn backup: it has no manifest.json"
+    case .invalidManifest(let path, let reason):
+      return "\(path): manifest.json is invalid: \(reason)"
+    case .newerFormat(let path, let found, let known):
+      return
+        "\(path) is backup format version \(found), newer than this yarn reads (up to \(known)): "
+        + "a yarn that reads format version \(found) is needed"
+    case .invalidBackup(let path, let problems):
+      let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+      return "\(path) failed verification with \(count):\n"
+        + problems.map { "  - \($0.description)" }.joined(separator: "\n")
+    case .libraryNotEmpty(let path):
+      return "the library at \(path) is not empty; restore only fills an empty library"
+    case .cannotStage(let path, let reason):
+      return "cannot store restored attachment \(path): \(reason)"
+    }
+  }
+}
+
+/// The limits a verification or restore enforces, so that a hostile archive (a zip bomb, an
+/// archive of a million entries) is refused before it costs much time, memory or disk.
+public struct BackupLimits: Hashable, Sendable {
+  /// The most entries an archive (or files a manifest) may have.
+  public var maxEntries: Int
+  /// The most bytes `manifest.json` may inflate to (it is read into memory).
+  public var maxManifestBytes: Int64
+  /// The most bytes `library.json` may inflate to (it is read into memory and decoded).
+  public var maxLibraryBytes: Int64
+  /// The most bytes all files together may hold, by the manifest's sizes.
+  public var maxTotalBytes: Int64
+  /// The most an entry of at least `ratioFloorBytes` may inflate relative to its compressed
+  /// size. Photos and PDFs are stored (ratio 1) and JSON deflates about 5 to 20 times;
+  /// deflate itself tops out near 1032, which bombs use.
+  public var maxCompressionRatio: Int64
+  /// Entries smaller than this are exempt from the ratio check.
+  public var ratioFloorBytes: Int64
+
+  public init(
+    maxEntries: Int = 100_000, maxManifestBytes: Int64 = 64 << 20,
+    maxLibraryBytes: Int64 = 1 << 30, maxTotalBytes: Int64 = 1 << 40,
+    maxCompressionRatio: Int64 = 200, ratioFloorBytes: Int64 = 1 << 20
+  ) {
+    self.maxEntries = maxEntries
+    self.maxManifestBytes = maxManifestBytes
+    self.maxLibraryBytes = maxLibraryBytes
+    self.maxTotalBytes = maxTotalBytes
+    self.maxCompressionRatio = maxCompressionRatio
+    self.ratioFloorBytes = ratioFloorBytes
+  }
+
+  /// The defaults: 100,000 entries, a 64 MiB manifest, a 1 GiB library.json, 1 TiB in all,
+  /// a compression ratio of 200 for entries of 1 MiB or more.
+  public static let standard = BackupLimits()
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The `manifest.json` of a backup: what the archive is, when and by what it was made, how
+/// much it holds, and the size and SHA-256 of every other file in it (docs/FORMAT.md).
+///
+/// Encoded with `JSONCoding.encoder()`: keys sorted, `createdAt` as ISO 8601 UTC whole seconds.
+public struct BackupManifest: Codable, Hashable, Sendable {
+  /// How many of each thing `library.json` holds.
+  public struct Counts: Codable, Hashable, Sendable {
+    public var yarns: Int
+    public var projects: Int
+    public var notes: Int
+    public var sessions: Int
+    /// Distinct attachment files (by SHA-256), the number of `attachments/…` entries.
+    public var attachments: Int
+
+    public init(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) {
+      self.yarns = yarns
+      self.projects = projects
+      self.notes = notes
+      self.sessions = sessions
+      self.attachments = attachments
+    }
+
+    /// The counts of `library`.
+    public init(of library: Library) {
+      self.init(
+        yarns: library.yarns.count, projects: library.projects.count,
+        notes: library.notes.count, sessions: library.sessions.count,
+        attachments: library.attachments.count)
+    }
+  }
+
+  /// One file of the backup other than `manifest.json` itself.
+  public struct File: Codable, Hashable, Sendable {
+    /// The path inside the backup, `/`-separated: `library.json` or `attachments/<sha256>`.
+    public var path: String
+    /// The size in bytes.
+    public var size: Int64
+    /// The SHA-256 of the bytes (FIPS 180-4), 64 lower-case hexadecimal digits.
+    public var sha256: String
+
+    public init(path: String, size: Int64, sha256: String) {
+      self.path = path
+      self.size = size
+      self.sha256 = sha256
+    }
+  }
+
+  /// Always `yarn-backup`.
+  public var format: String
+  /// The format version; `Backup.formatVersion` for backups this version writes.
+  public var formatVersion: Int
+  /// When the backup was made (UTC instant, whole seconds).
+  public var createdAt: Date
+  /// What made it, such as `yarn 0.1.0`.
+  public var generator: String
+  public var counts: Counts
+  /// `library.json` first, then each attachment in the order `Library.attachments` gives.
+  public var files: [File]
+
+  public init(
+    format: String = BackupManifest.formatName, formatVersion: Int, createdAt: Date,
+    generator: String, counts: Counts, files: [File]
+  ) {
+    self.format = format
+    self.formatVersion = formatVersion
+    self.createdAt = createdAt
+    self.generator = generator
+    self.counts = counts
+    self.files = files
+  }
+
+  /// The value of `format`: `yarn-backup`.
+  public static let formatName = "yarn-backup"
+
+  /// The entry names of the format.
+  static let manifestPath = "manifest.json"
+  static let libraryPath = "library.json"
+  static let attachmentsDirectory = "attachments/"
+
+  /// `attachments/<sha256>`.
+  static func attachmentPath(sha256: String) -> String { attachmentsDirectory + sha256 }
+}
+
+/// The two fields read before anything else, so that a newer manifest whose other fields
+/// changed is still recognised and refused with the version it needs.
+struct BackupManifestHeader: Decodable {
+  var format: String
+  var formatVersion: Int
+}

@@ -1,0 +1,93 @@
+/// One thing wrong with a backup, naming the entry or record concerned. A verification or a
+/// restore collects every problem it finds (`BackupError.invalidBackup`), not only the first.
+public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
+  /// An entry name that could escape or confuse a directory: empty, absolute, holding `..`,
+  /// `.`, an empty component, a backslash, a NUL or a drive letter; `reason` says which.
+  case unsafeName(String, reason: String)
+  /// An entry that is a symbolic link.
+  case symbolicLink(String)
+  /// A name that occurs twice.
+  case duplicateName(String)
+  /// Two names that differ only in case (they collide on macOS and Windows file systems).
+  case caseCollision(String, String)
+  /// An entry the manifest does not list.
+  case unlisted(String)
+  /// A file the manifest lists that the backup lacks.
+  case missing(String)
+  /// A manifest entry that is not `library.json` or `attachments/<its sha256>`, or that has a
+  /// negative size or a malformed digest; `reason` says which.
+  case invalidManifestEntry(String, reason: String)
+  /// An encrypted entry (backups are never encrypted).
+  case encrypted(String)
+  /// An entry compressed with a method other than stored (0) or deflated (8).
+  case unsupportedMethod(String, method: Int)
+  /// An entry whose size differs from the manifest's.
+  case sizeMismatch(String, expected: Int64, found: Int64)
+  /// An entry whose SHA-256 differs from the manifest's.
+  case digestMismatch(String, expected: String, found: String)
+  /// An entry that inflates to more than the manifest's size (reading stopped there).
+  case tooLarge(String, limit: Int64)
+  /// An entry that inflates more than `limit` times its compressed size (a zip bomb's mark).
+  case compressionRatio(String, ratio: Int64, limit: Int64)
+  /// More entries than the limit.
+  case tooManyEntries(count: Int, limit: Int)
+  /// More bytes in all than the limit.
+  case tooManyBytes(total: Int64, limit: Int64)
+  /// An entry that cannot be read: CRC mismatch, bad compressed data, an I/O error.
+  case unreadable(String, reason: String)
+  /// `library.json` does not decode as a Library; `reason` gives the JSON path.
+  case invalidLibrary(reason: String)
+  /// A record that refers to something the library lacks, or that breaks a rule of the
+  /// model (a duplicate ID, two running sessions); `reason` names the records.
+  case inconsistentLibrary(reason: String)
+  /// The manifest's `counts` disagree with `library.json`.
+  case countMismatch(kind: String, manifest: Int, library: Int)
+
+  public var description: String {
+    switch self {
+    case .unsafeName(let name, let reason): return "unsafe entry name \(quote(name)): \(reason)"
+    case .symbolicLink(let name): return "entry \(quote(name)) is a symbolic link"
+    case .duplicateName(let name): return "entry \(quote(name)) occurs more than once"
+    case .caseCollision(let a, let b):
+      return "entries \(quote(a)) and \(quote(b)) differ only in case"
+    case .unlisted(let name): return "entry \(quote(name)) is not listed in manifest.json"
+    case .missing(let path): return "\(path) is listed in manifest.json but missing"
+    case .invalidManifestEntry(let path, let reason):
+      return "manifest.json lists \(quote(path)): \(reason)"
+    case .encrypted(let name): return "entry \(quote(name)) is encrypted"
+    case .unsupportedMethod(let name, let method):
+      return "entry \(quote(name)) uses compression method \(method) (only 0 and 8 are read)"
+    case .sizeMismatch(let path, let expected, let found):
+      return "\(path) holds \(found) bytes, manifest.json says \(expected)"
+    case .digestMismatch(let path, let expected, let found):
+      return "\(path) has SHA-256 \(found), manifest.json says \(expected)"
+    case .tooLarge(let path, let limit):
+      return "\(path) inflates to more than its \(limit) bytes; reading stopped"
+    case .compressionRatio(let path, let ratio, let limit):
+      return "\(path) inflates \(ratio) times its compressed size (limit \(limit)): a zip bomb?"
+    case .tooManyEntries(let count, let limit):
+      return "the backup has \(count) entries, more than the limit of \(limit)"
+    case .tooManyBytes(let total, let limit):
+      return "the backup holds \(total) bytes, more than the limit of \(limit)"
+    case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+    case .invalidLibrary(let reason): return "library.json is not a valid library: \(reason)"
+    case .inconsistentLibrary(let reason): return "library.json: \(reason)"
+    case .countMismatch(let kind, let manifest, let library):
+      return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
+    }
+  }
+
+  private func quote(_ name: String) -> String {
+    var out = "\""
+    for scalar in name.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7f:
+        out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

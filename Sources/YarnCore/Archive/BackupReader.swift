@@ -1,0 +1,247 @@
+import Foundation
+
+/// Reads and verifies a backup — a zip or a directory — without touching any library: the
+/// pure half of restore and the whole of verify.
+///
+/// `init` opens the container, checks every entry's name and kind, reads `manifest.json`
+/// (refusing a newer format), and compares the manifest with the container's listing and
+/// claimed sizes. No other entry is read yet, so a zip bomb or a traversal archive is refused
+/// after reading at most the manifest. `readLibrary()` and `readAttachment(_:to:)` then read
+/// with a cap of each file's manifest size and check size and SHA-256.
+///
+/// Not `Sendable`: it owns a libzip handle.
+final class BackupReader {
+  /// The backup's path.
+  let url: URL
+  let limits: BackupLimits
+  /// The decoded `manifest.json`.
+  let manifest: BackupManifest
+  /// What is wrong with the listing and the manifest (no data read). A restore must not
+  /// read on when this is not empty.
+  let structuralProblems: [BackupProblem]
+  private let source: BackupSource
+
+  /// The manifest's attachment files, in manifest order.
+  var attachmentFiles: [BackupManifest.File] {
+    manifest.files.filter { $0.path.hasPrefix(BackupManifest.attachmentsDirectory) }
+  }
+
+  /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
+  ///
+  /// - Throws: `BackupError.cannotOpen` when it is neither; `BackupError.invalidBackup` when
+  ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at);
+  ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
+  ///   `BackupError.newerFormat` when `formatVersion` > `Backup.formatVersion`.
+  init(url: URL, limits: BackupLimits = .standard) throws {
+    self.url = url
+    self.limits = limits
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw BackupError.cannotOpen(path: url.path, reason: "no such file or directory")
+    }
+    var problems: [BackupProblem] = []
+    let source: BackupSource
+    if isDirectory.boolValue {
+      source = DirectoryBackupSource(url: url)
+    } else {
+      let zip: ZipBackupSource
+      do { zip = try ZipBackupSource(url: url) } catch let error as ZipError {
+        throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
+      }
+      if zip.count > limits.maxEntries {
+        throw BackupError.invalidBackup(
+          path: url.path, problems: [.tooManyEntries(count: zip.count, limit: limits.maxEntries)])
+      }
+      source = zip
+    }
+    self.source = source
+
+    // The container's own listing (zip only): names, kinds, methods.
+    let listing: [BackupSourceEntry]?
+    do { listing = try source.allEntries() } catch let error as ZipError {
+      throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
+    }
+    if let listing {
+      problems += BackupChecks.nameProblems(listing.map(\.name))
+      for entry in listing {
+        if entry.isSymbolicLink { problems.append(.symbolicLink(entry.name)) }
+        if entry.isEncrypted { problems.append(.encrypted(entry.name)) }
+        if let method = entry.method, method != 0, method != 8, !entry.isEncrypted {
+          problems.append(.unsupportedMethod(entry.name, method: method))
+        }
+      }
+    }
+
+    // The manifest, first of the contents.
+    guard let manifestEntry = try? source.entry(named: BackupManifest.manifestPath) else {
+      throw BackupError.missingManifest(path: url.path)
+    }
+    if manifestEntry.isSymbolicLink || manifestEntry.notRegular != nil {
+      throw BackupError.invalidManifest(path: url.path, reason: "manifest.json is not a regular file")
+    }
+    var manifestData = Data()
+    do {
+      try source.read(manifestEntry, limit: limits.maxManifestBytes) {
+        manifestData.append(contentsOf: $0)
+      }
+    } catch let error as ZipError {
+      throw BackupError.invalidManifest(path: url.path, reason: Self.reason(error))
+    }
+    let decoder = JSONCoding.decoder()
+    let header: BackupManifestHeader
+    do { header = try decoder.decode(BackupManifestHeader.self, from: manifestData) } catch {
+      throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
+    }
+    guard header.format == BackupManifest.formatName else {
+      throw BackupError.invalidManifest(
+        path: url.path, reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
+    }
+    guard header.formatVersion <= Backup.formatVersion else {
+      throw BackupError.newerFormat(
+        path: url.path, found: header.formatVersion, known: Backup.formatVersion)
+    }
+    guard header.formatVersion >= 1 else {
+      throw BackupError.invalidManifest(
+        path: url.path, reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
+    }
+    do { manifest = try decoder.decode(BackupManifest.self, from: manifestData) } catch {
+      throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
+    }
+
+    // The manifest against itself and against the listing.
+    problems += BackupChecks.manifestProblems(manifest, limits: limits)
+    let listed = Set(manifest.files.map(\.path))
+    if let listing {
+      for entry in listing {
+        let name = entry.name
+        if name == BackupManifest.manifestPath || listed.contains(name) { continue }
+        // A directory entry for attachments/, as Info-ZIP's `zip -r` writes.
+        if name == BackupManifest.attachmentsDirectory, entry.size == 0 { continue }
+        problems.append(.unlisted(name))
+      }
+    }
+    for file in manifest.files {
+      guard let entry = try? source.entry(named: file.path) else {
+        problems.append(.missing(file.path))
+        continue
+      }
+      if listing == nil, entry.isSymbolicLink { problems.append(.symbolicLink(file.path)) }
+      if let reason = entry.notRegular {
+        problems.append(.unreadable(file.path, reason: reason))
+      }
+      if !entry.isSymbolicLink, entry.notRegular == nil, entry.size != file.size {
+        problems.append(.sizeMismatch(file.path, expected: file.size, found: entry.size))
+      }
+      if let compressed = entry.compressedSize, entry.size >= limits.ratioFloorBytes {
+        let ratio = compressed > 0 ? entry.size / compressed : Int64.max
+        if ratio > limits.maxCompressionRatio {
+          problems.append(
+            .compressionRatio(file.path, ratio: ratio, limit: limits.maxCompressionRatio))
+        }
+      }
+    }
+    structuralProblems = problems
+  }
+
+  /// Reads `library.json` (at most its manifest size), checks its size and SHA-256, decodes
+  /// it and checks its references against itself and the manifest.
+  ///
+  /// - Returns: the library when it decoded (even with reference problems), and the problems.
+  func readLibrary() -> (library: Library?, problems: [BackupProblem]) {
+    guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
+      return (nil, [.missing(BackupManifest.libraryPath)])
+    }
+    guard file.size <= limits.maxLibraryBytes else {
+      return (nil, [.tooLarge(file.path, limit: limits.maxLibraryBytes)])
+    }
+    var data = Data()
+    if let problem = readVerified(file, { data.append(contentsOf: $0) }) {
+      return (nil, [problem])
+    }
+    let library: Library
+    do { library = try JSONCoding.decoder().decode(Library.self, from: data) } catch {
+      return (nil, [.invalidLibrary(reason: BackupChecks.describe(error))])
+    }
+    return (library, BackupChecks.libraryProblems(library, manifest: manifest))
+  }
+
+  /// Reads one attachment and checks its size and SHA-256; writes it to `destination`
+  /// (created exclusively, fsynced) when one is given.
+  ///
+  /// - Returns: the problem found, or `nil`. A destination written for a bad file is removed.
+  /// - Throws: `BackupError.cannotStage` when `destination` cannot be created or written.
+  func readAttachment(_ file: BackupManifest.File, to destination: URL?) throws -> BackupProblem? {
+    guard let destination else { return readVerified(file) { _ in } }
+    let fd = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+    }
+    var closed = false
+    var keep = false
+    defer {
+      if !closed { close(fd) }
+      if !keep { unlink(destination.path) }
+    }
+    var writeError: Error?
+    let problem = readVerified(file) { bytes in
+      do { try AtomicFile.writeAll(fd, bytes, path: destination.path) } catch {
+        writeError = error
+        throw error
+      }
+    }
+    if let writeError {
+      throw BackupError.cannotStage(path: destination.path, reason: String(describing: writeError))
+    }
+    if let problem { return problem }
+    guard fsync(fd) == 0 else {
+      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+    }
+    closed = true
+    guard close(fd) == 0 else {
+      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+    }
+    keep = true
+    return nil
+  }
+
+  /// Reads the file at most to its manifest size (+ one piece, to see that it is longer),
+  /// hashing as it goes, and compares size and digest with the manifest.
+  private func readVerified(
+    _ file: BackupManifest.File, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) -> BackupProblem? {
+    guard let entry = try? source.entry(named: file.path) else { return .missing(file.path) }
+    let hasher = SHA256Hasher()
+    let count: Int64
+    do {
+      count = try source.read(entry, limit: file.size) { bytes in
+        hasher.update(bytes)
+        try body(bytes)
+      }
+    } catch ZipError.entryTooLarge {
+      return .tooLarge(file.path, limit: file.size)
+    } catch let error as ZipError {
+      return .unreadable(file.path, reason: Self.reason(error))
+    } catch {
+      return .unreadable(file.path, reason: String(describing: error))
+    }
+    if count != file.size { return .sizeMismatch(file.path, expected: file.size, found: count) }
+    guard let digest = try? hasher.finalize() else {
+      return .unreadable(file.path, reason: "cannot compute its SHA-256")
+    }
+    if digest != file.sha256 {
+      return .digestMismatch(file.path, expected: file.sha256, found: digest)
+    }
+    return nil
+  }
+
+  /// The reason part of a zip error (its path and entry are said by the caller).
+  static func reason(_ error: ZipError) -> String {
+    switch error {
+    case .cannotOpen(_, let reason), .cannotAdd(_, _, let reason), .cannotWrite(_, let reason),
+      .cannotRead(_, _, let reason):
+      return reason.lowercased()
+    case .emptyArchive: return "the archive has no entries"
+    case .entryTooLarge(_, _, let limit): return "it holds more than \(limit) bytes"
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// One file of a backup as its container (a zip or a directory) describes it.
+struct BackupSourceEntry {
+  var name: String
+  /// The size the container claims (a zip's central directory, a file's `st_size`).
+  var size: Int64
+  /// The compressed size in a zip; `nil` in a directory.
+  var compressedSize: Int64?
+  /// The compression method in a zip; `nil` in a directory.
+  var method: Int?
+  var isEncrypted = false
+  var isSymbolicLink = false
+  /// Why the entry cannot be read as a regular file (a directory, a device), or `nil`.
+  var notRegular: String?
+  /// The zip index.
+  var index: Int?
+}
+
+/// Where a backup's files are read from: a zip archive or a directory holding the same files.
+protocol BackupSource: AnyObject {
+  var path: String { get }
+  /// Every entry, in order, for a zip; `nil` for a directory, where only the files the manifest
+  /// lists are looked at (other files, such as a README beside them, are ignored).
+  func allEntries() throws -> [BackupSourceEntry]?
+  /// The entry named `name`, or `nil` when there is none.
+  func entry(named name: String) throws -> BackupSourceEntry?
+  /// Streams the entry's bytes to `body`; throws `ZipError.entryTooLarge` past `limit`, or
+  /// `ZipError.cannotRead`.
+  @discardableResult
+  func read(
+    _ entry: BackupSourceEntry, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> Int64
+}
+
+/// A backup zip, read through `ZipArchive.Reader`.
+final class ZipBackupSource: BackupSource {
+  let reader: ZipArchive.Reader
+  private var byName: [String: BackupSourceEntry]?
+  private var listed: [BackupSourceEntry]?
+
+  init(url: URL) throws {
+    reader = try ZipArchive.Reader(url: url)
+  }
+
+  var path: String { reader.url.path }
+
+  /// The entry count from the central directory, before any entry is stat'ed.
+  var count: Int { reader.count }
+
+  func allEntries() throws -> [BackupSourceEntry]? {
+    if let listed { return listed }
+    let entries = try reader.entries().map { entry in
+      BackupSourceEntry(
+        name: entry.name, size: entry.size, compressedSize: entry.compressedSize,
+        method: entry.method, isEncrypted: entry.isEncrypted,
+        isSymbolicLink: entry.isSymbolicLink, notRegular: nil, index: entry.index)
+    }
+    listed = entries
+    return entries
+  }
+
+  func entry(named name: String) throws -> BackupSourceEntry? {
+    if byName == nil {
+      var map: [String: BackupSourceEntry] = [:]
+      for entry in try allEntries() ?? [] where map[entry.name] == nil { map[entry.name] = entry }
+      byName = map
+    }
+    return byName?[name]
+  }
+
+  func read(
+    _ entry: BackupSourceEntry, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> Int64 {
+    guard let index = entry.index else {
+      throw ZipError.cannotRead(path: path, entry: entry.name, reason: "no such entry")
+    }
+    return try reader.read(at: index, limit: limit, body)
+  }
+}
+
+/// A directory holding a backup's files (an unpacked backup, such as `samples/demo`).
+///
+/// A listed path is read only when no component of it is a symbolic link and it is a regular
+/// file (`lstat` on each component, then `open` with `O_NOFOLLOW`), so a backup directory can
+/// never make a restore read a file outside it.
+final class DirectoryBackupSource: BackupSource {
+  let root: URL
+
+  init(url: URL) {
+    root = url
+  }
+
+  var path: String { root.path }
+
+  func allEntries() throws -> [BackupSourceEntry]? { nil }
+
+  func entry(named name: String) throws -> BackupSourceEntry? {
+    guard BackupChecks.unsafeReason(name, allowDirectory: false) == nil else { return nil }
+    var current = root.path
+    let components = name.split(separator: "/").map(String.init)
+    for (position, component) in components.enumerated() {
+      current += "/" + component
+      var info = stat()
+      guard lstat(current, &info) == 0 else { return nil }
+      let type = info.st_mode & S_IFMT
+      let isLast = position == components.count - 1
+      if type == S_IFLNK {
+        return BackupSourceEntry(name: name, size: 0, isSymbolicLink: true)
+      }
+      if !isLast {
+        guard type == S_IFDIR else { return nil }
+        continue
+      }
+      var entry = BackupSourceEntry(name: name, size: Int64(info.st_size))
+      if type != S_IFREG { entry.notRegular = "not a regular file" }
+      return entry
+    }
+    return nil
+  }
+
+  func read(
+    _ entry: BackupSourceEntry, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> Int64 {
+    let file = root.path + "/" + entry.name
+    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw ZipError.cannotRead(path: path, entry: entry.name, reason: AtomicFile.errnoText())
+    }
+    defer { close(fd) }
+    let capacity = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    defer { buffer.deallocate() }
+    var total: Int64 = 0
+    while true {
+      let n = Foundation.read(fd, buffer, capacity)
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw ZipError.cannotRead(path: path, entry: entry.name, reason: AtomicFile.errnoText())
+      }
+      if n == 0 { return total }
+      total += Int64(n)
+      if total > limit {
+        throw ZipError.entryTooLarge(path: path, entry: entry.name, limit: limit)
+      }
+      try body(UnsafeRawBufferPointer(start: buffer, count: n))
+    }
+  }
+}
