@@ -17,8 +17,8 @@ struct RootCommand: CommandGroup {
         73 cannot create output, 74 I/O error, 75 library busy (try again).
         """,
       subcommands: [
-        StashCommand.self, //ProjectCommand.self, NoteCommand.self, BackupCommand.self,
-        //TimeCommand.self, ConvertCommand.self,
+        StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
+        TimeCommand.self, ConvertCommand.self,
       ])
   }
 }

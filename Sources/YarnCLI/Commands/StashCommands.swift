@@ -251,15 +251,7 @@ struct StashShow: ParsableCommand {
       ("Added", yarn.dateAdded?.iso8601),
       ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
     ])
-    if !notes.isEmpty {
-      text += "Notes:\n"
-      for note in notes {
-        let day = CalendarDate(containing: note.created).iso8601
-        let body = note.text.split(separator: "\n", omittingEmptySubsequences: false)
-          .joined(separator: "\n            ")
-        text += "  \(day)  \(body)\n"
-      }
-    }
+    text += Formatting.notes(notes)
     context.output.write(text)
   }
 }

@@ -29,6 +29,7 @@ enum Formatting {
 
   /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`).
   static func duration(_ seconds: Int64) -> String {
+    if seconds <= 0 { return "0m" }
     if seconds < 60 { return "\(seconds)s" }
     let minutes = seconds / 60
     let hours = minutes / 60
@@ -61,6 +62,33 @@ enum Formatting {
       index += 1
     }
     return "\(Amount.format((value * 10).rounded() / 10)) \(units[index])"
+  }
+
+  /// `1 note`, `2 notes`: a count and its noun, plural unless the count is 1.
+  static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : (plural ?? noun + "s"))"
+  }
+
+  /// The manifest's counts for people: `2 yarns, 1 project, 3 notes, 0 time sessions and
+  /// 1 attachment`.
+  static func counts(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) -> String {
+    [
+      count(yarns, "yarn"), count(projects, "project"), count(notes, "note"),
+      count(sessions, "time session"),
+    ].joined(separator: ", ") + " and " + count(attachments, "attachment")
+  }
+
+  /// Note lines for `show`: `  2026-03-29  text`, continuation lines indented under the text.
+  static func notes(_ notes: [Note]) -> String {
+    guard !notes.isEmpty else { return "" }
+    var text = "Notes:\n"
+    for note in notes {
+      let day = CalendarDate(containing: note.created).iso8601
+      let body = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+        .joined(separator: "\n" + String(repeating: " ", count: 4 + day.count))
+      text += "  \(day)  \(body)\n"
+    }
+    return text
   }
 
   /// Label–value lines with the values aligned; pairs with a `nil` value are left out.

@@ -38,7 +38,7 @@ enum ErrorPresenter {
       let facts = error.missing.map { "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")" }
       return ErrorReport(
         message: error.description,
-        hint: "give the yarn's put-up (\(facts.joined(separator: ", "))) with 'yarn stash edit'",
+        hint: "give the yarn's put-up (\(facts.joined(separator: ", "))) to 'yarn stash edit' or 'yarn convert'",
         code: .dataError)
     }
     if let error = error as? AmountParseError {
