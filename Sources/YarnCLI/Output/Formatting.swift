@@ -91,10 +91,12 @@ enum Formatting {
     return text
   }
 
-  /// Label–value lines with the values aligned; pairs with a `nil` value are left out.
+  /// Label–value lines with the values aligned at column 14; pairs with a `nil` value are left out.
   static func fields(_ pairs: [(String, String?)]) -> String {
     let shown = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
-    let width = (shown.map { $0.0.count }.max() ?? 0) + 2
+    // A fixed column (the longest label, "Color family:", and a space) keeps the layout the
+    // same from one item to the next; a longer label widens it.
+    let width = max(14, (shown.map { $0.0.count }.max() ?? 0) + 2)
     var out = ""
     for (label, value) in shown {
       let head = label + ":" + String(repeating: " ", count: width - label.count - 1)
