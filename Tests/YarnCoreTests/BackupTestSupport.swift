@@ -52,3 +52,99 @@ enum BackupTestSupport {
     return out
   }
 }
+
+extension BackupTestSupport {
+  /// SHA-256 of "abc" (FIPS 180-2, appendix B.1).
+  static let abcSHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+  /// A small library with attachments of each kind, built in a new store in `directory`:
+  /// a JPEG (noise), a PNG-named file, a text file holding "abc", a pattern PDF, notes with
+  /// commas, quotes and line breaks, and sessions including a running one.
+  static func makeStore(in directory: URL) throws -> LibraryStore {
+    let store = try LibraryStore(directory: directory.appendingPathComponent("lib"), mode: .readWrite)
+    let files = directory.appendingPathComponent("in", isDirectory: true)
+    try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+    func attach(_ name: String, _ data: Data) throws -> Attachment {
+      let url = files.appendingPathComponent(name)
+      try data.write(to: url)
+      return try store.importAttachment(from: url)
+    }
+    let jpeg = try attach("front.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0]) + noise(count: 50_000, seed: 11))
+    let png = try attach("swatch.png", Data([0x89, 0x50, 0x4E, 0x47]) + noise(count: 3_000, seed: 12))
+    let text = try attach("care.txt", Data("abc".utf8))
+    let pdf = try attach(
+      "flax.pdf", Data("%PDF-1.4\n".utf8) + Data(String(repeating: "stream\n", count: 400).utf8))
+
+    let cascade = Yarn(
+      id: "0a000000-0000-4000-8000-000000000001", name: "Cascade 220 \"Heathers\"",
+      brand: "Cascade Yarns", colorway: "Ruby", weight: .medium,
+      fiber: "100% Peruvian Highland Wool", lengthPerSkein: Amount(220, .yard),
+      netWeightPerSkein: Amount(100, .gram), quantity: Amount(3, .skein),
+      purchaseLocation: "Loop, London", dateAdded: CalendarDate(year: 2025, month: 11, day: 2),
+      photos: [jpeg, png, text])
+    let sock = Yarn(
+      id: "0a000000-0000-4000-8000-000000000002", name: "Knitting for Olive Merino — ünïcødé",
+      lengthPerSkein: Amount(250, .meter), netWeightPerSkein: Amount(50, .gram),
+      quantity: Amount(150, .gram), isStashed: false, photos: [jpeg])
+    let flax = Project(
+      id: "0b000000-0000-4000-8000-000000000001", name: "Flax sweater", craft: .knitting,
+      status: .finished, pattern: Pattern(name: "Flax", url: "https://example.com/flax", pdf: pdf),
+      started: CalendarDate(year: 2025, month: 12, day: 1),
+      finished: CalendarDate(year: 2026, month: 1, day: 15),
+      usages: [YarnUsage(yarnID: cascade.id, amount: Amount(2.5, .skein))], photos: [jpeg])
+    let socks = Project(
+      id: "0b000000-0000-4000-8000-000000000002", name: "Vanilla socks", craft: .knitting,
+      status: .inProgress, usages: [YarnUsage(yarnID: sock.id, amount: Amount(80, .gram))])
+    try store.write {
+      try store.insert(cascade)
+      try store.insert(sock)
+      try store.insert(flax)
+      try store.insert(socks)
+      try store.insert(
+        Note(
+          id: "0c000000-0000-4000-8000-000000000001", subject: .yarn(cascade.id),
+          text: "soft, \"squishy\"\nbloomed after washing",
+          created: Date(timeIntervalSince1970: 1_767_000_000)))
+      try store.insert(
+        Note(
+          id: "0c000000-0000-4000-8000-000000000002", subject: .project(flax.id),
+          text: "sleeves: 2 rounds shorter", created: Date(timeIntervalSince1970: 1_767_100_000),
+          modified: Date(timeIntervalSince1970: 1_767_200_000)))
+      try store.insert(
+        TimeSession(
+          id: "0d000000-0000-4000-8000-000000000001", projectID: flax.id,
+          start: Date(timeIntervalSince1970: 1_767_300_000),
+          end: Date(timeIntervalSince1970: 1_767_305_400), note: "yoke"))
+      try store.insert(
+        TimeSession(
+          id: "0d000000-0000-4000-8000-000000000002", projectID: socks.id,
+          start: Date(timeIntervalSince1970: 1_767_400_000)))
+    }
+    return store
+  }
+
+  /// The bytes of every file in a store's `attachments/` folder, by relative path.
+  static func attachmentBytes(of store: LibraryStore) throws -> [String: Data] {
+    let folder = store.directory.appendingPathComponent("attachments")
+    var out: [String: Data] = [:]
+    for path in listing(of: folder) {
+      out[path] = try Data(contentsOf: folder.appendingPathComponent(path))
+    }
+    return out
+  }
+
+  /// Writes a zip of `entries` (name, bytes), all deflated, in order.
+  static func writeZip(_ entries: [(String, Data)], to url: URL) throws {
+    let writer = try ZipArchive.Writer(url: url, overwrite: true)
+    for (name, data) in entries {
+      try writer.add(name: name, data: data, compression: .deflate, modified: Date())
+    }
+    try writer.close()
+  }
+
+  /// The entries of a backup zip, as (name, bytes), in order.
+  static func readZip(_ url: URL) throws -> [(String, Data)] {
+    let reader = try ZipArchive.Reader(url: url)
+    return try reader.entries().map { ($0.name, try reader.data(at: $0.index, limit: 1 << 30)) }
+  }
+}

@@ -122,8 +122,8 @@ public enum Backup {
         shards.insert(shard.path)
       }
       for shard in shards { AtomicFile.syncDirectory(shard) }
-      AtomicFile.syncDirectory(store.attachmentURL(sha256: String(repeating: "0", count: 64))
-        .deletingLastPathComponent().deletingLastPathComponent().path)
+      AtomicFile.syncDirectory(
+        store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
       try store.write {
         guard try store.isEmpty() else {
           throw BackupError.libraryNotEmpty(path: store.directory.path)

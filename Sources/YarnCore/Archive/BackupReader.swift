@@ -29,7 +29,8 @@ final class BackupReader {
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
   /// - Throws: `BackupError.cannotOpen` when it is neither; `BackupError.invalidBackup` when
-  ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at);
+  ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
+  ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
   ///   `BackupError.newerFormat` when `formatVersion` > `Backup.formatVersion`.
   init(url: URL, limits: BackupLimits = .standard) throws {
@@ -74,6 +75,11 @@ final class BackupReader {
 
     // The manifest, first of the contents.
     guard let manifestEntry = try? source.entry(named: BackupManifest.manifestPath) else {
+      // Not a backup; when its entries are hostile too, say so rather than only that.
+      if !problems.isEmpty {
+        throw BackupError.invalidBackup(
+          path: url.path, problems: problems + [.missing(BackupManifest.manifestPath)])
+      }
       throw BackupError.missingManifest(path: url.path)
     }
     if manifestEntry.isSymbolicLink || manifestEntry.notRegular != nil {

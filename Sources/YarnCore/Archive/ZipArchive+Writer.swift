@@ -135,10 +135,20 @@ extension ZipArchive {
           throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
         }
       } else {
-        // link(2) fails with EEXIST when the target exists: no check-then-write race.
-        guard link(temporaryPath, url.path) == 0 else {
-          let reason = errno == EEXIST ? "the file exists" : AtomicFile.errnoText()
-          throw ZipError.cannotWrite(path: url.path, reason: reason)
+        // link(2) fails with EEXIST when the target exists: no check-then-write race. File
+        // systems without hard links (FAT, some network mounts) fall back to check + rename.
+        if link(temporaryPath, url.path) != 0 {
+          let failure = errno
+          var info = stat()
+          if failure == EEXIST || lstat(url.path, &info) == 0 {
+            throw ZipError.cannotWrite(path: url.path, reason: "the file exists")
+          }
+          guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP else {
+            throw ZipError.cannotWrite(path: url.path, reason: String(cString: strerror(failure)))
+          }
+          guard rename(temporaryPath, url.path) == 0 else {
+            throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+          }
         }
       }
       AtomicFile.syncDirectory(url.deletingLastPathComponent().path)

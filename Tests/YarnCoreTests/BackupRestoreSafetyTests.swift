@@ -1,0 +1,282 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// Hostile, damaged and foreign archives: each is refused with the library left as it was.
+@Suite struct BackupRestoreSafetyTests {
+  typealias Support = BackupTestSupport
+
+  // MARK: Building archives by hand
+
+  /// A valid library of one yarn with one attachment holding "abc", as backup entries.
+  private func validEntries(
+    formatVersion: Int = 1, libraryDigest: String? = nil, attachmentSize: Int64 = 3,
+    extraFiles: [BackupManifest.File] = [], yarnID usageYarnID: String? = nil
+  ) throws -> [(String, Data)] {
+    let photo = Attachment(
+      fileName: "care.txt", mediaType: "text/plain", byteCount: 3, sha256: Support.abcSHA256)
+    let yarn = Yarn(id: "y1", name: "Cascade 220", photos: [photo])
+    var projects: [Project] = []
+    if let usageYarnID {
+      projects.append(
+        Project(id: "p1", name: "Hat", usages: [YarnUsage(yarnID: usageYarnID, amount: Amount(1, .skein))]))
+    }
+    let library = Library(yarns: [yarn], projects: projects)
+    let libraryData = try JSONCoding.encoder().encode(library)
+    let manifest = BackupManifest(
+      formatVersion: formatVersion, createdAt: Date(timeIntervalSince1970: 1_796_000_000),
+      generator: "hand", counts: BackupManifest.Counts(of: library),
+      files: [
+        BackupManifest.File(
+          path: "library.json", size: Int64(libraryData.count),
+          sha256: try libraryDigest ?? SHA256Hasher.hexDigest(of: libraryData)),
+        BackupManifest.File(
+          path: "attachments/" + Support.abcSHA256, size: attachmentSize, sha256: Support.abcSHA256),
+      ] + extraFiles)
+    return [
+      ("manifest.json", try JSONCoding.encoder().encode(manifest)),
+      ("library.json", libraryData),
+      ("attachments/" + Support.abcSHA256, Data("abc".utf8)),
+    ]
+  }
+
+  private func problems(_ body: () throws -> Void) -> [BackupProblem] {
+    do {
+      try body()
+      Issue.record("expected BackupError.invalidBackup")
+    } catch BackupError.invalidBackup(_, let problems) {
+      return problems
+    } catch {
+      Issue.record("expected BackupError.invalidBackup, got \(error)")
+    }
+    return []
+  }
+
+  @Test func aHandBuiltBackupVerifies() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("ok.zip")
+      try Support.writeZip(try validEntries(), to: zip)
+      #expect(try Backup.verify(zip).counts.yarns == 1)
+    }
+  }
+
+  @Test func refusesATraversalEntryEvenWithAManifest() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("evil.zip")
+      try Support.writeZip(try validEntries() + [("../evil", Data("x".utf8))], to: zip)
+      let found = problems { try Backup.verify(zip) }
+      #expect(found.contains(.unsafeName("../evil", reason: "has a \"..\" component")))
+      #expect(found.contains(.unlisted("../evil")))
+      #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("evil").path))
+    }
+  }
+
+  @Test func reportsEveryProblemNotOnlyTheFirst() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("many.zip")
+      let wrong = String(repeating: "0", count: 64)
+      var entries = try validEntries(libraryDigest: wrong, yarnID: "missing-yarn")
+      entries += [
+        ("/etc/passwd", Data()), ("a\\b", Data()), ("Library.JSON", Data()),
+      ]
+      try Support.writeZip(entries, to: zip)
+      let found = problems { try Backup.verify(zip) }
+      #expect(found.contains(.unsafeName("/etc/passwd", reason: "absolute path")))
+      #expect(found.contains(.unsafeName("a\\b", reason: "holds a backslash")))
+      #expect(found.contains(.caseCollision("library.json", "Library.JSON")))
+      #expect(found.contains(.unlisted("/etc/passwd")))
+      #expect(found.count >= 6)
+
+      // Names fixed, data still wrong: the digest and the reference are both reported.
+      try Support.writeZip(try validEntries(libraryDigest: wrong, yarnID: "missing-yarn"), to: zip)
+      let second = problems { try Backup.verify(zip) }
+      #expect(second.count == 1)
+      #expect(second.first.map { if case .digestMismatch("library.json", wrong, _) = $0 { true } else { false } } == true)
+
+      try Support.writeZip(try validEntries(yarnID: "missing-yarn"), to: zip)
+      let third = problems { try Backup.verify(zip) }
+      #expect(third.contains(.inconsistentLibrary(reason: "project p1 (Hat) uses yarn missing-yarn, which is missing")))
+      #expect(third.contains(.countMismatch(kind: "projects", manifest: 1, library: 1)) == false)
+    }
+  }
+
+  @Test func refusesANewerFormatNamingTheVersionNeeded() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("v2.zip")
+      // A v2 manifest may look different: only its version is read.
+      let manifest = Data(#"{"format": "yarn-backup", "formatVersion": 2, "files": "elsewhere"}"#.utf8)
+      try Support.writeZip([("manifest.json", manifest)], to: zip)
+      #expect(throws: BackupError.newerFormat(path: zip.path, found: 2, known: 1)) {
+        try Backup.verify(zip)
+      }
+      #expect(BackupError.newerFormat(path: "b.zip", found: 2, known: 1).description.contains("format version 2 is needed"))
+    }
+  }
+
+  @Test func refusesAnEntryLargerThanItsManifestSize() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("big.zip")
+      try Support.writeZip(try validEntries(attachmentSize: 2), to: zip)
+      let found = problems { try Backup.verify(zip) }
+      #expect(found.contains(.sizeMismatch("attachments/" + Support.abcSHA256, expected: 2, found: 3)))
+
+      // Same claim in a directory: the file is read at most to its manifest size.
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries(attachmentSize: 2) {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      #expect(problems { try Backup.verify(unpacked) }.count >= 1)
+    }
+  }
+
+  @Test func readingIsCappedAtTheManifestSizeEvenWhenTheListingAgrees() throws {
+    // A directory whose file grows after the listing: reading stops at size + one piece.
+    try Support.withScratch { dir in
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries() {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      let reader = try BackupReader(url: unpacked)
+      #expect(reader.structuralProblems.isEmpty)
+      try Data("abcdef".utf8).write(to: unpacked.appendingPathComponent("attachments/" + Support.abcSHA256))
+      let file = try #require(reader.attachmentFiles.first)
+      #expect(try reader.readAttachment(file, to: nil) == .tooLarge(file.path, limit: 3))
+    }
+  }
+
+  @Test func refusesSymbolicLinksInADirectoryBackup() throws {
+    try Support.withScratch { dir in
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries() {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      let attachment = unpacked.appendingPathComponent("attachments/" + Support.abcSHA256)
+      let elsewhere = dir.appendingPathComponent("elsewhere")
+      try Data("abc".utf8).write(to: elsewhere)
+      try FileManager.default.removeItem(at: attachment)
+      try FileManager.default.createSymbolicLink(at: attachment, withDestinationURL: elsewhere)
+      let found = problems { try Backup.verify(unpacked) }
+      #expect(found == [.symbolicLink("attachments/" + Support.abcSHA256)])
+    }
+  }
+
+  @Test func compressionRatioIsCapped() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("ratio.zip")
+      let zeros = Data(count: 2 << 20)
+      let sha = try SHA256Hasher.hexDigest(of: zeros)
+      let library = Library()
+      let libraryData = try JSONCoding.encoder().encode(library)
+      let manifest = BackupManifest(
+        formatVersion: 1, createdAt: Date(timeIntervalSince1970: 0), generator: "hand",
+        counts: .init(of: library),
+        files: [
+          .init(path: "library.json", size: Int64(libraryData.count), sha256: try SHA256Hasher.hexDigest(of: libraryData)),
+          .init(path: "attachments/" + sha, size: Int64(zeros.count), sha256: sha),
+        ])
+      try Support.writeZip(
+        [("manifest.json", try JSONCoding.encoder().encode(manifest)), ("library.json", libraryData),
+         ("attachments/" + sha, zeros)], to: zip)
+      let found = problems { try Backup.verify(zip) }
+      #expect(found.contains { if case .compressionRatio("attachments/" + sha, _, 200) = $0 { true } else { false } })
+      // With the check relaxed the same archive verifies.
+      #expect(try Backup.verify(zip, limits: BackupLimits(maxCompressionRatio: 10_000)).files.count == 2)
+    }
+  }
+
+  @Test func entryCountIsCapped() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("many.zip")
+      try Support.writeZip(try validEntries(), to: zip)
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [.tooManyEntries(count: 3, limit: 2)])) {
+        try Backup.verify(zip, limits: BackupLimits(maxEntries: 2))
+      }
+    }
+  }
+
+  // MARK: Foreign and hostile archives from ../shared/data/zip
+
+  @Test func aForeignArchiveWithHostileNamesSaysWhatIsWrong() throws {
+    let traversal = Support.sharedZip("zipfoundation/testSimpleTraversalAttack.zip")
+    let found = problems { try Backup.verify(traversal) }
+    #expect(found.contains(.unsafeName("../testTraversalAttackABC/EVIL_HERE", reason: "has a \"..\" component")))
+    #expect(found.contains(.missing("manifest.json")))
+    let link = Support.sharedZip("zipfoundation/testUnzipUncontainedSymlink.zip")
+    #expect(problems { try Backup.verify(link) } == [.symbolicLink("evil_symlink"), .missing("manifest.json")])
+    // A harmless foreign zip is simply not a backup.
+    let plain = Support.sharedZip("go-archive-zip-testdata/test.zip")
+    #expect(throws: BackupError.missingManifest(path: plain.path)) { try Backup.verify(plain) }
+  }
+
+  @Test(arguments: [
+    "zipfoundation/testSimpleTraversalAttack.zip", "zipfoundation/testPathDelimiterTraversalAttack.zip",
+    "zipfoundation/testUnzipUncontainedSymlink.zip", "kd2fw-zipbomb/zipbomb_1G.zip",
+    "unzip-p-testdata/zbsm.zip", "unzip-p-testdata/badcrc.zip", "unzip-p-testdata/truncated.zip",
+    "unzip-p-testdata/cases.zip", "unzip-p-testdata/encrypted.zip", "go-archive-zip-testdata/symlink.zip",
+    "go-archive-zip-testdata/test-baddirsz.zip", "go-archive-zip-testdata/readme.notzip",
+  ])
+  func refusesForeignArchivesQuickly(name: String) throws {
+    let url = Support.sharedZip(name)
+    try #require(FileManager.default.fileExists(atPath: url.path), "fixture \(name) missing")
+    let started = Date()
+    do {
+      try Backup.verify(url)
+      Issue.record("\(name) verified")
+    } catch let error as BackupError {
+      switch error {
+      case .missingManifest, .cannotOpen, .invalidBackup: break
+      default: Issue.record("\(name): unexpected \(error)")
+      }
+      #expect(error.description.contains(url.lastPathComponent))
+    }
+    #expect(Date().timeIntervalSince(started) < 2)
+  }
+
+  // MARK: The pure checks
+
+  @Test(arguments: [
+    ("", "empty name"), ("/etc/passwd", "absolute path"), ("..", "has a \"..\" component"),
+    ("a/../../b", "has a \"..\" component"), ("./a", "has a \".\" component"),
+    ("a//b", "has an empty path component"), ("..\\evil", "holds a backslash"),
+    ("a\u{0}b", "holds a NUL or control character"), ("C:/x", "starts with a drive letter"),
+  ])
+  func unsafeNames(name: String, reason: String) {
+    #expect(BackupChecks.unsafeReason(name) == reason)
+  }
+
+  @Test(arguments: ["library.json", "attachments/" + BackupTestSupport.abcSHA256, "attachments/", "a/b.c", "ünï/cødé", "..a/b..", "...", "a/.hidden"])
+  func safeNames(name: String) {
+    #expect(BackupChecks.unsafeReason(name) == nil)
+  }
+
+  @Test func duplicatesAndCaseCollisionsAreFound() {
+    #expect(
+      BackupChecks.nameProblems(["a", "b", "a", "B", "Ä", "ä"])
+        == [.duplicateName("a"), .caseCollision("b", "B"), .caseCollision("Ä", "ä")])
+  }
+
+  @Test func manifestPathsMustFollowTheFormat() {
+    let sha = BackupTestSupport.abcSHA256
+    let manifest = BackupManifest(
+      formatVersion: 1, createdAt: Date(timeIntervalSince1970: 0), generator: "t",
+      counts: .init(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0),
+      files: [
+        .init(path: "notes.txt", size: 1, sha256: sha),
+        .init(path: "attachments/" + String(repeating: "a", count: 64), size: 1, sha256: sha),
+        .init(path: "attachments/x", size: -1, sha256: "XYZ"),
+      ])
+    let found = BackupChecks.manifestProblems(manifest, limits: .standard)
+    #expect(found.contains(.missing("library.json")))
+    #expect(found.contains(.invalidManifestEntry("notes.txt", reason: "not library.json or attachments/<sha256> (format version 1)")))
+    #expect(found.contains(.invalidManifestEntry("attachments/x", reason: "negative size -1")))
+    #expect(found.contains(.invalidManifestEntry("attachments/x", reason: "sha256 is not 64 lower-case hex digits")))
+    #expect(found.count == 6)
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+@Suite struct BackupTests {
+  typealias Support = BackupTestSupport
+  private let now = Date(timeIntervalSince1970: 1_796_000_000.75)  // 2026-11-30T00:53:20.75Z
+
+  @Test func restoreOfABackupGivesTheSameLibraryAndAttachmentBytes() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      let written = try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      let read = try Backup.restore(from: zip, into: target)
+      #expect(read == written)
+      #expect(try target.library() == store.library())
+      #expect(try Support.attachmentBytes(of: target) == Support.attachmentBytes(of: store))
+      #expect(try Support.attachmentBytes(of: target).count == 4)
+    }
+  }
+
+  @Test func backupRestoreBackupGivesByteIdenticalLibraryJSON() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let first = dir.appendingPathComponent("1.zip")
+      try Backup.create(from: store, to: first, generator: "yarn test", now: now)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      try Backup.restore(from: first, into: target)
+      let second = dir.appendingPathComponent("2.zip")
+      try Backup.create(from: target, to: second, generator: "yarn test", now: now)
+
+      let a = try Support.readZip(first)
+      let b = try Support.readZip(second)
+      let libraryA = try #require(a.first { $0.0 == "library.json" }?.1)
+      let libraryB = try #require(b.first { $0.0 == "library.json" }?.1)
+      #expect(libraryA == libraryB)
+      // Same inputs, same time: the manifests agree too.
+      #expect(a.first?.1 == b.first?.1)
+    }
+  }
+
+  @Test func manifestDescribesEveryFile() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      let manifest = try Backup.create(from: store, to: zip, generator: "yarn 0.1.0", now: now)
+      let entries = try Support.readZip(zip)
+
+      #expect(entries.map(\.0).first == "manifest.json")
+      #expect(entries.map(\.0).dropFirst().first == "library.json")
+      #expect(entries.count == 2 + 4)
+      #expect(manifest.format == "yarn-backup")
+      #expect(manifest.formatVersion == 1)
+      #expect(manifest.generator == "yarn 0.1.0")
+      #expect(manifest.createdAt == Date(timeIntervalSince1970: 1_796_000_000))
+      #expect(
+        manifest.counts
+          == BackupManifest.Counts(yarns: 2, projects: 2, notes: 2, sessions: 2, attachments: 4))
+      // The text attachment holds "abc": its digest is the FIPS 180-2 example's.
+      #expect(
+        manifest.files.contains(
+          BackupManifest.File(path: "attachments/" + Support.abcSHA256, size: 3, sha256: Support.abcSHA256)))
+      #expect(entries.first { $0.0 == "attachments/" + Support.abcSHA256 }?.1 == Data("abc".utf8))
+      for file in manifest.files {
+        let bytes = try #require(entries.first { $0.0 == file.path }?.1)
+        #expect(Int64(bytes.count) == file.size)
+        #expect(try SHA256Hasher.hexDigest(of: bytes) == file.sha256)
+      }
+
+      // manifest.json as written: sorted keys, the instant in UTC whole seconds.
+      let text = String(decoding: try #require(entries.first?.1), as: UTF8.self)
+      #expect(text.contains("\"createdAt\" : \"2026-11-30T00:53:20Z\""))
+      #expect(text.contains("\"formatVersion\" : 1"))
+      let keys = ["counts", "createdAt", "files", "format", "formatVersion", "generator"]
+      let positions = keys.compactMap { text.range(of: "\n  \"\($0)\"")?.lowerBound }
+      #expect(positions.count == keys.count && positions == positions.sorted())
+    }
+  }
+
+  @Test func photosAndPDFsAreStoredAndJSONIsDeflated() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      let library = try store.library()
+      let methods = Dictionary(
+        uniqueKeysWithValues: try ZipArchive.Reader(url: zip).entries().map { ($0.name, $0.method) })
+      #expect(methods["manifest.json"] == 8)
+      #expect(methods["library.json"] == 8)
+      for attachment in library.attachments {
+        let expected = attachment.mediaType == "text/plain" ? 8 : 0
+        #expect(methods["attachments/" + attachment.sha256] == expected, "\(attachment.fileName)")
+      }
+      #expect(Set(library.attachments.map(\.mediaType)) == ["image/jpeg", "image/png", "text/plain", "application/pdf"])
+    }
+  }
+
+  @Test func restoresFromADirectoryHoldingTheSameFiles() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try Support.readZip(zip) {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      // Files the manifest does not list are ignored in a directory.
+      try Data("notes for people".utf8).write(to: unpacked.appendingPathComponent("README.txt"))
+
+      #expect(try Backup.verify(unpacked).counts.yarns == 2)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      try Backup.restore(from: unpacked, into: target)
+      #expect(try target.library() == store.library())
+      #expect(try Support.attachmentBytes(of: target) == Support.attachmentBytes(of: store))
+    }
+  }
+
+  @Test func aBackupRezippedByInfoZIPRestores() throws {
+    let zipTool = "/usr/bin/zip"
+    guard FileManager.default.isExecutableFile(atPath: zipTool) else { return }
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try Support.readZip(zip) {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      let rezipped = dir.appendingPathComponent("rezipped.zip")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: zipTool)
+      process.currentDirectoryURL = unpacked
+      process.arguments = ["-qr", rezipped.path, "."]
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      // Info-ZIP adds an "attachments/" directory entry, which is accepted.
+      #expect(try ZipArchive.Reader(url: rezipped).entries().contains { $0.name == "attachments/" })
+
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      try Backup.restore(from: rezipped, into: target)
+      #expect(try target.library() == store.library())
+    }
+  }
+
+  @Test func anEmptyLibraryBacksUpAndRestores() throws {
+    try Support.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
+      let zip = dir.appendingPathComponent("empty.zip")
+      let manifest = try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      #expect(manifest.files.map(\.path) == ["library.json"])
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      try Backup.restore(from: zip, into: target)
+      #expect(try target.isEmpty())
+    }
+  }
+
+  @Test func refusesToOverwriteAnExistingFileUnlessForced() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("backup.zip")
+      try Data("precious".utf8).write(to: zip)
+      #expect(throws: BackupError.destinationExists(path: zip.path)) {
+        try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      }
+      #expect(try Data(contentsOf: zip) == Data("precious".utf8))
+      #expect(Support.listing(of: dir).filter { !$0.hasPrefix("lib/") && !$0.hasPrefix("in/") } == ["backup.zip"])
+
+      try Backup.create(from: store, to: zip, generator: "yarn test", now: now, force: true)
+      #expect(try Backup.verify(zip).counts.attachments == 4)
+    }
+  }
+
+  @Test func aMissingOrAlteredAttachmentFailsTheBackupAndLeavesNoFile() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let abc = store.attachmentURL(sha256: Support.abcSHA256)
+      try Data("abd".utf8).write(to: abc)  // same size, other bytes
+      let zip = dir.appendingPathComponent("backup.zip")
+      do {
+        try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+        Issue.record("expected an error")
+      } catch let error as BackupError {
+        guard case .attachmentUnavailable(let sha256, let path, _) = error else {
+          Issue.record("unexpected \(error)")
+          return
+        }
+        #expect(sha256 == Support.abcSHA256)
+        #expect(path == abc.path)
+        #expect(error.description.contains(Support.abcSHA256))
+      }
+      #expect(!FileManager.default.fileExists(atPath: zip.path))
+
+      try FileManager.default.removeItem(at: abc)
+      #expect(throws: BackupError.self) {
+        try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      }
+      #expect(Support.listing(of: dir).allSatisfy { $0.hasPrefix("lib/") || $0.hasPrefix("in/") })
+    }
+  }
+
+  @Test func writingIntoAMissingDirectoryIsACannotWriteError() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("no/such/dir/backup.zip")
+      #expect {
+        try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+      } throws: { error in
+        guard case BackupError.cannotWrite(let path, _) = error else { return false }
+        return path == zip.path
+      }
+    }
+  }
+}
