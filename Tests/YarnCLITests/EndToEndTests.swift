@@ -259,6 +259,30 @@ import Testing
     #expect(show.stdout.hasSuffix("second line\n"))
   }
 
+  @Test func stashExportIsRFC4180() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Rowan \"Felted\" Tweed", "--quantity", "250g", "--net-weight-per-skein", "50g",
+      "--added", "2026-01-05",
+    ])
+    try yarn.ok(["note", "add", "--yarn", "Rowan \"Felted\" Tweed", "=1+1, then\nmore"])
+    let out = try yarn.ok(["stash", "export", "--columns", "Name,Quantity,Quantity Unit,Date Added,Notes"])
+    #expect(
+      out.stdout
+        == "Name,Quantity,Quantity Unit,Date Added,Notes\r\n"
+        + "\"Rowan \"\"Felted\"\" Tweed\",250,g,2026-01-05,\"'=1+1, then\nmore\"\r\n")
+    let toFile = try yarn.ok(["stash", "export", "-o", "stash.csv", "--delimiter", "semicolon", "--columns", "Name,Remaining"])
+    #expect(toFile.stdout == "")
+    let written = try String(contentsOf: yarn.directory.appendingPathComponent("stash.csv"), encoding: .utf8)
+    #expect(written == "Name;Remaining\r\n\"Rowan \"\"Felted\"\" Tweed\";250\r\n")
+    let bad = try yarn.run(["stash", "export", "--columns", "Nmae"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("unknown column \"Nmae\""))
+    let noDirectory = try yarn.run(["stash", "export", "-o", "missing/stash.csv"])
+    #expect(noDirectory.status == 73)
+  }
+
   // MARK: Files
 
   @Test func attachingAMissingFileIsInputMissing() throws {
@@ -305,6 +329,10 @@ import Testing
     let original = try yarn.ok(["stash", "list", "--json"]).stdout
     let copy = try yarn.run(["--library", restored, "stash", "list", "--json"], useLibrary: false)
     #expect(copy.stdout == original)
+    // The restored library exports byte-identical CSV.
+    let csv = try yarn.ok(["stash", "export"]).stdout
+    let restoredCSV = try yarn.run(["--library", restored, "stash", "export"], useLibrary: false).stdout
+    #expect(!csv.isEmpty && restoredCSV == csv)
 
     // Into a library that is not empty: refused, nothing changed.
     let full = try yarn.run(["backup", "restore", "b.zip"])

@@ -8,7 +8,7 @@ struct StashCommand: CommandGroup {
       name: "stash", abstract: "Add, list, show, edit, remove and export stash yarns.",
       subcommands: [
         StashAdd.self, StashList.self, StashShow.self, StashEdit.self, StashRemove.self,
-        StashAttach.self,
+        StashAttach.self, StashExport.self,
       ])
   }
 }
