@@ -1,3 +1,5 @@
+import Foundation
+
 /// A yarn weight category of the Craft Yarn Council's Standard Yarn Weight System
 /// (CYC, "Standard Yarn Weight System", craftyarncouncil.com/standards/yarn-weight-system).
 ///
@@ -62,8 +64,16 @@ public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparab
   /// YarnBuddy's labels (`Light (3), DK, 8 ply`). Case, spaces, hyphens and underscores are
   /// ignored. Returns `nil` for anything else; never traps.
   public init?(parsing text: String) {
-    let key = YarnWeight.normalize(text)
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.hasPrefix("-") || trimmed.hasPrefix("+") { return nil }
+    var key = YarnWeight.normalize(trimmed)
     if key.isEmpty { return nil }
+    // "8ply" reads as "8 ply".
+    if key.hasSuffix("ply"), key.count > 3,
+      let last = key.dropLast(3).last, last.isNumber
+    {
+      key = String(key.dropLast(3)) + " ply"
+    }
     if let found = YarnWeight.aliases[key] {
       self = found
       return

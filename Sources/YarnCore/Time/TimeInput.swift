@@ -1,0 +1,226 @@
+import Foundation
+
+/// Reads the times and durations people type at a terminal.
+///
+/// Local times are read in `timeZone` (the process's zone by default, so `TZ` is respected)
+/// and turned into absolute instants; durations are whole seconds. The rules for local times
+/// that a DST change skips or repeats follow RFC 5545 §3.3.5's reading of local time, made
+/// strict: a time inside a spring-forward gap does not exist and is refused; a time that occurs
+/// twice (fall-back) means its first occurrence unless an offset is written.
+public enum TimeInput {
+  /// Thrown when a time or a duration cannot be read; it quotes the input and says what forms
+  /// are accepted.
+  public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Problem: Hashable, Sendable {
+      /// Thrown when the text is no accepted form of time.
+      case unreadableTime
+      /// Thrown when the text is no accepted form of duration.
+      case unreadableDuration
+      /// Thrown when the local time falls in a DST gap (the clock skipped it).
+      case nonexistentLocalTime(zone: String)
+      /// Thrown when a duration is zero or too long (over 1,000 hours).
+      case durationOutOfRange
+    }
+    public let input: String
+    public let problem: Problem
+
+    public var description: String {
+      switch problem {
+      case .unreadableTime:
+        return "cannot read the time \"\(input)\"; use 14:30, yesterday 20:00, 2026-03-29 14:30, "
+          + "2026-03-29T14:30:00Z, 2026-03-29T14:30+02:00, now, or -15m / -2h"
+      case .unreadableDuration:
+        return "cannot read the duration \"\(input)\"; use 1h30m, 90m, 45s or 1:30"
+      case .nonexistentLocalTime(let zone):
+        return "\"\(input)\" does not exist in \(zone): the clocks skipped it for daylight saving time"
+      case .durationOutOfRange:
+        return "the duration \"\(input)\" must be more than zero and at most 1000 hours"
+      }
+    }
+  }
+
+  /// Reads an instant.
+  ///
+  /// Accepted: `now`; `-15m`, `-2h`, `-1h30m` (before `now`); `14:30` or `14:30:15` (today);
+  /// `today 14:30`, `yesterday 20:00`; `2026-03-29 14:30`, `2026-03-29T14:30[:SS]` (local);
+  /// ISO 8601 with `Z` or an offset, `2026-03-29T14:30:00+02:00` (absolute).
+  ///
+  /// - Parameters:
+  ///   - text: what the user typed.
+  ///   - now: the current instant (for `now`, relative times, `today` and `yesterday`).
+  ///   - timeZone: the zone local times are read in.
+  /// - Returns: the instant, truncated to whole seconds.
+  /// - Throws: `ParseError` when the text is unreadable or names a local time that does not
+  ///   exist.
+  public static func instant(_ text: String, now: Date, timeZone: TimeZone = .current) throws(ParseError)
+    -> Date
+  {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let lowered = trimmed.lowercased()
+    let nowSeconds = floor(now.timeIntervalSince1970)
+    if lowered == "now" { return Date(timeIntervalSince1970: nowSeconds) }
+    if lowered.hasPrefix("-") {
+      guard let seconds = durationSeconds(String(lowered.dropFirst())), seconds > 0 else {
+        throw ParseError(input: text, problem: .unreadableTime)
+      }
+      return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
+    }
+    if let absolute = JSONCoding.parseInstant(trimmed) {
+      return Date(timeIntervalSince1970: floor(absolute.timeIntervalSince1970))
+    }
+    if let absolute = parseOffsetWithoutSeconds(trimmed) { return absolute }
+
+    var day: CalendarDate
+    var clock: Substring
+    var spaced = Array(lowered)
+    // `2026-03-29t14:30`: the ISO 8601 date-time separator reads as a space.
+    if spaced.count > 10, spaced[10] == "t", CalendarDate(iso8601: String(spaced[0..<10])) != nil {
+      spaced[10] = " "
+    }
+    let parts = String(spaced).split(separator: " ")
+    let today = CalendarDate(containing: now, in: timeZone)
+    switch parts.count {
+    case 1:
+      day = today
+      clock = parts[0]
+    case 2:
+      if parts[0] == "today" {
+        day = today
+      } else if parts[0] == "yesterday" {
+        day = today.adding(days: -1)
+      } else if let date = CalendarDate(iso8601: String(parts[0])) {
+        day = date
+      } else {
+        throw ParseError(input: text, problem: .unreadableTime)
+      }
+      clock = parts[1]
+    default:
+      throw ParseError(input: text, problem: .unreadableTime)
+    }
+    guard let (hour, minute, second) = clockTime(clock) else {
+      throw ParseError(input: text, problem: .unreadableTime)
+    }
+    guard let instant = localInstant(day: day, hour: hour, minute: minute, second: second, in: timeZone) else {
+      throw ParseError(input: text, problem: .nonexistentLocalTime(zone: timeZone.identifier))
+    }
+    return instant
+  }
+
+  /// Reads a duration: `1h30m`, `2h`, `90m`, `45s`, `1h5m30s`, or `H:MM` (`1:30`).
+  ///
+  /// - Returns: whole seconds, more than zero and at most 1,000 hours.
+  /// - Throws: `ParseError`.
+  public static func duration(_ text: String) throws(ParseError) -> Int64 {
+    guard let seconds = durationSeconds(text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+      throw ParseError(input: text, problem: .unreadableDuration)
+    }
+    guard seconds > 0, seconds <= 1000 * 3600 else {
+      throw ParseError(input: text, problem: .durationOutOfRange)
+    }
+    return seconds
+  }
+
+  /// `h:mm` for a number of seconds (`1:30` for 5,400 s; `0:00` for less than a minute).
+  public static func hoursAndMinutes(_ seconds: Int64) -> String {
+    let minutes = max(0, seconds) / 60
+    let m = minutes % 60
+    return "\(minutes / 60):\(m < 10 ? "0" : "")\(m)"
+  }
+
+  /// The instant of a local wall-clock time in `timeZone`: the first occurrence when the time
+  /// occurs twice, `nil` when the clocks skipped it.
+  public static func localInstant(day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: TimeZone)
+    -> Date?
+  {
+    // The wall time read as if it were UTC, then each offset in force near it tried.
+    let wall = Double(day.daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second))
+    var offsets = Set<Int>()
+    for probe in [wall - 86_400, wall, wall + 86_400] {
+      offsets.insert(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: probe)))
+    }
+    let valid = offsets.map { wall - Double($0) }.filter { candidate in
+      Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: candidate))) == wall - candidate
+    }
+    guard let first = valid.min() else { return nil }
+    return Date(timeIntervalSince1970: first)
+  }
+
+  private static func durationSeconds(_ text: String) -> Int64? {
+    if text.isEmpty { return nil }
+    if text.contains(":") {
+      let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, let hours = Int64(parts[0]), parts[1].count == 2, let minutes = Int64(parts[1]),
+        hours >= 0, hours <= 100_000, (0..<60).contains(minutes)
+      else { return nil }
+      return hours * 3600 + minutes * 60
+    }
+    var total: Int64 = 0
+    var number = ""
+    var sawUnit = false
+    var lastRank = 0
+    for character in text {
+      if character.isASCII, character.isNumber {
+        number.append(character)
+        continue
+      }
+      let rank: Int
+      let factor: Int64
+      switch character {
+      case "h": (rank, factor) = (1, 3600)
+      case "m": (rank, factor) = (2, 60)
+      case "s": (rank, factor) = (3, 1)
+      default: return nil
+      }
+      guard rank > lastRank, !number.isEmpty, number.count <= 9, let value = Int64(number) else { return nil }
+      total += value * factor
+      number = ""
+      sawUnit = true
+      lastRank = rank
+    }
+    guard sawUnit, number.isEmpty else { return nil }
+    return total
+  }
+
+  private static func clockTime(_ text: Substring) -> (Int, Int, Int)? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts[0]) })
+    else { return nil }
+    guard let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+    else { return nil }
+    var second = 0
+    if parts.count == 3 {
+      guard let value = Int(parts[2]), (0..<60).contains(value) else { return nil }
+      second = value
+    }
+    return (hour, minute, second)
+  }
+
+  /// `2026-03-29T14:30+02:00` / `2026-03-29T14:30Z` (ISO 8601 without seconds).
+  private static func parseOffsetWithoutSeconds(_ text: String) -> Date? {
+    guard text.count >= 17 else { return nil }
+    let chars = Array(text)
+    guard chars.count > 16, chars[10] == "T" || chars[10] == "t", chars[13] == ":" else { return nil }
+    let withSeconds = String(chars[0..<16]) + ":00" + String(chars[16...])
+    return JSONCoding.parseInstant(withSeconds)
+  }
+}
+
+extension CalendarDate {
+  /// Days from 1970-01-01 to this day (negative before), by the proleptic Gregorian calendar
+  /// (H. Hinnant's days-from-civil algorithm).
+  public var daysSince1970: Int64 {
+    let y = Int64(month <= 2 ? year - 1 : year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let m = Int64(month)
+    let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The day `days` after this one (before it when negative).
+  public func adding(days: Int) -> CalendarDate {
+    let instant = Date(timeIntervalSince1970: Double((daysSince1970 + Int64(days)) * 86_400))
+    return CalendarDate(containing: instant, in: TimeZone(identifier: "UTC") ?? .current)
+  }
+}

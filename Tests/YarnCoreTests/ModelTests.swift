@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+@Suite struct YarnWeightTests {
+  @Test(arguments: [
+    ("lace", YarnWeight.lace), ("cobweb", .lace), ("Light Fingering", .lace), ("0", .lace),
+    ("fingering", .superFine), ("sock", .superFine), ("baby", .superFine), ("Super Fine", .superFine),
+    ("4 ply", .superFine), ("1", .superFine), ("sport", .fine), ("DK", .light), ("dk", .light),
+    ("light worsted", .light), ("8 ply", .light), ("8ply", .light), ("worsted", .medium), ("Aran", .medium),
+    ("afghan", .medium), ("10 ply", .medium), ("chunky", .bulky), ("bulky", .bulky), ("12 ply", .bulky),
+    ("super bulky", .superBulky), ("Super Chunky", .superBulky), ("roving", .superBulky),
+    ("jumbo", .jumbo), ("7", .jumbo), ("3 Light (DK)", .light),
+    // YarnBuddy's labels.
+    ("Lace (0), Light Fingering, 1-3 ply", .lace), ("Light (3), DK, 8 ply", .light),
+    ("Medium (4), Worsted/Aran, 10 ply", .medium), ("Super Bulky (6), Roving", .superBulky),
+    ("Jumbo (7)", .jumbo),
+  ])
+  func parses(text: String, weight: YarnWeight) {
+    #expect(YarnWeight(parsing: text) == weight)
+  }
+
+  @Test(arguments: ["", "8", "-1", "heavy", "99 ply", "(9)", "fingering-ish"])
+  func unknownIsNil(text: String) {
+    #expect(YarnWeight(parsing: text) == nil)
+  }
+
+  @Test func everyLabelParsesBack() {
+    for weight in YarnWeight.allCases { #expect(YarnWeight(parsing: weight.label) == weight) }
+  }
+}
+
+@Suite struct CalendarDateTests {
+  @Test func parsesAndFormats() throws {
+    let date = try #require(CalendarDate(iso8601: "2026-03-08"))
+    #expect(date.year == 2026 && date.month == 3 && date.day == 8)
+    #expect(date.iso8601 == "2026-03-08")
+    #expect(CalendarDate(iso8601: "2024-02-29") != nil)
+  }
+
+  @Test(arguments: ["2026-02-29", "2026-13-01", "2026-00-10", "2026-1-1", "26-01-01", "2026/01/01", "", "2026-01-32"])
+  func rejects(text: String) {
+    #expect(CalendarDate(iso8601: text) == nil)
+  }
+
+  @Test func dayContainingAnInstantDependsOnTheZone() throws {
+    // 2026-03-29T23:30:00Z is still the 29th in New York (19:30 EDT) but the 30th in Berlin (01:30 CEST).
+    let instant = try #require(JSONCoding.parseInstant("2026-03-29T23:30:00Z"))
+    let newYork = try #require(TimeZone(identifier: "America/New_York"))
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    #expect(CalendarDate(containing: instant, in: newYork).iso8601 == "2026-03-29")
+    #expect(CalendarDate(containing: instant, in: berlin).iso8601 == "2026-03-30")
+  }
+}
+
+@Suite struct JSONCodingTests {
+  @Test func instantsAreUTCWholeSeconds() throws {
+    #expect(JSONCoding.formatInstant(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+    // 1_774_794_600 s = 2026-03-29T14:30:00Z (20541 days × 86400 + 52200 s).
+    #expect(JSONCoding.formatInstant(Date(timeIntervalSince1970: 1_774_794_600.9)) == "2026-03-29T14:30:00Z")
+    #expect(JSONCoding.formatInstant(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+    #expect(JSONCoding.formatInstant(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+    let parsed = try #require(JSONCoding.parseInstant("2026-03-29T16:30:00+02:00"))
+    #expect(parsed.timeIntervalSince1970 == 1_774_794_600)
+    #expect(JSONCoding.parseInstant("2026-03-29T14:30:00.250Z")?.timeIntervalSince1970 == 1_774_794_600.25)
+    #expect(JSONCoding.parseInstant("yesterday") == nil)
+  }
+
+  @Test func libraryRoundTripsThroughJSON() throws {
+    let photo = Attachment(fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: String(repeating: "a", count: 64))
+    let library = Library(
+      yarns: [Yarn(id: "y", name: "Shelter \"Almanac\"", weight: .medium, quantity: Amount(2.5, .skein),
+        dateAdded: CalendarDate(year: 2026, month: 1, day: 2), photos: [photo])],
+      projects: [Project(id: "p", name: "Flax", craft: .knitting, status: .finished,
+        usages: [YarnUsage(yarnID: "y", amount: Amount(120, .gram))])],
+      notes: [Note(id: "n", subject: .yarn("y"), text: "soft,\n\"warm\"", created: Date(timeIntervalSince1970: 1_774_794_600))],
+      sessions: [TimeSession(id: "s", projectID: "p", start: Date(timeIntervalSince1970: 1_774_794_600), end: nil)])
+    let data = try JSONCoding.encoder().encode(library)
+    let back = try JSONCoding.decoder().decode(Library.self, from: data)
+    #expect(back == library)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains("\"dateAdded\" : \"2026-01-02\""))
+    #expect(text.contains("\"start\" : \"2026-03-29T14:30:00Z\""))
+    #expect(text.contains("\"unit\" : \"skein\""))
+    #expect(try JSONCoding.encoder().encode(back) == data)
+  }
+}
+
+@Suite struct LookupTests {
+  struct Item { let id: String; let name: String }
+  let items = [
+    Item(id: "3f2a9c10-0000", name: "Cascade 220"), Item(id: "3f2b0000-1111", name: "Rios"),
+    Item(id: "77aa0000-2222", name: "rios"),
+  ]
+
+  func find(_ reference: String) throws(Lookup.Failure) -> Item {
+    try Lookup.find(reference, in: items, id: \.id, name: \.name)
+  }
+
+  @Test func byIDNameOrPrefix() throws {
+    #expect(try find("3f2a9c10-0000").name == "Cascade 220")
+    #expect(try find("cascade 220").id == "3f2a9c10-0000")
+    #expect(try find("3F2A").name == "Cascade 220")
+    #expect(try find("77aa").id == "77aa0000-2222")
+  }
+
+  @Test func ambiguityListsCandidatesAndShortPrefixesDoNotMatch() {
+    #expect(throws: Lookup.Failure.ambiguous(reference: "RIOS", candidates: [
+      .init(id: "3f2b0000-1111", name: "Rios"), .init(id: "77aa0000-2222", name: "rios"),
+    ])) { try find("RIOS") }
+    #expect(throws: Lookup.Failure.notFound(reference: "3f2")) { try find("3f2") }
+    #expect(throws: Lookup.Failure.notFound(reference: "3f")) { try find("3f") }
+    #expect(throws: Lookup.Failure.notFound(reference: "Malabrigo")) { try find("Malabrigo") }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// DST facts used (IANA tz database): America/New_York springs forward 2026-03-08 02:00 EST →
+/// 03:00 EDT and falls back 2026-11-01 02:00 EDT → 01:00 EST; Europe/Berlin springs forward
+/// 2026-03-29 02:00 CET → 03:00 CEST and falls back 2026-10-25 03:00 CEST → 02:00 CET.
+@Suite struct TimeInputTests {
+  let newYork = TimeZone(identifier: "America/New_York") ?? .current
+  let berlin = TimeZone(identifier: "Europe/Berlin") ?? .current
+  /// 2026-06-15T16:45:30Z: 12:45:30 EDT in New York, 18:45:30 CEST in Berlin.
+  let now = Date(timeIntervalSince1970: 1_781_541_930)
+
+  private func utc(_ text: String, zone: TimeZone? = nil) throws -> String {
+    JSONCoding.formatInstant(try TimeInput.instant(text, now: now, timeZone: zone ?? newYork))
+  }
+
+  @Test func nowCheck() {
+    #expect(JSONCoding.formatInstant(now) == "2026-06-15T16:45:30Z")
+  }
+
+  @Test func localForms() throws {
+    #expect(try utc("14:30") == "2026-06-15T18:30:00Z")
+    #expect(try utc("9:05") == "2026-06-15T13:05:00Z")
+    #expect(try utc("today 08:00:15") == "2026-06-15T12:00:15Z")
+    #expect(try utc("yesterday 20:00") == "2026-06-15T00:00:00Z")
+    #expect(try utc("2026-01-10 14:30") == "2026-01-10T19:30:00Z")  // EST, UTC−5
+    #expect(try utc("2026-01-10T14:30") == "2026-01-10T19:30:00Z")
+    #expect(try utc("14:30", zone: berlin) == "2026-06-15T12:30:00Z")
+  }
+
+  @Test func absoluteAndRelativeForms() throws {
+    #expect(try utc("2026-03-29T14:30:00Z") == "2026-03-29T14:30:00Z")
+    #expect(try utc("2026-03-29T16:30:00+02:00") == "2026-03-29T14:30:00Z")
+    #expect(try utc("2026-03-29T16:30+02:00") == "2026-03-29T14:30:00Z")
+    #expect(try utc("now") == "2026-06-15T16:45:30Z")
+    #expect(try utc("-15m") == "2026-06-15T16:30:30Z")
+    #expect(try utc("-2h") == "2026-06-15T14:45:30Z")
+    #expect(try utc("-1h30m") == "2026-06-15T15:15:30Z")
+  }
+
+  @Test func springForwardGapDoesNotExist() {
+    #expect(throws: TimeInput.ParseError(input: "2026-03-08 02:30", problem: .nonexistentLocalTime(zone: "America/New_York"))) {
+      try TimeInput.instant("2026-03-08 02:30", now: now, timeZone: newYork)
+    }
+    #expect(throws: TimeInput.ParseError.self) {
+      try TimeInput.instant("2026-03-29 02:30", now: now, timeZone: berlin)
+    }
+  }
+
+  @Test func fallBackTakesTheFirstOccurrence() throws {
+    // 01:30 on 2026-11-01 happens at 05:30Z (EDT) and again at 06:30Z (EST).
+    #expect(try utc("2026-11-01 01:30") == "2026-11-01T05:30:00Z")
+    #expect(try utc("2026-11-01T01:30:00-05:00") == "2026-11-01T06:30:00Z")
+    // 02:30 on 2026-10-25 in Berlin: 00:30Z (CEST) first, then 01:30Z (CET).
+    #expect(try utc("2026-10-25 02:30", zone: berlin) == "2026-10-25T00:30:00Z")
+  }
+
+  @Test(arguments: ["", "25:00", "14:60", "14", "tomorrow 10:00", "2026-02-30 10:00", "-", "-5x", "yesterday", "14:30 pm", "2026-03-29 14:30 extra"])
+  func unreadableTimes(text: String) {
+    #expect(throws: TimeInput.ParseError.self) { try TimeInput.instant(text, now: now, timeZone: newYork) }
+  }
+
+  @Test func durations() throws {
+    #expect(try TimeInput.duration("1h30m") == 5400)
+    #expect(try TimeInput.duration("90m") == 5400)
+    #expect(try TimeInput.duration("1:30") == 5400)
+    #expect(try TimeInput.duration("2h") == 7200)
+    #expect(try TimeInput.duration("45s") == 45)
+    #expect(try TimeInput.duration("1h5m30s") == 3930)
+    #expect(TimeInput.hoursAndMinutes(5400) == "1:30")
+    #expect(TimeInput.hoursAndMinutes(59) == "0:00")
+    #expect(TimeInput.hoursAndMinutes(36_000 + 540) == "10:09")
+  }
+
+  @Test(arguments: ["", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h"])
+  func badDurations(text: String) {
+    #expect(throws: TimeInput.ParseError.self) { try TimeInput.duration(text) }
+  }
+
+  @Test func daysSince1970() throws {
+    #expect(CalendarDate(year: 1970, month: 1, day: 1)?.daysSince1970 == 0)
+    #expect(CalendarDate(year: 2000, month: 3, day: 1)?.daysSince1970 == 11_017)
+    #expect(CalendarDate(year: 1969, month: 12, day: 31)?.daysSince1970 == -1)
+    #expect(CalendarDate(year: 2026, month: 3, day: 1)?.adding(days: -1).iso8601 == "2026-02-28")
+  }
+}

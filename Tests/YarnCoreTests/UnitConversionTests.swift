@@ -1,0 +1,168 @@
+import Testing
+
+@testable import YarnCore
+
+/// Expected figures were worked out by hand from the definitions (1 oz = 28.349523125 g,
+/// 1 yd = 0.9144 m) and the put-ups on the ball bands; a calculator did the long division.
+@Suite struct UnitConversionTests {
+  /// Cascade 220: 220 yd per 100 g skein.
+  let cascade = PutUp(lengthPerSkein: Amount(220, .yard), netWeightPerSkein: Amount(100, .gram))
+  /// Drops Alpaca: 167 m per 50 g skein.
+  let dropsAlpaca = PutUp(lengthPerSkein: Amount(167, .meter), netWeightPerSkein: Amount(50, .gram))
+
+  private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(b)) }
+
+  private func convert(_ value: Double, _ from: YarnUnit, _ to: YarnUnit, _ putUp: PutUp) throws -> Double {
+    try UnitConversion.convert(Amount(value, from), to: to, putUp: putUp).value
+  }
+
+  @Test func exactConstants() {
+    #expect(UnitConversion.gramsPerOunce == 28.349523125)
+    #expect(UnitConversion.metersPerYard == 0.9144)
+  }
+
+  /// Every ordered pair of the five units, with Cascade 220's put-up. (value, from, to, expected)
+  @Test(arguments: [
+    (2.0, YarnUnit.skein, YarnUnit.gram, 200.0), (200, .gram, .skein, 2),
+    (2, .skein, .ounce, 7.0547923899160825), (7.0547923899160825, .ounce, .skein, 2),
+    (2, .skein, .yard, 440), (440, .yard, .skein, 2),
+    (2, .skein, .meter, 402.336), (402.336, .meter, .skein, 2),
+    (1, .ounce, .gram, 28.349523125), (28.349523125, .gram, .ounce, 1),
+    (100, .gram, .ounce, 3.5273961949580412),
+    (150, .gram, .yard, 330), (330, .yard, .gram, 150),
+    (150, .gram, .meter, 301.752), (301.752, .meter, .gram, 150),
+    (1, .ounce, .yard, 62.368950875), (62.368950875, .yard, .ounce, 1),
+    (1, .ounce, .meter, 57.030168680100), (57.030168680100, .meter, .ounce, 1),
+    (1, .yard, .meter, 0.9144), (100, .meter, .yard, 109.36132983377078),
+    (100, .meter, .skein, 0.4970969537898672), (100, .meter, .gram, 49.709695378986716),
+  ])
+  func cascadePairs(value: Double, from: YarnUnit, to: YarnUnit, expected: Double) throws {
+    let result = try convert(value, from, to, cascade)
+    #expect(close(result, expected), "\(value) \(from) → \(to): \(result), expected \(expected)")
+  }
+
+  @Test func metricPutUp() throws {
+    #expect(close(try convert(1, .skein, .yard, dropsAlpaca), 182.6334208223972))
+    #expect(close(try convert(3, .ounce, .meter, dropsAlpaca), 284.0622217125))
+    #expect(close(try convert(500, .yard, .skein, dropsAlpaca), 2.7377245508982035))
+    #expect(close(try convert(500, .yard, .ounce, dropsAlpaca), 4.828519581840768))
+  }
+
+  @Test func roundTripsWithin1e9() throws {
+    for from in YarnUnit.allCases {
+      for to in YarnUnit.allCases {
+        let there = try convert(3.7, from, to, dropsAlpaca)
+        let back = try convert(there, to, from, dropsAlpaca)
+        #expect(close(back, 3.7), "\(from) → \(to) → \(from)")
+      }
+    }
+  }
+
+  @Test func sameDimensionNeedsNoPutUp() throws {
+    #expect(try convert(1, .ounce, .gram, PutUp()) == 28.349523125)
+    #expect(try convert(1, .yard, .meter, PutUp()) == 0.9144)
+    #expect(try convert(5, .skein, .skein, PutUp()) == 5)
+  }
+
+  @Test func missingFactsAreNamed() {
+    let noWeight = PutUp(lengthPerSkein: Amount(220, .yard))
+    let noLength = PutUp(netWeightPerSkein: Amount(100, .gram))
+    #expect(throws: ConversionError(from: .skein, to: .gram, missing: [.netWeightPerSkein])) {
+      try convert(1, .skein, .gram, noWeight)
+    }
+    #expect(throws: ConversionError(from: .ounce, to: .skein, missing: [.netWeightPerSkein])) {
+      try convert(1, .ounce, .skein, noWeight)
+    }
+    #expect(throws: ConversionError(from: .skein, to: .meter, missing: [.lengthPerSkein])) {
+      try convert(1, .skein, .meter, noLength)
+    }
+    #expect(throws: ConversionError(from: .gram, to: .yard, missing: [.lengthPerSkein])) {
+      try convert(1, .gram, .yard, noLength)
+    }
+    #expect(throws: ConversionError(from: .yard, to: .gram, missing: [.lengthPerSkein, .netWeightPerSkein])) {
+      try convert(1, .yard, .gram, PutUp())
+    }
+    let error = ConversionError(from: .skein, to: .gram, missing: [.netWeightPerSkein])
+    #expect(error.description == "converting skein to g needs the net weight per skein")
+  }
+
+  @Test func zeroOrWrongDimensionFactsCountAsUnknown() {
+    let zero = PutUp(lengthPerSkein: Amount(0, .yard), netWeightPerSkein: Amount(100, .yard))
+    #expect(throws: ConversionError(from: .skein, to: .gram, missing: [.netWeightPerSkein])) {
+      try convert(1, .skein, .gram, zero)
+    }
+    #expect(throws: ConversionError(from: .skein, to: .yard, missing: [.lengthPerSkein])) {
+      try convert(1, .skein, .yard, zero)
+    }
+  }
+}
+
+@Suite struct RemainingEstimateTests {
+  func yarn(quantity: Amount?, override: Amount? = nil, putUp: PutUp = PutUp()) -> Yarn {
+    Yarn(
+      id: "y1", name: "Test", lengthPerSkein: putUp.lengthPerSkein,
+      netWeightPerSkein: putUp.netWeightPerSkein, quantity: quantity, remainingOverride: override)
+  }
+  let cascade = PutUp(lengthPerSkein: Amount(220, .yard), netWeightPerSkein: Amount(100, .gram))
+
+  @Test func overrideWins() {
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(3, .skein), override: Amount(40, .gram)),
+      usages: [.init(projectID: "p", amount: Amount(1, .skein))])
+    #expect(estimate.source == .override)
+    #expect(estimate.remaining == Amount(40, .gram))
+  }
+
+  @Test func estimateConvertsEveryUsage() throws {
+    // 3 skeins − 150 g (1.5 skeins) − 110 yd (0.5 skein) = 1 skein.
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(3, .skein), putUp: cascade),
+      usages: [.init(projectID: "a", amount: Amount(150, .gram)), .init(projectID: "b", amount: Amount(110, .yard))])
+    #expect(estimate.source == .estimate)
+    let left = try #require(estimate.remaining)
+    #expect(left.unit == .skein)
+    #expect(abs(left.value - 1) < 1e-12)
+    #expect(estimate.unconverted.isEmpty)
+  }
+
+  @Test func incompleteListsWhatIsMissing() throws {
+    // 500 g − 2 oz (56.69904625 g) = 443.30095375 g; the 100 yd usage cannot be converted.
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(500, .gram)),
+      usages: [.init(projectID: "a", amount: Amount(2, .ounce)), .init(projectID: "b", amount: Amount(100, .yard))])
+    #expect(estimate.source == .incomplete)
+    let left = try #require(estimate.remaining)
+    #expect(abs(left.value - 443.30095375) < 1e-9)
+    #expect(estimate.unconverted.count == 1)
+    #expect(estimate.unconverted.first?.projectID == "b")
+    #expect(estimate.unconverted.first?.missing == [.lengthPerSkein, .netWeightPerSkein])
+  }
+
+  @Test func overdrawnGivesZeroAndTheDeficit() throws {
+    // 2 skeins − 300 g (3 skeins) = −1 skein.
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(2, .skein), putUp: cascade),
+      usages: [.init(projectID: "a", amount: Amount(300, .gram))])
+    #expect(estimate.source == .overdrawn)
+    #expect(estimate.remaining == Amount(0, .skein))
+    #expect(abs((estimate.deficit ?? 0) - 1) < 1e-12)
+  }
+
+  @Test func unknownWithoutQuantity() {
+    let estimate = RemainingEstimate(yarn: yarn(quantity: nil), usages: [])
+    #expect(estimate.source == .unknown)
+    #expect(estimate.remaining == nil)
+  }
+
+  @Test func onlyFinishedProjectsCountUnlessActiveIncluded() throws {
+    let wool = yarn(quantity: Amount(1000, .meter))
+    var library = Library(yarns: [wool])
+    for (index, status) in ProjectStatus.allCases.enumerated() {
+      library.projects.append(
+        Project(id: "p\(index)", name: status.rawValue, status: status,
+          usages: [YarnUsage(yarnID: "y1", amount: Amount(100, .meter))]))
+    }
+    #expect(library.remaining(of: wool).remaining == Amount(900, .meter))
+    #expect(library.remaining(of: wool, includeActive: true).remaining == Amount(800, .meter))
+  }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the C libraries yarn builds against, when they are missing:
+# libzip (zip backups), SQLite 3 (the library store), OpenSSL's libcrypto (SHA-256, Linux only).
+set -euo pipefail
+
+have_headers() {
+  pkg-config --exists libzip 2>/dev/null || return 1
+  if [ "$(uname)" = Linux ]; then
+    pkg-config --exists libcrypto 2>/dev/null || return 1
+    [ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 2>/dev/null || return 1
+  fi
+  return 0
+}
+
+if have_headers; then exit 0; fi
+
+if command -v apt-get >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing libzip-dev libsqlite3-dev libssl-dev pkg-config with apt-get" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libzip-dev libsqlite3-dev libssl-dev pkg-config >&2
+elif command -v brew >/dev/null 2>&1; then
+  echo "setup: installing libzip and pkg-config with Homebrew" >&2
+  brew install libzip pkg-config >&2
+else
+  echo "setup: cannot find libzip; install libzip (with pkg-config), SQLite 3 and OpenSSL headers" >&2
+  exit 1
+fi
+have_headers || { echo "setup: libraries still not found by pkg-config" >&2; exit 1; }
