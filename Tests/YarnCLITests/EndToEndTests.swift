@@ -181,6 +181,12 @@ import Testing
     #expect(over["deficit"] as? Double == 0.5)
     #expect(over["unconverted"] == nil)
 
+    // 150 g of 100 g skeins = 1.5 skeins used of 1: short by 0.5 skein = 50 g = 50 / 28.349523125
+    // = 1.76 oz.
+    let overdrawn = try yarn.ok(["stash", "show", "Worsted"])
+    #expect(
+      overdrawn.stdout.contains(
+        "Remaining:    0 skeins (overdrawn)\n              overdrawn by 0.5 skeins ≈ 50 g ≈ 1.76 oz\n"))
     let human = try yarn.ok(["stash", "show", "Malabrigo Sock"])
     #expect(human.stdout.contains("Not counted:  Socks: 50 m, needs the net weight per skein\n"))
   }

@@ -220,7 +220,7 @@ struct StashShow: ParsableCommand {
     var remaining = Formatting.remainingInAllUnits(estimate, putUp: yarn.putUp)
     if estimate.remaining != nil { remaining += " (\(estimate.source.rawValue))" }
     if let deficit = estimate.deficit, let unit = estimate.remaining?.unit {
-      remaining += "\noverdrawn by \(Amount(deficit, unit))"
+      remaining += "\noverdrawn by \(Formatting.inAllUnits(Amount(deficit, unit), putUp: yarn.putUp))"
     }
     var usages: [String] = []
     for project in library.projects {

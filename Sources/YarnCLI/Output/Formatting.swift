@@ -7,9 +7,16 @@ enum Formatting {
   /// `1.4 skeins ≈ 140 g ≈ 4.94 oz ≈ 308 yd ≈ 281.64 m`. `unknown` without a quantity.
   static func remainingInAllUnits(_ estimate: RemainingEstimate, putUp: PutUp) -> String {
     guard let remaining = estimate.remaining else { return "unknown (no quantity)" }
-    var parts = [remaining.description]
-    for unit in YarnUnit.allCases where unit != remaining.unit {
-      if let converted = try? UnitConversion.convert(remaining, to: unit, putUp: putUp) {
+    return inAllUnits(remaining, putUp: putUp)
+  }
+
+  /// `amount` and, where the put-up allows, the same amount in every other unit, joined by
+  /// ` ≈ `; zero is shown once.
+  static func inAllUnits(_ amount: Amount, putUp: PutUp) -> String {
+    var parts = [amount.description]
+    guard amount.value != 0 else { return parts[0] }
+    for unit in YarnUnit.allCases where unit != amount.unit {
+      if let converted = try? UnitConversion.convert(amount, to: unit, putUp: putUp) {
         parts.append(converted.description)
       }
     }
