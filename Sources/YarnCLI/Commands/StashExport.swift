@@ -64,7 +64,11 @@ struct StashExport: ParsableCommand {
           count = try write(from: store, to: CSVWriter(fileDescriptor: fd, options: options))
         }
       } else {
-        count = try write(from: store, to: CSVWriter(fileDescriptor: 1, options: options))
+        do {
+          count = try write(from: store, to: CSVWriter(fileDescriptor: 1, options: options))
+        } catch let error as AtomicFile.WriteError {
+          throw CLIError.io(path: "standard output", reason: error.reason)
+        }
       }
     }
     if let output { context.message("exported \(Formatting.count(count, "yarn")) to \(output)") }

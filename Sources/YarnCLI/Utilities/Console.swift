@@ -18,6 +18,8 @@ final class TextOutput {
   private var buffer: [UInt8] = []
   /// What was written, for `.memory`.
   private(set) var captured = ""
+  /// The first write error, reported by the next `flush()`.
+  private var failure: CLIError?
 
   init(_ target: Target) {
     self.target = target
@@ -38,7 +40,9 @@ final class TextOutput {
     case .memory: captured += text
     case .fileDescriptor:
       buffer.append(contentsOf: text.utf8)
-      if buffer.count >= 1 << 16 { try? flush() }
+      if buffer.count >= 1 << 16 {
+        do { try flush() } catch { failure = failure ?? error }
+      }
     }
   }
 
@@ -52,6 +56,11 @@ final class TextOutput {
   ///
   /// - Throws: `CLIError.io` when the descriptor refuses the bytes.
   func flush() throws(CLIError) {
+    if let failure {
+      self.failure = nil
+      buffer.removeAll()
+      throw failure
+    }
     guard case .fileDescriptor(let fd) = target, !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
     var offset = 0
