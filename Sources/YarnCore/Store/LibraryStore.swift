@@ -58,7 +58,13 @@ public final class LibraryStore {
   ///   `StoreError.busy` when another process holds the lock past the busy timeout;
   ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
   ///   database).
-  public init(directory: URL, mode: Mode) throws {
+  public convenience init(directory: URL, mode: Mode) throws {
+    try self.init(
+      directory: directory, mode: mode, busyTimeout: LibraryStore.busyTimeoutMilliseconds)
+  }
+
+  /// As the public initializer, with another busy timeout (tests use a short one).
+  init(directory: URL, mode: Mode, busyTimeout: Int32) throws {
     self.directory = directory.standardizedFileURL
     self.mode = mode
     let databasePath = self.directory.appendingPathComponent(LibraryStore.databaseFileName).path
@@ -70,13 +76,13 @@ public final class LibraryStore {
           self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
         connection = try LibraryStore.open(
           databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        try LibraryStore.configure(connection, writable: true)
+        try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
         try LibraryStore.migrate(connection)
         isInMemory = false
       case .readOnly:
         if FileManager.default.fileExists(atPath: databasePath) {
           var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
-          try LibraryStore.configure(reader, writable: false)
+          try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
           let version = Int(try reader.integer("PRAGMA user_version") ?? 0)
           if version > Schema.currentVersion {
             throw StoreError.newerSchema(found: version, known: Schema.currentVersion)
@@ -85,18 +91,18 @@ public final class LibraryStore {
             // An older schema: upgrade it with a short-lived writer, then read.
             try reader.close()
             let writer = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
-            try LibraryStore.configure(writer, writable: true)
+            try LibraryStore.configure(writer, writable: true, busyTimeout: busyTimeout)
             try LibraryStore.migrate(writer)
             try writer.close()
             reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
-            try LibraryStore.configure(reader, writable: false)
+            try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
           }
           connection = reader
           isInMemory = false
         } else {
           connection = try LibraryStore.open(
             ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-          try LibraryStore.configure(connection, writable: false)
+          try LibraryStore.configure(connection, writable: false, busyTimeout: busyTimeout)
           try LibraryStore.migrate(connection)
           isInMemory = true
         }
@@ -198,8 +204,10 @@ public final class LibraryStore {
     }
   }
 
-  private static func configure(_ connection: Connection, writable: Bool) throws {
-    try connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+  private static func configure(_ connection: Connection, writable: Bool, busyTimeout: Int32)
+    throws
+  {
+    try connection.setBusyTimeout(milliseconds: busyTimeout)
     try connection.execute("PRAGMA foreign_keys = ON")
     if writable {
       // WAL: readers never block the writer nor the writer the readers, and a crash leaves

@@ -34,10 +34,11 @@ enum Schema {
           \(name)_unit TEXT NOT NULL CHECK (\(name)_unit IN \(units))
         """
     }
+    // A column CHECK may name other columns in SQLite; it keeps the pair rule beside the pair.
     return """
         \(name)_value REAL,
-        \(name)_unit TEXT CHECK (\(name)_unit IN \(units)),
-        CHECK ((\(name)_value IS NULL) = (\(name)_unit IS NULL))
+        \(name)_unit TEXT CHECK (\(name)_unit IN \(units))
+          CHECK ((\(name)_value IS NULL) = (\(name)_unit IS NULL))
       """
   }
 

@@ -55,7 +55,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case .yarnInUse(let projects):
       let names = projects.map { "\"\($0)\"" }.joined(separator: ", ")
       let noun = projects.count == 1 ? "project" : "projects"
-      return "the yarn is used by \(noun) \(names); remove those usages first"
+      return "the yarn is used by \(noun) \(names)"
     case .sessionAlreadyRunning(let session):
       return "a time session is already running: session \(session.id) on project "
         + "\(session.projectID) since \(JSONCoding.formatInstant(session.start))"

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+@Suite struct StoreAttachmentTests {
+  /// SHA-256("abc"), FIPS 180-2 appendix B.1.
+  static let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+  /// SHA-256 of no bytes.
+  static let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+  /// Every file below `folder`, as paths relative to it, sorted.
+  func files(in folder: URL) throws -> [String] {
+    let base = folder.standardizedFileURL.path
+    var out: [String] = []
+    let enumerator = FileManager.default.enumerator(atPath: base)
+    while let relative = enumerator?.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      _ = FileManager.default.fileExists(atPath: base + "/" + relative, isDirectory: &isDirectory)
+      if !isDirectory.boolValue { out.append(relative) }
+    }
+    return out.sorted()
+  }
+
+  @Test func importIsContentAddressedAndDeduplicated() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let first = try store.importAttachment(
+        from: try makeFile("swatch.JPG", Array("abc".utf8), in: root))
+      #expect(
+        first
+          == Attachment(
+            fileName: "swatch.JPG", mediaType: "image/jpeg", byteCount: 3, sha256: Self.abc))
+      let stored = root.appendingPathComponent("lib/attachments/ba/" + Self.abc)
+      #expect(store.attachmentURL(sha256: Self.abc).standardizedFileURL == stored.standardizedFileURL)
+      #expect(try Data(contentsOf: stored) == Data("abc".utf8))
+      #expect(store.hasAttachment(sha256: Self.abc))
+
+      let again = try store.importAttachment(
+        from: try makeFile("other.bin", Array("abc".utf8), in: root), fileName: "copy.png",
+        mediaType: "text/plain")
+      #expect(
+        again
+          == Attachment(fileName: "copy.png", mediaType: "text/plain", byteCount: 3, sha256: Self.abc))
+      // One stored file, no temporary files left behind.
+      #expect(try files(in: root.appendingPathComponent("lib/attachments")) == ["ba/" + Self.abc])
+
+      let nothing = try store.importAttachment(from: try makeFile("empty", [], in: root))
+      #expect(nothing.sha256 == Self.empty)
+      #expect(nothing.byteCount == 0)
+      #expect(nothing.mediaType == "application/octet-stream")
+      #expect(
+        try files(in: root.appendingPathComponent("lib/attachments")) == [
+          "ba/" + Self.abc, "e3/" + Self.empty,
+        ])
+    }
+  }
+
+  @Test func largeFilesAreStreamedAcrossChunks() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      // 2.5 chunks of a pattern that differs in every chunk.
+      let count = AttachmentFiles.chunkSize * 5 / 2 + 7
+      let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 20) }
+      let source = try makeFile("big.pdf", bytes, in: root)
+      let attachment = try store.importAttachment(from: source)
+      #expect(attachment.byteCount == Int64(count))
+      #expect(attachment.mediaType == "application/pdf")
+      #expect(try Data(contentsOf: store.attachmentURL(sha256: attachment.sha256)) == Data(bytes))
+      // An independent oracle: coreutils' sha256sum, when present.
+      let tool = URL(fileURLWithPath: "/usr/bin/sha256sum")
+      if FileManager.default.isExecutableFile(atPath: tool.path) {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = [source.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.hasPrefix(attachment.sha256 + " "))
+      }
+    }
+  }
+
+  @Test func aMissingSourceIsAnIOErrorAndLeavesNothing() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let missing = root.appendingPathComponent("nope.jpg")
+      do {
+        _ = try store.importAttachment(from: missing)
+        Issue.record("a missing file was imported")
+      } catch StoreError.io(let path, _) {
+        #expect(path == missing.path)
+      }
+      // A directory cannot be read as a file either.
+      #expect(throws: StoreError.self) { _ = try store.importAttachment(from: root) }
+      #expect(try files(in: root.appendingPathComponent("lib/attachments")) == [])
+    }
+  }
+
+  @Test func digestsThatAreNotHexNeverLeaveTheFolder() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      for bad in ["../../etc/passwd", "", "AB" + String(repeating: "0", count: 62), "ab"] {
+        let url = store.attachmentURL(sha256: bad)
+        #expect(url.deletingLastPathComponent().lastPathComponent == "attachments")
+        #expect(store.hasAttachment(sha256: bad) == false)
+      }
+    }
+  }
+
+  @Test func recordsNeedTheirBytesStoredAndAValidDigest() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      let unstored = Attachment(
+        fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: Self.abc)
+      do {
+        try store.insert(Yarn(id: "y", name: "Y", photos: [unstored]))
+        Issue.record("a photo without bytes was recorded")
+      } catch StoreError.missingAttachment(let sha256) {
+        #expect(sha256 == Self.abc)
+      }
+      #expect(try store.yarns().isEmpty)
+      let malformed = Attachment(
+        fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: "../x")
+      #expect(throws: StoreError.self) {
+        try store.insert(Project(id: "p", name: "P", photos: [malformed]))
+      }
+      // Once imported, the same record is accepted.
+      _ = try store.importAttachment(from: try makeFile("a.jpg", Array("abc".utf8), in: root))
+      try store.insert(Yarn(id: "y", name: "Y", photos: [unstored, unstored]))
+      #expect(try store.yarn(id: "y")?.photos == [unstored, unstored])
+    }
+  }
+}

@@ -1,0 +1,398 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+// MARK: Helpers shared by the Store*Tests files and TimeTrackerTests
+
+/// Runs `body` with a fresh, empty temporary directory that is removed afterwards.
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("yarn-store-tests-" + UUID().uuidString, isDirectory: true)
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: url) }
+  return try body(url)
+}
+
+/// `withTemporaryDirectory` for async tests.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("yarn-store-tests-" + UUID().uuidString, isDirectory: true)
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: url) }
+  return try await body(url)
+}
+
+/// A file holding `bytes` in `folder`.
+func makeFile(_ name: String, _ bytes: [UInt8], in folder: URL) throws -> URL {
+  let url = folder.appendingPathComponent(name)
+  try Data(bytes).write(to: url)
+  return url
+}
+
+/// An instant given as Unix seconds.
+func instant(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+func day(_ text: String) -> CalendarDate? { CalendarDate(iso8601: text) }
+
+/// A library that uses every field, set and unset, with Unicode text, shared and distinct
+/// attachments, notes on a yarn and a project, and finished and running sessions. Its photo
+/// and PDF bytes are imported into `store` (from files written in `scratch`).
+func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Library {
+  let jpegA = try store.importAttachment(
+    from: try makeFile("front.jpg", [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9], in: scratch))
+  let jpegB = try store.importAttachment(
+    from: try makeFile("back.JPEG", [0xFF, 0xD8, 0xFF, 0xE0, 9, 9, 0xFF, 0xD9], in: scratch),
+    fileName: "Rückseite 🧶.jpeg")
+  let pdf = try store.importAttachment(
+    from: try makeFile("flax.pdf", Array("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n%%EOF\n".utf8), in: scratch),
+    mediaType: "application/pdf")
+
+  let full = Yarn(
+    id: "3f1c9a2e-0000-4000-8000-000000000001", name: "Malabrigo Rios \u{201C}Archangel\u{201D} 🧶",
+    brand: "Malabrigo", colorway: "Ne\u{0301}ge, \"snow\"", colorFamily: "white", dyeLot: "A-12",
+    weight: .medium, fiber: "100% superwash merino", lengthPerSkein: Amount(210, .yard),
+    netWeightPerSkein: Amount(100, .gram), quantity: Amount(3, .skein),
+    remainingOverride: Amount(1.5, .skein), purchaseLocation: "Loop, London",
+    dateAdded: day("2025-11-02"), isStashed: false, photos: [jpegA, jpegB])
+  let bare = Yarn(id: "3f1c9a2e-0000-4000-8000-000000000002", name: "Mystery ball")
+  let odd = Yarn(
+    id: "3f1c9a2e-0000-4000-8000-000000000003", name: "Drops \"Alpaca\"\nline two\r\n",
+    brand: "", colorway: nil, weight: .lace, lengthPerSkein: Amount(0.1 + 0.2, .meter),
+    netWeightPerSkein: Amount(1.75, .ounce), quantity: Amount(1e-7, .ounce),
+    dateAdded: day("2024-02-29"))
+  let yarnWithTab = Yarn(
+    id: "3f1c9a2e-0000-4000-8000-000000000004", name: "\t=SUM(A1)", weight: .jumbo,
+    quantity: Amount(440, .yard), photos: [jpegA])
+
+  let finished = Project(
+    id: "7a000000-0000-4000-8000-000000000001", name: "Flax sweater — 2ᵉ essai",
+    craft: .knitting, status: .finished,
+    pattern: Pattern(name: "Flax", url: "https://www.ravelry.com/patterns/library/flax", pdf: pdf),
+    started: day("2025-12-01"), finished: day("2026-01-15"),
+    usages: [
+      YarnUsage(yarnID: full.id, amount: Amount(2.5, .skein)),
+      YarnUsage(yarnID: odd.id, amount: Amount(100, .gram)),
+      YarnUsage(yarnID: full.id, amount: Amount(50, .meter)),
+    ],
+    photos: [jpegB, jpegA])
+  let planned = Project(id: "7a000000-0000-4000-8000-000000000002", name: "Someday shawl")
+  let emptyPattern = Project(
+    id: "7a000000-0000-4000-8000-000000000003", name: "Granny square", craft: .crochet,
+    status: .frogged, pattern: Pattern())
+  let namedPattern = Project(
+    id: "7a000000-0000-4000-8000-000000000004", name: "Hat", craft: .other, status: .hibernating,
+    pattern: Pattern(name: "Barley"), started: day("2026-02-01"),
+    usages: [YarnUsage(yarnID: yarnWithTab.id, amount: Amount(0.5, .skein))])
+  let inProgress = Project(
+    id: "7a000000-0000-4000-8000-000000000005", name: "Socks", craft: .knitting,
+    status: .inProgress, pattern: Pattern(url: "https://example.org/socks", pdf: pdf))
+
+  let notes = [
+    Note(
+      id: "90000000-0000-4000-8000-000000000001", subject: .yarn(full.id),
+      text: "Soft, \"squishy\", a bit splitty;\r\nwash cold.\nÄrger? Nein. 日本語",
+      created: instant(1_764_000_000), modified: instant(1_764_100_000)),
+    Note(
+      id: "90000000-0000-4000-8000-000000000002", subject: .project(finished.id), text: "",
+      created: instant(1_766_000_000)),
+    Note(
+      id: "90000000-0000-4000-8000-000000000003", subject: .project(inProgress.id),
+      text: "Heel flap done", created: instant(-86_400)),
+  ]
+  let sessions = [
+    TimeSession(
+      id: "50000000-0000-4000-8000-000000000002", projectID: finished.id,
+      start: instant(1_767_000_000), end: instant(1_767_005_400), note: "sleeves, both"),
+    // Created after the one above but starting earlier: library() keeps creation order.
+    TimeSession(
+      id: "50000000-0000-4000-8000-000000000001", projectID: finished.id,
+      start: instant(1_766_900_000), end: instant(1_766_900_000)),
+    TimeSession(
+      id: "50000000-0000-4000-8000-000000000003", projectID: inProgress.id,
+      start: instant(1_774_794_600), end: nil, note: "gusset 🧦"),
+  ]
+  return Library(
+    yarns: [full, bare, odd, yarnWithTab],
+    projects: [finished, planned, emptyPattern, namedPattern, inProgress], notes: notes,
+    sessions: sessions)
+}
+
+// MARK: Tests
+
+@Suite struct StoreRoundTripTests {
+  @Test func richLibraryRoundTripsThroughInsertAndLibrary() throws {
+    try withTemporaryDirectory { root in
+      let directory = root.appendingPathComponent("lib")
+      let store = try LibraryStore(directory: directory, mode: .readWrite)
+      let library = try richLibrary(importingInto: store, scratch: root)
+      #expect(try store.isEmpty())
+      try store.write { try store.insert(library: library) }
+      #expect(try store.isEmpty() == false)
+      #expect(try store.library() == library)
+      try store.close()
+
+      // Persisted: a new store on the same directory reads the same value, read-only too.
+      let reopened = try LibraryStore(directory: directory, mode: .readWrite)
+      #expect(try reopened.library() == library)
+      let reader = try LibraryStore(directory: directory, mode: .readOnly)
+      #expect(try reader.library() == library)
+      #expect(reader.isInMemory == false)
+    }
+  }
+
+  @Test func fieldsThatMustSurviveExactly() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      let library = try richLibrary(importingInto: store, scratch: root)
+      try store.insert(library: library)
+      let odd = try #require(try store.yarn(id: "3f1c9a2e-0000-4000-8000-000000000003"))
+      // 0.1 + 0.2 is 0.30000000000000004 in binary64; REAL keeps every bit.
+      #expect(odd.lengthPerSkein?.value == 0.30000000000000004)
+      #expect(odd.brand == "")  // an empty string is not unknown
+      #expect(odd.colorway == nil)
+      #expect(odd.name == "Drops \"Alpaca\"\nline two\r\n")
+      let full = try #require(try store.yarn(id: "3f1c9a2e-0000-4000-8000-000000000001"))
+      // Combining accent kept as two scalars (no normalization).
+      #expect(Array(full.colorway?.unicodeScalars ?? "".unicodeScalars).count == 13)
+      #expect(full.photos.map(\.fileName) == ["front.jpg", "Rückseite 🧶.jpeg"])
+      #expect(full.photos.map(\.mediaType) == ["image/jpeg", "image/jpeg"])
+      let emptyPattern = try #require(try store.project(id: "7a000000-0000-4000-8000-000000000003"))
+      #expect(emptyPattern.pattern == Pattern())
+      let planned = try #require(try store.project(id: "7a000000-0000-4000-8000-000000000002"))
+      #expect(planned.pattern == nil)
+      #expect(planned.status == .planned)
+      #expect(try store.yarn(id: "nope") == nil)
+      #expect(try store.project(id: "nope") == nil)
+    }
+  }
+
+  @Test func sessionsAreListedByStartAndNotesBySubject() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(library: try richLibrary(importingInto: store, scratch: root))
+      #expect(
+        try store.sessions().map(\.id) == [
+          "50000000-0000-4000-8000-000000000001", "50000000-0000-4000-8000-000000000002",
+          "50000000-0000-4000-8000-000000000003",
+        ])
+      #expect(
+        try store.sessions(projectID: "7a000000-0000-4000-8000-000000000005").map(\.id) == [
+          "50000000-0000-4000-8000-000000000003"
+        ])
+      #expect(try store.runningSession()?.id == "50000000-0000-4000-8000-000000000003")
+      #expect(
+        try store.notes(about: .project("7a000000-0000-4000-8000-000000000001")).map(\.id) == [
+          "90000000-0000-4000-8000-000000000002"
+        ])
+      #expect(
+        try store.notes(about: .yarn("3f1c9a2e-0000-4000-8000-000000000001")).map(\.text) == [
+          "Soft, \"squishy\", a bit splitty;\r\nwash cold.\nÄrger? Nein. 日本語"
+        ])
+      #expect(try store.notes(about: .yarn("3f1c9a2e-0000-4000-8000-000000000002")).isEmpty)
+    }
+  }
+
+  @Test func instantsAreTruncatedToWholeSecondsTowardThePast() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Project(id: "p", name: "P"))
+      try store.insert(
+        TimeSession(
+          id: "s1", projectID: "p", start: Date(timeIntervalSince1970: 1000.9),
+          end: Date(timeIntervalSince1970: 1060.2)))
+      try store.insert(
+        TimeSession(
+          id: "s2", projectID: "p", start: Date(timeIntervalSince1970: -0.5),
+          end: Date(timeIntervalSince1970: 0)))
+      let sessions = try store.sessions()
+      #expect(sessions.map(\.start) == [instant(-1), instant(1000)])
+      #expect(sessions.map(\.end) == [instant(0), instant(1060)])
+    }
+  }
+
+  @Test func updatesKeepCreationOrder() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      for name in ["a", "b", "c"] { try store.insert(Yarn(id: name, name: name.uppercased())) }
+      try store.update(Yarn(id: "a", name: "A2", quantity: Amount(2, .skein)))
+      #expect(try store.yarns().map(\.name) == ["A2", "B", "C"])
+      try store.deleteYarn(id: "b")
+      try store.insert(Yarn(id: "d", name: "D"))
+      #expect(try store.yarns().map(\.id) == ["a", "c", "d"])
+      var streamed: [String] = []
+      try store.forEachYarn { streamed.append($0.id) }
+      #expect(streamed == ["a", "c", "d"])
+
+      try store.insert(Project(id: "p1", name: "One"))
+      try store.insert(Project(id: "p2", name: "Two"))
+      try store.update(
+        Project(
+          id: "p1", name: "One", status: .inProgress,
+          usages: [YarnUsage(yarnID: "c", amount: Amount(20, .gram))]))
+      let projects = try store.projects()
+      #expect(projects.map(\.id) == ["p1", "p2"])
+      #expect(projects[0].usages == [YarnUsage(yarnID: "c", amount: Amount(20, .gram))])
+      try store.update(Project(id: "p1", name: "One"))
+      #expect(try store.project(id: "p1")?.usages == [])
+    }
+  }
+
+  @Test func missingItemsAreNotFound() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      #expect(throws: StoreError.self) { try store.update(Yarn(id: "x", name: "X")) }
+      #expect(throws: StoreError.self) { try store.update(Project(id: "x", name: "X")) }
+      #expect(throws: StoreError.self) { try store.deleteYarn(id: "x") }
+      #expect(throws: StoreError.self) { try store.deleteProject(id: "x") }
+      #expect(throws: StoreError.self) { try store.deleteSession(id: "x") }
+      do {
+        try store.deleteProject(id: "x")
+      } catch StoreError.notFound(let kind, let id) {
+        #expect(kind == .project)
+        #expect(id == "x")
+      }
+      #expect(String(describing: StoreError.notFound(kind: .yarn, id: "x")) == "no yarn with id x in the library")
+    }
+  }
+
+  @Test func duplicatesAndDanglingReferencesAreRefusedAndRolledBack() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Yarn(id: "y", name: "Y"))
+      do {
+        try store.insert(Yarn(id: "y", name: "again"))
+        Issue.record("a duplicate ID was accepted")
+      } catch StoreError.duplicateID(let kind, let id) {
+        #expect(kind == .yarn && id == "y")
+      }
+      let dangling = Project(
+        id: "p", name: "P", usages: [YarnUsage(yarnID: "missing", amount: Amount(1, .skein))])
+      do {
+        try store.insert(dangling)
+        Issue.record("a usage of a missing yarn was accepted")
+      } catch StoreError.missingReference(let kind, let id, let from, let fromID) {
+        #expect(kind == .yarn && id == "missing" && from == .project && fromID == "p")
+      }
+      // The project row inserted before the failing usage was rolled back with it.
+      #expect(try store.projects().isEmpty)
+      #expect(throws: StoreError.self) {
+        try store.insert(TimeSession(id: "s", projectID: "nope", start: instant(0)))
+      }
+      #expect(throws: StoreError.self) {
+        try store.insert(Note(id: "n", subject: .project("nope"), text: "", created: instant(0)))
+      }
+      var both = Note(id: "n", subject: .yarn("y"), text: "", created: instant(0))
+      both.projectID = "p"
+      #expect(throws: StoreError.self) { try store.insert(both) }
+      #expect(throws: StoreError.self) {
+        try store.insert(Yarn(id: "nan", name: "N", quantity: Amount(.nan, .gram)))
+      }
+      #expect(throws: StoreError.self) {
+        try store.insert(Project(id: "p", name: "P"))
+        try store.insert(
+          TimeSession(id: "s", projectID: "p", start: instant(100), end: instant(99)))
+      }
+      // A whole library fails as one: nothing of it is kept.
+      let broken = Library(
+        yarns: [Yarn(id: "z", name: "Z")],
+        sessions: [TimeSession(id: "s", projectID: "absent", start: instant(0))])
+      #expect(throws: StoreError.self) { try store.insert(library: broken) }
+      #expect(try store.yarns().map(\.id) == ["y"])
+    }
+  }
+
+  @Test func failedWriteRollsBackEverything() throws {
+    struct Stop: Error {}
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      // do/catch rather than #expect(throws:): with Swift 6.3.1, an #expect(throws:) whose
+      // closure holds a closure, followed by another closure in the same test, ran the wrong
+      // closure body (a miscompile seen while writing this test).
+      do {
+        try store.write {
+          try store.insert(Yarn(id: "a", name: "A"))
+          try store.insert(Project(id: "p", name: "P"))
+          throw Stop()
+        }
+        Issue.record("the write did not throw")
+      } catch is Stop {}
+      #expect(try store.isEmpty())
+      // A failing nested write undoes only its own part.
+      try store.write {
+        try store.insert(Yarn(id: "kept", name: "K"))
+        do {
+          try store.write {
+            try store.insert(Yarn(id: "undone", name: "U"))
+            throw Stop()
+          }
+          Issue.record("the nested write did not throw")
+        } catch is Stop {}
+      }
+      #expect(try store.yarns().map(\.id) == ["kept"])
+    }
+  }
+}
+
+@Suite struct StoreDeleteTests {
+  @Test func yarnUsedByProjectsCannotBeDeleted() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Yarn(id: "y", name: "Cascade 220"))
+      try store.insert(Yarn(id: "free", name: "Unused"))
+      let use = [YarnUsage(yarnID: "y", amount: Amount(1, .skein))]
+      try store.insert(Project(id: "p1", name: "Hat", usages: use))
+      try store.insert(Project(id: "p2", name: "Other"))
+      try store.insert(Project(id: "p3", name: "Scarf \"long\"", usages: use + use))
+      do {
+        try store.deleteYarn(id: "y")
+        Issue.record("a yarn in use was deleted")
+      } catch StoreError.yarnInUse(let projects) {
+        #expect(projects == ["Hat", "Scarf \"long\""])
+      }
+      #expect(
+        String(describing: StoreError.yarnInUse(projects: ["Hat", "Scarf"]))
+          == "the yarn is used by projects \"Hat\", \"Scarf\"")
+      #expect(try store.yarn(id: "y") != nil)
+      try store.deleteYarn(id: "free")
+      #expect(try store.yarns().map(\.id) == ["y"])
+    }
+  }
+
+  @Test func schemaRestrictsDeletingAYarnInUseEvenWithoutTheSwiftCheck() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Yarn(id: "y", name: "Y"))
+      try store.insert(
+        Project(id: "p", name: "P", usages: [YarnUsage(yarnID: "y", amount: Amount(1, .gram))]))
+      #expect(throws: DatabaseError.self) {
+        try store.connection.run("DELETE FROM yarn WHERE id = 'y'")
+      }
+    }
+  }
+
+  @Test func deletingAProjectCascadesToItsUsagesNotesSessionsAndAttachments() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      let library = try richLibrary(importingInto: store, scratch: root)
+      try store.insert(library: library)
+      let flax = "7a000000-0000-4000-8000-000000000001"
+      try store.deleteProject(id: flax)
+      #expect(try store.project(id: flax) == nil)
+      #expect(try store.sessions(projectID: flax).isEmpty)
+      #expect(try store.notes(about: .project(flax)).isEmpty)
+      func count(_ sql: String) throws -> Int64? { try store.connection.integer(sql, [.text(flax)]) }
+      #expect(try count("SELECT count(*) FROM yarn_usage WHERE project_id = ?") == 0)
+      #expect(try count("SELECT count(*) FROM attachment WHERE project_id = ?") == 0)
+      // Everything else is untouched.
+      var expected = library
+      expected.projects.removeFirst()
+      expected.notes.removeAll { $0.projectID == flax }
+      expected.sessions.removeAll { $0.projectID == flax }
+      #expect(try store.library() == expected)
+      // The yarn it used may now be deleted, and with it the yarn's note.
+      try store.deleteYarn(id: "3f1c9a2e-0000-4000-8000-000000000001")
+      #expect(try store.notes().count == 1)
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+@Suite struct TimeTrackerTests {
+  /// 2026-03-29T14:30:00Z, as Unix seconds (20541 days × 86400 + 14.5 h).
+  static let halfPastTwo = 1_774_794_600
+
+  func withTracker(_ body: (TimeTracker, LibraryStore) throws -> Void) throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Project(id: "socks", name: "Vanilla socks"))
+      try store.insert(Project(id: "hat", name: "Barley hat"))
+      try body(TimeTracker(store: store), store)
+    }
+  }
+
+  @Test func startStatusStop() throws {
+    try withTracker { tracker, store in
+      #expect(try tracker.status(now: instant(Self.halfPastTwo)) == nil)
+      let started = try tracker.start(
+        projectID: "socks", at: instant(Self.halfPastTwo), note: "heel")
+      #expect(started.projectID == "socks")
+      #expect(started.start == instant(Self.halfPastTwo))
+      #expect(started.end == nil)
+      #expect(started.note == "heel")
+      #expect(UUID(uuidString: started.id) != nil)
+      #expect(started.id == started.id.lowercased())
+
+      let status = try #require(try tracker.status(now: instant(Self.halfPastTwo + 60)))
+      #expect(status.session == started)
+      #expect(status.project.name == "Vanilla socks")
+
+      let stopped = try tracker.stop(at: instant(Self.halfPastTwo + 5_400))
+      #expect(stopped.id == started.id)
+      #expect(stopped.end == instant(Self.halfPastTwo + 5_400))
+      #expect(stopped.seconds() == 5_400)
+      #expect(try tracker.status(now: instant(Self.halfPastTwo + 6_000)) == nil)
+      #expect(try store.sessions() == [stopped])
+    }
+  }
+
+  @Test func startingWhileRunningNamesTheRunningProjectAndWhen() throws {
+    try withTracker { tracker, store in
+      let running = try tracker.start(projectID: "socks", at: instant(Self.halfPastTwo), note: nil)
+      do {
+        _ = try tracker.start(projectID: "hat", at: instant(Self.halfPastTwo + 60), note: nil)
+        Issue.record("a second timer started")
+      } catch TimeError.alreadyRunning(let session, let projectName) {
+        #expect(session == running)
+        #expect(projectName == "Vanilla socks")
+        let message = String(
+          describing: TimeError.alreadyRunning(session, projectName: projectName))
+        #expect(message.contains("\"Vanilla socks\""))
+        #expect(message.contains("2026-03-29T14:30:00Z"))
+      }
+      #expect(try store.sessions() == [running])
+    }
+  }
+
+  @Test func switchingStopsTheOldSessionAtTheSameInstant() throws {
+    try withTracker { tracker, store in
+      let first = try tracker.start(projectID: "socks", at: instant(1_000), note: nil)
+      let second = try tracker.start(
+        projectID: "hat", at: instant(1_600), note: "brim", switching: true)
+      let sessions = try store.sessions()
+      #expect(sessions.count == 2)
+      #expect(sessions[0].id == first.id)
+      #expect(sessions[0].end == instant(1_600))
+      #expect(sessions[1] == second)
+      #expect(second.start == instant(1_600))
+      #expect(try store.runningSession() == second)
+      // Switching to an instant before the running start is refused; nothing changes.
+      #expect(throws: TimeError.self) {
+        _ = try tracker.start(projectID: "socks", at: instant(1_599), note: nil, switching: true)
+      }
+      #expect(try store.sessions() == sessions)
+    }
+  }
+
+  @Test func stopRules() throws {
+    try withTracker { tracker, store in
+      do {
+        _ = try tracker.stop(at: instant(10))
+        Issue.record("stopped without a running timer")
+      } catch TimeError.notRunning {}
+      #expect(throws: TimeError.self) { _ = try tracker.cancel() }
+
+      let running = try tracker.start(projectID: "hat", at: instant(1_000), note: nil)
+      do {
+        _ = try tracker.stop(at: instant(999))
+        Issue.record("a session ended before it started")
+      } catch TimeError.endBeforeStart(let session, let end) {
+        #expect(session == running)
+        #expect(end == instant(999))
+      }
+      #expect(try store.runningSession() == running)
+      // Ending at the start instant is a zero-length session, allowed.
+      let stopped = try tracker.stop(at: instant(1_000))
+      #expect(stopped.seconds() == 0)
+    }
+  }
+
+  @Test func instantsAreTruncatedAndCancelDeletes() throws {
+    try withTracker { tracker, store in
+      let running = try tracker.start(
+        projectID: "socks", at: Date(timeIntervalSince1970: 1_000.75), note: nil)
+      #expect(running.start == instant(1_000))
+      #expect(try store.runningSession() == running)
+      #expect(try tracker.cancel() == running)
+      #expect(try store.sessions().isEmpty)
+    }
+  }
+
+  @Test func unknownProjectIsNotFound() throws {
+    try withTracker { tracker, store in
+      do {
+        _ = try tracker.start(projectID: "nope", at: instant(0), note: nil)
+        Issue.record("a timer started on a missing project")
+      } catch StoreError.notFound(let kind, let id) {
+        #expect(kind == .project)
+        #expect(id == "nope")
+      }
+      #expect(try store.sessions().isEmpty)
+    }
+  }
+
+  @Test func twoTrackersStartingAtOnceLeaveExactlyOneRunning() async throws {
+    try await withTemporaryDirectory { root in
+      let setup = try LibraryStore(directory: root, mode: .readWrite)
+      try setup.insert(Project(id: "socks", name: "Vanilla socks"))
+      try setup.insert(Project(id: "hat", name: "Barley hat"))
+      try setup.close()
+      let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+        for project in ["socks", "hat"] {
+          group.addTask {
+            try await onThread {
+              let store = try LibraryStore(directory: root, mode: .readWrite)
+              do {
+                _ = try TimeTracker(store: store).start(
+                  projectID: project, at: instant(1_000), note: nil)
+                return "started"
+              } catch TimeError.alreadyRunning {
+                return "refused"
+              }
+            }
+          }
+        }
+        var all: [String] = []
+        for try await outcome in group { all.append(outcome) }
+        return all.sorted()
+      }
+      #expect(outcomes == ["refused", "started"])
+      let store = try LibraryStore(directory: root, mode: .readOnly)
+      #expect(try store.sessions().count == 1)
+    }
+  }
+}
