@@ -38,9 +38,10 @@ extension ErrorPresenter {
 
   static func report(for error: TimeError) -> ErrorReport {
     switch error {
-    case .alreadyRunning:
+    case .alreadyRunning(let session, let projectName):
       return ErrorReport(
-        message: error.description,
+        message:
+          "a timer is already running on \"\(projectName)\" since \(Formatting.localTime(session.start))",
         hint: "stop it with 'yarn time stop', or start with --switch to stop it and start this one",
         code: .dataError)
     case .notRunning:
