@@ -423,6 +423,13 @@ import Testing
     #expect(table.stdout.hasPrefix("ID        START             END               DURATION  PROJECT  NOTE\n"))
     #expect(table.stdout.contains("  Flax     sleeve cuffs\n"))
 
+    // A cancelled timer leaves no session.
+    try yarn.ok(["time", "start", "Flax"])
+    let cancel = try yarn.ok(["time", "cancel"])
+    #expect(cancel.stderr.hasPrefix("cancelled the timer on Flax started at "))
+    #expect((try yarn.ok(["time", "log", "--json"]).json() as? [Any])?.count == 1)
+    #expect(try yarn.run(["time", "cancel"]).status == 65)
+
     let stopAgain = try yarn.run(["time", "stop"])
     #expect(stopAgain.status == 65)
     #expect(stopAgain.stderr.hasPrefix("error: "))

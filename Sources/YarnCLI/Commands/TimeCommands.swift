@@ -6,7 +6,7 @@ struct TimeCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "time", abstract: "Track time spent on projects.",
-      subcommands: [TimeStart.self, TimeStop.self, TimeStatus.self, TimeLog.self])
+      subcommands: [TimeStart.self, TimeStop.self, TimeStatus.self, TimeCancel.self, TimeLog.self])
   }
 }
 
@@ -77,6 +77,27 @@ struct TimeStop: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
     context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: end)))")
+  }
+}
+
+/// `yarn time cancel`.
+struct TimeCancel: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(name: "cancel", abstract: "Discard the running timer without recording it.")
+  }
+
+  init(from values: ParsedValues) throws {}
+
+  func run(in context: Context) throws {
+    let (session, project) = try context.write { store in
+      let session = try TimeTracker(store: store).cancel()
+      return (session, try store.project(id: session.projectID))
+    }
+    let name = project?.name ?? session.projectID
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
+    }
+    context.message("cancelled the timer on \(name) started at \(Formatting.localTime(session.start))")
   }
 }
 
