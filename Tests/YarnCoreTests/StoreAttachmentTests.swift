@@ -32,7 +32,8 @@ import Testing
           == Attachment(
             fileName: "swatch.JPG", mediaType: "image/jpeg", byteCount: 3, sha256: Self.abc))
       let stored = root.appendingPathComponent("lib/attachments/ba/" + Self.abc)
-      #expect(store.attachmentURL(sha256: Self.abc).standardizedFileURL == stored.standardizedFileURL)
+      #expect(
+        store.attachmentURL(sha256: Self.abc).standardizedFileURL == stored.standardizedFileURL)
       #expect(try Data(contentsOf: stored) == Data("abc".utf8))
       #expect(store.hasAttachment(sha256: Self.abc))
 
@@ -41,7 +42,8 @@ import Testing
         mediaType: "text/plain")
       #expect(
         again
-          == Attachment(fileName: "copy.png", mediaType: "text/plain", byteCount: 3, sha256: Self.abc))
+          == Attachment(
+            fileName: "copy.png", mediaType: "text/plain", byteCount: 3, sha256: Self.abc))
       // One stored file, no temporary files left behind.
       #expect(try files(in: root.appendingPathComponent("lib/attachments")) == ["ba/" + Self.abc])
 
@@ -76,7 +78,8 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(
+          decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(text.hasPrefix(attachment.sha256 + " "))
       }

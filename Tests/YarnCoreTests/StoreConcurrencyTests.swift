@@ -30,28 +30,28 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
   }
 
   @Test func twoThreadsWritingAtOnceLoseNothing() async throws {
-    try await withTemporaryDirectory { root in
+    try await withTemporaryDirectoryAsync { root in
       try LibraryStore(directory: root, mode: .readWrite).close()
       let perWriter = 25
       let written = try await withThrowingTaskGroup(of: [String].self) { group in
         for writer in 0..<2 {
           group.addTask {
             try await onThread {
-            let store = try LibraryStore(directory: root, mode: .readWrite)
-            var ids: [String] = []
-            for index in 0..<perWriter {
-              let id = "w\(writer)-\(index)"
-              try store.write {
-                try store.insert(Yarn(id: id, name: id))
-                if index % 5 == 0 {
-                  try store.insert(
-                    Note(id: "n-" + id, subject: .yarn(id), text: id, created: instant(index)))
+              let store = try LibraryStore(directory: root, mode: .readWrite)
+              var ids: [String] = []
+              for index in 0..<perWriter {
+                let id = "w\(writer)-\(index)"
+                try store.write {
+                  try store.insert(Yarn(id: id, name: id))
+                  if index % 5 == 0 {
+                    try store.insert(
+                      Note(id: "n-" + id, subject: .yarn(id), text: id, created: instant(index)))
+                  }
                 }
+                ids.append(id)
               }
-              ids.append(id)
-            }
-            try store.close()
-            return ids
+              try store.close()
+              return ids
             }
           }
         }
@@ -74,7 +74,7 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
   }
 
   @Test func aWriterWaitsForAnotherWritersLock() async throws {
-    try await withTemporaryDirectory { root in
+    try await withTemporaryDirectoryAsync { root in
       try LibraryStore(directory: root, mode: .readWrite).close()
       let locked = DispatchSemaphore(value: 0)
       async let holder: Void = onThread {

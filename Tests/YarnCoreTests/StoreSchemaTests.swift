@@ -49,7 +49,8 @@ import Testing
       // And the end-after-start rule is the schema's too (SQLITE_CONSTRAINT_CHECK = 275).
       do {
         try store.connection.run(
-          "INSERT INTO time_session (id, project_id, start_time, end_time) VALUES ('s5', 'p', 9, 8)")
+          "INSERT INTO time_session (id, project_id, start_time, end_time) VALUES ('s5', 'p', 9, 8)"
+        )
         Issue.record("a session ending before its start was stored")
       } catch let error as DatabaseError {
         #expect(error.extendedCode == 275)
@@ -102,7 +103,8 @@ import Testing
       process.standardError = errors
       process.standardOutput = FileHandle.nullDevice
       try process.run()
-      let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let message = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
       #expect(process.terminationStatus != 0)
       #expect(message.contains("UNIQUE constraint failed"))

@@ -15,7 +15,7 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// `withTemporaryDirectory` for async tests.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+func withTemporaryDirectoryAsync<T>(_ body: (URL) async throws -> T) async throws -> T {
   let url = FileManager.default.temporaryDirectory
     .appendingPathComponent("yarn-store-tests-" + UUID().uuidString, isDirectory: true)
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -45,7 +45,8 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     from: try makeFile("back.JPEG", [0xFF, 0xD8, 0xFF, 0xE0, 9, 9, 0xFF, 0xD9], in: scratch),
     fileName: "Rückseite 🧶.jpeg")
   let pdf = try store.importAttachment(
-    from: try makeFile("flax.pdf", Array("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n%%EOF\n".utf8), in: scratch),
+    from: try makeFile(
+      "flax.pdf", Array("%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n%%EOF\n".utf8), in: scratch),
     mediaType: "application/pdf")
 
   let full = Yarn(
@@ -252,7 +253,9 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
         #expect(kind == .project)
         #expect(id == "x")
       }
-      #expect(String(describing: StoreError.notFound(kind: .yarn, id: "x")) == "no yarn with id x in the library")
+      #expect(
+        String(describing: StoreError.notFound(kind: .yarn, id: "x"))
+          == "no yarn with id x in the library")
     }
   }
 
@@ -381,7 +384,9 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       #expect(try store.project(id: flax) == nil)
       #expect(try store.sessions(projectID: flax).isEmpty)
       #expect(try store.notes(about: .project(flax)).isEmpty)
-      func count(_ sql: String) throws -> Int64? { try store.connection.integer(sql, [.text(flax)]) }
+      func count(_ sql: String) throws -> Int64? {
+        try store.connection.integer(sql, [.text(flax)])
+      }
       #expect(try count("SELECT count(*) FROM yarn_usage WHERE project_id = ?") == 0)
       #expect(try count("SELECT count(*) FROM attachment WHERE project_id = ?") == 0)
       // Everything else is untouched.

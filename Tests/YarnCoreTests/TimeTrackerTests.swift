@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func twoTrackersStartingAtOnceLeaveExactlyOneRunning() async throws {
-    try await withTemporaryDirectory { root in
+    try await withTemporaryDirectoryAsync { root in
       let setup = try LibraryStore(directory: root, mode: .readWrite)
       try setup.insert(Project(id: "socks", name: "Vanilla socks"))
       try setup.insert(Project(id: "hat", name: "Barley hat"))

@@ -16,6 +16,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   /// SQLite's primary result code (the low 8 bits), such as 19 (`SQLITE_CONSTRAINT`).
   public var primaryCode: Int32 { extendedCode & 0xff }
 
+  /// An error with SQLite's extended result code, its message and the failing SQL, if any.
   public init(extendedCode: Int32, message: String, sql: String? = nil) {
     self.extendedCode = extendedCode
     self.message = message

@@ -36,7 +36,8 @@ final class Connection {
     let rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
     guard rc == SQLITE_OK, let db else {
       let code = db.map { sqlite3_extended_errcode($0) } ?? rc
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+      let message =
+        db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
       sqlite3_close_v2(db)
       throw DatabaseError(extendedCode: code, message: message)
     }
@@ -132,7 +133,8 @@ final class Connection {
 
   /// Runs a query with a statement of its own and hands each row to `body` as it is read, so
   /// memory does not grow with the result; `body` may use the connection meanwhile.
-  func forEach(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+  func forEach(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws
+  {
     let statement = try prepare(sql)
     try statement.bind(values)
     while try statement.step() { try body(statement) }
@@ -156,7 +158,8 @@ final class Connection {
   }
 
   private func error(_ rc: Int32, sql: String?) -> DatabaseError {
-    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+    let message =
+      handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
     return DatabaseError(extendedCode: rc, message: message, sql: sql)
   }
 }

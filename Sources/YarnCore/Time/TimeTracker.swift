@@ -13,6 +13,7 @@ public struct TimeTracker {
   /// The library the sessions are recorded in.
   public let store: LibraryStore
 
+  /// A tracker recording sessions in `store` (which must be `.readWrite` to start or stop).
   public init(store: LibraryStore) {
     self.store = store
   }

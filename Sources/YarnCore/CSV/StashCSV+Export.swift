@@ -1,0 +1,39 @@
+import Foundation
+
+extension StashCSV {
+  /// Writes the whole stash as CSV: the header, then one record per yarn in creation order.
+  ///
+  /// Streams: yarns are read one at a time from the store and written through `writer`'s
+  /// buffer, so memory does not grow with the number of yarns (the notes and the projects'
+  /// usages, which the Notes and Remaining columns need, are read first).
+  ///
+  /// - Parameters:
+  ///   - store: the library; read in one transaction, so the export is a consistent snapshot.
+  ///   - writer: where the CSV goes; flushed at the end.
+  ///   - columns: which columns, in which order (the default columns by default).
+  ///   - includeActive: count usages of projects in progress in the remaining estimate.
+  /// - Returns: the number of yarns written.
+  /// - Throws: `StoreError` when the store cannot be read; what `writer`'s sink throws.
+  @discardableResult
+  public static func export(
+    from store: LibraryStore, to writer: CSVWriter, columns: [Column] = defaultColumns,
+    includeActive: Bool = false
+  ) throws -> Int {
+    try store.read {
+      let usages = Library(projects: try store.projects())
+      var notesByYarn: [String: [String]] = [:]
+      for note in try store.notes() {
+        if let yarnID = note.yarnID { notesByYarn[yarnID, default: []].append(note.text) }
+      }
+      try writer.write(header(columns))
+      var count = 0
+      try store.forEachYarn { yarn in
+        let remaining = usages.remaining(of: yarn, includeActive: includeActive)
+        try writer.write(record(for: yarn, remaining: remaining, notes: notesByYarn[yarn.id] ?? [], columns: columns))
+        count += 1
+      }
+      try writer.flush()
+      return count
+    }
+  }
+}

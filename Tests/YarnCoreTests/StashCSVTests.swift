@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+@Suite struct StashCSVTests {
+  /// A stash of two yarns; Cascade 220 (3 skeins, 220 yd / 100 g) has 150 g used by a finished
+  /// project and 1 skein by one in progress: 1.5 skeins remain by default, 0.5 with active ones.
+  func makeStore(_ directory: URL) throws -> LibraryStore {
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let cascade = Yarn(
+      id: "y1", name: "Cascade 220", brand: "Cascade Yarns", colorway: "Ruby, \"deep\"", weight: .medium,
+      fiber: "100% wool", lengthPerSkein: Amount(220, .yard), netWeightPerSkein: Amount(100, .gram),
+      quantity: Amount(3, .skein), purchaseLocation: "=HYPERLINK(\"x\")",
+      dateAdded: CalendarDate(year: 2026, month: 1, day: 5))
+    let plain = Yarn(id: "y2", name: "Mystery")
+    let library = Library(
+      yarns: [cascade, plain],
+      projects: [
+        Project(id: "p1", name: "Flax", status: .finished, usages: [YarnUsage(yarnID: "y1", amount: Amount(150, .gram))]),
+        Project(id: "p2", name: "Hat", status: .inProgress, usages: [YarnUsage(yarnID: "y1", amount: Amount(1, .skein))]),
+      ],
+      notes: [
+        Note(id: "n1", subject: .yarn("y1"), text: "soft\nsquishy", created: Date(timeIntervalSince1970: 1_000)),
+        Note(id: "n2", subject: .yarn("y1"), text: "from Leo", created: Date(timeIntervalSince1970: 2_000)),
+      ])
+    try store.write { try store.insert(library: library) }
+    return store
+  }
+
+  func export(_ store: LibraryStore, columns: [StashCSV.Column] = StashCSV.defaultColumns, includeActive: Bool = false)
+    throws -> [UInt8]
+  {
+    var bytes: [UInt8] = []
+    let writer = CSVWriter { bytes.append(contentsOf: $0) }
+    try StashCSV.export(from: store, to: writer, columns: columns, includeActive: includeActive)
+    return bytes
+  }
+
+  @Test func exportsEveryColumnWithHandValues() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try makeStore(directory)
+    let bytes = try export(store)
+    let text = String(decoding: bytes, as: UTF8.self)
+    let expected =
+      "Name,Brand,Colorway,Color Family,Dye Lot,Weight,Fiber,Length per Skein,Length Unit,Net Weight per Skein,"
+      + "Net Weight Unit,Quantity,Quantity Unit,Remaining,Remaining Unit,Remaining Source,Purchase Location,"
+      + "Date Added,Notes,ID\r\n"
+      + "Cascade 220,Cascade Yarns,\"Ruby, \"\"deep\"\"\",,,4 Medium (worsted),100% wool,220,yd,100,g,3,skein,"
+      + "1.5,skein,estimate,\"'=HYPERLINK(\"\"x\"\")\",2026-01-05,\"soft\nsquishy\n\nfrom Leo\",y1\r\n"
+      + "Mystery,,,,,,,,,,,,,,,unknown,,,,y2\r\n"
+    #expect(text == expected)
+  }
+
+  @Test func columnsAndActiveProjects() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try makeStore(directory)
+    let columns = try StashCSV.columns(parsing: "name, REMAINING,Remaining Unit")
+    let text = String(decoding: try export(store, columns: columns, includeActive: true), as: UTF8.self)
+    #expect(text == "Name,Remaining,Remaining Unit\r\nCascade 220,0.5,skein\r\nMystery,,\r\n")
+    #expect(throws: StashCSV.UnknownColumnError(name: "Colour")) { try StashCSV.columns(parsing: "Name,Colour") }
+  }
+}
