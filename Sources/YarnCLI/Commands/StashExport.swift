@@ -57,41 +57,23 @@ struct StashExport: ParsableCommand {
   func run(in context: Context) throws {
     try context.output.flush()
     var count = 0
-    try context.read { store in
+    try context.withStore(.readOnly) { store in
       if let output {
-        let url = URL(fileURLWithPath: output)
-        try AtomicFile.write(to: url) { fd in
-          count = try write(from: store, to: CSVWriter(fileDescriptor: fd, options: options))
+        try AtomicFile.write(to: URL(fileURLWithPath: output)) { fd in
+          count = try StashCSV.export(
+            from: store, to: CSVWriter(fileDescriptor: fd, options: options), columns: columns,
+            includeActive: includeActive)
         }
       } else {
         do {
-          count = try write(from: store, to: CSVWriter(fileDescriptor: 1, options: options))
+          count = try StashCSV.export(
+            from: store, to: CSVWriter(fileDescriptor: 1, options: options), columns: columns,
+            includeActive: includeActive)
         } catch let error as AtomicFile.WriteError {
           throw CLIError.io(path: "standard output", reason: error.reason)
         }
       }
     }
     if let output { context.message("exported \(Formatting.count(count, "yarn")) to \(output)") }
-  }
-
-  /// Streams the header and one record per yarn (`StashCSV.record`) to `writer`.
-  ///
-  /// - Returns: the number of yarns written.
-  private func write(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
-    let library = Library(projects: try store.projects())
-    var notes: [String: [String]] = [:]
-    for note in try store.notes() {
-      if let yarnID = note.yarnID { notes[yarnID, default: []].append(note.text) }
-    }
-    try writer.write(StashCSV.header(columns))
-    var count = 0
-    try store.forEachYarn { yarn in
-      let remaining = library.remaining(of: yarn, includeActive: includeActive)
-      try writer.write(
-        StashCSV.record(for: yarn, remaining: remaining, notes: notes[yarn.id] ?? [], columns: columns))
-      count += 1
-    }
-    try writer.flush()
-    return count
   }
 }
