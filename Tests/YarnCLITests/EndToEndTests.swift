@@ -36,7 +36,9 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     let help = try yarn.ok(["stash", "add", "--help"])
-    #expect(help.stdout.hasPrefix("OVERVIEW: Add a yarn to the stash.\n\nUSAGE: yarn stash add <name> [<options>]\n"))
+    #expect(
+      help.stdout.hasPrefix(
+        "OVERVIEW: Add a yarn to the stash.\n\nUSAGE: yarn stash add <name> [<options>]\n"))
     #expect(help.stdout.contains("\n  --length-per-skein <length>\n"))
     #expect(help.stderr == "")
     let short = try yarn.ok(["time", "-h"])
@@ -85,7 +87,8 @@ import Testing
     let env = ["YARN_LIBRARY": yarn.library.path]
     let add = try yarn.run(["stash", "add", "Cascade 220"], useLibrary: false, environment: env)
     #expect(add.status == 0)
-    #expect(FileManager.default.fileExists(atPath: yarn.library.appendingPathComponent("library.sqlite").path))
+    #expect(
+      FileManager.default.fileExists(atPath: yarn.library.appendingPathComponent("library.sqlite").path))
     let list = try yarn.run(["stash", "list"], useLibrary: false, environment: env)
     #expect(list.stdout.contains("Cascade 220"))
   }
@@ -109,13 +112,15 @@ import Testing
     try yarn.ok(["project", "use", "flax", "CASCADE 220", "150 g"])
 
     let before = try yarn.ok(["stash", "show", "Cascade 220"])
-    #expect(before.stdout.contains("Remaining:    3 skeins ≈ 300 g ≈ 10.58 oz ≈ 660 yd ≈ 603.5 m (estimate)\n"))
+    #expect(
+      before.stdout.contains("Remaining:    3 skeins ≈ 300 g ≈ 10.58 oz ≈ 660 yd ≈ 603.5 m (estimate)\n"))
     #expect(before.stdout.contains("Used in:      Flax (in-progress): 150 g\n"))
 
     let finish = try yarn.ok(["project", "finish", "Flax", "--on", "2026-03-01"])
     #expect(finish.stderr == "finished project Flax on 2026-03-01\n")
     let after = try yarn.ok(["stash", "show", "Cascade 220"])
-    #expect(after.stdout.contains("Remaining:    1.5 skeins ≈ 150 g ≈ 5.29 oz ≈ 330 yd ≈ 301.75 m (estimate)\n"))
+    #expect(
+      after.stdout.contains("Remaining:    1.5 skeins ≈ 150 g ≈ 5.29 oz ≈ 330 yd ≈ 301.75 m (estimate)\n"))
 
     let list = try yarn.ok(["stash", "list"])
     let lines = list.stdout.split(separator: "\n").map(String.init)
@@ -229,7 +234,9 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Cascade 220", "--brand", "Cascade", "--remaining", "1 skein"])
-    let edit = try yarn.ok(["stash", "edit", "Cascade 220", "--brand", "", "--remaining=", "--name", "C220", "-q"])
+    let edit = try yarn.ok([
+      "stash", "edit", "Cascade 220", "--brand", "", "--remaining=", "--name", "C220", "-q",
+    ])
     #expect(edit.stderr == "")
     #expect(edit.stdout == "")
     let shown = try #require(try yarn.ok(["stash", "show", "C220", "--json"]).json() as? [String: Any])
@@ -278,7 +285,9 @@ import Testing
       out.stdout
         == "Name,Quantity,Quantity Unit,Date Added,Notes\r\n"
         + "\"Rowan \"\"Felted\"\" Tweed\",250,g,2026-01-05,\"'=1+1, then\nmore\"\r\n")
-    let toFile = try yarn.ok(["stash", "export", "-o", "stash.csv", "--delimiter", "semicolon", "--columns", "Name,Remaining"])
+    let toFile = try yarn.ok([
+      "stash", "export", "-o", "stash.csv", "--delimiter", "semicolon", "--columns", "Name,Remaining",
+    ])
     #expect(toFile.stdout == "")
     let written = try String(contentsOf: yarn.directory.appendingPathComponent("stash.csv"), encoding: .utf8)
     #expect(written == "Name;Remaining\r\n\"Rowan \"\"Felted\"\" Tweed\";250\r\n")
@@ -352,7 +361,10 @@ import Testing
   @Test func corruptBackupChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "3 skeins", "--fiber", String(repeating: "wool ", count: 200)])
+    try yarn.ok([
+      "stash", "add", "Cascade 220", "--quantity", "3 skeins", "--fiber",
+      String(repeating: "wool ", count: 200),
+    ])
     try yarn.ok(["backup", "create", "good.zip"])
     let good = try Data(contentsOf: yarn.directory.appendingPathComponent("good.zip"))
 
@@ -383,8 +395,9 @@ import Testing
     #expect(result.status == 65)
     #expect(try yarn.ok(["stash", "list", "--json"]).stdout == before)
     let filesAfter = try FileManager.default.contentsOfDirectory(atPath: yarn.library.path).sorted()
-    #expect(filesAfter.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
-      == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+    #expect(
+      filesAfter.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
   }
 
   // MARK: Time
@@ -467,9 +480,13 @@ import Testing
     #expect(object["value"] as? Double == 28.349523125)
     #expect(object["unit"] as? String == "g")
     // 2.5 skeins × 220 yd = 550 yd.
-    #expect(try yarn.ok(["convert", "2.5 skeins", "--to", "yd", "--length-per-skein", "220yd"]).stdout == "550 yd\n")
+    #expect(
+      try yarn.ok(["convert", "2.5 skeins", "--to", "yd", "--length-per-skein", "220yd"]).stdout == "550 yd\n"
+    )
     // 150 g of a 100 g / 220 yd skein = 1.5 skeins = 330 yd = 301.752 m.
-    try yarn.ok(["stash", "add", "Cascade 220", "--length-per-skein", "220yd", "--net-weight-per-skein", "100g"])
+    try yarn.ok([
+      "stash", "add", "Cascade 220", "--length-per-skein", "220yd", "--net-weight-per-skein", "100g",
+    ])
     #expect(try yarn.ok(["convert", "150g", "--to", "m", "--yarn", "Cascade 220"]).stdout == "301.75 m\n")
     let missing = try yarn.run(["convert", "2 skeins", "--to", "g"])
     #expect(missing.status == 65)

@@ -154,7 +154,8 @@ private func usageError(_ arguments: [String]) -> CLIError? {
 
   @Test func otherUsageErrors() {
     #expect(usageError(["thing"]) == .missingSubcommand(command: ["tool", "thing"]))
-    #expect(usageError(["thing", "add"]) == .missingArgument(command: ["tool", "thing", "add"], name: "name"))
+    #expect(
+      usageError(["thing", "add"]) == .missingArgument(command: ["tool", "thing", "add"], name: "name"))
     #expect(
       usageError(["thing", "add", "x", "--brand"])
         == .missingValue(command: ["tool", "thing", "add"], option: "--brand"))
@@ -164,7 +165,8 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
-    #expect(usageError(["thing", "list"]) == .missingOption(command: ["tool", "thing", "list"], option: "--to"))
+    #expect(
+      usageError(["thing", "list"]) == .missingOption(command: ["tool", "thing", "list"], option: "--to"))
     #expect(usageError(["thing", "add", "x"]) == nil)
   }
 
@@ -219,7 +221,9 @@ private func usageError(_ arguments: [String]) -> CLIError? {
 
       """
     #expect(help == expected)
-    #expect(HelpGenerator.usage(for: [TestRoot.self, TestGroup.self, TestList.self]) == "tool thing list --to <unit>")
+    #expect(
+      HelpGenerator.usage(for: [TestRoot.self, TestGroup.self, TestList.self])
+        == "tool thing list --to <unit>")
     let group = HelpGenerator.help(for: [TestRoot.self, TestGroup.self])
     #expect(group.contains("USAGE: tool thing <subcommand>"))
     #expect(group.contains("\n  add                       Add a thing.\n"))

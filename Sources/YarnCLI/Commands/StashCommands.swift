@@ -21,7 +21,9 @@ struct YarnFields {
     .value("colorway", "text", "The maker's name for the color."),
     .value("color-family", "text", "A broad color family for sorting, such as red."),
     .value("dye-lot", "text", "The dye lot printed on the ball band."),
-    .value("weight", "weight", "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+    .value(
+      "weight", "weight",
+      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
     .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
     .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
     .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),

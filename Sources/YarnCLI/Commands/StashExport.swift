@@ -20,7 +20,8 @@ struct StashExport: ParsableCommand {
           yarn stash export --columns "Name,Colorway,Remaining,Remaining Unit" --bom > stash.csv
         """,
       options: [
-        .value("output", "file", "Write to FILE (replaced atomically) instead of standard output.", short: "o"),
+        .value(
+          "output", "file", "Write to FILE (replaced atomically) instead of standard output.", short: "o"),
         .value("columns", "list", "The columns, comma-separated, in order (default: all)."),
         .value("delimiter", "delimiter", "comma (default), semicolon or tab."),
         .flag("bom", "Begin with a UTF-8 byte order mark (for Excel)."),

@@ -132,7 +132,8 @@ struct TimeStatus: ParsableCommand {
     }
     let elapsed = session.seconds(now: context.now)
     context.output.line(
-      "\(project.name): running since \(Formatting.localTime(session.start)) (\(Formatting.duration(elapsed)))")
+      "\(project.name): running since \(Formatting.localTime(session.start)) (\(Formatting.duration(elapsed)))"
+    )
     if elapsed > TimeStatus.forgottenAfterSeconds {
       context.warning(
         "this timer has run for over 12 hours; stop it with 'yarn time stop' if it was forgotten")
@@ -189,6 +190,7 @@ struct TimeLog: ParsableCommand {
       ])
     }
     context.output.write(table.text)
-    context.message("total: \(Formatting.duration(total)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
+    context.message(
+      "total: \(Formatting.duration(total)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
   }
 }

@@ -28,7 +28,9 @@ extension ParsedValues {
   /// A CYC yarn weight such as `DK`, `worsted` or `4` (`YarnWeight(parsing:)`).
   func yarnWeight(_ name: String) throws(CLIError) -> YarnWeight? {
     try typed(
-      name, expected: "a yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, super bulky, jumbo, or '8 ply'"
+      name,
+      expected:
+        "a yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, super bulky, jumbo, or '8 ply'"
     ) { YarnWeight(parsing: $0) }
   }
 

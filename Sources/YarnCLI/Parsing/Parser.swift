@@ -152,7 +152,8 @@ struct CommandParser {
   static func spec(for word: String, in command: any ParsableCommand.Type) -> OptionSpec? {
     let options = allOptions(of: command)
     if word.hasPrefix("--") {
-      let name = word.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name =
+        word.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         .first.map(String.init) ?? ""
       return options.first { $0.name == name }
     }
@@ -169,7 +170,8 @@ struct CommandParser {
       inline = String(word[word.index(after: equals)...])
     }
     guard let spec = CommandParser.spec(for: word, in: command) else {
-      let given = word.hasPrefix("--") && inline != nil
+      let given =
+        word.hasPrefix("--") && inline != nil
         ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
       let names = CommandParser.allOptions(of: command).map { "--\($0.name)" }
       throw .unknownOption(

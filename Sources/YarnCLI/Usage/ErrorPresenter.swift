@@ -35,10 +35,13 @@ enum ErrorPresenter {
       }
     }
     if let error = error as? ConversionError {
-      let facts = error.missing.map { "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")" }
+      let facts = error.missing.map {
+        "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")"
+      }
       return ErrorReport(
         message: error.description,
-        hint: "give the yarn's put-up (\(facts.joined(separator: ", "))) to 'yarn stash edit' or 'yarn convert'",
+        hint:
+          "give the yarn's put-up (\(facts.joined(separator: ", "))) to 'yarn stash edit' or 'yarn convert'",
         code: .dataError)
     }
     if let error = error as? AmountParseError {
@@ -77,7 +80,8 @@ enum ErrorPresenter {
     case .missingSubcommand(let command):
       let path = resolve(command, root: root)
       let names = path.last?.configuration.subcommands.map { $0.configuration.name } ?? []
-      report.message = "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
+      report.message =
+        "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestion):
       report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
       if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
@@ -98,7 +102,8 @@ enum ErrorPresenter {
     case .notFound(let kind, let reference):
       report.code = .dataError
       report.message = "no \(kind) matches '\(reference)'"
-      report.hint = "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
+      report.hint =
+        "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .dataError
       let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
@@ -139,7 +144,8 @@ enum ErrorPresenter {
   }
 
   private static func cocoaReport(for error: CocoaError) -> ErrorReport {
-    let path = (error.userInfo[NSFilePathErrorKey] as? String)
+    let path =
+      (error.userInfo[NSFilePathErrorKey] as? String)
       ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? "a file"
     switch error.code {
     case .fileReadNoSuchFile, .fileNoSuchFile:
@@ -150,7 +156,8 @@ enum ErrorPresenter {
       return ErrorReport(message: "cannot read '\(path)': permission denied", code: .noInput)
     case .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly,
       .fileWriteFileExists, .fileWriteInvalidFileName:
-      return ErrorReport(message: "cannot write '\(path)': \(error.localizedDescription)", code: .cannotCreate)
+      return ErrorReport(
+        message: "cannot write '\(path)': \(error.localizedDescription)", code: .cannotCreate)
     default:
       return ErrorReport(message: "i/o error on '\(path)': \(error.localizedDescription)", code: .ioError)
     }
