@@ -20,7 +20,9 @@ import Testing
     var projects: [Project] = []
     if let usageYarnID {
       projects.append(
-        Project(id: "p1", name: "Hat", usages: [YarnUsage(yarnID: usageYarnID, amount: Amount(1, .skein))]))
+        Project(
+          id: "p1", name: "Hat", usages: [YarnUsage(yarnID: usageYarnID, amount: Amount(1, .skein))]
+        ))
     }
     let library = Library(yarns: [yarn], projects: projects)
     let libraryData = try JSONCoding.encoder().encode(library)
@@ -68,7 +70,9 @@ import Testing
       let found = problems { try Backup.verify(zip) }
       #expect(found.contains(.unsafeName("../evil", reason: "has a \"..\" component")))
       #expect(found.contains(.unlisted("../evil")))
-      #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("evil").path))
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: dir.deletingLastPathComponent().appendingPathComponent("evil").path))
     }
   }
 
@@ -92,11 +96,17 @@ import Testing
       try Support.writeZip(try validEntries(libraryDigest: wrong, yarnID: "missing-yarn"), to: zip)
       let second = problems { try Backup.verify(zip) }
       #expect(second.count == 1)
-      #expect(second.first.map { if case .digestMismatch("library.json", wrong, _) = $0 { true } else { false } } == true)
+      #expect(
+        second.first.map {
+          if case .digestMismatch("library.json", wrong, _) = $0 { true } else { false }
+        } == true)
 
       try Support.writeZip(try validEntries(yarnID: "missing-yarn"), to: zip)
       let third = problems { try Backup.verify(zip) }
-      #expect(third.contains(.inconsistentLibrary(reason: "project p1 (Hat) uses yarn missing-yarn, which is missing")))
+      #expect(
+        third.contains(
+          .inconsistentLibrary(reason: "project p1 (Hat) uses yarn missing-yarn, which is missing"))
+      )
       #expect(third.contains(.countMismatch(kind: "projects", manifest: 1, library: 1)) == false)
     }
   }
@@ -105,12 +115,15 @@ import Testing
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("v2.zip")
       // A v2 manifest may look different: only its version is read.
-      let manifest = Data(#"{"format": "yarn-backup", "formatVersion": 2, "files": "elsewhere"}"#.utf8)
+      let manifest = Data(
+        #"{"format": "yarn-backup", "formatVersion": 2, "files": "elsewhere"}"#.utf8)
       try Support.writeZip([("manifest.json", manifest)], to: zip)
       #expect(throws: BackupError.newerFormat(path: zip.path, found: 2, known: 1)) {
         try Backup.verify(zip)
       }
-      #expect(BackupError.newerFormat(path: "b.zip", found: 2, known: 1).description.contains("format version 2 is needed"))
+      #expect(
+        BackupError.newerFormat(path: "b.zip", found: 2, known: 1).description.contains(
+          "format version 2 is needed"))
     }
   }
 
@@ -119,13 +132,15 @@ import Testing
       let zip = dir.appendingPathComponent("big.zip")
       try Support.writeZip(try validEntries(attachmentSize: 2), to: zip)
       let found = problems { try Backup.verify(zip) }
-      #expect(found.contains(.sizeMismatch("attachments/" + Support.abcSHA256, expected: 2, found: 3)))
+      #expect(
+        found.contains(.sizeMismatch("attachments/" + Support.abcSHA256, expected: 2, found: 3)))
 
       // Same claim in a directory: the file is read at most to its manifest size.
       let unpacked = dir.appendingPathComponent("unpacked")
       for (name, data) in try validEntries(attachmentSize: 2) {
         let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
       #expect(problems { try Backup.verify(unpacked) }.count >= 1)
@@ -138,12 +153,14 @@ import Testing
       let unpacked = dir.appendingPathComponent("unpacked")
       for (name, data) in try validEntries() {
         let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
       let reader = try BackupReader(url: unpacked)
       #expect(reader.structuralProblems.isEmpty)
-      try Data("abcdef".utf8).write(to: unpacked.appendingPathComponent("attachments/" + Support.abcSHA256))
+      try Data("abcdef".utf8).write(
+        to: unpacked.appendingPathComponent("attachments/" + Support.abcSHA256))
       let file = try #require(reader.attachmentFiles.first)
       #expect(try reader.readAttachment(file, to: nil) == .tooLarge(file.path, limit: 3))
     }
@@ -154,7 +171,8 @@ import Testing
       let unpacked = dir.appendingPathComponent("unpacked")
       for (name, data) in try validEntries() {
         let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
       let attachment = unpacked.appendingPathComponent("attachments/" + Support.abcSHA256)
@@ -178,16 +196,33 @@ import Testing
         formatVersion: 1, createdAt: Date(timeIntervalSince1970: 0), generator: "hand",
         counts: .init(of: library),
         files: [
-          .init(path: "library.json", size: Int64(libraryData.count), sha256: try SHA256Hasher.hexDigest(of: libraryData)),
+          .init(
+            path: "library.json", size: Int64(libraryData.count),
+            sha256: try SHA256Hasher.hexDigest(of: libraryData)),
           .init(path: "attachments/" + sha, size: Int64(zeros.count), sha256: sha),
         ])
       try Support.writeZip(
-        [("manifest.json", try JSONCoding.encoder().encode(manifest)), ("library.json", libraryData),
-         ("attachments/" + sha, zeros)], to: zip)
+        [
+          ("manifest.json", try JSONCoding.encoder().encode(manifest)),
+          ("library.json", libraryData),
+          ("attachments/" + sha, zeros),
+        ], to: zip)
       let found = problems { try Backup.verify(zip) }
-      #expect(found.contains { if case .compressionRatio("attachments/" + sha, _, 200) = $0 { true } else { false } })
+      #expect(
+        found.contains {
+          if case .compressionRatio("attachments/" + sha, _, 200) = $0 { true } else { false }
+        })
       // With the check relaxed the same archive verifies.
-      #expect(try Backup.verify(zip, limits: BackupLimits(maxCompressionRatio: 10_000)).files.count == 2)
+      #expect(
+        try Backup.verify(zip, limits: BackupLimits(maxCompressionRatio: 10_000)).files.count == 2)
+    }
+  }
+
+  @Test func aMissingPathIsNotFound() throws {
+    try Support.withScratch { dir in
+      let url = dir.appendingPathComponent("nothing.zip")
+      #expect(throws: BackupError.notFound(path: url.path)) { try Backup.verify(url) }
+      #expect(BackupError.notFound(path: url.path).description.contains("nothing.zip"))
     }
   }
 
@@ -195,7 +230,10 @@ import Testing
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("many.zip")
       try Support.writeZip(try validEntries(), to: zip)
-      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [.tooManyEntries(count: 3, limit: 2)])) {
+      #expect(
+        throws: BackupError.invalidBackup(
+          path: zip.path, problems: [.tooManyEntries(count: 3, limit: 2)])
+      ) {
         try Backup.verify(zip, limits: BackupLimits(maxEntries: 2))
       }
     }
@@ -206,20 +244,27 @@ import Testing
   @Test func aForeignArchiveWithHostileNamesSaysWhatIsWrong() throws {
     let traversal = Support.sharedZip("zipfoundation/testSimpleTraversalAttack.zip")
     let found = problems { try Backup.verify(traversal) }
-    #expect(found.contains(.unsafeName("../testTraversalAttackABC/EVIL_HERE", reason: "has a \"..\" component")))
+    #expect(
+      found.contains(
+        .unsafeName("../testTraversalAttackABC/EVIL_HERE", reason: "has a \"..\" component")))
     #expect(found.contains(.missing("manifest.json")))
     let link = Support.sharedZip("zipfoundation/testUnzipUncontainedSymlink.zip")
-    #expect(problems { try Backup.verify(link) } == [.symbolicLink("evil_symlink"), .missing("manifest.json")])
+    #expect(
+      problems { try Backup.verify(link) } == [
+        .symbolicLink("evil_symlink"), .missing("manifest.json"),
+      ])
     // A harmless foreign zip is simply not a backup.
     let plain = Support.sharedZip("go-archive-zip-testdata/test.zip")
     #expect(throws: BackupError.missingManifest(path: plain.path)) { try Backup.verify(plain) }
   }
 
   @Test(arguments: [
-    "zipfoundation/testSimpleTraversalAttack.zip", "zipfoundation/testPathDelimiterTraversalAttack.zip",
+    "zipfoundation/testSimpleTraversalAttack.zip",
+    "zipfoundation/testPathDelimiterTraversalAttack.zip",
     "zipfoundation/testUnzipUncontainedSymlink.zip", "kd2fw-zipbomb/zipbomb_1G.zip",
     "unzip-p-testdata/zbsm.zip", "unzip-p-testdata/badcrc.zip", "unzip-p-testdata/truncated.zip",
-    "unzip-p-testdata/cases.zip", "unzip-p-testdata/encrypted.zip", "go-archive-zip-testdata/symlink.zip",
+    "unzip-p-testdata/cases.zip", "unzip-p-testdata/encrypted.zip",
+    "go-archive-zip-testdata/symlink.zip",
     "go-archive-zip-testdata/test-baddirsz.zip", "go-archive-zip-testdata/readme.notzip",
   ])
   func refusesForeignArchivesQuickly(name: String) throws {
@@ -251,7 +296,10 @@ import Testing
     #expect(BackupChecks.unsafeReason(name) == reason)
   }
 
-  @Test(arguments: ["library.json", "attachments/" + BackupTestSupport.abcSHA256, "attachments/", "a/b.c", "ünï/cødé", "..a/b..", "...", "a/.hidden"])
+  @Test(arguments: [
+    "library.json", "attachments/" + BackupTestSupport.abcSHA256, "attachments/", "a/b.c",
+    "ünï/cødé", "..a/b..", "...", "a/.hidden",
+  ])
   func safeNames(name: String) {
     #expect(BackupChecks.unsafeReason(name) == nil)
   }
@@ -274,9 +322,14 @@ import Testing
       ])
     let found = BackupChecks.manifestProblems(manifest, limits: .standard)
     #expect(found.contains(.missing("library.json")))
-    #expect(found.contains(.invalidManifestEntry("notes.txt", reason: "not library.json or attachments/<sha256> (format version 1)")))
+    #expect(
+      found.contains(
+        .invalidManifestEntry(
+          "notes.txt", reason: "not library.json or attachments/<sha256> (format version 1)")))
     #expect(found.contains(.invalidManifestEntry("attachments/x", reason: "negative size -1")))
-    #expect(found.contains(.invalidManifestEntry("attachments/x", reason: "sha256 is not 64 lower-case hex digits")))
+    #expect(
+      found.contains(
+        .invalidManifestEntry("attachments/x", reason: "sha256 is not 64 lower-case hex digits")))
     #expect(found.count == 6)
   }
 }

@@ -27,7 +27,9 @@ import Testing
       try Backup.create(from: source, to: good, generator: "t", now: Date(timeIntervalSince1970: 0))
       let bad = dir.appendingPathComponent("bad.zip")
       let bytes = try Data(contentsOf: good)
-      try (kind == "random" ? Support.noise(count: bytes.count, seed: 5) : bytes.prefix(bytes.count / 2))
+      try
+        (kind == "random"
+        ? Support.noise(count: bytes.count, seed: 5) : bytes.prefix(bytes.count / 2))
         .write(to: bad)
 
       let target = try emptyStore(dir)
@@ -47,7 +49,9 @@ import Testing
       let target = try emptyStore(dir)
       let before = try snapshot(target)
       let started = Date()
-      #expect(throws: BackupError.self) { try Backup.restore(from: Support.sharedZip(name), into: target) }
+      #expect(throws: BackupError.self) {
+        try Backup.restore(from: Support.sharedZip(name), into: target)
+      }
       #expect(Date().timeIntervalSince(started) < 2)
       let after = try snapshot(target)
       #expect(after.0 == before.0 && after.1 == before.1)

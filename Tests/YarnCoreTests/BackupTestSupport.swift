@@ -61,7 +61,8 @@ extension BackupTestSupport {
   /// a JPEG (noise), a PNG-named file, a text file holding "abc", a pattern PDF, notes with
   /// commas, quotes and line breaks, and sessions including a running one.
   static func makeStore(in directory: URL) throws -> LibraryStore {
-    let store = try LibraryStore(directory: directory.appendingPathComponent("lib"), mode: .readWrite)
+    let store = try LibraryStore(
+      directory: directory.appendingPathComponent("lib"), mode: .readWrite)
     let files = directory.appendingPathComponent("in", isDirectory: true)
     try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
     func attach(_ name: String, _ data: Data) throws -> Attachment {
@@ -69,8 +70,10 @@ extension BackupTestSupport {
       try data.write(to: url)
       return try store.importAttachment(from: url)
     }
-    let jpeg = try attach("front.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0]) + noise(count: 50_000, seed: 11))
-    let png = try attach("swatch.png", Data([0x89, 0x50, 0x4E, 0x47]) + noise(count: 3_000, seed: 12))
+    let jpeg = try attach(
+      "front.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0]) + noise(count: 50_000, seed: 11))
+    let png = try attach(
+      "swatch.png", Data([0x89, 0x50, 0x4E, 0x47]) + noise(count: 3_000, seed: 12))
     let text = try attach("care.txt", Data("abc".utf8))
     let pdf = try attach(
       "flax.pdf", Data("%PDF-1.4\n".utf8) + Data(String(repeating: "stream\n", count: 400).utf8))

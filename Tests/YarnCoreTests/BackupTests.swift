@@ -62,7 +62,8 @@ import Testing
       // The text attachment holds "abc": its digest is the FIPS 180-2 example's.
       #expect(
         manifest.files.contains(
-          BackupManifest.File(path: "attachments/" + Support.abcSHA256, size: 3, sha256: Support.abcSHA256)))
+          BackupManifest.File(
+            path: "attachments/" + Support.abcSHA256, size: 3, sha256: Support.abcSHA256)))
       #expect(entries.first { $0.0 == "attachments/" + Support.abcSHA256 }?.1 == Data("abc".utf8))
       for file in manifest.files {
         let bytes = try #require(entries.first { $0.0 == file.path }?.1)
@@ -87,14 +88,18 @@ import Testing
       try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
       let library = try store.library()
       let methods = Dictionary(
-        uniqueKeysWithValues: try ZipArchive.Reader(url: zip).entries().map { ($0.name, $0.method) })
+        uniqueKeysWithValues: try ZipArchive.Reader(url: zip).entries().map { ($0.name, $0.method) }
+      )
       #expect(methods["manifest.json"] == 8)
       #expect(methods["library.json"] == 8)
       for attachment in library.attachments {
         let expected = attachment.mediaType == "text/plain" ? 8 : 0
         #expect(methods["attachments/" + attachment.sha256] == expected, "\(attachment.fileName)")
       }
-      #expect(Set(library.attachments.map(\.mediaType)) == ["image/jpeg", "image/png", "text/plain", "application/pdf"])
+      #expect(
+        Set(library.attachments.map(\.mediaType)) == [
+          "image/jpeg", "image/png", "text/plain", "application/pdf",
+        ])
     }
   }
 
@@ -173,7 +178,10 @@ import Testing
         try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
       }
       #expect(try Data(contentsOf: zip) == Data("precious".utf8))
-      #expect(Support.listing(of: dir).filter { !$0.hasPrefix("lib/") && !$0.hasPrefix("in/") } == ["backup.zip"])
+      #expect(
+        Support.listing(of: dir).filter { !$0.hasPrefix("lib/") && !$0.hasPrefix("in/") } == [
+          "backup.zip"
+        ])
 
       try Backup.create(from: store, to: zip, generator: "yarn test", now: now, force: true)
       #expect(try Backup.verify(zip).counts.attachments == 4)

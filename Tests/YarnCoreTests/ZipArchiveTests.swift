@@ -17,7 +17,8 @@ import Testing
       let zipURL = dir.appendingPathComponent("out.zip")
 
       let writer = try ZipArchive.Writer(url: zipURL, overwrite: false)
-      try writer.add(name: "notes/ünïcode.txt", data: text, compression: .deflate, modified: instant)
+      try writer.add(
+        name: "notes/ünïcode.txt", data: text, compression: .deflate, modified: instant)
       try writer.addFile(
         name: "photo.jpg", from: photoURL, expectedSize: Int64(photo.count),
         expectedSHA256: try SHA256Hasher.hexDigest(of: photo), compression: .store,
@@ -130,7 +131,8 @@ import Testing
   @Test func discardsAnArchiveThatIsNeverClosed() throws {
     try Scratch.withScratch { dir in
       do {
-        let writer = try ZipArchive.Writer(url: dir.appendingPathComponent("a.zip"), overwrite: false)
+        let writer = try ZipArchive.Writer(
+          url: dir.appendingPathComponent("a.zip"), overwrite: false)
         try writer.add(name: "x", data: Data("x".utf8), compression: .deflate, modified: instant)
       }
       #expect(Scratch.listing(of: dir).isEmpty)

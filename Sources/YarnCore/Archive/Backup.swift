@@ -42,7 +42,7 @@ public enum Backup {
   /// `library.json` and its references.
   ///
   /// - Returns: the manifest when everything is right.
-  /// - Throws: `BackupError.invalidBackup` listing every problem found; `.cannotOpen`,
+  /// - Throws: `BackupError.invalidBackup` listing every problem found; `.notFound`, `.cannotOpen`,
   ///   `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot get that far.
   @discardableResult
   public static func verify(_ url: URL, limits: BackupLimits = .standard) throws -> BackupManifest {
@@ -54,7 +54,9 @@ public enum Backup {
     for file in reader.attachmentFiles {
       if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
     }
-    guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
+    guard problems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: problems)
+    }
     return reader.manifest
   }
 
@@ -73,7 +75,8 @@ public enum Backup {
   /// - Returns: the backup's manifest.
   /// - Throws: `BackupError.libraryNotEmpty` when `store` holds anything (checked before
   ///   reading and again inside the transaction); `BackupError.invalidBackup` listing every
-  ///   problem found; `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
+  ///   problem found; `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`,
+  ///   `.newerFormat`;
   ///   `.cannotStage` when the attachments cannot be written into the library; `StoreError`
   ///   from the store (such as `.readOnly`).
   @discardableResult

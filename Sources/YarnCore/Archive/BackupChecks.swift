@@ -58,7 +58,8 @@ enum BackupChecks {
   /// Problems of the manifest's file list: each path must be `library.json` or
   /// `attachments/<sha256>` (its own digest), listed once, with a size ≥ 0 and a well-formed
   /// digest; `library.json` must be listed.
-  static func manifestProblems(_ manifest: BackupManifest, limits: BackupLimits) -> [BackupProblem] {
+  static func manifestProblems(_ manifest: BackupManifest, limits: BackupLimits) -> [BackupProblem]
+  {
     var problems = nameProblems(manifest.files.map(\.path))
     if manifest.files.count > limits.maxEntries {
       problems.append(.tooManyEntries(count: manifest.files.count, limit: limits.maxEntries))
@@ -115,7 +116,8 @@ enum BackupChecks {
 
     for project in library.projects {
       for usage in project.usages where !yarnIDs.contains(usage.yarnID) {
-        report("project \(project.id) (\(project.name)) uses yarn \(usage.yarnID), which is missing")
+        report(
+          "project \(project.id) (\(project.name)) uses yarn \(usage.yarnID), which is missing")
       }
     }
     for session in library.sessions where !projectIDs.contains(session.projectID) {
@@ -164,12 +166,12 @@ enum BackupChecks {
       }
     }
     for yarn in library.yarns {
-      yarn.photos.forEach { check($0, owner: "yarn \(yarn.id) (\(yarn.name))") }
+      for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
     }
     for project in library.projects {
       let owner = "project \(project.id) (\(project.name))"
       if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
-      project.photos.forEach { check($0, owner: owner) }
+      for photo in project.photos { check(photo, owner: owner) }
     }
 
     let counts = BackupManifest.Counts(of: library)
@@ -192,7 +194,9 @@ enum BackupChecks {
     func path(_ context: DecodingError.Context) -> String {
       var out = ""
       for key in context.codingPath {
-        if let index = key.intValue { out += "[\(index)]" } else {
+        if let index = key.intValue {
+          out += "[\(index)]"
+        } else {
           out += (out.isEmpty ? "" : ".") + key.stringValue
         }
       }

@@ -9,6 +9,8 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `create` when an attachment's bytes are missing from the store, or differ from
   /// the size and SHA-256 its record gives; `path` is the store's file.
   case attachmentUnavailable(sha256: String, path: String, reason: String)
+  /// Thrown when nothing exists at the backup's path (exit 66 in the CLI).
+  case notFound(path: String)
   /// Thrown when `path` is neither a zip archive nor a directory that can be read (libzip's
   /// reason: not a zip archive, premature end of file, inconsistent archive, …).
   case cannotOpen(path: String, reason: String)
@@ -37,6 +39,8 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "cannot write backup \(path): \(reason)"
     case .attachmentUnavailable(let sha256, let path, let reason):
       return "attachment \(sha256) (\(path)) cannot be backed up: \(reason)"
+    case .notFound(let path):
+      return "no backup at \(path): no such file or directory"
     case .cannotOpen(let path, let reason):
       return "cannot open backup \(path): \(reason)"
     case .missingManifest(let path):

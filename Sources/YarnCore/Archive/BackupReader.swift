@@ -28,7 +28,8 @@ final class BackupReader {
 
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
-  /// - Throws: `BackupError.cannotOpen` when it is neither; `BackupError.invalidBackup` when
+  /// - Throws: `BackupError.notFound` when nothing is there; `BackupError.cannotOpen` when it
+  ///   is neither a zip nor a directory; `BackupError.invalidBackup` when
   ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
   ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
@@ -38,7 +39,7 @@ final class BackupReader {
     self.limits = limits
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw BackupError.cannotOpen(path: url.path, reason: "no such file or directory")
+      throw BackupError.notFound(path: url.path)
     }
     var problems: [BackupProblem] = []
     let source: BackupSource
@@ -83,7 +84,8 @@ final class BackupReader {
       throw BackupError.missingManifest(path: url.path)
     }
     if manifestEntry.isSymbolicLink || manifestEntry.notRegular != nil {
-      throw BackupError.invalidManifest(path: url.path, reason: "manifest.json is not a regular file")
+      throw BackupError.invalidManifest(
+        path: url.path, reason: "manifest.json is not a regular file")
     }
     var manifestData = Data()
     do {
@@ -100,7 +102,8 @@ final class BackupReader {
     }
     guard header.format == BackupManifest.formatName else {
       throw BackupError.invalidManifest(
-        path: url.path, reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
+        path: url.path,
+        reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
     }
     guard header.formatVersion <= Backup.formatVersion else {
       throw BackupError.newerFormat(
@@ -108,7 +111,8 @@ final class BackupReader {
     }
     guard header.formatVersion >= 1 else {
       throw BackupError.invalidManifest(
-        path: url.path, reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
+        path: url.path,
+        reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
     }
     do { manifest = try decoder.decode(BackupManifest.self, from: manifestData) } catch {
       throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))

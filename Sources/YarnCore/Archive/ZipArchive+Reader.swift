@@ -55,7 +55,8 @@ extension ZipArchive {
       var system: zip_uint8_t = 0
       var attributes: zip_uint32_t = 0
       var isLink = false
-      if zip_file_get_external_attributes(handle, zip_uint64_t(index), 0, &system, &attributes) == 0,
+      if zip_file_get_external_attributes(handle, zip_uint64_t(index), 0, &system, &attributes)
+        == 0,
         system == zip_uint8_t(ZIP_OPSYS_UNIX)
       {
         // The high 16 bits hold the Unix st_mode; S_IFMT 0o170000, S_IFLNK 0o120000.

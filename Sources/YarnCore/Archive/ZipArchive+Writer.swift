@@ -121,7 +121,8 @@ extension ZipArchive {
         if let failed = fileSources.first(where: { $0.failure != nil }) {
           failedFile = (failed.entry, failed.path, failed.failure ?? "")
         }
-        let reason = failedFile.map { "\($0.entry) from \($0.path): \($0.reason)" } ?? archiveMessage()
+        let reason =
+          failedFile.map { "\($0.entry) from \($0.path): \($0.reason)" } ?? archiveMessage()
         zip_discard(handle)
         self.handle = nil
         unlink(temporaryPath)
@@ -190,7 +191,9 @@ extension ZipArchive {
 
     private func syncFile(_ path: String) throws {
       let fd = open(path, O_RDONLY)
-      guard fd >= 0 else { throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText()) }
+      guard fd >= 0 else {
+        throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+      }
       defer { _ = Foundation.close(fd) }
       guard fsync(fd) == 0 else {
         throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
