@@ -23,6 +23,8 @@ extension ErrorPresenter {
         message: message,
         hint: "restore into a new library with --library NEW_DIR (or $YARN_LIBRARY)",
         code: .cannotCreate)
+    case .notFound:
+      return ErrorReport(message: message, hint: "check the path", code: .noInput)
     case .attachmentUnavailable:
       return ErrorReport(message: message, code: .ioError)
     case .newerFormat:
