@@ -1,0 +1,387 @@
+import Foundation
+import YarnCore
+
+/// `yarn project`: projects and the yarn they use.
+struct ProjectCommand: CommandGroup {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "project", abstract: "Add, list, show, edit, finish and remove projects; record yarn used.",
+      subcommands: [
+        ProjectAdd.self, ProjectList.self, ProjectShow.self, ProjectEdit.self, ProjectRemove.self,
+        ProjectFinish.self, ProjectUse.self, ProjectAttach.self,
+      ])
+  }
+}
+
+/// The fields set by `project add` and `project edit`; `nil` is "not given", `.some(nil)`
+/// (an empty value) clears the field in `edit`.
+struct ProjectFields {
+  static let options: [OptionSpec] = [
+    .value("craft", "craft", "knitting, crochet, weaving, spinning, embroidery or other."),
+    .value("status", "status", "planned, in-progress, finished, frogged or hibernating."),
+    .value("pattern", "name", "The pattern's name."),
+    .value("pattern-url", "url", "Where the pattern is published."),
+    .value("started", "date", "The day work began: YYYY-MM-DD, today or yesterday."),
+  ]
+
+  var craft: Craft??
+  var status: ProjectStatus?
+  var patternName: String??
+  var patternURL: String??
+  var started: CalendarDate??
+  var finished: CalendarDate??
+
+  init(_ values: ParsedValues) throws {
+    craft = try ProjectFields.clearing(values, "craft") { try values.craft($0) }
+    status = try values.status("status")
+    patternName = values.clearable("pattern")
+    patternURL = values.clearable("pattern-url")
+    started = try ProjectFields.clearing(values, "started") { try values.date($0) }
+    finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
+  }
+
+  private static func clearing<T>(
+    _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
+  ) throws -> T?? {
+    guard let text = values.value(name) else { return nil }
+    if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
+    return .some(try read(name))
+  }
+
+  func apply(to project: inout Project) {
+    if let craft { project.craft = craft }
+    if let status { project.status = status }
+    if patternName != nil || patternURL != nil {
+      var pattern = project.pattern ?? Pattern()
+      if let patternName { pattern.name = patternName }
+      if let patternURL { pattern.url = patternURL }
+      project.pattern =
+        pattern.name == nil && pattern.url == nil && pattern.pdf == nil ? nil : pattern
+    }
+    if let started { project.started = started }
+    if let finished { project.finished = finished }
+  }
+}
+
+/// `yarn project add NAME [options]`.
+struct ProjectAdd: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "add", abstract: "Add a project.",
+      discussion: """
+        EXAMPLE:
+          yarn project add "Flax" --craft knitting --status in-progress --pattern "Flax" \\
+            --started 2026-01-10
+        """,
+      arguments: [.required("name", "The project's name.")],
+      options: ProjectFields.options)
+  }
+
+  var name: String
+  var fields: ProjectFields
+
+  init(from values: ParsedValues) throws {
+    name = try values.requiredArgument("name")
+    guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw CLIError.badValue(
+        command: values.command, name: "<name>", value: name, reason: "a name cannot be empty")
+    }
+    fields = try ProjectFields(values)
+  }
+
+  func run(in context: Context) throws {
+    var project = Project(id: Identifier.make(), name: name)
+    fields.apply(to: &project)
+    try context.write { store in try store.insert(project) }
+    if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
+    context.message("added project \(project.name) (\(shortID(project.id)))")
+  }
+}
+
+/// `yarn project list [--status S]`.
+struct ProjectList: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list", abstract: "List projects with their status and time logged.",
+      options: [.value("status", "status", "Only projects with this status.")],
+      aliases: ["ls"])
+  }
+
+  var status: ProjectStatus?
+
+  init(from values: ParsedValues) throws {
+    status = try values.status("status")
+  }
+
+  func run(in context: Context) throws {
+    let (projects, sessions) = try context.read { store in
+      (try store.projects(), try store.sessions())
+    }
+    let now = context.now
+    var seconds: [String: Int64] = [:]
+    for session in sessions { seconds[session.projectID, default: 0] += session.seconds(now: now) }
+    let shown = projects.filter { status == nil || $0.status == status }
+    if context.global.json {
+      try context.printJSON(shown.map { ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0) })
+      return
+    }
+    if shown.isEmpty {
+      context.message(
+        projects.isEmpty
+          ? "no projects yet; add one with 'yarn project add NAME'" : "no project has that status")
+      return
+    }
+    var table = Table(["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"])
+    for project in shown {
+      table.add([
+        shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
+        project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
+        Formatting.duration(seconds[project.id] ?? 0),
+      ])
+    }
+    context.output.write(table.text)
+  }
+}
+
+/// `yarn project show PROJECT`.
+struct ProjectShow: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "show", abstract: "Show a project: its facts, yarns used, photos, notes and time.",
+      arguments: [.required("project", "The project: its name, ID or an ID prefix.")])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+  }
+
+  func run(in context: Context) throws {
+    let (project, yarns, notes, sessions) = try context.read { store in
+      let project = try References.project(reference, in: try store.projects())
+      return (
+        project, try store.yarns(), try store.notes(about: .project(project.id)),
+        try store.sessions(projectID: project.id)
+      )
+    }
+    let seconds = sessions.reduce(Int64(0)) { $0 + $1.seconds(now: context.now) }
+    if context.global.json {
+      try context.printJSON(ProjectJSON(project: project, seconds: seconds))
+      return
+    }
+    let yarnNames = Dictionary(yarns.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    let usages = project.usages.map { "\(yarnNames[$0.yarnID] ?? $0.yarnID): \($0.amount)" }
+    var pattern: [String] = []
+    if let name = project.pattern?.name { pattern.append(name) }
+    if let url = project.pattern?.url { pattern.append(url) }
+    if let pdf = project.pattern?.pdf {
+      pattern.append("\(pdf.fileName) (\(Formatting.bytes(pdf.byteCount)))")
+    }
+    let photos = project.photos.map { "\($0.fileName) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))" }
+    let running = sessions.first { $0.isRunning }
+    var time = "\(Formatting.duration(seconds)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
+    if let running { time += " (running since \(Formatting.localTime(running.start)))" }
+    var text = Formatting.fields([
+      ("Name", project.name),
+      ("ID", project.id),
+      ("Craft", project.craft?.rawValue),
+      ("Status", project.status.rawValue),
+      ("Pattern", pattern.isEmpty ? nil : pattern.joined(separator: "\n")),
+      ("Started", project.started?.iso8601),
+      ("Finished", project.finished?.iso8601),
+      ("Yarn used", usages.isEmpty ? nil : usages.joined(separator: "\n")),
+      ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
+      ("Time", time),
+    ])
+    text += Formatting.notes(notes)
+    context.output.write(text)
+  }
+}
+
+/// `yarn project edit PROJECT [options]`.
+struct ProjectEdit: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "edit", abstract: "Change a project's facts; an empty value (--pattern \"\") clears one.",
+      arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
+      options: [.value("name", "text", "A new name.")] + ProjectFields.options + [
+        .value("finished", "date", "The day it was finished: YYYY-MM-DD, today or yesterday.")
+      ])
+  }
+
+  var reference: String
+  var newName: String?
+  var fields: ProjectFields
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+    newName = values.value("name")
+    if let newName, newName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      throw CLIError.badValue(
+        command: values.command, name: "--name", value: newName, reason: "a name cannot be empty")
+    }
+    fields = try ProjectFields(values)
+  }
+
+  func run(in context: Context) throws {
+    let project = try context.write { store in
+      var project = try References.project(reference, in: try store.projects())
+      if let newName { project.name = newName }
+      fields.apply(to: &project)
+      try store.update(project)
+      return project
+    }
+    if context.global.json { try context.printJSON(project) }
+    context.message("updated project \(project.name) (\(shortID(project.id)))")
+  }
+}
+
+/// `yarn project rm PROJECT`.
+struct ProjectRemove: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "rm", abstract: "Remove a project with its notes and time sessions.",
+      arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
+      aliases: ["remove"])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+  }
+
+  func run(in context: Context) throws {
+    let project = try context.write { store in
+      let project = try References.project(reference, in: try store.projects())
+      try store.deleteProject(id: project.id)
+      return project
+    }
+    context.message("removed project \(project.name) (\(shortID(project.id)))")
+  }
+}
+
+/// `yarn project finish PROJECT [--on DATE]`.
+struct ProjectFinish: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "finish",
+      abstract: "Mark a project finished; its yarn usages then count against the stash.",
+      arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
+      options: [.value("on", "date", "The day it was finished (default: today).")])
+  }
+
+  var reference: String
+  var day: CalendarDate?
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+    day = try values.date("on")
+  }
+
+  func run(in context: Context) throws {
+    let finished = day ?? context.today
+    let project = try context.write { store in
+      var project = try References.project(reference, in: try store.projects())
+      if let started = project.started, finished < started {
+        throw CLIError.invalidData(
+          message: "'\(project.name)' cannot finish on \(finished) before it started on \(started)",
+          hint: "give the day with --on YYYY-MM-DD")
+      }
+      project.status = .finished
+      project.finished = finished
+      try store.update(project)
+      return project
+    }
+    if context.global.json { try context.printJSON(project) }
+    context.message("finished project \(project.name) on \(finished)")
+  }
+}
+
+/// `yarn project use PROJECT YARN AMOUNT`.
+struct ProjectUse: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "use", abstract: "Record an amount of a stash yarn used in a project.",
+      discussion: """
+        The amount may be in any unit (skeins, g, oz, yd, m); the remaining estimate converts
+        it with the yarn's put-up. Usages count against the stash once the project is finished.
+
+        EXAMPLE:
+          yarn project use Flax "Cascade 220" "1.5 skeins"
+        """,
+      arguments: [
+        .required("project", "The project: its name, ID or an ID prefix."),
+        .required("yarn", "The yarn: its name, ID or an ID prefix."),
+        .required("amount", "How much, such as \"1.5 skeins\", 120g or 300yd."),
+      ])
+  }
+
+  var projectReference: String
+  var yarnReference: String
+  var amount: Amount
+
+  init(from values: ParsedValues) throws {
+    projectReference = try values.requiredArgument("project")
+    yarnReference = try values.requiredArgument("yarn")
+    amount = try values.typedArgument("amount", expected: "an amount such as '3 skeins'") {
+      try Amount(parsing: $0)
+    }
+  }
+
+  func run(in context: Context) throws {
+    let (project, yarn) = try context.write { store in
+      var project = try References.project(projectReference, in: try store.projects())
+      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      project.usages.append(YarnUsage(yarnID: yarn.id, amount: amount))
+      try store.update(project)
+      return (project, yarn)
+    }
+    if context.global.json { try context.printJSON(project) }
+    context.message("recorded \(amount) of \(yarn.name) in \(project.name)")
+  }
+}
+
+/// `yarn project attach PROJECT FILE [--pattern]`.
+struct ProjectAttach: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "attach", abstract: "Attach a photo to a project, or its pattern PDF with --pattern.",
+      arguments: [
+        .required("project", "The project: its name, ID or an ID prefix."),
+        .required("file", "The photo, or the pattern PDF."),
+      ],
+      options: [.flag("pattern", "The file is the project's pattern (it replaces an earlier one).")])
+  }
+
+  var reference: String
+  var file: String
+  var isPattern: Bool
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+    file = try values.requiredArgument("file")
+    isPattern = values.flag("pattern")
+  }
+
+  func run(in context: Context) throws {
+    let url = try InputFile.existingFile(file)
+    let (project, attachment) = try context.write { store in
+      var project = try References.project(reference, in: try store.projects())
+      let attachment = try store.importAttachment(from: url)
+      if isPattern {
+        var pattern = project.pattern ?? Pattern()
+        pattern.pdf = attachment
+        project.pattern = pattern
+      } else {
+        project.photos.append(attachment)
+      }
+      try store.update(project)
+      return (project, attachment)
+    }
+    if context.global.json { try context.printJSON(attachment) }
+    let role = isPattern ? "as its pattern" : "as a photo"
+    context.message("attached \(attachment.fileName) to project \(project.name) \(role)")
+  }
+}

@@ -1,0 +1,24 @@
+/// `yarn`: the root of the command tree.
+struct RootCommand: CommandGroup {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "yarn",
+      abstract: "Keep a knitter's or crocheter's yarn stash, projects and time.",
+      discussion: """
+        EXAMPLES:
+          yarn stash add "Cascade 220" --weight worsted --length-per-skein 220yd \\
+            --net-weight-per-skein 100g --quantity "3 skeins"
+          yarn project add "Flax" --craft knitting --status in-progress
+          yarn project use Flax "Cascade 220" "250 g"
+          yarn time start Flax
+          yarn backup create stash-backup.zip
+
+        Exit status: 0 success, 64 usage error, 65 bad input data, 66 input missing,
+        73 cannot create output, 74 I/O error, 75 library busy (try again).
+        """,
+      subcommands: [
+        StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
+        TimeCommand.self, ConvertCommand.self,
+      ])
+  }
+}

@@ -1,0 +1,378 @@
+import Foundation
+import YarnCore
+
+/// `yarn stash`: the yarns.
+struct StashCommand: CommandGroup {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "stash", abstract: "Add, list, show, edit, remove and export stash yarns.",
+      subcommands: [
+        StashAdd.self, StashList.self, StashShow.self, StashEdit.self, StashRemove.self,
+        StashAttach.self, StashExport.self,
+      ])
+  }
+}
+
+/// The fields a user sets with `stash add` and `stash edit`. For each one, `nil` means "not
+/// given"; in `edit`, an empty value (`--brand ""`) clears the field (`.some(nil)`).
+struct YarnFields {
+  static let options: [OptionSpec] = [
+    .value("brand", "text", "The maker, such as \"Cascade Yarns\"."),
+    .value("colorway", "text", "The maker's name for the color."),
+    .value("color-family", "text", "A broad color family for sorting, such as red."),
+    .value("dye-lot", "text", "The dye lot printed on the ball band."),
+    .value(
+      "weight", "weight",
+      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+    .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
+    .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
+    .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
+    .value("quantity", "amount", "How much you have, such as \"3 skeins\", 250g, 8oz, 600yd, 550m."),
+    .value("remaining", "amount", "What is left, overriding the estimate."),
+    .value("location", "text", "Where it was bought."),
+    .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
+  ]
+
+  var brand: String??
+  var colorway: String??
+  var colorFamily: String??
+  var dyeLot: String??
+  var weight: YarnWeight??
+  var fiber: String??
+  var lengthPerSkein: Amount??
+  var netWeightPerSkein: Amount??
+  var quantity: Amount??
+  var remaining: Amount??
+  var location: String??
+  var added: CalendarDate??
+
+  init(_ values: ParsedValues) throws {
+    brand = values.clearable("brand")
+    colorway = values.clearable("colorway")
+    colorFamily = values.clearable("color-family")
+    dyeLot = values.clearable("dye-lot")
+    fiber = values.clearable("fiber")
+    location = values.clearable("location")
+    weight = try YarnFields.clearing(values, "weight") { try values.yarnWeight($0) }
+    lengthPerSkein = try YarnFields.clearing(values, "length-per-skein") { try values.length($0) }
+    netWeightPerSkein = try YarnFields.clearing(values, "net-weight-per-skein") {
+      try values.mass($0)
+    }
+    quantity = try YarnFields.clearing(values, "quantity") { try values.amount($0) }
+    remaining = try YarnFields.clearing(values, "remaining") { try values.amount($0) }
+    added = try YarnFields.clearing(values, "added") { try values.date($0) }
+  }
+
+  /// `nil` when the option is absent, `.some(nil)` when empty, else the parsed value.
+  private static func clearing<T>(
+    _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
+  ) throws -> T?? {
+    guard let text = values.value(name) else { return nil }
+    if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
+    return .some(try read(name))
+  }
+
+  /// Sets every given field of `yarn`.
+  func apply(to yarn: inout Yarn) {
+    if let brand { yarn.brand = brand }
+    if let colorway { yarn.colorway = colorway }
+    if let colorFamily { yarn.colorFamily = colorFamily }
+    if let dyeLot { yarn.dyeLot = dyeLot }
+    if let weight { yarn.weight = weight }
+    if let fiber { yarn.fiber = fiber }
+    if let lengthPerSkein { yarn.lengthPerSkein = lengthPerSkein }
+    if let netWeightPerSkein { yarn.netWeightPerSkein = netWeightPerSkein }
+    if let quantity { yarn.quantity = quantity }
+    if let remaining { yarn.remainingOverride = remaining }
+    if let location { yarn.purchaseLocation = location }
+    if let added { yarn.dateAdded = added }
+  }
+}
+
+/// The project names by ID, for messages about usages.
+private func projectNames(_ projects: [Project]) -> [String: String] {
+  Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+}
+
+/// `yarn stash add NAME [options]`.
+struct StashAdd: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "add", abstract: "Add a yarn to the stash.",
+      discussion: """
+        EXAMPLE:
+          yarn stash add "Cascade 220" --brand "Cascade Yarns" --colorway Ruby --weight worsted \\
+            --length-per-skein 220yd --net-weight-per-skein 100g --quantity "3 skeins"
+        """,
+      arguments: [.required("name", "The product name, such as \"Cascade 220\".")],
+      options: YarnFields.options)
+  }
+
+  var name: String
+  var fields: YarnFields
+
+  init(from values: ParsedValues) throws {
+    name = try values.requiredArgument("name")
+    guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw CLIError.badValue(
+        command: values.command, name: "<name>", value: name, reason: "a name cannot be empty")
+    }
+    fields = try YarnFields(values)
+  }
+
+  func run(in context: Context) throws {
+    var yarn = Yarn(id: Identifier.make(), name: name)
+    fields.apply(to: &yarn)
+    if yarn.dateAdded == nil { yarn.dateAdded = context.today }
+    try context.write { store in try store.insert(yarn) }
+    if context.global.json {
+      try context.printJSON(
+        YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
+    }
+    context.message("added yarn \(yarn.name) (\(shortID(yarn.id)))")
+  }
+}
+
+/// `yarn stash list`.
+struct StashList: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list", abstract: "List the stash with what is left of each yarn.",
+      options: [
+        .flag("include-active", "Count the usages of projects in progress, not only finished ones.")
+      ],
+      aliases: ["ls"])
+  }
+
+  var includeActive: Bool
+
+  init(from values: ParsedValues) throws {
+    includeActive = values.flag("include-active")
+  }
+
+  func run(in context: Context) throws {
+    let library = try context.read { store in
+      Library(yarns: try store.yarns(), projects: try store.projects())
+    }
+    let names = projectNames(library.projects)
+    if context.global.json {
+      try context.printJSON(
+        library.yarns.map {
+          YarnJSON(
+            yarn: $0, remaining: library.remaining(of: $0, includeActive: includeActive),
+            projectNames: names)
+        })
+      return
+    }
+    if library.yarns.isEmpty {
+      context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")
+      return
+    }
+    var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
+    for yarn in library.yarns {
+      table.add([
+        shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
+        yarn.quantity?.description ?? "-",
+        Formatting.remainingCell(library.remaining(of: yarn, includeActive: includeActive)),
+      ])
+    }
+    context.output.write(table.text)
+  }
+}
+
+/// `yarn stash show YARN`.
+struct StashShow: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "show",
+      abstract: "Show a yarn: its facts, what is left in every unit, its usages and notes.",
+      arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
+      options: [
+        .flag("include-active", "Count the usages of projects in progress, not only finished ones.")
+      ])
+  }
+
+  var reference: String
+  var includeActive: Bool
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("yarn")
+    includeActive = values.flag("include-active")
+  }
+
+  func run(in context: Context) throws {
+    let (library, yarn, notes) = try context.read { store in
+      let library = Library(yarns: try store.yarns(), projects: try store.projects())
+      let yarn = try References.yarn(reference, in: library.yarns)
+      return (library, yarn, try store.notes(about: .yarn(yarn.id)))
+    }
+    let estimate = library.remaining(of: yarn, includeActive: includeActive)
+    let names = projectNames(library.projects)
+    if context.global.json {
+      try context.printJSON(YarnJSON(yarn: yarn, remaining: estimate, projectNames: names))
+      return
+    }
+    var putUp: String?
+    switch (yarn.lengthPerSkein, yarn.netWeightPerSkein) {
+    case (let length?, let mass?): putUp = "\(length) / \(mass) per skein"
+    case (let length?, nil): putUp = "\(length) per skein"
+    case (nil, let mass?): putUp = "\(mass) per skein"
+    case (nil, nil): putUp = nil
+    }
+    var remaining = Formatting.remainingInAllUnits(estimate, putUp: yarn.putUp)
+    if estimate.remaining != nil { remaining += " (\(estimate.source.rawValue))" }
+    if let deficit = estimate.deficit, let unit = estimate.remaining?.unit {
+      remaining += "\noverdrawn by \(Formatting.inAllUnits(Amount(deficit, unit), putUp: yarn.putUp))"
+    }
+    var usages: [String] = []
+    for project in library.projects {
+      for usage in project.usages where usage.yarnID == yarn.id {
+        usages.append("\(project.name) (\(project.status.rawValue)): \(usage.amount)")
+      }
+    }
+    let unconverted = estimate.unconverted.map { usage in
+      let facts = usage.missing.map { "the \($0)" }.joined(separator: " and ")
+      return "\(names[usage.projectID] ?? usage.projectID): \(usage.amount), needs \(facts)"
+    }
+    let photos = yarn.photos.map { "\($0.fileName) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))" }
+    var text = Formatting.fields([
+      ("Name", yarn.name),
+      ("ID", yarn.id),
+      ("Brand", yarn.brand),
+      ("Colorway", yarn.colorway),
+      ("Color family", yarn.colorFamily),
+      ("Dye lot", yarn.dyeLot),
+      ("Weight", yarn.weight?.label),
+      ("Fiber", yarn.fiber),
+      ("Put-up", putUp),
+      ("Quantity", yarn.quantity?.description ?? "unknown"),
+      ("Remaining", remaining),
+      ("Not counted", unconverted.isEmpty ? nil : unconverted.joined(separator: "\n")),
+      ("Used in", usages.isEmpty ? nil : usages.joined(separator: "\n")),
+      ("Bought at", yarn.purchaseLocation),
+      ("Added", yarn.dateAdded?.iso8601),
+      ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
+    ])
+    text += Formatting.notes(notes)
+    context.output.write(text)
+  }
+}
+
+/// `yarn stash edit YARN [options]`.
+struct StashEdit: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "edit", abstract: "Change a yarn's facts; an empty value (--brand \"\") clears one.",
+      arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
+      options: [.value("name", "text", "A new name.")] + YarnFields.options)
+  }
+
+  var reference: String
+  var newName: String?
+  var fields: YarnFields
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("yarn")
+    newName = values.value("name")
+    if let newName, newName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      throw CLIError.badValue(
+        command: values.command, name: "--name", value: newName, reason: "a name cannot be empty")
+    }
+    fields = try YarnFields(values)
+  }
+
+  func run(in context: Context) throws {
+    let (yarn, library) = try context.write { store in
+      var yarn = try References.yarn(reference, in: try store.yarns())
+      if let newName { yarn.name = newName }
+      fields.apply(to: &yarn)
+      try store.update(yarn)
+      return (yarn, Library(projects: try store.projects()))
+    }
+    if context.global.json {
+      try context.printJSON(
+        YarnJSON(
+          yarn: yarn, remaining: library.remaining(of: yarn),
+          projectNames: projectNames(library.projects)))
+    }
+    context.message("updated yarn \(yarn.name) (\(shortID(yarn.id)))")
+  }
+}
+
+/// `yarn stash rm YARN`.
+struct StashRemove: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "rm", abstract: "Remove a yarn from the stash (refused while a project uses it).",
+      arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
+      aliases: ["remove"])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("yarn")
+  }
+
+  func run(in context: Context) throws {
+    let yarn = try context.write { store in
+      let yarn = try References.yarn(reference, in: try store.yarns())
+      try store.deleteYarn(id: yarn.id)
+      return yarn
+    }
+    context.message("removed yarn \(yarn.name) (\(shortID(yarn.id)))")
+  }
+}
+
+/// `yarn stash attach YARN FILE`.
+struct StashAttach: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "attach", abstract: "Attach a photo to a yarn.",
+      arguments: [
+        .required("yarn", "The yarn: its name, ID or an ID prefix."),
+        .required("file", "The photo (JPEG, PNG, HEIC, ...)."),
+      ])
+  }
+
+  var reference: String
+  var file: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("yarn")
+    file = try values.requiredArgument("file")
+  }
+
+  func run(in context: Context) throws {
+    let url = try InputFile.existingFile(file)
+    let (yarn, attachment) = try context.write { store in
+      var yarn = try References.yarn(reference, in: try store.yarns())
+      let attachment = try store.importAttachment(from: url)
+      yarn.photos.append(attachment)
+      try store.update(yarn)
+      return (yarn, attachment)
+    }
+    if context.global.json { try context.printJSON(attachment) }
+    context.message("attached \(attachment.fileName) to yarn \(yarn.name)")
+  }
+}
+
+/// Checks on files named on the command line.
+enum InputFile {
+  /// The URL of `path`, which must be an existing regular file.
+  ///
+  /// - Throws: `CLIError.inputMissing` when there is no such file, or it is a directory.
+  static func existingFile(_ path: String) throws(CLIError) -> URL {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path)
+    else { throw .inputMissing(path: path) }
+    return URL(fileURLWithPath: path)
+  }
+
+  /// The URL of `path`, which must exist (a file or a directory).
+  static func existingItem(_ path: String) throws(CLIError) -> URL {
+    guard FileManager.default.fileExists(atPath: path) else { throw .inputMissing(path: path) }
+    return URL(fileURLWithPath: path)
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import YarnCore
+
+/// How values are shown to people.
+enum Formatting {
+  /// The remaining figure in its unit and, where the put-up allows, in every other unit:
+  /// `1.4 skeins ≈ 140 g ≈ 4.94 oz ≈ 308 yd ≈ 281.64 m`. `unknown` without a quantity.
+  static func remainingInAllUnits(_ estimate: RemainingEstimate, putUp: PutUp) -> String {
+    guard let remaining = estimate.remaining else { return "unknown (no quantity)" }
+    return inAllUnits(remaining, putUp: putUp)
+  }
+
+  /// `amount` and, where the put-up allows, the same amount in every other unit, joined by
+  /// ` ≈ `; zero is shown once.
+  static func inAllUnits(_ amount: Amount, putUp: PutUp) -> String {
+    var parts = [amount.description]
+    guard amount.value != 0 else { return parts[0] }
+    for unit in YarnUnit.allCases where unit != amount.unit {
+      if let converted = try? UnitConversion.convert(amount, to: unit, putUp: putUp) {
+        parts.append(converted.description)
+      }
+    }
+    return parts.joined(separator: " ≈ ")
+  }
+
+  /// The remaining figure for a table cell: `2.5 skeins`, `0 skeins (overdrawn)`,
+  /// `1 skein (override)`, `-` when unknown; an incomplete figure is marked `(incomplete)`.
+  static func remainingCell(_ estimate: RemainingEstimate) -> String {
+    guard let remaining = estimate.remaining else { return "-" }
+    switch estimate.source {
+    case .estimate: return remaining.description
+    case .override, .incomplete, .overdrawn, .unknown:
+      return "\(remaining.description) (\(estimate.source.rawValue))"
+    }
+  }
+
+  /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`).
+  static func duration(_ seconds: Int64) -> String {
+    if seconds <= 0 { return "0m" }
+    if seconds < 60 { return "\(seconds)s" }
+    let minutes = seconds / 60
+    let hours = minutes / 60
+    let rest = minutes % 60
+    if hours == 0 { return "\(rest)m" }
+    return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
+  }
+
+  /// An instant in the local time zone: `2026-03-29 14:30`.
+  static func localTime(_ instant: Date, timeZone: TimeZone = .current) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+    func two(_ value: Int?) -> String {
+      let v = value ?? 0
+      return v < 10 ? "0\(v)" : "\(v)"
+    }
+    let day = CalendarDate(containing: instant, in: timeZone).iso8601
+    return "\(day) \(two(parts.hour)):\(two(parts.minute))"
+  }
+
+  /// A byte count for people: `512 bytes`, `12.3 KB`, `4.5 MB` (powers of 1000).
+  static func bytes(_ count: Int64) -> String {
+    if count < 1000 { return "\(count) bytes" }
+    let units = ["KB", "MB", "GB", "TB"]
+    var value = Double(count)
+    var index = -1
+    while value >= 1000 && index < units.count - 1 {
+      value /= 1000
+      index += 1
+    }
+    return "\(Amount.format((value * 10).rounded() / 10)) \(units[index])"
+  }
+
+  /// `1 note`, `2 notes`: a count and its noun, plural unless the count is 1.
+  static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) \(count == 1 ? noun : (plural ?? noun + "s"))"
+  }
+
+  /// The manifest's counts for people: `2 yarns, 1 project, 3 notes, 0 time sessions and
+  /// 1 attachment`.
+  static func counts(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) -> String {
+    [
+      count(yarns, "yarn"), count(projects, "project"), count(notes, "note"),
+      count(sessions, "time session"),
+    ].joined(separator: ", ") + " and " + count(attachments, "attachment")
+  }
+
+  /// Note lines for `show`: `  2026-03-29  text`, continuation lines indented under the text.
+  static func notes(_ notes: [Note]) -> String {
+    guard !notes.isEmpty else { return "" }
+    var text = "Notes:\n"
+    for note in notes {
+      let day = CalendarDate(containing: note.created).iso8601
+      let body = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+        .joined(separator: "\n" + String(repeating: " ", count: 4 + day.count))
+      text += "  \(day)  \(body)\n"
+    }
+    return text
+  }
+
+  /// Label–value lines with the values aligned at column 14; pairs with a `nil` value are left out.
+  static func fields(_ pairs: [(String, String?)]) -> String {
+    let shown = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
+    // A fixed column (the longest label, "Color family:", and a space) keeps the layout the
+    // same from one item to the next; a longer label widens it.
+    let width = max(14, (shown.map { $0.0.count }.max() ?? 0) + 2)
+    var out = ""
+    for (label, value) in shown {
+      let head = label + ":" + String(repeating: " ", count: width - label.count - 1)
+      let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+      out += head + (lines.first.map(String.init) ?? "") + "\n"
+      for line in lines.dropFirst() {
+        out += String(repeating: " ", count: width) + line + "\n"
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import YarnCore
+
+// The JSON shapes of the CLI's output (docs/CLI.md, "JSON contract"). Each view encodes the
+// model value as it is in library.json and adds the computed fields; unknown computed values
+// are written as `null`, never left out.
+
+/// A stash yarn: every `Yarn` field, `"quantity"` (`null` when unknown) and `"remaining"`.
+struct YarnJSON: Encodable {
+  let yarn: Yarn
+  let remaining: RemainingEstimate
+  /// Project names by ID, for the unconverted usages.
+  let projectNames: [String: String]
+
+  private enum Key: String, CodingKey { case quantity, remaining }
+
+  func encode(to encoder: any Encoder) throws {
+    try yarn.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    if yarn.quantity == nil { try container.encodeNil(forKey: .quantity) }
+    if remaining.remaining == nil {
+      try container.encodeNil(forKey: .remaining)
+    } else {
+      try container.encode(RemainingJSON(remaining, projectNames: projectNames), forKey: .remaining)
+    }
+  }
+}
+
+/// `{"value", "unit", "source"}`, plus `"deficit"` when overdrawn and `"unconverted"` when
+/// some usage could not be converted.
+struct RemainingJSON: Encodable {
+  let estimate: RemainingEstimate
+  let projectNames: [String: String]
+
+  init(_ estimate: RemainingEstimate, projectNames: [String: String]) {
+    self.estimate = estimate
+    self.projectNames = projectNames
+  }
+
+  private enum Key: String, CodingKey { case value, unit, source, deficit, unconverted }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encodeIfPresent(estimate.remaining?.value, forKey: .value)
+    try container.encodeIfPresent(estimate.remaining?.unit, forKey: .unit)
+    try container.encode(estimate.source, forKey: .source)
+    try container.encodeIfPresent(estimate.deficit, forKey: .deficit)
+    if !estimate.unconverted.isEmpty {
+      try container.encode(
+        estimate.unconverted.map { UnconvertedJSON(usage: $0, projectName: projectNames[$0.projectID]) },
+        forKey: .unconverted)
+    }
+  }
+}
+
+/// An unconverted usage: `{"projectID", "project" (name), "amount", "missing": [facts]}`.
+struct UnconvertedJSON: Encodable {
+  let usage: RemainingEstimate.UnconvertedUsage
+  let projectName: String?
+
+  private enum Key: String, CodingKey { case projectID, project, amount, missing }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(usage.projectID, forKey: .projectID)
+    try container.encode(projectName, forKey: .project)
+    try container.encode(usage.amount, forKey: .amount)
+    try container.encode(usage.missing.map(\.rawValue), forKey: .missing)
+  }
+}
+
+/// A project: every `Project` field plus `"seconds"`, the time logged on it.
+struct ProjectJSON: Encodable {
+  let project: Project
+  let seconds: Int64
+
+  private enum Key: String, CodingKey { case seconds }
+
+  func encode(to encoder: any Encoder) throws {
+    try project.encode(to: encoder)
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(seconds, forKey: .seconds)
+  }
+}
+
+/// A time session: `{"id", "project" (its name), "projectID", "start", "end" (null while
+/// running), "seconds", "note" (null when none)}`, instants in ISO 8601 UTC.
+struct SessionJSON: Encodable {
+  let session: TimeSession
+  let projectName: String
+  let now: Date
+
+  private enum Key: String, CodingKey { case id, project, projectID, start, end, seconds, note }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(session.id, forKey: .id)
+    try container.encode(projectName, forKey: .project)
+    try container.encode(session.projectID, forKey: .projectID)
+    try container.encode(session.start, forKey: .start)
+    try container.encode(session.end, forKey: .end)
+    try container.encode(session.seconds(now: now), forKey: .seconds)
+    try container.encode(session.note, forKey: .note)
+  }
+}

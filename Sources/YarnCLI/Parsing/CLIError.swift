@@ -1,0 +1,101 @@
+/// Everything that can go wrong in the `yarn` tool itself, as data.
+///
+/// Commands throw these (and YarnCore's own errors); `ErrorPresenter` alone turns any of them
+/// into the `error:` and `hint:` lines and the exit status, and `YarnTool.main` alone prints
+/// them. `command` is the command path such as `["yarn", "stash", "add"]`, used for the usage
+/// line and the `See 'yarn stash add --help'` hint.
+enum CLIError: Error, Equatable {
+  // MARK: Usage errors (exit 64, EX_USAGE)
+
+  /// Thrown when a word names no subcommand of a group; `suggestion` is the nearest one.
+  case unknownCommand(command: [String], given: String, suggestion: String?)
+  /// Thrown when a group (`yarn stash`) is given without a subcommand.
+  case missingSubcommand(command: [String])
+  /// Thrown when an option is not known to the command; `suggestion` is the nearest option.
+  case unknownOption(command: [String], given: String, suggestion: String?)
+  /// Thrown when an option that takes a value comes last with none.
+  case missingValue(command: [String], option: String)
+  /// Thrown when a flag is given a value (`--force=yes`).
+  case flagWithValue(command: [String], option: String)
+  /// Thrown when an option or argument value cannot be read: `name` is `--quantity` or
+  /// `<amount>`, `reason` says why in lower case.
+  case badValue(command: [String], name: String, value: String, reason: String)
+  /// Thrown when an option the command needs is not given (`yarn convert` without `--to`).
+  case missingOption(command: [String], option: String)
+  /// Thrown when a required positional argument is missing.
+  case missingArgument(command: [String], name: String)
+  /// Thrown when more positional arguments are given than the command takes.
+  case unexpectedArgument(command: [String], value: String)
+  /// Thrown when exactly one of several options is needed and none or more than one is given.
+  case needsExactlyOne(command: [String], options: [String])
+
+  // MARK: Other errors
+
+  /// Thrown when a yarn or project reference matches nothing (exit 65). `kind` is `yarn`,
+  /// `project` or `session`.
+  case notFound(kind: String, reference: String)
+  /// Thrown when a reference matches several items (exit 65): `(id, name)` of each.
+  case ambiguous(kind: String, reference: String, candidates: [Candidate])
+  /// Thrown when an input file or directory does not exist or cannot be read (exit 66).
+  case inputMissing(path: String)
+  /// Thrown when an output file exists and `--force` was not given (exit 73).
+  case outputExists(path: String)
+  /// Thrown when an output file cannot be created (exit 73).
+  case cannotCreateOutput(path: String, reason: String)
+  /// Thrown when reading or writing fails midway (exit 74).
+  case io(path: String, reason: String)
+  /// Thrown when the input is well formed but breaks a rule (exit 65), with a hint.
+  case invalidData(message: String, hint: String?)
+
+  /// An item a reference could mean.
+  struct Candidate: Equatable {
+    var id: String
+    var name: String
+  }
+
+  /// Whether the error is about how the command was typed (exit 64, usage shown).
+  var isUsageError: Bool {
+    switch self {
+    case .unknownCommand, .missingSubcommand, .unknownOption, .missingValue, .flagWithValue,
+      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne:
+      true
+    default: false
+    }
+  }
+
+  /// The command path of a usage error.
+  var command: [String]? {
+    switch self {
+    case .unknownCommand(let command, _, _), .missingSubcommand(let command),
+      .unknownOption(let command, _, _), .missingValue(let command, _),
+      .flagWithValue(let command, _), .badValue(let command, _, _, _),
+      .missingOption(let command, _),
+      .missingArgument(let command, _), .unexpectedArgument(let command, _),
+      .needsExactlyOne(let command, _):
+      command
+    default: nil
+    }
+  }
+}
+
+/// Exit statuses, from BSD's sysexits.h (sysexits(3)).
+enum ExitCode: Int32 {
+  case success = 0
+  /// A general failure that fits no other status.
+  case failure = 1
+  /// EX_USAGE: the command was used wrongly (unknown option, bad value, missing argument).
+  case usage = 64
+  /// EX_DATAERR: the input data was incorrect (a corrupt backup, a reference that matches
+  /// nothing, a rule broken).
+  case dataError = 65
+  /// EX_NOINPUT: an input file did not exist or was not readable.
+  case noInput = 66
+  /// EX_SOFTWARE: an internal error.
+  case software = 70
+  /// EX_CANTCREAT: an output file cannot be created.
+  case cannotCreate = 73
+  /// EX_IOERR: an error while doing I/O.
+  case ioError = 74
+  /// EX_TEMPFAIL: a temporary failure (the library stayed busy); try again.
+  case tempFail = 75
+}

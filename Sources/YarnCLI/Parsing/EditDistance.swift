@@ -1,0 +1,37 @@
+/// Levenshtein edit distance, for "did you mean" suggestions.
+enum EditDistance {
+  /// The number of single-character insertions, deletions and substitutions that turn `a`
+  /// into `b` (Levenshtein, 1966).
+  ///
+  /// - Complexity: O(*m* × *n*) time, O(*n*) memory, for strings of *m* and *n* characters.
+  static func distance(_ a: String, _ b: String) -> Int {
+    let left = Array(a.unicodeScalars)
+    let right = Array(b.unicodeScalars)
+    if left.isEmpty { return right.count }
+    if right.isEmpty { return left.count }
+    var previous = Array(0...right.count)
+    var current = Array(repeating: 0, count: right.count + 1)
+    for i in 1...left.count {
+      current[0] = i
+      for j in 1...right.count {
+        let cost = left[i - 1] == right[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[right.count]
+  }
+
+  /// The candidate nearest to `word`, when it is near enough to be a likely typo: at most
+  /// 2 edits, or a third of the word's length for longer words. Ties go to the first.
+  static func nearest(to word: String, in candidates: [String]) -> String? {
+    var best: (name: String, distance: Int)?
+    for candidate in candidates {
+      let d = distance(word, candidate)
+      if best == nil || d < (best?.distance ?? Int.max) { best = (candidate, d) }
+    }
+    guard let best else { return nil }
+    let limit = max(2, word.unicodeScalars.count / 3)
+    return best.distance <= limit ? best.name : nil
+  }
+}

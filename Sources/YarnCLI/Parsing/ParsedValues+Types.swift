@@ -1,0 +1,103 @@
+import Foundation
+import YarnCore
+
+/// Typed readers for the values the commands take; each bad value is `CLIError.badValue`
+/// naming the option (or argument) and the value.
+extension ParsedValues {
+  /// An amount such as `3 skeins` or `220yd` (`Amount(parsing:)`).
+  func amount(_ name: String) throws(CLIError) -> Amount? {
+    try typed(name, expected: "an amount such as '3 skeins'") { try Amount(parsing: $0) }
+  }
+
+  /// A length per skein: an amount in `yd` or `m`.
+  func length(_ name: String) throws(CLIError) -> Amount? {
+    try typed(name, expected: "a length such as '220 yd' or '200 m'") { text in
+      let amount = try Amount(parsing: text)
+      return amount.unit.dimension == .length && amount.value > 0 ? amount : nil
+    }
+  }
+
+  /// A net weight per skein: an amount in `g` or `oz`.
+  func mass(_ name: String) throws(CLIError) -> Amount? {
+    try typed(name, expected: "a weight such as '100 g' or '3.5 oz'") { text in
+      let amount = try Amount(parsing: text)
+      return amount.unit.dimension == .mass && amount.value > 0 ? amount : nil
+    }
+  }
+
+  /// A CYC yarn weight such as `DK`, `worsted` or `4` (`YarnWeight(parsing:)`).
+  func yarnWeight(_ name: String) throws(CLIError) -> YarnWeight? {
+    try typed(
+      name,
+      expected:
+        "a yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, super bulky, jumbo, or '8 ply'"
+    ) { YarnWeight(parsing: $0) }
+  }
+
+  /// A day: `YYYY-MM-DD`, `today` or `yesterday` (local time).
+  func date(
+    _ name: String, today: CalendarDate = CalendarDate(containing: Date())
+  ) throws(CLIError) -> CalendarDate? {
+    try typed(name, expected: "a date as YYYY-MM-DD, 'today' or 'yesterday'") {
+      ParsedValues.parseDate($0, today: today)
+    }
+  }
+
+  /// A project status (`ProjectStatus(parsing:)`).
+  func status(_ name: String) throws(CLIError) -> ProjectStatus? {
+    try typed(
+      name,
+      expected: "a status: \(ProjectStatus.allCases.map(\.rawValue).joined(separator: ", "))"
+    ) { ProjectStatus(parsing: $0) }
+  }
+
+  /// A craft (`Craft(parsing:)`).
+  func craft(_ name: String) throws(CLIError) -> Craft? {
+    try typed(name, expected: "a craft: \(Craft.allCases.map(\.rawValue).joined(separator: ", "))") {
+      Craft(parsing: $0)
+    }
+  }
+
+  /// A unit word (`YarnUnit(parsing:)`).
+  func unit(_ name: String) throws(CLIError) -> YarnUnit? {
+    try typed(name, expected: "a unit: \(YarnUnit.acceptedWords)") { YarnUnit(parsing: $0) }
+  }
+
+  /// Text of an option, where an empty value means "clear it" (`nil` inside).
+  ///
+  /// Returns `nil` when the option is absent, `.some(nil)` for `--brand ""`.
+  func clearable(_ name: String) -> String?? {
+    guard let text = value(name) else { return nil }
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return .some(trimmed.isEmpty ? nil : text)
+  }
+
+  /// `YYYY-MM-DD`, `today` or `yesterday`.
+  static func parseDate(_ text: String, today: CalendarDate) -> CalendarDate? {
+    switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+    case "today": return today
+    case "yesterday": return today.previousDay
+    default: return CalendarDate(iso8601: text.trimmingCharacters(in: .whitespaces))
+    }
+  }
+}
+
+extension CalendarDate {
+  /// The day before.
+  var previousDay: CalendarDate {
+    if let day = CalendarDate(year: year, month: month, day: day - 1) { return day }
+    if month > 1 {
+      let days = CalendarDate.lastDay(ofMonth: month - 1, year: year)
+      return CalendarDate(year: year, month: month - 1, day: days) ?? self
+    }
+    return CalendarDate(year: year - 1, month: 12, day: 31) ?? self
+  }
+
+  static func lastDay(ofMonth month: Int, year: Int) -> Int {
+    for day in stride(from: 31, through: 28, by: -1)
+    where CalendarDate(year: year, month: month, day: day) != nil {
+      return day
+    }
+    return 28
+  }
+}

@@ -1,0 +1,208 @@
+/// What a command line asks for, once parsed.
+enum ParseResult {
+  /// Run `command` with `values`.
+  case run(any ParsableCommand.Type, ParsedValues)
+  /// Print the help of the command at this path (`--help`, `-h`).
+  case help([any ParsableCommand.Type])
+  /// Print the version (`--version`).
+  case version
+}
+
+/// Parses a command line against a command tree, modelled on swift-argument-parser: the whole
+/// line is read before anything runs.
+///
+/// Grammar: words select subcommands of groups (`yarn stash add`); `--name value` and
+/// `--name=value` give option values; `-x value` for a short name; flags take no value; other
+/// words are positional arguments; after `--` every word is positional. The global options
+/// (`GlobalOptions.specs`) are accepted by every command, anywhere on the line. `--help`/`-h`
+/// and `--version` before any `--` win over everything else, even over errors.
+struct CommandParser {
+  let root: any ParsableCommand.Type
+
+  /// Parses `arguments` (without the program name).
+  ///
+  /// - Throws: a usage `CLIError` (unknown command or option, missing value or argument, extra
+  ///   argument, a group with no subcommand).
+  func parse(_ arguments: [String]) throws(CLIError) -> ParseResult {
+    let beforeTerminator = arguments.prefix { $0 != "--" }
+    if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
+      return .help(commandPath(of: arguments))
+    }
+    if beforeTerminator.contains("--version") { return .version }
+
+    var path: [any ParsableCommand.Type] = [root]
+    var values = ParsedValues(command: [root.configuration.name])
+    var positionals: [String] = []
+    var index = 0
+    var afterTerminator = false
+
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      let command = path[path.count - 1]
+      if !afterTerminator && word == "--" {
+        afterTerminator = true
+        continue
+      }
+      if !afterTerminator && CommandParser.looksLikeOption(word) {
+        let (spec, inline) = try option(for: word, in: command, values: values)
+        switch spec.kind {
+        case .flag:
+          if inline != nil {
+            throw .flagWithValue(command: values.command, option: "--\(spec.name)")
+          }
+          values.flags.insert(spec.name)
+        case .value:
+          var value = inline
+          if value == nil, index < arguments.count {
+            value = arguments[index]
+            index += 1
+          }
+          guard let value else {
+            throw .missingValue(command: values.command, option: "--\(spec.name)")
+          }
+          values.options[spec.name, default: []].append(value)
+        }
+        continue
+      }
+      let subcommands = command.configuration.subcommands
+      if !subcommands.isEmpty && !afterTerminator {
+        guard let next = CommandParser.subcommand(named: word, in: subcommands) else {
+          let names = subcommands.map { $0.configuration.name }
+          throw .unknownCommand(
+            command: values.command, given: word,
+            suggestion: EditDistance.nearest(to: word, in: names))
+        }
+        path.append(next)
+        values.command.append(next.configuration.name)
+        continue
+      }
+      positionals.append(word)
+    }
+
+    let command = path[path.count - 1]
+    if !command.configuration.subcommands.isEmpty {
+      if let first = positionals.first {
+        let names = command.configuration.subcommands.map { $0.configuration.name }
+        throw .unknownCommand(
+          command: values.command, given: first,
+          suggestion: EditDistance.nearest(to: first, in: names))
+      }
+      throw .missingSubcommand(command: values.command)
+    }
+    values.arguments = try assign(positionals, to: command.configuration.arguments, values)
+    for spec in command.configuration.options where spec.isRequired {
+      if values.options[spec.name] == nil && !values.flags.contains(spec.name) {
+        throw .missingOption(command: values.command, option: "--\(spec.name)")
+      }
+    }
+    return .run(command, values)
+  }
+
+  /// The command path a help request is about: the subcommand words up to the first that is
+  /// not one; options and their values are skipped leniently.
+  func commandPath(of arguments: [String]) -> [any ParsableCommand.Type] {
+    var path: [any ParsableCommand.Type] = [root]
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      index += 1
+      if word == "--" { break }
+      let command = path[path.count - 1]
+      if CommandParser.looksLikeOption(word) {
+        // Skip the value of a known value option given as `--name value`.
+        if !word.contains("="), let spec = CommandParser.spec(for: word, in: command),
+          case .value = spec.kind
+        {
+          index += 1
+        }
+        continue
+      }
+      guard let next = CommandParser.subcommand(named: word, in: command.configuration.subcommands)
+      else { break }
+      path.append(next)
+    }
+    return path
+  }
+
+  // MARK: Pieces
+
+  /// Whether `word` is meant as an option: it starts with `-` and is not `-` alone or a
+  /// negative number (`-2`, `-1.5`), which are values.
+  static func looksLikeOption(_ word: String) -> Bool {
+    guard word.hasPrefix("-"), word != "-" else { return false }
+    let rest = word.dropFirst()
+    if let first = rest.first, first.isASCII, first.isNumber { return false }
+    return true
+  }
+
+  static func subcommand(named word: String, in subcommands: [any ParsableCommand.Type])
+    -> (any ParsableCommand.Type)?
+  {
+    subcommands.first {
+      $0.configuration.name == word || $0.configuration.aliases.contains(word)
+    }
+  }
+
+  /// Every option `command` accepts: its own, then the global ones.
+  static func allOptions(of command: any ParsableCommand.Type) -> [OptionSpec] {
+    command.configuration.options + GlobalOptions.specs
+  }
+
+  static func spec(for word: String, in command: any ParsableCommand.Type) -> OptionSpec? {
+    let options = allOptions(of: command)
+    if word.hasPrefix("--") {
+      let name =
+        word.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        .first.map(String.init) ?? ""
+      return options.first { $0.name == name }
+    }
+    let letters = Array(word.dropFirst())
+    guard letters.count == 1 else { return nil }
+    return options.first { $0.short == letters[0] }
+  }
+
+  private func option(
+    for word: String, in command: any ParsableCommand.Type, values: ParsedValues
+  ) throws(CLIError) -> (OptionSpec, String?) {
+    var inline: String?
+    if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+      inline = String(word[word.index(after: equals)...])
+    }
+    guard let spec = CommandParser.spec(for: word, in: command) else {
+      let given =
+        word.hasPrefix("--") && inline != nil
+        ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
+      let names = CommandParser.allOptions(of: command).map { "--\($0.name)" }
+      throw .unknownOption(
+        command: values.command, given: given,
+        suggestion: EditDistance.nearest(to: given, in: names))
+    }
+    return (spec, inline)
+  }
+
+  private func assign(
+    _ positionals: [String], to specs: [ArgumentSpec], _ values: ParsedValues
+  ) throws(CLIError) -> [String: [String]] {
+    var assigned: [String: [String]] = [:]
+    var remaining = positionals[...]
+    for spec in specs {
+      if spec.isVariadic {
+        if remaining.isEmpty && !spec.isOptional {
+          throw .missingArgument(command: values.command, name: spec.name)
+        }
+        if !remaining.isEmpty { assigned[spec.name] = Array(remaining) }
+        remaining = []
+      } else if let value = remaining.first {
+        assigned[spec.name] = [value]
+        remaining = remaining.dropFirst()
+      } else if !spec.isOptional {
+        throw .missingArgument(command: values.command, name: spec.name)
+      }
+    }
+    if let extra = remaining.first {
+      throw .unexpectedArgument(command: values.command, value: extra)
+    }
+    return assigned
+  }
+}

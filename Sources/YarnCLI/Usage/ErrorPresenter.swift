@@ -1,0 +1,165 @@
+import Foundation
+import YarnCore
+
+/// What the user is told about an error: the `error:` line, a `hint:` line, the usage line of a
+/// usage error, and the exit status.
+struct ErrorReport: Equatable {
+  var message: String
+  var hint: String?
+  var usage: String?
+  var code: ExitCode
+
+  /// The lines for standard error: `error: …`, then `usage: …`, then `hint: …`.
+  var text: String {
+    var out = "error: \(message)\n"
+    if let usage { out += "usage: \(usage)\n" }
+    if let hint { out += "hint: \(hint)\n" }
+    return out
+  }
+}
+
+/// The one place that turns an error — the CLI's own `CLIError` or any YarnCore error — into
+/// words and an exit status (sysexits(3)). Nothing else decides what an error says.
+enum ErrorPresenter {
+  static func report(for error: any Error, root: any ParsableCommand.Type) -> ErrorReport {
+    if let error = error as? CLIError { return report(for: error, root: root) }
+    if let error = error as? Lookup.Failure {
+      switch error {
+      case .notFound(let reference):
+        return report(for: CLIError.notFound(kind: "item", reference: reference), root: root)
+      case .ambiguous(let reference, let candidates):
+        return report(
+          for: CLIError.ambiguous(
+            kind: "item", reference: reference,
+            candidates: candidates.map { .init(id: $0.id, name: $0.name) }), root: root)
+      }
+    }
+    if let error = error as? ConversionError {
+      let facts = error.missing.map {
+        "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")"
+      }
+      return ErrorReport(
+        message: error.description,
+        hint:
+          "give the yarn's put-up (\(facts.joined(separator: ", "))) to 'yarn stash edit' or 'yarn convert'",
+        code: .dataError)
+    }
+    if let error = error as? AmountParseError {
+      return ErrorReport(message: error.description, code: .dataError)
+    }
+    if let error = error as? AtomicFile.WriteError {
+      return ErrorReport(message: error.description, code: .cannotCreate)
+    }
+    if let report = storeReport(for: error) { return report }
+    if let error = error as? CocoaError {
+      return cocoaReport(for: error)
+    }
+    if let error = error as? EncodingError {
+      return ErrorReport(message: "cannot encode the output: \(error)", code: .software)
+    }
+    return ErrorReport(message: String(describing: error), code: .failure)
+  }
+
+  static func report(for error: CLIError, root: any ParsableCommand.Type) -> ErrorReport {
+    var report = ErrorReport(message: "", code: .usage)
+    if let command = error.command {
+      let path = resolve(command, root: root)
+      report.usage = HelpGenerator.usage(for: path)
+      report.hint = "see '\(command.joined(separator: " ")) --help'"
+    }
+    func withHint(_ first: String) -> String {
+      report.hint.map { "\(first) (\($0))" } ?? first
+    }
+    switch error {
+    case .unknownCommand(let command, let given, let suggestion):
+      report.message =
+        command.count == 1
+        ? "unknown command '\(given)'"
+        : "unknown subcommand '\(given)' of '\(command.joined(separator: " "))'"
+      if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+    case .missingSubcommand(let command):
+      let path = resolve(command, root: root)
+      let names = path.last?.configuration.subcommands.map { $0.configuration.name } ?? []
+      report.message =
+        "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
+    case .unknownOption(let command, let given, let suggestion):
+      report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
+      if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+    case .missingValue(_, let option):
+      report.message = "option '\(option)' needs a value"
+    case .flagWithValue(_, let option):
+      report.message = "option '\(option)' takes no value"
+    case .badValue(_, let name, let value, let reason):
+      report.message = "bad value '\(value)' for \(name): \(reason)"
+    case .missingOption(_, let option):
+      report.message = "option '\(option)' is required"
+    case .missingArgument(_, let name):
+      report.message = "missing argument <\(name)>"
+    case .unexpectedArgument(_, let value):
+      report.message = "unexpected argument '\(value)'"
+    case .needsExactlyOne(_, let options):
+      report.message = "give exactly one of \(options.joined(separator: ", "))"
+    case .notFound(let kind, let reference):
+      report.code = .dataError
+      report.message = "no \(kind) matches '\(reference)'"
+      report.hint =
+        "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
+    case .ambiguous(let kind, let reference, let candidates):
+      report.code = .dataError
+      let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+      report.message = "'\(reference)' matches \(candidates.count) \(kind)s: \(list)"
+      report.hint = "use the ID or a longer ID prefix"
+    case .inputMissing(let path):
+      report.code = .noInput
+      report.message = "cannot read '\(path)': no such file or directory"
+      report.hint = "check the path"
+    case .outputExists(let path):
+      report.code = .cannotCreate
+      report.message = "'\(path)' already exists"
+      report.hint = "give another file name, or --force to replace it"
+    case .cannotCreateOutput(let path, let reason):
+      report.code = .cannotCreate
+      report.message = "cannot create '\(path)': \(reason)"
+    case .io(let path, let reason):
+      report.code = .ioError
+      report.message = "cannot write \(path): \(reason)"
+    case .invalidData(let message, let hint):
+      report.code = .dataError
+      report.message = message
+      report.hint = hint
+    }
+    return report
+  }
+
+  /// The command types along `names` (the root first), as far as they resolve.
+  static func resolve(_ names: [String], root: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+    var path: [any ParsableCommand.Type] = [root]
+    for name in names.dropFirst() {
+      guard let last = path.last,
+        let next = CommandParser.subcommand(named: name, in: last.configuration.subcommands)
+      else { break }
+      path.append(next)
+    }
+    return path
+  }
+
+  private static func cocoaReport(for error: CocoaError) -> ErrorReport {
+    let path =
+      (error.userInfo[NSFilePathErrorKey] as? String)
+      ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? "a file"
+    switch error.code {
+    case .fileReadNoSuchFile, .fileNoSuchFile:
+      return ErrorReport(
+        message: "cannot read '\(path)': no such file or directory", hint: "check the path",
+        code: .noInput)
+    case .fileReadNoPermission:
+      return ErrorReport(message: "cannot read '\(path)': permission denied", code: .noInput)
+    case .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly,
+      .fileWriteFileExists, .fileWriteInvalidFileName:
+      return ErrorReport(
+        message: "cannot write '\(path)': \(error.localizedDescription)", code: .cannotCreate)
+    default:
+      return ErrorReport(message: "i/o error on '\(path)': \(error.localizedDescription)", code: .ioError)
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import YarnCore
+
+/// Finding yarns, projects and sessions by what the user typed (YarnCore's `Lookup.find`), with
+/// failures turned into `CLIError.notFound` / `.ambiguous`.
+enum References {
+  static func yarn(_ reference: String, in yarns: [Yarn]) throws(CLIError) -> Yarn {
+    try find(reference, kind: "yarn", in: yarns, id: \.id, name: \.name)
+  }
+
+  static func project(_ reference: String, in projects: [Project]) throws(CLIError) -> Project {
+    try find(reference, kind: "project", in: projects, id: \.id, name: \.name)
+  }
+
+  static func find<Item>(
+    _ reference: String, kind: String, in items: [Item], id: (Item) -> String,
+    name: (Item) -> String
+  ) throws(CLIError) -> Item {
+    do {
+      return try Lookup.find(reference, in: items, id: id, name: name)
+    } catch {
+      switch error {
+      case .notFound(let reference):
+        throw .notFound(kind: kind, reference: reference)
+      case .ambiguous(let reference, let candidates):
+        throw .ambiguous(
+          kind: kind, reference: reference,
+          candidates: candidates.map { CLIError.Candidate(id: $0.id, name: $0.name) })
+      }
+    }
+  }
+}

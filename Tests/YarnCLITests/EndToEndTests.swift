@@ -1,0 +1,498 @@
+import Foundation
+import Testing
+
+/// End-to-end tests: each runs the built `yarn` binary with its own fresh library and checks
+/// standard output, standard error and the exit status. Expected figures are worked by hand.
+@Suite struct EndToEndTests {
+  // MARK: Frame
+
+  @Test func unknownCommandIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["stahs", "list"])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("error: unknown command 'stahs'\n"))
+    #expect(result.stderr.contains("hint: did you mean 'stash'?"))
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  @Test func unknownOptionSuggestsTheNearest() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["stash", "add", "Cascade 220", "--brnd", "Cascade"])
+    #expect(result.status == 64)
+    #expect(
+      result.stderr == """
+        error: unknown option '--brnd' for 'yarn stash add'
+        usage: yarn stash add <name> [<options>]
+        hint: did you mean '--brand'? (see 'yarn stash add --help')
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  @Test func helpAndVersionGoToStandardOutput() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let help = try yarn.ok(["stash", "add", "--help"])
+    #expect(
+      help.stdout.hasPrefix(
+        "OVERVIEW: Add a yarn to the stash.\n\nUSAGE: yarn stash add <name> [<options>]\n"))
+    #expect(help.stdout.contains("\n  --length-per-skein <length>\n"))
+    #expect(help.stderr == "")
+    let short = try yarn.ok(["time", "-h"])
+    #expect(short.stdout.contains("SUBCOMMANDS:\n  start "))
+    let version = try yarn.ok(["--version"])
+    #expect(version.stdout == "yarn 0.1.0\n")
+  }
+
+  @Test func badValuesNameTheOptionAndTheValue() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let weight = try yarn.run(["stash", "add", "X", "--weight", "purple"])
+    #expect(weight.status == 64)
+    #expect(weight.stderr.hasPrefix("error: bad value 'purple' for --weight: expected a yarn weight"))
+    let amount = try yarn.run(["stash", "add", "X", "--quantity", "3 bananas"])
+    #expect(amount.status == 64)
+    #expect(amount.stderr.contains("bad value '3 bananas' for --quantity"))
+    #expect(amount.stderr.contains("unknown unit \"bananas\""))
+    let date = try yarn.run(["stash", "add", "X", "--added", "2026-02-30"])
+    #expect(date.status == 64)
+    #expect(date.stderr.hasPrefix("error: bad value '2026-02-30' for --added"))
+    let length = try yarn.run(["stash", "add", "X", "--length-per-skein", "100g"])
+    #expect(length.status == 64)
+    let status = try yarn.run(["project", "add", "P", "--status", "sleeping"])
+    #expect(status.status == 64)
+    #expect(status.stderr.contains("'sleeping' for --status"))
+    let use = try yarn.run(["project", "use", "P", "Y", "-3 skeins"])
+    #expect(use.status == 64)
+    #expect(use.stderr.contains("for <amount>"))
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  @Test func readingAMissingLibraryCreatesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let list = try yarn.ok(["stash", "list", "--json"])
+    #expect(list.stdout == "[\n\n]\n" || list.stdout == "[]\n")
+    try yarn.ok(["project", "list"])
+    try yarn.ok(["time", "log"])
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  @Test func libraryFromTheEnvironment() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = ["YARN_LIBRARY": yarn.library.path]
+    let add = try yarn.run(["stash", "add", "Cascade 220"], useLibrary: false, environment: env)
+    #expect(add.status == 0)
+    #expect(
+      FileManager.default.fileExists(atPath: yarn.library.appendingPathComponent("library.sqlite").path))
+    let list = try yarn.run(["stash", "list"], useLibrary: false, environment: env)
+    #expect(list.stdout.contains("Cascade 220"))
+  }
+
+  // MARK: Stash and projects
+
+  /// Cascade 220: 220 yd and 100 g a skein, 3 skeins. A finished project used 150 g = 1.5
+  /// skeins, leaving 1.5 skeins = 150 g = 150 / 28.349523125 = 5.291 oz = 1.5 × 220 = 330 yd
+  /// = 330 × 0.9144 = 301.752 m.
+  @Test func finishedUsageCountsAgainstTheStash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let add = try yarn.ok([
+      "stash", "add", "Cascade 220", "--brand", "Cascade Yarns", "--colorway", "Ruby",
+      "--weight", "worsted", "--length-per-skein", "220yd", "--net-weight-per-skein=100g",
+      "--quantity", "3 skeins",
+    ])
+    #expect(add.stdout == "")
+    #expect(add.stderr.hasPrefix("added yarn Cascade 220 ("))
+    try yarn.ok(["project", "add", "Flax", "--craft", "knitting", "--status", "in progress"])
+    try yarn.ok(["project", "use", "flax", "CASCADE 220", "150 g"])
+
+    let before = try yarn.ok(["stash", "show", "Cascade 220"])
+    #expect(
+      before.stdout.contains("Remaining:    3 skeins ≈ 300 g ≈ 10.58 oz ≈ 660 yd ≈ 603.5 m (estimate)\n"))
+    #expect(before.stdout.contains("Used in:      Flax (in-progress): 150 g\n"))
+
+    let finish = try yarn.ok(["project", "finish", "Flax", "--on", "2026-03-01"])
+    #expect(finish.stderr == "finished project Flax on 2026-03-01\n")
+    let after = try yarn.ok(["stash", "show", "Cascade 220"])
+    #expect(
+      after.stdout.contains("Remaining:    1.5 skeins ≈ 150 g ≈ 5.29 oz ≈ 330 yd ≈ 301.75 m (estimate)\n"))
+
+    let list = try yarn.ok(["stash", "list"])
+    let lines = list.stdout.split(separator: "\n").map(String.init)
+    try #require(lines.count == 2)
+    #expect(lines[0] == "ID        NAME         COLORWAY  WEIGHT              QUANTITY  REMAINING")
+    #expect(lines[1].hasSuffix("  Cascade 220  Ruby      4 Medium (worsted)  3 skeins  1.5 skeins"))
+
+    let projects = try yarn.ok(["project", "list"])
+    #expect(projects.stdout.contains("  Flax  knitting  finished  "))
+    #expect(projects.stdout.contains("2026-03-01"))
+  }
+
+  @Test func stashJSONContract() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Malabrigo Sock", "--quantity", "200g", "--length-per-skein", "440yd"])
+    try yarn.ok(["stash", "add", "Mystery"])
+    try yarn.ok(["stash", "add", "Scraps", "--quantity", "100 g", "--remaining", "20g"])
+    try yarn.ok(["stash", "add", "Worsted", "--quantity", "1 skein", "--net-weight-per-skein", "100g"])
+    try yarn.ok(["project", "add", "Socks", "--status", "finished"])
+    // Length without a net weight per skein: not convertible to grams.
+    try yarn.ok(["project", "use", "Socks", "Malabrigo Sock", "50 m"])
+    // 150 g of a 100 g skein: half a skein more than owned.
+    try yarn.ok(["project", "use", "Socks", "Worsted", "150 g"])
+
+    let list = try yarn.ok(["stash", "list", "--json"])
+    let array = try #require(try list.json() as? [[String: Any]])
+    try #require(array.count == 4)
+    #expect(array.map { $0["name"] as? String } == ["Malabrigo Sock", "Mystery", "Scraps", "Worsted"])
+    for object in array {
+      #expect(object["id"] is String)
+      #expect(object.keys.contains("quantity"))
+      #expect(object.keys.contains("remaining"))
+    }
+
+    let sock = array[0]
+    let quantity = try #require(sock["quantity"] as? [String: Any])
+    #expect(quantity["value"] as? Double == 200)
+    #expect(quantity["unit"] as? String == "g")
+    let remaining = try #require(sock["remaining"] as? [String: Any])
+    #expect(remaining["value"] as? Double == 200)
+    #expect(remaining["unit"] as? String == "g")
+    #expect(remaining["source"] as? String == "incomplete")
+    let unconverted = try #require(remaining["unconverted"] as? [[String: Any]])
+    try #require(unconverted.count == 1)
+    #expect(unconverted.first?["project"] as? String == "Socks")
+    #expect(unconverted.first?["missing"] as? [String] == ["net weight per skein"])
+
+    #expect(array[1]["quantity"] is NSNull)
+    #expect(array[1]["remaining"] is NSNull)
+
+    let scraps = try #require(array[2]["remaining"] as? [String: Any])
+    #expect(scraps["source"] as? String == "override")
+    #expect(scraps["value"] as? Double == 20)
+
+    let show = try yarn.ok(["stash", "show", "Worsted", "--json"])
+    let worsted = try #require(try show.json() as? [String: Any])
+    #expect(worsted["name"] as? String == "Worsted")
+    let over = try #require(worsted["remaining"] as? [String: Any])
+    #expect(over["source"] as? String == "overdrawn")
+    #expect(over["value"] as? Double == 0)
+    #expect(over["unit"] as? String == "skein")
+    #expect(over["deficit"] as? Double == 0.5)
+    #expect(over["unconverted"] == nil)
+
+    // 150 g of 100 g skeins = 1.5 skeins used of 1: short by 0.5 skein = 50 g = 50 / 28.349523125
+    // = 1.76 oz.
+    let overdrawn = try yarn.ok(["stash", "show", "Worsted"])
+    #expect(
+      overdrawn.stdout.contains(
+        "Remaining:    0 skeins (overdrawn)\n              overdrawn by 0.5 skeins ≈ 50 g ≈ 1.76 oz\n"))
+    let human = try yarn.ok(["stash", "show", "Malabrigo Sock"])
+    #expect(human.stdout.contains("Not counted:  Socks: 50 m, needs the net weight per skein\n"))
+  }
+
+  @Test func projectJSONContract() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax", "--craft", "knit", "--pattern", "Flax", "--started", "2026-01-10"])
+    try yarn.ok(["project", "add", "Hat"])
+    let list = try yarn.ok(["project", "list", "--json"])
+    let array = try #require(try list.json() as? [[String: Any]])
+    #expect(array.map { $0["name"] as? String } == ["Flax", "Hat"])
+    #expect(array.allSatisfy { ($0["id"] as? String)?.count == 36 })
+    #expect(array[0]["status"] as? String == "planned")
+    #expect(array[0]["started"] as? String == "2026-01-10")
+    #expect(array[0]["craft"] as? String == "knitting")
+  }
+
+  @Test func ambiguousNameListsTheCandidates() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--colorway", "Ruby"])
+    try yarn.ok(["stash", "add", "cascade 220", "--colorway", "Navy"])
+    let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+    let ids = list.compactMap { $0["id"] as? String }
+    try #require(ids.count == 2)
+    let result = try yarn.run(["stash", "show", "Cascade 220"])
+    #expect(result.status == 65)
+    #expect(result.stderr.hasPrefix("error: 'Cascade 220' matches 2 yarns: "))
+    for id in ids { #expect(result.stderr.contains(id)) }
+    let none = try yarn.run(["stash", "show", "Noro"])
+    #expect(none.status == 65)
+    #expect(none.stderr.hasPrefix("error: no yarn matches 'Noro'\nhint: "))
+    // An ID prefix picks one.
+    let byPrefix = try yarn.ok(["stash", "show", String(ids[1].prefix(8)), "--json"])
+    #expect((try byPrefix.json() as? [String: Any])?["colorway"] as? String == "Navy")
+  }
+
+  @Test func editClearsWithAnEmptyValueAndQuietSilences() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--brand", "Cascade", "--remaining", "1 skein"])
+    let edit = try yarn.ok([
+      "stash", "edit", "Cascade 220", "--brand", "", "--remaining=", "--name", "C220", "-q",
+    ])
+    #expect(edit.stderr == "")
+    #expect(edit.stdout == "")
+    let shown = try #require(try yarn.ok(["stash", "show", "C220", "--json"]).json() as? [String: Any])
+    #expect(shown["brand"] == nil)
+    #expect(shown["remainingOverride"] == nil)
+    #expect(shown["remaining"] is NSNull)
+  }
+
+  @Test func removingAYarnInUseIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220"])
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "use", "Flax", "Cascade 220", "1 skein"])
+    let refused = try yarn.run(["stash", "rm", "Cascade 220"])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("\"Flax\""))
+    try yarn.ok(["project", "rm", "Flax"])
+    try yarn.ok(["stash", "rm", "Cascade 220"])
+    #expect(try yarn.ok(["stash", "list", "--json"]).json() as? [Any] != nil)
+  }
+
+  @Test func notesNeedExactlyOneSubject() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    let neither = try yarn.run(["note", "add", "hello"])
+    #expect(neither.status == 64)
+    #expect(neither.stderr.hasPrefix("error: give exactly one of --project, --yarn\n"))
+    try yarn.ok(["note", "add", "--project", "Flax", "Sleeves, \"short\" rows\nsecond line"])
+    let show = try yarn.ok(["project", "show", "Flax"])
+    #expect(show.stdout.contains("  Sleeves, \"short\" rows\n"))
+    #expect(show.stdout.hasSuffix("second line\n"))
+  }
+
+  @Test func stashExportIsRFC4180() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Rowan \"Felted\" Tweed", "--quantity", "250g", "--net-weight-per-skein", "50g",
+      "--added", "2026-01-05",
+    ])
+    try yarn.ok(["note", "add", "--yarn", "Rowan \"Felted\" Tweed", "=1+1, then\nmore"])
+    let out = try yarn.ok(["stash", "export", "--columns", "Name,Quantity,Quantity Unit,Date Added,Notes"])
+    #expect(
+      out.stdout
+        == "Name,Quantity,Quantity Unit,Date Added,Notes\r\n"
+        + "\"Rowan \"\"Felted\"\" Tweed\",250,g,2026-01-05,\"'=1+1, then\nmore\"\r\n")
+    let toFile = try yarn.ok([
+      "stash", "export", "-o", "stash.csv", "--delimiter", "semicolon", "--columns", "Name,Remaining",
+    ])
+    #expect(toFile.stdout == "")
+    let written = try String(contentsOf: yarn.directory.appendingPathComponent("stash.csv"), encoding: .utf8)
+    #expect(written == "Name;Remaining\r\n\"Rowan \"\"Felted\"\" Tweed\";250\r\n")
+    let bad = try yarn.run(["stash", "export", "--columns", "Nmae"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("unknown column \"Nmae\""))
+    let noDirectory = try yarn.run(["stash", "export", "-o", "missing/stash.csv"])
+    #expect(noDirectory.status == 73)
+  }
+
+  // MARK: Files
+
+  @Test func attachingAMissingFileIsInputMissing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220"])
+    try yarn.ok(["project", "add", "Flax"])
+    let missing = try yarn.run(["stash", "attach", "Cascade 220", "nope.jpg"])
+    #expect(missing.status == 66)
+    #expect(missing.stderr.hasPrefix("error: cannot read 'nope.jpg': no such file or directory\n"))
+    #expect(try yarn.run(["project", "attach", "Flax", "nope.pdf", "--pattern"]).status == 66)
+
+    _ = try yarn.file("front.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]))
+    _ = try yarn.file("flax.pdf", Data("%PDF-1.4\n".utf8))
+    try yarn.ok(["stash", "attach", "Cascade 220", "front.jpg"])
+    try yarn.ok(["project", "attach", "Flax", "flax.pdf", "--pattern"])
+    let project = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
+    let pattern = try #require(project["pattern"] as? [String: Any])
+    let pdf = try #require(pattern["pdf"] as? [String: Any])
+    #expect(pdf["fileName"] as? String == "flax.pdf")
+    #expect(pdf["mediaType"] as? String == "application/pdf")
+    #expect(pdf["byteCount"] as? Int == 9)
+  }
+
+  @Test func backupRoundTripAndRestoreErrors() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "3 skeins"])
+    try yarn.ok(["project", "add", "Flax"])
+    _ = try yarn.file("front.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 9, 9, 9]))
+    try yarn.ok(["stash", "attach", "Cascade 220", "front.jpg"])
+
+    let create = try yarn.ok(["backup", "create", "b.zip"])
+    #expect(create.stdout == "b.zip\n")
+    #expect(create.stderr.contains("1 yarn, 1 project, 0 notes, 0 time sessions and 1 attachment"))
+    let again = try yarn.run(["backup", "create", "b.zip"])
+    #expect(again.status == 73)
+    #expect(again.stderr.contains("--force"))
+    try yarn.ok(["backup", "create", "b.zip", "--force"])
+
+    let restored = yarn.directory.appendingPathComponent("restored").path
+    let restore = try yarn.run(["--library", restored, "backup", "restore", "b.zip"], useLibrary: false)
+    #expect(restore.status == 0, "\(restore.stderr)")
+    let original = try yarn.ok(["stash", "list", "--json"]).stdout
+    let copy = try yarn.run(["--library", restored, "stash", "list", "--json"], useLibrary: false)
+    #expect(copy.stdout == original)
+    // The restored library exports byte-identical CSV.
+    let csv = try yarn.ok(["stash", "export"]).stdout
+    let restoredCSV = try yarn.run(["--library", restored, "stash", "export"], useLibrary: false).stdout
+    #expect(!csv.isEmpty && restoredCSV == csv)
+
+    // Into a library that is not empty: refused, nothing changed.
+    let full = try yarn.run(["backup", "restore", "b.zip"])
+    #expect(full.status == 73)
+    #expect(try yarn.ok(["stash", "list", "--json"]).stdout == original)
+
+    let missing = try yarn.run(["backup", "restore", "nope.zip"])
+    #expect(missing.status == 66)
+  }
+
+  @Test func corruptBackupChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Cascade 220", "--quantity", "3 skeins", "--fiber",
+      String(repeating: "wool ", count: 200),
+    ])
+    try yarn.ok(["backup", "create", "good.zip"])
+    let good = try Data(contentsOf: yarn.directory.appendingPathComponent("good.zip"))
+
+    // Not a zip at all, a truncated zip, and a zip with a byte changed inside its data.
+    var flipped = good
+    flipped[flipped.count / 3] ^= 0xFF
+    let corrupt: [(String, Data)] = [
+      ("garbage.zip", Data("this is not a zip file".utf8)),
+      ("truncated.zip", good.prefix(good.count / 2)),
+      ("flipped.zip", flipped),
+    ]
+    for (name, bytes) in corrupt {
+      _ = try yarn.file(name, bytes)
+      // A library that does not exist yet stays absent.
+      let fresh = yarn.directory.appendingPathComponent("fresh-\(name)")
+      let result = try yarn.run(["--library", fresh.path, "backup", "restore", name], useLibrary: false)
+      #expect(result.status == 65, "\(name): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: "), "\(name)")
+      #expect(result.stderr.contains("\nhint: "), "\(name)")
+      #expect(!FileManager.default.fileExists(atPath: fresh.path), "\(name)")
+    }
+
+    // An existing, empty library keeps its state.
+    try yarn.ok(["stash", "rm", "Cascade 220"])
+    let before = try yarn.ok(["stash", "list", "--json"]).stdout
+    let files = try FileManager.default.contentsOfDirectory(atPath: yarn.library.path).sorted()
+    let result = try yarn.run(["backup", "restore", "flipped.zip"])
+    #expect(result.status == 65)
+    #expect(try yarn.ok(["stash", "list", "--json"]).stdout == before)
+    let filesAfter = try FileManager.default.contentsOfDirectory(atPath: yarn.library.path).sorted()
+    #expect(
+      filesAfter.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        == files.filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+  }
+
+  // MARK: Time
+
+  @Test func timeStartStopLog() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    let idle = try yarn.ok(["time", "status"])
+    #expect(idle.stdout == "no timer is running\n")
+    #expect(try yarn.ok(["time", "status", "--json"]).stdout == "null\n")
+
+    let start = try yarn.ok(["time", "start", "Flax", "--note", "sleeve cuffs"])
+    #expect(start.stderr.hasPrefix("started Flax at "))
+    let status = try yarn.ok(["time", "status"])
+    #expect(status.stdout.hasPrefix("Flax: running since "))
+
+    let running = try #require(try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])
+    try #require(running.count == 1)
+    #expect(running[0]["project"] as? String == "Flax")
+    #expect(running[0]["end"] is NSNull)
+    #expect(running[0]["note"] as? String == "sleeve cuffs")
+    let startText = try #require(running[0]["start"] as? String)
+    #expect(startText.count == 20 && startText.hasSuffix("Z"))
+
+    try yarn.ok(["time", "stop"])
+    let log = try #require(try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])
+    try #require(log.count == 1)
+    let endText = try #require(log[0]["end"] as? String)
+    #expect(endText.count == 20 && endText.hasSuffix("Z"))
+    #expect(endText >= startText)
+    #expect((log[0]["seconds"] as? Int).map { $0 >= 0 && $0 < 60 } == true)
+    #expect((log[0]["id"] as? String)?.count == 36)
+
+    let table = try yarn.ok(["time", "log"])
+    #expect(table.stdout.hasPrefix("ID        START             END               DURATION  PROJECT  NOTE\n"))
+    #expect(table.stdout.contains("  Flax     sleeve cuffs\n"))
+
+    // A cancelled timer leaves no session.
+    try yarn.ok(["time", "start", "Flax"])
+    let cancel = try yarn.ok(["time", "cancel"])
+    #expect(cancel.stderr.hasPrefix("cancelled the timer on Flax started at "))
+    #expect((try yarn.ok(["time", "log", "--json"]).json() as? [Any])?.count == 1)
+    #expect(try yarn.run(["time", "cancel"]).status == 65)
+
+    let stopAgain = try yarn.run(["time", "stop"])
+    #expect(stopAgain.status == 65)
+    #expect(stopAgain.stderr.hasPrefix("error: "))
+  }
+
+  @Test func secondStartNamesTheRunningProject() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["time", "start", "Flax"])
+    let second = try yarn.run(["time", "start", "Hat"])
+    #expect(second.status == 65)
+    #expect(second.stderr.hasPrefix("error: "))
+    #expect(second.stderr.contains("Flax"))
+    #expect(second.stderr.contains("hint: "))
+    let log = try #require(try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])
+    try #require(log.count == 1)
+    #expect(log[0]["project"] as? String == "Flax")
+
+    try yarn.ok(["time", "start", "Hat", "--switch"])
+    let switched = try #require(try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])
+    try #require(switched.map { $0["project"] as? String } == ["Flax", "Hat"])
+    #expect(switched[0]["end"] as? String == switched[1]["start"] as? String)
+    #expect(switched[1]["end"] is NSNull)
+  }
+
+  // MARK: Convert
+
+  @Test func convert() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let ounce = try yarn.ok(["convert", "1oz", "--to", "g", "--json"])
+    let object = try #require(try ounce.json() as? [String: Any])
+    #expect(object["value"] as? Double == 28.349523125)
+    #expect(object["unit"] as? String == "g")
+    // 2.5 skeins × 220 yd = 550 yd.
+    #expect(
+      try yarn.ok(["convert", "2.5 skeins", "--to", "yd", "--length-per-skein", "220yd"]).stdout == "550 yd\n"
+    )
+    // 150 g of a 100 g / 220 yd skein = 1.5 skeins = 330 yd = 301.752 m.
+    try yarn.ok([
+      "stash", "add", "Cascade 220", "--length-per-skein", "220yd", "--net-weight-per-skein", "100g",
+    ])
+    #expect(try yarn.ok(["convert", "150g", "--to", "m", "--yarn", "Cascade 220"]).stdout == "301.75 m\n")
+    let missing = try yarn.run(["convert", "2 skeins", "--to", "g"])
+    #expect(missing.status == 65)
+    #expect(missing.stderr.hasPrefix("error: converting skein to g needs the net weight per skein\n"))
+    let noUnit = try yarn.run(["convert", "2 skeins"])
+    #expect(noUnit.status == 64)
+    #expect(noUnit.stderr.hasPrefix("error: option '--to' is required\n"))
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import YarnCore
+
+@testable import YarnCLI
+
+/// The one mapping from errors to words and exit statuses (sysexits(3)).
+@Suite struct ErrorPresenterTests {
+  private func code(_ error: any Error) -> ExitCode {
+    ErrorPresenter.report(for: error, root: RootCommand.self).code
+  }
+
+  @Test func exitStatuses() {
+    #expect(code(CLIError.missingSubcommand(command: ["yarn", "stash"])) == .usage)
+    #expect(code(CLIError.notFound(kind: "yarn", reference: "x")) == .dataError)
+    #expect(code(CLIError.inputMissing(path: "a.zip")) == .noInput)
+    #expect(code(CLIError.outputExists(path: "a.zip")) == .cannotCreate)
+    #expect(code(CLIError.io(path: "standard output", reason: "broken pipe")) == .ioError)
+    #expect(code(StoreError.busy) == .tempFail)
+    #expect(code(StoreError.yarnInUse(projects: ["Flax"])) == .dataError)
+    #expect(code(StoreError.io(path: "/x", reason: "denied")) == .ioError)
+    #expect(code(TimeError.notRunning) == .dataError)
+    #expect(code(BackupError.destinationExists(path: "b.zip")) == .cannotCreate)
+    #expect(code(BackupError.cannotOpen(path: "b.zip", reason: "not a zip archive")) == .dataError)
+    #expect(code(BackupError.libraryNotEmpty(path: "/lib")) == .cannotCreate)
+    #expect(code(BackupError.newerFormat(path: "b.zip", found: 2, known: 1)) == .dataError)
+    #expect(
+      throws: ConversionError.self,
+      performing: { try UnitConversion.convert(Amount(2, .skein), to: .gram) })
+    do {
+      _ = try UnitConversion.convert(Amount(2, .skein), to: .gram)
+    } catch {
+      #expect(code(error) == .dataError)
+    }
+    #expect(code(CocoaError(.fileReadNoSuchFile)) == .noInput)
+  }
+
+  @Test func everyReportHasAnErrorLine() {
+    let report = ErrorPresenter.report(for: StoreError.busy, root: RootCommand.self)
+    #expect(report.text.hasPrefix("error: the library is busy"))
+    #expect(report.text.contains("\nhint: another yarn process is using the library; try again\n"))
+    let ambiguous = ErrorPresenter.report(
+      for: CLIError.ambiguous(
+        kind: "project", reference: "Hat",
+        candidates: [.init(id: "aaaa1111", name: "Hat"), .init(id: "bbbb2222", name: "hat")]),
+      root: RootCommand.self)
+    #expect(ambiguous.text.hasPrefix("error: 'Hat' matches 2 projects: aaaa1111 (Hat), bbbb2222 (hat)\n"))
+    #expect(ambiguous.code == .dataError)
+  }
+
+  @Test func usageLineOfTheCommand() {
+    let report = ErrorPresenter.report(
+      for: CLIError.missingArgument(command: ["yarn", "project", "use"], name: "amount"),
+      root: RootCommand.self)
+    #expect(
+      report.text == """
+        error: missing argument <amount>
+        usage: yarn project use <project> <yarn> <amount>
+        hint: see 'yarn project use --help'
+
+        """)
+  }
+}

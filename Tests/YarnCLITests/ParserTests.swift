@@ -1,0 +1,255 @@
+import Testing
+
+@testable import YarnCLI
+
+/// A small command tree of its own, so that the parser is tested apart from the real commands.
+private struct TestRoot: CommandGroup {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "tool", abstract: "A test tool.", subcommands: [TestGroup.self])
+  }
+}
+
+private struct TestGroup: CommandGroup {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(name: "thing", abstract: "Things.", subcommands: [TestAdd.self, TestList.self])
+  }
+}
+
+private struct TestAdd: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "add", abstract: "Add a thing.",
+      arguments: [.required("name", "The name."), .variadic("extra", "More words.").optionalized],
+      options: [
+        .value("brand", "text", "The maker."),
+        .value("colorway", "text", "The color."),
+        .flag("force", "Replace it."),
+        .value("output", "file", "Where to write.", short: "o"),
+      ])
+  }
+  init(from values: ParsedValues) throws {}
+  func run(in context: Context) throws {}
+}
+
+private struct TestList: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list", abstract: "List things.",
+      options: [.value("to", "unit", "The unit.", required: true)], aliases: ["ls"])
+  }
+  init(from values: ParsedValues) throws {}
+  func run(in context: Context) throws {}
+}
+
+extension ArgumentSpec {
+  fileprivate var optionalized: ArgumentSpec {
+    var copy = self
+    copy.isOptional = true
+    return copy
+  }
+}
+
+private var parser: CommandParser { CommandParser(root: TestRoot.self) }
+
+/// The values of a line that must parse into a command to run.
+private func values(_ arguments: [String]) throws -> ParsedValues {
+  guard case .run(_, let values) = try parser.parse(arguments) else {
+    Issue.record("expected a command to run for \(arguments)")
+    return ParsedValues(command: [])
+  }
+  return values
+}
+
+/// The usage error a line gives.
+private func usageError(_ arguments: [String]) -> CLIError? {
+  do {
+    _ = try parser.parse(arguments)
+    return nil
+  } catch {
+    return error
+  }
+}
+
+@Suite struct ParserTests {
+  @Test func optionWithSpaceAndWithEquals() throws {
+    let parsed = try values(["thing", "add", "Cascade", "--brand", "Cascade Yarns", "--colorway=Ruby"])
+    #expect(parsed.command == ["tool", "thing", "add"])
+    #expect(parsed.argument("name") == "Cascade")
+    #expect(parsed.value("brand") == "Cascade Yarns")
+    #expect(parsed.value("colorway") == "Ruby")
+  }
+
+  @Test func equalsValueMayHoldEqualsAndBeEmpty() throws {
+    let parsed = try values(["thing", "add", "x", "--brand=a=b", "--colorway="])
+    #expect(parsed.value("brand") == "a=b")
+    #expect(parsed.value("colorway") == "")
+  }
+
+  @Test func lastValueWins() throws {
+    let parsed = try values(["thing", "add", "x", "--brand", "A", "--brand", "B"])
+    #expect(parsed.value("brand") == "B")
+    #expect(parsed.options["brand"] == ["A", "B"])
+  }
+
+  @Test func valueOptionTakesADashedValue() throws {
+    let parsed = try values(["thing", "add", "x", "--brand", "--force"])
+    #expect(parsed.value("brand") == "--force")
+    #expect(!parsed.flag("force"))
+  }
+
+  @Test func shortOption() throws {
+    let parsed = try values(["thing", "add", "x", "-o", "out.csv"])
+    #expect(parsed.value("output") == "out.csv")
+  }
+
+  @Test func flagsAndGlobalOptionsAnywhere() throws {
+    let parsed = try values(["--library", "/tmp/lib", "thing", "--json", "add", "x", "--force", "-q"])
+    #expect(parsed.flag("force"))
+    #expect(parsed.flag("json"))
+    #expect(parsed.flag("quiet"))
+    #expect(parsed.value("library") == "/tmp/lib")
+    #expect(GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
+  }
+
+  @Test func doubleDashEndsOptions() throws {
+    let parsed = try values(["thing", "add", "--", "--force", "-x", "--help"])
+    #expect(parsed.argument("name") == "--force")
+    #expect(parsed.argumentList("extra") == ["-x", "--help"])
+    #expect(!parsed.flag("force"))
+  }
+
+  @Test func negativeNumbersAndDashAreValues() throws {
+    let parsed = try values(["thing", "add", "-15m", "-"])
+    #expect(parsed.argument("name") == "-15m")
+    #expect(parsed.argumentList("extra") == ["-"])
+  }
+
+  @Test func aliasSelectsCommand() throws {
+    let parsed = try values(["thing", "ls", "--to", "g"])
+    #expect(parsed.command == ["tool", "thing", "list"])
+  }
+
+  @Test func unknownOptionSuggestsNearest() {
+    #expect(
+      usageError(["thing", "add", "x", "--brnd", "y"])
+        == .unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestion: "--brand"))
+    #expect(
+      usageError(["thing", "add", "x", "--colourway=Ruby"])
+        == .unknownOption(
+          command: ["tool", "thing", "add"], given: "--colourway", suggestion: "--colorway"))
+    #expect(
+      usageError(["thing", "add", "x", "--zzzzzzzz"])
+        == .unknownOption(command: ["tool", "thing", "add"], given: "--zzzzzzzz", suggestion: nil))
+  }
+
+  @Test func unknownCommandSuggestsNearest() {
+    #expect(
+      usageError(["thing", "ad"])
+        == .unknownCommand(command: ["tool", "thing"], given: "ad", suggestion: "add"))
+    #expect(
+      usageError(["frobnicate"])
+        == .unknownCommand(command: ["tool"], given: "frobnicate", suggestion: nil))
+  }
+
+  @Test func otherUsageErrors() {
+    #expect(usageError(["thing"]) == .missingSubcommand(command: ["tool", "thing"]))
+    #expect(
+      usageError(["thing", "add"]) == .missingArgument(command: ["tool", "thing", "add"], name: "name"))
+    #expect(
+      usageError(["thing", "add", "x", "--brand"])
+        == .missingValue(command: ["tool", "thing", "add"], option: "--brand"))
+    #expect(
+      usageError(["thing", "add", "x", "--force=yes"])
+        == .flagWithValue(command: ["tool", "thing", "add"], option: "--force"))
+    #expect(
+      usageError(["thing", "list", "extra", "--to", "g"])
+        == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
+    #expect(
+      usageError(["thing", "list"]) == .missingOption(command: ["tool", "thing", "list"], option: "--to"))
+    #expect(usageError(["thing", "add", "x"]) == nil)
+  }
+
+  @Test func helpWinsAndFindsTheCommand() throws {
+    guard case .help(let path) = try parser.parse(["thing", "add", "--bogus", "--help"]) else {
+      Issue.record("expected help")
+      return
+    }
+    #expect(path.map { $0.configuration.name } == ["tool", "thing", "add"])
+    guard case .help(let short) = try parser.parse(["--library", "thing", "thing", "-h"]) else {
+      Issue.record("expected help")
+      return
+    }
+    // `thing` after --library is the option's value; the next `thing` is the group.
+    #expect(short.map { $0.configuration.name } == ["tool", "thing"])
+    guard case .run = try parser.parse(["thing", "add", "--", "--help"]) else {
+      Issue.record("--help after -- is an argument")
+      return
+    }
+  }
+
+  @Test func versionFlag() throws {
+    guard case .version = try parser.parse(["thing", "--version"]) else {
+      Issue.record("expected the version")
+      return
+    }
+  }
+
+  @Test func generatedHelp() {
+    let help = HelpGenerator.help(for: [TestRoot.self, TestGroup.self, TestAdd.self])
+    let expected = """
+      OVERVIEW: Add a thing.
+
+      USAGE: tool thing add <name> [<extra> ...] [<options>]
+
+      ARGUMENTS:
+        <name>                    The name.
+        <extra> ...               More words.
+
+      OPTIONS:
+        --brand <text>            The maker.
+        --colorway <text>         The color.
+        --force                   Replace it.
+        -o, --output <file>       Where to write.
+
+      GLOBAL OPTIONS:
+        --library <dir>           The library directory (default: $YARN_LIBRARY, else
+                                  $XDG_DATA_HOME/yarn, else ~/.local/share/yarn).
+        --json                    Print data as JSON.
+        -q, --quiet               Print no messages, only data and errors.
+        -h, --help                Show help information.
+
+      """
+    #expect(help == expected)
+    #expect(
+      HelpGenerator.usage(for: [TestRoot.self, TestGroup.self, TestList.self])
+        == "tool thing list --to <unit>")
+    let group = HelpGenerator.help(for: [TestRoot.self, TestGroup.self])
+    #expect(group.contains("USAGE: tool thing <subcommand>"))
+    #expect(group.contains("\n  add                       Add a thing.\n"))
+    #expect(group.contains("\n  list                      List things.\n"))
+  }
+
+  @Test func editDistance() {
+    #expect(EditDistance.distance("", "abc") == 3)
+    #expect(EditDistance.distance("kitten", "sitting") == 3)
+    #expect(EditDistance.distance("--brnd", "--brand") == 1)
+    #expect(EditDistance.distance("same", "same") == 0)
+    #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == "list")
+    #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]) == nil)
+  }
+
+  @Test func usageErrorReport() {
+    let report = ErrorPresenter.report(
+      for: CLIError.unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestion: "--brand"),
+      root: TestRoot.self)
+    #expect(report.code == .usage)
+    #expect(
+      report.text == """
+        error: unknown option '--brnd' for 'tool thing add'
+        usage: tool thing add <name> [<extra> ...] [<options>]
+        hint: did you mean '--brand'? (see 'tool thing add --help')
+
+        """)
+  }
+}

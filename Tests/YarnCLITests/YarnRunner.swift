@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// Runs the built `yarn` executable in a fresh temporary directory, for end-to-end tests.
+///
+/// Every test makes its own `YarnRunner` (its own directory and library) and calls `cleanUp()`
+/// at the end; `HOME` and the XDG variables point into the directory so that nothing outside
+/// it is touched.
+struct YarnRunner {
+  /// The result of one run.
+  struct Result {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The standard output parsed as JSON.
+    func json() throws -> Any {
+      try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    }
+  }
+
+  /// The temporary directory, also the working directory of every run.
+  let directory: URL
+  /// The library directory passed with `--library` (not created by the runner).
+  let library: URL
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-cli-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    library = directory.appendingPathComponent("library", isDirectory: true)
+  }
+
+  func cleanUp() {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// The `yarn` executable built next to the test bundle.
+  static let executable: URL? = {
+    #if os(macOS)
+      for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("yarn")
+      }
+      return nil
+    #else
+      // On Linux the test runner is `<products>/<package>PackageTests.xctest`, an executable.
+      let candidates = [
+        Bundle.main.bundleURL,
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      ]
+      for directory in candidates {
+        let url = directory.appendingPathComponent("yarn")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+      }
+      return nil
+    #endif
+  }()
+
+  /// Runs `yarn --library <library> arguments…` and waits for it.
+  ///
+  /// - Parameters:
+  ///   - useLibrary: pass `--library`; when false the library comes from the environment.
+  ///   - environment: variables added to the run's environment.
+  @discardableResult
+  func run(
+    _ arguments: [String], useLibrary: Bool = true, environment: [String: String] = [:]
+  ) throws -> Result {
+    guard let executable = YarnRunner.executable else {
+      throw RunnerError.noExecutable
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = (useLibrary ? ["--library", library.path] : []) + arguments
+    process.currentDirectoryURL = directory
+    var env = [
+      "HOME": directory.path, "TZ": "UTC", "LANG": "C.UTF-8",
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    ]
+    env.merge(environment) { _, new in new }
+    process.environment = env
+    let id = UUID().uuidString
+    let outURL = directory.appendingPathComponent(".out-\(id)")
+    let errURL = directory.appendingPathComponent(".err-\(id)")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try out.close()
+    try err.close()
+    let stdout = try String(contentsOf: outURL, encoding: .utf8)
+    let stderr = try String(contentsOf: errURL, encoding: .utf8)
+    try? FileManager.default.removeItem(at: outURL)
+    try? FileManager.default.removeItem(at: errURL)
+    return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+
+  /// Runs and records an issue unless the exit status is 0.
+  @discardableResult
+  func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+    let result = try run(arguments)
+    #expect(
+      result.status == 0, "yarn \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+      sourceLocation: sourceLocation)
+    return result
+  }
+
+  /// A file in the directory with `contents`.
+  func file(_ name: String, _ contents: Data) throws -> URL {
+    let url = directory.appendingPathComponent(name)
+    try contents.write(to: url)
+    return url
+  }
+
+  /// Every file under the library, with its bytes, to compare a library before and after.
+  func librarySnapshot() throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    guard let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil)
+    else { return out }
+    for case let url as URL in enumerator {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        out[url.path] = try Data(contentsOf: url)
+      }
+    }
+    return out
+  }
+
+  enum RunnerError: Error {
+    case noExecutable
+  }
+}
