@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func byteOrderMarkIsNotPartOfTheFirstHeader() throws {
-    let papa = try CSVReader.records(in: Data(contentsOf: Fixtures.shared("csv/papaparse/utf-8-bom-sample.csv")))
+    let papa = try CSVReader.records(
+      in: Data(contentsOf: Fixtures.shared("csv/papaparse/utf-8-bom-sample.csv")))
     #expect(papa.first?.fields.first == "A")
     let commons = try CSVReader.records(
       in: Data(contentsOf: Fixtures.shared("csv/apache-commons-csv/CSVFileParser/bom.csv")))

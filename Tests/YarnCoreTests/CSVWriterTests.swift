@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct CSVWriterTests {
   private func written(_ rows: [[String]], options: CSVOptions = CSVOptions()) -> String {
-    String(decoding: CSVWriter.encode(rows.map { $0.map { CSVField.text($0) } }, options: options), as: UTF8.self)
+    String(
+      decoding: CSVWriter.encode(rows.map { $0.map { CSVField.text($0) } }, options: options), as: UTF8.self)
   }
 
   /// Every vector of shared/data/csv/writer-vectors.json (CPython, OWASP, PapaParse).
@@ -48,8 +49,9 @@ import Testing
 
   @Test func quotesOnlyWhatNeedsIt() {
     #expect(written([["plain", "with space ", " lead"]]) == "plain,with space , lead\r\n")
-    #expect(written([["a,b", "say \"hi\"", "two\nlines", "cr\rhere", "crlf\r\nx"]])
-      == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",\"crlf\r\nx\"\r\n")
+    #expect(
+      written([["a,b", "say \"hi\"", "two\nlines", "cr\rhere", "crlf\r\nx"]])
+        == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\rhere\",\"crlf\r\nx\"\r\n")
   }
 
   @Test func quoteBeforeCombiningAccentIsStillAQuote() {
@@ -72,7 +74,8 @@ import Testing
     let bytes = CSVWriter.encode([[.text("a;b"), .text("c,d"), .number(2.5)]], options: options)
     #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
     #expect(String(decoding: bytes.dropFirst(3), as: UTF8.self) == "\"a;b\";c,d;2.5\r\n")
-    let tab = CSVWriter.encode([[.text("a\tb"), .text("c")]], options: CSVOptions(delimiter: 9, formulaGuard: false))
+    let tab = CSVWriter.encode(
+      [[.text("a\tb"), .text("c")]], options: CSVOptions(delimiter: 9, formulaGuard: false))
     #expect(String(decoding: tab, as: UTF8.self) == "\"a\tb\"\tc\r\n")
   }
 

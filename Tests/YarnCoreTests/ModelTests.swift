@@ -39,7 +39,9 @@ import Testing
     #expect(CalendarDate(iso8601: "2024-02-29") != nil)
   }
 
-  @Test(arguments: ["2026-02-29", "2026-13-01", "2026-00-10", "2026-1-1", "26-01-01", "2026/01/01", "", "2026-01-32"])
+  @Test(arguments: [
+    "2026-02-29", "2026-13-01", "2026-00-10", "2026-1-1", "26-01-01", "2026/01/01", "", "2026-01-32",
+  ])
   func rejects(text: String) {
     #expect(CalendarDate(iso8601: text) == nil)
   }
@@ -68,14 +70,27 @@ import Testing
   }
 
   @Test func libraryRoundTripsThroughJSON() throws {
-    let photo = Attachment(fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: String(repeating: "a", count: 64))
+    let photo = Attachment(
+      fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: String(repeating: "a", count: 64))
     let library = Library(
-      yarns: [Yarn(id: "y", name: "Shelter \"Almanac\"", weight: .medium, quantity: Amount(2.5, .skein),
-        dateAdded: CalendarDate(year: 2026, month: 1, day: 2), photos: [photo])],
-      projects: [Project(id: "p", name: "Flax", craft: .knitting, status: .finished,
-        usages: [YarnUsage(yarnID: "y", amount: Amount(120, .gram))])],
-      notes: [Note(id: "n", subject: .yarn("y"), text: "soft,\n\"warm\"", created: Date(timeIntervalSince1970: 1_774_794_600))],
-      sessions: [TimeSession(id: "s", projectID: "p", start: Date(timeIntervalSince1970: 1_774_794_600), end: nil)])
+      yarns: [
+        Yarn(
+          id: "y", name: "Shelter \"Almanac\"", weight: .medium, quantity: Amount(2.5, .skein),
+          dateAdded: CalendarDate(year: 2026, month: 1, day: 2), photos: [photo])
+      ],
+      projects: [
+        Project(
+          id: "p", name: "Flax", craft: .knitting, status: .finished,
+          usages: [YarnUsage(yarnID: "y", amount: Amount(120, .gram))])
+      ],
+      notes: [
+        Note(
+          id: "n", subject: .yarn("y"), text: "soft,\n\"warm\"",
+          created: Date(timeIntervalSince1970: 1_774_794_600))
+      ],
+      sessions: [
+        TimeSession(id: "s", projectID: "p", start: Date(timeIntervalSince1970: 1_774_794_600), end: nil)
+      ])
     let data = try JSONCoding.encoder().encode(library)
     let back = try JSONCoding.decoder().decode(Library.self, from: data)
     #expect(back == library)
@@ -106,9 +121,13 @@ import Testing
   }
 
   @Test func ambiguityListsCandidatesAndShortPrefixesDoNotMatch() {
-    #expect(throws: Lookup.Failure.ambiguous(reference: "RIOS", candidates: [
-      .init(id: "3f2b0000-1111", name: "Rios"), .init(id: "77aa0000-2222", name: "rios"),
-    ])) { try find("RIOS") }
+    #expect(
+      throws: Lookup.Failure.ambiguous(
+        reference: "RIOS",
+        candidates: [
+          .init(id: "3f2b0000-1111", name: "Rios"), .init(id: "77aa0000-2222", name: "rios"),
+        ])
+    ) { try find("RIOS") }
     #expect(throws: Lookup.Failure.notFound(reference: "3f2")) { try find("3f2") }
     #expect(throws: Lookup.Failure.notFound(reference: "3f")) { try find("3f") }
     #expect(throws: Lookup.Failure.notFound(reference: "Malabrigo")) { try find("Malabrigo") }

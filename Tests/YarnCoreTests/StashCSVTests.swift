@@ -17,18 +17,25 @@ import Testing
     let library = Library(
       yarns: [cascade, plain],
       projects: [
-        Project(id: "p1", name: "Flax", status: .finished, usages: [YarnUsage(yarnID: "y1", amount: Amount(150, .gram))]),
-        Project(id: "p2", name: "Hat", status: .inProgress, usages: [YarnUsage(yarnID: "y1", amount: Amount(1, .skein))]),
+        Project(
+          id: "p1", name: "Flax", status: .finished,
+          usages: [YarnUsage(yarnID: "y1", amount: Amount(150, .gram))]),
+        Project(
+          id: "p2", name: "Hat", status: .inProgress,
+          usages: [YarnUsage(yarnID: "y1", amount: Amount(1, .skein))]),
       ],
       notes: [
-        Note(id: "n1", subject: .yarn("y1"), text: "soft\nsquishy", created: Date(timeIntervalSince1970: 1_000)),
+        Note(
+          id: "n1", subject: .yarn("y1"), text: "soft\nsquishy", created: Date(timeIntervalSince1970: 1_000)),
         Note(id: "n2", subject: .yarn("y1"), text: "from Leo", created: Date(timeIntervalSince1970: 2_000)),
       ])
     try store.write { try store.insert(library: library) }
     return store
   }
 
-  func export(_ store: LibraryStore, columns: [StashCSV.Column] = StashCSV.defaultColumns, includeActive: Bool = false)
+  func export(
+    _ store: LibraryStore, columns: [StashCSV.Column] = StashCSV.defaultColumns, includeActive: Bool = false
+  )
     throws -> [UInt8]
   {
     var bytes: [UInt8] = []
@@ -60,6 +67,8 @@ import Testing
     let columns = try StashCSV.columns(parsing: "name, REMAINING,Remaining Unit")
     let text = String(decoding: try export(store, columns: columns, includeActive: true), as: UTF8.self)
     #expect(text == "Name,Remaining,Remaining Unit\r\nCascade 220,0.5,skein\r\nMystery,,\r\n")
-    #expect(throws: StashCSV.UnknownColumnError(name: "Colour")) { try StashCSV.columns(parsing: "Name,Colour") }
+    #expect(throws: StashCSV.UnknownColumnError(name: "Colour")) {
+      try StashCSV.columns(parsing: "Name,Colour")
+    }
   }
 }

@@ -41,7 +41,10 @@ import Testing
   }
 
   @Test func springForwardGapDoesNotExist() {
-    #expect(throws: TimeInput.ParseError(input: "2026-03-08 02:30", problem: .nonexistentLocalTime(zone: "America/New_York"))) {
+    #expect(
+      throws: TimeInput.ParseError(
+        input: "2026-03-08 02:30", problem: .nonexistentLocalTime(zone: "America/New_York"))
+    ) {
       try TimeInput.instant("2026-03-08 02:30", now: now, timeZone: newYork)
     }
     #expect(throws: TimeInput.ParseError.self) {
@@ -57,7 +60,10 @@ import Testing
     #expect(try utc("2026-10-25 02:30", zone: berlin) == "2026-10-25T00:30:00Z")
   }
 
-  @Test(arguments: ["", "25:00", "14:60", "14", "tomorrow 10:00", "2026-02-30 10:00", "-", "-5x", "yesterday", "14:30 pm", "2026-03-29 14:30 extra"])
+  @Test(arguments: [
+    "", "25:00", "14:60", "14", "tomorrow 10:00", "2026-02-30 10:00", "-", "-5x", "yesterday", "14:30 pm",
+    "2026-03-29 14:30 extra",
+  ])
   func unreadableTimes(text: String) {
     #expect(throws: TimeInput.ParseError.self) { try TimeInput.instant(text, now: now, timeZone: newYork) }
   }

@@ -117,7 +117,9 @@ import Testing
     // 3 skeins − 150 g (1.5 skeins) − 110 yd (0.5 skein) = 1 skein.
     let estimate = RemainingEstimate(
       yarn: yarn(quantity: Amount(3, .skein), putUp: cascade),
-      usages: [.init(projectID: "a", amount: Amount(150, .gram)), .init(projectID: "b", amount: Amount(110, .yard))])
+      usages: [
+        .init(projectID: "a", amount: Amount(150, .gram)), .init(projectID: "b", amount: Amount(110, .yard)),
+      ])
     #expect(estimate.source == .estimate)
     let left = try #require(estimate.remaining)
     #expect(left.unit == .skein)
@@ -129,7 +131,9 @@ import Testing
     // 500 g − 2 oz (56.69904625 g) = 443.30095375 g; the 100 yd usage cannot be converted.
     let estimate = RemainingEstimate(
       yarn: yarn(quantity: Amount(500, .gram)),
-      usages: [.init(projectID: "a", amount: Amount(2, .ounce)), .init(projectID: "b", amount: Amount(100, .yard))])
+      usages: [
+        .init(projectID: "a", amount: Amount(2, .ounce)), .init(projectID: "b", amount: Amount(100, .yard)),
+      ])
     #expect(estimate.source == .incomplete)
     let left = try #require(estimate.remaining)
     #expect(abs(left.value - 443.30095375) < 1e-9)
@@ -159,7 +163,8 @@ import Testing
     var library = Library(yarns: [wool])
     for (index, status) in ProjectStatus.allCases.enumerated() {
       library.projects.append(
-        Project(id: "p\(index)", name: status.rawValue, status: status,
+        Project(
+          id: "p\(index)", name: status.rawValue, status: status,
           usages: [YarnUsage(yarnID: "y1", amount: Amount(100, .meter))]))
     }
     #expect(library.remaining(of: wool).remaining == Amount(900, .meter))

@@ -24,7 +24,7 @@ struct BackupCreate: ParsableCommand {
     CommandConfiguration(
       name: "create", abstract: "Write a backup zip of everything in the library.",
       discussion: """
-        Without FILE the backup is written to yarn-backup-YYYY-MM-DD-HHMMSS.zip (local time)
+        Without FILE the backup is written to yarn-backup-YYYYMMDD-HHMMSS.zip (local time)
         in the current directory. The zip is written to a temporary file and renamed, so FILE
         never holds a partial backup.
         """,
@@ -40,7 +40,7 @@ struct BackupCreate: ParsableCommand {
     force = values.flag("force")
   }
 
-  /// `yarn-backup-2026-03-29-143000.zip` for an instant, in local time.
+  /// `yarn-backup-20260329-143000.zip` for an instant, in local time.
   static func defaultName(at now: Date, timeZone: TimeZone = .current) -> String {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
@@ -49,7 +49,7 @@ struct BackupCreate: ParsableCommand {
       let v = value ?? 0
       return v < 10 ? "0\(v)" : "\(v)"
     }
-    let day = CalendarDate(containing: now, in: timeZone).iso8601
+    let day = CalendarDate(containing: now, in: timeZone).iso8601.replacingOccurrences(of: "-", with: "")
     return "yarn-backup-\(day)-\(two(parts.hour))\(two(parts.minute))\(two(parts.second)).zip"
   }
 
@@ -113,7 +113,7 @@ struct BackupRestore: ParsableCommand {
         must be empty: restore into a new one with --library NEW_DIR.
 
         EXAMPLE:
-          yarn --library ~/yarn-restored backup restore yarn-backup-2026-03-29-143000.zip
+          yarn --library ~/yarn-restored backup restore yarn-backup-20260329-143000.zip
         """,
       arguments: [.required("backup", "The backup zip, or a directory holding the same files.")])
   }

@@ -58,8 +58,7 @@ enum BackupChecks {
   /// Problems of the manifest's file list: each path must be `library.json` or
   /// `attachments/<sha256>` (its own digest), listed once, with a size ≥ 0 and a well-formed
   /// digest; `library.json` must be listed.
-  static func manifestProblems(_ manifest: BackupManifest, limits: BackupLimits) -> [BackupProblem]
-  {
+  static func manifestProblems(_ manifest: BackupManifest, limits: BackupLimits) -> [BackupProblem] {
     var problems = nameProblems(manifest.files.map(\.path))
     if manifest.files.count > limits.maxEntries {
       problems.append(.tooManyEntries(count: manifest.files.count, limit: limits.maxEntries))

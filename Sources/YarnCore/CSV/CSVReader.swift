@@ -39,7 +39,8 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     switch problem {
     case .unterminatedQuote: return "\(place): a quoted field is never closed"
     case .quoteInUnquotedField:
-      return "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
+      return
+        "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
     case .textAfterClosingQuote: return "\(place): text after a closing quote"
     case .invalidUTF8: return "\(place): the bytes are not valid UTF-8"
     case .fieldCount(let expected, let found):

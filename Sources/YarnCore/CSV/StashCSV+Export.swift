@@ -29,7 +29,8 @@ extension StashCSV {
       var count = 0
       try store.forEachYarn { yarn in
         let remaining = usages.remaining(of: yarn, includeActive: includeActive)
-        try writer.write(record(for: yarn, remaining: remaining, notes: notesByYarn[yarn.id] ?? [], columns: columns))
+        try writer.write(
+          record(for: yarn, remaining: remaining, notes: notesByYarn[yarn.id] ?? [], columns: columns))
         count += 1
       }
       try writer.flush()

@@ -133,8 +133,7 @@ final class Connection {
 
   /// Runs a query with a statement of its own and hands each row to `body` as it is read, so
   /// memory does not grow with the result; `body` may use the connection meanwhile.
-  func forEach(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws
-  {
+  func forEach(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
     let statement = try prepare(sql)
     try statement.bind(values)
     while try statement.step() { try body(statement) }

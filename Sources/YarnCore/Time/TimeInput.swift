@@ -100,7 +100,8 @@ public enum TimeInput {
     guard let (hour, minute, second) = clockTime(clock) else {
       throw ParseError(input: text, problem: .unreadableTime)
     }
-    guard let instant = localInstant(day: day, hour: hour, minute: minute, second: second, in: timeZone) else {
+    guard let instant = localInstant(day: day, hour: hour, minute: minute, second: second, in: timeZone)
+    else {
       throw ParseError(input: text, problem: .nonexistentLocalTime(zone: timeZone.identifier))
     }
     return instant
@@ -129,7 +130,9 @@ public enum TimeInput {
 
   /// The instant of a local wall-clock time in `timeZone`: the first occurrence when the time
   /// occurs twice, `nil` when the clocks skipped it.
-  public static func localInstant(day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: TimeZone)
+  public static func localInstant(
+    day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: TimeZone
+  )
     -> Date?
   {
     // The wall time read as if it were UTC, then each offset in force near it tried.
@@ -183,9 +186,11 @@ public enum TimeInput {
 
   private static func clockTime(_ text: Substring) -> (Int, Int, Int)? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts[0]) })
+    guard parts.count == 2 || parts.count == 3,
+      parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts[0]) })
     else { return nil }
-    guard let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour), (0..<60).contains(minute)
+    guard let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
+      (0..<60).contains(minute)
     else { return nil }
     var second = 0
     if parts.count == 3 {

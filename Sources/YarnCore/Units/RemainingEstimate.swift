@@ -83,8 +83,7 @@ public struct RemainingEstimate: Hashable, Sendable {
     }
   }
 
-  private init(remaining: Amount?, source: Source, deficit: Double?, unconverted: [UnconvertedUsage])
-  {
+  private init(remaining: Amount?, source: Source, deficit: Double?, unconverted: [UnconvertedUsage]) {
     self.remaining = remaining
     self.source = source
     self.deficit = deficit
