@@ -50,7 +50,9 @@ public enum CSVField: Hashable, Sendable {
 ///   written `""` so that it is not an empty line. Spaces are kept as they are.
 /// - Formula guard (OWASP "CSV Injection"): a text cell whose first character is `=`, `+`,
 ///   `-`, `@`, TAB, CR or LF gets a leading `'` and is quoted, so that a spreadsheet shows it as
-///   text instead of running it. Numbers are never prefixed.
+///   text instead of running it. Numbers are never prefixed. A quoted cell that begins with
+///   apostrophes followed by one of those gets one more, so that the guard can be undone
+///   exactly (`needsGuard(_:quoted:)`).
 ///
 /// The work is done on UTF-8 bytes, never on `Character`s: in Swift `"\r\n"` is one
 /// Character, and a quote followed by a combining accent is one Character.
@@ -131,24 +133,24 @@ public final class CSVWriter {
   }
 
   private func appendText(_ text: String) {
-    var utf8 = Array(text.utf8)
-    var mustQuote = false
-    if options.formulaGuard, let first = utf8.first, CSVWriter.formulaStarts.contains(first) {
-      utf8.insert(UInt8(ascii: "'"), at: 0)
-      mustQuote = true
+    let done = text.utf8.withContiguousStorageIfAvailable { appendText(utf8: $0) }
+    if done == nil { Array(text.utf8).withUnsafeBufferPointer { appendText(utf8: $0) } }
+  }
+
+  private func appendText(utf8: UnsafeBufferPointer<UInt8>) {
+    let delimiter = options.delimiter
+    var needsQuotes = false
+    for byte in utf8 where byte == delimiter || byte == 0x22 || byte == 0x0D || byte == 0x0A {
+      needsQuotes = true
+      break
     }
-    if !mustQuote {
-      for byte in utf8
-      where byte == options.delimiter || byte == 0x22 || byte == 0x0D || byte == 0x0A {
-        mustQuote = true
-        break
-      }
-    }
-    guard mustQuote else {
+    let guarded = options.formulaGuard && CSVWriter.needsGuard(utf8, quoted: needsQuotes)
+    guard needsQuotes || guarded else {
       buffer.append(contentsOf: utf8)
       return
     }
     buffer.append(0x22)
+    if guarded { buffer.append(0x27) }
     for byte in utf8 {
       if byte == 0x22 { buffer.append(0x22) }
       buffer.append(byte)
@@ -156,7 +158,29 @@ public final class CSVWriter {
     buffer.append(0x22)
   }
 
+  /// Whether the formula guard prefixes a cell of these bytes with `'`.
+  ///
+  /// A cell that begins with `=`, `+`, `-`, `@`, TAB, CR or LF (OWASP CSV Injection) is
+  /// prefixed. So that a reader can undo the guard exactly (`StashCSV`'s import), a cell that
+  /// must be quoted anyway and begins with apostrophes followed by one of those is prefixed
+  /// too: a quoted field beginning `'` + (`'`…) + one of those bytes always carries one
+  /// apostrophe of the guard's. A cell that needs no quotes and begins with an apostrophe is
+  /// written as it is (`'+safe`), as PapaParse's `escapeFormulae` does.
+  static func needsGuard(_ utf8: UnsafeBufferPointer<UInt8>, quoted: Bool) -> Bool {
+    guard let first = utf8.first else { return false }
+    if isFormulaStart(first) { return true }
+    guard quoted, first == 0x27 else { return false }
+    var index = 1
+    while index < utf8.count, utf8[index] == 0x27 { index += 1 }
+    return index < utf8.count && isFormulaStart(utf8[index])
+  }
+
   /// First bytes that make a spreadsheet treat a cell as a formula (OWASP CSV Injection):
   /// `=`, `+`, `-`, `@`, TAB, CR, LF.
-  static let formulaStarts: Set<UInt8> = [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D, 0x0A]
+  static func isFormulaStart(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D, 0x0A: true
+    default: false
+    }
+  }
 }
