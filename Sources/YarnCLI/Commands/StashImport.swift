@@ -65,19 +65,23 @@ struct StashImport: ParsableCommand {
     let data = try Data(contentsOf: url)
     var options = self.options
     options.now = context.now
-    let plan: StashCSV.ImportPlan
+    var plan: StashCSV.ImportPlan
     do {
-      if dryRun {
-        plan = try context.withStore(.readOnly) { store in
-          try StashCSV.importPlan(from: data, store: store, options: options)
-        }
-      } else {
+      // Checked read-only first, so that a bad file changes nothing, not even by creating
+      // the library; then planned again and applied in one write transaction.
+      plan = try context.read { store in
+        try StashCSV.importPlan(from: data, store: store, options: options)
+      }
+      if !dryRun && plan.problems.isEmpty {
         plan = try context.write { store in
           let plan = try StashCSV.importPlan(from: data, store: store, options: options)
-          if plan.problems.isEmpty { try StashCSV.apply(plan, to: store) }
+          try StashCSV.apply(plan, to: store)
           return plan
         }
       }
+    } catch let error as StashCSV.ImportError {
+      // The library changed between the check and the write.
+      throw CLIError.invalidData(message: "\(file): \(error)", hint: "import again")
     } catch let error as CSVReadError {
       throw CLIError.invalidData(
         message: "\(file): \(error); nothing was imported",

@@ -406,6 +406,14 @@ private struct StashRowReader {
       default: problem(.stashed, "\"\(value)\" is not yes or no")
       }
     }
+    // Left to right, as people read the row.
+    let positions = Dictionary(
+      layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    problems = problems.enumerated().sorted { left, right in
+      let a = left.element.column.flatMap { positions[$0] } ?? -1
+      let b = right.element.column.flatMap { positions[$0] } ?? -1
+      return (a, left.offset) < (b, right.offset)
+    }.map(\.element)
     if var notes = cell(.notes) {
       if layout.dialect == .yarnBuddy {
         // YarnBuddy ends every note with a line feed.
