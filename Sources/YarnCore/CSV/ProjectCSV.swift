@@ -87,7 +87,7 @@ public enum ProjectCSV {
     try store.read {
       var yarnNames: [String: String] = [:]
       if columns.contains(.yarns) {
-        try store.forEachYarn { yarnNames[$0.id] = $0.name }
+        try store.forEachYarn(includingPhotos: false) { yarnNames[$0.id] = $0.name }
       }
       var seconds: [String: Int64] = [:]
       if columns.contains(.time) || columns.contains(.seconds) {
