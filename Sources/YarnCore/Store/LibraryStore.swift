@@ -53,7 +53,8 @@ public final class LibraryStore {
   /// directory or database creates nothing and gives an empty library; on an existing database
   /// with an older schema it upgrades the schema first (the one write a read may cause).
   ///
-  /// - Throws: `StoreError.io` when the directory or database cannot be created or opened;
+  /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
+  ///   `directory` is a file (in either mode);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.busy` when another process holds the lock past the busy timeout;
   ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
@@ -68,6 +69,13 @@ public final class LibraryStore {
     self.directory = directory.standardizedFileURL
     self.mode = mode
     let databasePath = self.directory.appendingPathComponent(LibraryStore.databaseFileName).path
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: self.directory.path, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    {
+      // Never read a file where the library should be as an empty library.
+      throw StoreError.io(path: self.directory.path, reason: "it is a file, not a directory")
+    }
     do {
       switch mode {
       case .readWrite:
