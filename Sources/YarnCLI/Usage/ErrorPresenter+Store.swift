@@ -72,6 +72,13 @@ extension ErrorPresenter {
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
       return ErrorReport(message: message, code: .dataError)
+    case .database(let database) where [11, 26].contains(database.primaryCode):
+      // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.
+      return ErrorReport(
+        message: message,
+        hint:
+          "the library's database is damaged or not a yarn library; restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'",
+        code: .ioError)
     case .database, .io:
       return ErrorReport(message: message, code: .ioError)
     case .readOnly, .closed:
