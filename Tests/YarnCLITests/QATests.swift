@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+import YarnCore
+
+@testable import YarnCLI
 
 #if canImport(Glibc)
   import Glibc
@@ -33,6 +36,34 @@ import Testing
       #expect(result.stderr.hasPrefix("error: cannot access \(file.path): it is a file, not a directory\n"))
     }
     #expect(try String(contentsOf: file, encoding: .utf8) == "hello")
+  }
+
+  /// A library below a file (or, for another user, below a directory it may not search)
+  /// cannot be told missing: an error, never an empty stash.
+  @Test func unreachableLibraryIsAnErrorNotEmpty() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let file = try yarn.file("notes.txt", Data("hello".utf8))
+    let below = file.appendingPathComponent("library")
+    let result = try yarn.run(["--library", below.path, "stash", "list"], useLibrary: false)
+    #expect(result.status == 74)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("error: cannot access \(below.path): not a directory\n"))
+  }
+
+  /// Writing to a read-only library.sqlite says so in one line, without the SQL.
+  @Test func readOnlyDatabaseIsReportedPlainly() {
+    let error = StoreError.database(
+      DatabaseError(
+        extendedCode: 8, message: "attempt to write a readonly database",
+        sql: "INSERT INTO yarn (id, name)\nVALUES (?, ?)"))
+    let report = ErrorPresenter.report(for: error, root: RootCommand.self)
+    #expect(report.code == .ioError)
+    #expect(report.message == "cannot write the library: its database is read-only")
+    #expect(
+      report.hint
+        == "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)"
+    )
   }
 
   /// A library.sqlite that is not a database says so and how to recover.
