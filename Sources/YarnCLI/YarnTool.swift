@@ -26,7 +26,7 @@ enum YarnTool {
         output.line("yarn \(version)")
       case .run(let type, let values):
         let context = Context(
-          global: GlobalOptions(values), environment: environment, now: now, output: output,
+          global: try GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages)
         let command = try type.init(from: values)
         try command.run(in: context)
@@ -36,10 +36,23 @@ enum YarnTool {
       return ExitCode.success.rawValue
     } catch {
       try? output.flush()
+      if isBrokenPipe(error) {
+        // The reader of standard output went away (`yarn time log | head -1`): what it
+        // wanted was delivered; end quietly, as other tools in a pipeline do.
+        try? messages.flush()
+        return ExitCode.success.rawValue
+      }
       let report = ErrorPresenter.report(for: error, root: root)
       messages.write(report.text)
       try? messages.flush()
       return report.code.rawValue
     }
+  }
+
+  /// Whether `error` is a write to standard output that failed because its reader closed the
+  /// pipe (EPIPE; SIGPIPE is ignored in main.swift).
+  static func isBrokenPipe(_ error: any Error) -> Bool {
+    guard case CLIError.io(let path, let reason) = error else { return false }
+    return path == "standard output" && reason == String(cString: strerror(EPIPE))
   }
 }

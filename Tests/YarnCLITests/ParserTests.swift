@@ -109,7 +109,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(parsed.flag("json"))
     #expect(parsed.flag("quiet"))
     #expect(parsed.value("library") == "/tmp/lib")
-    #expect(GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
+    #expect(try GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
   }
 
   @Test func doubleDashEndsOptions() throws {

@@ -8,16 +8,67 @@ import Testing
     ("1,5 skeins", 1.5, .skein), ("2 hanks", 2, .skein), ("250g", 250, .gram),
     ("250 grams", 250, .gram), ("8.8 oz", 8.8, .ounce), ("8.8 Ounces", 8.8, .ounce),
     ("220 yds", 220, .yard), ("220 YARDS", 220, .yard), ("200 metres", 200, .meter),
-    ("  200 m ", 200, .meter),
+    ("  200 m ", 200, .meter), ("3 skein", 3, .skein), ("250 g", 250, .gram),
+    ("8.8 ounces", 8.8, .ounce), ("220 yd", 220, .yard), ("220 yards", 220, .yard),
+    ("200 m", 200, .meter), ("200 meters", 200, .meter), ("3 SKEINS", 3, .skein),
+    ("1 ball", 1, .skein), ("1 hank", 1, .skein), ("250 gr", 250, .gram),
   ])
   func parses(text: String, value: Double, unit: YarnUnit) throws {
     let amount = try Amount(parsing: text)
     #expect(amount == Amount(value, unit))
   }
 
-  @Test(arguments: ["", "   ", "skeins", "-3 skeins", "3 bananas", "3", "1.2.3 g", "nan g", "1e400 g"])
-  func rejects(text: String) {
-    #expect(throws: AmountParseError.self) { try Amount(parsing: text) }
+  /// Every bad amount of docs/UNITS.md, with the problem it must be refused for.
+  @Test(arguments: [
+    ("", AmountParseError.Problem.empty), ("   ", .empty), ("skeins", .missingNumber),
+    ("-3 skeins", .negative), ("-0 g", .negative), ("3 bananas", .unknownUnit("bananas")),
+    ("3", .missingUnit), ("1.2.3 g", .badNumber), ("+3 g", .badNumber), (". g", .badNumber),
+    ("nan g", .notFinite), ("NaN g", .notFinite), ("inf m", .notFinite),
+    ("Infinity yd", .notFinite), ("1e400 g", .outOfRange), ("1e10 g", .outOfRange),
+    ("1000000001 g", .outOfRange), ("3 g g", .unknownUnit("g g")), ("3e g", .unknownUnit("e g")),
+    ("1,000 g", .ambiguousComma(thousands: "1000", decimal: "1")),
+    ("2,500 yd", .ambiguousComma(thousands: "2500", decimal: "2.5")),
+  ])
+  func rejects(text: String, problem: AmountParseError.Problem) {
+    do {
+      let amount = try Amount(parsing: text)
+      Issue.record("\"\(text)\" parsed as \(amount)")
+    } catch {
+      #expect(error.problem == problem, "\"\(text)\"")
+      #expect(error.input == text)
+      #expect(error.description.hasSuffix("; accepted units: \(YarnUnit.acceptedWords)"))
+    }
+  }
+
+  /// The edges that are accepted: the largest value, zero, an exponent, and a decimal comma
+  /// that cannot be a thousands separator.
+  @Test(arguments: [
+    ("1000000000 g", 1_000_000_000.0, YarnUnit.gram), ("0 g", 0, .gram), ("2e3 g", 2000, .gram),
+    ("0,125 oz", 0.125, .ounce), ("10,5 g", 10.5, .gram), ("1,25 sk", 1.25, .skein),
+    (".5 skein", 0.5, .skein),
+  ])
+  func acceptsEdges(text: String, value: Double, unit: YarnUnit) throws {
+    #expect(try Amount(parsing: text) == Amount(value, unit))
+  }
+
+  @Test func messagesQuoteTheInput() {
+    let cases: [(String, String)] = [
+      ("", "an amount is empty"),
+      ("-1 g", "\"-1 g\" is negative; an amount is zero or more"),
+      ("nan g", "\"nan g\" is not a finite number"),
+      ("2000000000 g", "\"2000000000 g\" is out of range (at most 1000000000)"),
+      ("2,500 yd", "\"2,500 yd\" is ambiguous: write 2500 or 2.5"),
+      ("3", "\"3\" has no unit"),
+      ("3 bananas", "\"3 bananas\" has an unknown unit \"bananas\""),
+    ]
+    for (text, reason) in cases {
+      do {
+        _ = try Amount(parsing: text)
+        Issue.record("\"\(text)\" parsed")
+      } catch {
+        #expect(error.description == "\(reason); accepted units: \(YarnUnit.acceptedWords)")
+      }
+    }
   }
 
   @Test func unknownUnitErrorQuotesInputAndListsUnits() {
@@ -38,5 +89,10 @@ import Testing
     #expect(Amount(0.333333, .ounce).description == "0.33 oz")
     #expect(Amount(250, .gram).description == "250 g")
     #expect(Amount(2.999, .yard).description == "3 yd")
+    #expect(Amount(0.004, .gram).description == "0 g")
+    #expect(Amount(0, .skein).description == "0 skeins")
+    #expect(Amount(0.995, .skein).description == "1 skein")
+    #expect(Amount(1_000_000_000, .meter).description == "1000000000 m")
+    #expect(Amount(301.752, .meter).description == "301.75 m")
   }
 }

@@ -11,7 +11,9 @@ import Testing
     ("light worsted", .light), ("8 ply", .light), ("8ply", .light), ("worsted", .medium), ("Aran", .medium),
     ("afghan", .medium), ("10 ply", .medium), ("chunky", .bulky), ("bulky", .bulky), ("12 ply", .bulky),
     ("super bulky", .superBulky), ("Super Chunky", .superBulky), ("roving", .superBulky),
-    ("jumbo", .jumbo), ("7", .jumbo), ("3 Light (DK)", .light),
+    ("jumbo", .jumbo), ("7", .jumbo), ("3 Light (DK)", .light), ("2", .fine), ("3", .light),
+    ("4", .medium), ("5", .bulky), ("6", .superBulky), ("fine", .fine), ("light", .light),
+    ("medium", .medium), ("5 ply", .fine), ("super-bulky", .superBulky), (" Worsted ", .medium),
     // YarnBuddy's labels.
     ("Lace (0), Light Fingering, 1-3 ply", .lace), ("Light (3), DK, 8 ply", .light),
     ("Medium (4), Worsted/Aran, 10 ply", .medium), ("Super Bulky (6), Roving", .superBulky),

@@ -359,14 +359,22 @@ struct StashAttach: ParsableCommand {
 
 /// Checks on files named on the command line.
 enum InputFile {
-  /// The URL of `path`, which must be an existing regular file.
+  /// The URL of `path`, which must be an existing, readable regular file (not a directory, a
+  /// FIFO that would block, or a device).
   ///
-  /// - Throws: `CLIError.inputMissing` when there is no such file, or it is a directory.
+  /// - Throws: `CLIError.inputMissing` when there is no such file; `CLIError.inputUnusable`
+  ///   when it is a directory, not a regular file, or not readable.
   static func existingFile(_ path: String) throws(CLIError) -> URL {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path)
-    else { throw .inputMissing(path: path) }
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw .inputMissing(path: path) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw .inputUnusable(path: path, reason: "it is a directory, not a file")
+    default: throw .inputUnusable(path: path, reason: "it is not a regular file")
+    }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      throw .inputUnusable(path: path, reason: "permission denied")
+    }
     return URL(fileURLWithPath: path)
   }
 

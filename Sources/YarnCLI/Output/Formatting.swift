@@ -91,16 +91,17 @@ enum Formatting {
     var text = "Notes:\n"
     for note in notes {
       let day = CalendarDate(containing: note.created).iso8601
-      let body = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+      let body = Table.printable(note.text).split(separator: "\n", omittingEmptySubsequences: false)
         .joined(separator: "\n" + String(repeating: " ", count: 4 + day.count))
       text += "  \(day)  \(body)\n"
     }
     return text
   }
 
-  /// Label–value lines with the values aligned at column 14; pairs with a `nil` value are left out.
+  /// Label–value lines with the values aligned at column 14; pairs with a `nil` value are left
+  /// out; control characters in values are made inert (`Table.printable`).
   static func fields(_ pairs: [(String, String?)]) -> String {
-    let shown = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
+    let shown = pairs.compactMap { pair in pair.1.map { (pair.0, Table.printable($0)) } }
     // A fixed column (the longest label, "Color family:", and a space) keeps the layout the
     // same from one item to the next; a longer label widens it.
     let width = max(14, (shown.map { $0.0.count }.max() ?? 0) + 2)

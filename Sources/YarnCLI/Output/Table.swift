@@ -38,9 +38,23 @@ struct Table {
     return out
   }
 
-  /// A cell on one line: line breaks and tabs become spaces.
+  /// A cell on one line: line breaks and tabs become spaces, other control characters U+FFFD.
   static func flatten(_ text: String) -> String {
-    String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    printable(String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 }))
+  }
+
+  /// `text` safe to send to a terminal: every control character (C0, DEL, C1) other than a
+  /// line feed or a tab becomes U+FFFD, so that a name holding an escape sequence (from a
+  /// restored backup, say) cannot move the cursor, recolor or retitle the terminal; CR LF
+  /// becomes LF.
+  static func printable(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+      let value = scalar.value
+      let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+      out.append(isControl && scalar != "\n" && scalar != "\t" ? "\u{FFFD}" : scalar)
+    }
+    return String(out)
   }
 }
 

@@ -9,6 +9,9 @@ enum CLIError: Error, Equatable {
 
   /// Thrown when a word names no subcommand of a group; `suggestion` is the nearest one.
   case unknownCommand(command: [String], given: String, suggestion: String?)
+  /// Thrown when a command word comes after `--` (`yarn -- stash list`), where it is an
+  /// argument.
+  case commandAfterTerminator(command: [String], given: String)
   /// Thrown when a group (`yarn stash`) is given without a subcommand.
   case missingSubcommand(command: [String])
   /// Thrown when an option is not known to the command; `suggestion` is the nearest option.
@@ -38,6 +41,9 @@ enum CLIError: Error, Equatable {
   case ambiguous(kind: String, reference: String, candidates: [Candidate])
   /// Thrown when an input file or directory does not exist or cannot be read (exit 66).
   case inputMissing(path: String)
+  /// Thrown when an input path exists but cannot be used as the file wanted (exit 66): a
+  /// directory, a FIFO or device, or a file without read permission.
+  case inputUnusable(path: String, reason: String)
   /// Thrown when an output file exists and `--force` was not given (exit 73).
   case outputExists(path: String)
   /// Thrown when an output file cannot be created (exit 73).
@@ -56,7 +62,8 @@ enum CLIError: Error, Equatable {
   /// Whether the error is about how the command was typed (exit 64, usage shown).
   var isUsageError: Bool {
     switch self {
-    case .unknownCommand, .missingSubcommand, .unknownOption, .missingValue, .flagWithValue,
+    case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
+      .flagWithValue,
       .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne:
       true
     default: false
@@ -66,7 +73,8 @@ enum CLIError: Error, Equatable {
   /// The command path of a usage error.
   var command: [String]? {
     switch self {
-    case .unknownCommand(let command, _, _), .missingSubcommand(let command),
+    case .unknownCommand(let command, _, _), .commandAfterTerminator(let command, _),
+      .missingSubcommand(let command),
       .unknownOption(let command, _, _), .missingValue(let command, _),
       .flagWithValue(let command, _), .badValue(let command, _, _, _),
       .missingOption(let command, _),

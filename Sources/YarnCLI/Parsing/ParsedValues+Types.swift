@@ -11,7 +11,7 @@ extension ParsedValues {
 
   /// A length per skein: an amount in `yd` or `m`.
   func length(_ name: String) throws(CLIError) -> Amount? {
-    try typed(name, expected: "a length such as '220 yd' or '200 m'") { text in
+    try typed(name, expected: "a length above zero in yd or m, such as '220 yd' or '200 m'") { text in
       let amount = try Amount(parsing: text)
       return amount.unit.dimension == .length && amount.value > 0 ? amount : nil
     }
@@ -19,7 +19,7 @@ extension ParsedValues {
 
   /// A net weight per skein: an amount in `g` or `oz`.
   func mass(_ name: String) throws(CLIError) -> Amount? {
-    try typed(name, expected: "a weight such as '100 g' or '3.5 oz'") { text in
+    try typed(name, expected: "a weight above zero in g or oz, such as '100 g' or '3.5 oz'") { text in
       let amount = try Amount(parsing: text)
       return amount.unit.dimension == .mass && amount.value > 0 ? amount : nil
     }

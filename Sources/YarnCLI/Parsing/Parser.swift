@@ -83,6 +83,10 @@ struct CommandParser {
     let command = path[path.count - 1]
     if !command.configuration.subcommands.isEmpty {
       if let first = positionals.first {
+        if CommandParser.subcommand(named: first, in: command.configuration.subcommands) != nil {
+          // Only a word after `--` gets here: `yarn -- stash list`.
+          throw .commandAfterTerminator(command: values.command, given: first)
+        }
         let names = command.configuration.subcommands.map { $0.configuration.name }
         throw .unknownCommand(
           command: values.command, given: first,

@@ -72,6 +72,20 @@ extension ErrorPresenter {
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
       return ErrorReport(message: message, code: .dataError)
+    case .database(let database) where [11, 26].contains(database.primaryCode):
+      // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.
+      return ErrorReport(
+        message: message,
+        hint:
+          "the library's database is damaged or not a yarn library; restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'",
+        code: .ioError)
+    case .database(let database) where database.primaryCode == 8:
+      // SQLITE_READONLY: the file or its directory is not writable by this user.
+      return ErrorReport(
+        message: "cannot write the library: its database is read-only",
+        hint:
+          "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)",
+        code: .ioError)
     case .database, .io:
       return ErrorReport(message: message, code: .ioError)
     case .readOnly, .closed:

@@ -77,6 +77,10 @@ enum ErrorPresenter {
         ? "unknown command '\(given)'"
         : "unknown subcommand '\(given)' of '\(command.joined(separator: " "))'"
       if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+    case .commandAfterTerminator(let command, let given):
+      report.message =
+        "'\(given)' comes after '--', where it cannot name a subcommand of '\(command.joined(separator: " "))'"
+      report.hint = "'--' ends the options and commands; put the command words before it"
     case .missingSubcommand(let command):
       let path = resolve(command, root: root)
       let names = path.last?.configuration.subcommands.map { $0.configuration.name } ?? []
@@ -113,6 +117,10 @@ enum ErrorPresenter {
       report.code = .noInput
       report.message = "cannot read '\(path)': no such file or directory"
       report.hint = "check the path"
+    case .inputUnusable(let path, let reason):
+      report.code = .noInput
+      report.message = "cannot read '\(path)': \(reason)"
+      report.hint = "give a regular file"
     case .outputExists(let path):
       report.code = .cannotCreate
       report.message = "'\(path)' already exists"

@@ -21,7 +21,17 @@ struct GlobalOptions: Equatable {
     self.quiet = quiet
   }
 
-  init(_ values: ParsedValues) {
-    self.init(library: values.value("library"), json: values.flag("json"), quiet: values.flag("quiet"))
+  /// The global options of a parsed command line.
+  ///
+  /// - Throws: `CLIError.badValue` for `--library ""` (an unset shell variable, say), which
+  ///   must not quietly mean the default library.
+  init(_ values: ParsedValues) throws(CLIError) {
+    let library = values.value("library")
+    if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw .badValue(
+        command: values.command, name: "--library", value: library,
+        reason: "a library directory cannot be empty")
+    }
+    self.init(library: library, json: values.flag("json"), quiet: values.flag("quiet"))
   }
 }

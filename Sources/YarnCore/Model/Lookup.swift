@@ -19,29 +19,31 @@ public enum Lookup {
 
   /// The one item of `items` that `reference` names.
   ///
-  /// Order of precedence: an exact ID; an exact name (case-insensitive); a unique ID prefix
-  /// (at least 4 characters, case-insensitive); a unique name prefix is not accepted.
+  /// Order of precedence: an exact ID; else the items whose name equals the reference
+  /// (case-insensitive, spaces around either ignored) together with those whose ID begins with
+  /// it (at least 4 characters, case-insensitive) — exactly one of them is the item, several
+  /// are ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
+  /// silently). A name prefix is not accepted.
   ///
-  /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates.
+  /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates, those found
+  ///   by name first.
   public static func find<Item>(
     _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String
   ) throws(Failure) -> Item {
     let wanted = reference.trimmingCharacters(in: .whitespaces)
     if let exact = items.first(where: { id($0) == wanted }) { return exact }
     let lowered = wanted.lowercased()
-    let byName = items.filter { name($0).lowercased() == lowered }
-    if byName.count == 1 { return byName[0] }
-    if byName.count > 1 {
-      throw .ambiguous(
-        reference: reference, candidates: byName.map { Candidate(id: id($0), name: name($0)) })
+    var matches = items.filter {
+      name($0).trimmingCharacters(in: .whitespaces).lowercased() == lowered
     }
     if lowered.count >= 4 {
-      let byPrefix = items.filter { id($0).lowercased().hasPrefix(lowered) }
-      if byPrefix.count == 1 { return byPrefix[0] }
-      if byPrefix.count > 1 {
-        throw .ambiguous(
-          reference: reference, candidates: byPrefix.map { Candidate(id: id($0), name: name($0)) })
-      }
+      let named = Set(matches.map(id))
+      matches += items.filter { !named.contains(id($0)) && id($0).lowercased().hasPrefix(lowered) }
+    }
+    if matches.count == 1 { return matches[0] }
+    if matches.count > 1 {
+      throw .ambiguous(
+        reference: reference, candidates: matches.map { Candidate(id: id($0), name: name($0)) })
     }
     throw .notFound(reference: reference)
   }

@@ -53,7 +53,8 @@ public final class LibraryStore {
   /// directory or database creates nothing and gives an empty library; on an existing database
   /// with an older schema it upgrades the schema first (the one write a read may cause).
   ///
-  /// - Throws: `StoreError.io` when the directory or database cannot be created or opened;
+  /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
+  ///   `directory` is a file (in either mode);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.busy` when another process holds the lock past the busy timeout;
   ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
@@ -68,6 +69,11 @@ public final class LibraryStore {
     self.directory = directory.standardizedFileURL
     self.mode = mode
     let databasePath = self.directory.appendingPathComponent(LibraryStore.databaseFileName).path
+    // Never read a file where the library should be, or a library that cannot be reached, as
+    // an empty library.
+    if let kind = try LibraryStore.kind(of: self.directory.path), kind != S_IFDIR {
+      throw StoreError.io(path: self.directory.path, reason: "it is a file, not a directory")
+    }
     do {
       switch mode {
       case .readWrite:
@@ -80,7 +86,7 @@ public final class LibraryStore {
         try LibraryStore.migrate(connection)
         isInMemory = false
       case .readOnly:
-        if FileManager.default.fileExists(atPath: databasePath) {
+        if try LibraryStore.kind(of: databasePath) != nil {
           var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
           try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
           let version = Int(try reader.integer("PRAGMA user_version") ?? 0)
@@ -241,6 +247,19 @@ public final class LibraryStore {
       if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
       throw error
     }
+  }
+
+  /// The file type bits (`S_IFDIR`, `S_IFREG`, …) of the item at `path`, or `nil` when there
+  /// is none.
+  ///
+  /// - Throws: `StoreError.io` when it cannot be told (permission denied on the way, a path
+  ///   component that is a file), so that such a library is never taken as missing.
+  private static func kind(of path: String) throws -> mode_t? {
+    var status = stat()
+    if stat(path, &status) == 0 { return status.st_mode & S_IFMT }
+    if errno == ENOENT { return nil }
+    let reason = String(cString: strerror(errno)).lowercased()
+    throw StoreError.io(path: path, reason: reason)
   }
 
   private static func createDirectory(_ url: URL) throws {

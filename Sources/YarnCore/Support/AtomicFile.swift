@@ -32,10 +32,33 @@ public enum AtomicFile {
   /// Creates a temporary file beside `url`, lets `body` write to its descriptor, then fsyncs
   /// and renames it over `url` and fsyncs the directory.
   ///
+  /// A symbolic link at `url` is followed: the file it points to is replaced and the link
+  /// kept. A target that exists and is not a regular file (a FIFO, a device such as
+  /// `/dev/stdout`) is opened and written directly, never replaced. The new file gets the mode
+  /// of the file it replaces, else 0666 less the umask, as any program's new file (not
+  /// mkstemp's private 0600).
+  ///
   /// - Throws: what `body` throws, or `WriteError`; the target is then untouched.
   public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
-    let directory = url.deletingLastPathComponent().path
-    let template = directory + "/." + url.lastPathComponent + ".tmp-XXXXXX"
+    let path = resolvingLinks(url.path)
+    var status = stat()
+    let exists = stat(path, &status) == 0
+    if exists && (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR {
+      try writeInPlace(path, body)
+      return
+    }
+    let mode: mode_t
+    if exists {
+      mode = status.st_mode & 0o7777
+    } else {
+      let mask = umask(0)
+      umask(mask)
+      mode = 0o666 & ~mask
+    }
+    let directory = (path as NSString).deletingLastPathComponent
+    let template =
+      (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent
+      + ".tmp-XXXXXX"
     var bytes = Array(template.utf8CString)
     let fd = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
@@ -48,6 +71,7 @@ public enum AtomicFile {
       if !renamed { unlink(temporary) }
     }
     do {
+      guard fchmod(fd, mode) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
       try body(fd)
       guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
     } catch {
@@ -55,11 +79,40 @@ public enum AtomicFile {
       throw error
     }
     guard close(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
-    guard rename(temporary, url.path) == 0 else {
+    guard rename(temporary, path) == 0 else {
       throw WriteError(path: url.path, reason: errnoText())
     }
     renamed = true
-    syncDirectory(directory)
+    syncDirectory(directory.isEmpty ? "." : directory)
+  }
+
+  /// Writes to an existing special file (FIFO, character device) through `body`.
+  private static func writeInPlace(_ path: String, _ body: (Int32) throws -> Void) throws {
+    let fd = open(path, O_WRONLY | O_TRUNC)
+    guard fd >= 0 else { throw WriteError(path: path, reason: errnoText()) }
+    do {
+      try body(fd)
+    } catch {
+      close(fd)
+      throw error
+    }
+    guard close(fd) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+  }
+
+  /// `path` with symbolic links in its last component followed (up to 32 levels; a dangling
+  /// link resolves to the path it names, which is then created).
+  static func resolvingLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<32 {
+      guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
+      else { return current }
+      current =
+        destination.hasPrefix("/")
+        ? destination
+        : ((current as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent(destination)
+    }
+    return current
   }
 
   /// fsyncs a directory so that a rename in it survives a power loss; errors are ignored

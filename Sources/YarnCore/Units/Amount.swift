@@ -20,17 +20,22 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
 
   /// Parses an amount as people write it: a number and a unit, with or without a space, in any
   /// case: `3 skeins`, `1.5 balls`, `1,5 skeins` (a decimal comma), `250g`, `8.8 oz`,
-  /// `220 yds`, `200 metres`.
+  /// `220 yds`, `200 metres`. An exponent is read (`1e3 g`) so that a huge number is reported
+  /// as out of range.
   ///
-  /// - Throws: `AmountParseError` when the text is empty, the number is missing, negative, not
-  ///   finite or above `maximumValue`, or the unit is missing or unknown; the error quotes the
-  ///   input and lists the accepted units.
+  /// - Throws: `AmountParseError` when the text is empty, the number is missing, malformed,
+  ///   negative, NaN or infinite, above `maximumValue`, or has a comma followed by exactly three
+  ///   digits (`1,000 g`: a thousands separator or a decimal comma?), or the unit is missing or
+  ///   unknown; the error quotes the input and lists the accepted units.
   public init(parsing text: String) throws(AmountParseError) {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     guard !trimmed.isEmpty else { throw AmountParseError(input: text, problem: .empty) }
     let scalars = Array(trimmed.unicodeScalars)
     var index = 0
     var numberText = ""
+    func isDigit(_ offset: Int) -> Bool {
+      offset < scalars.count && ("0"..."9").contains(scalars[offset])
+    }
     while index < scalars.count {
       let scalar = scalars[index]
       if ("0"..."9").contains(scalar) || scalar == "." || scalar == "," || scalar == "-"
@@ -38,17 +43,40 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       {
         numberText.unicodeScalars.append(scalar == "," ? "." : scalar)
         index += 1
+      } else if (scalar == "e" || scalar == "E"), !numberText.isEmpty,
+        isDigit(index + 1)
+          || ((scalars.indices.contains(index + 1)
+            && (scalars[index + 1] == "-" || scalars[index + 1] == "+")) && isDigit(index + 2))
+      {
+        // An exponent (`1e3`): read so that `1e400 g` is out of range, not an unknown unit.
+        numberText.unicodeScalars.append("e")
+        numberText.unicodeScalars.append(scalars[index + 1])
+        index += 2
       } else {
         break
       }
     }
     let unitText = String(String.UnicodeScalarView(scalars[index...]))
       .trimmingCharacters(in: .whitespaces)
-    guard !numberText.isEmpty else { throw AmountParseError(input: text, problem: .missingNumber) }
+    guard !numberText.isEmpty else {
+      let word = unitText.lowercased()
+      if ["nan", "inf", "infinity", "∞"].contains(where: { word.hasPrefix($0) }) {
+        throw AmountParseError(input: text, problem: .notFinite)
+      }
+      throw AmountParseError(input: text, problem: .missingNumber)
+    }
     if numberText.hasPrefix("-") { throw AmountParseError(input: text, problem: .negative) }
     guard numberText.first != "+", numberText.filter({ $0 == "." }).count <= 1,
       numberText != ".", let value = Double(numberText)
     else { throw AmountParseError(input: text, problem: .badNumber) }
+    if Amount.looksLikeThousands(trimmed) {
+      let decimal = String(numberText.reversed().drop { $0 == "0" }.reversed())
+      throw AmountParseError(
+        input: text,
+        problem: .ambiguousComma(
+          thousands: numberText.replacingOccurrences(of: ".", with: ""),
+          decimal: decimal.hasSuffix(".") ? String(decimal.dropLast()) : decimal))
+    }
     guard value.isFinite, value <= Amount.maximumValue else {
       throw AmountParseError(input: text, problem: .outOfRange)
     }
@@ -57,6 +85,26 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       throw AmountParseError(input: text, problem: .unknownUnit(unitText))
     }
     self.init(value, unit)
+  }
+
+  /// Whether the number of `text` has a comma followed by exactly three digits after a whole
+  /// part other than 0, as in `1,000 g` or `2,500 yd`: a thousands separator to some readers
+  /// and a decimal comma to others, so it is refused rather than guessed (`0,125 oz` is a
+  /// decimal comma).
+  private static func looksLikeThousands(_ text: String) -> Bool {
+    let scalars = Array(text.unicodeScalars)
+    guard let comma = scalars.firstIndex(of: ",") else { return false }
+    let whole = scalars[..<comma]
+    guard !whole.isEmpty, whole.allSatisfy({ ("0"..."9").contains($0) }),
+      whole.contains(where: { $0 != "0" })
+    else { return false }
+    var digits = 0
+    var index = comma + 1
+    while index < scalars.count, ("0"..."9").contains(scalars[index]) {
+      digits += 1
+      index += 1
+    }
+    return digits == 3
   }
 
   /// The amount for people: at most 2 decimals, no trailing zeros, and `skein` or `skeins`
@@ -90,7 +138,24 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
   public let problem: Problem
 
   public enum Problem: Equatable, Sendable {
-    case empty, missingNumber, badNumber, negative, outOfRange, missingUnit
+    /// Nothing but spaces.
+    case empty
+    /// No number before the unit (`skeins`).
+    case missingNumber
+    /// A malformed number (`1.2.3 g`, `+3 g`).
+    case badNumber
+    /// Below zero (`-1 g`).
+    case negative
+    /// NaN or infinity (`nan g`, `inf m`).
+    case notFinite
+    /// Above `Amount.maximumValue` (`2000000000 g`, `1e400 g`).
+    case outOfRange
+    /// A comma that may be a thousands separator or a decimal comma (`2,500 yd`): the two
+    /// readings (`2500`, `2.5`).
+    case ambiguousComma(thousands: String, decimal: String)
+    /// A number without a unit (`3`).
+    case missingUnit
+    /// A unit word that is not known (`3 bananas`).
     case unknownUnit(String)
   }
 
@@ -101,6 +166,9 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
     case .missingNumber: reason = "\"\(input)\" has no number"
     case .badNumber: reason = "\"\(input)\" is not a number followed by a unit"
     case .negative: reason = "\"\(input)\" is negative; an amount is zero or more"
+    case .notFinite: reason = "\"\(input)\" is not a finite number"
+    case .ambiguousComma(let thousands, let decimal):
+      reason = "\"\(input)\" is ambiguous: write \(thousands) or \(decimal)"
     case .outOfRange:
       reason = "\"\(input)\" is out of range (at most \(Int(Amount.maximumValue)))"
     case .missingUnit: reason = "\"\(input)\" has no unit"

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import YarnCore
+
+@testable import YarnCLI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Faults found by QA of the `yarn` tool, each pinned by a test of the built binary.
+@Suite struct QATests {
+  /// `--library ""` (an unset shell variable) must not fall back to the default library.
+  @Test func emptyLibraryOptionIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["--library", "", "stash", "add", "X"], useLibrary: false)
+    #expect(result.status == 64)
+    #expect(
+      result.stderr.hasPrefix("error: bad value '' for --library: a library directory cannot be empty\n"))
+    let home = yarn.directory.appendingPathComponent(".local/share/yarn")
+    #expect(!FileManager.default.fileExists(atPath: home.path))
+  }
+
+  /// A library path that is a file is an error, for reading as for writing, never an empty
+  /// stash.
+  @Test func libraryThatIsAFileIsAnError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let file = try yarn.file("notes.txt", Data("hello".utf8))
+    for arguments in [["stash", "list"], ["stash", "add", "X"]] {
+      let result = try yarn.run(["--library", file.path] + arguments, useLibrary: false)
+      #expect(result.status == 74, "\(arguments)")
+      #expect(result.stderr.hasPrefix("error: cannot access \(file.path): it is a file, not a directory\n"))
+    }
+    #expect(try String(contentsOf: file, encoding: .utf8) == "hello")
+  }
+
+  /// A library below a file (or, for another user, below a directory it may not search)
+  /// cannot be told missing: an error, never an empty stash.
+  @Test func unreachableLibraryIsAnErrorNotEmpty() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let file = try yarn.file("notes.txt", Data("hello".utf8))
+    let below = file.appendingPathComponent("library")
+    let result = try yarn.run(["--library", below.path, "stash", "list"], useLibrary: false)
+    #expect(result.status == 74)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("error: cannot access \(below.path): not a directory\n"))
+  }
+
+  /// Writing to a read-only library.sqlite says so in one line, without the SQL.
+  @Test func readOnlyDatabaseIsReportedPlainly() {
+    let error = StoreError.database(
+      DatabaseError(
+        extendedCode: 8, message: "attempt to write a readonly database",
+        sql: "INSERT INTO yarn (id, name)\nVALUES (?, ?)"))
+    let report = ErrorPresenter.report(for: error, root: RootCommand.self)
+    #expect(report.code == .ioError)
+    #expect(report.message == "cannot write the library: its database is read-only")
+    #expect(
+      report.hint
+        == "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)"
+    )
+  }
+
+  /// A library.sqlite that is not a database says so and how to recover.
+  @Test func corruptDatabaseGivesAHint() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try FileManager.default.createDirectory(at: yarn.library, withIntermediateDirectories: true)
+    let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    try garbage.write(to: yarn.library.appendingPathComponent("library.sqlite"))
+    let result = try yarn.run(["stash", "list"])
+    #expect(result.status == 74)
+    #expect(result.stderr.contains("file is not a database"))
+    #expect(
+      result.stderr.contains(
+        "hint: the library's database is damaged or not a yarn library; restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'\n"
+      ))
+    #expect(try Data(contentsOf: yarn.library.appendingPathComponent("library.sqlite")) == garbage)
+  }
+
+  /// `yarn -- stash list`: the hint must not suggest the very word given.
+  @Test func commandWordAfterDoubleDash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["--", "stash", "list"])
+    #expect(result.status == 64)
+    #expect(!result.stderr.contains("did you mean 'stash'"))
+    #expect(
+      result.stderr.contains("hint: '--' ends the options and commands; put the command words before it"))
+  }
+
+  /// Attaching a directory or a FIFO is refused at once (66), saying what the path is.
+  @Test func attachingSomethingOtherThanAFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Wool"])
+    let directory = try yarn.run(["stash", "attach", "Wool", yarn.directory.path])
+    #expect(directory.status == 66)
+    #expect(
+      directory.stderr.hasPrefix(
+        "error: cannot read '\(yarn.directory.path)': it is a directory, not a file\n"))
+    let fifo = yarn.directory.appendingPathComponent("pipe")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let pipe = try yarn.run(["stash", "attach", "Wool", fifo.path])
+    #expect(pipe.status == 66)
+    #expect(pipe.stderr.hasPrefix("error: cannot read '\(fifo.path)': it is not a regular file\n"))
+  }
+
+  /// Names holding terminal escapes are shown inert in tables and in `show`; JSON keeps them.
+  @Test func controlCharactersAreNotSentToTheTerminal() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Red\u{1B}[31m\u{7}", "--colorway", "a\rb"])
+    let list = try yarn.ok(["stash", "list"])
+    #expect(!list.stdout.contains("\u{1B}"))
+    #expect(!list.stdout.contains("\r"))
+    #expect(list.stdout.contains("Red\u{FFFD}[31m\u{FFFD}"))
+    let show = try yarn.ok(["stash", "show", "Red\u{1B}[31m\u{7}"])
+    #expect(!show.stdout.contains("\u{1B}"))
+    #expect(show.stdout.contains("Colorway:     a\u{FFFD}b\n"))
+    let json = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+    #expect(json.first?["name"] as? String == "Red\u{1B}[31m\u{7}")
+  }
+
+  /// `yarn stash list | head -1`: the reader going away ends the command quietly (status 0),
+  /// with no error about a broken pipe.
+  @Test func brokenPipeIsQuiet() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // One row longer than the 64 KiB buffer, so that yarn writes while the pipe is closed.
+    try yarn.ok(["stash", "add", String(repeating: "long name ", count: 8000)])
+    guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--library", yarn.library.path, "stash", "list"]
+    process.environment = ["HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    let output = Pipe()
+    let errorURL = yarn.directory.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    let errors = try FileHandle(forWritingTo: errorURL)
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try output.fileHandleForReading.close()
+    try process.run()
+    process.waitUntilExit()
+    try errors.close()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    #expect(try String(contentsOf: errorURL, encoding: .utf8) == "")
+  }
+}
