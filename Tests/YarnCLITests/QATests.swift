@@ -155,3 +155,35 @@ import YarnCore
     #expect(try String(contentsOf: errorURL, encoding: .utf8) == "")
   }
 }
+
+@Suite struct OutputTargetTests {
+  /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
+  /// device cannot be lost by writing it); `-o ""` is refused.
+  @Test func dashDevStdoutAndEmptyName() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["stash", "add", "Rios"])
+    let dash = try yarn.run(["stash", "export", "-o", "-", "--columns", "Name"])
+    #expect(dash.status == 0)
+    #expect(dash.stdout == "Name\r\nRios\r\n")
+    #expect(dash.stderr == "")
+    // Through a real pipe (the runner's standard output is a regular file).
+    let executable = try #require(YarnRunner.executable)
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c", "\"$0\" --library \"$1\" stash export -o /dev/stdout --columns Name | cat",
+      executable.path, yarn.library.path,
+    ]
+    let pipe = Pipe()
+    shell.standardOutput = pipe
+    try shell.run()
+    let piped = pipe.fileHandleForReading.readDataToEndOfFile()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 0)
+    #expect(String(decoding: piped, as: UTF8.self) == "Name\r\nRios\r\n")
+    let empty = try yarn.run(["stash", "export", "-o", "", "--columns", "Name"])
+    #expect(empty.status == 73)
+    #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+  }
+}

@@ -40,7 +40,7 @@ struct CSVOutput {
 
   /// Runs `body` with a writer to `--output` or standard output and returns what it returns.
   ///
-  /// An existing FILE is refused without `--force`; the CSV goes to a temporary file beside
+  /// FILE `-` means standard output. An existing regular FILE is refused without `--force`; the CSV goes to a temporary file beside
   /// FILE that is fsynced and renamed over it only when complete, so FILE is never half
   /// written, and a failed export leaves an existing FILE as it was. A new FILE gets the
   /// usual permissions (0666 less the umask); a replaced one keeps its own.
@@ -49,19 +49,26 @@ struct CSVOutput {
   ///   for a directory; `AtomicFile.WriteError` (73); `CLIError.io` (74) when standard
   ///   output fails; what `body` throws.
   func write(_ body: (CSVWriter) throws -> Int) throws -> Int {
-    guard let output else {
+    guard let output, output != "-" else {
       do {
         return try body(CSVWriter(fileDescriptor: 1, options: options))
       } catch let error as AtomicFile.WriteError {
         throw CLIError.io(path: "standard output", reason: error.reason)
       }
     }
+    if output.isEmpty {
+      throw CLIError.cannotCreateOutput(path: output, reason: "the file name is empty")
+    }
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
     if exists && isDirectory.boolValue {
       throw CLIError.cannotCreateOutput(path: output, reason: "it is a directory")
     }
-    if exists && !force { throw CLIError.outputExists(path: output) }
+    // Only a regular file can be lost by replacing it; a FIFO or a device such as
+    // /dev/stdout is written in place (AtomicFile does so) and needs no --force.
+    var info = stat()
+    let isRegularFile = exists && stat(output, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    if isRegularFile && !force { throw CLIError.outputExists(path: output) }
     let mode = CSVOutput.mode(forReplacing: exists ? output : nil)
     var count = 0
     try AtomicFile.write(to: URL(fileURLWithPath: output)) { fd in

@@ -43,7 +43,7 @@ struct ProjectExport: ParsableCommand {
     let count = try context.withStore(.readOnly) { store in
       try output.write { writer in try ProjectCSV.export(from: store, to: writer, columns: columns) }
     }
-    if let path = output.output {
+    if let path = output.output, path != "-" {
       context.message("exported \(Formatting.count(count, "project")) to \(path)")
     }
   }

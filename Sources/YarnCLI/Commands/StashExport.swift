@@ -52,7 +52,7 @@ struct StashExport: ParsableCommand {
         try StashCSV.export(from: store, to: writer, columns: columns, includeActive: includeActive)
       }
     }
-    if let path = output.output {
+    if let path = output.output, path != "-" {
       context.message("exported \(Formatting.count(count, "yarn")) to \(path)")
     }
   }

@@ -40,13 +40,18 @@ public enum AtomicFile {
   ///
   /// - Throws: what `body` throws, or `WriteError`; the target is then untouched.
   public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+    // stat(2) follows every link, including /proc's magic links (/dev/stdout on a pipe
+    // resolves to "pipe:[N]", which no path names): a special file is opened by the given path.
+    var target = stat()
+    if stat(url.path, &target) == 0, (target.st_mode & S_IFMT) != S_IFREG,
+      (target.st_mode & S_IFMT) != S_IFDIR
+    {
+      try writeInPlace(url.path, body)
+      return
+    }
     let path = resolvingLinks(url.path)
     var status = stat()
     let exists = stat(path, &status) == 0
-    if exists && (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR {
-      try writeInPlace(path, body)
-      return
-    }
     let mode: mode_t
     if exists {
       mode = status.st_mode & 0o7777
