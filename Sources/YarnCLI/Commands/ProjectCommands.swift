@@ -49,6 +49,13 @@ struct ProjectFields {
     return .some(try read(name))
   }
 
+  /// Refuses a project finished before it started (65).
+  static func checkDates(of project: Project) throws {
+    if let problem = project.datesProblem {
+      throw CLIError.invalidData(message: problem, hint: "change --started or --finished")
+    }
+  }
+
   func apply(to project: inout Project) {
     if let craft { project.craft = craft }
     if let status { project.status = status }
@@ -93,6 +100,7 @@ struct ProjectAdd: ParsableCommand {
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
     fields.apply(to: &project)
+    try ProjectFields.checkDates(of: project)
     try context.write { store in try store.insert(project) }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
     context.message("added project \(project.name) (\(shortID(project.id)))")
@@ -230,6 +238,7 @@ struct ProjectEdit: ParsableCommand {
       var project = try References.project(reference, in: try store.projects())
       if let newName { project.name = newName }
       fields.apply(to: &project)
+      try ProjectFields.checkDates(of: project)
       try store.update(project)
       return project
     }
@@ -243,19 +252,39 @@ struct ProjectRemove: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "rm", abstract: "Remove a project with its notes and time sessions.",
+      discussion: """
+        A project with time sessions or notes is removed only with --force, since they go
+        with it; make a backup first ('yarn backup create') to keep them.
+        """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
+      options: [.flag("force", "Remove it even though its time sessions and notes go with it.")],
       aliases: ["remove"])
   }
 
   var reference: String
+  var force: Bool
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
+    force = values.flag("force")
   }
 
   func run(in context: Context) throws {
     let project = try context.write { store in
       let project = try References.project(reference, in: try store.projects())
+      if !force {
+        let sessions = try store.sessions(projectID: project.id).count
+        let notes = try store.notes(about: .project(project.id)).count
+        if sessions > 0 || notes > 0 {
+          var parts: [String] = []
+          if sessions > 0 { parts.append(Formatting.count(sessions, "time session")) }
+          if notes > 0 { parts.append(Formatting.count(notes, "note")) }
+          throw CLIError.invalidData(
+            message:
+              "'\(project.name)' has \(parts.joined(separator: " and ")), which would be removed with it",
+            hint: "add --force to remove them too (make a backup first with 'yarn backup create')")
+        }
+      }
       try store.deleteProject(id: project.id)
       return project
     }
@@ -285,13 +314,11 @@ struct ProjectFinish: ParsableCommand {
     let finished = day ?? context.today
     let project = try context.write { store in
       var project = try References.project(reference, in: try store.projects())
-      if let started = project.started, finished < started {
-        throw CLIError.invalidData(
-          message: "'\(project.name)' cannot finish on \(finished) before it started on \(started)",
-          hint: "give the day with --on YYYY-MM-DD")
-      }
       project.status = .finished
       project.finished = finished
+      if let problem = project.datesProblem {
+        throw CLIError.invalidData(message: problem, hint: "give the day with --on YYYY-MM-DD")
+      }
       try store.update(project)
       return project
     }
