@@ -78,7 +78,7 @@ public enum TimeInput {
       spaced[10] = " "
     }
     let parts = String(spaced).split(separator: " ")
-    let today = CalendarDate(containing: now, in: timeZone)
+    let today = LocalCalendar.day(containing: now, in: timeZone)
     switch parts.count {
     case 1:
       day = today
@@ -223,9 +223,9 @@ extension CalendarDate {
     return era * 146_097 + doe - 719_468
   }
 
-  /// The day `days` after this one (before it when negative).
+  /// The day `days` after this one (before it when negative); the same day when that would
+  /// leave the years 1...9999.
   public func adding(days: Int) -> CalendarDate {
-    let instant = Date(timeIntervalSince1970: Double((daysSince1970 + Int64(days)) * 86_400))
-    return CalendarDate(containing: instant, in: TimeZone(identifier: "UTC") ?? .current)
+    CalendarDate(daysSince1970: daysSince1970 + Int64(days)) ?? self
   }
 }
