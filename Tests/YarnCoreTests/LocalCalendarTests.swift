@@ -89,3 +89,18 @@ import Testing
     #expect(LocalCalendar.text(try at("1969-12-31T23:59:00Z"), in: berlin) == "1970-01-01 00:59")
   }
 }
+
+@Suite struct SystemTimeZoneTests {
+  /// The C library's zone of this process and Foundation's agree at the instants of the 2026 DST
+  /// changes of New York (07:00Z, 06:00Z) and Berlin (01:00Z) and a second before, in any zone.
+  @Test func agreesWithFoundationsCurrentZone() {
+    let instants = [
+      1_772_953_199, 1_772_953_200, 1_793_512_799, 1_793_512_800, 1_774_745_999, 1_774_746_000, 1_792_889_999,
+      1_792_890_000, 0, 2_000_000_000,
+    ]
+    for seconds in instants {
+      let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+      #expect(SystemTimeZone().secondsFromGMT(for: date) == TimeZone.current.secondsFromGMT(for: date))
+    }
+  }
+}

@@ -154,7 +154,7 @@ enum TimeOptions {
 
   /// A session's times for people: `2026-03-29 14:30 – 16:00` (the end's day shown only
   /// when it differs), or `since 2026-03-29 14:30` while running.
-  static func span(_ session: TimeSession, timeZone: TimeZone) -> String {
+  static func span(_ session: TimeSession, timeZone: any UTCOffsetProvider) -> String {
     let start = LocalCalendar.text(session.start, in: timeZone)
     guard let end = session.end else { return "\(start) – now (running)" }
     let endText = LocalCalendar.text(end, in: timeZone)

@@ -46,7 +46,7 @@ enum Formatting {
   }
 
   /// An instant in the local time zone: `2026-03-29 14:30` (`LocalCalendar.text`).
-  static func localTime(_ instant: Date, timeZone: TimeZone = .current) -> String {
+  static func localTime(_ instant: Date, timeZone: any UTCOffsetProvider = TimeZone.current) -> String {
     LocalCalendar.text(instant, in: timeZone)
   }
 

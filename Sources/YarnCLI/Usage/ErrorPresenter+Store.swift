@@ -40,7 +40,8 @@ extension ErrorPresenter {
   }
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
-  static func report(for error: TimeError, timeZone: TimeZone = .current) -> ErrorReport {
+  static func report(for error: TimeError, timeZone: any UTCOffsetProvider = TimeZone.current) -> ErrorReport
+  {
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     switch error {
     case .alreadyRunning(let session, let projectName):

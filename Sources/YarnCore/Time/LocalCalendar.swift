@@ -10,7 +10,7 @@ import Foundation
 /// one local day.
 public enum LocalCalendar {
   /// The local day that contains `instant` in `timeZone`.
-  public static func day(containing instant: Date, in timeZone: TimeZone) -> CalendarDate {
+  public static func day(containing instant: Date, in timeZone: any UTCOffsetProvider) -> CalendarDate {
     let seconds = Int64(floor(instant.timeIntervalSince1970))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
     return CalendarDate(daysSince1970: floorDivide(local, 86_400)) ?? CalendarDate.epoch
@@ -19,7 +19,7 @@ public enum LocalCalendar {
   /// The first instant of `day` in `timeZone`: local midnight, its first occurrence when the
   /// clocks repeat it, or — in a zone whose clocks skip midnight for DST — the instant the
   /// day's clock starts at (such as 01:00).
-  public static func startOfDay(_ day: CalendarDate, in timeZone: TimeZone) -> Date {
+  public static func startOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
     if let midnight = TimeInput.localInstant(day: day, hour: 0, minute: 0, second: 0, in: timeZone) {
       return midnight
     }
@@ -41,14 +41,16 @@ public enum LocalCalendar {
   }
 
   /// The instants `[start, end)` covered by the local days `from` through `to`, inclusive.
-  public static func interval(from: CalendarDate, through to: CalendarDate, in timeZone: TimeZone)
+  public static func interval(
+    from: CalendarDate, through to: CalendarDate, in timeZone: any UTCOffsetProvider
+  )
     -> (start: Date, end: Date)
   {
     (startOfDay(from, in: timeZone), startOfDay(to.adding(days: 1), in: timeZone))
   }
 
   /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds).
-  public static func text(_ instant: Date, in timeZone: TimeZone) -> String {
+  public static func text(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
     let seconds = Int64(floor(instant.timeIntervalSince1970))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
     let days = floorDivide(local, 86_400)
@@ -58,7 +60,7 @@ public enum LocalCalendar {
   }
 
   /// `instant` in ISO 8601 with the zone's offset in force then: `2026-03-29T16:30:00+02:00`.
-  public static func iso8601(_ instant: Date, in timeZone: TimeZone) -> String {
+  public static func iso8601(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
     let seconds = Int64(floor(instant.timeIntervalSince1970))
     let offset = Int64(timeZone.secondsFromGMT(for: instant))
     let local = seconds + offset

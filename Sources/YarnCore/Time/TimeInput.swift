@@ -52,7 +52,8 @@ public enum TimeInput {
   /// - Returns: the instant, truncated to whole seconds.
   /// - Throws: `ParseError` when the text is unreadable or names a local time that does not
   ///   exist.
-  public static func instant(_ text: String, now: Date, timeZone: TimeZone = .current) throws(ParseError)
+  public static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = TimeZone.current)
+    throws(ParseError)
     -> Date
   {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -128,7 +129,7 @@ public enum TimeInput {
   /// The instant of a local wall-clock time in `timeZone`: the first occurrence when the time
   /// occurs twice, `nil` when the clocks skipped it.
   public static func localInstant(
-    day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: TimeZone
+    day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: any UTCOffsetProvider
   )
     -> Date?
   {

@@ -53,7 +53,7 @@ public struct TimeReport: Hashable, Sendable {
   /// - Complexity: O(n + d) for n sessions covering d local days in all.
   public init(
     sessions: [TimeSession], projectNames: [String: String], grouping: Grouping,
-    range: (start: Date?, end: Date?) = (nil, nil), timeZone: TimeZone, now: Date
+    range: (start: Date?, end: Date?) = (nil, nil), timeZone: any UTCOffsetProvider, now: Date
   ) {
     self.grouping = grouping
     var totals: [String: Int64] = [:]
@@ -85,7 +85,7 @@ public struct TimeReport: Hashable, Sendable {
   /// The parts of `[start, end)` in each local day it touches, in order, as whole seconds.
   ///
   /// - Complexity: O(d) for d days.
-  public static func splitByDay(start: Date, end: Date, in timeZone: TimeZone)
+  public static func splitByDay(start: Date, end: Date, in timeZone: any UTCOffsetProvider)
     -> [(day: CalendarDate, seconds: Int64)]
   {
     var parts: [(CalendarDate, Int64)] = []

@@ -143,7 +143,7 @@ public struct TimeTracker {
   ///   `add(projectID:start:end:note:allowOverlap:now:)`.
   public func add(
     projectID: String, seconds: Int64, on day: CalendarDate?, note: String?,
-    allowOverlap: Bool = false, now: Date = Date(), timeZone: TimeZone
+    allowOverlap: Bool = false, now: Date = Date(), timeZone: any UTCOffsetProvider
   ) throws -> TimeSession {
     let present = LibraryStore.truncated(now)
     guard seconds > 0 else {

@@ -83,7 +83,7 @@ public struct YearSummary: Hashable, Sendable {
   ///   - year: the year, such as 2026.
   ///   - timeZone: the zone whose New Year midnights bound the year.
   ///   - now: where a running session ends.
-  public init(library: Library, year: Int, timeZone: TimeZone, now: Date) {
+  public init(library: Library, year: Int, timeZone: any UTCOffsetProvider, now: Date) {
     self.year = year
     let yarns = Dictionary(library.yarns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let names = Dictionary(library.projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
