@@ -288,4 +288,14 @@ import Testing
       #expect(throws: StoreError.self) { _ = try tracker.remove(sessionID: "abcd1111") }
     }
   }
+
+  @Test func aTimerOverTwelveHoursIsLikelyForgotten() throws {
+    let start = try at("2026-06-15T04:00:00Z")
+    let running = TimeSession(id: "r", projectID: "p", start: start)
+    // now − start: 12 h exactly is not over 12 h; 12 h and 1 s is.
+    #expect(!TimeTracker.isLikelyForgotten(running, now: try at("2026-06-15T16:00:00Z")))
+    #expect(TimeTracker.isLikelyForgotten(running, now: try at("2026-06-15T16:00:01Z")))
+    let finished = TimeSession(id: "f", projectID: "p", start: start, end: try at("2026-06-15T17:00:00Z"))
+    #expect(!TimeTracker.isLikelyForgotten(finished, now: try at("2026-06-16T00:00:00Z")))
+  }
 }

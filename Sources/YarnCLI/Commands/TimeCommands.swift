@@ -341,9 +341,6 @@ struct TimeStatus: ParsableCommand {
       discussion: "With --json: the running session, or null when none runs.")
   }
 
-  /// A timer running longer than this is likely forgotten (12 hours).
-  static let forgottenAfterSeconds: Int64 = 12 * 3600
-
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
@@ -367,7 +364,7 @@ struct TimeStatus: ParsableCommand {
       "\(project.name): running since \(Formatting.localTime(session.start, timeZone: zone)) "
         + "(\(Formatting.duration(elapsed)))"
     )
-    if elapsed > TimeStatus.forgottenAfterSeconds {
+    if TimeTracker.isLikelyForgotten(session, now: context.now) {
       context.warning(
         "this timer has run for over 12 hours; stop it with 'yarn time stop' if it was forgotten")
     }

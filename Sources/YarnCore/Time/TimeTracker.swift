@@ -259,9 +259,8 @@ public struct TimeTracker {
 
   /// The running session and its project, or `nil` when no session runs.
   ///
-  /// - Parameter now: the present instant. Finding the session does not need it; callers
-  ///   pass it so that the elapsed time (`session.seconds(now:)`) and, in a later version,
-  ///   the forgotten-timer warning of issue 6 are computed from one instant.
+  /// - Parameter now: the present instant, from which callers compute the elapsed time
+  ///   (`session.seconds(now:)`) and the forgotten-timer warning (`isLikelyForgotten`).
   /// - Throws: the store's errors; `StoreError.missingReference` if the session's project is
   ///   gone (the schema's foreign key makes that impossible in a sound database).
   public func status(now: Date) throws -> (session: TimeSession, project: Project)? {
@@ -273,6 +272,15 @@ public struct TimeTracker {
       }
       return (running, project)
     }
+  }
+
+  /// A timer running longer than this (12 hours) is likely forgotten: no knitting session
+  /// runs that long, and a timer left on overnight would otherwise pass unnoticed.
+  public static let forgottenAfterSeconds: Int64 = 12 * 3600
+
+  /// Whether `session` is running and has run longer than `forgottenAfterSeconds` at `now`.
+  public static func isLikelyForgotten(_ session: TimeSession, now: Date) -> Bool {
+    session.isRunning && session.seconds(now: now) > forgottenAfterSeconds
   }
 
   @discardableResult
