@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YarnCore
 
 /// Runs the built `yarn` executable in a fresh temporary directory, for end-to-end tests.
 ///
@@ -116,15 +117,23 @@ struct YarnRunner {
     return url
   }
 
-  /// Every file under the library, with its bytes, to compare a library before and after.
+  /// What the library holds, to compare before and after: the whole `Library` document as
+  /// JSON, and every file outside the database with its bytes. SQLite's own files are left
+  /// out: its write-ahead log and shared-memory index change on a rolled-back transaction
+  /// too, while the data does not.
   func librarySnapshot() throws -> [String: Data] {
     var out: [String: Data] = [:]
+    if FileManager.default.fileExists(atPath: library.appendingPathComponent("library.sqlite").path) {
+      let store = try LibraryStore(directory: library, mode: .readOnly)
+      defer { try? store.close() }
+      out["library.json"] = try JSONCoding.encoder().encode(try store.read { try store.library() })
+    }
     guard let enumerator = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil)
     else { return out }
     for case let url as URL in enumerator {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
-        !isDirectory.boolValue
+        !isDirectory.boolValue, !url.lastPathComponent.hasPrefix("library.sqlite")
       {
         out[url.path] = try Data(contentsOf: url)
       }

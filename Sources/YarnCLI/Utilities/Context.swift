@@ -33,6 +33,18 @@ final class Context {
   /// Today in the local time zone.
   var today: CalendarDate { CalendarDate(containing: now) }
 
+  /// The local time zone, which times are read and shown in: the process's own zone through
+  /// the C library (`SystemTimeZone`, no ICU) when `environment` is the process's (same
+  /// `$TZ`), else the IANA zone `$TZ` of `environment` names (a leading `:` ignored).
+  lazy var timeZone: any UTCOffsetProvider = Context.timeZone(from: environment)
+
+  static func timeZone(from environment: [String: String]) -> any UTCOffsetProvider {
+    let own = ProcessInfo.processInfo.environment["TZ"]
+    guard var name = environment["TZ"], !name.isEmpty, name != own else { return SystemTimeZone() }
+    if name.hasPrefix(":") { name.removeFirst() }
+    return TimeZone(identifier: name) ?? SystemTimeZone()
+  }
+
   /// Opens the library in `mode`, runs `body`, and closes the store.
   ///
   /// A read-only store on a missing library is empty and creates nothing.

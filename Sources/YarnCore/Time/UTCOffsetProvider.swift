@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A time zone as the time code needs it: its name and its offset from UTC at an instant.
+///
+/// `TimeZone` is one (tests pass `TimeZone(identifier: "Europe/Berlin")`); `SystemTimeZone`
+/// is the process's own zone read through the C library, which the CLI uses so that `yarn
+/// time start` does not set up ICU's time zone service.
+public protocol UTCOffsetProvider {
+  /// The zone's name, such as `America/New_York`, for messages.
+  var identifier: String { get }
+  /// Seconds east of UTC in force at `date` (−18,000 for EST, 7,200 for CEST).
+  func secondsFromGMT(for date: Date) -> Int
+}
+
+extension TimeZone: UTCOffsetProvider {}
+
+/// The process's local time zone through the C library (`localtime_r`, which reads `$TZ`,
+/// else `/etc/localtime`, from the system's tz database).
+///
+/// The same zone as `TimeZone.current` in a process whose environment is its own, without
+/// ICU: no time zone service to load, and no silent fall-back to GMT in a statically linked
+/// binary whose Foundation carries no ICU data.
+public struct SystemTimeZone: UTCOffsetProvider, Sendable {
+  public init() {}
+
+  /// `$TZ` without a leading `:`, else the zone `/etc/localtime` links to, else `local time`.
+  public var identifier: String {
+    if var name = ProcessInfo.processInfo.environment["TZ"] {
+      if name.hasPrefix(":") { name.removeFirst() }
+      return name.isEmpty ? "UTC" : name
+    }
+    if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
+      let range = target.range(of: "zoneinfo/")
+    {
+      return String(target[range.upperBound...])
+    }
+    return "local time"
+  }
+
+  public func secondsFromGMT(for date: Date) -> Int {
+    var seconds = time_t(floor(date.timeIntervalSince1970))
+    var parts = tm()
+    guard localtime_r(&seconds, &parts) != nil else { return 0 }
+    return Int(parts.tm_gmtoff)
+  }
+}
