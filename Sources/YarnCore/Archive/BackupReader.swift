@@ -14,8 +14,10 @@ final class BackupReader {
   /// The backup's path.
   let url: URL
   let limits: BackupLimits
-  /// The decoded `manifest.json`.
+  /// The decoded `manifest.json`, upgraded to the current format version.
   let manifest: BackupManifest
+  /// The format version the backup was written in (before any migration).
+  let formatVersion: Int
   /// What is wrong with the listing and the manifest (no data read). A restore must not
   /// read on when this is not empty.
   let structuralProblems: [BackupProblem]
@@ -114,7 +116,14 @@ final class BackupReader {
         path: url.path,
         reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
     }
-    do { manifest = try decoder.decode(BackupManifest.self, from: manifestData) } catch {
+    formatVersion = header.formatVersion
+    do {
+      let current = try BackupMigrations.migrate(
+        manifestData, from: header.formatVersion, document: \.manifest)
+      manifest = try decoder.decode(BackupManifest.self, from: current)
+    } catch let failure as BackupMigrations.Failure {
+      throw BackupError.invalidManifest(path: url.path, reason: failure.reason)
+    } catch {
       throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
     }
 
@@ -153,26 +162,195 @@ final class BackupReader {
     structuralProblems = problems
   }
 
-  /// Reads `library.json` (at most its manifest size), checks its size and SHA-256, decodes
-  /// it and checks its references against itself and the manifest.
+  /// What reading `library.json` found.
+  struct LibraryScan {
+    /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the first
+    /// 20, then a count), and, when every item decoded, of `LibraryCheck`.
+    var problems: [BackupProblem]
+    /// The copy of `library.json` (upgraded to the current format) written to the staging
+    /// directory, to read the items from again; `nil` when none was asked for.
+    var staged: URL?
+    /// The byte range of each array in `staged`.
+    var arrays: [String: Range<Int64>]
+    /// The number of items of each array.
+    var counts: [String: Int]
+  }
+
+  /// The most item decoding problems reported one by one; the rest are counted.
+  static let maxItemProblems = 20
+
+  /// Reads `library.json` at most to its manifest size, checking its size and SHA-256, and
+  /// splits it into items as it streams (`LibraryJSONScanner`): each item is decoded alone,
+  /// checked (`LibraryCheck`) and handed to `observe`, so memory does not grow with the
+  /// library. A backup of an older format is read whole, upgraded (`BackupMigrations`), then
+  /// split.
   ///
-  /// - Returns: the library when it decoded (even with reference problems), and the problems.
-  func readLibrary() -> (library: Library?, problems: [BackupProblem]) {
+  /// - Parameters:
+  ///   - stagingDirectory: where to write a copy (`library.json`) to read the items from
+  ///     again with `forEachItem`; `nil` for none.
+  ///   - observe: receives each item that decodes (a `Yarn`, `Project`, `Note` or
+  ///     `TimeSession`), in file order.
+  /// - Throws: `BackupError.cannotStage` when the copy cannot be written; what `observe`
+  ///   throws. Problems of the backup itself are returned, not thrown.
+  func scanLibrary(
+    stagingDirectory: URL?, observe: ((LibraryItem) throws -> Void)? = nil
+  ) throws -> LibraryScan {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
-      return (nil, [.missing(BackupManifest.libraryPath)])
+      return LibraryScan(
+        problems: [.missing(BackupManifest.libraryPath)], staged: nil, arrays: [:], counts: [:])
     }
     guard file.size <= limits.maxLibraryBytes else {
-      return (nil, [.tooLarge(file.path, limit: limits.maxLibraryBytes)])
+      return LibraryScan(
+        problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)], staged: nil, arrays: [:],
+        counts: [:])
     }
-    var data = Data()
-    if let problem = readVerified(file, { data.append(contentsOf: $0) }) {
-      return (nil, [problem])
+    let check = LibraryCheck(manifest: manifest)
+    let decoder = JSONCoding.decoder()
+    var itemProblems: [BackupProblem] = []
+    var failedItems = 0
+    var observeError: Error?
+    let handler: LibraryJSONScanner.Handler = { key, index, bytes in
+      let item: LibraryItem
+      do {
+        item = try LibraryItem.decode(key: key, from: Data(bytes), decoder: decoder)
+      } catch {
+        failedItems += 1
+        if itemProblems.count < BackupReader.maxItemProblems {
+          itemProblems.append(
+            .invalidLibrary(reason: BackupChecks.describe(error, prefix: "\(key)[\(index)]")))
+        }
+        return
+      }
+      check.add(item)
+      if let observe {
+        do { try observe(item) } catch {
+          observeError = error
+          throw error
+        }
+      }
     }
-    let library: Library
-    do { library = try JSONCoding.decoder().decode(Library.self, from: data) } catch {
-      return (nil, [.invalidLibrary(reason: BackupChecks.describe(error))])
+    var scanner = LibraryJSONScanner(handler: handler)
+    var syntax: BackupProblem?
+    func scan(_ bytes: UnsafeRawBufferPointer) throws {
+      guard syntax == nil else { return }
+      do { try scanner.feed(bytes) } catch let error as LibraryJSONSyntaxError {
+        syntax = .invalidLibrary(reason: error.description)
+      }
     }
-    return (library, BackupChecks.libraryProblems(library, manifest: manifest))
+
+    let staged = stagingDirectory?.appendingPathComponent(BackupManifest.libraryPath)
+    var fd: Int32 = -1
+    if let staged {
+      fd = open(staged.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard fd >= 0 else {
+        throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+      }
+    }
+    defer { if fd >= 0 { close(fd) } }
+    func stage(_ bytes: UnsafeRawBufferPointer) throws {
+      guard fd >= 0, let staged else { return }
+      do { try AtomicFile.writeAll(fd, bytes, path: staged.path) } catch {
+        throw BackupError.cannotStage(path: staged.path, reason: String(describing: error))
+      }
+    }
+
+    var readProblem: BackupProblem?
+    if formatVersion == Backup.formatVersion {
+      var stageError: Error?
+      readProblem = readVerified(file) { bytes in
+        do { try stage(bytes) } catch {
+          stageError = error
+          throw error
+        }
+        try scan(bytes)
+      }
+      if let error = stageError ?? observeError { throw error }
+    } else {
+      var data = Data()
+      readProblem = readVerified(file) { data.append(contentsOf: $0) }
+      if readProblem == nil {
+        do {
+          let current = try BackupMigrations.migrate(
+            data, from: formatVersion, document: \.library)
+          try current.withUnsafeBytes { bytes in
+            try stage(bytes)
+            try scan(bytes)
+          }
+        } catch let failure as BackupMigrations.Failure {
+          readProblem = .invalidLibrary(
+            reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
+        }
+      }
+    }
+    if let readProblem {
+      return LibraryScan(problems: [readProblem], staged: nil, arrays: [:], counts: [:])
+    }
+    if syntax == nil {
+      do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
+        syntax = .invalidLibrary(reason: error.description)
+      }
+    }
+    var problems: [BackupProblem] = syntax.map { [$0] } ?? []
+    problems += itemProblems
+    if failedItems > itemProblems.count {
+      problems.append(
+        .invalidLibrary(reason: "\(failedItems - itemProblems.count) more items do not decode"))
+    }
+    if problems.isEmpty { problems = check.finish() }
+    return LibraryScan(
+      problems: problems, staged: staged, arrays: scanner.arrays, counts: scanner.counts)
+  }
+
+  /// Reads the items of one array of a staged `library.json` again, decoding each.
+  ///
+  /// - Throws: `BackupError.cannotStage` when the staged file cannot be read;
+  ///   `BackupError.invalidBackup` if it no longer splits or decodes (it was checked by
+  ///   `scanLibrary`); what `body` throws.
+  func forEachItem(
+    of key: String, in scan: LibraryScan, _ body: (LibraryItem) throws -> Void
+  ) throws {
+    guard let staged = scan.staged, let range = scan.arrays[key] else { return }
+    let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+    }
+    defer { close(fd) }
+    let decoder = JSONCoding.decoder()
+    try withoutActuallyEscaping(body) { body in
+      var bodyError: Error?
+      var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, index, bytes in
+        do {
+          try body(try LibraryItem.decode(key: key, from: Data(bytes), decoder: decoder))
+        } catch {
+          bodyError = error
+          throw error
+        }
+      }
+      let capacity = 1 << 20
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+      defer { buffer.deallocate() }
+      var position = range.lowerBound
+      do {
+        while position < range.upperBound {
+          let wanted = Int(min(Int64(capacity), range.upperBound - position))
+          let n = pread(fd, buffer, wanted, off_t(position))
+          if n < 0, errno == EINTR { continue }
+          guard n > 0 else {
+            throw BackupError.cannotStage(
+              path: staged.path, reason: n < 0 ? AtomicFile.errnoText() : "it ends too early")
+          }
+          try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
+          position += Int64(n)
+        }
+        try scanner.finish()
+      } catch {
+        if let bodyError { throw bodyError }
+        if let error = error as? BackupError { throw error }
+        throw BackupError.invalidBackup(
+          path: url.path,
+          problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
+      }
+    }
   }
 
   /// Reads one attachment and checks its size and SHA-256; writes it to `destination`

@@ -31,6 +31,30 @@ extension LibraryStore {
     }
   }
 
+  /// Hands each session to `body` in creation order (as a `Library` lists them, not by
+  /// start) as it is read (memory stays flat); all in one read transaction.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); `StoreError.busy`, `.closed`,
+  ///   `.database`.
+  public func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws {
+    try read {
+      try connection.forEach(
+        "SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY seq"
+      ) { try body(try session(from: $0)) }
+    }
+  }
+
+  /// The session with `id`, or `nil` when there is none.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func session(id: String) throws -> TimeSession? {
+    try read {
+      try connection.query(
+        "SELECT \(LibraryStore.sessionColumns) FROM time_session WHERE id = ?", [.text(id)]
+      ) { try session(from: $0) }.first
+    }
+  }
+
   /// The running session (no end), or `nil`. The schema allows at most one.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
