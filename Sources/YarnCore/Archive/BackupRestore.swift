@@ -204,6 +204,8 @@ extension Backup {
           }
         case .replace:
           if let target = options.safetyBackup, !(try store.isEmpty()) {
+            // Safety backups of earlier restores that were killed leave temporary files.
+            BackupTemporaryFiles.removeStale(inDirectory: target.deletingLastPathComponent().path)
             try Backup.create(
               from: store, to: target, generator: options.generator, now: options.now)
             report.safetyBackup = target

@@ -188,23 +188,36 @@ final class BackupTemporaryFiles {
   /// - Returns: the names removed.
   @discardableResult
   static func removeStale(besides url: URL) -> [String] {
-    let directory = url.deletingLastPathComponent().path
-    let prefix = prefix(for: url)
+    removeStale(in: url.deletingLastPathComponent().path, prefix: prefix(for: url))
+  }
+
+  /// As `removeStale(besides:)` for every target NAME in `directory` (such as the folder of
+  /// safety backups, whose names change with the time).
+  @discardableResult
+  static func removeStale(inDirectory directory: String) -> [String] {
+    removeStale(in: directory, prefix: nil)
+  }
+
+  private static func removeStale(in directory: String, prefix wanted: String?) -> [String] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
       return []
     }
     var groups: [String: [String]] = [:]
-    for name in names where name.hasPrefix(prefix) {
-      let rest = name.dropFirst(prefix.count)
+    for name in names where name.hasPrefix(".") {
+      // `.NAME.tmp-<uuid>[.suffix]`: find the last `.tmp-` followed by a UUID.
+      guard let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
+      let prefix = String(name[..<marker.upperBound])
+      if let wanted, prefix != wanted { continue }
+      let rest = name[marker.upperBound...]
       let id = String(rest.prefix(36))
       guard id.count == 36, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { continue }
       let suffix = rest.dropFirst(36)
       guard suffix.isEmpty || suffix.hasPrefix(".") else { continue }
-      groups[id, default: []].append(name)
+      groups[prefix + id, default: []].append(name)
     }
     var removed: [String] = []
-    for (id, members) in groups {
-      let lockName = prefix + id + ".lock"
+    for (group, members) in groups {
+      let lockName = group + ".lock"
       let fd = open(directory + "/" + lockName, O_RDWR | O_CLOEXEC)
       if fd >= 0 {
         defer { close(fd) }
