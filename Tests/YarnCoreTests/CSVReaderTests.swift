@@ -85,17 +85,43 @@ import Testing
 
   @Test func invalidUTF8IsAnErrorNotACrash() {
     let bytes = Data([0x61, 0x2C, 0xFF, 0xFE, 0x0D, 0x0A])
-    #expect(throws: CSVReadError(problem: .invalidUTF8, line: 1, column: nil)) {
+    #expect(throws: CSVReadError(problem: .invalidUTF8, line: 1, column: 3)) {
       try CSVReader.records(in: bytes)
     }
   }
 
   @Test func lenientModeKeepsStrayQuotesAndSaysWhere() throws {
-    // YarnBuddy wrapped every field in quotes without doubling inner ones.
-    var reader = CSVReader(data: Data("\"Shelter \"Almanac\"\",\"x\"\r\nok,fine\r\n".utf8), lenient: true)
+    // YarnBuddy wrapped every field in quotes without doubling inner ones: a quote closes a
+    // field only before a delimiter or a line end.
+    let text = "\"Shelter \"Almanac\"\",\"x\"\r\nok,fine\r\n\"a \"b\" c\",\"5\" needles\"\r\n"
+    var reader = CSVReader(data: Data(text.utf8), lenient: true)
     let first = try #require(try reader.next())
-    #expect(first.fields == ["Shelter \"Almanac\"\"", "x"])
+    #expect(first.fields == ["Shelter \"Almanac\"", "x"])
+    #expect(first.quoted == [true, true])
     #expect(try reader.next()?.fields == ["ok", "fine"])
+    #expect(try reader.next()?.fields == ["a \"b\" c", "5\" needles"])
+    #expect(reader.guessedLines == [1, 3])
+  }
+
+  @Test func lenientModeUsesTheFieldCountToChoose() throws {
+    // YarnBuddy writes `x"` and `"y` as `"x"",""y"`: read strictly that is one field, `x","y`.
+    let data = Data("\"x\"\",\"\"y\"\r\n".utf8)
+    #expect(try CSVReader.records(in: data, lenient: true).map(\.fields) == [["x\",\"y"]])
+    var reader = CSVReader(data: data, lenient: true)
+    reader.expectedFieldCount = 2
+    #expect(try reader.next()?.fields == ["x\"", "\"y"])
+    #expect(reader.guessedLines == [1])
+    // Read strictly, `"x""",y` is `x"` and `y`: the expected two fields, so no guess.
+    var counted = CSVReader(data: Data("\"x\"\"\",y\r\n".utf8), lenient: true)
+    counted.expectedFieldCount = 2
+    #expect(try counted.next()?.fields == ["x\"", "y"])
+    #expect(counted.guessedLines.isEmpty)
+  }
+
+  @Test func lenientModeEndsAQuoteThatNeverClosesAtTheLineEnd() throws {
+    var reader = CSVReader(data: Data("\"open,b\r\nc,d\r\n".utf8), lenient: true)
+    #expect(try reader.next()?.fields == ["\"open", "b"])
+    #expect(try reader.next()?.fields == ["c", "d"])
     #expect(reader.guessedLines == [1])
   }
 

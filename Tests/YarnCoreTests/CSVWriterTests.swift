@@ -69,6 +69,14 @@ import Testing
     #expect(open == "=SUM(A1),@me,-3,-2,\r\n")
   }
 
+  @Test func guardedApostrophesStayReversible() {
+    // Unquoted '+safe is left alone (PapaParse); a quoted one gets the guard's apostrophe, so
+    // a quoted field beginning ' + ('…) + = + - @ TAB CR LF always carries one of the guard's.
+    #expect(
+      written([["'+safe", "'+safe, x", "''=y\n", "'plain, x"]])
+        == "'+safe,\"''+safe, x\",\"'''=y\n\",\"'plain, x\"\r\n")
+  }
+
   @Test func delimiterAndBOM() {
     let options = CSVOptions(delimiter: UInt8(ascii: ";"), byteOrderMark: true)
     let bytes = CSVWriter.encode([[.text("a;b"), .text("c,d"), .number(2.5)]], options: options)

@@ -53,10 +53,10 @@ import Testing
     let expected =
       "Name,Brand,Colorway,Color Family,Dye Lot,Weight,Fiber,Length per Skein,Length Unit,Net Weight per Skein,"
       + "Net Weight Unit,Quantity,Quantity Unit,Remaining,Remaining Unit,Remaining Source,Purchase Location,"
-      + "Date Added,Notes,ID\r\n"
+      + "Date Added,Stashed,Notes,ID\r\n"
       + "Cascade 220,Cascade Yarns,\"Ruby, \"\"deep\"\"\",,,4 Medium (worsted),100% wool,220,yd,100,g,3,skein,"
-      + "1.5,skein,estimate,\"'=HYPERLINK(\"\"x\"\")\",2026-01-05,\"soft\nsquishy\n\nfrom Leo\",y1\r\n"
-      + "Mystery,,,,,,,,,,,,,,,unknown,,,,y2\r\n"
+      + "1.5,skein,estimate,\"'=HYPERLINK(\"\"x\"\")\",2026-01-05,yes,\"soft\nsquishy\n\nfrom Leo\",y1\r\n"
+      + "Mystery,,,,,,,,,,,,,,,unknown,,,yes,,y2\r\n"
     #expect(text == expected)
   }
 

@@ -5,10 +5,11 @@ import YarnCore
 struct ProjectCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "project", abstract: "Add, list, show, edit, finish and remove projects; record yarn used.",
+      name: "project",
+      abstract: "Add, list, show, edit, finish, remove and export projects; record yarn used.",
       subcommands: [
         ProjectAdd.self, ProjectList.self, ProjectShow.self, ProjectEdit.self, ProjectRemove.self,
-        ProjectFinish.self, ProjectUse.self, ProjectAttach.self,
+        ProjectFinish.self, ProjectUse.self, ProjectAttach.self, ProjectExport.self,
       ])
   }
 }

@@ -5,10 +5,10 @@ import YarnCore
 struct StashCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "stash", abstract: "Add, list, show, edit, remove and export stash yarns.",
+      name: "stash", abstract: "Add, list, show, edit, remove, export and import stash yarns.",
       subcommands: [
         StashAdd.self, StashList.self, StashShow.self, StashEdit.self, StashRemove.self,
-        StashAttach.self, StashExport.self,
+        StashAttach.self, StashExport.self, StashImport.self,
       ])
   }
 }

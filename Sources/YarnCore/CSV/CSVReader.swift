@@ -3,8 +3,19 @@ import Foundation
 /// A record read from CSV, with the line it starts on (1-based, counting every line break,
 /// including those inside quoted fields).
 public struct CSVRecord: Hashable, Sendable {
+  /// The fields, decoded from UTF-8, quotes removed and doubled quotes undone.
   public var fields: [String]
+  /// The 1-based line the record starts on.
   public var line: Int
+  /// For each field, whether it was enclosed in double quotes in the file. The stash import
+  /// uses it to undo the formula guard only where the writer could have added it.
+  public var quoted: [Bool]
+
+  public init(fields: [String], line: Int, quoted: [Bool]? = nil) {
+    self.fields = fields
+    self.line = line
+    self.quoted = quoted ?? Array(repeating: false, count: fields.count)
+  }
 }
 
 /// Thrown by `CSVReader` in strict mode, naming where the problem is.
@@ -56,9 +67,16 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Works on UTF-8 bytes: a delimiter followed by a combining accent is still a delimiter.
 ///
 /// Strict mode (the default) throws `CSVReadError` naming the line and column of an
-/// unterminated quote, a quote in an unquoted field or text after a closing quote. Lenient
-/// mode keeps such quotes as text and records the line in `guessedLines`, for files written
-/// by exporters that do not double quotes.
+/// unterminated quote, a quote in an unquoted field or text after a closing quote.
+///
+/// Lenient mode is for files written by exporters that wrap every field in quotes without
+/// doubling the quotes inside (YarnBuddy's stash export). Each record is first read strictly;
+/// when that fails, or gives another number of fields than `expectedFieldCount`, the record
+/// is read again from its start with a guess: a quote closes a quoted field only when a
+/// delimiter, a line end or the end of the input follows it (spaces between are dropped), and
+/// every other quote is text. The record's line is then added to `guessedLines`.
+///
+/// - Complexity: O(n) in the bytes of the input; the input is held in memory.
 public struct CSVReader {
   private let bytes: [UInt8]
   private let delimiter: UInt8
@@ -68,11 +86,14 @@ public struct CSVReader {
   private var lineStart: Int
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
   public private(set) var guessedLines: [Int] = []
+  /// The number of fields every record should have (the header's), when known. Lenient mode
+  /// uses it to decide between a strict reading and a guessed one; strict mode ignores it.
+  public var expectedFieldCount: Int?
 
   /// - Parameters:
   ///   - data: the whole input.
   ///   - delimiter: the field delimiter byte.
-  ///   - lenient: keep stray quotes as text instead of throwing.
+  ///   - lenient: guess what stray quotes mean instead of throwing (see the type's notes).
   public init(data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false) {
     self.bytes = [UInt8](data)
     self.delimiter = delimiter
@@ -96,103 +117,136 @@ public struct CSVReader {
 
   /// The next record, or `nil` at the end of the input. Empty lines are skipped.
   ///
-  /// - Throws: `CSVReadError`.
+  /// - Throws: `CSVReadError`: in strict mode for the grammar errors; in any mode for bytes
+  ///   that are not UTF-8.
   public mutating func next() throws -> CSVRecord? {
-    // Skip empty lines.
     while position < bytes.count, bytes[position] == 0x0A || bytes[position] == 0x0D {
       consumeLineBreak()
     }
     guard position < bytes.count else { return nil }
+    guard lenient else { return try record(guessing: false) }
+    let start = (position, line, lineStart)
+    do {
+      let strict = try record(guessing: false)
+      guard let expected = expectedFieldCount, strict.fields.count != expected else { return strict }
+      let end = (position, line, lineStart)
+      (position, line, lineStart) = start
+      if let guessed = try? record(guessing: true), guessed.fields.count == expected {
+        noteGuess(guessed.line)
+        return guessed
+      }
+      (position, line, lineStart) = end
+      return strict
+    } catch let error as CSVReadError where error.problem != .invalidUTF8 {
+      (position, line, lineStart) = start
+      let guessed = try record(guessing: true)
+      noteGuess(guessed.line)
+      return guessed
+    }
+  }
+
+  /// Reads one record from `position`, which is not at a line break or the end.
+  private mutating func record(guessing: Bool) throws -> CSVRecord {
     let startLine = line
     var fields: [String] = []
+    var quoted: [Bool] = []
     var field: [UInt8] = []
     while true {
-      // At the start of a field.
+      let fieldLine = line
+      let fieldColumn = position - lineStart + 1
+      var isQuoted = false
       if position < bytes.count, bytes[position] == 0x22 {
-        let openLine = line
-        let openColumn = position - lineStart + 1
-        position += 1
-        var closed = false
-        while position < bytes.count {
-          let byte = bytes[position]
-          if byte == 0x22 {
-            if position + 1 < bytes.count, bytes[position + 1] == 0x22 {
-              field.append(0x22)
-              position += 2
-              continue
-            }
-            position += 1
-            closed = true
-            break
-          }
-          if byte == 0x0D || byte == 0x0A {
-            // Kept verbatim; counted as a line for error positions.
-            field.append(byte)
-            if byte == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
-              field.append(0x0A)
-              position += 1
-            }
-            position += 1
-            line += 1
-            lineStart = position
-            continue
-          }
-          field.append(byte)
-          position += 1
-        }
-        if !closed {
-          if !lenient {
-            throw CSVReadError(problem: .unterminatedQuote, line: openLine, column: openColumn)
-          }
-          noteGuess(openLine)
-        }
-        // After the closing quote: a delimiter, a line end, or the end.
-        if position < bytes.count, bytes[position] != delimiter, bytes[position] != 0x0D,
-          bytes[position] != 0x0A
-        {
-          if !lenient {
-            throw CSVReadError(
-              problem: .textAfterClosingQuote, line: line, column: position - lineStart + 1)
-          }
-          noteGuess(line)
-          // Spaces alone after the closing quote are dropped (as Apache Commons CSV does);
-          // anything else is kept as part of the field, the quote included.
-          var rest: [UInt8] = []
-          while position < bytes.count, bytes[position] != delimiter, bytes[position] != 0x0D,
-            bytes[position] != 0x0A
-          {
-            rest.append(bytes[position])
-            position += 1
-          }
-          if !rest.allSatisfy({ $0 == 0x20 }) {
-            field.append(0x22)
-            field.append(contentsOf: rest)
-          }
+        let opening = (position, line, lineStart)
+        if try quotedField(into: &field, guessing: guessing) {
+          isQuoted = true
+        } else {
+          // Guessing, and no quote closes the field: the opening quote is text and the
+          // field ends like an unquoted one.
+          (position, line, lineStart) = opening
+          field.removeAll(keepingCapacity: true)
+          try unquotedField(into: &field, guessing: true)
         }
       } else {
-        while position < bytes.count {
-          let byte = bytes[position]
-          if byte == delimiter || byte == 0x0D || byte == 0x0A { break }
-          if byte == 0x22 {
-            if !lenient {
-              throw CSVReadError(
-                problem: .quoteInUnquotedField, line: line, column: position - lineStart + 1)
-            }
-            noteGuess(line)
-          }
-          field.append(byte)
-          position += 1
-        }
+        try unquotedField(into: &field, guessing: guessing)
       }
-      fields.append(try string(field, line: line))
+      fields.append(try string(field, line: fieldLine, column: fieldColumn))
+      quoted.append(isQuoted)
       field.removeAll(keepingCapacity: true)
       if position < bytes.count, bytes[position] == delimiter {
         position += 1
         continue
       }
       if position < bytes.count { consumeLineBreak() }
-      return CSVRecord(fields: fields, line: startLine)
+      return CSVRecord(fields: fields, line: startLine, quoted: quoted)
     }
+  }
+
+  /// Reads a quoted field from its opening quote to just after its closing quote (and, when
+  /// guessing, the spaces after it). Returns false when guessing found no closing quote.
+  private mutating func quotedField(into field: inout [UInt8], guessing: Bool) throws -> Bool {
+    let openLine = line
+    let openColumn = position - lineStart + 1
+    position += 1
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == 0x22 {
+        if guessing {
+          var after = position + 1
+          while after < bytes.count, bytes[after] == 0x20 { after += 1 }
+          if after == bytes.count || isBoundary(bytes[after]) {
+            position = after
+            return true
+          }
+          field.append(0x22)
+          position += 1
+          continue
+        }
+        if position + 1 < bytes.count, bytes[position + 1] == 0x22 {
+          field.append(0x22)
+          position += 2
+          continue
+        }
+        position += 1
+        if position < bytes.count, !isBoundary(bytes[position]) {
+          throw CSVReadError(problem: .textAfterClosingQuote, line: line, column: position - lineStart + 1)
+        }
+        return true
+      }
+      if byte == 0x0D || byte == 0x0A {
+        // Kept verbatim; counted as a line for error positions.
+        field.append(byte)
+        if byte == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
+          field.append(0x0A)
+          position += 1
+        }
+        position += 1
+        line += 1
+        lineStart = position
+        continue
+      }
+      field.append(byte)
+      position += 1
+    }
+    if guessing { return false }
+    throw CSVReadError(problem: .unterminatedQuote, line: openLine, column: openColumn)
+  }
+
+  /// Reads an unquoted field up to the next delimiter or line end. A quote in it is an error
+  /// unless guessing, when it is text.
+  private mutating func unquotedField(into field: inout [UInt8], guessing: Bool) throws {
+    while position < bytes.count {
+      let byte = bytes[position]
+      if isBoundary(byte) { return }
+      if byte == 0x22, !guessing {
+        throw CSVReadError(problem: .quoteInUnquotedField, line: line, column: position - lineStart + 1)
+      }
+      field.append(byte)
+      position += 1
+    }
+  }
+
+  private func isBoundary(_ byte: UInt8) -> Bool {
+    byte == delimiter || byte == 0x0D || byte == 0x0A
   }
 
   private mutating func consumeLineBreak() {
@@ -209,11 +263,11 @@ public struct CSVReader {
     if guessedLines.last != line { guessedLines.append(line) }
   }
 
-  private func string(_ bytes: [UInt8], line: Int) throws -> String {
+  private func string(_ bytes: [UInt8], line: Int, column: Int) throws -> String {
     // Decoding replaces invalid sequences with U+FFFD; any change means the bytes were invalid.
     let text = String(decoding: bytes, as: UTF8.self)
     guard text.utf8.elementsEqual(bytes) else {
-      throw CSVReadError(problem: .invalidUTF8, line: line, column: nil)
+      throw CSVReadError(problem: .invalidUTF8, line: line, column: column)
     }
     return text
   }

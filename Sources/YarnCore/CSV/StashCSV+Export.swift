@@ -27,7 +27,7 @@ extension StashCSV {
       }
       try writer.write(header(columns))
       var count = 0
-      try store.forEachYarn { yarn in
+      try store.forEachYarn(includingPhotos: false) { yarn in
         let remaining = usages.remaining(of: yarn, includeActive: includeActive)
         try writer.write(
           record(for: yarn, remaining: remaining, notes: notesByYarn[yarn.id] ?? [], columns: columns))

@@ -3,7 +3,11 @@ import Foundation
 /// The stash as CSV: one record per yarn under a header row (docs/CSV.md).
 ///
 /// Amounts are split into a number column and a unit column so that a spreadsheet can sum
-/// them; dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell.
+/// them; dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is
+/// `yes` or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
+///
+/// The Remaining cells are the user's override when Remaining Source is `override`, and
+/// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
 public enum StashCSV {
   /// A column of the stash CSV.
   public enum Column: String, CaseIterable, Sendable {
@@ -25,6 +29,7 @@ public enum StashCSV {
     case remainingSource = "Remaining Source"
     case purchaseLocation = "Purchase Location"
     case dateAdded = "Date Added"
+    case stashed = "Stashed"
     case notes = "Notes"
     case id = "ID"
 
@@ -99,6 +104,7 @@ public enum StashCSV {
       case .remainingSource: .text(remaining.source.rawValue)
       case .purchaseLocation: .text(yarn.purchaseLocation)
       case .dateAdded: .text(yarn.dateAdded?.iso8601)
+      case .stashed: .text(yarn.isStashed ? "yes" : "no")
       case .notes: notes.isEmpty ? .empty : .text(notes.joined(separator: "\n\n"))
       case .id: .text(yarn.id)
       }

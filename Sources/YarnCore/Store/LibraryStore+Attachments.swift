@@ -99,11 +99,16 @@ extension LibraryStore {
       case .yarn(let id): ("yarn_id", id, .yarn)
       case .project(let id): ("project_id", id, .project)
       }
+    // The owner's NOT NULL test and the role are written into the SQL, not bound: the
+    // attachment indexes are partial (`WHERE yarn_id IS NOT NULL`, `WHERE role = 'pattern'`),
+    // and SQLite re-prepares a statement on every new bound value when only that value shows
+    // a partial index applies — once per yarn on a stash of 100,000.
+    let roleLiteral = role == "pattern" ? "'pattern'" : "'photo'"
     return try connection.query(
       """
       SELECT sha256, file_name, media_type, byte_count FROM attachment
-      WHERE \(column) = ? AND role = ? ORDER BY position
-      """, [.text(id), .text(role)]
+      WHERE \(column) = ? AND \(column) IS NOT NULL AND role = \(roleLiteral) ORDER BY position
+      """, [.text(id)]
     ) { statement in
       var row = RowReader(statement, kind: kind, id: id)
       let sha256 = try row.text()

@@ -11,12 +11,21 @@ extension LibraryStore {
   /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
   ///   `.closed`, `.database`.
   public func projects() throws -> [Project] {
+    var out: [Project] = []
+    try forEachProject { out.append($0) }
+    return out
+  }
+
+  /// Hands each project to `body` in creation order as it is read, so memory stays flat
+  /// however many projects there are; all in one read transaction. `body` may read from the
+  /// store.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); the errors of `projects()`.
+  public func forEachProject(_ body: (Project) throws -> Void) throws {
     try read {
-      var out: [Project] = []
       try connection.forEach("SELECT \(LibraryStore.projectColumns) FROM project ORDER BY seq") {
-        out.append(try project(from: $0))
+        try body(try project(from: $0))
       }
-      return out
     }
   }
 

@@ -22,11 +22,13 @@ extension LibraryStore {
   /// Hands each yarn to `body` in creation order as it is read, so memory stays flat however
   /// large the stash; all in one read transaction. `body` may read from the store.
   ///
+  /// - Parameter includingPhotos: read each yarn's photos (one more query per yarn); when
+  ///   false, `photos` is empty, which is several times faster for exports that show none.
   /// - Throws: what `body` throws (which stops the walk); the errors of `yarns()`.
-  public func forEachYarn(_ body: (Yarn) throws -> Void) throws {
+  public func forEachYarn(includingPhotos: Bool = true, _ body: (Yarn) throws -> Void) throws {
     try read {
       try connection.forEach("SELECT \(LibraryStore.yarnColumns) FROM yarn ORDER BY seq") {
-        try body(try yarn(from: $0))
+        try body(try yarn(from: $0, includingPhotos: includingPhotos))
       }
     }
   }
@@ -125,7 +127,7 @@ extension LibraryStore {
     return out
   }
 
-  private func yarn(from statement: Statement) throws -> Yarn {
+  private func yarn(from statement: Statement, includingPhotos: Bool = true) throws -> Yarn {
     var row = RowReader(statement, kind: .yarn)
     let id = try row.id()
     let name = try row.text()
@@ -153,6 +155,6 @@ extension LibraryStore {
       dyeLot: dyeLot, weight: weight, fiber: fiber, lengthPerSkein: lengthPerSkein,
       netWeightPerSkein: netWeightPerSkein, quantity: quantity, remainingOverride: remaining,
       purchaseLocation: purchaseLocation, dateAdded: dateAdded, isStashed: isStashed,
-      photos: try attachments(of: .yarn(id), role: "photo"))
+      photos: includingPhotos ? try attachments(of: .yarn(id), role: "photo") : [])
   }
 }

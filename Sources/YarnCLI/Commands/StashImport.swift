@@ -1,0 +1,130 @@
+import Foundation
+import YarnCore
+
+/// `yarn stash import FILE [--dry-run] [--delimiter D] [--lenient] [--no-formula-guard]`.
+struct StashImport: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "import", abstract: "Add or update stash yarns from a CSV file (ours or YarnBuddy's).",
+      discussion: """
+        Reads 'yarn stash export' files and YarnBuddy's stash export. Columns are found by
+        their header, in any order and any case; unknown columns are reported and ignored.
+        A row whose ID is an existing yarn's updates that yarn (the columns present only; an
+        empty cell clears a field); other rows add yarns. All or nothing: when any row is
+        bad, every bad row is listed with its line and column, nothing is imported, and the
+        exit status is 65. See docs/CSV.md.
+
+        EXAMPLES:
+          yarn stash import stash.csv --dry-run
+          yarn stash import yarnbuddy-stash.csv --lenient
+        """,
+      arguments: [.required("file", "The CSV file.")],
+      options: [
+        .flag("dry-run", "Check the file and say what would change, changing nothing."),
+        .value("delimiter", "delimiter", "comma (default), semicolon or tab."),
+        .flag(
+          "lenient",
+          "Guess what quotes mean in files whose exporter did not double them (YarnBuddy); each guessed line is reported."
+        ),
+        .flag("no-formula-guard", "Keep a leading ' that the export's formula guard added."),
+      ])
+  }
+
+  var file: String
+  var dryRun: Bool
+  var options: StashCSV.ImportOptions
+
+  init(from values: ParsedValues) throws {
+    file = try values.requiredArgument("file")
+    dryRun = values.flag("dry-run")
+    let delimiter =
+      try values.typed("delimiter", expected: "comma, semicolon or tab") {
+        CSVOptions.delimiter(named: $0)
+      } ?? UInt8(ascii: ",")
+    options = StashCSV.ImportOptions(
+      delimiter: delimiter, lenient: values.flag("lenient"),
+      undoFormulaGuard: !values.flag("no-formula-guard"))
+  }
+
+  /// What `--json` prints.
+  struct Summary: Encodable {
+    var file: String
+    var format: String
+    var dryRun: Bool
+    var created: Int
+    var updated: Int
+    var unchanged: Int
+    var notes: Int
+    var ignoredColumns: [String]
+    var guessedLines: [Int]
+    var warnings: [String]
+  }
+
+  func run(in context: Context) throws {
+    let url = try InputFile.existingFile(file)
+    let data = try Data(contentsOf: url)
+    var options = self.options
+    options.now = context.now
+    var plan: StashCSV.ImportPlan
+    do {
+      // Checked read-only first, so that a bad file changes nothing, not even by creating
+      // the library; then planned again and applied in one write transaction.
+      plan = try context.read { store in
+        try StashCSV.importPlan(from: data, store: store, options: options)
+      }
+      if !dryRun && plan.problems.isEmpty {
+        plan = try context.write { store in
+          let plan = try StashCSV.importPlan(from: data, store: store, options: options)
+          try StashCSV.apply(plan, to: store)
+          return plan
+        }
+      }
+    } catch let error as StashCSV.ImportError {
+      // The library changed between the check and the write.
+      throw CLIError.invalidData(message: "\(file): \(error)", hint: "import again")
+    } catch let error as CSVReadError {
+      throw CLIError.invalidData(
+        message: "\(file): \(error); nothing was imported",
+        hint: options.lenient
+          ? "the file is not valid UTF-8 text"
+          : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient")
+    }
+    report(plan, in: context)
+    guard plan.problems.isEmpty else {
+      throw CLIError.invalidData(
+        message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
+        hint: "fix or remove these rows and import again")
+    }
+    if context.global.json {
+      try context.printJSON(
+        Summary(
+          file: file, format: plan.dialect.rawValue, dryRun: dryRun, created: plan.creates.count,
+          updated: plan.updates.count, unchanged: plan.unchanged, notes: plan.notes.count,
+          ignoredColumns: plan.ignoredColumns, guessedLines: plan.guessedLines,
+          warnings: plan.warnings.map(\.description)))
+    }
+    let counts = [
+      Formatting.count(plan.creates.count, "yarn") + (dryRun ? " to add" : " added"),
+      "\(plan.updates.count)" + (dryRun ? " to update" : " updated"),
+      "\(plan.unchanged) unchanged",
+    ].joined(separator: ", ")
+    let source = plan.dialect == .yarnBuddy ? " (a YarnBuddy export)" : ""
+    context.message(
+      dryRun
+        ? "dry run of \(file)\(source): \(counts); nothing was changed"
+        : "imported \(file)\(source): \(counts)")
+  }
+
+  /// Warnings on standard error: ignored columns, guessed lines, notes left alone.
+  private func report(_ plan: StashCSV.ImportPlan, in context: Context) {
+    if !plan.ignoredColumns.isEmpty {
+      let names = plan.ignoredColumns.map { "\"\($0)\"" }.joined(separator: ", ")
+      context.warning("ignored unknown column\(plan.ignoredColumns.count == 1 ? "" : "s") \(names)")
+    }
+    for line in plan.guessedLines {
+      context.warning(
+        "line \(line): quotes were not doubled; guessed where each field ends (check this yarn)")
+    }
+    for warning in plan.warnings { context.warning(warning.description) }
+  }
+}

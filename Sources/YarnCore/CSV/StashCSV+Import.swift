@@ -1,0 +1,540 @@
+import Foundation
+
+extension StashCSV {
+  /// How a stash CSV is read by `importPlan(from:store:options:)`.
+  public struct ImportOptions: Sendable {
+    /// The field delimiter byte: `,`, `;` or TAB.
+    public var delimiter: UInt8
+    /// Guess what unescaped quotes mean instead of refusing the file (`CSVReader`'s lenient
+    /// mode); every line guessed is listed in the plan's `guessedLines`.
+    public var lenient: Bool
+    /// Undo the formula guard: drop the `'` that `CSVWriter` puts before a cell that begins
+    /// with `=`, `+`, `-`, `@`, TAB, CR or LF. Only a quoted field is changed (the writer
+    /// always quotes a guarded cell; see `CSVWriter.needsGuard(_:quoted:)`).
+    public var undoFormulaGuard: Bool
+    /// The time zone whose calendar day an instant in Date Added falls on (YarnBuddy writes
+    /// instants such as `2021-06-12 18:25:43 +0000`).
+    public var timeZone: TimeZone
+    /// The creation instant of the notes the import adds.
+    public var now: Date
+
+    public init(
+      delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false, undoFormulaGuard: Bool = true,
+      timeZone: TimeZone = .current, now: Date = Date()
+    ) {
+      self.delimiter = delimiter
+      self.lenient = lenient
+      self.undoFormulaGuard = undoFormulaGuard
+      self.timeZone = timeZone
+      self.now = now
+    }
+  }
+
+  /// Which exporter a file comes from, told by its header.
+  public enum Dialect: String, Sendable {
+    /// This tool's own `yarn stash export` (or a file with its column names).
+    case yarn
+    /// YarnBuddy's 13-column stash export (Name, Colorway, Color Family, Dye Lot, Quantity,
+    /// Remaining, Weight, Length, Net Weight, Fiber Type, Purchase Location, Date Added,
+    /// Notes): amounts as text such as `3.0 skeins`, weights as its labels, dates as
+    /// instants.
+    case yarnBuddy
+  }
+
+  /// A reason a row (or the header, line 1) cannot be imported.
+  public struct ImportProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line the record starts on.
+    public let line: Int
+    /// The column's header as the file spells it, when the problem is one cell's.
+    public let column: String?
+    /// What is wrong, in lower case.
+    public let reason: String
+
+    public init(line: Int, column: String?, reason: String) {
+      self.line = line
+      self.column = column
+      self.reason = reason
+    }
+
+    public var description: String {
+      column.map { "line \(line), column \"\($0)\": \(reason)" } ?? "line \(line): \(reason)"
+    }
+  }
+
+  /// What an import would do, and what stops it.
+  ///
+  /// Built by `importPlan(from:store:options:)` and carried out by `apply(_:to:)`, which
+  /// refuses a plan with any problem: an import is all or nothing.
+  public struct ImportPlan: Sendable {
+    /// The exporter the header looks like.
+    public var dialect: Dialect
+    /// New yarns, in the file's order.
+    public var creates: [Yarn] = []
+    /// Existing yarns (matched by ID) with the file's values, in the file's order.
+    public var updates: [Yarn] = []
+    /// Rows whose yarn already holds exactly the file's values.
+    public var unchanged = 0
+    /// The notes to add: one per new yarn whose Notes cell is not empty.
+    public var notes: [Note] = []
+    /// Bad rows and header problems; when not empty, nothing may be imported.
+    public var problems: [ImportProblem] = []
+    /// Things worth saying that do not stop the import, such as a Notes cell that differs
+    /// from an existing yarn's notes (import never changes existing notes).
+    public var warnings: [ImportProblem] = []
+    /// Headers that name no column, as the file spells them; their cells are ignored.
+    public var ignoredColumns: [String] = []
+    /// Lines (1-based) where the lenient reader guessed what a stray quote meant.
+    public var guessedLines: [Int] = []
+
+    public init(dialect: Dialect) {
+      self.dialect = dialect
+    }
+  }
+
+  /// Thrown by `apply(_:to:)` for a plan with problems: nothing was imported.
+  public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Every problem, in line order.
+    public let problems: [ImportProblem]
+
+    public init(problems: [ImportProblem]) {
+      self.problems = problems
+    }
+
+    public var description: String {
+      let rows = Set(problems.map(\.line)).count
+      return "\(rows) bad row\(rows == 1 ? "" : "s"); nothing was imported:\n"
+        + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+  }
+
+  /// Reads a stash CSV and plans the import against `store`, changing nothing.
+  ///
+  /// Rules (docs/CSV.md): columns are found by header name, in any order, ignoring case and
+  /// surrounding spaces; YarnBuddy's `Length`, `Net Weight` and `Fiber Type` are read too,
+  /// and unknown headers are listed in `ignoredColumns`. A row whose ID is an existing
+  /// yarn's updates that yarn (only the columns present; an empty cell clears a field, photos
+  /// and notes are kept); any other row creates a yarn, with its ID when it has one. An amount
+  /// is a number with its unit column, or text such as `3.0 skeins`. Remaining is the
+  /// override when Remaining Source is `override`; without a Remaining Source column a
+  /// Remaining that differs from the Quantity becomes the override. A new yarn's Notes cell
+  /// becomes one note.
+  ///
+  /// Call it inside `store.write` and pass the plan to `apply(_:to:)` in the same transaction
+  /// for an import that no other process can interleave with.
+  ///
+  /// - Parameters:
+  ///   - data: the file's bytes.
+  ///   - store: the library the rows are matched against (by yarn ID); only read.
+  ///   - options: delimiter, leniency, guard, time zone and clock.
+  /// - Returns: the plan; check `problems` before applying it.
+  /// - Throws: `CSVReadError` when the file is not CSV (strict mode) or not UTF-8;
+  ///   `StoreError` when the store cannot be read.
+  public static func importPlan(
+    from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
+  ) throws -> ImportPlan {
+    try store.read {
+      try importPlan(
+        from: data, options: options, existingYarn: { try store.yarn(id: $0) },
+        existingNotes: { try store.notes(about: .yarn($0)).map(\.text) })
+    }
+  }
+
+  /// The plan of an import, with the library reached through two functions (for tests and
+  /// for stores other than `LibraryStore`).
+  ///
+  /// - Parameters:
+  ///   - existingYarn: the yarn with an ID, or `nil`.
+  ///   - existingNotes: the texts of a yarn's notes, oldest first.
+  /// - Throws: `CSVReadError`; what the two functions throw.
+  public static func importPlan(
+    from data: Data, options: ImportOptions, existingYarn: (String) throws -> Yarn?,
+    existingNotes: (String) throws -> [String]
+  ) throws -> ImportPlan {
+    var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
+    guard let header = try reader.next() else {
+      var plan = ImportPlan(dialect: .yarn)
+      plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
+      return plan
+    }
+    let layout = StashHeaderLayout(header)
+    var plan = ImportPlan(dialect: layout.dialect)
+    plan.ignoredColumns = layout.ignored
+    plan.problems = layout.problems
+    reader.expectedFieldCount = header.fields.count
+    var rowsByID: [String: Int] = [:]
+    while let record = try reader.next() {
+      var row = StashRowReader(
+        record: record, layout: layout, options: options, expectedCount: header.fields.count)
+      guard row.fieldCountIsRight else {
+        plan.problems.append(contentsOf: row.problems)
+        continue
+      }
+      try row.read(existingYarn: existingYarn, rowsByID: &rowsByID)
+      plan.problems.append(contentsOf: row.problems)
+      guard row.problems.isEmpty, let yarn = row.yarn else { continue }
+      if let existing = row.existing {
+        if let notes = row.notesText, notes != (try existingNotes(existing.id)).joined(separator: "\n\n") {
+          plan.warnings.append(
+            ImportProblem(
+              line: record.line, column: layout.header(of: .notes),
+              reason:
+                "differs from the notes of yarn \(existing.id); import adds no notes to an existing yarn"
+            ))
+        }
+        if yarn == existing {
+          plan.unchanged += 1
+        } else {
+          plan.updates.append(yarn)
+        }
+      } else {
+        plan.creates.append(yarn)
+        if let text = row.notesText, !text.isEmpty {
+          plan.notes.append(
+            Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now))
+        }
+      }
+    }
+    plan.guessedLines = reader.guessedLines
+    plan.problems.sort { $0.line < $1.line }
+    return plan
+  }
+
+  /// Carries out `plan` in one write transaction: inserts the new yarns and their notes,
+  /// updates the changed ones.
+  ///
+  /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
+  ///   when the store refuses a change (then the transaction is rolled back, nothing is
+  ///   imported).
+  public static func apply(_ plan: ImportPlan, to store: LibraryStore) throws {
+    guard plan.problems.isEmpty else { throw ImportError(problems: plan.problems) }
+    try store.write {
+      for yarn in plan.creates { try store.insert(yarn) }
+      for yarn in plan.updates { try store.update(yarn) }
+      for note in plan.notes { try store.insert(note) }
+    }
+  }
+
+  /// Whether `id` may name a new yarn: 1 to 128 ASCII letters, digits, `-`, `_` or `.`
+  /// (a lower-case UUID, as `Identifier.make()` gives, or another tool's plain ID).
+  public static func isValidImportedID(_ id: String) -> Bool {
+    let bytes = Array(id.utf8)
+    guard (1...128).contains(bytes.count) else { return false }
+    return bytes.allSatisfy { byte in
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        || byte == 0x2D || byte == 0x5F || byte == 0x2E
+    }
+  }
+}
+
+/// Where each known column is in a header, and what is wrong with the header.
+private struct StashHeaderLayout {
+  var index: [StashCSV.Column: Int] = [:]
+  var names: [String]
+  var ignored: [String] = []
+  var problems: [StashCSV.ImportProblem] = []
+  var dialect: StashCSV.Dialect = .yarn
+
+  init(_ header: CSVRecord) {
+    names = header.fields
+    var sawYarnBuddyName = false
+    for (position, name) in header.fields.enumerated() {
+      guard let column = StashHeaderLayout.column(named: name, yarnBuddy: &sawYarnBuddyName) else {
+        ignored.append(name)
+        continue
+      }
+      if let earlier = index[column] {
+        problems.append(
+          .init(
+            line: header.line, column: name,
+            reason: "the column \(column.rawValue) appears twice (fields \(earlier + 1) and \(position + 1))")
+        )
+        continue
+      }
+      index[column] = position
+    }
+    if sawYarnBuddyName && index[.id] == nil { dialect = .yarnBuddy }
+    if index[.name] == nil && index[.id] == nil {
+      problems.append(
+        .init(line: header.line, column: nil, reason: "the header has neither a Name nor an ID column"))
+    }
+  }
+
+  /// The column a header names: ours, or YarnBuddy's three other names.
+  static func column(named name: String, yarnBuddy: inout Bool) -> StashCSV.Column? {
+    if let column = StashCSV.Column(header: name) { return column }
+    switch name.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "length":
+      yarnBuddy = true
+      return .lengthPerSkein
+    case "net weight":
+      yarnBuddy = true
+      return .netWeightPerSkein
+    case "fiber type":
+      yarnBuddy = true
+      return .fiber
+    default: return nil
+    }
+  }
+
+  func header(of column: StashCSV.Column) -> String? { index[column].map { names[$0] } }
+}
+
+/// Reads one record into a yarn, collecting every problem of the row.
+private struct StashRowReader {
+  let record: CSVRecord
+  let layout: StashHeaderLayout
+  let options: StashCSV.ImportOptions
+  var problems: [StashCSV.ImportProblem] = []
+  /// The yarn the row names by ID, when there is one.
+  var existing: Yarn?
+  /// The yarn with the row's values.
+  var yarn: Yarn?
+  /// The Notes cell (YarnBuddy's trailing line break removed), when the column is there.
+  var notesText: String?
+
+  init(record: CSVRecord, layout: StashHeaderLayout, options: StashCSV.ImportOptions, expectedCount: Int) {
+    self.record = record
+    self.layout = layout
+    self.options = options
+    if record.fields.count != expectedCount {
+      let found = record.fields.count
+      problems.append(
+        .init(
+          line: record.line, column: nil,
+          reason: "\(found) field\(found == 1 ? "" : "s") where the header has \(expectedCount)"
+            + (options.lenient ? "" : " (a quote the exporter did not double? try --lenient)")))
+    }
+  }
+
+  var fieldCountIsRight: Bool { problems.isEmpty }
+
+  /// The cell of `column`: `nil` when the file has no such column; the formula guard undone.
+  func cell(_ column: StashCSV.Column) -> String? {
+    guard let position = layout.index[column], position < record.fields.count else { return nil }
+    let text = record.fields[position]
+    guard options.undoFormulaGuard, record.quoted[position] else { return text }
+    return StashRowReader.unguarded(text)
+  }
+
+  /// `text` without the guard's apostrophe: one `'` dropped from `'`…`'` + `=`/`+`/`-`/`@`/
+  /// TAB/CR/LF (see `CSVWriter.needsGuard(_:quoted:)`).
+  static func unguarded(_ text: String) -> String {
+    let utf8 = text.utf8
+    guard utf8.first == 0x27 else { return text }
+    guard let next = utf8.first(where: { $0 != 0x27 }), CSVWriter.isFormulaStart(next) else {
+      return text
+    }
+    return String(text.unicodeScalars.dropFirst())
+  }
+
+  mutating func problem(_ column: StashCSV.Column, _ reason: String) {
+    problems.append(.init(line: record.line, column: layout.header(of: column), reason: reason))
+  }
+
+  mutating func read(existingYarn: (String) throws -> Yarn?, rowsByID: inout [String: Int]) throws {
+    var id: String?
+    if let given = cell(.id), !given.isEmpty {
+      if let earlier = rowsByID[given] {
+        problem(.id, "the ID \(given) is also on line \(earlier)")
+      } else if !StashCSV.isValidImportedID(given) {
+        problem(.id, "\"\(given)\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')")
+      } else {
+        rowsByID[given] = record.line
+        id = given
+        existing = try existingYarn(given)
+      }
+    }
+    var yarn = existing ?? Yarn(id: id ?? Identifier.make(), name: "")
+    if let name = cell(.name) {
+      if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        problem(.name, "a yarn needs a name")
+      } else {
+        yarn.name = name
+      }
+    } else if existing == nil {
+      problems.append(
+        .init(
+          line: record.line, column: nil, reason: "a new yarn needs a name, and the file has no Name column"))
+    }
+    func text(_ column: StashCSV.Column) -> String?? {
+      cell(column).map { $0.isEmpty ? nil : $0 }
+    }
+    if let value = text(.brand) { yarn.brand = value }
+    if let value = text(.colorway) { yarn.colorway = value }
+    if let value = text(.colorFamily) { yarn.colorFamily = value }
+    if let value = text(.dyeLot) { yarn.dyeLot = value }
+    if let value = text(.fiber) { yarn.fiber = value }
+    if let value = text(.purchaseLocation) { yarn.purchaseLocation = value }
+    if let value = text(.weight) {
+      if let value {
+        if let weight = YarnWeight(parsing: value) {
+          yarn.weight = weight
+        } else {
+          problem(.weight, "\"\(value)\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)")
+        }
+      } else {
+        yarn.weight = nil
+      }
+    }
+    if let value = amount(.lengthPerSkein, .lengthUnit, dimension: .length, what: "a length per skein") {
+      yarn.lengthPerSkein = value
+    }
+    if let value = amount(
+      .netWeightPerSkein, .netWeightUnit, dimension: .mass, what: "a net weight per skein")
+    {
+      yarn.netWeightPerSkein = value
+    }
+    if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "a quantity") {
+      yarn.quantity = value
+    }
+    readRemaining(into: &yarn)
+    if let value = text(.dateAdded) {
+      if let value {
+        if let day = day(value) {
+          yarn.dateAdded = day
+        } else {
+          problem(.dateAdded, "\"\(value)\" is not a date (YYYY-MM-DD)")
+        }
+      } else {
+        yarn.dateAdded = nil
+      }
+    }
+    if let value = cell(.stashed) {
+      switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "", "yes", "y", "true", "1": yarn.isStashed = true
+      case "no", "n", "false", "0": yarn.isStashed = false
+      default: problem(.stashed, "\"\(value)\" is not yes or no")
+      }
+    }
+    // Left to right, as people read the row.
+    let positions = Dictionary(
+      layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    problems = problems.enumerated().sorted { left, right in
+      let a = left.element.column.flatMap { positions[$0] } ?? -1
+      let b = right.element.column.flatMap { positions[$0] } ?? -1
+      return (a, left.offset) < (b, right.offset)
+    }.map(\.element)
+    if var notes = cell(.notes) {
+      if layout.dialect == .yarnBuddy {
+        // YarnBuddy ends every note with a line feed.
+        while notes.hasSuffix("\n") || notes.hasSuffix("\r\n") { notes.removeLast() }
+      }
+      notesText = notes
+    }
+    self.yarn = yarn
+  }
+
+  /// The Remaining cells: the override when Remaining Source says `override`; without a
+  /// Remaining Source column, a Remaining other than the Quantity.
+  mutating func readRemaining(into yarn: inout Yarn) {
+    let value = amount(.remaining, .remainingUnit, dimension: nil, what: "a remaining amount")
+    guard let source = cell(.remainingSource) else {
+      guard let value else { return }
+      yarn.remainingOverride = value == yarn.quantity ? nil : value
+      return
+    }
+    switch source.trimmingCharacters(in: .whitespaces).lowercased() {
+    case "override":
+      if let value, let amount = value {
+        yarn.remainingOverride = amount
+      } else {
+        problem(.remaining, "Remaining Source is override, so Remaining and its unit are needed")
+      }
+    case "", "estimate", "incomplete", "overdrawn", "unknown":
+      yarn.remainingOverride = nil
+    default:
+      problem(
+        .remainingSource, "\"\(source)\" is not override, estimate, incomplete, overdrawn or unknown")
+    }
+  }
+
+  /// An amount from a number cell and its unit cell, or from text such as `3.0 skeins` in
+  /// the number cell. `nil` when neither column is in the file; `.some(nil)` when both cells
+  /// are empty or the amount is bad (a problem is recorded).
+  mutating func amount(
+    _ valueColumn: StashCSV.Column, _ unitColumn: StashCSV.Column, dimension: YarnUnit.Dimension?,
+    what: String
+  ) -> Amount?? {
+    let valueCell = cell(valueColumn)
+    let unitCell = cell(unitColumn)
+    guard valueCell != nil || unitCell != nil else { return nil }
+    let valueText = (valueCell ?? "").trimmingCharacters(in: .whitespaces)
+    let unitText = (unitCell ?? "").trimmingCharacters(in: .whitespaces)
+    if valueText.isEmpty {
+      if !unitText.isEmpty {
+        problem(valueColumn, "a unit (\(unitText)) without a number")
+      }
+      return .some(nil)
+    }
+    var amount: Amount
+    if let number = StashRowReader.number(valueText) {
+      guard !unitText.isEmpty else {
+        problem(layout.index[unitColumn] == nil ? valueColumn : unitColumn, "\(valueText) has no unit")
+        return .some(nil)
+      }
+      guard let unit = YarnUnit(parsing: unitText) else {
+        problem(unitColumn, "\"\(unitText)\" is not a unit: \(YarnUnit.acceptedWords)")
+        return .some(nil)
+      }
+      amount = Amount(number, unit)
+    } else {
+      do {
+        amount = try Amount(parsing: valueText)
+      } catch {
+        problem(valueColumn, error.description)
+        return .some(nil)
+      }
+      if !unitText.isEmpty, YarnUnit(parsing: unitText) != amount.unit {
+        problem(unitColumn, "\"\(unitText)\" disagrees with the unit in \"\(valueText)\"")
+        return .some(nil)
+      }
+    }
+    if amount.value < 0 || amount.value > Amount.maximumValue {
+      problem(valueColumn, "\(valueText) is out of range (0 to \(Int(Amount.maximumValue)))")
+      return .some(nil)
+    }
+    if let dimension {
+      guard amount.unit.dimension == dimension else {
+        let units = dimension == .length ? "yd or m" : "g or oz"
+        problem(valueColumn, "\(what) is in \(units), not \(amount.unit.rawValue)")
+        return .some(nil)
+      }
+      guard amount.value > 0 else {
+        problem(valueColumn, "\(what) must be more than 0")
+        return .some(nil)
+      }
+    }
+    return .some(amount)
+  }
+
+  /// A plain decimal number (`3`, `2.5`, `1e+20`, or `2,5` with a decimal comma); `nil` for
+  /// anything else, such as `3.0 skeins`.
+  static func number(_ text: String) -> Double? {
+    var text = text
+    let commas = text.utf8.filter { $0 == 0x2C }.count
+    if commas == 1, !text.utf8.contains(0x2E) { text = text.replacingOccurrences(of: ",", with: ".") }
+    guard let first = text.utf8.first, (0x30...0x39).contains(first) || first == 0x2E,
+      text.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }),
+      let value = Double(text), value.isFinite
+    else { return nil }
+    return value
+  }
+
+  /// A day: `YYYY-MM-DD`, or an instant as Swift's `Date` description writes it
+  /// (`2021-06-12 18:25:43 +0000`, YarnBuddy) or ISO 8601 (`2021-06-12T18:25:43Z`), taken
+  /// as the day it falls on in `options.timeZone`.
+  func day(_ text: String) -> CalendarDate? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if let day = CalendarDate(iso8601: trimmed) { return day }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(secondsFromGMT: 0)
+    for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX"] {
+      formatter.dateFormat = format
+      if let instant = formatter.date(from: trimmed) {
+        return CalendarDate(containing: instant, in: options.timeZone)
+      }
+    }
+    return nil
+  }
+}

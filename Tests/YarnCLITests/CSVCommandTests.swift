@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import YarnCore
+
+/// `stash export`, `stash import` and `project export` through the built `yarn` binary.
+@Suite struct CSVCommandTests {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A library holding every kind of value a yarn can: tricky text in every text field, every
+  /// unit, weight, missing values, an override without a quantity, unstashed yarns, notes.
+  static func trickyLibrary() -> Library {
+    let texts = [
+      "quote \" inside", "comma, inside", "semi; colon", "cr\rinside", "lf\ninside", "crlf\r\ninside",
+      "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tTAB", "\rCR", "\nLF", "  spaces  ",
+      "'apostrophe",
+      "'=x", "''+y, z", "'+safe", "emoji 🧶", "e\u{301}", "\"\u{301}", ",\u{301}", "日本語",
+    ]
+    var yarns: [Yarn] = []
+    var notes: [Note] = []
+    for (index, text) in texts.enumerated() {
+      let id = "id-\(index)"
+      let unit = YarnUnit.allCases[index % 5]
+      yarns.append(
+        Yarn(
+          id: id, name: text, brand: text, colorway: index % 2 == 0 ? text : nil, colorFamily: text,
+          dyeLot: index % 3 == 0 ? nil : text, weight: YarnWeight(rawValue: index % 9), fiber: text,
+          lengthPerSkein: index % 4 == 0 ? nil : Amount(Double(index) + 0.5, index % 2 == 0 ? .yard : .meter),
+          netWeightPerSkein: index % 5 == 0
+            ? nil : Amount(0.1 * Double(index + 1), index % 2 == 0 ? .gram : .ounce),
+          quantity: index % 6 == 5 ? nil : Amount(Double(index) * 1.25, unit),
+          remainingOverride: index % 3 == 1 ? Amount(1.0 / 3.0, unit) : nil, purchaseLocation: text,
+          dateAdded: index % 2 == 0 ? CalendarDate(year: 1990 + index, month: 12, day: 31) : nil,
+          isStashed: index % 4 != 3))
+      if index % 2 == 1 {
+        notes.append(
+          Note(id: "n\(index)", subject: .yarn(id), text: text, created: Date(timeIntervalSince1970: 0)))
+      }
+    }
+    return Library(yarns: yarns, notes: notes)
+  }
+
+  @Test func roundTripLawThroughTheBinary() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    try store.write { try store.insert(library: Self.trickyLibrary()) }
+    try store.close()
+    let runs = [[], ["--delimiter", "semicolon", "--bom"], ["--delimiter", "tab", "--no-formula-guard"]]
+    for (run, options) in runs.enumerated() {
+      let name = "export-\(run).csv"
+      try yarn.ok(["stash", "export", "-o", name] + options)
+      let second = yarn.directory.appendingPathComponent("second-\(run)").path
+      // The reader skips a BOM by itself; the delimiter and the guard are said again.
+      let imported = try yarn.run(
+        ["--library", second, "stash", "import", name] + options.filter { $0 != "--bom" }, useLibrary: false)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      #expect(imported.stderr.contains("23 yarns added"))
+      let again = try yarn.run(
+        ["--library", second, "stash", "export", "-o", "again-\(run).csv"] + options, useLibrary: false)
+      #expect(again.status == 0)
+      let first = try Data(contentsOf: yarn.directory.appendingPathComponent(name))
+      let back = try Data(contentsOf: yarn.directory.appendingPathComponent("again-\(run).csv"))
+      #expect(!first.isEmpty && first == back, "options \(options)")
+    }
+  }
+
+  @Test func aBadFileIsRefusedWholeWithEveryLineNamed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let csv =
+      "Name,Quantity,Quantity Unit,Weight\r\nGood,1,skein,dk\r\n,2,skein,\r\nAlso good,,,\r\nBad,3 bananas,,purple\r\n"
+    _ = try yarn.file("bad.csv", Data(csv.utf8))
+    let result = try yarn.run(["stash", "import", "bad.csv"])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr == """
+        error: bad.csv: 2 bad rows; nothing was imported:
+          line 3, column "Name": a yarn needs a name
+          line 5, column "Quantity": "3 bananas" has an unknown unit "bananas"; accepted units: \(YarnUnit.acceptedWords)
+          line 5, column "Weight": "purple" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)
+        hint: fix or remove these rows and import again
+
+        """)
+    // Nothing imported: the library was not even created.
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    let dry = try yarn.run(["stash", "import", "bad.csv", "--dry-run"])
+    #expect(dry.status == 65)
+    // A grammar error names its line and column and suggests --lenient.
+    _ = try yarn.file("quote.csv", Data("Name\r\n\"a\"b\r\n".utf8))
+    let quote = try yarn.run(["stash", "import", "quote.csv"])
+    #expect(quote.status == 65)
+    #expect(
+      quote.stderr.hasPrefix(
+        "error: quote.csv: line 2, column 4: text after a closing quote; nothing was imported\n"))
+    #expect(quote.stderr.contains("--lenient"))
+    #expect(try yarn.run(["stash", "import", "missing.csv"]).status == 66)
+  }
+
+  @Test func dryRunChangesNothingAndUnknownColumnsAreReported() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.file("in.csv", Data("NAME;Rating;quantity\r\nRios;5;2 skeins\r\n".utf8))
+    let dry = try yarn.ok(["stash", "import", "in.csv", "--delimiter", "semicolon", "--dry-run"])
+    #expect(
+      dry.stderr
+        == "warning: ignored unknown column \"Rating\"\ndry run of in.csv: 1 yarn to add, 0 to update, 0 unchanged; nothing was changed\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    let real = try yarn.ok(["stash", "import", "in.csv", "--delimiter", "semicolon", "--json"])
+    let summary = try #require(try real.json() as? [String: Any])
+    #expect(summary["created"] as? Int == 1)
+    #expect(summary["ignoredColumns"] as? [String] == ["Rating"])
+    let list = try yarn.ok(["stash", "list", "--json"])
+    let yarns = try #require(try list.json() as? [[String: Any]])
+    #expect(yarns.map { $0["name"] as? String } == ["Rios"])
+  }
+
+  @Test func yarnBuddyExportMovesOverWithLenient() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let fixture = Self.packageRoot.appendingPathComponent("Tests/Fixtures/yarnbuddy-stash.csv").path
+    let strict = try yarn.run(["stash", "import", fixture])
+    #expect(strict.status == 65)
+    #expect(strict.stderr.contains("line 6, column 11: text after a closing quote"))
+    let lenient = try yarn.ok(["stash", "import", fixture, "--lenient"])
+    #expect(
+      lenient.stderr.contains("warning: line 6: quotes were not doubled; guessed where each field ends"))
+    #expect(lenient.stderr.contains("(a YarnBuddy export): 6 yarns added"))
+    let out = try yarn.ok([
+      "stash", "export", "--columns", "Name,Quantity,Quantity Unit,Remaining,Remaining Source,Weight",
+    ])
+    #expect(
+      out.stdout
+        == [
+          "Name,Quantity,Quantity Unit,Remaining,Remaining Source,Weight",
+          "Cascade 220,3,skein,1.5,override,4 Medium (worsted)",
+          "Malabrigo Rios,250,g,250,estimate,4 Medium (worsted)",
+          "\"Shelter \"\"Almanac\"\"\",2,skein,2,estimate,3 Light (DK)",
+          "Lion Brand Wool-Ease,6,oz,0,override,4 Medium (worsted)",
+          "Jamieson's Spindrift,10,skein,10,estimate,1 Super Fine (fingering)",
+          "Mystery lace,1,skein,1,estimate,0 Lace", "",
+        ].joined(separator: "\r\n"))
+  }
+
+  @Test func outputFilesAreRefusedWithoutForceAndProjectsExport() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "3 skeins"])
+    try yarn.ok([
+      "project", "add", "Flax", "--craft", "knitting", "--status", "in-progress", "--started", "2026-01-02",
+    ])
+    try yarn.ok(["project", "use", "Flax", "Cascade 220", "1.5 skeins"])
+    _ = try yarn.file("projects.csv", Data("keep me".utf8))
+    let refused = try yarn.run(["project", "export", "-o", "projects.csv"])
+    #expect(refused.status == 73)
+    #expect(refused.stderr.hasPrefix("error: 'projects.csv' already exists\n"))
+    let path = yarn.directory.appendingPathComponent("projects.csv")
+    #expect(try String(contentsOf: path, encoding: .utf8) == "keep me")
+    try yarn.ok([
+      "project", "export", "-o", "projects.csv", "--force", "--columns",
+      "Name,Craft,Status,Started,Yarns,Seconds",
+    ])
+    #expect(
+      try String(contentsOf: path, encoding: .utf8)
+        == "Name,Craft,Status,Started,Yarns,Seconds\r\nFlax,knitting,in-progress,2026-01-02,Cascade 220: 1.5 skeins,0\r\n"
+    )
+    try yarn.ok([
+      "project", "export", "-o", "tab.csv", "--delimiter", "tab", "--bom", "--columns", "Name,Time",
+    ])
+    let tab = try Data(contentsOf: yarn.directory.appendingPathComponent("tab.csv"))
+    #expect(Array(tab) == [0xEF, 0xBB, 0xBF] + Array("Name\tTime\r\nFlax\t0:00\r\n".utf8))
+    let badColumn = try yarn.run(["project", "export", "--columns", "Name,Hours"])
+    #expect(badColumn.status == 64)
+  }
+}
