@@ -6,4 +6,12 @@
 static inline sqlite3_destructor_type yarn_sqlite_transient(void) {
   return SQLITE_TRANSIENT;
 }
+
+/// sqlite3_db_config is variadic, which Swift cannot call: turns off the checkpoint that the
+/// last connection runs when it closes (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE), so that a short
+/// command leaves its committed (and synced) frames in the WAL instead of copying them into
+/// the database and syncing both files on every exit.
+static inline int yarn_sqlite_no_checkpoint_on_close(sqlite3 *db) {
+  return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif

@@ -34,6 +34,9 @@ import Testing
     #expect(try utc("2026-03-29T14:30:00Z") == "2026-03-29T14:30:00Z")
     #expect(try utc("2026-03-29T16:30:00+02:00") == "2026-03-29T14:30:00Z")
     #expect(try utc("2026-03-29T16:30+02:00") == "2026-03-29T14:30:00Z")
+    #expect(try utc("2026-03-29T16:30:00.750+0200") == "2026-03-29T14:30:00Z")
+    #expect(try utc("2026-03-29t09:00-05:30") == "2026-03-29T14:30:00Z")
+    #expect(try utc("2026-03-29T14:30z") == "2026-03-29T14:30:00Z")
     #expect(try utc("now") == "2026-06-15T16:45:30Z")
     #expect(try utc("-15m") == "2026-06-15T16:30:30Z")
     #expect(try utc("-2h") == "2026-06-15T14:45:30Z")
@@ -52,6 +55,23 @@ import Testing
     }
   }
 
+  @Test func berlinForms() throws {
+    // Winter (CET, UTC+1) and summer (CEST, UTC+2) on either side of 2026-03-29.
+    #expect(try utc("2026-03-28 12:00", zone: berlin) == "2026-03-28T11:00:00Z")
+    #expect(try utc("2026-03-29 03:00", zone: berlin) == "2026-03-29T01:00:00Z")
+    #expect(try utc("2026-03-29 01:59", zone: berlin) == "2026-03-29T00:59:00Z")
+    // 02:00 and 02:59 do not exist that night; in New York 02:00–02:59 on 2026-03-08 neither.
+    for text in ["2026-03-29 02:00", "2026-03-29 02:59"] {
+      #expect(throws: TimeInput.ParseError.self) { try TimeInput.instant(text, now: now, timeZone: berlin) }
+    }
+    #expect(throws: TimeInput.ParseError.self) {
+      try TimeInput.instant("2026-03-08 02:00", now: now, timeZone: newYork)
+    }
+    // An offset picks either 02:30 of Berlin's fall-back night.
+    #expect(try utc("2026-10-25T02:30:00+01:00", zone: berlin) == "2026-10-25T01:30:00Z")
+    #expect(try utc("2026-10-25T02:30+02:00", zone: berlin) == "2026-10-25T00:30:00Z")
+  }
+
   @Test func fallBackTakesTheFirstOccurrence() throws {
     // 01:30 on 2026-11-01 happens at 05:30Z (EDT) and again at 06:30Z (EST).
     #expect(try utc("2026-11-01 01:30") == "2026-11-01T05:30:00Z")
@@ -62,7 +82,10 @@ import Testing
 
   @Test(arguments: [
     "", "25:00", "14:60", "14", "tomorrow 10:00", "2026-02-30 10:00", "-", "-5x", "yesterday", "14:30 pm",
-    "2026-03-29 14:30 extra",
+    "2026-03-29 14:30 extra", "24:00", "10:00:60", "2026-13-01 10:00", "2026-03-29 1430", "+15m", "-0m",
+    "-15", "yesterday 20", "now now", " ", "2026-03-29T25:00Z", "10:5", "-1.5h", "ten past two",
+    "2026-03-29T14:30+25:00", "2026-03-29T14:30:00+0", "2026-03-29T14:30:00Zz", "2026-02-30T10:00:00Z",
+    "2026-03-29T24:00:00Z", "2026-03-29T14:30:00.Z", "2026-03-29T14:30:00+02:60",
   ])
   func unreadableTimes(text: String) {
     #expect(throws: TimeInput.ParseError.self) { try TimeInput.instant(text, now: now, timeZone: newYork) }
@@ -80,7 +103,10 @@ import Testing
     #expect(TimeInput.hoursAndMinutes(36_000 + 540) == "10:09")
   }
 
-  @Test(arguments: ["", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h"])
+  @Test(arguments: [
+    "", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h", "0:00", "1h 30m", ":30",
+    "1::30", "1000h1s", "9999999999m", "h", "1:30:00", "1d",
+  ])
   func badDurations(text: String) {
     #expect(throws: TimeInput.ParseError.self) { try TimeInput.duration(text) }
   }

@@ -6,16 +6,14 @@ struct TimeCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "time", abstract: "Track time spent on projects.",
-      subcommands: [TimeStart.self, TimeStop.self, TimeStatus.self, TimeCancel.self, TimeLog.self])
+      subcommands: [
+        TimeStart.self, TimeStop.self, TimeStatus.self, TimeCancel.self, TimeAdd.self, TimeEdit.self,
+        TimeRemove.self, TimeLog.self, TimeReportCommand.self,
+      ])
   }
 }
 
-/// An instant truncated to whole seconds, as the store keeps it.
-private func wholeSeconds(_ date: Date) -> Date {
-  Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
-}
-
-/// `yarn time start PROJECT [--note TEXT] [--switch]`.
+/// `yarn time start PROJECT [--at TIME] [--note TEXT] [--switch]`.
 struct TimeStart: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
@@ -23,60 +21,291 @@ struct TimeStart: ParsableCommand {
       discussion: """
         Only one timer runs at a time: starting while another runs is an error naming the
         running project, unless --switch, which stops it at the same instant.
+
+        TIME is read in the local time zone ($TZ): 14:30, yesterday 20:00, 2026-03-29 14:30,
+        2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future is refused.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [
+        .value("at", "time", "When work began (default: now)."),
         .value("note", "text", "A note for the session, such as \"sleeve cuffs\"."),
         .flag("switch", "Stop the running timer first, at the same instant."),
       ])
   }
 
   var reference: String
+  var at: String?
   var note: String?
   var switching: Bool
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
+    at = values.value("at")
     note = values.value("note").flatMap {
       $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
     }
     switching = values.flag("switch")
+    command = values.command
   }
 
   func run(in context: Context) throws {
-    let start = wholeSeconds(context.now)
-    let (session, project) = try context.write { store in
-      let project = try References.project(reference, in: try store.projects())
-      let session = try TimeTracker(store: store).start(
-        projectID: project.id, at: start, note: note, switching: switching)
-      return (session, project)
+    let now = context.now
+    let start =
+      try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
+    let (session, project) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        let project = try References.project(reference, in: try store.projects())
+        let session = try TimeTracker(store: store).start(
+          projectID: project.id, at: start, note: note, switching: switching, now: now)
+        return (session, project)
+      }
     }
     if context.global.json {
-      try context.printJSON(SessionJSON(session: session, projectName: project.name, now: context.now))
+      try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
     }
-    context.message("started \(project.name) at \(Formatting.localTime(session.start))")
+    context.message(
+      "started \(project.name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))")
   }
 }
 
-/// `yarn time stop`.
+/// `yarn time stop [--at TIME]`.
 struct TimeStop: ParsableCommand {
   static var configuration: CommandConfiguration {
-    CommandConfiguration(name: "stop", abstract: "Stop the running timer.")
+    CommandConfiguration(
+      name: "stop", abstract: "Stop the running timer.",
+      discussion: "TIME is read as for 'yarn time start --at'; a stop in the future is refused.",
+      options: [.value("at", "time", "When work ended (default: now).")])
   }
 
-  init(from values: ParsedValues) throws {}
+  var at: String?
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    at = values.value("at")
+    command = values.command
+  }
 
   func run(in context: Context) throws {
-    let end = wholeSeconds(context.now)
-    let (session, project) = try context.write { store in
-      let session = try TimeTracker(store: store).stop(at: end)
-      return (session, try store.project(id: session.projectID))
+    let now = context.now
+    let end =
+      try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
+    let (session, project) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        let session = try TimeTracker(store: store).stop(at: end, now: now)
+        return (session, try store.project(id: session.projectID))
+      }
     }
     let name = project?.name ?? session.projectID
     if context.global.json {
-      try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
+      try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
-    context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: end)))")
+    context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now)))")
+  }
+}
+
+/// `yarn time add PROJECT (--from TIME --to TIME | --duration D [--on DATE]) [--note TEXT]
+/// [--allow-overlap]`.
+struct TimeAdd: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "add", abstract: "Record time spent on a project after the fact.",
+      discussion: """
+        Give --from and --to, or --duration. --duration alone ends the session now;
+        with --on DATE it is placed on that local day, starting when the day's last session
+        ended (or at its first instant) and ending by midnight.
+
+        A session must end after it starts and not in the future, and must not overlap
+        another one (which the error names) unless --allow-overlap. Durations are absolute:
+        01:30 to 03:30 on a spring-forward night is 1 hour.
+
+        EXAMPLES:
+          yarn time add Flax --from "yesterday 20:00" --to "yesterday 21:30"
+          yarn time add Flax --duration 1h30m --on 2026-03-28 --note "sleeve"
+        """,
+      arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
+      options: [
+        .value("from", "time", "When work began."),
+        .value("to", "time", "When work ended."),
+        .value("duration", "duration", "How long: 1h30m, 90m, 1:30, 45s."),
+        .value("on", "date", "With --duration: the local day (YYYY-MM-DD, today, yesterday)."),
+        .value("note", "text", "A note for the session."),
+        .flag("allow-overlap", "Record it even when it overlaps another session."),
+      ])
+  }
+
+  var reference: String
+  var from: String?
+  var to: String?
+  var duration: Int64?
+  var on: String?
+  var note: String?
+  var allowOverlap: Bool
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+    command = values.command
+    from = values.value("from")
+    to = values.value("to")
+    on = values.value("on")
+    duration = try values.value("duration").map { text throws(CLIError) in
+      try TimeOptions.duration(text, command: values.command)
+    }
+    let interval = from != nil || to != nil
+    if interval == (duration != nil) {
+      throw CLIError.needsExactlyOne(command: command, options: ["--from/--to", "--duration"])
+    }
+    if interval && (from == nil || to == nil) {
+      throw CLIError.missingOption(command: command, option: from == nil ? "--from" : "--to")
+    }
+    if on != nil && duration == nil {
+      throw CLIError.badValue(
+        command: command, name: "--on", value: on ?? "",
+        reason: "it goes with --duration; --from and --to carry their day")
+    }
+    note = values.value("note").flatMap {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+    }
+    allowOverlap = values.flag("allow-overlap")
+  }
+
+  func run(in context: Context) throws {
+    let now = context.now
+    let zone = context.timeZone
+    let start = try from.map {
+      try TimeOptions.instant($0, option: "--from", command: command, context: context)
+    }
+    let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
+    let day = try on.map { try TimeOptions.day($0, option: "--on", command: command, context: context) }
+    let (session, project) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        let project = try References.project(reference, in: try store.projects())
+        let tracker = TimeTracker(store: store)
+        let session: TimeSession
+        if let start, let end {
+          session = try tracker.add(
+            projectID: project.id, start: start, end: end, note: note, allowOverlap: allowOverlap, now: now)
+        } else {
+          session = try tracker.add(
+            projectID: project.id, seconds: duration ?? 0, on: day, note: note, allowOverlap: allowOverlap,
+            now: now, timeZone: zone)
+        }
+        return (session, project)
+      }
+    }
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
+    }
+    context.message(
+      "added \(Formatting.duration(session.seconds(now: now))) on \(project.name): "
+        + "\(TimeOptions.span(session, timeZone: zone)) (session \(shortID(session.id)))")
+  }
+}
+
+/// `yarn time edit SESSION [--from TIME] [--to TIME] [--project P] [--note TEXT]
+/// [--allow-overlap]`.
+struct TimeEdit: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "edit", abstract: "Change a session's times, project or note.",
+      discussion: """
+        SESSION is its ID or a unique ID prefix of at least 4 characters (the ID column of
+        'yarn time log'). The same rules as 'yarn time add' hold for the result. --to on the
+        running session stops it; --note "" clears the note.
+        """,
+      arguments: [.required("session", "The session: its ID or a unique ID prefix.")],
+      options: [
+        .value("from", "time", "A new start."),
+        .value("to", "time", "A new end."),
+        .value("project", "project", "Move the session to this project."),
+        .value("note", "text", "A new note (empty clears it)."),
+        .flag("allow-overlap", "Accept a result that overlaps another session."),
+      ])
+  }
+
+  var reference: String
+  var from: String?
+  var to: String?
+  var project: String?
+  var note: String??
+  var allowOverlap: Bool
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("session")
+    from = values.value("from")
+    to = values.value("to")
+    project = values.value("project")
+    note = values.clearable("note")
+    allowOverlap = values.flag("allow-overlap")
+    command = values.command
+    if from == nil && to == nil && project == nil && note == nil {
+      throw CLIError.badValue(
+        command: command, name: "<session>", value: reference,
+        reason: "nothing to change; give --from, --to, --project or --note")
+    }
+  }
+
+  func run(in context: Context) throws {
+    let now = context.now
+    let start = try from.map {
+      try TimeOptions.instant($0, option: "--from", command: command, context: context)
+    }
+    let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
+    let (session, name) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        let tracker = TimeTracker(store: store)
+        let found = try tracker.session(matching: reference)
+        let projects = try store.projects()
+        let projectID = try project.map { try References.project($0, in: projects).id }
+        let session = try tracker.edit(
+          sessionID: found.id, start: start, end: end, projectID: projectID, note: note,
+          allowOverlap: allowOverlap, now: now)
+        return (session, projects.first { $0.id == session.projectID }?.name ?? session.projectID)
+      }
+    }
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
+    }
+    context.message(
+      "session \(shortID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
+        + "(\(Formatting.duration(session.seconds(now: now))))")
+  }
+}
+
+/// `yarn time rm SESSION`.
+struct TimeRemove: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "rm", abstract: "Delete a session.",
+      discussion: "SESSION is its ID or a unique ID prefix of at least 4 characters.",
+      arguments: [.required("session", "The session: its ID or a unique ID prefix.")],
+      aliases: ["remove"])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("session")
+  }
+
+  func run(in context: Context) throws {
+    let now = context.now
+    let (session, project) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        let tracker = TimeTracker(store: store)
+        let session = try tracker.remove(sessionID: try tracker.session(matching: reference).id)
+        return (session, try store.project(id: session.projectID))
+      }
+    }
+    let name = project?.name ?? session.projectID
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
+    }
+    context.message(
+      "removed session \(shortID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone))"
+    )
   }
 }
 
@@ -97,7 +326,9 @@ struct TimeCancel: ParsableCommand {
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
-    context.message("cancelled the timer on \(name) started at \(Formatting.localTime(session.start))")
+    context.message(
+      "cancelled the timer on \(name) started at \(Formatting.localTime(session.start, timeZone: context.timeZone))"
+    )
   }
 }
 
@@ -116,6 +347,7 @@ struct TimeStatus: ParsableCommand {
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
+    let zone = context.timeZone
     let status = try context.read { store in try TimeTracker(store: store).status(now: context.now) }
     if context.global.json {
       if let status {
@@ -132,65 +364,12 @@ struct TimeStatus: ParsableCommand {
     }
     let elapsed = session.seconds(now: context.now)
     context.output.line(
-      "\(project.name): running since \(Formatting.localTime(session.start)) (\(Formatting.duration(elapsed)))"
+      "\(project.name): running since \(Formatting.localTime(session.start, timeZone: zone)) "
+        + "(\(Formatting.duration(elapsed)))"
     )
     if elapsed > TimeStatus.forgottenAfterSeconds {
       context.warning(
         "this timer has run for over 12 hours; stop it with 'yarn time stop' if it was forgotten")
     }
-  }
-}
-
-/// `yarn time log [--project P]`.
-struct TimeLog: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    CommandConfiguration(
-      name: "log", abstract: "List time sessions, oldest first, in local time.",
-      options: [.value("project", "project", "Only the sessions of this project.")])
-  }
-
-  var projectReference: String?
-
-  init(from values: ParsedValues) throws {
-    projectReference = values.value("project")
-  }
-
-  func run(in context: Context) throws {
-    let (sessions, names) = try context.read { store in
-      let projects = try store.projects()
-      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-      if let projectReference {
-        let project = try References.project(projectReference, in: projects)
-        return (try store.sessions(projectID: project.id), names)
-      }
-      return (try store.sessions(), names)
-    }
-    let now = context.now
-    if context.global.json {
-      try context.printJSON(
-        sessions.map {
-          SessionJSON(session: $0, projectName: names[$0.projectID] ?? $0.projectID, now: now)
-        })
-      return
-    }
-    if sessions.isEmpty {
-      context.message("no time logged; start a timer with 'yarn time start PROJECT'")
-      return
-    }
-    var table = Table(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
-    var total: Int64 = 0
-    for session in sessions {
-      let seconds = session.seconds(now: now)
-      total += seconds
-      table.add([
-        shortID(session.id), Formatting.localTime(session.start),
-        session.end.map { Formatting.localTime($0) } ?? "running",
-        Formatting.duration(seconds), names[session.projectID] ?? session.projectID,
-        session.note ?? "",
-      ])
-    }
-    context.output.write(table.text)
-    context.message(
-      "total: \(Formatting.duration(total)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
   }
 }

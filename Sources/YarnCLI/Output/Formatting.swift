@@ -45,17 +45,9 @@ enum Formatting {
     return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
   }
 
-  /// An instant in the local time zone: `2026-03-29 14:30`.
+  /// An instant in the local time zone: `2026-03-29 14:30` (`LocalCalendar.text`).
   static func localTime(_ instant: Date, timeZone: TimeZone = .current) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-    func two(_ value: Int?) -> String {
-      let v = value ?? 0
-      return v < 10 ? "0\(v)" : "\(v)"
-    }
-    let day = CalendarDate(containing: instant, in: timeZone).iso8601
-    return "\(day) \(two(parts.hour)):\(two(parts.minute))"
+    LocalCalendar.text(instant, in: timeZone)
   }
 
   /// A byte count for people: `512 bytes`, `12.3 KB`, `4.5 MB` (powers of 1000).

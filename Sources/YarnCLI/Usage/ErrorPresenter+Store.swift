@@ -1,3 +1,4 @@
+import Foundation
 import YarnCore
 
 extension ErrorPresenter {
@@ -50,20 +51,46 @@ extension ErrorPresenter {
     }
   }
 
-  static func report(for error: TimeError) -> ErrorReport {
+  /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
+  static func report(for error: TimeError, timeZone: TimeZone = .current) -> ErrorReport {
+    func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
-        message:
-          "a timer is already running on \"\(projectName)\" since \(Formatting.localTime(session.start))",
+        message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
         hint: "stop it with 'yarn time stop', or start with --switch to stop it and start this one",
         code: .dataError)
     case .notRunning:
       return ErrorReport(
         message: error.description, hint: "start one with 'yarn time start PROJECT'",
         code: .dataError)
-    case .endBeforeStart:
-      return ErrorReport(message: error.description, code: .dataError)
+    case .endBeforeStart(let session, let end):
+      return ErrorReport(
+        message: "the timer started at \(local(session.start)); it cannot stop at \(local(end))",
+        code: .dataError)
+    case .endNotAfterStart(let start, let end):
+      return ErrorReport(
+        message: "a session must end after it starts: \(local(start)) to \(local(end))", code: .dataError)
+    case .inFuture(let edge, let instant, let now):
+      return ErrorReport(
+        message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
+        hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
+    case .overlaps(let session, let projectName):
+      let end = session.end.map(local) ?? "now (running)"
+      return ErrorReport(
+        message: "it overlaps the session on \"\(projectName)\" from \(local(session.start)) to \(end) "
+          + "(session \(String(session.id.prefix(8))))",
+        hint: "change the times, or give --allow-overlap to record it anyway", code: .dataError)
+    case .noRoom:
+      return ErrorReport(
+        message: error.description, hint: "give --from and --to, or a shorter --duration", code: .dataError)
+    case .sessionNotFound:
+      return ErrorReport(
+        message: error.description,
+        hint: "name a session by its ID or an ID prefix of at least 4 characters; see 'yarn time log'",
+        code: .dataError)
+    case .ambiguousSession:
+      return ErrorReport(message: error.description, hint: "use a longer ID prefix", code: .dataError)
     }
   }
 

@@ -33,6 +33,16 @@ final class Context {
   /// Today in the local time zone.
   var today: CalendarDate { CalendarDate(containing: now) }
 
+  /// The local time zone: `$TZ` of `environment` when it names an IANA zone (a leading `:`
+  /// is ignored), else the system's. Times are read and shown in it.
+  lazy var timeZone: TimeZone = Context.timeZone(from: environment)
+
+  static func timeZone(from environment: [String: String]) -> TimeZone {
+    guard var name = environment["TZ"], !name.isEmpty else { return .current }
+    if name.hasPrefix(":") { name.removeFirst() }
+    return TimeZone(identifier: name) ?? .current
+  }
+
   /// Opens the library in `mode`, runs `body`, and closes the store.
   ///
   /// A read-only store on a missing library is empty and creates nothing.

@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 
 extension LibraryStore {
-  private static let sessionColumns = "id, project_id, start_time, end_time, note"
+  static let sessionColumns = "id, project_id, start_time, end_time, note"
 
   /// Time sessions ordered by start (then creation), all of them or those of one project.
   ///
@@ -155,7 +155,7 @@ extension LibraryStore {
     return [.text(session.id), .text(session.projectID), start, end, .text(session.note)]
   }
 
-  private func session(from statement: Statement) throws -> TimeSession {
+  func session(from statement: Statement) throws -> TimeSession {
     var row = RowReader(statement, kind: .session)
     let id = try row.id()
     let projectID = try row.text()

@@ -65,10 +65,7 @@ public enum TimeInput {
       }
       return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
     }
-    if let absolute = JSONCoding.parseInstant(trimmed) {
-      return Date(timeIntervalSince1970: floor(absolute.timeIntervalSince1970))
-    }
-    if let absolute = parseOffsetWithoutSeconds(trimmed) { return absolute }
+    if let absolute = absoluteInstant(trimmed) { return absolute }
 
     var day: CalendarDate
     var clock: Substring
@@ -78,7 +75,7 @@ public enum TimeInput {
       spaced[10] = " "
     }
     let parts = String(spaced).split(separator: " ")
-    let today = CalendarDate(containing: now, in: timeZone)
+    let today = LocalCalendar.day(containing: now, in: timeZone)
     switch parts.count {
     case 1:
       day = today
@@ -200,13 +197,63 @@ public enum TimeInput {
     return (hour, minute, second)
   }
 
-  /// `2026-03-29T14:30+02:00` / `2026-03-29T14:30Z` (ISO 8601 without seconds).
-  private static func parseOffsetWithoutSeconds(_ text: String) -> Date? {
-    guard text.count >= 17 else { return nil }
-    let chars = Array(text)
-    guard chars.count > 16, chars[10] == "T" || chars[10] == "t", chars[13] == ":" else { return nil }
-    let withSeconds = String(chars[0..<16]) + ":00" + String(chars[16...])
-    return JSONCoding.parseInstant(withSeconds)
+  /// ISO 8601 / RFC 3339 with a zone designator: `2026-03-29T14:30[:SS[.fff]]` then `Z`,
+  /// `±HH:MM` or `±HHMM` (`T` or `t`; the fraction is dropped). Read strictly by hand — a
+  /// real day, hours 0–23, minutes and seconds 0–59, an offset of at most 18 hours — where
+  /// ISO8601DateFormatter would accept `+25:00`; and without ICU. `nil` for anything else.
+  static func absoluteInstant(_ text: String) -> Date? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 17, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+      let day = CalendarDate(iso8601: String(decoding: bytes[0..<10], as: UTF8.self))
+    else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      guard start + count <= bytes.count else { return nil }
+      var value = 0
+      for byte in bytes[start..<start + count] {
+        guard byte >= 0x30, byte <= 0x39 else { return nil }
+        value = value * 10 + Int(byte - 0x30)
+      }
+      return value
+    }
+    guard let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2), hour < 24,
+      minute < 60
+    else { return nil }
+    var index = 16
+    var second = 0
+    if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+      guard let value = number(index + 1, 2), value < 60 else { return nil }
+      second = value
+      index += 3
+      if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
+        index += 1
+        let digitsStart = index
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        guard index > digitsStart else { return nil }
+      }
+    }
+    guard index < bytes.count else { return nil }
+    var offset = 0
+    let sign = bytes[index]
+    if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z") {
+      guard index + 1 == bytes.count else { return nil }
+    } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+      let rest = bytes.count - index - 1
+      guard let hours = number(index + 1, 2) else { return nil }
+      let minutes: Int?
+      if rest == 5, bytes[index + 3] == UInt8(ascii: ":") {
+        minutes = number(index + 4, 2)
+      } else if rest == 4 {
+        minutes = number(index + 3, 2)
+      } else {
+        return nil
+      }
+      guard let minutes, minutes < 60, hours * 60 + minutes <= 18 * 60 else { return nil }
+      offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+    } else {
+      return nil
+    }
+    let wall = day.daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    return Date(timeIntervalSince1970: Double(wall - Int64(offset)))
   }
 }
 
@@ -223,9 +270,9 @@ extension CalendarDate {
     return era * 146_097 + doe - 719_468
   }
 
-  /// The day `days` after this one (before it when negative).
+  /// The day `days` after this one (before it when negative); the same day when that would
+  /// leave the years 1...9999.
   public func adding(days: Int) -> CalendarDate {
-    let instant = Date(timeIntervalSince1970: Double((daysSince1970 + Int64(days)) * 86_400))
-    return CalendarDate(containing: instant, in: TimeZone(identifier: "UTC") ?? .current)
+    CalendarDate(daysSince1970: daysSince1970 + Int64(days)) ?? self
   }
 }

@@ -22,28 +22,41 @@ public struct TimeTracker {
   ///
   /// - Parameters:
   ///   - projectID: the `Project.id` to time.
-  ///   - at: when work began (truncated to whole seconds).
+  ///   - at: when work began (truncated to whole seconds); not after `now`.
   ///   - note: a note for the session, such as `sleeve cuffs`.
   ///   - switching: when a session is running, stop it at `at` and start the new one at the
   ///     same instant (no gap, no overlap) instead of refusing.
+  ///   - now: the present instant.
   /// - Returns: the new running session (a new lower-case UUID as its ID).
-  /// - Throws: `TimeError.alreadyRunning` naming the running session's project and start when
-  ///   one runs and `switching` is false; `TimeError.endBeforeStart` when switching at an
-  ///   instant before the running session's start; `StoreError.notFound` when no project has
-  ///   `projectID`; the store's errors (`.readOnly`, `.busy`, …).
-  public func start(projectID: String, at: Date, note: String?, switching: Bool = false) throws
-    -> TimeSession
-  {
+  /// - Throws: `TimeError.inFuture` when `at` is after `now`; `TimeError.alreadyRunning`
+  ///   naming the running session's project and start when one runs and `switching` is false;
+  ///   `TimeError.endBeforeStart` when switching at an instant before the running session's
+  ///   start; `TimeError.overlaps` when `at` is in the past and a recorded session ends after
+  ///   it; `StoreError.notFound` when no project has `projectID`; the store's errors
+  ///   (`.readOnly`, `.busy`, …).
+  public func start(
+    projectID: String, at: Date, note: String?, switching: Bool = false, now: Date = Date()
+  ) throws -> TimeSession {
     let start = LibraryStore.truncated(at)
+    let present = LibraryStore.truncated(now)
+    guard start <= present else { throw TimeError.inFuture(.start, start, now: present) }
     return try store.write {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
       }
+      var switched: String?
       if let running = try store.runningSession() {
         guard switching else {
           throw TimeError.alreadyRunning(running, projectName: try projectName(running.projectID))
         }
         try finish(running, at: start)
+        switched = running.id
+      }
+      // A start at the present instant cannot overlap a recorded session, since none may end
+      // in the future; only a start in the past is checked (which keeps `time start` from
+      // reading old sessions).
+      if start < present {
+        try checkOverlap(start: start, end: nil, excluding: switched, now: present)
       }
       let session = TimeSession(
         id: Identifier.make(), projectID: projectID, start: start, end: nil, note: note)
@@ -58,15 +71,178 @@ public struct TimeTracker {
 
   /// Stops the running session at `at`.
   ///
-  /// - Parameter at: when work ended (truncated to whole seconds).
+  /// - Parameters:
+  ///   - at: when work ended (truncated to whole seconds); not after `now`.
+  ///   - now: the present instant.
   /// - Returns: the stopped session, with its end set.
-  /// - Throws: `TimeError.notRunning` when no session runs; `TimeError.endBeforeStart` when
-  ///   `at` is before the running session's start; the store's errors.
-  public func stop(at: Date) throws -> TimeSession {
-    try store.write {
+  /// - Throws: `TimeError.inFuture` when `at` is after `now`; `TimeError.notRunning` when no
+  ///   session runs; `TimeError.endBeforeStart` when `at` is before the running session's
+  ///   start; the store's errors.
+  public func stop(at: Date, now: Date = Date()) throws -> TimeSession {
+    let end = LibraryStore.truncated(at)
+    let present = LibraryStore.truncated(now)
+    guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
+    return try store.write {
       guard let running = try store.runningSession() else { throw TimeError.notRunning }
-      return try finish(running, at: LibraryStore.truncated(at))
+      return try finish(running, at: end)
     }
+  }
+
+  /// Records a finished session `[start, end)` on a project (`yarn time add --from --to`).
+  ///
+  /// - Parameters:
+  ///   - projectID: the `Project.id`.
+  ///   - start: when work began (truncated to whole seconds).
+  ///   - end: when it ended (truncated); after `start`, not after `now`.
+  ///   - note: a note for the session.
+  ///   - allowOverlap: record it even when it shares time with another session.
+  ///   - now: the present instant.
+  /// - Returns: the new session.
+  /// - Throws: `TimeError.endNotAfterStart`; `TimeError.inFuture` when `end` is after `now`;
+  ///   `TimeError.overlaps` naming the first session it shares time with (a running session
+  ///   counts until `now`) unless `allowOverlap`; `StoreError.notFound` for an unknown
+  ///   project; the store's errors.
+  public func add(
+    projectID: String, start: Date, end: Date, note: String?, allowOverlap: Bool = false,
+    now: Date = Date()
+  ) throws -> TimeSession {
+    let from = LibraryStore.truncated(start)
+    let to = LibraryStore.truncated(end)
+    let present = LibraryStore.truncated(now)
+    guard to > from else { throw TimeError.endNotAfterStart(start: from, end: to) }
+    guard to <= present else { throw TimeError.inFuture(.end, to, now: present) }
+    return try store.write {
+      guard try store.exists("project", id: projectID) else {
+        throw StoreError.notFound(kind: .project, id: projectID)
+      }
+      if !allowOverlap { try checkOverlap(start: from, end: to, excluding: nil, now: present) }
+      let session = TimeSession(id: Identifier.make(), projectID: projectID, start: from, end: to, note: note)
+      try store.insert(session)
+      return session
+    }
+  }
+
+  /// Records a finished session of `seconds` (`yarn time add --duration [--on]`).
+  ///
+  /// Without `day` the session ends at `now`. With `day` it is placed on that local day: it
+  /// starts when the day's last session ends (a running one counts until `now`), or at the
+  /// day's first instant when none has ended in it, and it must end by the next local
+  /// midnight and by `now`.
+  ///
+  /// - Parameters:
+  ///   - projectID: the `Project.id`.
+  ///   - seconds: the duration, more than zero.
+  ///   - day: the local day to place it on, or `nil` for "just now".
+  ///   - note: a note for the session.
+  ///   - allowOverlap: as for `add(projectID:start:end:note:allowOverlap:now:)`.
+  ///   - now: the present instant.
+  ///   - timeZone: the zone `day` is a day of.
+  /// - Returns: the new session.
+  /// - Throws: `TimeError.noRoom` when the session does not fit in `day`;
+  ///   `TimeError.inFuture` when `day` has not begun; otherwise as
+  ///   `add(projectID:start:end:note:allowOverlap:now:)`.
+  public func add(
+    projectID: String, seconds: Int64, on day: CalendarDate?, note: String?,
+    allowOverlap: Bool = false, now: Date = Date(), timeZone: TimeZone
+  ) throws -> TimeSession {
+    let present = LibraryStore.truncated(now)
+    guard seconds > 0 else {
+      throw TimeError.endNotAfterStart(start: present, end: present)
+    }
+    guard let day else {
+      return try add(
+        projectID: projectID, start: present.addingTimeInterval(-Double(seconds)), end: present,
+        note: note, allowOverlap: allowOverlap, now: present)
+    }
+    let (dayStart, nextDay) = LocalCalendar.interval(from: day, through: day, in: timeZone)
+    guard dayStart < present else { throw TimeError.inFuture(.start, dayStart, now: present) }
+    let limit = min(nextDay, present)
+    return try store.write {
+      var start = dayStart
+      for session in try store.sessions(from: dayStart, to: limit) {
+        start = max(start, min(session.end ?? present, limit))
+      }
+      let end = start.addingTimeInterval(Double(seconds))
+      guard end <= limit else {
+        throw TimeError.noRoom(day: day, seconds: seconds, free: Int64(limit.timeIntervalSince(start)))
+      }
+      return try add(
+        projectID: projectID, start: start, end: end, note: note, allowOverlap: allowOverlap, now: present)
+    }
+  }
+
+  /// Changes a recorded (or the running) session (`yarn time edit`).
+  ///
+  /// - Parameters:
+  ///   - sessionID: the session's ID.
+  ///   - start: a new start, or `nil` to keep it.
+  ///   - end: a new end, or `nil` to keep it; giving one to the running session stops it.
+  ///   - projectID: a new project, or `nil` to keep it.
+  ///   - note: `.some(text)` to set the note, `.some(nil)` to clear it, `nil` to keep it.
+  ///   - allowOverlap: accept a result that shares time with another session.
+  ///   - now: the present instant.
+  /// - Returns: the session as stored.
+  /// - Throws: `StoreError.notFound` for an unknown session or project;
+  ///   `TimeError.endNotAfterStart` when the result would not end after it starts (a running
+  ///   session may not start after `now`); `TimeError.inFuture` for a start or an end after
+  ///   `now`; `TimeError.overlaps` unless `allowOverlap`; the store's errors.
+  public func edit(
+    sessionID: String, start: Date? = nil, end: Date? = nil, projectID: String? = nil,
+    note: String?? = nil, allowOverlap: Bool = false, now: Date = Date()
+  ) throws -> TimeSession {
+    let present = LibraryStore.truncated(now)
+    return try store.write {
+      guard var session = try store.session(id: sessionID) else {
+        throw StoreError.notFound(kind: .session, id: sessionID)
+      }
+      if let start { session.start = LibraryStore.truncated(start) }
+      if let end { session.end = LibraryStore.truncated(end) }
+      if let projectID {
+        guard try store.exists("project", id: projectID) else {
+          throw StoreError.notFound(kind: .project, id: projectID)
+        }
+        session.projectID = projectID
+      }
+      if let note { session.note = note }
+      guard session.start <= present else { throw TimeError.inFuture(.start, session.start, now: present) }
+      if let end = session.end {
+        guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
+        guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
+      }
+      if !allowOverlap {
+        try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
+      }
+      try store.update(session)
+      return session
+    }
+  }
+
+  /// Deletes a session (`yarn time rm`).
+  ///
+  /// - Returns: the session deleted.
+  /// - Throws: `StoreError.notFound` when no session has `sessionID`; the store's errors.
+  public func remove(sessionID: String) throws -> TimeSession {
+    try store.write {
+      guard let session = try store.session(id: sessionID) else {
+        throw StoreError.notFound(kind: .session, id: sessionID)
+      }
+      try store.deleteSession(id: session.id)
+      return session
+    }
+  }
+
+  /// The session `reference` names: its full ID, or a unique prefix of its ID of at least 4
+  /// characters (case-insensitive), as tables show the first 8.
+  ///
+  /// - Throws: `TimeError.sessionNotFound`; `TimeError.ambiguousSession` listing the IDs
+  ///   that begin with the prefix; the store's errors.
+  public func session(matching reference: String) throws -> TimeSession {
+    let wanted = reference.trimmingCharacters(in: .whitespaces)
+    guard !wanted.isEmpty else { throw TimeError.sessionNotFound(reference: reference) }
+    let found = try store.sessions(idPrefix: wanted, limit: 10)
+    if found.count == 1, found[0].id == wanted || wanted.count >= 4 { return found[0] }
+    guard wanted.count >= 4, found.count > 1 else { throw TimeError.sessionNotFound(reference: reference) }
+    throw TimeError.ambiguousSession(reference: reference, ids: found.map(\.id))
   }
 
   /// Deletes the running session without recording it (`yarn time cancel`).
@@ -108,20 +284,55 @@ public struct TimeTracker {
     return stopped
   }
 
+  /// Throws `TimeError.overlaps` for the first session (by start) other than `excluding`
+  /// that shares an instant with `[start, end)`; `end == nil` is a running session, reaching
+  /// to `now` and on. A running session found counts until `now`; zero-length ones overlap
+  /// nothing.
+  private func checkOverlap(start: Date, end: Date?, excluding: String?, now: Date) throws {
+    if let end, end <= start { return }
+    for other in try store.sessions(from: start, to: end) where other.id != excluding {
+      let otherEnd = other.end ?? max(now, other.start)
+      guard otherEnd > other.start, otherEnd > start else { continue }
+      if let end, other.start >= end { continue }
+      throw TimeError.overlaps(other, projectName: try projectName(other.projectID))
+    }
+  }
+
   private func projectName(_ id: String) throws -> String {
     try store.project(id: id)?.name ?? id
   }
 }
 
-/// An error of a `TimeTracker` rule.
+/// An error of a `TimeTracker` rule. Instants in messages are ISO 8601 UTC; the CLI shows
+/// them in local time.
 public enum TimeError: Error, CustomStringConvertible {
+  /// Which end of a session an instant is.
+  public enum Edge: String, Sendable {
+    case start, end
+  }
+
   /// Thrown by `start` when a session is already running (and not switching): the running
   /// session and its project's name.
   case alreadyRunning(TimeSession, projectName: String)
   /// Thrown by `stop` and `cancel` when no session is running.
   case notRunning
-  /// Thrown when a session would end (at `end`) before it started.
+  /// Thrown when the running session would end (at `end`) before it started.
   case endBeforeStart(TimeSession, end: Date)
+  /// Thrown by `add` and `edit` when a session would not end after it starts.
+  case endNotAfterStart(start: Date, end: Date)
+  /// Thrown when a session would start or end after the present instant `now`.
+  case inFuture(Edge, Date, now: Date)
+  /// Thrown when a session would share time with another one: that session and its
+  /// project's name.
+  case overlaps(TimeSession, projectName: String)
+  /// Thrown by `add --duration --on DAY` when the day has only `free` seconds left after its
+  /// last session (or before now) for a session of `seconds`.
+  case noRoom(day: CalendarDate, seconds: Int64, free: Int64)
+  /// Thrown when no session has the ID or ID prefix `reference` (or the prefix is shorter
+  /// than 4 characters).
+  case sessionNotFound(reference: String)
+  /// Thrown when several sessions' IDs begin with `reference`: their IDs.
+  case ambiguousSession(reference: String, ids: [String])
 
   public var description: String {
     switch self {
@@ -134,6 +345,22 @@ public enum TimeError: Error, CustomStringConvertible {
       return "the session on project \(session.projectID) would end at "
         + "\(JSONCoding.formatInstant(end)), before it started at "
         + "\(JSONCoding.formatInstant(session.start))"
+    case .endNotAfterStart(let start, let end):
+      return "a session must end after it starts: \(JSONCoding.formatInstant(start)) to "
+        + "\(JSONCoding.formatInstant(end))"
+    case .inFuture(let edge, let instant, let now):
+      return "the \(edge.rawValue) \(JSONCoding.formatInstant(instant)) is in the future "
+        + "(now is \(JSONCoding.formatInstant(now)))"
+    case .overlaps(let session, let projectName):
+      return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
+        + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(session.id))"
+    case .noRoom(let day, let seconds, let free):
+      return "a session of \(TimeInput.hoursAndMinutes(seconds)) does not fit on \(day) after its "
+        + "last session: \(TimeInput.hoursAndMinutes(max(0, free))) left before the day ends or now"
+    case .sessionNotFound(let reference):
+      return "no session has the id or id prefix \"\(reference)\""
+    case .ambiguousSession(let reference, let ids):
+      return "\"\(reference)\" begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"
     }
   }
 }

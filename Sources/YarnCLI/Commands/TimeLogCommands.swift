@@ -1,0 +1,185 @@
+import Foundation
+import YarnCore
+
+/// `yarn time log [--project P] [--from DATE] [--to DATE] [--format table|csv|json]`.
+struct TimeLog: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "log", abstract: "List time sessions, oldest first, in local time.",
+      discussion: """
+        --from and --to are inclusive local days; a session that shares time with them is
+        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm).
+        """,
+      options: [
+        .value("project", "project", "Only the sessions of this project."),
+        .value("from", "date", "The first day (YYYY-MM-DD, today, yesterday)."),
+        .value("to", "date", "The last day, included."),
+        TimeOptions.formatOption,
+      ] + TimeOptions.csvOptions)
+  }
+
+  var projectReference: String?
+  var from: String?
+  var to: String?
+  var format: TimeOptions.Format
+  var csv: CSVOptions
+  var output: String?
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    projectReference = values.value("project")
+    from = values.value("from")
+    to = values.value("to")
+    format = try TimeOptions.format(values)
+    try TimeOptions.checkCSVOnly(values, format: format)
+    csv = try TimeOptions.csv(values)
+    output = values.value("output")
+    command = values.command
+  }
+
+  func run(in context: Context) throws {
+    let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
+    let (sessions, names) = try context.read { store in
+      let projects = try store.projects()
+      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+      let projectID = try projectReference.map { try References.project($0, in: projects).id }
+      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
+    }
+    let now = context.now
+    switch format {
+    case .json:
+      try context.printJSON(
+        sessions.map { SessionJSON(session: $0, projectName: names[$0.projectID] ?? $0.projectID, now: now) })
+    case .csv:
+      try TimeOptions.writeCSV(output: output, options: csv, context: context) { writer in
+        try TimeCSV.write(sessions, projectNames: names, to: writer)
+      }
+      if let output { context.message("wrote \(Formatting.count(sessions.count, "session")) to \(output)") }
+    case .table:
+      if sessions.isEmpty {
+        context.message("no time logged; start a timer with 'yarn time start PROJECT'")
+        return
+      }
+      let zone = context.timeZone
+      var table = Table(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
+      var total: Int64 = 0
+      for session in sessions {
+        let seconds = session.seconds(now: now)
+        total += seconds
+        table.add([
+          shortID(session.id), Formatting.localTime(session.start, timeZone: zone),
+          session.end.map { Formatting.localTime($0, timeZone: zone) } ?? "running",
+          Formatting.duration(seconds), names[session.projectID] ?? session.projectID,
+          session.note ?? "",
+        ])
+      }
+      context.output.write(table.text)
+      context.message(
+        "total: \(Formatting.duration(total)) in \(Formatting.count(sessions.count, "session"))")
+    }
+  }
+}
+
+/// `yarn time report [--from DATE] [--to DATE] [--by project|day|week|month] [--project P]
+/// [--format table|csv|json]`.
+struct TimeReportCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "report", abstract: "Total the time per project, day, week or month.",
+      discussion: """
+        By day, week or month a session is split at local midnight and each part counts in its
+        own day. Weeks are ISO 8601 (Monday first, 2026-W23); months 2026-06. --from and --to
+        are inclusive local days, and only the time inside them counts. A running timer counts
+        until now. Periods with no time are left out.
+
+        JSON: an array of {"period", "seconds"} (or {"project", "projectID", "seconds"} with
+        --by project). CSV: Period (or Project), Seconds, Duration (h:mm).
+        """,
+      options: [
+        .value("from", "date", "The first day (YYYY-MM-DD, today, yesterday)."),
+        .value("to", "date", "The last day, included."),
+        .value("by", "grouping", "project (default), day, week or month."),
+        .value("project", "project", "Only this project's time."),
+        TimeOptions.formatOption,
+      ] + TimeOptions.csvOptions)
+  }
+
+  var from: String?
+  var to: String?
+  var grouping: TimeReport.Grouping
+  var projectReference: String?
+  var format: TimeOptions.Format
+  var csv: CSVOptions
+  var output: String?
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    from = values.value("from")
+    to = values.value("to")
+    grouping =
+      try values.typed("by", expected: "project, day, week or month") {
+        TimeReport.Grouping(rawValue: $0.lowercased())
+      } ?? .project
+    projectReference = values.value("project")
+    format = try TimeOptions.format(values)
+    try TimeOptions.checkCSVOnly(values, format: format)
+    csv = try TimeOptions.csv(values)
+    output = values.value("output")
+    command = values.command
+  }
+
+  func run(in context: Context) throws {
+    let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
+    let (sessions, names) = try context.read { store in
+      let projects = try store.projects()
+      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+      let projectID = try projectReference.map { try References.project($0, in: projects).id }
+      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
+    }
+    let report = TimeReport(
+      sessions: sessions, projectNames: names, grouping: grouping, range: range, timeZone: context.timeZone,
+      now: context.now)
+    switch format {
+    case .json:
+      try context.printJSON(report.rows.map { ReportRowJSON(row: $0, grouping: grouping) })
+    case .csv:
+      try TimeOptions.writeCSV(output: output, options: csv, context: context) { writer in
+        try TimeCSV.write(report, to: writer)
+      }
+      if let output { context.message("wrote \(Formatting.count(report.rows.count, "row")) to \(output)") }
+    case .table:
+      if report.rows.isEmpty {
+        context.message("no time logged in that range")
+        return
+      }
+      let heading = grouping == .project ? "PROJECT" : grouping.rawValue.uppercased()
+      var table = Table([heading, "TIME", "H:MM"])
+      for row in report.rows {
+        table.add([row.key, Formatting.duration(row.seconds), TimeInput.hoursAndMinutes(row.seconds)])
+      }
+      table.add([
+        "total", Formatting.duration(report.totalSeconds), TimeInput.hoursAndMinutes(report.totalSeconds),
+      ])
+      context.output.write(table.text)
+    }
+  }
+}
+
+/// A report row: `{"period", "seconds"}`, or `{"project", "projectID", "seconds"}`.
+struct ReportRowJSON: Encodable {
+  let row: TimeReport.Row
+  let grouping: TimeReport.Grouping
+
+  private enum Key: String, CodingKey { case period, project, projectID, seconds }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    if grouping == .project {
+      try container.encode(row.key, forKey: .project)
+      try container.encode(row.projectID, forKey: .projectID)
+    } else {
+      try container.encode(row.key, forKey: .period)
+    }
+    try container.encode(row.seconds, forKey: .seconds)
+  }
+}

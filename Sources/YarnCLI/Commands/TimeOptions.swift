@@ -1,0 +1,164 @@
+import Foundation
+import YarnCore
+
+/// Reading the times, days and formats of `yarn time` and `yarn summary`, which need the
+/// command's `now` and time zone and so are read in `run(in:)`, not in `init(from:)`.
+enum TimeOptions {
+  /// An instant typed for `name` (`--at`, `--from`, `--to`), read by `TimeInput.instant`.
+  ///
+  /// - Throws: `CLIError.badValue` naming the option, with TimeInput's reason (an unreadable
+  ///   time, or a local time the clocks skipped).
+  static func instant(_ text: String, option name: String, command: [String], context: Context)
+    throws(CLIError)
+    -> Date
+  {
+    do {
+      return try TimeInput.instant(text, now: context.now, timeZone: context.timeZone)
+    } catch {
+      throw .badValue(command: command, name: name, value: text, reason: error.description)
+    }
+  }
+
+  /// A duration typed for `--duration`, read by `TimeInput.duration`.
+  static func duration(_ text: String, command: [String]) throws(CLIError) -> Int64 {
+    do {
+      return try TimeInput.duration(text)
+    } catch {
+      throw .badValue(command: command, name: "--duration", value: text, reason: error.description)
+    }
+  }
+
+  /// A local day typed for `name`: `YYYY-MM-DD`, `today` or `yesterday`.
+  static func day(_ text: String, option name: String, command: [String], context: Context) throws(CLIError)
+    -> CalendarDate
+  {
+    let today = LocalCalendar.day(containing: context.now, in: context.timeZone)
+    guard let day = ParsedValues.parseDate(text, today: today) else {
+      throw .badValue(
+        command: command, name: name, value: text,
+        reason: "expected a date as YYYY-MM-DD, 'today' or 'yesterday'")
+    }
+    return day
+  }
+
+  /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either
+  /// optional).
+  ///
+  /// - Throws: `CLIError.badValue` for an unreadable day or `--from` after `--to`.
+  static func range(from: String?, to: String?, command: [String], context: Context) throws(CLIError)
+    -> (start: Date?, end: Date?)
+  {
+    let first = try from.map { text throws(CLIError) in
+      try day(text, option: "--from", command: command, context: context)
+    }
+    let last = try to.map { text throws(CLIError) in
+      try day(text, option: "--to", command: command, context: context)
+    }
+    if let first, let last, first > last {
+      throw .badValue(
+        command: command, name: "--to", value: to ?? "", reason: "it is before --from \(first.iso8601)")
+    }
+    let zone = context.timeZone
+    return (
+      first.map { LocalCalendar.startOfDay($0, in: zone) },
+      last.map { LocalCalendar.startOfDay($0.adding(days: 1), in: zone) }
+    )
+  }
+
+  /// How a listing is printed.
+  enum Format: String {
+    case table, csv, json
+  }
+
+  static let formatOption = OptionSpec.value(
+    "format", "format", "table (default), csv or json (--json is --format json).")
+
+  /// The CSV options shared with `stash export`.
+  static let csvOptions: [OptionSpec] = [
+    .value(
+      "output", "file", "With --format csv: write FILE (replaced atomically), not standard output.",
+      short: "o"),
+    .value("delimiter", "delimiter", "With --format csv: comma (default), semicolon or tab."),
+    .flag("bom", "With --format csv: begin with a UTF-8 byte order mark (for Excel)."),
+    .flag("no-formula-guard", "With --format csv: do not prefix cells that look like formulas."),
+  ]
+
+  /// `--format`, with the global `--json` as `json`.
+  ///
+  /// - Throws: `CLIError.badValue` for an unknown format or one that contradicts `--json`.
+  static func format(_ values: ParsedValues) throws(CLIError) -> Format {
+    let json = values.flag("json")
+    guard let text = values.value("format") else { return json ? .json : .table }
+    guard let format = Format(rawValue: text.lowercased()) else {
+      throw .badValue(
+        command: values.command, name: "--format", value: text, reason: "expected table, csv or json")
+    }
+    if json && format != .json {
+      throw .badValue(
+        command: values.command, name: "--format", value: text,
+        reason: "--json asks for json; give one of them")
+    }
+    return format
+  }
+
+  /// The CSV options of `--delimiter`, `--bom` and `--no-formula-guard`.
+  static func csv(_ values: ParsedValues) throws(CLIError) -> CSVOptions {
+    let delimiter =
+      try values.typed("delimiter", expected: "comma, semicolon or tab") { CSVOptions.delimiter(named: $0) }
+      ?? UInt8(ascii: ",")
+    return CSVOptions(
+      delimiter: delimiter, byteOrderMark: values.flag("bom"), formulaGuard: !values.flag("no-formula-guard"))
+  }
+
+  /// Refuses the CSV-only options with another format.
+  static func checkCSVOnly(_ values: ParsedValues, format: Format) throws(CLIError) {
+    guard format != .csv else { return }
+    for name in ["output", "delimiter"] where values.value(name) != nil {
+      throw .badValue(
+        command: values.command, name: "--\(name)", value: values.value(name) ?? "",
+        reason: "it applies only to --format csv")
+    }
+    for name in ["bom", "no-formula-guard"] where values.flag(name) {
+      throw .badValue(
+        command: values.command, name: "--\(name)", value: "", reason: "it applies only to --format csv")
+    }
+  }
+
+  /// Writes CSV with `body` to `--output` (atomically) or to standard output.
+  static func writeCSV(
+    output: String?, options: CSVOptions, context: Context, _ body: (CSVWriter) throws -> Void
+  ) throws {
+    try context.output.flush()
+    if let output {
+      try AtomicFile.write(to: URL(fileURLWithPath: output)) { fd in
+        try body(CSVWriter(fileDescriptor: fd, options: options))
+      }
+      return
+    }
+    do {
+      try body(CSVWriter(fileDescriptor: 1, options: options))
+    } catch let error as AtomicFile.WriteError {
+      throw CLIError.io(path: "standard output", reason: error.reason)
+    }
+  }
+
+  /// Runs `body`, turning a `TimeError` into words with instants in `context`'s zone.
+  static func presenting<T>(_ context: Context, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as TimeError {
+      let report = ErrorPresenter.report(for: error, timeZone: context.timeZone)
+      throw CLIError.invalidData(message: report.message, hint: report.hint)
+    }
+  }
+
+  /// A session's times for people: `2026-03-29 14:30 – 16:00` (the end's day shown only
+  /// when it differs), or `since 2026-03-29 14:30` while running.
+  static func span(_ session: TimeSession, timeZone: TimeZone) -> String {
+    let start = LocalCalendar.text(session.start, in: timeZone)
+    guard let end = session.end else { return "\(start) – now (running)" }
+    let endText = LocalCalendar.text(end, in: timeZone)
+    if endText.prefix(10) == start.prefix(10) { return "\(start) – \(endText.dropFirst(11))" }
+    return "\(start) – \(endText)"
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Local days, local midnights, ISO 8601 weeks and wall-clock text for a time zone, computed
+/// from the zone's UTC offsets alone (`TimeZone.secondsFromGMT(for:)`) and integer day
+/// arithmetic — no `Calendar` and no `DateFormatter`, so that commands on the hot path (`yarn
+/// time start`) do not pay for ICU's calendar and formatter set-up.
+///
+/// A local day runs from its first instant (local midnight, or the end of a DST gap that
+/// swallows midnight) to the first instant of the next day; every instant belongs to exactly
+/// one local day.
+public enum LocalCalendar {
+  /// The local day that contains `instant` in `timeZone`.
+  public static func day(containing instant: Date, in timeZone: TimeZone) -> CalendarDate {
+    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
+    return CalendarDate(daysSince1970: floorDivide(local, 86_400)) ?? CalendarDate.epoch
+  }
+
+  /// The first instant of `day` in `timeZone`: local midnight, its first occurrence when the
+  /// clocks repeat it, or — in a zone whose clocks skip midnight for DST — the instant the
+  /// day's clock starts at (such as 01:00).
+  public static func startOfDay(_ day: CalendarDate, in timeZone: TimeZone) -> Date {
+    if let midnight = TimeInput.localInstant(day: day, hour: 0, minute: 0, second: 0, in: timeZone) {
+      return midnight
+    }
+    // Midnight lies in a gap: the day begins at the transition. The offsets in force just
+    // before (a) and after (b > a) bound it: it lies in (wall − b, wall − a].
+    let wall = day.daysSince1970 * 86_400
+    var offsets: [Int64] = []
+    for probe in [wall - 86_400, wall, wall + 86_400] {
+      offsets.append(Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(probe)))))
+    }
+    var low = wall - (offsets.max() ?? 0)  // reads before midnight
+    var high = wall - (offsets.min() ?? 0)  // reads at or after midnight
+    while high - low > 1 {
+      let middle = low + (high - low) / 2
+      let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(middle))))
+      if middle + offset >= wall { high = middle } else { low = middle }
+    }
+    return Date(timeIntervalSince1970: Double(high))
+  }
+
+  /// The instants `[start, end)` covered by the local days `from` through `to`, inclusive.
+  public static func interval(from: CalendarDate, through to: CalendarDate, in timeZone: TimeZone)
+    -> (start: Date, end: Date)
+  {
+    (startOfDay(from, in: timeZone), startOfDay(to.adding(days: 1), in: timeZone))
+  }
+
+  /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds).
+  public static func text(_ instant: Date, in timeZone: TimeZone) -> String {
+    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
+    let days = floorDivide(local, 86_400)
+    let clock = local - days * 86_400
+    let day = CalendarDate(daysSince1970: days) ?? CalendarDate.epoch
+    return day.iso8601 + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
+  }
+
+  /// `instant` in ISO 8601 with the zone's offset in force then: `2026-03-29T16:30:00+02:00`.
+  public static func iso8601(_ instant: Date, in timeZone: TimeZone) -> String {
+    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let offset = Int64(timeZone.secondsFromGMT(for: instant))
+    let local = seconds + offset
+    let days = floorDivide(local, 86_400)
+    let clock = local - days * 86_400
+    let day = CalendarDate(daysSince1970: days) ?? CalendarDate.epoch
+    let sign = offset < 0 ? "-" : "+"
+    let magnitude = abs(offset)
+    return day.iso8601 + "T" + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60) + ":"
+      + twoDigits(clock % 60) + sign + twoDigits(magnitude / 3600) + ":" + twoDigits(magnitude % 3600 / 60)
+  }
+
+  static func twoDigits(_ value: Int64) -> String {
+    value < 10 ? "0\(value)" : "\(value)"
+  }
+
+  static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    let quotient = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+  }
+}
+
+/// An ISO 8601 week (ISO 8601-1:2019 §5.2.4.1): weeks begin on Monday, and week 1 of a year
+/// is the week holding its first Thursday, so a week belongs to the year of its Thursday.
+public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The ISO week-numbering year (for 2027-01-01, a Friday, it is 2026).
+  public let year: Int
+  /// The week, 1...53.
+  public let week: Int
+
+  /// The week that holds `day`.
+  public init(containing day: CalendarDate) {
+    let days = day.daysSince1970
+    let thursday = days - Int64(day.isoWeekday - 1) + 3
+    let thursdayDate = CalendarDate(daysSince1970: thursday) ?? day
+    let januaryFirst = CalendarDate(year: thursdayDate.year, month: 1, day: 1) ?? thursdayDate
+    year = thursdayDate.year
+    week = Int((thursday - januaryFirst.daysSince1970) / 7) + 1
+  }
+
+  /// `2026-W23`.
+  public var description: String {
+    "\(year)-W\(week < 10 ? "0" : "")\(week)"
+  }
+
+  public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
+    (lhs.year, lhs.week) < (rhs.year, rhs.week)
+  }
+}
+
+extension CalendarDate {
+  /// 1970-01-01.
+  static let epoch = CalendarDate(uncheckedYear: 1970, month: 1, day: 1)
+
+  /// The day `days` after 1970-01-01 (before it when negative), by the proleptic Gregorian
+  /// calendar (H. Hinnant's civil-from-days algorithm); `nil` outside the years 1...9999.
+  public init?(daysSince1970 days: Int64) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    guard year >= 1, year <= 9999 else { return nil }
+    self.init(year: Int(year), month: Int(month), day: Int(day))
+  }
+
+  /// The ISO 8601 day of the week: 1 Monday … 7 Sunday.
+  public var isoWeekday: Int {
+    // 1970-01-01 was a Thursday (4).
+    let fromMonday = (daysSince1970 + 3) % 7
+    return Int(fromMonday < 0 ? fromMonday + 7 : fromMonday) + 1
+  }
+
+  /// `2026-06`: the year and month.
+  public var yearMonth: String {
+    let y = String(year)
+    return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" : "")
+      + String(month)
+  }
+
+  /// A date from numbers already known to name a real day.
+  private init(uncheckedYear year: Int, month: Int, day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Time sessions as CSV: one record per session under a header row (`time.csv` of `yarn
+/// export`, and `yarn time log --format csv`).
+///
+/// Columns: `Project` (the name), `Start` and `End` (ISO 8601 UTC, `2026-03-29T14:30:00Z`, so
+/// that a file means the same in every time zone), `Seconds` (a number), `Duration` (`h:mm`,
+/// text). A running session has empty `End`, `Seconds` and `Duration` cells: the file
+/// records what is known, not a value that depends on when it was written.
+public enum TimeCSV {
+  /// The header record's names, in order.
+  public static let header = ["Project", "Start", "End", "Seconds", "Duration"]
+
+  /// Writes every session of `store`, oldest first, and flushes `writer`.
+  ///
+  /// - Returns: the number of sessions written.
+  /// - Throws: the store's errors; what `writer`'s sink throws.
+  public static func export(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
+    try export(from: store, to: writer, range: (nil, nil), projectID: nil)
+  }
+
+  /// Writes the sessions that share time with `range` (`[start, end)`, either bound
+  /// optional), of one project or all, oldest first, and flushes `writer`.
+  ///
+  /// - Returns: the number of sessions written.
+  /// - Throws: the store's errors; what `writer`'s sink throws.
+  public static func export(
+    from store: LibraryStore, to writer: CSVWriter, range: (start: Date?, end: Date?), projectID: String?
+  ) throws -> Int {
+    let (sessions, names) = try store.read {
+      let names = Dictionary(
+        try store.projects().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
+    }
+    return try write(sessions, projectNames: names, to: writer)
+  }
+
+  /// Writes the header and one record per session in the order given, and flushes `writer`.
+  ///
+  /// - Returns: the number of sessions written.
+  /// - Throws: what `writer`'s sink throws.
+  @discardableResult
+  public static func write(_ sessions: [TimeSession], projectNames: [String: String], to writer: CSVWriter)
+    throws -> Int
+  {
+    try writer.write(header.map { .text($0) })
+    for session in sessions {
+      try writer.write(
+        record(for: session, projectName: projectNames[session.projectID] ?? session.projectID))
+    }
+    try writer.flush()
+    return sessions.count
+  }
+
+  /// The record of one session.
+  public static func record(for session: TimeSession, projectName: String) -> [CSVField] {
+    let seconds = session.end.map { _ in session.seconds() }
+    return [
+      .text(projectName),
+      .text(JSONCoding.formatInstant(session.start)),
+      .text(session.end.map { JSONCoding.formatInstant($0) }),
+      .number(seconds.map { Double($0) }),
+      .text(seconds.map { TimeInput.hoursAndMinutes($0) }),
+    ]
+  }
+
+  /// Writes a report: a header (`Period` or `Project`, `Seconds`, `Duration`) and one record
+  /// per row (the seconds as a number, the duration as `h:mm`), and flushes `writer`.
+  ///
+  /// - Returns: the number of rows written.
+  /// - Throws: what `writer`'s sink throws.
+  @discardableResult
+  public static func write(_ report: TimeReport, to writer: CSVWriter) throws -> Int {
+    try writer.write([
+      .text(report.grouping == .project ? "Project" : "Period"), .text("Seconds"), .text("Duration"),
+    ])
+    for row in report.rows {
+      try writer.write([
+        .text(row.key), .number(Double(row.seconds)), .text(TimeInput.hoursAndMinutes(row.seconds)),
+      ])
+    }
+    try writer.flush()
+    return report.rows.count
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Time totals per project, local day, ISO week or month (`yarn time report`).
+///
+/// Durations come from absolute instants, so a DST change never stretches or shrinks a
+/// session. By day, week or month a session is split at each local midnight it crosses and
+/// every part counts in its own day (and so in that day's week and month). Only time inside
+/// the range counts: a session reaching over the range's edge counts with its part inside.
+/// A running session counts until `now`.
+public struct TimeReport: Hashable, Sendable {
+  /// How the time is grouped.
+  public enum Grouping: String, CaseIterable, Sendable {
+    /// One row per project, the most time first (ties by name).
+    case project
+    /// One row per local day, `2026-06-01`.
+    case day
+    /// One row per ISO 8601 week, `2026-W23` (weeks begin on Monday; see `ISOWeek`).
+    case week
+    /// One row per month, `2026-06`.
+    case month
+  }
+
+  /// One line of the report.
+  public struct Row: Hashable, Sendable {
+    /// The period's label (`2026-06-01`, `2026-W23`, `2026-06`), or the project's name.
+    public let key: String
+    /// The project's ID for a row of a `.project` report, else `nil`.
+    public let projectID: String?
+    /// Whole seconds logged in the period (or on the project) within the range.
+    public let seconds: Int64
+  }
+
+  /// The grouping the rows are in.
+  public let grouping: Grouping
+  /// The rows: periods in time order, projects by time (most first). Periods and projects
+  /// with no time are left out.
+  public let rows: [Row]
+
+  /// The sum of the rows' seconds.
+  public var totalSeconds: Int64 { rows.reduce(0) { $0 + $1.seconds } }
+
+  /// Builds a report.
+  ///
+  /// - Parameters:
+  ///   - sessions: the sessions to count (any order; those outside the range add nothing).
+  ///   - projectNames: project names by ID, for `.project` rows (the ID stands in for a
+  ///     missing name).
+  ///   - grouping: how to group.
+  ///   - range: the instants counted, `[start, end)`, either bound optional
+  ///     (`LocalCalendar.interval(from:through:in:)` turns inclusive days into one).
+  ///   - timeZone: the zone whose midnights split days.
+  ///   - now: where a running session ends.
+  /// - Complexity: O(n + d) for n sessions covering d local days in all.
+  public init(
+    sessions: [TimeSession], projectNames: [String: String], grouping: Grouping,
+    range: (start: Date?, end: Date?) = (nil, nil), timeZone: TimeZone, now: Date
+  ) {
+    self.grouping = grouping
+    var totals: [String: Int64] = [:]
+    for session in sessions {
+      var start = session.start
+      var end = session.end ?? max(now, session.start)
+      if let lower = range.start { start = max(start, lower) }
+      if let upper = range.end { end = min(end, upper) }
+      guard end > start else { continue }
+      switch grouping {
+      case .project:
+        totals[session.projectID, default: 0] += TimeReport.seconds(start, end)
+      case .day, .week, .month:
+        for (day, seconds) in TimeReport.splitByDay(start: start, end: end, in: timeZone) {
+          totals[TimeReport.label(of: day, grouping), default: 0] += seconds
+        }
+      }
+    }
+    switch grouping {
+    case .project:
+      rows = totals.map { id, seconds in Row(key: projectNames[id] ?? id, projectID: id, seconds: seconds) }
+        .sorted { ($1.seconds, $0.key, $0.projectID ?? "") < ($0.seconds, $1.key, $1.projectID ?? "") }
+    case .day, .week, .month:
+      // The labels sort as text in time order (four-digit years, zero-padded numbers).
+      rows = totals.map { Row(key: $0.key, projectID: nil, seconds: $0.value) }.sorted { $0.key < $1.key }
+    }
+  }
+
+  /// The parts of `[start, end)` in each local day it touches, in order, as whole seconds.
+  ///
+  /// - Complexity: O(d) for d days.
+  public static func splitByDay(start: Date, end: Date, in timeZone: TimeZone)
+    -> [(day: CalendarDate, seconds: Int64)]
+  {
+    var parts: [(CalendarDate, Int64)] = []
+    var day = LocalCalendar.day(containing: start, in: timeZone)
+    var cursor = start
+    while cursor < end {
+      let next = LocalCalendar.startOfDay(day.adding(days: 1), in: timeZone)
+      let stop = min(next, end)
+      if stop > cursor { parts.append((day, seconds(cursor, stop))) }
+      guard next > cursor else { break }  // the last representable day
+      cursor = stop
+      day = day.adding(days: 1)
+    }
+    return parts
+  }
+
+  /// The period label of `day`: the day, its ISO week or its month.
+  public static func label(of day: CalendarDate, _ grouping: Grouping) -> String {
+    switch grouping {
+    case .day: day.iso8601
+    case .week: ISOWeek(containing: day).description
+    case .month: day.yearMonth
+    case .project: day.iso8601
+    }
+  }
+
+  private static func seconds(_ start: Date, _ end: Date) -> Int64 {
+    Int64((end.timeIntervalSince1970 - start.timeIntervalSince1970).rounded())
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// A year in review (`yarn summary --year YYYY`): the projects finished that year, the time
+/// logged, and the yarn those projects used by weight category.
+///
+/// Definitions (docs/CLI.md, "summary"):
+/// - **Finished that year**: status `finished` and a finished day in the year (frogged
+///   projects are not finished, whatever their day says).
+/// - **Time logged in the year**: every session's time inside the year's local days
+///   (January 1 to December 31 in `timeZone`), any project; a session across New Year counts
+///   its part in the year. `perProject` splits it by project.
+/// - **Time of a finished project**: all time ever logged on it, whatever the year, since a
+///   project started in December and finished in January took all of it. The average per
+///   finished project divides their sum by their number; the longest project is the finished
+///   project with the most time (ties: the one finished first).
+/// - **Yarn used**: the usages recorded on the projects finished that year, each converted
+///   to grams with its yarn's put-up (`UnitConversion`), summed by the yarn's CYC weight
+///   (`nil` for a yarn of unknown weight). A usage that cannot be converted (skeins or a
+///   length without the net weight per skein, …) is not guessed: it is listed in
+///   `unconverted` with the facts it lacks, and counted in no weight's total.
+public struct YearSummary: Hashable, Sendable {
+  /// A project and a number of seconds.
+  public struct ProjectTime: Hashable, Sendable {
+    public let project: Project
+    public let seconds: Int64
+  }
+
+  /// The grams of yarn of one weight category used by the projects finished in the year.
+  public struct WeightUse: Hashable, Sendable {
+    /// The CYC category, or `nil` for yarns of unknown weight.
+    public let weight: YarnWeight?
+    /// Grams, the full number (round for people).
+    public let grams: Double
+    /// How many usages the grams come from.
+    public let usages: Int
+  }
+
+  /// A usage of a finished project that could not be converted to grams.
+  public struct UnconvertedUse: Hashable, Sendable {
+    public let projectID: String
+    public let projectName: String
+    public let yarnID: String
+    /// The yarn's name, or its ID when the yarn is not in the library.
+    public let yarnName: String
+    public let weight: YarnWeight?
+    public let amount: Amount
+    /// The put-up facts the conversion lacks (empty when the yarn is not in the library).
+    public let missing: [PutUpFact]
+  }
+
+  /// The year summarized.
+  public let year: Int
+  /// The projects finished in the year, by finished day, then name, each with all its time.
+  public let finished: [ProjectTime]
+  /// Time logged inside the year, by project: the most first (ties by name).
+  public let perProject: [ProjectTime]
+  /// Time logged inside the year, all projects.
+  public let loggedSeconds: Int64
+  /// The finished project with the most time, or `nil` when none was finished.
+  public let longest: ProjectTime?
+  /// Grams used per weight category, lace (0) to jumbo (7), unknown weight last; only
+  /// categories with a usage appear.
+  public let yarnByWeight: [WeightUse]
+  /// The usages that could not be converted to grams, in project and usage order.
+  public let unconverted: [UnconvertedUse]
+
+  /// The time of the finished projects together.
+  public var finishedSeconds: Int64 { finished.reduce(0) { $0 + $1.seconds } }
+
+  /// The average time per finished project (whole seconds, rounded down), or `nil` when none
+  /// was finished.
+  public var averageSecondsPerFinished: Int64? {
+    finished.isEmpty ? nil : finishedSeconds / Int64(finished.count)
+  }
+
+  /// The grams of yarn used, all categories (the unconverted usages are not in it).
+  public var totalGrams: Double { yarnByWeight.reduce(0) { $0 + $1.grams } }
+
+  /// Summarizes `year` of `library`.
+  ///
+  /// - Parameters:
+  ///   - library: the whole library (`LibraryStore.library()`).
+  ///   - year: the year, such as 2026.
+  ///   - timeZone: the zone whose New Year midnights bound the year.
+  ///   - now: where a running session ends.
+  public init(library: Library, year: Int, timeZone: TimeZone, now: Date) {
+    self.year = year
+    let yarns = Dictionary(library.yarns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let names = Dictionary(library.projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    let projects = Dictionary(library.projects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+
+    // Time, all of it and inside the year.
+    var allTime: [String: Int64] = [:]
+    for session in library.sessions {
+      allTime[session.projectID, default: 0] += session.seconds(now: max(now, session.start))
+    }
+    var range: (start: Date?, end: Date?) = (nil, nil)
+    if let first = CalendarDate(year: year, month: 1, day: 1),
+      let last = CalendarDate(year: year, month: 12, day: 31)
+    {
+      let bounds = LocalCalendar.interval(from: first, through: last, in: timeZone)
+      range = (bounds.start, bounds.end)
+    } else {
+      range = (Date.distantFuture, Date.distantFuture)
+    }
+    let report = TimeReport(
+      sessions: library.sessions, projectNames: names, grouping: .project, range: range, timeZone: timeZone,
+      now: now)
+    perProject = report.rows.compactMap { row in
+      row.projectID.flatMap { projects[$0] }.map { ProjectTime(project: $0, seconds: row.seconds) }
+    }
+    loggedSeconds = report.totalSeconds
+
+    // The projects finished in the year.
+    let done = library.projects.filter { $0.status == .finished && $0.finished?.year == year }
+      .sorted { ($0.finished?.iso8601 ?? "", $0.name, $0.id) < ($1.finished?.iso8601 ?? "", $1.name, $1.id) }
+    finished = done.map { ProjectTime(project: $0, seconds: allTime[$0.id] ?? 0) }
+    var longest: ProjectTime?
+    for entry in finished where entry.seconds > (longest?.seconds ?? -1) {
+      longest = entry
+    }
+    self.longest = longest
+
+    // Yarn used by those projects, in grams by weight.
+    var grams: [Int: (Double, Int)] = [:]  // weight raw value, or 8 for unknown
+    var unconverted: [UnconvertedUse] = []
+    for project in done {
+      for usage in project.usages {
+        guard let yarn = yarns[usage.yarnID] else {
+          unconverted.append(
+            UnconvertedUse(
+              projectID: project.id, projectName: project.name, yarnID: usage.yarnID, yarnName: usage.yarnID,
+              weight: nil, amount: usage.amount, missing: []))
+          continue
+        }
+        do {
+          let converted = try UnitConversion.convert(usage.amount, to: .gram, putUp: yarn.putUp)
+          let key = yarn.weight?.rawValue ?? 8
+          let sum = grams[key] ?? (0, 0)
+          grams[key] = (sum.0 + converted.value, sum.1 + 1)
+        } catch {
+          unconverted.append(
+            UnconvertedUse(
+              projectID: project.id, projectName: project.name, yarnID: yarn.id, yarnName: yarn.name,
+              weight: yarn.weight, amount: usage.amount, missing: error.missing))
+        }
+      }
+    }
+    yarnByWeight = grams.keys.sorted().map { key in
+      WeightUse(weight: YarnWeight(rawValue: key), grams: grams[key]?.0 ?? 0, usages: grams[key]?.1 ?? 0)
+    }
+    self.unconverted = unconverted
+  }
+}

@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+
+/// `yarn time` and `yarn summary` through the built binary, with `TZ` set in the child's
+/// environment (zone facts in YarnCoreTests/LocalCalendarTests.swift). Every date used is in
+/// 2026, before these tests were written, so "not in the future" holds for them.
+@Suite struct TimeEndToEndTests {
+  static let newYork = ["TZ": "America/New_York"]
+  static let berlin = ["TZ": "Europe/Berlin"]
+
+  func sessions(_ yarn: YarnRunner, _ env: [String: String], _ extra: [String] = []) throws -> [[String: Any]]
+  {
+    let result = try yarn.run(["time", "log", "--json"] + extra, environment: env)
+    #expect(result.status == 0, "time log failed: \(result.stderr)")
+    return try #require(try result.json() as? [[String: Any]])
+  }
+
+  func expectOK(_ result: YarnRunner.Result, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.status == 0, "failed: \(result.stderr)", sourceLocation: sourceLocation)
+  }
+
+  @Test func dstNightsInNewYork() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = Self.newYork
+    try yarn.ok(["project", "add", "Flax"])
+    // Spring forward: 01:30 EST (06:30Z) to 03:30 EDT (07:30Z) is 1 h.
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Flax", "--from", "2026-03-08 01:30", "--to", "2026-03-08 03:30"], environment: env))
+    // Fall back: 01:30 means the first one, EDT (05:30Z); to 03:30 EST (08:30Z) is 3 h.
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Flax", "--from", "2026-11-01 01:30", "--to", "2026-11-01 03:30"], environment: env))
+    let log = try sessions(yarn, env)
+    #expect(log.map { $0["start"] as? String } == ["2026-03-08T06:30:00Z", "2026-11-01T05:30:00Z"])
+    #expect(log.map { $0["end"] as? String } == ["2026-03-08T07:30:00Z", "2026-11-01T08:30:00Z"])
+    #expect(log.map { $0["seconds"] as? Int } == [3_600, 10_800])
+    #expect(log.map { $0["project"] as? String } == ["Flax", "Flax"])
+
+    // 02:30 on the spring night does not exist: a usage error naming the zone.
+    let gap = try yarn.run(
+      ["time", "add", "Flax", "--from", "2026-03-08 02:30", "--to", "2026-03-08 03:45"], environment: env)
+    #expect(gap.status == 64)
+    #expect(gap.stderr.contains("bad value '2026-03-08 02:30' for --from"))
+    #expect(gap.stderr.contains("does not exist in America/New_York"))
+
+    // The second 01:30 (EST, 06:30Z) given with its offset lies inside the 3-hour session:
+    // refused, naming it in local time; recorded with --allow-overlap.
+    let second = [
+      "time", "add", "Flax", "--from", "2026-11-01T01:30:00-05:00", "--to", "2026-11-01T01:45-05:00",
+    ]
+    let overlap = try yarn.run(second, environment: env)
+    #expect(overlap.status == 65)
+    #expect(
+      overlap.stderr.contains(
+        "error: it overlaps the session on \"Flax\" from 2026-11-01 01:30 to 2026-11-01 03:30"))
+    expectOK(try yarn.run(second + ["--allow-overlap"], environment: env))
+    let after = try sessions(yarn, env)
+    #expect(after.count == 3)
+    #expect(after.last?["start"] as? String == "2026-11-01T06:30:00Z")
+    #expect(after.last?["seconds"] as? Int == 900)
+  }
+
+  @Test func reportsSplitAtLocalMidnightInEitherZone() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Hat"])
+    // 22:40 to 00:35 EST across Valentine's midnight: 80 min on the 14th, 35 on the 15th.
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Hat", "--from", "2026-02-14 22:40", "--to", "2026-02-15 00:35"],
+        environment: Self.newYork))
+    let byDay = try yarn.run(
+      ["time", "report", "--by", "day", "--from", "2026-02-14", "--to", "2026-02-15", "--json"],
+      environment: Self.newYork)
+    expectOK(byDay)
+    let rows = try #require(try byDay.json() as? [[String: Any]])
+    #expect(rows.map { $0["period"] as? String } == ["2026-02-14", "2026-02-15"])
+    #expect(rows.map { $0["seconds"] as? Int } == [4_800, 2_100])
+    // --to is inclusive, --from too: the 15th alone counts its 35 minutes.
+    let one = try #require(
+      try yarn.run(
+        ["time", "report", "--from", "2026-02-15", "--to", "2026-02-15", "--json"], environment: Self.newYork
+      ).json() as? [[String: Any]])
+    #expect(one.map { $0["project"] as? String } == ["Hat"])
+    #expect(one.map { $0["seconds"] as? Int } == [2_100])
+    // In Berlin the same instants (03:40Z–05:35Z) are all on the morning of the 15th.
+    let berlin = try #require(
+      try yarn.run(["time", "report", "--by", "day", "--json"], environment: Self.berlin).json()
+        as? [[String: Any]])
+    #expect(berlin.map { $0["period"] as? String } == ["2026-02-15"])
+    #expect(berlin.map { $0["seconds"] as? Int } == [6_900])
+
+    // Berlin's fall-back night: 01:30 CEST (2026-10-24T23:30Z) to 03:30 CET (02:30Z), 3 h, all
+    // on Sunday 2026-10-25: ISO week 43 (its Thursday, October 22, is day 295; 294 / 7 + 1).
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Hat", "--from", "2026-10-25 01:30", "--to", "2026-10-25 03:30"],
+        environment: Self.berlin))
+    let weeks = try #require(
+      try yarn.run(
+        ["time", "report", "--by", "week", "--from", "2026-10-01", "--json"], environment: Self.berlin
+      )
+      .json() as? [[String: Any]])
+    #expect(weeks.map { $0["period"] as? String } == ["2026-W43"])
+    #expect(weeks.map { $0["seconds"] as? Int } == [10_800])
+    let months = try #require(
+      try yarn.run(["time", "report", "--by", "month", "--json"], environment: Self.berlin).json()
+        as? [[String: Any]])
+    #expect(months.map { $0["period"] as? String } == ["2026-02", "2026-10"])
+    // Seen from New York the same 3 hours are the evening of Saturday the 24th (19:30–22:30 EDT).
+    let newYorkDays = try #require(
+      try yarn.run(
+        ["time", "report", "--by", "day", "--from", "2026-10-01", "--json"], environment: Self.newYork
+      )
+      .json() as? [[String: Any]])
+    #expect(newYorkDays.map { $0["period"] as? String } == ["2026-10-24"])
+
+    // CSV of the log, semicolon-delimited: UTC instants, seconds and h:mm.
+    let csv = try yarn.run(
+      ["time", "log", "--format", "csv", "--delimiter", "semicolon"], environment: Self.berlin)
+    expectOK(csv)
+    #expect(
+      csv.stdout
+        == "Project;Start;End;Seconds;Duration\r\n"
+        + "Hat;2026-02-15T03:40:00Z;2026-02-15T05:35:00Z;6900;1:55\r\n"
+        + "Hat;2026-10-24T23:30:00Z;2026-10-25T02:30:00Z;10800;3:00\r\n")
+    let table = try yarn.run(["time", "report", "--by", "month"], environment: Self.berlin)
+    #expect(
+      table.stdout
+        == "MONTH    TIME    H:MM\n2026-02  1h 55m  1:55\n2026-10  3h      3:00\ntotal    4h 55m  4:55\n")
+  }
+
+  @Test func everyRuleThroughTheCommandLine() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = Self.newYork
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    func status(_ arguments: [String]) throws -> YarnRunner.Result {
+      try yarn.run(arguments, environment: env)
+    }
+
+    // Usage errors (64): the form of the command and unreadable values.
+    for arguments in [
+      ["time", "add", "Flax"],
+      ["time", "add", "Flax", "--from", "2026-06-01 10:00"],
+      ["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00", "--duration", "1h"],
+      ["time", "add", "Flax", "--duration", "1h30"],
+      ["time", "add", "Flax", "--duration", "0m"],
+      ["time", "add", "Flax", "--duration", "1001h"],
+      ["time", "add", "Flax", "--duration", "-1h"],
+      [
+        "time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00", "--on", "2026-06-01",
+      ],
+      ["time", "add", "Flax", "--duration", "1h", "--on", "2026-02-30"],
+      ["time", "add", "Flax", "--from", "25:00", "--to", "2026-06-01 11:00"],
+      ["time", "add", "Flax", "--from", "tomorrow 10:00", "--to", "2026-06-01 11:00"],
+      ["time", "start", "Flax", "--at", "2026-03-29T14:30+25:00"],
+      ["time", "stop", "--at", "half past"],
+      ["time", "log", "--from", "2026-06-31"],
+      ["time", "log", "--from", "2026-06-02", "--to", "2026-06-01"],
+      ["time", "log", "--format", "xml"],
+      ["time", "log", "--format", "csv", "--json"],
+      ["time", "log", "--bom"],
+      ["time", "report", "--by", "year"],
+      ["time", "edit", "abcd"],
+      ["summary", "--year", "twenty"],
+    ] {
+      let result = try status(arguments)
+      #expect(result.status == 64, "\(arguments) gave \(result.status): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: "), "\(arguments): \(result.stderr)")
+    }
+
+    // Rules (65).
+    let backwards = try status([
+      "time", "add", "Flax", "--from", "2026-06-01 11:00", "--to", "2026-06-01 10:00",
+    ])
+    #expect(backwards.status == 65)
+    #expect(backwards.stderr.contains("must end after it starts: 2026-06-01 11:00 to 2026-06-01 10:00"))
+    let future = try status(["time", "add", "Flax", "--from", "2099-06-01 10:00", "--to", "2099-06-01 11:00"])
+    #expect(future.status == 65)
+    #expect(future.stderr.contains("the end 2099-06-01 11:00 is in the future"))
+    #expect(try status(["time", "start", "Flax", "--at", "2099-01-01 00:00"]).status == 65)
+    #expect(try status(["time", "add", "Flax", "--duration", "1h", "--on", "2099-01-01"]).status == 65)
+
+    // --duration --on packs the day: 1 h from midnight, then 30 min after it.
+    expectOK(
+      try status(["time", "add", "Flax", "--duration", "1h", "--on", "2026-06-01", "--note", "swatch"]))
+    expectOK(try status(["time", "add", "Hat", "--duration", "30m", "--on", "2026-06-01"]))
+    var log = try sessions(yarn, env)
+    #expect(log.map { $0["start"] as? String } == ["2026-06-01T04:00:00Z", "2026-06-01T05:00:00Z"])
+    #expect(log.map { $0["seconds"] as? Int } == [3_600, 1_800])
+    #expect(log.first?["note"] as? String == "swatch")
+    // 22 h 30 min are left in the day (05:30Z to 04:00Z): 24 h do not fit.
+    let full = try status(["time", "add", "Flax", "--duration", "24h", "--on", "2026-06-01"])
+    #expect(full.status == 65)
+    #expect(full.stderr.contains("does not fit on 2026-06-01"))
+
+    // Edit and rm by ID prefix; a prefix under 4 characters names nothing.
+    let hatID = try #require(log.last?["id"] as? String)
+    expectOK(
+      try status(["time", "edit", String(hatID.prefix(6)), "--to", "2026-06-01 02:00", "--project", "Flax"]))
+    log = try sessions(yarn, env)
+    #expect(log.last?["seconds"] as? Int == 3_600)  // 01:00–02:00 EDT
+    #expect(log.last?["project"] as? String == "Flax")
+    let overlapEdit = try status(["time", "edit", String(hatID.prefix(8)), "--from", "2026-06-01 00:30"])
+    #expect(overlapEdit.status == 65)
+    #expect(
+      overlapEdit.stderr.contains(
+        "overlaps the session on \"Flax\" from 2026-06-01 00:00 to 2026-06-01 01:00"))
+    #expect(try status(["time", "rm", String(hatID.prefix(3))]).status == 65)
+    #expect(try status(["time", "rm", "ffffffff"]).status == 65)
+    expectOK(try status(["time", "rm", String(hatID.prefix(8))]))
+    #expect(try sessions(yarn, env).count == 1)
+
+    // start while running names the project and since when; --switch leaves no gap.
+    expectOK(try status(["time", "start", "Flax", "--at", "-13h"]))
+    let second = try status(["time", "start", "Hat"])
+    #expect(second.status == 65)
+    #expect(second.stderr.contains("error: a timer is already running on \"Flax\" since "))
+    let running = try status(["time", "status"])
+    expectOK(running)
+    #expect(running.stdout.hasPrefix("Flax: running since "))
+    #expect(running.stdout.contains("(13h)"))
+    #expect(running.stderr.contains("warning: this timer has run for over 12 hours"))
+    expectOK(try status(["time", "start", "Hat", "--switch", "--at", "-1h"]))
+    log = try sessions(yarn, env)
+    #expect(log.count == 3)
+    #expect(log[1]["end"] as? String == log[2]["start"] as? String)
+    // 13 h ago to 1 h ago, give or take the second or two between the commands.
+    #expect((43_200...43_210).contains(log[1]["seconds"] as? Int ?? 0))
+    #expect(log[2]["end"] is NSNull)
+    expectOK(try status(["time", "stop", "--at", "-30m"]))
+    #expect((1_800...1_810).contains(try sessions(yarn, env).last?["seconds"] as? Int ?? 0))
+    #expect(try status(["time", "stop"]).status == 65)
+  }
+
+  @Test func yearSummaryOfTheSampleLibrary() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("samples/demo")
+    try yarn.ok(["backup", "restore", demo.path])
+    // Figures worked out by hand in YarnCoreTests/YearSummaryTests.swift.
+    let json = try yarn.run(["summary", "--year", "2026", "--json"], environment: Self.newYork)
+    expectOK(json)
+    let summary = try #require(try json.json() as? [String: Any])
+    #expect(summary["year"] as? Int == 2026)
+    #expect((summary["finished"] as? [[String: Any]])?.count == 4)
+    #expect(summary["finishedSeconds"] as? Int == 167_700)
+    #expect(summary["averageSecondsPerFinished"] as? Int == 41_925)
+    #expect(summary["loggedSeconds"] as? Int == 243_300)
+    #expect((summary["longest"] as? [String: Any])?["name"] as? String == "Granny Square Blanket, for Mum")
+    let weights = try #require(summary["yarnByWeight"] as? [[String: Any]])
+    #expect(weights.map { $0["weight"] as? Int } == [1, 4, 6])
+    #expect(abs((summary["totalGrams"] as? Double ?? 0) - 1_245.437124375) < 1e-6)
+    #expect((summary["unconverted"] as? [Any])?.isEmpty == true)
+    let text = try yarn.run(["summary", "--year", "2026"], environment: Self.newYork)
+    expectOK(text)
+    #expect(text.stdout.contains("Finished projects: 4\n"))
+    #expect(text.stdout.contains("Longest project: Granny Square Blanket, for Mum (21h 30m)\n"))
+    #expect(text.stdout.contains("Time logged in 2026: 67h 35m on 7 projects\n"))
+    #expect(text.stdout.contains("4 Medium (worsted)        995.34 g"))
+    let empty = try yarn.run(["summary", "--year", "1999", "--json"], environment: Self.newYork)
+    #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
+  }
+
+  // MARK: Concurrency, through real processes
+
+  /// Starts every command line at once, then waits for all of them.
+  func runAtOnce(_ yarn: YarnRunner, _ lines: [[String]]) throws -> [(status: Int32, stderr: String)] {
+    let executable = try #require(YarnRunner.executable)
+    var running: [(Process, URL)] = []
+    for (index, arguments) in lines.enumerated() {
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["--library", yarn.library.path] + arguments
+      process.environment = ["HOME": yarn.directory.path, "TZ": "America/New_York", "LANG": "C.UTF-8"]
+      let errURL = yarn.directory.appendingPathComponent(".concurrent-\(index)")
+      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: errURL)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardInput = FileHandle.nullDevice
+      running.append((process, errURL))
+    }
+    for (process, _) in running { try process.run() }
+    return try running.map { process, errURL in
+      process.waitUntilExit()
+      return (process.terminationStatus, try String(contentsOf: errURL, encoding: .utf8))
+    }
+  }
+
+  @Test func twentyAddsAtOnceAllLand() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    // Session k: 2026-06-01 from k:00 to k:30 EDT, none overlapping.
+    let lines = (0..<20).map { hour in
+      let hh = hour < 10 ? "0\(hour)" : "\(hour)"
+      return ["time", "add", "Flax", "--from", "2026-06-01 \(hh):00", "--to", "2026-06-01 \(hh):30", "-q"]
+    }
+    let results = try runAtOnce(yarn, lines)
+    for result in results { #expect(result.status == 0, "\(result.stderr)") }
+    let log = try sessions(yarn, Self.newYork)
+    #expect(log.count == 20)
+    #expect(Set(log.compactMap { $0["id"] as? String }).count == 20)
+    // EDT is UTC−4: k:00 local is (k + 4):00Z, on June 2 from k = 20 on (none here).
+    let starts = (0..<20).map { hour in "2026-06-01T\(hour + 4 < 10 ? "0" : "")\(hour + 4):00:00Z" }
+    #expect(log.compactMap { $0["start"] as? String } == starts)
+    #expect(log.allSatisfy { $0["seconds"] as? Int == 1_800 })
+  }
+
+  @Test func twoStartsAtOnceLeaveExactlyOneRunning() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    for round in 0..<3 {
+      let results = try runAtOnce(yarn, [["time", "start", "Flax"], ["time", "start", "Hat"]])
+      let statuses = results.map(\.status).sorted()
+      // One wins; the other is refused by the rule (65), or at worst finds the library busy
+      // past the timeout (75). Never two running.
+      #expect(statuses.first == 0, "round \(round): \(results)")
+      #expect(statuses.last == 65 || statuses.last == 75, "round \(round): \(results)")
+      if let loser = results.first(where: { $0.status == 65 }) {
+        #expect(loser.stderr.contains("error: a timer is already running on \""))
+      }
+      let log = try sessions(yarn, Self.newYork)
+      #expect(log.filter { $0["end"] is NSNull }.count == 1)
+      #expect(log.count == round + 1)
+      try yarn.ok(["time", "stop"])
+    }
+  }
+}

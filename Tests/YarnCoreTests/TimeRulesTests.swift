@@ -1,0 +1,291 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// The rules of `yarn time add`, `edit`, `rm`, `start --at` and `stop --at` (issue 6), on a
+/// real store. Instants are written in UTC; `now` is fixed.
+@Suite struct TimeRulesTests {
+  /// 2026-06-15T16:00:00Z.
+  let now = Date(timeIntervalSince1970: 1_781_539_200)
+  let newYork = TimeZone(identifier: "America/New_York") ?? .current
+  let berlin = TimeZone(identifier: "Europe/Berlin") ?? .current
+
+  func at(_ text: String) throws -> Date { try #require(JSONCoding.parseInstant(text)) }
+
+  func withTracker(_ body: (TimeTracker, LibraryStore) throws -> Void) throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Project(id: "socks", name: "Vanilla socks"))
+      try store.insert(Project(id: "hat", name: "Barley hat"))
+      try body(TimeTracker(store: store), store)
+    }
+  }
+
+  @Test func nowCheck() {
+    #expect(JSONCoding.formatInstant(now) == "2026-06-15T16:00:00Z")
+  }
+
+  @Test func addRecordsAFinishedSession() throws {
+    try withTracker { tracker, store in
+      let added = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T10:00:00Z"), end: try at("2026-06-15T11:30:00Z"),
+        note: "heel", now: now)
+      #expect(added.seconds() == 5_400)
+      #expect(added.note == "heel")
+      #expect(try store.sessions() == [added])
+    }
+  }
+
+  @Test func endMustBeAfterStart() throws {
+    try withTracker { tracker, store in
+      for end in ["2026-06-15T10:00:00Z", "2026-06-15T09:59:59Z"] {
+        do {
+          _ = try tracker.add(
+            projectID: "socks", start: try at("2026-06-15T10:00:00Z"), end: try at(end), note: nil, now: now)
+          Issue.record("a session ending at \(end) was recorded")
+        } catch TimeError.endNotAfterStart(let start, let stop) {
+          #expect(start == (try at("2026-06-15T10:00:00Z")))
+          #expect(stop == (try at(end)))
+        }
+      }
+      #expect(try store.sessions().isEmpty)
+    }
+  }
+
+  @Test func nothingEndsOrStartsInTheFuture() throws {
+    try withTracker { tracker, store in
+      // Ending one second after now.
+      do {
+        _ = try tracker.add(
+          projectID: "socks", start: try at("2026-06-15T15:00:00Z"), end: try at("2026-06-15T16:00:01Z"),
+          note: nil, now: now)
+        Issue.record("a session ending in the future was recorded")
+      } catch TimeError.inFuture(let edge, let instant, _) {
+        #expect(edge == .end)
+        #expect(instant == (try at("2026-06-15T16:00:01Z")))
+      }
+      // Ending exactly now is allowed.
+      _ = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T15:00:00Z"), end: now, note: nil, now: now)
+      do {
+        _ = try tracker.start(projectID: "hat", at: try at("2026-06-15T16:05:00Z"), note: nil, now: now)
+        Issue.record("a timer started in the future")
+      } catch TimeError.inFuture(let edge, _, _) {
+        #expect(edge == .start)
+      }
+      _ = try tracker.start(projectID: "hat", at: now, note: nil, now: now)
+      do {
+        _ = try tracker.stop(at: try at("2026-06-15T17:00:00Z"), now: now)
+        Issue.record("a timer stopped in the future")
+      } catch TimeError.inFuture(let edge, _, _) {
+        #expect(edge == .end)
+      }
+      #expect(try store.sessions().count == 2)
+    }
+  }
+
+  @Test func overlapsAreRefusedNamingTheOtherSession() throws {
+    try withTracker { tracker, store in
+      let first = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T10:00:00Z"), end: try at("2026-06-15T11:00:00Z"),
+        note: nil, now: now)
+      // Inside, straddling either end, and covering it all.
+      for (start, end) in [("10:15", "10:45"), ("09:30", "10:01"), ("10:59", "11:30"), ("09:00", "12:00")] {
+        do {
+          _ = try tracker.add(
+            projectID: "hat", start: try at("2026-06-15T\(start):00Z"), end: try at("2026-06-15T\(end):00Z"),
+            note: nil, now: now)
+          Issue.record("\(start)–\(end) overlapped and was recorded")
+        } catch TimeError.overlaps(let other, let projectName) {
+          #expect(other == first)
+          #expect(projectName == "Vanilla socks")
+          let message = String(describing: TimeError.overlaps(other, projectName: projectName))
+          #expect(message.contains("\"Vanilla socks\" from 2026-06-15T10:00:00Z to 2026-06-15T11:00:00Z"))
+        }
+      }
+      #expect(try store.sessions() == [first])
+      // Touching ends are no overlap: 09:00–10:00 and 11:00–12:00 both fit.
+      _ = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T09:00:00Z"), end: try at("2026-06-15T10:00:00Z"),
+        note: nil,
+        now: now)
+      _ = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T11:00:00Z"), end: try at("2026-06-15T12:00:00Z"),
+        note: nil,
+        now: now)
+      // --allow-overlap records it anyway.
+      _ = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T10:15:00Z"), end: try at("2026-06-15T10:45:00Z"),
+        note: nil,
+        allowOverlap: true, now: now)
+      #expect(try store.sessions().count == 4)
+    }
+  }
+
+  @Test func theRunningSessionOccupiesUntilNow() throws {
+    try withTracker { tracker, _ in
+      let running = try tracker.start(
+        projectID: "socks", at: try at("2026-06-15T14:00:00Z"), note: nil, now: now)
+      do {
+        _ = try tracker.add(
+          projectID: "hat", start: try at("2026-06-15T15:00:00Z"), end: try at("2026-06-15T15:30:00Z"),
+          note: nil,
+          now: now)
+        Issue.record("a session inside the running one was recorded")
+      } catch TimeError.overlaps(let other, _) {
+        #expect(other == running)
+      }
+      // Before the running one started it fits.
+      _ = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T13:00:00Z"), end: try at("2026-06-15T14:00:00Z"),
+        note: nil,
+        now: now)
+    }
+  }
+
+  @Test func startAtAPastTimeChecksOverlapAndSwitchLeavesNoGap() throws {
+    try withTracker { tracker, store in
+      let recorded = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T12:00:00Z"), end: try at("2026-06-15T13:00:00Z"),
+        note: nil,
+        now: now)
+      do {
+        _ = try tracker.start(projectID: "hat", at: try at("2026-06-15T12:30:00Z"), note: nil, now: now)
+        Issue.record("a timer started inside a recorded session")
+      } catch TimeError.overlaps(let other, _) {
+        #expect(other == recorded)
+      }
+      let first = try tracker.start(projectID: "hat", at: try at("2026-06-15T13:00:00Z"), note: nil, now: now)
+      let second = try tracker.start(
+        projectID: "socks", at: try at("2026-06-15T15:00:00Z"), note: nil, switching: true, now: now)
+      let sessions = try store.sessions()
+      #expect(sessions.map(\.id) == [recorded.id, first.id, second.id])
+      #expect(sessions[1].end == (try at("2026-06-15T15:00:00Z")))
+      #expect(sessions[2].start == sessions[1].end)
+      let stopped = try tracker.stop(at: try at("2026-06-15T15:45:00Z"), now: now)
+      #expect(stopped.seconds() == 2_700)
+    }
+  }
+
+  @Test func durationAloneEndsNowAndOnADayItPacksAfterTheDaysLastSession() throws {
+    try withTracker { tracker, store in
+      let justNow = try tracker.add(
+        projectID: "socks", seconds: 5_400, on: nil, note: nil, now: now, timeZone: newYork)
+      #expect(justNow.end == now)
+      #expect(justNow.start == (try at("2026-06-15T14:30:00Z")))
+      // 2026-06-10 in New York runs 04:00Z (EDT midnight) to 04:00Z on the 11th.
+      let day = try #require(CalendarDate(iso8601: "2026-06-10"))
+      let first = try tracker.add(
+        projectID: "hat", seconds: 3_600, on: day, note: nil, now: now, timeZone: newYork)
+      #expect(first.start == (try at("2026-06-10T04:00:00Z")))
+      #expect(first.end == (try at("2026-06-10T05:00:00Z")))
+      _ = try tracker.add(
+        projectID: "socks", start: try at("2026-06-10T20:00:00Z"), end: try at("2026-06-10T22:00:00Z"),
+        note: nil,
+        now: now)
+      let packed = try tracker.add(
+        projectID: "hat", seconds: 1_800, on: day, note: nil, now: now, timeZone: newYork)
+      #expect(packed.start == (try at("2026-06-10T22:00:00Z")))
+      // From 22:30Z to midnight at 04:00Z there are 5 h 30 min left: 6 h does not fit.
+      do {
+        _ = try tracker.add(
+          projectID: "hat", seconds: 21_600, on: day, note: nil, now: now, timeZone: newYork)
+        Issue.record("a session past midnight was packed into the day")
+      } catch TimeError.noRoom(let noRoomDay, let seconds, let free) {
+        #expect(noRoomDay == day)
+        #expect(seconds == 21_600)
+        #expect(free == 19_800)
+      }
+      // In Berlin 2026-06-01 begins at 2026-05-31T22:00Z (CEST midnight).
+      let berlinDay = try #require(CalendarDate(iso8601: "2026-06-01"))
+      let inBerlin = try tracker.add(
+        projectID: "hat", seconds: 600, on: berlinDay, note: nil, now: now, timeZone: berlin)
+      #expect(inBerlin.start == (try at("2026-05-31T22:00:00Z")))
+      // A day that has not begun.
+      let tomorrow = try #require(CalendarDate(iso8601: "2026-06-16"))
+      #expect(throws: TimeError.self) {
+        _ = try tracker.add(
+          projectID: "hat", seconds: 60, on: tomorrow, note: nil, now: now, timeZone: newYork)
+      }
+      #expect(try store.sessions().count == 5)
+    }
+  }
+
+  @Test func editKeepsTheRulesAndIgnoresItself() throws {
+    try withTracker { tracker, store in
+      let a = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T10:00:00Z"), end: try at("2026-06-15T11:00:00Z"),
+        note: "a",
+        now: now)
+      let b = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T12:00:00Z"), end: try at("2026-06-15T13:00:00Z"),
+        note: nil,
+        now: now)
+      // Moving a's end later within its own time is no overlap with itself.
+      let longer = try tracker.edit(sessionID: a.id, end: try at("2026-06-15T11:30:00Z"), now: now)
+      #expect(longer.seconds() == 5_400)
+      do {
+        _ = try tracker.edit(sessionID: a.id, end: try at("2026-06-15T12:30:00Z"), now: now)
+        Issue.record("an edit overlapping b was stored")
+      } catch TimeError.overlaps(let other, _) {
+        #expect(other == b)
+      }
+      do {
+        _ = try tracker.edit(sessionID: a.id, start: try at("2026-06-15T12:00:00Z"), now: now)
+        Issue.record("an edit starting after its end was stored")
+      } catch TimeError.endNotAfterStart {}
+      #expect(throws: TimeError.self) {
+        _ = try tracker.edit(sessionID: a.id, end: try at("2026-06-15T17:00:00Z"), now: now)
+      }
+      let moved = try tracker.edit(sessionID: a.id, projectID: "hat", note: .some(nil), now: now)
+      #expect(moved.projectID == "hat")
+      #expect(moved.note == nil)
+      do {
+        _ = try tracker.edit(sessionID: a.id, projectID: "nope", now: now)
+        Issue.record("moved to a missing project")
+      } catch StoreError.notFound(let kind, _) {
+        #expect(kind == .project)
+      }
+      #expect(try store.sessions() == [moved, b])
+      // --to on the running session stops it.
+      let running = try tracker.start(
+        projectID: "socks", at: try at("2026-06-15T14:00:00Z"), note: nil, now: now)
+      let stopped = try tracker.edit(sessionID: running.id, end: try at("2026-06-15T15:00:00Z"), now: now)
+      #expect(stopped.end == (try at("2026-06-15T15:00:00Z")))
+      #expect(try store.runningSession() == nil)
+    }
+  }
+
+  @Test func sessionsAreNamedByIDOrUniquePrefix() throws {
+    try withTracker { tracker, store in
+      try store.insert(
+        TimeSession(
+          id: "abcd1111", projectID: "socks", start: try at("2026-06-01T10:00:00Z"),
+          end: try at("2026-06-01T11:00:00Z")))
+      try store.insert(
+        TimeSession(
+          id: "abcd2222", projectID: "hat", start: try at("2026-06-02T10:00:00Z"),
+          end: try at("2026-06-02T11:00:00Z")))
+      #expect(try tracker.session(matching: "abcd1111").projectID == "socks")
+      #expect(try tracker.session(matching: "ABCD2").projectID == "hat")
+      do {
+        _ = try tracker.session(matching: "abcd")
+        Issue.record("an ambiguous prefix matched")
+      } catch TimeError.ambiguousSession(_, let ids) {
+        #expect(ids == ["abcd1111", "abcd2222"])
+      }
+      // Under 4 characters a prefix names nothing, even when unique.
+      for reference in ["abc", "", "zzzz", "abcd%"] {
+        do {
+          _ = try tracker.session(matching: reference)
+          Issue.record("\"\(reference)\" matched")
+        } catch TimeError.sessionNotFound {}
+      }
+      let removed = try tracker.remove(sessionID: "abcd1111")
+      #expect(removed.projectID == "socks")
+      #expect(try store.sessions().map(\.id) == ["abcd2222"])
+      #expect(throws: StoreError.self) { _ = try tracker.remove(sessionID: "abcd1111") }
+    }
+  }
+}
