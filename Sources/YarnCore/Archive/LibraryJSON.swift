@@ -4,21 +4,26 @@ import Foundation
 /// be written without holding the whole library (or its JSON) in memory. `LibraryStore`
 /// streams them from SQLite; `Library` from its arrays.
 protocol LibraryItems {
-  func forEachYarn(_ body: (Yarn) throws -> Void) throws
-  func forEachProject(_ body: (Project) throws -> Void) throws
-  func forEachNote(_ body: (Note) throws -> Void) throws
-  func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws
+  func eachYarn(_ body: (Yarn) throws -> Void) throws
+  func eachProject(_ body: (Project) throws -> Void) throws
+  func eachNote(_ body: (Note) throws -> Void) throws
+  func eachSession(_ body: (TimeSession) throws -> Void) throws
 }
 
-extension LibraryStore: LibraryItems {}
+extension LibraryStore: LibraryItems {
+  func eachYarn(_ body: (Yarn) throws -> Void) throws { try forEachYarn(body) }
+  func eachProject(_ body: (Project) throws -> Void) throws { try forEachProject(body) }
+  func eachNote(_ body: (Note) throws -> Void) throws { try forEachNote(body) }
+  func eachSession(_ body: (TimeSession) throws -> Void) throws {
+    try forEachSessionInCreationOrder(body)
+  }
+}
 
 extension Library: LibraryItems {
-  func forEachYarn(_ body: (Yarn) throws -> Void) throws { try yarns.forEach(body) }
-  func forEachProject(_ body: (Project) throws -> Void) throws { try projects.forEach(body) }
-  func forEachNote(_ body: (Note) throws -> Void) throws { try notes.forEach(body) }
-  func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws {
-    try sessions.forEach(body)
-  }
+  func eachYarn(_ body: (Yarn) throws -> Void) throws { try yarns.forEach(body) }
+  func eachProject(_ body: (Project) throws -> Void) throws { try projects.forEach(body) }
+  func eachNote(_ body: (Note) throws -> Void) throws { try notes.forEach(body) }
+  func eachSession(_ body: (TimeSession) throws -> Void) throws { try sessions.forEach(body) }
 }
 
 /// Writes and reads `library.json` one item at a time.
@@ -93,11 +98,11 @@ enum LibraryJSON {
     var projectAttachments: [Attachment] = []
     var yarnAttachments: [Attachment] = []
     try array("notes", first: true) {
-      try items.forEachNote { try item($0) }
+      try items.eachNote { try item($0) }
       counts.notes = count
     }
     try array("projects", first: false) {
-      try items.forEachProject { project in
+      try items.eachProject { project in
         if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
         projectAttachments += project.photos
         try item(project)
@@ -105,11 +110,11 @@ enum LibraryJSON {
       counts.projects = count
     }
     try array("sessions", first: false) {
-      try items.forEachSessionInCreationOrder { try item($0) }
+      try items.eachSession { try item($0) }
       counts.sessions = count
     }
     try array("yarns", first: false) {
-      try items.forEachYarn { yarn in
+      try items.eachYarn { yarn in
         yarnAttachments += yarn.photos
         try item(yarn)
       }

@@ -29,18 +29,6 @@ extension LibraryStore {
     }
   }
 
-  /// Hands each project to `body` in creation order as it is read (memory stays flat however
-  /// many projects there are); all in one read transaction. `body` may read from the store.
-  ///
-  /// - Throws: what `body` throws (which stops the walk); the errors of `projects()`.
-  public func forEachProject(_ body: (Project) throws -> Void) throws {
-    try read {
-      try connection.forEach("SELECT \(LibraryStore.projectColumns) FROM project ORDER BY seq") {
-        try body(try project(from: $0))
-      }
-    }
-  }
-
   /// The project with `id`, or `nil` when there is none.
   ///
   /// - Throws: the errors of `projects()`.

@@ -44,17 +44,6 @@ extension LibraryStore {
     }
   }
 
-  /// The session with `id`, or `nil` when there is none.
-  ///
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func session(id: String) throws -> TimeSession? {
-    try read {
-      try connection.query(
-        "SELECT \(LibraryStore.sessionColumns) FROM time_session WHERE id = ?", [.text(id)]
-      ) { try session(from: $0) }.first
-    }
-  }
-
   /// The running session (no end), or `nil`. The schema allows at most one.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
