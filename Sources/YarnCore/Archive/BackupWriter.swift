@@ -170,8 +170,19 @@ final class BackupTemporaryFiles {
     _ = flock(lock, LOCK_EX | LOCK_NB)
   }
 
+  private var extras: [String] = []
+
+  /// The path of another temporary file of the group, `.NAME.tmp-<uuid>.<suffix>`, removed
+  /// by `remove()`.
+  func extraPath(_ suffix: String) -> String {
+    let path = group + "." + suffix
+    extras.append(path)
+    return path
+  }
+
   /// Removes every file of the group, the lock last.
   func remove() {
+    for path in extras { unlink(path) }
     for suffix in [".library.json", ""] { unlink(group + suffix) }
     unlink(group + ".lock")
     if lock >= 0 { close(lock) }
