@@ -373,4 +373,35 @@ import YarnCore
     }
     #expect(outcomes.contains("old"), "\(outcomes)")
   }
+
+  // MARK: Export
+
+  @Test func exportWritesAZipForPeople() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    try yarn.ok(["stash", "add", "Cascade 220"])  // a second "Cascade 220"
+    let result = try yarn.ok(["export", "people.zip"])
+    #expect(result.stdout == "people.zip\n")
+    #expect(result.stderr.contains("exported 16 yarns, 8 projects and 6 files to people.zip"))
+    let (status, listing) = try Self.shell("unzip -Z1 people.zip", in: yarn.directory)
+    try #require(status == 0, "\(listing)")
+    let names = listing.split(separator: "\n").map(String.init)
+    #expect(Array(names.prefix(3)) == ["stash.csv", "projects.csv", "time.csv"])
+    #expect(names.contains("yarns/Cascade 220/yarn.txt"))
+    #expect(names.contains("yarns/Cascade 220 (2)/yarn.txt"))
+    #expect(names.filter { $0.hasSuffix("/project.txt") }.count == 8)
+    #expect(names.filter { $0.hasSuffix("/yarn.txt") }.count == 16)
+    // The CSV in the zip is what `stash export` writes.
+    let (_, csv) = try Self.shell("unzip -p people.zip stash.csv", in: yarn.directory)
+    #expect(csv == (try yarn.ok(["stash", "export"])).stdout)
+
+    let again = try yarn.run(["export", "people.zip"])
+    #expect(again.status == 73)
+    #expect(again.stderr.contains("--force"))
+    try yarn.ok(["export", "people.zip", "--force"])
+    let left = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
+      .filter { $0.hasPrefix(".people.zip") }
+    #expect(left.isEmpty)
+  }
 }
