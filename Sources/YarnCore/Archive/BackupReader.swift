@@ -205,14 +205,13 @@ final class BackupReader {
         counts: [:])
     }
     let check = LibraryCheck(manifest: manifest)
-    let decoder = JSONCoding.decoder()
     var itemProblems: [BackupProblem] = []
     var failedItems = 0
     var observeError: Error?
     let handler: LibraryJSONScanner.Handler = { key, index, bytes in
       let item: LibraryItem
       do {
-        item = try LibraryItem.decode(key: key, from: Data(bytes), decoder: decoder)
+        item = try LibraryItemDecoder.decode(key: key, from: bytes)
       } catch {
         failedItems += 1
         if itemProblems.count < BackupReader.maxItemProblems {
@@ -315,12 +314,11 @@ final class BackupReader {
       throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
     }
     defer { close(fd) }
-    let decoder = JSONCoding.decoder()
     try withoutActuallyEscaping(body) { body in
       var bodyError: Error?
       var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, index, bytes in
         do {
-          try body(try LibraryItem.decode(key: key, from: Data(bytes), decoder: decoder))
+          try body(try LibraryItemDecoder.decode(key: key, from: bytes))
         } catch {
           bodyError = error
           throw error

@@ -164,18 +164,6 @@ enum LibraryItem {
   case project(Project)
   case note(Note)
   case session(TimeSession)
-
-  /// Decodes the item of the array `key` (one of `LibraryJSON.keys`).
-  ///
-  /// - Throws: `DecodingError`.
-  static func decode(key: String, from data: Data, decoder: JSONDecoder) throws -> LibraryItem {
-    switch key {
-    case "yarns": return .yarn(try decoder.decode(Yarn.self, from: data))
-    case "projects": return .project(try decoder.decode(Project.self, from: data))
-    case "notes": return .note(try decoder.decode(Note.self, from: data))
-    default: return .session(try decoder.decode(TimeSession.self, from: data))
-    }
-  }
 }
 
 extension LibraryCheck {

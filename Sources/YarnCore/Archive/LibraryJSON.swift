@@ -30,9 +30,9 @@ extension Library: LibraryItems {
 ///
 /// The bytes written are exactly those of `JSONCoding.encoder().encode(library)` (tested):
 /// the top-level keys in sorted order (`notes`, `projects`, `sessions`, `yarns`), each item
-/// encoded with the same encoder and indented by four spaces, items separated by `,\n`, an empty
-/// array written as `[\n\n  ]`, no final line feed. Memory is bounded by the largest item, not
-/// by the library.
+/// written by `LibraryJSONEncoder` at an indentation of four spaces, items separated by
+/// `,\n`, an empty array written as `[\n\n  ]`, no final line feed. Memory is bounded by the
+/// largest item, not by the library.
 enum LibraryJSON {
   /// The top-level keys, in the order they are written (sorted, as `JSONEncoder` sorts them).
   static let keys = ["notes", "projects", "sessions", "yarns"]
@@ -51,77 +51,69 @@ enum LibraryJSON {
   static func write(
     _ items: some LibraryItems, to sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Summary {
-    let encoder = JSONCoding.encoder()
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(1 << 18)
-    func flush() throws {
-      try buffer.withUnsafeBytes { try sink($0) }
-      buffer.removeAll(keepingCapacity: true)
-    }
-    func append(_ text: StaticString) {
-      text.withUTF8Buffer { buffer.append(contentsOf: $0) }
-    }
-    func appendItem(_ data: Data) {
-      // The item as JSONEncoder nests it two levels deep: four spaces after every line
-      // break, except on the empty line it writes inside an empty array or object.
-      buffer.append(contentsOf: "    ".utf8)
-      data.withUnsafeBytes { bytes in
-        let count = bytes.count
-        var index = 0
-        while index < count {
-          let byte = bytes[index]
-          buffer.append(byte)
-          if byte == 0x0A, index + 1 < count, bytes[index + 1] != 0x0A {
-            buffer.append(contentsOf: "    ".utf8)
-          }
-          index += 1
-        }
+    var out = LibraryJSONEncoder()
+    func flushIfFull() throws {
+      if out.buffer.count >= 1 << 18 {
+        try out.buffer.withUnsafeBytes { try sink($0) }
+        out.buffer.removeAll(keepingCapacity: true)
       }
     }
     var count = 0
-    func item<T: Encodable>(_ value: T) throws {
-      if count > 0 { append(",\n") } else { append("\n") }
-      appendItem(try encoder.encode(value))
+    /// Starts the next item of an array (at indentation 4, inside the top-level object).
+    func next() {
+      if count > 0 { out.raw(",\n") } else { out.raw("\n") }
+      out.spaces(4)
       count += 1
-      if buffer.count >= 1 << 18 { try flush() }
     }
     func array(_ key: StaticString, first: Bool, _ body: () throws -> Void) throws {
-      append(first ? "{\n  \"" : ",\n  \"")
-      append(key)
-      append("\" : [")
+      out.raw(first ? "{\n  \"" : ",\n  \"")
+      out.raw(key)
+      out.raw("\" : [")
       count = 0
       try body()
-      append(count == 0 ? "\n\n  ]" : "\n  ]")
+      out.raw(count == 0 ? "\n\n  ]" : "\n  ]")
     }
 
     var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
     var projectAttachments: [Attachment] = []
     var yarnAttachments: [Attachment] = []
     try array("notes", first: true) {
-      try items.eachNote { try item($0) }
+      try items.eachNote { note in
+        next()
+        out.note(note, indent: 4)
+        try flushIfFull()
+      }
       counts.notes = count
     }
     try array("projects", first: false) {
       try items.eachProject { project in
         if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
         projectAttachments += project.photos
-        try item(project)
+        next()
+        try out.project(project, indent: 4)
+        try flushIfFull()
       }
       counts.projects = count
     }
     try array("sessions", first: false) {
-      try items.eachSession { try item($0) }
+      try items.eachSession { session in
+        next()
+        out.session(session, indent: 4)
+        try flushIfFull()
+      }
       counts.sessions = count
     }
     try array("yarns", first: false) {
       try items.eachYarn { yarn in
         yarnAttachments += yarn.photos
-        try item(yarn)
+        next()
+        try out.yarn(yarn, indent: 4)
+        try flushIfFull()
       }
       counts.yarns = count
     }
-    append("\n}")
-    try flush()
+    out.raw("\n}")
+    try out.buffer.withUnsafeBytes { try sink($0) }
 
     var seen = Set<String>()
     let attachments = (yarnAttachments + projectAttachments).filter {
