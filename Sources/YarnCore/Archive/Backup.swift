@@ -58,10 +58,19 @@ public enum Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-    var problems = try reader.scanLibrary(stagingDirectory: nil).problems
-    for file in reader.attachmentFiles {
-      if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
-    }
+    // The attachments are read while the library's items are checked on another thread.
+    var attachmentProblems: [BackupProblem] = []
+    var problems = try reader.scanLibrary(
+      stagingDirectory: nil,
+      meanwhile: {
+        for file in reader.attachmentFiles {
+          if let problem = try reader.readAttachment(file, to: nil) {
+            attachmentProblems.append(problem)
+          }
+        }
+      }
+    ).problems
+    problems += attachmentProblems
     guard problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }

@@ -193,39 +193,52 @@ final class BackupReader {
   /// - Throws: `BackupError.cannotStage` when the copy cannot be written; what `observe`
   ///   throws. Problems of the backup itself are returned, not thrown.
   func scanLibrary(
-    stagingDirectory: URL?, observe: ((LibraryItem) throws -> Void)? = nil
+    stagingDirectory: URL?, observe: ((LibraryItem) throws -> Void)? = nil,
+    meanwhile: () throws -> Void = {}
   ) throws -> LibraryScan {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
+      try meanwhile()
       return LibraryScan(
         problems: [.missing(BackupManifest.libraryPath)], staged: nil, arrays: [:], counts: [:])
     }
     guard file.size <= limits.maxLibraryBytes else {
+      try meanwhile()
       return LibraryScan(
         problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)], staged: nil, arrays: [:],
         counts: [:])
     }
-    let check = LibraryCheck(manifest: manifest)
-    var itemProblems: [BackupProblem] = []
-    var failedItems = 0
+    let checker = ItemChecker(manifest: manifest)
+    // Without an observer (which may use the store, so it stays on this thread) the items
+    // are decoded and checked on a second thread, while this one reads on and then runs
+    // `meanwhile` (the attachments).
+    let parallel = observe == nil
+    let queue = BatchQueue<RawItem>()
+    let done = DispatchSemaphore(value: 0)
+    if parallel {
+      Thread {
+        defer { done.signal() }
+        while let batch = queue.pop() {
+          for raw in batch {
+            raw.bytes.withUnsafeBytes { _ = checker.take(key: raw.key, index: raw.index, bytes: $0) }
+          }
+        }
+      }.start()
+    }
+    var pending: [RawItem] = []
     var observeError: Error?
     let handler: LibraryJSONScanner.Handler = { key, index, bytes in
-      let item: LibraryItem
-      do {
-        item = try LibraryItemDecoder.decode(key: key, from: bytes)
-      } catch {
-        failedItems += 1
-        if itemProblems.count < BackupReader.maxItemProblems {
-          itemProblems.append(
-            .invalidLibrary(reason: BackupChecks.describe(error, prefix: "\(key)[\(index)]")))
+      if parallel {
+        pending.append(RawItem(key: key, index: index, bytes: Array(bytes)))
+        if pending.count == BatchQueue<RawItem>.batchSize {
+          _ = queue.push(pending)
+          pending.removeAll(keepingCapacity: true)
         }
         return
       }
-      check.add(item)
-      if let observe {
-        do { try observe(item) } catch {
-          observeError = error
-          throw error
-        }
+      guard let item = checker.take(key: key, index: index, bytes: bytes), let observe else { return }
+      do { try observe(item) } catch {
+        observeError = error
+        throw error
       }
     }
     var scanner = LibraryJSONScanner(handler: handler)
@@ -236,6 +249,16 @@ final class BackupReader {
         syntax = .invalidLibrary(reason: error.description)
       }
     }
+    var joined = !parallel
+    func join() {
+      guard !joined else { return }
+      joined = true
+      if !pending.isEmpty { _ = queue.push(pending) }
+      pending = []
+      queue.finish(nil)
+      done.wait()
+    }
+    defer { join() }
 
     let staged = stagingDirectory?.appendingPathComponent(BackupManifest.libraryPath)
     var fd: Int32 = -1
@@ -280,22 +303,24 @@ final class BackupReader {
             reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
         }
       }
+      if let observeError { throw observeError }
     }
-    if let readProblem {
-      return LibraryScan(problems: [readProblem], staged: nil, arrays: [:], counts: [:])
-    }
-    if syntax == nil {
+    if readProblem == nil, syntax == nil {
       do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
         syntax = .invalidLibrary(reason: error.description)
       }
     }
-    var problems: [BackupProblem] = syntax.map { [$0] } ?? []
-    problems += itemProblems
-    if failedItems > itemProblems.count {
-      problems.append(
-        .invalidLibrary(reason: "\(failedItems - itemProblems.count) more items do not decode"))
+    if parallel {
+      // Hand over the last items, then do the other work while they are checked.
+      if !pending.isEmpty { _ = queue.push(pending) }
+      pending = []
     }
-    if problems.isEmpty { problems = check.finish() }
+    try meanwhile()
+    join()
+    if let readProblem {
+      return LibraryScan(problems: [readProblem], staged: nil, arrays: [:], counts: [:])
+    }
+    let problems = syntax.map { [$0] + checker.problems(checkingReferences: false) } ?? checker.problems()
     return LibraryScan(
       problems: problems, staged: staged, arrays: scanner.arrays, counts: scanner.counts)
   }
@@ -309,18 +334,62 @@ final class BackupReader {
     of key: String, in scan: LibraryScan, _ body: (LibraryItem) throws -> Void
   ) throws {
     guard let staged = scan.staged, let range = scan.arrays[key] else { return }
+    // The file is read and the items decoded on a second thread, a few hundred at a time,
+    // while `body` (the store's inserts) runs on this one: a restore's two halves overlap.
+    let queue = BatchQueue<LibraryItem>()
+    let done = DispatchSemaphore(value: 0)
+    let path = url.path
+    let worker = Thread {
+      defer { done.signal() }
+      do {
+        var batch: [LibraryItem] = []
+        batch.reserveCapacity(BatchQueue<LibraryItem>.batchSize)
+        try BackupReader.readItems(of: key, from: staged, range: range, backupPath: path) { item in
+          batch.append(item)
+          if batch.count == BatchQueue<LibraryItem>.batchSize {
+            guard queue.push(batch) else { throw CancellationError() }
+            batch.removeAll(keepingCapacity: true)
+          }
+        }
+        if !batch.isEmpty { _ = queue.push(batch) }
+        queue.finish(nil)
+      } catch {
+        queue.finish(error)
+      }
+    }
+    worker.start()
+    do {
+      while let batch = queue.pop() {
+        for item in batch { try body(item) }
+      }
+    } catch {
+      queue.cancel()
+      done.wait()
+      throw error
+    }
+    done.wait()
+    if let failure = queue.failure { throw failure }
+  }
+
+  /// Reads the array `key` at `range` of the staged `library.json` and decodes each item.
+  ///
+  /// - Throws: `BackupError.cannotStage` when the file cannot be read;
+  ///   `BackupError.invalidBackup` if it no longer splits or decodes; what `deliver` throws.
+  static func readItems(
+    of key: String, from staged: URL, range: Range<Int64>, backupPath: String,
+    deliver: (LibraryItem) throws -> Void
+  ) throws {
     let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
     }
     defer { close(fd) }
-    try withoutActuallyEscaping(body) { body in
-      var bodyError: Error?
-      var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, index, bytes in
-        do {
-          try body(try LibraryItemDecoder.decode(key: key, from: bytes))
-        } catch {
-          bodyError = error
+    try withoutActuallyEscaping(deliver) { deliver in
+      var deliverError: Error?
+      var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, _, bytes in
+        let item = try LibraryItemDecoder.decode(key: key, from: bytes)
+        do { try deliver(item) } catch {
+          deliverError = error
           throw error
         }
       }
@@ -342,10 +411,10 @@ final class BackupReader {
         }
         try scanner.finish()
       } catch {
-        if let bodyError { throw bodyError }
+        if let deliverError { throw deliverError }
         if let error = error as? BackupError { throw error }
         throw BackupError.invalidBackup(
-          path: url.path,
+          path: backupPath,
           problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
       }
     }
@@ -429,5 +498,103 @@ final class BackupReader {
     case .emptyArchive: return "the archive has no entries"
     case .entryTooLarge(_, _, let limit): return "it holds more than \(limit) bytes"
     }
+  }
+}
+
+/// Batches handed from one thread to another (decoded items from the reading thread to the
+/// inserting one; item bytes from the reading thread to the checking one): at most
+/// `capacity` batches wait (memory stays bounded); either side can end it.
+final class BatchQueue<Element>: @unchecked Sendable {
+  static var batchSize: Int { 512 }
+  private let capacity = 8
+  private let condition = NSCondition()
+  private var batches: [[Element]] = []
+  private var finished = false
+  private var cancelled = false
+  /// Why the reading side stopped early, once it has finished.
+  private(set) var failure: Error?
+
+  /// Waits for room, then adds `batch`; `false` when the consumer cancelled.
+  func push(_ batch: [Element]) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.count >= capacity, !cancelled { condition.wait() }
+    guard !cancelled else { return false }
+    batches.append(batch)
+    condition.broadcast()
+    return true
+  }
+
+  /// Says that no more batches come (`error` when reading failed).
+  func finish(_ error: Error?) {
+    condition.lock()
+    defer { condition.unlock() }
+    finished = true
+    failure = error
+    condition.broadcast()
+  }
+
+  /// Waits for the next batch; `nil` when the producer has finished and all were taken.
+  func pop() -> [Element]? {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.isEmpty, !finished { condition.wait() }
+    guard !batches.isEmpty else { return nil }
+    let batch = batches.removeFirst()
+    condition.broadcast()
+    return batch
+  }
+
+  /// Stops the producer at its next push.
+  func cancel() {
+    condition.lock()
+    defer { condition.unlock() }
+    cancelled = true
+    condition.broadcast()
+  }
+}
+
+/// An item's bytes on their way to the checking thread.
+struct RawItem: Sendable {
+  var key: String
+  var index: Int
+  var bytes: [UInt8]
+}
+
+/// Decodes items and checks them (`LibraryCheck`), collecting the problems: used by one
+/// thread at a time (the reading one, or the checking one until it is joined).
+final class ItemChecker: @unchecked Sendable {
+  private let check: LibraryCheck
+  private var itemProblems: [BackupProblem] = []
+  private var failedItems = 0
+
+  init(manifest: BackupManifest) { check = LibraryCheck(manifest: manifest) }
+
+  /// Decodes and checks one item; `nil` (and a problem recorded) when it does not decode.
+  func take(key: String, index: Int, bytes: UnsafeRawBufferPointer) -> LibraryItem? {
+    let item: LibraryItem
+    do {
+      item = try LibraryItemDecoder.decode(key: key, from: bytes)
+    } catch {
+      failedItems += 1
+      if itemProblems.count < BackupReader.maxItemProblems {
+        itemProblems.append(
+          .invalidLibrary(reason: BackupChecks.describe(error, prefix: "\(key)[\(index)]")))
+      }
+      return nil
+    }
+    check.add(item)
+    return item
+  }
+
+  /// The decoding problems (the first 20, then a count) or, when every item decoded, the
+  /// problems `LibraryCheck` finds.
+  func problems(checkingReferences: Bool = true) -> [BackupProblem] {
+    var problems = itemProblems
+    if failedItems > itemProblems.count {
+      problems.append(
+        .invalidLibrary(reason: "\(failedItems - itemProblems.count) more items do not decode"))
+    }
+    return problems.isEmpty && checkingReferences ? check.finish() : problems
   }
 }

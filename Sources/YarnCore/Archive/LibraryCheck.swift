@@ -159,7 +159,7 @@ final class LibraryCheck {
 }
 
 /// One item of `library.json`, decoded.
-enum LibraryItem {
+enum LibraryItem: Sendable {
   case yarn(Yarn)
   case project(Project)
   case note(Note)

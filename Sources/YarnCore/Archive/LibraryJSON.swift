@@ -215,7 +215,6 @@ struct LibraryJSONScanner {
       let byte = bytes[index]
       switch state {
       case .inItem, .skipping:
-        // The hot loop: copy the item's bytes, tracking strings and nesting.
         if scalar {
           if byte == 0x2C || byte == 0x5D || byte == 0x7D || LibraryJSONScanner.isSpace(byte) {
             try endValue()
@@ -223,24 +222,48 @@ struct LibraryJSONScanner {
           }
           if capturing { item.append(byte) }
         } else {
-          if capturing { item.append(byte) }
-          if inString {
-            if escaped {
-              escaped = false
-            } else if byte == 0x5C {
-              escaped = true
+          // The hot loop: run to the end of the value (or of the input) with local state,
+          // then copy the run at once.
+          var end = index
+          var depth = self.depth
+          var inString = self.inString
+          var escaped = self.escaped
+          var ended = false
+          while end < count {
+            let byte = bytes[end]
+            end += 1
+            if inString {
+              if escaped {
+                escaped = false
+              } else if byte == 0x5C {
+                escaped = true
+              } else if byte == 0x22 {
+                inString = false
+                if depth == 0 {
+                  ended = true
+                  break
+                }
+              }
             } else if byte == 0x22 {
-              inString = false
-              if depth == 0 { try endValue() }
+              inString = true
+            } else if byte == 0x7B || byte == 0x5B {
+              depth += 1
+            } else if byte == 0x7D || byte == 0x5D {
+              depth -= 1
+              if depth == 0 {
+                ended = true
+                break
+              }
             }
-          } else if byte == 0x22 {
-            inString = true
-          } else if byte == 0x7B || byte == 0x5B {
-            depth += 1
-          } else if byte == 0x7D || byte == 0x5D {
-            depth -= 1
-            if depth == 0 { try endValue() }
           }
+          if capturing { item.append(contentsOf: bytes[index..<end]) }
+          offset += Int64(end - index)
+          index = end
+          self.depth = depth
+          self.inString = inString
+          self.escaped = escaped
+          if ended { try endValue() }
+          continue
         }
       case .start:
         if !LibraryJSONScanner.isSpace(byte) {

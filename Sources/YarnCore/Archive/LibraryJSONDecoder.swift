@@ -163,7 +163,9 @@ enum LibraryItemDecoder {
 
 /// A JSON value (RFC 8259). Numbers keep their text, read when their type is known.
 indirect enum JSONValue {
-  case object([String: JSONValue])
+  /// Members in order (duplicates kept; the last one counts, as in `JSONDecoder`). Objects
+  /// here are small, so a search beats hashing every key.
+  case object([(key: String, value: JSONValue)])
   case array([JSONValue])
   case string(String)
   case number(String)
@@ -244,22 +246,27 @@ struct Field {
 
 /// The members of an object, read by key.
 struct ObjectFields {
-  let members: [String: JSONValue]
+  let members: [(key: String, value: JSONValue)]
   let path: String
+
+  /// The value of the last member named `key`.
+  private func value(_ key: String) -> JSONValue? {
+    members.last { $0.key == key }?.value
+  }
 
   private func field(_ key: String, _ value: JSONValue) -> Field {
     Field(value: value, path: path.isEmpty ? key : path + "." + key)
   }
 
   func required<T>(_ key: String, _ read: (Field) throws -> T) throws -> T {
-    guard let value = members[key] else {
+    guard let value = value(key) else {
       throw ItemDecodingError(path: path, reason: "missing key \"\(key)\"")
     }
     return try read(field(key, value))
   }
 
   func optional<T>(_ key: String, _ read: (Field) throws -> T) throws -> T? {
-    guard let value = members[key] else { return nil }
+    guard let value = value(key) else { return nil }
     if case .null = value { return nil }
     return try read(field(key, value))
   }
@@ -331,7 +338,7 @@ struct JSONParser {
     try enter()
     defer { depth -= 1 }
     index += 1
-    var members: [String: JSONValue] = [:]
+    var members: [(key: String, value: JSONValue)] = []
     skipSpace()
     if index < bytes.count, bytes[index] == 0x7D {
       index += 1
@@ -344,7 +351,7 @@ struct JSONParser {
       skipSpace()
       guard index < bytes.count, bytes[index] == 0x3A else { throw fail("expected ':'") }
       index += 1
-      members[key] = try parseValue()
+      members.append((key, try parseValue()))
       skipSpace()
       guard index < bytes.count else { throw fail("unexpected end") }
       if bytes[index] == 0x2C {
