@@ -225,6 +225,42 @@ extension ZipArchive {
   }
 }
 
+/// SHA-256 computed on a serial background queue, so that hashing an attachment overlaps
+/// with libzip's CRC and writing of it (two cores). libzip hands over pieces of a few KiB;
+/// they are gathered into 1 MiB blocks before each is passed on (a hand-over per piece cost
+/// more than the hashing), and at most 8 blocks wait, so memory stays bounded.
+final class BackgroundHasher: @unchecked Sendable {
+  private static let blockSize = 1 << 20
+  private let hasher = SHA256Hasher()
+  private let queue = DispatchQueue(label: "yarn.backup.sha256")
+  private let slots = DispatchSemaphore(value: 8)
+  private var block = Data()
+
+  /// Hashes a copy of `bytes` later, in order.
+  func update(_ bytes: UnsafeRawBufferPointer) {
+    block.append(contentsOf: bytes)
+    if block.count >= BackgroundHasher.blockSize { send() }
+  }
+
+  private func send() {
+    let piece = block
+    block = Data()
+    block.reserveCapacity(BackgroundHasher.blockSize)
+    slots.wait()
+    queue.async {
+      self.hasher.update(piece)
+      self.slots.signal()
+    }
+  }
+
+  /// Waits for every piece, then the digest (64 lower-case hex digits); `nil` when the
+  /// hash cannot be computed.
+  func finalize() -> String? {
+    if !block.isEmpty { send() }
+    return queue.sync { try? hasher.finalize() }
+  }
+}
+
 /// The closure behind a writer's progress callback.
 private final class ProgressBox {
   let body: (Double) -> Void
@@ -246,7 +282,7 @@ private final class FileSource {
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  var hasher = SHA256Hasher()
+  var hasher = BackgroundHasher()
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
@@ -282,7 +318,7 @@ private final class FileSource {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
-    hasher = SHA256Hasher()
+    hasher = BackgroundHasher()
     count = 0
     verified = false
     return 0
@@ -300,14 +336,14 @@ private final class FileSource {
       return fail("the file grew beyond \(expectedSize) bytes", code: ZIP_ER_INCONS)
     }
     if n > 0 {
-      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
+      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))  // on another thread
       return zip_int64_t(n)
     }
     if verified { return 0 }
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = try? hasher.finalize() else {
+    guard let digest = hasher.finalize() else {
       return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
     }
     guard digest == expectedSHA256 else {
