@@ -220,6 +220,22 @@ import YarnCore
     #expect(try Self.state(of: yarn.library) == before)
   }
 
+  @Test func aNewerFormatIsRefusedNamingTheVersionNeeded() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.file(
+      "manifest.json", Data(#"{"format": "yarn-backup", "formatVersion": 3, "files": []}"#.utf8))
+    let (status, output) = try Self.shell("zip -q future.zip manifest.json", in: yarn.directory)
+    try #require(status == 0, "\(output)")
+    for command in [["backup", "verify", "future.zip"], ["backup", "restore", "future.zip"]] {
+      let result = try yarn.run(command)
+      #expect(result.status == 65)
+      #expect(result.stderr.contains("a yarn that reads format version 3 is needed"))
+      #expect(result.stderr.contains("hint: install a newer version of yarn"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   @Test(arguments: ["infozip", "python"])
   func aBackupRezippedByAnotherToolRestores(tool: String) throws {
     let yarn = try YarnRunner()

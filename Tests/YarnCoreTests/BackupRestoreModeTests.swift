@@ -260,4 +260,57 @@ import Testing
       #expect(try Backup.verify(target).counts.yarns == 2)
     }
   }
+
+  // MARK: Compressible files and space
+
+  @Test func largeCompressibleFilesAndLibrariesStillRestore() throws {
+    try Support.withScratch { dir in
+      // A 2 MiB text file of one letter deflates about 1000 times, and so does a yarn name
+      // of 3 MiB of one letter: a reader takes such ratios for a zip bomb, so yarn stores
+      // large attachments, and library.json is capped by size instead.
+      let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
+      let file = dir.appendingPathComponent("pattern.txt")
+      try Data(repeating: UInt8(ascii: "k"), count: 2 << 20).write(to: file)
+      let text = try store.importAttachment(from: file)
+      let small = dir.appendingPathComponent("small.txt")
+      try Data(repeating: UInt8(ascii: "p"), count: 1000).write(to: small)
+      let note = try store.importAttachment(from: small)
+      try store.insert(
+        Yarn(id: "y", name: String(repeating: "a", count: 3 << 20), photos: [text, note]))
+      let zip = try backup(store, dir.appendingPathComponent("b.zip"))
+      let reader = try ZipArchive.Reader(url: zip)
+      let methods = Dictionary(
+        try reader.entries().map { ($0.name, $0.method) }, uniquingKeysWith: { a, _ in a })
+      #expect(methods["attachments/" + text.sha256] == 0)  // stored
+      #expect(methods["attachments/" + note.sha256] == 8)  // small: deflated
+      #expect(methods["library.json"] == 8)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("b"), mode: .readWrite)
+      try Backup.restore(from: zip, into: target)
+      #expect(try target.library() == (try store.library()))
+    }
+  }
+
+  @Test func aBackupLargerThanTheFreeSpaceIsRefusedAtOnce() throws {
+    try Support.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
+      let digest = String(repeating: "a", count: 64)
+      let manifest = BackupManifest(
+        formatVersion: 1, createdAt: Date(), generator: "t",
+        counts: .init(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 1),
+        files: [
+          .init(path: "library.json", size: 10, sha256: digest),
+          .init(path: "attachments/" + digest, size: 1 << 60, sha256: digest),
+        ])
+      // 2^60 + 10 + 64 MiB (the database's allowance) = 1152921504673955850.
+      do {
+        try Backup.checkFreeSpace(for: manifest, in: store)
+        Issue.record("expected cannotStage")
+      } catch BackupError.cannotStage(_, let reason) {
+        #expect(reason.hasPrefix("not enough free space: the backup needs 1152921504673955850 bytes"))
+      }
+      var small = manifest
+      small.files[1].size = 3
+      try Backup.checkFreeSpace(for: small, in: store)
+    }
+  }
 }

@@ -151,7 +151,11 @@ final class BackupReader {
       if !entry.isSymbolicLink, entry.notRegular == nil, entry.size != file.size {
         problems.append(.sizeMismatch(file.path, expected: file.size, found: entry.size))
       }
-      if let compressed = entry.compressedSize, entry.size >= limits.ratioFloorBytes {
+      // library.json is exempt: it is capped at `maxLibraryBytes` instead, and deflate's
+      // own limit (about 1032:1) is reachable by an honest one (a long field of one letter).
+      if let compressed = entry.compressedSize, entry.size >= limits.ratioFloorBytes,
+        file.path != BackupManifest.libraryPath
+      {
         let ratio = compressed > 0 ? entry.size / compressed : Int64.max
         if ratio > limits.maxCompressionRatio {
           problems.append(

@@ -140,6 +140,7 @@ extension Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
 
+    if !options.dryRun { try checkFreeSpace(for: reader.manifest, in: store) }
     let staging = options.dryRun ? nil : try RestoreStaging(in: store)
     defer { staging?.remove() }
 
@@ -255,6 +256,29 @@ extension Backup {
       }
     }
     return report
+  }
+
+  /// Refuses a restore that cannot fit: the files of the backup (by the manifest's sizes)
+  /// and 64 MiB for the database must fit in the free space of the library's file system,
+  /// so that a large backup fails at once, not after filling the disk.
+  ///
+  /// - Throws: `BackupError.cannotStage` naming both sizes.
+  static func checkFreeSpace(for manifest: BackupManifest, in store: LibraryStore) throws {
+    var info = statvfs()
+    guard statvfs(store.directory.path, &info) == 0 else { return }
+    let free = Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    let needed = manifest.files.reduce(Int64(64 << 20)) { total, file in
+      if file.path != BackupManifest.libraryPath, store.hasAttachment(sha256: file.sha256) {
+        return total
+      }
+      let (sum, overflow) = total.addingReportingOverflow(max(0, file.size))
+      return overflow ? Int64.max : sum
+    }
+    if needed > free {
+      throw BackupError.cannotStage(
+        path: store.directory.path,
+        reason: "not enough free space: the backup needs \(needed) bytes, \(free) are free")
+    }
   }
 
   /// Cleans up after restores that were killed: every `.restore-*` folder in the library

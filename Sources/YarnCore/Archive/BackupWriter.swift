@@ -126,7 +126,7 @@ enum BackupWriter {
         try writer.addFile(
           name: BackupManifest.attachmentPath(sha256: attachment.sha256), from: file,
           expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
-          compression: .forMediaType(attachment.mediaType), modified: createdAt)
+          compression: compression(for: attachment), modified: createdAt)
       }
       do { try writer.close() } catch {
         if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath {
@@ -143,6 +143,18 @@ enum BackupWriter {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     }
     return manifest
+  }
+}
+
+extension BackupWriter {
+  /// How an attachment is zipped: `ZipArchive.Compression.forMediaType` below 1 MiB (the
+  /// `BackupLimits.ratioFloorBytes` under which readers do not check the compression ratio);
+  /// stored from 1 MiB on, whatever its type, so that no backup yarn writes can exceed a
+  /// reader's ratio limit (a 2 MiB text file of one repeated letter deflates about 1000
+  /// times, which a reader takes for a zip bomb).
+  static func compression(for attachment: Attachment) -> ZipArchive.Compression {
+    attachment.byteCount < BackupLimits.standard.ratioFloorBytes
+      ? .forMediaType(attachment.mediaType) : .store
   }
 }
 
