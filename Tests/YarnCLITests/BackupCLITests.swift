@@ -138,7 +138,7 @@ import YarnCore
       "backup", "restore", yarn.directory.appendingPathComponent("now.zip").path, "--merge",
     ])
     #expect(merged.status == 0, "\(merged.stderr)")
-    #expect(merged.stderr.contains("add 2 yarns, 0 projects"))
+    #expect(merged.stderr.contains("added 2 yarns, 0 projects"))
     let names = try Self.state(of: other).library.yarns.map(\.name)
     #expect(names == ["Brooklyn Tweed Shelter", "Cascade 220", "Rios"])
   }

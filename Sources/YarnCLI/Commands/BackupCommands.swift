@@ -210,7 +210,6 @@ struct BackupRestore: ParsableCommand {
 
   /// The lines said after a restore (or a dry run).
   static func summary(_ report: RestoreReport, path: String, library: String) -> [String] {
-    let would = report.dryRun ? "would " : ""
     var lines: [String] = []
     if let safety = report.safetyBackup {
       lines.append("wrote a safety backup of the library to \(safety.path)")
@@ -227,11 +226,11 @@ struct BackupRestore: ParsableCommand {
       }
       lines.append(
         "\(report.dryRun ? "would replace" : "replaced") \(Formatting.counts(report.replaced)) "
-          + "with \(Formatting.counts(report.added)) from \(path)")
+          + "with \(Formatting.counts(report.manifest.counts)) from \(path)")
     case .merge:
       lines.append(
         "\(report.dryRun ? "would merge" : "merged") \(path) into \(library): "
-          + "\(would)add \(Formatting.counts(report.added)); "
+          + "add\(report.dryRun ? "" : "ed") \(Formatting.counts(report.added)); "
           + "\(Formatting.counts(report.unchanged)) already there unchanged")
     }
     if report.dryRun { lines.append("dry run: nothing was changed") }
