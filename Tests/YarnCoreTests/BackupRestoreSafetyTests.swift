@@ -190,7 +190,9 @@ import Testing
       let zip = dir.appendingPathComponent("ratio.zip")
       let zeros = Data(count: 2 << 20)
       let sha = try SHA256Hasher.hexDigest(of: zeros)
-      let library = Library()
+      let photo = Attachment(
+        fileName: "zeros.bin", mediaType: "application/octet-stream", byteCount: 2 << 20, sha256: sha)
+      let library = Library(yarns: [Yarn(id: "y1", name: "Zeros", photos: [photo])])
       let libraryData = try JSONCoding.encoder().encode(library)
       let manifest = BackupManifest(
         formatVersion: 1, createdAt: Date(timeIntervalSince1970: 0), generator: "hand",

@@ -89,9 +89,41 @@ import Testing
     }
   }
 
+  @Test func verifyRefusesWhatTheStoreWouldRefuse() throws {
+    try Support.withScratch { dir in
+      // A session that ends before it starts: the store refuses it at insert, so verify
+      // must refuse it too, and restore must refuse it before changing anything.
+      let library = Library(
+        projects: [Project(id: "p1", name: "Hat")],
+        sessions: [
+          TimeSession(
+            id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 2000),
+            end: Date(timeIntervalSince1970: 1000)),
+          // Ends 0.5 s before it starts, but in the same whole second: the store keeps
+          // whole seconds, so this one is fine.
+          TimeSession(
+            id: "s2", projectID: "p1", start: Date(timeIntervalSince1970: 3000.75),
+            end: Date(timeIntervalSince1970: 3000.25)),
+        ])
+      let zip = dir.appendingPathComponent("b.zip")
+      _ = try BackupWriter.write(
+        library, to: zip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
+        attachmentURL: { dir.appendingPathComponent($0) })
+      let expected = BackupProblem.inconsistentLibrary(
+        reason: "session s1 ends at 1970-01-01T00:16:40Z, before it starts at 1970-01-01T00:33:20Z")
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
+        try Backup.verify(zip)
+      }
+      let target = try emptyStore(dir)
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
+        try Backup.restore(from: zip, into: target)
+      }
+      #expect(try target.isEmpty())
+    }
+  }
+
   @Test func aFailureInsideTheStoreTakesTheAttachmentsBackOut() throws {
     try Support.withScratch { dir in
-      // A session that ends before it starts passes the backup's checks but not the store's.
       let photo = Attachment(
         fileName: "care.txt", mediaType: "text/plain", byteCount: 3, sha256: Support.abcSHA256)
       let library = Library(
@@ -99,8 +131,8 @@ import Testing
         projects: [Project(id: "p1", name: "Hat")],
         sessions: [
           TimeSession(
-            id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 2000),
-            end: Date(timeIntervalSince1970: 1000))
+            id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 1000),
+            end: Date(timeIntervalSince1970: 2000))
         ])
       let files = dir.appendingPathComponent("files")
       try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
@@ -111,12 +143,17 @@ import Testing
         attachmentURL: { files.appendingPathComponent($0) })
       #expect(try Backup.verify(zip).counts.sessions == 1)
 
+      // The store fails at the last insert (as on a full disk): a trigger makes it so.
       let target = try emptyStore(dir)
+      try target.connection.execute(
+        "CREATE TEMP TRIGGER fail BEFORE INSERT ON time_session "
+          + "BEGIN SELECT RAISE(ABORT, 'simulated failure'); END")
       let before = try snapshot(target)
       #expect(throws: StoreError.self) { try Backup.restore(from: zip, into: target) }
       let after = try snapshot(target)
       #expect(after.0 == before.0 && after.1 == before.1)
       #expect(!target.hasAttachment(sha256: Support.abcSHA256))
+      #expect(try target.isEmpty())
     }
   }
 

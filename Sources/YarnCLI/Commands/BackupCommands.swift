@@ -25,8 +25,10 @@ struct BackupCreate: ParsableCommand {
       name: "create", abstract: "Write a backup zip of everything in the library.",
       discussion: """
         Without FILE the backup is written to yarn-backup-YYYYMMDD-HHMMSS.zip (local time)
-        in the current directory. The zip is written to a temporary file and renamed, so FILE
-        never holds a partial backup.
+        in the current directory. The zip is written to a temporary file beside FILE
+        (.FILE.tmp-*) and renamed, so FILE never holds a partial backup; temporary files left
+        by a backup that was killed are removed by the next one. A progress bar is shown on
+        standard error when it is a terminal.
         """,
       arguments: [.optional("file", "The zip file to write.")],
       options: [.flag("force", "Replace FILE if it exists.")])
@@ -60,10 +62,14 @@ struct BackupCreate: ParsableCommand {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }
+    let bar = ProgressBar("backing up", context: context)
+    defer { bar.finish() }
     let manifest = try context.withStore(.readOnly) { store in
       try Backup.create(
-        from: store, to: url, generator: "yarn \(YarnTool.version)", now: context.now, force: force)
+        from: store, to: url, generator: "yarn \(YarnTool.version)", now: context.now, force: force,
+        progress: bar.isVisible ? { bar.update($0) } : nil)
     }
+    bar.finish()
     if context.global.json {
       try context.printJSON(manifest)
     } else {
@@ -103,45 +109,169 @@ struct BackupVerify: ParsableCommand {
   }
 }
 
-/// `yarn backup restore FILE_OR_DIR`.
+/// `yarn backup restore FILE_OR_DIR [--replace | --merge] [--dry-run]`.
 struct BackupRestore: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "restore", abstract: "Restore a backup into an empty library.",
+      name: "restore", abstract: "Restore a backup: into an empty library, or replacing or merging.",
       discussion: """
-        The backup is verified completely first; the restore is all or nothing. The library
-        must be empty: restore into a new one with --library NEW_DIR.
+        The backup is verified completely first; the restore is all or nothing. Into an empty
+        (or new) library no option is needed. Into a library that holds anything, give:
+          --replace  replace everything; a safety backup of the library is written first to
+                     LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip
+          --merge    add the backup's items by ID: new items are added, items with the same
+                     ID and content are left alone, and items with the same ID and other
+                     content are conflicts: any conflict refuses the whole merge (65) and
+                     lists them all, with nothing changed.
+        --dry-run checks everything and says what would happen, changing nothing.
 
-        EXAMPLE:
+        EXAMPLES:
           yarn --library ~/yarn-restored backup restore yarn-backup-20260329-143000.zip
+          yarn backup restore old-laptop.zip --merge --dry-run
         """,
-      arguments: [.required("backup", "The backup zip, or a directory holding the same files.")])
+      arguments: [.required("backup", "The backup zip, or a directory holding the same files.")],
+      options: [
+        .flag("replace", "Replace everything in the library (after a safety backup)."),
+        .flag("merge", "Add the backup's items to the library, matched by ID."),
+        .flag("dry-run", "Say what would happen; change nothing."),
+      ])
   }
 
   var path: String
+  var mode: RestoreMode
+  var dryRun: Bool
 
   init(from values: ParsedValues) throws {
     path = try values.requiredArgument("backup")
+    switch (values.flag("replace"), values.flag("merge")) {
+    case (true, true):
+      throw CLIError.needsExactlyOne(command: values.command, options: ["--replace", "--merge"])
+    case (true, false): mode = .replace
+    case (false, true): mode = .merge
+    case (false, false): mode = .emptyOnly
+    }
+    dryRun = values.flag("dry-run")
+  }
+
+  /// `LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip`, numbered
+  /// (`… (2).zip`) when that name is taken.
+  static func safetyBackupURL(library: URL, now: Date) -> URL {
+    let folder = library.appendingPathComponent("safety-backups", isDirectory: true)
+    let stem = BackupCreate.defaultName(at: now).replacingOccurrences(
+      of: "yarn-backup-", with: "yarn-backup-before-restore-"
+    ).replacingOccurrences(of: ".zip", with: "")
+    var candidate = folder.appendingPathComponent(stem + ".zip")
+    var number = 2
+    while FileManager.default.fileExists(atPath: candidate.path) {
+      candidate = folder.appendingPathComponent("\(stem) (\(number)).zip")
+      number += 1
+    }
+    return candidate
   }
 
   func run(in context: Context) throws {
     let url = try InputFile.existingItem(path)
     let libraryURL = context.libraryURL
+    var options = RestoreOptions(
+      mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     // Opening read-write creates the library directory; when the restore fails and the
     // directory did not exist before, it is taken away again, so that a failed restore
-    // leaves everything as it was.
+    // leaves everything as it was. A dry run opens read-only and creates nothing.
     let existed = FileManager.default.fileExists(atPath: libraryURL.path)
-    let manifest: BackupManifest
+    var createdSafetyFolder = false
+    let report: RestoreReport
     do {
-      manifest = try context.withStore(.readWrite) { store in
-        try Backup.restore(from: url, into: store)
+      report = try context.withStore(dryRun ? .readOnly : .readWrite) { store in
+        if mode == .replace, !dryRun, !(try store.isEmpty()) {
+          let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
+          let folder = target.deletingLastPathComponent()
+          if !FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            createdSafetyFolder = true
+          }
+          options.safetyBackup = target
+        }
+        return try Backup.restore(from: url, into: store, options: options)
       }
     } catch {
-      if !existed { try? FileManager.default.removeItem(at: libraryURL) }
+      if !existed, !dryRun { try? FileManager.default.removeItem(at: libraryURL) }
+      if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
+        // rmdir removes it only when empty: a safety backup written before a later failure
+        // is kept.
+        rmdir(folder.path)
+      }
       throw error
     }
-    if context.global.json { try context.printJSON(manifest) }
-    let counts = manifest.counts
-    context.message("restored \(Formatting.counts(counts)) into \(libraryURL.path)")
+    if context.global.json { try context.printJSON(RestoreReportView(report)) }
+    for line in BackupRestore.summary(report, path: path, library: libraryURL.path) {
+      context.message(line)
+    }
+  }
+
+  /// The lines said after a restore (or a dry run).
+  static func summary(_ report: RestoreReport, path: String, library: String) -> [String] {
+    var lines: [String] = []
+    if let safety = report.safetyBackup {
+      lines.append("wrote a safety backup of the library to \(safety.path)")
+    }
+    switch report.mode {
+    case .emptyOnly:
+      lines.append(
+        "\(report.dryRun ? "would restore" : "restored") \(Formatting.counts(report.added)) "
+          + "into \(library)")
+    case .replace:
+      if report.dryRun, report.replaced != .zero {
+        lines.append(
+          "would write a safety backup of the library to \(library)/safety-backups/ first")
+      }
+      lines.append(
+        "\(report.dryRun ? "would replace" : "replaced") \(Formatting.counts(report.replaced)) "
+          + "with \(Formatting.counts(report.manifest.counts)) from \(path)")
+    case .merge:
+      lines.append(
+        "\(report.dryRun ? "would merge" : "merged") \(path) into \(library): "
+          + "add\(report.dryRun ? "" : "ed") \(Formatting.counts(report.added)); "
+          + "\(Formatting.counts(report.unchanged)) already there unchanged")
+    }
+    if report.dryRun { lines.append("dry run: nothing was changed") }
+    return lines
+  }
+}
+
+/// The `--json` shape of a restore: `{"mode", "dryRun", "added", "unchanged", "replaced",
+/// "safetyBackup", "manifest"}`; counts as `{"yarns", "projects", "notes", "sessions",
+/// "attachments"}`; `safetyBackup` is a path or null.
+struct RestoreReportView: Encodable {
+  var mode: String
+  var dryRun: Bool
+  var added: BackupManifest.Counts
+  var unchanged: BackupManifest.Counts
+  var replaced: BackupManifest.Counts
+  var safetyBackup: String?
+  var manifest: BackupManifest
+
+  init(_ report: RestoreReport) {
+    mode = report.mode == .emptyOnly ? "empty" : report.mode.rawValue
+    dryRun = report.dryRun
+    added = report.added
+    unchanged = report.unchanged
+    replaced = report.replaced
+    safetyBackup = report.safetyBackup?.path
+    manifest = report.manifest
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case mode, dryRun, added, unchanged, replaced, safetyBackup, manifest
+  }
+
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(mode, forKey: .mode)
+    try container.encode(dryRun, forKey: .dryRun)
+    try container.encode(added, forKey: .added)
+    try container.encode(unchanged, forKey: .unchanged)
+    try container.encode(replaced, forKey: .replaced)
+    try container.encode(safetyBackup, forKey: .safetyBackup)
+    try container.encode(manifest, forKey: .manifest)
   }
 }

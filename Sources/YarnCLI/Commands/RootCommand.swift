@@ -18,7 +18,7 @@ struct RootCommand: CommandGroup {
         """,
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
-        TimeCommand.self, SummaryCommand.self, ConvertCommand.self,
+        TimeCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
       ])
   }
 }

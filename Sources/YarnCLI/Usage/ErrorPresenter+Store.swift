@@ -22,8 +22,20 @@ extension ErrorPresenter {
     case .libraryNotEmpty:
       return ErrorReport(
         message: message,
-        hint: "restore into a new library with --library NEW_DIR (or $YARN_LIBRARY)",
+        hint:
+          "give --replace (a safety backup is written first) or --merge (adds items by ID), "
+          + "--dry-run to see what either would do, or restore into a new library with "
+          + "--library NEW_DIR",
         code: .cannotCreate)
+    case .mergeConflicts:
+      return ErrorReport(
+        message: message,
+        hint:
+          "--replace restores the backup as it is (after a safety backup), or restore into a "
+          + "new library with --library NEW_DIR",
+        code: .dataError)
+    case .safetyBackupRequired:
+      return ErrorReport(message: message, code: .software)
     case .notFound:
       return ErrorReport(message: message, hint: "check the path", code: .noInput)
     case .attachmentUnavailable:

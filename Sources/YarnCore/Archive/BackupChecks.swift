@@ -96,102 +96,29 @@ enum BackupChecks {
     return problems
   }
 
-  /// Problems inside `library` and between it and the manifest: duplicate IDs, usages of
-  /// missing yarns, sessions of missing projects, more than one running session, notes about
-  /// missing subjects, attachments the manifest lacks or whose size disagrees, and counts.
+  /// Problems inside `library` and between it and the manifest (see `LibraryCheck`).
   static func libraryProblems(_ library: Library, manifest: BackupManifest) -> [BackupProblem] {
-    var problems: [BackupProblem] = []
-    func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
-
-    func duplicates(_ ids: [String], kind: String) -> Set<String> {
-      var seen = Set<String>()
-      for id in ids where !seen.insert(id).inserted { report("two \(kind)s have the ID \(id)") }
-      return seen
-    }
-    let yarnIDs = duplicates(library.yarns.map(\.id), kind: "yarn")
-    let projectIDs = duplicates(library.projects.map(\.id), kind: "project")
-    _ = duplicates(library.notes.map(\.id), kind: "note")
-    _ = duplicates(library.sessions.map(\.id), kind: "session")
-
-    for project in library.projects {
-      for usage in project.usages where !yarnIDs.contains(usage.yarnID) {
-        report(
-          "project \(project.id) (\(project.name)) uses yarn \(usage.yarnID), which is missing")
-      }
-    }
-    for session in library.sessions where !projectIDs.contains(session.projectID) {
-      report("session \(session.id) belongs to project \(session.projectID), which is missing")
-    }
-    let running = library.sessions.filter(\.isRunning)
-    if running.count > 1 {
-      report(
-        "\(running.count) sessions are running (at most one may be): "
-          + running.map(\.id).joined(separator: ", "))
-    }
-    for note in library.notes {
-      switch note.subject {
-      case .none:
-        report("note \(note.id) belongs to no yarn and no project")
-      case .yarn(let id) where !yarnIDs.contains(id):
-        report("note \(note.id) is about yarn \(id), which is missing")
-      case .project(let id) where !projectIDs.contains(id):
-        report("note \(note.id) is about project \(id), which is missing")
-      default:
-        if note.yarnID != nil, note.projectID != nil {
-          report("note \(note.id) belongs to both a yarn and a project")
-        }
-      }
-    }
-
-    var sizes: [String: Int64] = [:]
-    for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
-      sizes[file.sha256] = file.size
-    }
-    func check(_ attachment: Attachment, owner: String) {
-      guard Attachment.isValidDigest(attachment.sha256) else {
-        report("\(owner) has attachment \(attachment.fileName) with a malformed sha256")
-        return
-      }
-      guard let size = sizes[attachment.sha256] else {
-        report(
-          "\(owner) has attachment \(attachment.fileName) (\(attachment.sha256)), "
-            + "which the backup lacks")
-        return
-      }
-      if size != attachment.byteCount {
-        report(
-          "\(owner) says attachment \(attachment.fileName) holds \(attachment.byteCount) bytes, "
-            + "attachments/\(attachment.sha256) holds \(size)")
-      }
-    }
-    for yarn in library.yarns {
-      for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
-    }
-    for project in library.projects {
-      let owner = "project \(project.id) (\(project.name))"
-      if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
-      for photo in project.photos { check(photo, owner: owner) }
-    }
-
-    let counts = BackupManifest.Counts(of: library)
-    let pairs: [(String, Int, Int)] = [
-      ("yarns", manifest.counts.yarns, counts.yarns),
-      ("projects", manifest.counts.projects, counts.projects),
-      ("notes", manifest.counts.notes, counts.notes),
-      ("sessions", manifest.counts.sessions, counts.sessions),
-      ("attachments", manifest.counts.attachments, counts.attachments),
-    ]
-    for (kind, inManifest, inLibrary) in pairs where inManifest != inLibrary {
-      problems.append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
-    }
-    return problems
+    let check = LibraryCheck(manifest: manifest)
+    library.notes.forEach(check.add)
+    library.projects.forEach(check.add)
+    library.sessions.forEach(check.add)
+    library.yarns.forEach(check.add)
+    return check.finish()
   }
 
   /// A readable account of a decoding error: what was wrong and at which JSON path.
-  static func describe(_ error: Error) -> String {
-    guard let error = error as? DecodingError else { return String(describing: error) }
+  /// - Parameter prefix: the path of the decoded value in its document (`yarns[3]`), put
+  ///   before the error's own path.
+  static func describe(_ error: Error, prefix: String = "") -> String {
+    if let error = error as? ItemDecodingError {
+      let path = error.path.isEmpty ? prefix : prefix + (error.path.hasPrefix("[") ? "" : ".") + error.path
+      return "at \(path.isEmpty ? "the top level" : path): \(error.reason)"
+    }
+    guard let error = error as? DecodingError else {
+      return (prefix.isEmpty ? "" : "at \(prefix): ") + String(describing: error)
+    }
     func path(_ context: DecodingError.Context) -> String {
-      var out = ""
+      var out = prefix
       for key in context.codingPath {
         if let index = key.intValue {
           out += "[\(index)]"

@@ -30,6 +30,13 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `restore` when the attachments cannot be staged into or moved inside the
   /// library (disk full, permissions); nothing was inserted.
   case cannotStage(path: String, reason: String)
+  /// Thrown by a `.merge` restore (also in a dry run) when items of the backup have the ID of
+  /// a library item with other content, or both hold a running session; every conflict is
+  /// listed and nothing was changed.
+  case mergeConflicts(path: String, conflicts: [RestoreConflict])
+  /// Thrown by a `.replace` restore of a library that is not empty when no safety backup path
+  /// was given (`path` is the library directory); nothing was read or changed.
+  case safetyBackupRequired(path: String)
 
   public var description: String {
     switch self {
@@ -56,9 +63,15 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(path) failed verification with \(count):\n"
         + problems.map { "  - \($0.description)" }.joined(separator: "\n")
     case .libraryNotEmpty(let path):
-      return "the library at \(path) is not empty; restore only fills an empty library"
+      return "the library at \(path) is not empty"
     case .cannotStage(let path, let reason):
       return "cannot store restored attachment \(path): \(reason)"
+    case .mergeConflicts(let path, let conflicts):
+      let count = conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts"
+      return "cannot merge \(path) into the library: \(count); nothing was changed:\n"
+        + conflicts.map { "  - \($0.description)" }.joined(separator: "\n")
+    case .safetyBackupRequired(let path):
+      return "replacing the library at \(path) needs a path for its safety backup"
     }
   }
 }

@@ -42,6 +42,9 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   case inconsistentLibrary(reason: String)
   /// The manifest's `counts` disagree with `library.json`.
   case countMismatch(kind: String, manifest: Int, library: Int)
+  /// An attachment the manifest lists that no yarn or project uses (a restore would store a
+  /// file nothing refers to).
+  case unusedAttachment(String)
 
   public var description: String {
     switch self {
@@ -74,6 +77,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .inconsistentLibrary(let reason): return "library.json: \(reason)"
     case .countMismatch(let kind, let manifest, let library):
       return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
+    case .unusedAttachment(let path):
+      return "\(path) is in the backup, but no yarn or project uses it"
     }
   }
 

@@ -14,8 +14,10 @@ final class BackupReader {
   /// The backup's path.
   let url: URL
   let limits: BackupLimits
-  /// The decoded `manifest.json`.
+  /// The decoded `manifest.json`, upgraded to the current format version.
   let manifest: BackupManifest
+  /// The format version the backup was written in (before any migration).
+  let formatVersion: Int
   /// What is wrong with the listing and the manifest (no data read). A restore must not
   /// read on when this is not empty.
   let structuralProblems: [BackupProblem]
@@ -114,7 +116,14 @@ final class BackupReader {
         path: url.path,
         reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
     }
-    do { manifest = try decoder.decode(BackupManifest.self, from: manifestData) } catch {
+    formatVersion = header.formatVersion
+    do {
+      let current = try BackupMigrations.migrate(
+        manifestData, from: header.formatVersion, document: \.manifest)
+      manifest = try decoder.decode(BackupManifest.self, from: current)
+    } catch let failure as BackupMigrations.Failure {
+      throw BackupError.invalidManifest(path: url.path, reason: failure.reason)
+    } catch {
       throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
     }
 
@@ -142,7 +151,11 @@ final class BackupReader {
       if !entry.isSymbolicLink, entry.notRegular == nil, entry.size != file.size {
         problems.append(.sizeMismatch(file.path, expected: file.size, found: entry.size))
       }
-      if let compressed = entry.compressedSize, entry.size >= limits.ratioFloorBytes {
+      // library.json is exempt: it is capped at `maxLibraryBytes` instead, and deflate's
+      // own limit (about 1032:1) is reachable by an honest one (a long field of one letter).
+      if let compressed = entry.compressedSize, entry.size >= limits.ratioFloorBytes,
+        file.path != BackupManifest.libraryPath
+      {
         let ratio = compressed > 0 ? entry.size / compressed : Int64.max
         if ratio > limits.maxCompressionRatio {
           problems.append(
@@ -153,26 +166,262 @@ final class BackupReader {
     structuralProblems = problems
   }
 
-  /// Reads `library.json` (at most its manifest size), checks its size and SHA-256, decodes
-  /// it and checks its references against itself and the manifest.
+  /// What reading `library.json` found.
+  struct LibraryScan {
+    /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the first
+    /// 20, then a count), and, when every item decoded, of `LibraryCheck`.
+    var problems: [BackupProblem]
+    /// The copy of `library.json` (upgraded to the current format) written to the staging
+    /// directory, to read the items from again; `nil` when none was asked for.
+    var staged: URL?
+    /// The byte range of each array in `staged`.
+    var arrays: [String: Range<Int64>]
+    /// The number of items of each array.
+    var counts: [String: Int]
+  }
+
+  /// The most item decoding problems reported one by one; the rest are counted.
+  static let maxItemProblems = 20
+
+  /// Reads `library.json` at most to its manifest size, checking its size and SHA-256, and
+  /// splits it into items as it streams (`LibraryJSONScanner`): each item is decoded alone,
+  /// checked (`LibraryCheck`) and handed to `observe`, so memory does not grow with the
+  /// library. A backup of an older format is read whole, upgraded (`BackupMigrations`), then
+  /// split.
   ///
-  /// - Returns: the library when it decoded (even with reference problems), and the problems.
-  func readLibrary() -> (library: Library?, problems: [BackupProblem]) {
+  /// - Parameters:
+  ///   - stagingDirectory: where to write a copy (`library.json`) to read the items from
+  ///     again with `forEachItem`; `nil` for none.
+  ///   - observe: receives each item that decodes (a `Yarn`, `Project`, `Note` or
+  ///     `TimeSession`), in file order.
+  /// - Throws: `BackupError.cannotStage` when the copy cannot be written; what `observe`
+  ///   throws. Problems of the backup itself are returned, not thrown.
+  func scanLibrary(
+    stagingDirectory: URL?, observe: ((LibraryItem) throws -> Void)? = nil,
+    meanwhile: () throws -> Void = {}
+  ) throws -> LibraryScan {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
-      return (nil, [.missing(BackupManifest.libraryPath)])
+      try meanwhile()
+      return LibraryScan(
+        problems: [.missing(BackupManifest.libraryPath)], staged: nil, arrays: [:], counts: [:])
     }
     guard file.size <= limits.maxLibraryBytes else {
-      return (nil, [.tooLarge(file.path, limit: limits.maxLibraryBytes)])
+      try meanwhile()
+      return LibraryScan(
+        problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)], staged: nil, arrays: [:],
+        counts: [:])
     }
-    var data = Data()
-    if let problem = readVerified(file, { data.append(contentsOf: $0) }) {
-      return (nil, [problem])
+    let checker = ItemChecker(manifest: manifest)
+    // Without an observer (which may use the store, so it stays on this thread) the items
+    // are decoded and checked on a second thread, while this one reads on and then runs
+    // `meanwhile` (the attachments).
+    let parallel = observe == nil
+    let queue = BatchQueue<RawItem>()
+    let done = DispatchSemaphore(value: 0)
+    if parallel {
+      Thread {
+        defer { done.signal() }
+        while let batch = queue.pop() {
+          for raw in batch {
+            raw.bytes.withUnsafeBytes { _ = checker.take(key: raw.key, index: raw.index, bytes: $0) }
+          }
+        }
+      }.start()
     }
-    let library: Library
-    do { library = try JSONCoding.decoder().decode(Library.self, from: data) } catch {
-      return (nil, [.invalidLibrary(reason: BackupChecks.describe(error))])
+    var pending: [RawItem] = []
+    var observeError: Error?
+    let handler: LibraryJSONScanner.Handler = { key, index, bytes in
+      if parallel {
+        pending.append(RawItem(key: key, index: index, bytes: Array(bytes)))
+        if pending.count == BatchQueue<RawItem>.batchSize {
+          _ = queue.push(pending)
+          pending.removeAll(keepingCapacity: true)
+        }
+        return
+      }
+      guard let item = checker.take(key: key, index: index, bytes: bytes), let observe else { return }
+      do { try observe(item) } catch {
+        observeError = error
+        throw error
+      }
     }
-    return (library, BackupChecks.libraryProblems(library, manifest: manifest))
+    var scanner = LibraryJSONScanner(handler: handler)
+    var syntax: BackupProblem?
+    func scan(_ bytes: UnsafeRawBufferPointer) throws {
+      guard syntax == nil else { return }
+      do { try scanner.feed(bytes) } catch let error as LibraryJSONSyntaxError {
+        syntax = .invalidLibrary(reason: error.description)
+      }
+    }
+    var joined = !parallel
+    func join() {
+      guard !joined else { return }
+      joined = true
+      if !pending.isEmpty { _ = queue.push(pending) }
+      pending = []
+      queue.finish(nil)
+      done.wait()
+    }
+    defer { join() }
+
+    let staged = stagingDirectory?.appendingPathComponent(BackupManifest.libraryPath)
+    var fd: Int32 = -1
+    if let staged {
+      fd = open(staged.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard fd >= 0 else {
+        throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+      }
+    }
+    defer { if fd >= 0 { close(fd) } }
+    func stage(_ bytes: UnsafeRawBufferPointer) throws {
+      guard fd >= 0, let staged else { return }
+      do { try AtomicFile.writeAll(fd, bytes, path: staged.path) } catch {
+        throw BackupError.cannotStage(path: staged.path, reason: String(describing: error))
+      }
+    }
+
+    var readProblem: BackupProblem?
+    if formatVersion == Backup.formatVersion {
+      var stageError: Error?
+      readProblem = readVerified(file) { bytes in
+        do { try stage(bytes) } catch {
+          stageError = error
+          throw error
+        }
+        try scan(bytes)
+      }
+      if let error = stageError ?? observeError { throw error }
+    } else {
+      var data = Data()
+      readProblem = readVerified(file) { data.append(contentsOf: $0) }
+      if readProblem == nil {
+        do {
+          let current = try BackupMigrations.migrate(
+            data, from: formatVersion, document: \.library)
+          try current.withUnsafeBytes { bytes in
+            try stage(bytes)
+            try scan(bytes)
+          }
+        } catch let failure as BackupMigrations.Failure {
+          readProblem = .invalidLibrary(
+            reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
+        }
+      }
+      if let observeError { throw observeError }
+    }
+    if readProblem == nil, syntax == nil {
+      do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
+        syntax = .invalidLibrary(reason: error.description)
+      }
+    }
+    if parallel {
+      // Hand over the last items, then do the other work while they are checked.
+      if !pending.isEmpty { _ = queue.push(pending) }
+      pending = []
+    }
+    try meanwhile()
+    join()
+    if let readProblem {
+      return LibraryScan(problems: [readProblem], staged: nil, arrays: [:], counts: [:])
+    }
+    let problems = syntax.map { [$0] + checker.problems(checkingReferences: false) } ?? checker.problems()
+    return LibraryScan(
+      problems: problems, staged: staged, arrays: scanner.arrays, counts: scanner.counts)
+  }
+
+  /// Reads the items of one array of a staged `library.json` again, decoding each.
+  ///
+  /// - Throws: `BackupError.cannotStage` when the staged file cannot be read;
+  ///   `BackupError.invalidBackup` if it no longer splits or decodes (it was checked by
+  ///   `scanLibrary`); what `body` throws.
+  func forEachItem(
+    of key: String, in scan: LibraryScan, _ body: (LibraryItem) throws -> Void
+  ) throws {
+    guard let staged = scan.staged, let range = scan.arrays[key] else { return }
+    // The file is read and the items decoded on a second thread, a few hundred at a time,
+    // while `body` (the store's inserts) runs on this one: a restore's two halves overlap.
+    let queue = BatchQueue<LibraryItem>()
+    let done = DispatchSemaphore(value: 0)
+    let path = url.path
+    let worker = Thread {
+      defer { done.signal() }
+      do {
+        var batch: [LibraryItem] = []
+        batch.reserveCapacity(BatchQueue<LibraryItem>.batchSize)
+        try BackupReader.readItems(of: key, from: staged, range: range, backupPath: path) { item in
+          batch.append(item)
+          if batch.count == BatchQueue<LibraryItem>.batchSize {
+            guard queue.push(batch) else { throw CancellationError() }
+            batch.removeAll(keepingCapacity: true)
+          }
+        }
+        if !batch.isEmpty { _ = queue.push(batch) }
+        queue.finish(nil)
+      } catch {
+        queue.finish(error)
+      }
+    }
+    worker.start()
+    do {
+      while let batch = queue.pop() {
+        for item in batch { try body(item) }
+      }
+    } catch {
+      queue.cancel()
+      done.wait()
+      throw error
+    }
+    done.wait()
+    if let failure = queue.failure { throw failure }
+  }
+
+  /// Reads the array `key` at `range` of the staged `library.json` and decodes each item.
+  ///
+  /// - Throws: `BackupError.cannotStage` when the file cannot be read;
+  ///   `BackupError.invalidBackup` if it no longer splits or decodes; what `deliver` throws.
+  static func readItems(
+    of key: String, from staged: URL, range: Range<Int64>, backupPath: String,
+    deliver: (LibraryItem) throws -> Void
+  ) throws {
+    let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+    }
+    defer { close(fd) }
+    try withoutActuallyEscaping(deliver) { deliver in
+      var deliverError: Error?
+      var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, _, bytes in
+        let item = try LibraryItemDecoder.decode(key: key, from: bytes)
+        do { try deliver(item) } catch {
+          deliverError = error
+          throw error
+        }
+      }
+      let capacity = 1 << 20
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+      defer { buffer.deallocate() }
+      var position = range.lowerBound
+      do {
+        while position < range.upperBound {
+          let wanted = Int(min(Int64(capacity), range.upperBound - position))
+          let n = pread(fd, buffer, wanted, off_t(position))
+          if n < 0, errno == EINTR { continue }
+          guard n > 0 else {
+            throw BackupError.cannotStage(
+              path: staged.path, reason: n < 0 ? AtomicFile.errnoText() : "it ends too early")
+          }
+          try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
+          position += Int64(n)
+        }
+        try scanner.finish()
+      } catch {
+        if let deliverError { throw deliverError }
+        if let error = error as? BackupError { throw error }
+        throw BackupError.invalidBackup(
+          path: backupPath,
+          problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
+      }
+    }
   }
 
   /// Reads one attachment and checks its size and SHA-256; writes it to `destination`
@@ -253,5 +502,103 @@ final class BackupReader {
     case .emptyArchive: return "the archive has no entries"
     case .entryTooLarge(_, _, let limit): return "it holds more than \(limit) bytes"
     }
+  }
+}
+
+/// Batches handed from one thread to another (decoded items from the reading thread to the
+/// inserting one; item bytes from the reading thread to the checking one): at most
+/// `capacity` batches wait (memory stays bounded); either side can end it.
+final class BatchQueue<Element>: @unchecked Sendable {
+  static var batchSize: Int { 512 }
+  private let capacity = 8
+  private let condition = NSCondition()
+  private var batches: [[Element]] = []
+  private var finished = false
+  private var cancelled = false
+  /// Why the reading side stopped early, once it has finished.
+  private(set) var failure: Error?
+
+  /// Waits for room, then adds `batch`; `false` when the consumer cancelled.
+  func push(_ batch: [Element]) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.count >= capacity, !cancelled { condition.wait() }
+    guard !cancelled else { return false }
+    batches.append(batch)
+    condition.broadcast()
+    return true
+  }
+
+  /// Says that no more batches come (`error` when reading failed).
+  func finish(_ error: Error?) {
+    condition.lock()
+    defer { condition.unlock() }
+    finished = true
+    failure = error
+    condition.broadcast()
+  }
+
+  /// Waits for the next batch; `nil` when the producer has finished and all were taken.
+  func pop() -> [Element]? {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.isEmpty, !finished { condition.wait() }
+    guard !batches.isEmpty else { return nil }
+    let batch = batches.removeFirst()
+    condition.broadcast()
+    return batch
+  }
+
+  /// Stops the producer at its next push.
+  func cancel() {
+    condition.lock()
+    defer { condition.unlock() }
+    cancelled = true
+    condition.broadcast()
+  }
+}
+
+/// An item's bytes on their way to the checking thread.
+struct RawItem: Sendable {
+  var key: String
+  var index: Int
+  var bytes: [UInt8]
+}
+
+/// Decodes items and checks them (`LibraryCheck`), collecting the problems: used by one
+/// thread at a time (the reading one, or the checking one until it is joined).
+final class ItemChecker: @unchecked Sendable {
+  private let check: LibraryCheck
+  private var itemProblems: [BackupProblem] = []
+  private var failedItems = 0
+
+  init(manifest: BackupManifest) { check = LibraryCheck(manifest: manifest) }
+
+  /// Decodes and checks one item; `nil` (and a problem recorded) when it does not decode.
+  func take(key: String, index: Int, bytes: UnsafeRawBufferPointer) -> LibraryItem? {
+    let item: LibraryItem
+    do {
+      item = try LibraryItemDecoder.decode(key: key, from: bytes)
+    } catch {
+      failedItems += 1
+      if itemProblems.count < BackupReader.maxItemProblems {
+        itemProblems.append(
+          .invalidLibrary(reason: BackupChecks.describe(error, prefix: "\(key)[\(index)]")))
+      }
+      return nil
+    }
+    check.add(item)
+    return item
+  }
+
+  /// The decoding problems (the first 20, then a count) or, when every item decoded, the
+  /// problems `LibraryCheck` finds.
+  func problems(checkingReferences: Bool = true) -> [BackupProblem] {
+    var problems = itemProblems
+    if failedItems > itemProblems.count {
+      problems.append(
+        .invalidLibrary(reason: "\(failedItems - itemProblems.count) more items do not decode"))
+    }
+    return problems.isEmpty && checkingReferences ? check.finish() : problems
   }
 }

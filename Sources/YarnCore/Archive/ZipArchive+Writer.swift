@@ -33,15 +33,20 @@ extension ZipArchive {
 
     /// Starts a new archive that `close()` will write to `url`.
     ///
-    /// - Parameter overwrite: whether `close()` may replace an existing file at `url`.
+    /// - Parameters:
+    ///   - overwrite: whether `close()` may replace an existing file at `url`.
+    ///   - temporaryPath: where the archive is built before it is moved to `url`; it must be
+    ///     in `url`'s directory (default: `.NAME.tmp-<uuid>` there). libzip's own temporary
+    ///     file is this path plus `.XXXXXX`.
     /// - Throws: `ZipError.cannotOpen` when libzip cannot create the temporary archive.
-    init(url: URL, overwrite: Bool) throws {
+    init(url: URL, overwrite: Bool, temporaryPath: String? = nil) throws {
       self.url = url
       self.overwrite = overwrite
       let directory = url.deletingLastPathComponent().path
-      temporaryPath = directory + "/." + url.lastPathComponent + ".tmp-" + Identifier.make()
+      self.temporaryPath =
+        temporaryPath ?? directory + "/." + url.lastPathComponent + ".tmp-" + Identifier.make()
       var code: Int32 = 0
-      guard let handle = zip_open(temporaryPath, ZIP_CREATE | ZIP_EXCL, &code) else {
+      guard let handle = zip_open(self.temporaryPath, ZIP_CREATE | ZIP_EXCL, &code) else {
         throw ZipError.cannotOpen(path: url.path, reason: ZipError.message(code: code))
       }
       self.handle = handle
@@ -49,6 +54,21 @@ extension ZipArchive {
 
     deinit {
       if let handle { zip_discard(handle) }
+      progressBox?.release()
+    }
+
+    /// The progress callback's box, retained while the archive is open.
+    private var progressBox: Unmanaged<ProgressBox>?
+
+    /// Calls `body` with the fraction written, 0...1, while `close()` writes the archive,
+    /// whenever it has grown by `precision` (libzip's `zip_register_progress_callback_with_state`).
+    func onProgress(precision: Double = 0.01, _ body: @escaping (Double) -> Void) {
+      guard let handle else { return }
+      let box = Unmanaged.passRetained(ProgressBox(body))
+      progressBox?.release()
+      progressBox = box
+      zip_register_progress_callback_with_state(
+        handle, precision, progressCallback, nil, box.toOpaque())
     }
 
     /// Adds an entry holding `data`. The bytes are copied (a `malloc`'d buffer handed to libzip
@@ -83,9 +103,11 @@ extension ZipArchive {
     /// or pad a file whose size changed).
     ///
     /// - Throws: `ZipError.cannotAdd`; the file itself is opened only by `close()`.
+    ///
+    /// - Parameter level: the deflate level, 1 (fastest) to 9 (smallest); 0 for zlib's default.
     func addFile(
       name: String, from file: URL, expectedSize: Int64, expectedSHA256: String,
-      compression: Compression, modified: Date
+      compression: Compression, modified: Date, level: UInt32 = 0
     ) throws {
       let handle = try openHandle(entry: name)
       let context = FileSource(
@@ -98,7 +120,7 @@ extension ZipArchive {
       }
       // From here the source owns one retain of `context`, released by ZIP_SOURCE_FREE.
       fileSources.append(context)
-      try addSource(source, name: name, compression: compression, modified: modified)
+      try addSource(source, name: name, compression: compression, modified: modified, level: level)
     }
 
     /// Writes the archive: libzip reads every source, writes `.NAME.tmp-…` and renames it;
@@ -163,7 +185,8 @@ extension ZipArchive {
     }
 
     private func addSource(
-      _ source: OpaquePointer, name: String, compression: Compression, modified: Date
+      _ source: OpaquePointer, name: String, compression: Compression, modified: Date,
+      level: UInt32 = 0
     ) throws {
       guard let handle else {
         zip_source_free(source)
@@ -177,7 +200,7 @@ extension ZipArchive {
       }
       entryCount += 1
       let entry = zip_uint64_t(index)
-      guard zip_set_file_compression(handle, entry, compression.method, 0) == 0,
+      guard zip_set_file_compression(handle, entry, compression.method, level) == 0,
         zip_file_set_mtime(handle, entry, time_t(modified.timeIntervalSince1970), 0) == 0
       else {
         throw ZipError.cannotAdd(path: url.path, entry: name, reason: archiveMessage())
@@ -202,6 +225,54 @@ extension ZipArchive {
   }
 }
 
+/// SHA-256 computed on a serial background queue, so that hashing an attachment overlaps
+/// with libzip's CRC and writing of it (two cores). libzip hands over pieces of a few KiB;
+/// they are gathered into 1 MiB blocks before each is passed on (a hand-over per piece cost
+/// more than the hashing), and at most 8 blocks wait, so memory stays bounded.
+final class BackgroundHasher: @unchecked Sendable {
+  private static let blockSize = 1 << 20
+  private let hasher = SHA256Hasher()
+  private let queue = DispatchQueue(label: "yarn.backup.sha256")
+  private let slots = DispatchSemaphore(value: 8)
+  private var block = Data()
+
+  /// Hashes a copy of `bytes` later, in order.
+  func update(_ bytes: UnsafeRawBufferPointer) {
+    block.append(contentsOf: bytes)
+    if block.count >= BackgroundHasher.blockSize { send() }
+  }
+
+  private func send() {
+    let piece = block
+    block = Data()
+    block.reserveCapacity(BackgroundHasher.blockSize)
+    slots.wait()
+    queue.async {
+      self.hasher.update(piece)
+      self.slots.signal()
+    }
+  }
+
+  /// Waits for every piece, then the digest (64 lower-case hex digits); `nil` when the
+  /// hash cannot be computed.
+  func finalize() -> String? {
+    if !block.isEmpty { send() }
+    return queue.sync { try? hasher.finalize() }
+  }
+}
+
+/// The closure behind a writer's progress callback.
+private final class ProgressBox {
+  let body: (Double) -> Void
+  init(_ body: @escaping (Double) -> Void) { self.body = body }
+}
+
+/// libzip's progress callback: hands the fraction to the writer's `ProgressBox`.
+private let progressCallback: zip_progress_callback = { _, fraction, userData in
+  guard let userData else { return }
+  Unmanaged<ProgressBox>.fromOpaque(userData).takeUnretainedValue().body(fraction)
+}
+
 /// The state of one streamed file entry, reached from libzip's callback through its user data.
 private final class FileSource {
   let path: String
@@ -211,7 +282,7 @@ private final class FileSource {
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  var hasher = SHA256Hasher()
+  var hasher = BackgroundHasher()
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
@@ -247,7 +318,7 @@ private final class FileSource {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
-    hasher = SHA256Hasher()
+    hasher = BackgroundHasher()
     count = 0
     verified = false
     return 0
@@ -265,14 +336,14 @@ private final class FileSource {
       return fail("the file grew beyond \(expectedSize) bytes", code: ZIP_ER_INCONS)
     }
     if n > 0 {
-      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
+      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))  // on another thread
       return zip_int64_t(n)
     }
     if verified { return 0 }
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = try? hasher.finalize() else {
+    guard let digest = hasher.finalize() else {
       return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
     }
     guard digest == expectedSHA256 else {

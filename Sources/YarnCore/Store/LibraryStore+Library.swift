@@ -34,4 +34,40 @@ extension LibraryStore {
       for session in library.sessions { try insert(session) }
     }
   }
+
+  /// How many yarns, projects, notes and sessions the library holds.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func itemCounts() throws -> (yarns: Int, projects: Int, notes: Int, sessions: Int) {
+    try read {
+      func count(_ table: String) throws -> Int {
+        Int(try connection.integer("SELECT count(*) FROM \(table)") ?? 0)
+      }
+      return (
+        try count("yarn"), try count("project"), try count("note"), try count("time_session")
+      )
+    }
+  }
+
+  /// The SHA-256 of every attachment a yarn or project refers to.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func referencedAttachmentDigests() throws -> Set<String> {
+    try read {
+      Set(try connection.query("SELECT DISTINCT sha256 FROM attachment") { $0.text(0) ?? "" })
+    }
+  }
+
+  /// Removes every yarn, project, note, time session and attachment record; the attachment
+  /// files stay (a caller removes the ones no longer referenced once its change committed).
+  /// Inside `write { }` it is part of that transaction, so a failure later undoes it.
+  ///
+  /// - Throws: `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
+  public func removeAll() throws {
+    try write {
+      for table in ["time_session", "note", "attachment", "yarn_usage", "project", "yarn"] {
+        try connection.execute("DELETE FROM \(table)")
+      }
+    }
+  }
 }

@@ -15,6 +15,29 @@ extension LibraryStore {
     }
   }
 
+  /// Hands each note to `body` in creation order as it is read (memory stays flat); all in
+  /// one read transaction. `body` may read from the store.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); the errors of `notes()`.
+  public func forEachNote(_ body: (Note) throws -> Void) throws {
+    try read {
+      try connection.forEach("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
+        try body(try note(from: $0))
+      }
+    }
+  }
+
+  /// The note with `id`, or `nil` when there is none.
+  ///
+  /// - Throws: the errors of `notes()`.
+  public func note(id: String) throws -> Note? {
+    try read {
+      try connection.query(
+        "SELECT \(LibraryStore.noteColumns) FROM note WHERE id = ?", [.text(id)]
+      ) { try note(from: $0) }.first
+    }
+  }
+
   /// The notes about one yarn or project, in creation order.
   ///
   /// - Throws: the errors of `notes()`.
@@ -40,7 +63,7 @@ extension LibraryStore {
   ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ note: Note) throws {
     try write {
-      if try exists("note", id: note.id) {
+      if checksDuplicateIDs, try exists("note", id: note.id) {
         throw StoreError.duplicateID(kind: .note, id: note.id)
       }
       try checkSubject(of: note)

@@ -51,7 +51,7 @@ extension LibraryStore {
   ///   malformed digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ project: Project) throws {
     try write {
-      if try exists("project", id: project.id) {
+      if checksDuplicateIDs, try exists("project", id: project.id) {
         throw StoreError.duplicateID(kind: .project, id: project.id)
       }
       try connection.run(

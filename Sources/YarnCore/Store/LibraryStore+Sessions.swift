@@ -31,6 +31,19 @@ extension LibraryStore {
     }
   }
 
+  /// Hands each session to `body` in creation order (as a `Library` lists them, not by
+  /// start) as it is read (memory stays flat); all in one read transaction.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); `StoreError.busy`, `.closed`,
+  ///   `.database`.
+  public func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws {
+    try read {
+      try connection.forEach(
+        "SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY seq"
+      ) { try body(try session(from: $0)) }
+    }
+  }
+
   /// The running session (no end), or `nil`. The schema allows at most one.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
@@ -51,7 +64,7 @@ extension LibraryStore {
   ///   ends before it starts; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ session: TimeSession) throws {
     try write {
-      if try exists("time_session", id: session.id) {
+      if checksDuplicateIDs, try exists("time_session", id: session.id) {
         throw StoreError.duplicateID(kind: .session, id: session.id)
       }
       let bound = try values(of: session)

@@ -53,7 +53,7 @@ extension LibraryStore {
   ///   photo digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ yarn: Yarn) throws {
     try write {
-      if try exists("yarn", id: yarn.id) {
+      if checksDuplicateIDs, try exists("yarn", id: yarn.id) {
         throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
       }
       try connection.run(

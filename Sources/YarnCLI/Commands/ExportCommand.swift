@@ -1,0 +1,70 @@
+import Foundation
+import YarnCore
+
+/// `yarn export FILE.zip`: the library as a zip for people (spreadsheets and folders), not for
+/// restore.
+struct ExportCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "export",
+      abstract: "Write the library as a zip for people: CSV tables and a folder per project and yarn.",
+      discussion: """
+        The zip holds stash.csv, projects.csv and time.csv, then projects/NAME/ with
+        project.txt, the project's photos and its pattern PDF, and yarns/NAME/ with yarn.txt
+        and the yarn's photos. Names are made safe for Windows, macOS and Linux, and names
+        that collide are numbered: Flax, Flax (2). This is not a backup: restore needs
+        'yarn backup create'. An existing FILE is replaced only with --force; FILE never
+        holds a partial export.
+
+        EXAMPLE:
+          yarn export stash-for-people.zip
+        """,
+      arguments: [.required("file", "The zip file to write.")],
+      options: [
+        .flag("force", "Replace FILE if it exists."),
+        .value("delimiter", "delimiter", "The CSV delimiter: comma (default), semicolon or tab."),
+        .flag("bom", "Begin each CSV with a UTF-8 byte order mark (for Excel)."),
+        .flag("no-formula-guard", "Do not prefix CSV cells that look like formulas with '."),
+      ])
+  }
+
+  var file: String
+  var force: Bool
+  var options: CSVOptions
+
+  init(from values: ParsedValues) throws {
+    file = try values.requiredArgument("file")
+    force = values.flag("force")
+    let delimiter =
+      try values.typed("delimiter", expected: "comma, semicolon or tab") {
+        CSVOptions.delimiter(named: $0)
+      } ?? UInt8(ascii: ",")
+    options = CSVOptions(
+      delimiter: delimiter, byteOrderMark: values.flag("bom"),
+      formulaGuard: !values.flag("no-formula-guard"))
+  }
+
+  func run(in context: Context) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw CLIError.cannotCreateOutput(path: file, reason: "it is a directory")
+    }
+    let bar = ProgressBar("exporting", context: context)
+    defer { bar.finish() }
+    let summary = try context.withStore(.readOnly) { store in
+      try LibraryExport.write(
+        from: store, to: URL(fileURLWithPath: file), force: force, now: context.now,
+        csvOptions: options, progress: bar.isVisible ? { bar.update($0) } : nil)
+    }
+    bar.finish()
+    if context.global.json {
+      try context.printJSON(summary.entries)
+    } else {
+      context.output.line(file)
+    }
+    context.message(
+      "exported \(Formatting.count(summary.yarns, "yarn")), "
+        + "\(Formatting.count(summary.projects, "project")) and "
+        + "\(Formatting.count(summary.files, "file")) to \(file)")
+  }
+}

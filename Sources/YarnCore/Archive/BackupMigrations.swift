@@ -1,0 +1,83 @@
+import Foundation
+
+/// The chain of migrations that turns the documents of every older backup format version into
+/// the current one, so that a backup made by any earlier yarn restores forever
+/// (docs/FORMAT.md, "Compatibility promise").
+///
+/// Each `Step` upgrades version `from` to `from + 1`, working on the decoded JSON (objects as
+/// `[String: Any]`) of `manifest.json` and of `library.json`; the steps run in order, then the
+/// result is decoded as the current `BackupManifest` and `Library`. Version 1 is the first and
+/// the current version, so the chain is empty today; a format change adds a step here, raises
+/// `Backup.formatVersion`, and adds a golden archive of the new version under Tests/Fixtures.
+///
+/// A backup of the current version is never converted (its bytes are read as they are).
+public enum BackupMigrations {
+  /// One upgrade, from `from` to `from + 1`.
+  public struct Step: Sendable {
+    /// The version this step reads; it writes `from + 1`.
+    public let from: Int
+    /// What changed, for people (`"yarns: 'colour' renamed 'colorway'"`).
+    public let summary: String
+    let manifest: @Sendable (inout [String: Any]) throws -> Void
+    let library: @Sendable (inout [String: Any]) throws -> Void
+
+    /// A step; `manifest` and `library` change the decoded documents in place and throw
+    /// `BackupMigrations.Failure` when a document cannot be upgraded.
+    public init(
+      from: Int, summary: String,
+      manifest: @escaping @Sendable (inout [String: Any]) throws -> Void = { _ in },
+      library: @escaping @Sendable (inout [String: Any]) throws -> Void = { _ in }
+    ) {
+      self.from = from
+      self.summary = summary
+      self.manifest = manifest
+      self.library = library
+    }
+  }
+
+  /// Why a document could not be upgraded.
+  public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+  }
+
+  /// The chain: `chain[i].from == i + 1`, one step for every version below
+  /// `Backup.formatVersion`. Empty while version 1 is the only version.
+  public static let chain: [Step] = []
+
+  /// Whether `chain` holds exactly one step from each version in `1..<target`, in order.
+  public static func isComplete(_ chain: [Step], upTo target: Int) -> Bool {
+    chain.map(\.from) == Array(1..<max(1, target))
+  }
+
+  /// Upgrades `data`, a document of format version `version`, to `target`.
+  ///
+  /// - Parameters:
+  ///   - document: which document (`\.manifest` or `\.library` of a step).
+  ///   - chain: the steps (the real chain by default; tests give their own).
+  /// - Returns: `data` itself when `version == target`, else the upgraded JSON.
+  /// - Throws: `Failure` when the data is not a JSON object, a step is missing, or a step
+  ///   throws.
+  static func migrate(
+    _ data: Data, from version: Int, to target: Int = Backup.formatVersion,
+    document: KeyPath<Step, @Sendable (inout [String: Any]) throws -> Void>,
+    chain: [Step] = chain
+  ) throws -> Data {
+    if version == target { return data }
+    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      throw Failure("the document is not a JSON object")
+    }
+    for from in version..<target {
+      guard let step = chain.first(where: { $0.from == from }) else {
+        throw Failure("no migration from format version \(from) to \(from + 1)")
+      }
+      try step[keyPath: document](&object)
+    }
+    do {
+      return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    } catch {
+      throw Failure("the upgraded document cannot be written as JSON: \(error)")
+    }
+  }
+}

@@ -1,0 +1,540 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How a restore treats what the library already holds.
+public enum RestoreMode: String, Hashable, Sendable {
+  /// Only into an empty library; a library that holds anything is refused
+  /// (`BackupError.libraryNotEmpty`).
+  case emptyOnly
+  /// Everything in the library is replaced by the backup, all or nothing, after a safety
+  /// backup of the library (`RestoreOptions.safetyBackup`) has been written.
+  case replace
+  /// The backup's items are added to the library, matched by ID: an item whose ID the
+  /// library lacks is added (after the library's own items); an item with the same ID and
+  /// the same content is left as it is; an item with the same ID and other content is a
+  /// conflict, and any conflict refuses the whole merge (`BackupError.mergeConflicts`)
+  /// before anything changes.
+  case merge
+}
+
+/// What a restore does and how.
+public struct RestoreOptions: Sendable {
+  public var mode: RestoreMode
+  /// Check everything and work out what would happen, change nothing (the library, its
+  /// attachments and the safety backup are not written).
+  public var dryRun: Bool
+  /// For `.replace` of a library that is not empty: where the safety backup of the library
+  /// is written first (it must not exist). Required then; ignored otherwise.
+  public var safetyBackup: URL?
+  /// The safety backup's generator and creation time (`Backup.create`).
+  public var generator: String
+  public var now: Date
+  public var limits: BackupLimits
+
+  public init(
+    mode: RestoreMode = .emptyOnly, dryRun: Bool = false, safetyBackup: URL? = nil,
+    generator: String = "yarn", now: Date = Date(), limits: BackupLimits = .standard
+  ) {
+    self.mode = mode
+    self.dryRun = dryRun
+    self.safetyBackup = safetyBackup
+    self.generator = generator
+    self.now = now
+    self.limits = limits
+  }
+}
+
+/// An item of a backup that a merge cannot take: the library holds an item of the same kind
+/// and ID with other content, or both hold a running time session.
+public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
+  /// `yarn`, `project`, `note` or `session`.
+  public var kind: String
+  public var id: String
+  /// The yarn's or project's name in the backup, when it has one.
+  public var name: String?
+  /// What differs, such as `quantity, colorway differ`.
+  public var reason: String
+
+  public init(kind: String, id: String, name: String?, reason: String) {
+    self.kind = kind
+    self.id = id
+    self.name = name
+    self.reason = reason
+  }
+
+  public var description: String {
+    "\(kind) \(id)" + (name.map { " (\($0))" } ?? "") + ": \(reason)"
+  }
+}
+
+/// What a restore did (or, in a dry run, would do).
+public struct RestoreReport: Hashable, Sendable {
+  public var manifest: BackupManifest
+  public var mode: RestoreMode
+  public var dryRun: Bool
+  /// The items added to the library; `attachments` counts files newly stored (bytes already
+  /// in the library are shared, not stored twice).
+  public var added: BackupManifest.Counts
+  /// `.merge`: the backup's items already in the library with the same content, left alone.
+  public var unchanged: BackupManifest.Counts
+  /// `.replace`: what the library held before and no longer holds (`attachments` counts the
+  /// distinct files its items referred to).
+  public var replaced: BackupManifest.Counts
+  /// `.replace` of a library that was not empty: the safety backup written before anything
+  /// changed (`nil` in a dry run, or when the library was empty).
+  public var safetyBackup: URL?
+}
+
+extension Backup {
+  /// Restores the backup at `url` (a zip, or a directory holding the same files) into
+  /// `store`, as `options.mode` says.
+  ///
+  /// Verifies first — names, kinds and the manifest before reading any data (so hostile
+  /// archives are refused at once), then `library.json` item by item and every attachment,
+  /// each read at most to its manifest size and checked against its size and SHA-256 —
+  /// staging `library.json` and the attachments in a folder `.restore-<uuid>` inside the
+  /// library directory. Then, in one write transaction: `.replace` writes the safety backup
+  /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
+  /// verified attachments are moved into the store just before that transaction, and taken
+  /// out again if it fails.
+  ///
+  /// All or nothing: after any error the store holds what it held before, and no file of the
+  /// backup is left in it. A process killed mid-restore leaves its records as they were
+  /// (SQLite's transaction) and a `.restore-*` folder whose journal names the attachment
+  /// files it may have placed; `recoverInterruptedRestores(in:)`, run at the start of every
+  /// restore, removes those that no record uses, and the folder.
+  ///
+  /// - Returns: what was done; in a dry run, what would be done.
+  /// - Throws: `BackupError.libraryNotEmpty` (`.emptyOnly` into a library holding anything,
+  ///   checked before reading and again inside the transaction);
+  ///   `BackupError.mergeConflicts` listing every conflict (`.merge`, also in a dry run);
+  ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
+  ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
+  ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
+  ///   `.cannotStage` when the attachments cannot be written into the library; the errors of
+  ///   `create` for the safety backup; `StoreError` from the store (such as `.readOnly`
+  ///   when it is not a dry run and the store is read-only).
+  @discardableResult
+  public static func restore(
+    from url: URL, into store: LibraryStore, options: RestoreOptions
+  ) throws -> RestoreReport {
+    let mode = options.mode
+    if !options.dryRun {
+      guard store.mode == .readWrite else { throw StoreError.readOnly(path: store.directory.path) }
+      try recoverInterruptedRestores(in: store)
+    }
+    let wasEmpty = try store.isEmpty()
+    if mode == .emptyOnly, !wasEmpty {
+      throw BackupError.libraryNotEmpty(path: store.directory.path)
+    }
+    if mode == .replace, !wasEmpty, !options.dryRun, options.safetyBackup == nil {
+      throw BackupError.safetyBackupRequired(path: store.directory.path)
+    }
+    let reader = try BackupReader(url: url, limits: options.limits)
+    guard reader.structuralProblems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
+    }
+
+    if !options.dryRun { try checkFreeSpace(for: reader.manifest, in: store) }
+    let staging = options.dryRun ? nil : try RestoreStaging(in: store)
+    defer { staging?.remove() }
+
+    // Pass 1: read, check and (when restoring) stage library.json, planning as it streams.
+    // A merge compares each item with the store as it streams; the other modes only count,
+    // and let the items be checked on another thread while the attachments are read.
+    let planner = MergePlanner(store: store, mode: mode)
+    let files = reader.attachmentFiles
+    var attachmentProblems: [BackupProblem] = []
+    let scan = try reader.scanLibrary(
+      stagingDirectory: staging?.url, observe: mode == .merge ? { try planner.see($0) } : nil
+    ) {
+      for file in files {
+        let staged = staging?.url.appendingPathComponent(file.sha256)
+        if let problem = try reader.readAttachment(file, to: staged) {
+          attachmentProblems.append(problem)
+        }
+      }
+    }
+    if mode != .merge { planner.count(scan.counts) }
+    var problems = scan.problems + attachmentProblems
+    guard problems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: problems)
+    }
+    try planner.finish()
+    if !planner.conflicts.isEmpty {
+      throw BackupError.mergeConflicts(path: url.path, conflicts: planner.conflicts)
+    }
+
+    let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
+    var report = RestoreReport(
+      manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: planner.added,
+      unchanged: planner.unchanged, replaced: .zero, safetyBackup: nil)
+    report.added.attachments = newFiles.count
+    var oldDigests = Set<String>()
+    if mode == .replace, !wasEmpty {
+      let counts = try store.itemCounts()
+      oldDigests = try store.referencedAttachmentDigests()
+      report.replaced = BackupManifest.Counts(
+        yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
+        sessions: counts.sessions, attachments: oldDigests.count)
+    }
+    guard let staging else { return report }
+
+    // Journal first: every file this restore may leave without a record.
+    try staging.writeJournal(newFiles.map(\.sha256) + oldDigests.sorted())
+    var placed: [URL] = []
+    do {
+      var shards = Set<String>()
+      for file in newFiles {
+        let target = store.attachmentURL(sha256: file.sha256)
+        let shard = target.deletingLastPathComponent()
+        if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
+          throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
+        }
+        guard rename(staging.url.appendingPathComponent(file.sha256).path, target.path) == 0 else {
+          throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
+        }
+        placed.append(target)
+        shards.insert(shard.path)
+      }
+      for shard in shards { AtomicFile.syncDirectory(shard) }
+      AtomicFile.syncDirectory(
+        store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+
+      // A larger page cache for the one big transaction: fewer pages spilled to the WAL and
+      // written again (64 MiB, within the restore's memory budget; SQLite's default is 2 MiB).
+      try? store.connection.execute("PRAGMA cache_size = -65536")
+      defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
+      try store.write {
+        switch mode {
+        case .emptyOnly:
+          guard try store.isEmpty() else {
+            throw BackupError.libraryNotEmpty(path: store.directory.path)
+          }
+        case .replace:
+          if let target = options.safetyBackup, !(try store.isEmpty()) {
+            // Safety backups of earlier restores that were killed leave temporary files.
+            BackupTemporaryFiles.removeStale(inDirectory: target.deletingLastPathComponent().path)
+            try Backup.create(
+              from: store, to: target, generator: options.generator, now: options.now)
+            report.safetyBackup = target
+          }
+          try store.removeAll()
+        case .merge:
+          break
+        }
+        let inserter = MergePlanner(store: store, mode: mode)
+        // Any error rolls back the whole transaction, so no savepoint per item is needed;
+        // the IDs were checked (unique in the backup; a merge looked each one up).
+        try store.bulk {
+          for key in ["yarns", "projects", "notes", "sessions"] {
+            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+          }
+        }
+        try inserter.finish()
+        if !inserter.conflicts.isEmpty {
+          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
+        }
+      }
+    } catch {
+      for url in placed { unlink(url.path) }
+      throw error
+    }
+
+    // Committed. The old files no record uses any more go (the journal covers a kill here).
+    if !oldDigests.isEmpty {
+      try? store.write {
+        let referenced = try store.referencedAttachmentDigests()
+        for digest in oldDigests where !referenced.contains(digest) {
+          unlink(store.attachmentURL(sha256: digest).path)
+        }
+      }
+    }
+    return report
+  }
+
+  /// Refuses a restore that cannot fit: the files of the backup (by the manifest's sizes)
+  /// and 64 MiB for the database must fit in the free space of the library's file system,
+  /// so that a large backup fails at once, not after filling the disk.
+  ///
+  /// - Throws: `BackupError.cannotStage` naming both sizes.
+  static func checkFreeSpace(for manifest: BackupManifest, in store: LibraryStore) throws {
+    var info = statvfs()
+    guard statvfs(store.directory.path, &info) == 0 else { return }
+    let free = Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    let needed = manifest.files.reduce(Int64(64 << 20)) { total, file in
+      if file.path != BackupManifest.libraryPath, store.hasAttachment(sha256: file.sha256) {
+        return total
+      }
+      let (sum, overflow) = total.addingReportingOverflow(max(0, file.size))
+      return overflow ? Int64.max : sum
+    }
+    if needed > free {
+      throw BackupError.cannotStage(
+        path: store.directory.path,
+        reason: "not enough free space: the backup needs \(needed) bytes, \(free) are free")
+    }
+  }
+
+  /// Cleans up after restores that were killed: every `.restore-*` folder in the library
+  /// directory that no running restore holds (its `lock` file is not locked) is removed,
+  /// after the attachment files its journal names that no record uses have been deleted.
+  /// Run by every restore; safe to run at any time.
+  ///
+  /// - Returns: the number of folders removed.
+  /// - Throws: `StoreError` from the store.
+  @discardableResult
+  public static func recoverInterruptedRestores(in store: LibraryStore) throws -> Int {
+    guard store.mode == .readWrite else { return 0 }
+    let names =
+      (try? FileManager.default.contentsOfDirectory(atPath: store.directory.path)) ?? []
+    var removed = 0
+    for name in names where name.hasPrefix(RestoreStaging.prefix) {
+      let folder = store.directory.appendingPathComponent(name)
+      guard let journal = RestoreStaging.claimStale(folder) else { continue }
+      if !journal.isEmpty {
+        try store.write {
+          let referenced = try store.referencedAttachmentDigests()
+          for digest in journal where !referenced.contains(digest) {
+            unlink(store.attachmentURL(sha256: digest).path)
+          }
+        }
+      }
+      try? FileManager.default.removeItem(at: folder)
+      removed += 1
+    }
+    return removed
+  }
+}
+
+extension BackupManifest.Counts {
+  /// All zero.
+  public static let zero = BackupManifest.Counts(
+    yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
+}
+
+/// The staging folder of one restore: `.restore-<uuid>` in the library directory, holding
+/// `lock` (locked with `flock` while the restore runs), `journal` (the attachment digests
+/// the restore may leave without a record, one per line, fsynced before any is placed),
+/// `library.json` and the verified attachments.
+final class RestoreStaging {
+  static let prefix = ".restore-"
+  let url: URL
+  private var lockDescriptor: Int32
+
+  /// Creates the folder and takes its lock.
+  ///
+  /// - Throws: `BackupError.cannotStage`.
+  init(in store: LibraryStore) throws {
+    url = store.directory.appendingPathComponent(RestoreStaging.prefix + Identifier.make())
+    guard mkdir(url.path, 0o700) == 0 else {
+      throw BackupError.cannotStage(path: url.path, reason: AtomicFile.errnoText())
+    }
+    let lock = url.appendingPathComponent("lock").path
+    lockDescriptor = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let reason = AtomicFile.errnoText()
+      try? FileManager.default.removeItem(at: url)
+      throw BackupError.cannotStage(path: lock, reason: reason)
+    }
+  }
+
+  /// Writes and fsyncs the journal.
+  ///
+  /// - Throws: `BackupError.cannotStage`.
+  func writeJournal(_ digests: [String]) throws {
+    let journal = url.appendingPathComponent("journal")
+    do {
+      try AtomicFile.write(Data(digests.map { $0 + "\n" }.joined().utf8), to: journal)
+    } catch {
+      throw BackupError.cannotStage(path: journal.path, reason: String(describing: error))
+    }
+  }
+
+  /// Removes the folder and releases the lock.
+  func remove() {
+    try? FileManager.default.removeItem(at: url)
+    if lockDescriptor >= 0 { close(lockDescriptor) }
+    lockDescriptor = -1
+  }
+
+  /// When no process holds the folder's lock: its journal (empty when it has none); `nil`
+  /// when a running restore holds it, or a folder without a lock file is younger than a
+  /// minute (a restore that is just starting).
+  static func claimStale(_ folder: URL) -> [String]? {
+    let lock = folder.appendingPathComponent("lock").path
+    let fd = open(lock, O_RDWR | O_CLOEXEC)
+    if fd >= 0 {
+      defer { close(fd) }
+      guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
+    } else {
+      var info = stat()
+      guard stat(folder.path, &info) == 0 else { return nil }
+      if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) < 60 { return nil }
+    }
+    let journal = folder.appendingPathComponent("journal")
+    guard let data = try? Data(contentsOf: journal) else { return [] }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+      .filter(Attachment.isValidDigest)
+  }
+}
+
+/// Compares a backup's items with a library by ID, for a merge (and counts for every mode):
+/// `see` plans (outside any transaction, for the dry run and to refuse early), `insert`
+/// inserts inside the restore's transaction, checking again.
+final class MergePlanner {
+  private let store: LibraryStore
+  private let mode: RestoreMode
+  private(set) var added = BackupManifest.Counts.zero
+  private(set) var unchanged = BackupManifest.Counts.zero
+  private(set) var conflicts: [RestoreConflict] = []
+  /// A running session of the backup that would be added.
+  private var addedRunning: TimeSession?
+
+  init(store: LibraryStore, mode: RestoreMode) {
+    self.store = store
+    self.mode = mode
+  }
+
+  private enum Verdict {
+    case add, same
+    case conflict(RestoreConflict)
+  }
+
+  /// Compares `item` with the library's item of the same ID.
+  private func verdict(_ item: LibraryItem) throws -> Verdict {
+    guard mode == .merge else { return .add }
+    func compare<T: Encodable & Equatable>(
+      _ mine: T, _ theirs: T?, kind: String, id: String, name: String?
+    ) -> Verdict {
+      guard let theirs else { return .add }
+      if mine == theirs { return .same }
+      return .conflict(
+        RestoreConflict(
+          kind: kind, id: id, name: name,
+          reason: MergePlanner.differences(mine, theirs, libraryName: name)))
+    }
+    switch item {
+    case .yarn(let yarn):
+      return compare(yarn, try store.yarn(id: yarn.id), kind: "yarn", id: yarn.id, name: yarn.name)
+    case .project(let project):
+      return compare(
+        project, try store.project(id: project.id), kind: "project", id: project.id,
+        name: project.name)
+    case .note(let note):
+      return compare(
+        MergePlanner.stored(note), try store.note(id: note.id), kind: "note", id: note.id,
+        name: nil)
+    case .session(let session):
+      return compare(
+        MergePlanner.stored(session), try store.session(id: session.id), kind: "session",
+        id: session.id, name: nil)
+    }
+  }
+
+  /// Plans `item`.
+  func see(_ item: LibraryItem) throws {
+    switch try verdict(item) {
+    case .add:
+      count(item, in: &added)
+      if case .session(let session) = item, session.isRunning { addedRunning = session }
+    case .same: count(item, in: &unchanged)
+    case .conflict(let conflict): conflicts.append(conflict)
+    }
+  }
+
+  /// Inserts `item` when the plan says so (inside the restore's write transaction).
+  func insert(_ item: LibraryItem) throws {
+    switch try verdict(item) {
+    case .same: return
+    case .conflict(let conflict):
+      conflicts.append(conflict)
+      return
+    case .add: break
+    }
+    guard conflicts.isEmpty else { return }
+    switch item {
+    case .yarn(let yarn): try store.insert(yarn)
+    case .project(let project): try store.insert(project)
+    case .note(let note): try store.insert(note)
+    case .session(let session):
+      do { try store.insert(session) } catch StoreError.sessionAlreadyRunning(let running) {
+        conflicts.append(MergePlanner.runningConflict(session, running))
+      }
+    }
+  }
+
+  /// Counts the items of a scan as added (the modes that do not compare).
+  func count(_ counts: [String: Int]) {
+    added.yarns = counts["yarns"] ?? 0
+    added.projects = counts["projects"] ?? 0
+    added.notes = counts["notes"] ?? 0
+    added.sessions = counts["sessions"] ?? 0
+  }
+
+  /// The last check of a plan: a running session added while the library has one.
+  func finish() throws {
+    guard mode == .merge, let session = addedRunning,
+      let running = try store.runningSession(), running.id != session.id
+    else { return }
+    conflicts.append(MergePlanner.runningConflict(session, running))
+  }
+
+  private static func runningConflict(_ session: TimeSession, _ running: TimeSession)
+    -> RestoreConflict
+  {
+    RestoreConflict(
+      kind: "session", id: session.id, name: nil,
+      reason:
+        "it is running, and so is session \(running.id) of the library (at most one may run)")
+  }
+
+  private func count(_ item: LibraryItem, in counts: inout BackupManifest.Counts) {
+    switch item {
+    case .yarn: counts.yarns += 1
+    case .project: counts.projects += 1
+    case .note: counts.notes += 1
+    case .session: counts.sessions += 1
+    }
+  }
+
+  /// `note` as the store keeps it (instants truncated to whole seconds).
+  static func stored(_ note: Note) -> Note {
+    var out = note
+    out.created = LibraryStore.truncated(note.created)
+    out.modified = LibraryStore.truncated(note.modified)
+    return out
+  }
+
+  /// `session` as the store keeps it (instants truncated to whole seconds).
+  static func stored(_ session: TimeSession) -> TimeSession {
+    var out = session
+    out.start = LibraryStore.truncated(session.start)
+    out.end = session.end.map(LibraryStore.truncated)
+    return out
+  }
+
+  /// The names of the fields that differ, as `quantity, colorway differ`.
+  static func differences<T: Encodable>(_ mine: T, _ theirs: T, libraryName: String?) -> String {
+    let encoder = JSONCoding.encoder(pretty: false)
+    guard let a = try? encoder.encode(mine), let b = try? encoder.encode(theirs),
+      let left = try? JSONSerialization.jsonObject(with: a) as? [String: Any],
+      let right = try? JSONSerialization.jsonObject(with: b) as? [String: Any]
+    else { return "its content differs from the library's" }
+    let keys = Set(left.keys).union(right.keys).sorted().filter { key in
+      switch (left[key], right[key]) {
+      case (nil, nil): return false
+      case (let x?, let y?): return (x as? NSObject)?.isEqual(y) != true
+      default: return true
+      }
+    }
+    if keys.isEmpty { return "its content differs from the library's" }
+    return keys.joined(separator: ", ") + (keys.count == 1 ? " differs" : " differ")
+      + " from the library's"
+  }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// The checks of `library.json`'s items against each other and against the manifest, fed one
+/// item at a time in any order (the file lists notes, projects, sessions, then yarns), with
+/// the references resolved at `finish()`.
+///
+/// Everything the store would refuse when the items are inserted is checked here, so that
+/// `verify` passes exactly when `restore` into an empty library succeeds: unique IDs; every
+/// usage's yarn, every session's project and every note's yarn or project present; a note
+/// about exactly one of them; no session ending before it starts (in whole seconds, as the
+/// store keeps instants); instants the store can hold; at most one running session; every
+/// attachment with a well-formed digest, in the manifest with the same size; no attachment in
+/// the manifest that no item uses; the manifest's counts equal to the items'.
+///
+/// Memory: the IDs and the references, not the items.
+final class LibraryCheck {
+  private let manifest: BackupManifest
+  private var problems: [BackupProblem] = []
+  private var yarnIDs = Set<String>()
+  private var projectIDs = Set<String>()
+  private var noteIDs = Set<String>()
+  private var sessionIDs = Set<String>()
+  /// References checked at the end, when every yarn and project has been seen.
+  private var usages: [(projectID: String, projectName: String, yarnID: String)] = []
+  private var noteSubjects: [(noteID: String, subject: Note.Subject)] = []
+  private var sessionProjects: [(sessionID: String, projectID: String)] = []
+  private var running: [String] = []
+  private var sizes: [String: Int64] = [:]
+  private var used = Set<String>()
+  private var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
+
+  init(manifest: BackupManifest) {
+    self.manifest = manifest
+    for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
+      sizes[file.sha256] = file.size
+    }
+  }
+
+  private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
+
+  private func unique(_ id: String, in set: inout Set<String>, kind: String) {
+    if !set.insert(id).inserted { report("two \(kind)s have the ID \(id)") }
+  }
+
+  private func checkInstant(_ date: Date, _ what: String) {
+    if Int64(exactly: date.timeIntervalSince1970.rounded(.down)) == nil {
+      report("\(what) \(date.timeIntervalSince1970) is out of range")
+    }
+  }
+
+  private func check(_ attachment: Attachment, owner: String) {
+    guard Attachment.isValidDigest(attachment.sha256) else {
+      report("\(owner) has attachment \(attachment.fileName) with a malformed sha256")
+      return
+    }
+    used.insert(attachment.sha256)
+    guard let size = sizes[attachment.sha256] else {
+      report(
+        "\(owner) has attachment \(attachment.fileName) (\(attachment.sha256)), which the backup lacks")
+      return
+    }
+    if size != attachment.byteCount {
+      report(
+        "\(owner) says attachment \(attachment.fileName) holds \(attachment.byteCount) bytes, "
+          + "attachments/\(attachment.sha256) holds \(size)")
+    }
+  }
+
+  func add(_ yarn: Yarn) {
+    counts.yarns += 1
+    unique(yarn.id, in: &yarnIDs, kind: "yarn")
+    for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
+  }
+
+  func add(_ project: Project) {
+    counts.projects += 1
+    unique(project.id, in: &projectIDs, kind: "project")
+    for usage in project.usages {
+      usages.append((project.id, project.name, usage.yarnID))
+    }
+    let owner = "project \(project.id) (\(project.name))"
+    if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
+    for photo in project.photos { check(photo, owner: owner) }
+  }
+
+  func add(_ note: Note) {
+    counts.notes += 1
+    unique(note.id, in: &noteIDs, kind: "note")
+    checkInstant(note.created, "note \(note.id): created")
+    checkInstant(note.modified, "note \(note.id): modified")
+    if note.yarnID != nil, note.projectID != nil {
+      report("note \(note.id) belongs to both a yarn and a project")
+    } else if let subject = note.subject {
+      noteSubjects.append((note.id, subject))
+    } else {
+      report("note \(note.id) belongs to no yarn and no project")
+    }
+  }
+
+  func add(_ session: TimeSession) {
+    counts.sessions += 1
+    unique(session.id, in: &sessionIDs, kind: "session")
+    sessionProjects.append((session.id, session.projectID))
+    checkInstant(session.start, "session \(session.id): start")
+    if let end = session.end {
+      checkInstant(end, "session \(session.id): end")
+      // The store keeps whole seconds (truncated), and refuses an end before the start.
+      if end.timeIntervalSince1970.rounded(.down) < session.start.timeIntervalSince1970.rounded(.down) {
+        report(
+          "session \(session.id) ends at \(JSONCoding.formatInstant(end)), before it starts at "
+            + JSONCoding.formatInstant(session.start))
+      }
+    } else {
+      running.append(session.id)
+    }
+  }
+
+  /// Resolves the references and compares the counts; every problem found, in the order
+  /// found.
+  func finish() -> [BackupProblem] {
+    for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(yarnID) {
+      report("project \(projectID) (\(projectName)) uses yarn \(yarnID), which is missing")
+    }
+    for (sessionID, projectID) in sessionProjects where !projectIDs.contains(projectID) {
+      report("session \(sessionID) belongs to project \(projectID), which is missing")
+    }
+    if running.count > 1 {
+      report(
+        "\(running.count) sessions are running (at most one may be): "
+          + running.joined(separator: ", "))
+    }
+    for (noteID, subject) in noteSubjects {
+      switch subject {
+      case .yarn(let id) where !yarnIDs.contains(id):
+        report("note \(noteID) is about yarn \(id), which is missing")
+      case .project(let id) where !projectIDs.contains(id):
+        report("note \(noteID) is about project \(id), which is missing")
+      default: continue
+      }
+    }
+    for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
+      if Attachment.isValidDigest(file.sha256), !used.contains(file.sha256) {
+        problems.append(.unusedAttachment(file.path))
+      }
+    }
+    counts.attachments = used.count
+    let pairs: [(String, Int, Int)] = [
+      ("yarns", manifest.counts.yarns, counts.yarns),
+      ("projects", manifest.counts.projects, counts.projects),
+      ("notes", manifest.counts.notes, counts.notes),
+      ("sessions", manifest.counts.sessions, counts.sessions),
+      ("attachments", manifest.counts.attachments, counts.attachments),
+    ]
+    for (kind, inManifest, inLibrary) in pairs where inManifest != inLibrary {
+      problems.append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
+    }
+    return problems
+  }
+}
+
+/// One item of `library.json`, decoded.
+enum LibraryItem: Sendable {
+  case yarn(Yarn)
+  case project(Project)
+  case note(Note)
+  case session(TimeSession)
+}
+
+extension LibraryCheck {
+  func add(_ item: LibraryItem) {
+    switch item {
+    case .yarn(let yarn): add(yarn)
+    case .project(let project): add(project)
+    case .note(let note): add(note)
+    case .session(let session): add(session)
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `yarn export FILE.zip`: the library as a zip for people to open, not for `restore`.
+///
+/// Entries (every name made safe by `SafeFileName`, collisions numbered):
+/// ```
+/// stash.csv                      StashCSV.export (the default columns)
+/// projects.csv                   ProjectCSV.export
+/// time.csv                       TimeCSV.export (one row per session)
+/// projects/<project name>/project.txt   the project in plain text
+/// projects/<project name>/<photo>       its photos, and its pattern PDF, by their file names
+/// yarns/<yarn name>/yarn.txt            the yarn in plain text
+/// yarns/<yarn name>/<photo>             its photos
+/// ```
+/// Text is UTF-8 with LF line ends; CSV as `CSVOptions` says (RFC 4180, CRLF). Photos and PDFs
+/// are stored, text and CSV deflated. The zip is written like a backup: temporary files beside
+/// the target, then fsync and rename, so the target never holds a partial export.
+public enum LibraryExport {
+  /// One CSV table of the export.
+  public struct Table: Sendable {
+    /// The entry name, such as `stash.csv`.
+    public var fileName: String
+    /// Writes the table; returns the number of records.
+    public var write: @Sendable (LibraryStore, CSVWriter) throws -> Int
+
+    public init(fileName: String, write: @escaping @Sendable (LibraryStore, CSVWriter) throws -> Int) {
+      self.fileName = fileName
+      self.write = write
+    }
+  }
+
+  /// `stash.csv`, `projects.csv` and `time.csv`.
+  public static let standardTables: [Table] = [
+    Table(fileName: "stash.csv") { store, writer in try StashCSV.export(from: store, to: writer) },
+    Table(fileName: "projects.csv") { store, writer in
+      try ProjectCSV.export(from: store, to: writer)
+    },
+    Table(fileName: "time.csv") { store, writer in try TimeCSV.export(from: store, to: writer) },
+  ]
+
+  /// What an export wrote.
+  public struct Summary: Hashable, Sendable {
+    /// Every entry name, in order.
+    public var entries: [String]
+    public var yarns: Int
+    public var projects: Int
+    /// Attachment files written (a photo two yarns share is written in both folders).
+    public var files: Int
+  }
+
+  /// Writes the export of `store` to `url`.
+  ///
+  /// - Parameters:
+  ///   - force: replace a file at `url`.
+  ///   - now: the entries' times in the zip headers.
+  ///   - progress: the fraction of the zip written, 0...1, while it is written.
+  /// - Throws: `BackupError.destinationExists` when `url` exists and `force` is false;
+  ///   `BackupError.cannotWrite`; `BackupError.attachmentUnavailable`; `StoreError`.
+  @discardableResult
+  public static func write(
+    from store: LibraryStore, to url: URL, force: Bool = false, now: Date = Date(),
+    csvOptions: CSVOptions = CSVOptions(), tables: [Table] = standardTables,
+    progress: ((Double) -> Void)? = nil
+  ) throws -> Summary {
+    var info = stat()
+    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    BackupTemporaryFiles.removeStale(besides: url)
+    let temporary = try BackupTemporaryFiles(besides: url)
+    defer { temporary.remove() }
+
+    var entries: [String] = []
+    var summary = Summary(entries: [], yarns: 0, projects: 0, files: 0)
+    do {
+      let writer = try ZipArchive.Writer(
+        url: url, overwrite: force, temporaryPath: temporary.archivePath)
+      if let progress { writer.onProgress(progress) }
+      func addText(_ name: String, _ text: String) throws {
+        try writer.add(name: name, data: Data(text.utf8), compression: .deflate, modified: now)
+        entries.append(name)
+      }
+      func addAttachment(_ name: String, _ attachment: Attachment) throws {
+        try writer.addFile(
+          name: name, from: store.attachmentURL(sha256: attachment.sha256),
+          expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
+          compression: .forMediaType(attachment.mediaType), modified: now)
+        entries.append(name)
+        summary.files += 1
+      }
+
+      try store.read {
+        // The tables, each streamed to a temporary file (hashed on the way), zipped at close.
+        var topNamer = SafeFileNamer(reserved: ["projects", "yarns"])
+        for table in tables {
+          let name = topNamer.claim(table.fileName)
+          let path = temporary.extraPath("table-\(entries.count).csv")
+          let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+          guard fd >= 0 else {
+            throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+          }
+          defer { close(fd) }
+          let hasher = SHA256Hasher()
+          var size: Int64 = 0
+          let csv = CSVWriter(options: csvOptions) { bytes in
+            hasher.update(bytes)
+            size += Int64(bytes.count)
+            try AtomicFile.writeAll(fd, bytes, path: path)
+          }
+          _ = try table.write(store, csv)
+          try csv.flush()
+          try writer.addFile(
+            name: name, from: URL(fileURLWithPath: path), expectedSize: size,
+            expectedSHA256: try hasher.finalize(), compression: .deflate, modified: now)
+          entries.append(name)
+        }
+
+        // Names of yarns and projects, for the text files.
+        var yarnNames: [String: String] = [:]
+        try store.forEachYarn(includingPhotos: false) { yarnNames[$0.id] = $0.name }
+        let projects = try store.projects()
+        let projectNames = Dictionary(
+          projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let usageLibrary = Library(projects: projects)
+
+        var projectFolders = SafeFileNamer()
+        for project in projects {
+          let folder = "projects/" + projectFolders.claim(project.name, isFolder: true) + "/"
+          var namer = SafeFileNamer(reserved: ["project.txt"])
+          var photoNames: [String] = []
+          var pdfName: String?
+          if let pdf = project.pattern?.pdf {
+            let name = namer.claim(pdf.fileName)
+            pdfName = name
+            try addAttachment(folder + name, pdf)
+          }
+          for photo in project.photos {
+            let name = namer.claim(photo.fileName)
+            photoNames.append(name)
+            try addAttachment(folder + name, photo)
+          }
+          let text = ExportText.project(
+            project, yarnNames: yarnNames, pdfName: pdfName, photoNames: photoNames,
+            sessions: try store.sessions(projectID: project.id),
+            notes: try store.notes(about: .project(project.id)), now: now)
+          try addText(folder + "project.txt", text)
+          summary.projects += 1
+        }
+
+        var yarnFolders = SafeFileNamer()
+        try store.forEachYarn { yarn in
+          let folder = "yarns/" + yarnFolders.claim(yarn.name, isFolder: true) + "/"
+          var namer = SafeFileNamer(reserved: ["yarn.txt"])
+          var photoNames: [String] = []
+          for photo in yarn.photos {
+            let name = namer.claim(photo.fileName)
+            photoNames.append(name)
+            try addAttachment(folder + name, photo)
+          }
+          let uses = projects.flatMap { project in
+            project.usages.filter { $0.yarnID == yarn.id }.map { (project, $0.amount) }
+          }
+          let text = ExportText.yarn(
+            yarn, remaining: usageLibrary.remaining(of: yarn), uses: uses,
+            projectNames: projectNames, photoNames: photoNames,
+            notes: try store.notes(about: .yarn(yarn.id)))
+          try addText(folder + "yarn.txt", text)
+          summary.yarns += 1
+        }
+      }
+      do { try writer.close() } catch {
+        if let failed = writer.failedFile {
+          throw BackupError.attachmentUnavailable(
+            sha256: failed.path.split(separator: "/").last.map(String.init) ?? "",
+            path: failed.path, reason: failed.reason)
+        }
+        if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
+          throw BackupError.destinationExists(path: url.path)
+        }
+        throw error
+      }
+    } catch let error as ZipError {
+      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    } catch let error as AtomicFile.WriteError {
+      throw BackupError.cannotWrite(path: url.path, reason: error.reason)
+    } catch let error as SHA256Error {
+      throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256: \(error)")
+    }
+    summary.entries = entries
+    return summary
+  }
+}
+
+/// The plain-text pages of an export: `Label: value` lines (unknown values left out), then
+/// lists. Days as `YYYY-MM-DD`; instants as ISO 8601 in UTC.
+enum ExportText {
+  static func lines(_ pairs: [(String, String?)]) -> String {
+    let shown = pairs.compactMap { label, value in value.map { (label, $0) } }
+    let width = (shown.map(\.0.count).max() ?? 0) + 2
+    return shown.map { label, value in
+      let padded = (label + ":").padding(toLength: width, withPad: " ", startingAt: 0)
+      // Continuation lines of a value that holds line breaks line up under it.
+      return padded
+        + value.split(separator: "\n", omittingEmptySubsequences: false)
+        .joined(separator: "\n" + String(repeating: " ", count: width))
+    }.joined(separator: "\n") + "\n"
+  }
+
+  static func section(_ title: String, _ items: [String]) -> String {
+    guard !items.isEmpty else { return "" }
+    return "\n\(title):\n"
+      + items.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+      .joined(separator: "\n") + "\n"
+  }
+
+  static func notes(_ notes: [Note]) -> String {
+    section(
+      "Notes",
+      notes.map { note in
+        JSONCoding.formatInstant(note.created) + "\n" + note.text
+      })
+  }
+
+  static func hoursAndMinutes(_ seconds: Int64) -> String {
+    let minutes = seconds / 60
+    return "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
+  }
+
+  static func project(
+    _ project: Project, yarnNames: [String: String], pdfName: String?, photoNames: [String],
+    sessions: [TimeSession], notes: [Note], now: Date
+  ) -> String {
+    let seconds = sessions.reduce(Int64(0)) { $0 + $1.seconds(now: now) }
+    let time =
+      sessions.isEmpty
+      ? nil
+      : hoursAndMinutes(seconds) + " in \(sessions.count) session" + (sessions.count == 1 ? "" : "s")
+    var text = lines([
+      ("Name", project.name),
+      ("Craft", project.craft?.rawValue),
+      ("Status", project.status.rawValue),
+      ("Pattern", project.pattern?.name),
+      ("Pattern URL", project.pattern?.url),
+      ("Pattern PDF", pdfName),
+      ("Started", project.started?.iso8601),
+      ("Finished", project.finished?.iso8601),
+      ("Time", time),
+      ("ID", project.id),
+    ])
+    text += section(
+      "Yarns used",
+      project.usages.map { "\(yarnNames[$0.yarnID] ?? $0.yarnID): \($0.amount)" })
+    text += section("Photos", photoNames)
+    text += self.notes(notes)
+    return text
+  }
+
+  static func yarn(
+    _ yarn: Yarn, remaining: RemainingEstimate, uses: [(Project, Amount)],
+    projectNames: [String: String], photoNames: [String], notes: [Note]
+  ) -> String {
+    var remainingText: String?
+    if let amount = remaining.remaining {
+      remainingText = "\(amount) (\(remaining.source.rawValue))"
+    }
+    var text = lines([
+      ("Name", yarn.name),
+      ("Brand", yarn.brand),
+      ("Colorway", yarn.colorway),
+      ("Color family", yarn.colorFamily),
+      ("Dye lot", yarn.dyeLot),
+      ("Weight", yarn.weight.map { "\($0.rawValue) \($0.name)" }),
+      ("Fiber", yarn.fiber),
+      ("Length per skein", yarn.lengthPerSkein?.description),
+      ("Net weight per skein", yarn.netWeightPerSkein?.description),
+      ("Quantity", yarn.quantity?.description),
+      ("Remaining", remainingText),
+      ("Purchased at", yarn.purchaseLocation),
+      ("Added", yarn.dateAdded?.iso8601),
+      ("In the stash", yarn.isStashed ? "yes" : "no"),
+      ("ID", yarn.id),
+    ])
+    text += section(
+      "Used in", uses.map { project, amount in "\(project.name) (\(project.status.rawValue)): \(amount)" })
+    text += section("Photos", photoNames)
+    text += self.notes(notes)
+    return text
+  }
+}

@@ -1,0 +1,423 @@
+import Foundation
+import Testing
+import YarnCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `yarn backup` through the built binary: restore modes, hostile and foreign archives, other
+/// zip writers, and `kill -9` during create and restore.
+@Suite struct BackupCLITests {
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let sample = packageRoot.appendingPathComponent("samples/demo", isDirectory: true)
+  static let sharedZip = packageRoot.deletingLastPathComponent()
+    .appendingPathComponent("shared/data/zip", isDirectory: true)
+
+  /// The library's records (read through YarnCore) and its files other than the database,
+  /// to compare a library before and after.
+  struct LibraryState: Equatable {
+    var library: Library
+    var files: [String]
+  }
+
+  static func state(of directory: URL) throws -> LibraryState {
+    let store = try LibraryStore(directory: directory, mode: .readOnly)
+    defer { try? store.close() }
+    return LibraryState(library: try store.library(), files: files(under: directory))
+  }
+
+  /// Every file under `directory`, relative, sorted; the database and its WAL files left out
+  /// (SQLite may checkpoint them when a connection closes without any change of content).
+  static func files(under directory: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+    var out: [String] = []
+    while let path = enumerator.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      FileManager.default.fileExists(
+        atPath: directory.appendingPathComponent(path).path, isDirectory: &isDirectory)
+      if !isDirectory.boolValue, !path.hasPrefix("library.sqlite") { out.append(path) }
+    }
+    return out.sorted()
+  }
+
+  /// Runs a command and returns its exit status, standard output and error.
+  @discardableResult
+  static func shell(_ command: String, in directory: URL) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.currentDirectoryURL = directory
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  // MARK: Modes
+
+  @Test func intoANonEmptyLibraryAModeIsNeeded() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    try yarn.ok(["backup", "create", "mine.zip"])
+    let before = try Self.state(of: yarn.library)
+
+    let plain = try yarn.run(["backup", "restore", "mine.zip"])
+    #expect(plain.status == 73)
+    #expect(plain.stderr.contains("is not empty"))
+    #expect(plain.stderr.contains("hint: give --replace") && plain.stderr.contains("--merge"))
+    let both = try yarn.run(["backup", "restore", "mine.zip", "--replace", "--merge"])
+    #expect(both.status == 64)
+    #expect(both.stderr.contains("give exactly one of --replace, --merge"))
+    #expect(try Self.state(of: yarn.library) == before)
+  }
+
+  @Test func replaceSaysWhereTheSafetyBackupIsAndRestoresAllOrNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Only this one", "--quantity", "1 skein"])
+    let before = try Self.state(of: yarn.library)
+
+    let dry = try yarn.ok(["backup", "restore", Self.sample.path, "--replace", "--dry-run"])
+    #expect(dry.stderr.contains("would replace 1 yarn, 0 projects"))
+    #expect(dry.stderr.contains("dry run: nothing was changed"))
+    #expect(try Self.state(of: yarn.library) == before)
+
+    let result = try yarn.ok(["backup", "restore", Self.sample.path, "--replace", "--json"])
+    let json = try #require(try result.json() as? [String: Any])
+    let safety = try #require(json["safetyBackup"] as? String)
+    #expect(safety.hasPrefix(yarn.library.path + "/safety-backups/yarn-backup-before-restore-"))
+    #expect(result.stderr.contains("wrote a safety backup of the library to \(safety)"))
+    #expect(
+      result.stderr.contains(
+        "replaced 1 yarn, 0 projects, 0 notes, 0 time sessions and 0 attachments with 15 yarns"))
+    let sampleDocument = try JSONCoding.decoder().decode(
+      Library.self, from: Data(contentsOf: Self.sample.appendingPathComponent("library.json")))
+    #expect(try Self.state(of: yarn.library).library == sampleDocument)
+
+    // The safety backup restores the library as it was.
+    let check = yarn.directory.appendingPathComponent("check")
+    let restore = try yarn.run(["--library", check.path, "backup", "restore", safety], useLibrary: false)
+    #expect(restore.status == 0, "\(restore.stderr)")
+    #expect(try Self.state(of: check).library == before.library)
+  }
+
+  @Test func mergeConflictsAreListedAndChangeNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "3 skeins"])
+    try yarn.ok(["backup", "create", "mine.zip"])
+    try yarn.ok(["stash", "edit", "Cascade 220", "--quantity", "2 skeins"])
+    try yarn.ok(["stash", "add", "Rios", "--quantity", "1 skein"])
+    let before = try Self.state(of: yarn.library)
+    let id = try #require(before.library.yarns.first?.id)
+
+    for extra in [[], ["--dry-run"]] {
+      let merge = try yarn.run(["backup", "restore", "mine.zip", "--merge"] + extra)
+      #expect(merge.status == 65)
+      #expect(merge.stderr.contains("1 conflict; nothing was changed"))
+      #expect(merge.stderr.contains("yarn \(id) (Cascade 220): quantity differs from the library's"))
+      #expect(try Self.state(of: yarn.library) == before)
+    }
+    // Without the conflict the merge adds what is new and leaves the rest.
+    try yarn.ok(["stash", "edit", "Cascade 220", "--quantity", "3 skeins"])
+    try yarn.ok(["backup", "create", "now.zip"])
+    let other = yarn.directory.appendingPathComponent("other")
+    let run = { (arguments: [String]) in
+      try yarn.run(["--library", other.path] + arguments, useLibrary: false)
+    }
+    #expect(try run(["stash", "add", "Brooklyn Tweed Shelter"]).status == 0)
+    let merged = try run([
+      "backup", "restore", yarn.directory.appendingPathComponent("now.zip").path, "--merge",
+    ])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stderr.contains("added 2 yarns, 0 projects"))
+    let names = try Self.state(of: other).library.yarns.map(\.name)
+    #expect(names == ["Brooklyn Tweed Shelter", "Cascade 220", "Rios"])
+  }
+
+  // MARK: Hostile and foreign archives
+
+  /// Every file of `../shared/data/zip/` (archives written by other projects, and the files
+  /// beside them), refused with 65 into a new library (which is not created) and with
+  /// `--replace` into a library holding the sample (which stays as it was, with no safety
+  /// backup written), and nothing written outside the library.
+  @Test func everySharedArchiveIsRefusedAndChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    let before = try Self.state(of: yarn.library)
+    let outside = Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") }
+    let parent = yarn.directory.deletingLastPathComponent()
+    let parentBefore = try FileManager.default.contentsOfDirectory(atPath: parent.path)
+      .filter { !$0.hasPrefix("yarn-") }.sorted()
+
+    let archives = Self.files(under: Self.sharedZip).filter {
+      !$0.hasSuffix("LICENSE") && !$0.hasSuffix("SOURCE_COMMIT")
+    }
+    try #require(archives.count >= 70)
+    for archive in archives {
+      let path = Self.sharedZip.appendingPathComponent(archive).path
+      let fresh = yarn.directory.appendingPathComponent("fresh")
+      let first = try yarn.run(["--library", fresh.path, "backup", "restore", path], useLibrary: false)
+      #expect(first.status == 65, "\(archive): \(first.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: fresh.path), "\(archive)")
+      let replace = try yarn.run(["backup", "restore", path, "--replace"])
+      #expect(replace.status == 65, "\(archive): \(replace.stderr)")
+      #expect(replace.stderr.hasPrefix("error: ") && replace.stderr.contains("\nhint: "), "\(archive)")
+      let verify = try yarn.run(["backup", "verify", path])
+      #expect(verify.status == 65, "\(archive): \(verify.stderr)")
+    }
+    #expect(try Self.state(of: yarn.library) == before)
+    #expect(Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") } == outside)
+    let parentAfter = try FileManager.default.contentsOfDirectory(atPath: parent.path)
+      .filter { !$0.hasPrefix("yarn-") }.sorted()
+    #expect(Set(parentAfter).subtracting(parentBefore).isEmpty)
+  }
+
+  /// The same archives with a `manifest.json` (listing their entries) and a `library.json`
+  /// added by Python's zipfile, so that the reader gets past "no manifest" to the names,
+  /// links, encryption and sizes: still refused, still nothing changed.
+  @Test func sharedArchivesWithAManifestAddedAreRefusedToo() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    let before = try Self.state(of: yarn.library)
+    let script = """
+      import sys, zipfile, json, shutil, hashlib
+      src, dst = sys.argv[1], sys.argv[2]
+      shutil.copy(src, dst)
+      with zipfile.ZipFile(dst) as z:
+          infos = z.infolist()
+      files = [{"path": "library.json", "size": 2, "sha256": hashlib.sha256(b"{}").hexdigest()}]
+      files += [{"path": i.filename, "size": i.file_size, "sha256": "0" * 64} for i in infos]
+      m = {"format": "yarn-backup", "formatVersion": 1, "createdAt": "2026-01-01T00:00:00Z",
+           "generator": "hostile", "files": files,
+           "counts": {"yarns": 0, "projects": 0, "notes": 0, "sessions": 0, "attachments": 0}}
+      with zipfile.ZipFile(dst, "a") as z:
+          z.writestr("manifest.json", json.dumps(m))
+          z.writestr("library.json", "{}")
+      """
+    _ = try yarn.file("add-manifest.py", Data(script.utf8))
+    var tried = 0
+    for archive in Self.files(under: Self.sharedZip) where archive.hasSuffix(".zip") {
+      let source = Self.sharedZip.appendingPathComponent(archive).path
+      let (status, _) = try Self.shell(
+        "python3 add-manifest.py '\(source)' hostile.zip", in: yarn.directory)
+      guard status == 0 else { continue }  // Python cannot append to it: it is refused as is.
+      tried += 1
+      let result = try yarn.run(["backup", "restore", "hostile.zip", "--replace"])
+      #expect(result.status == 65, "\(archive): \(result.stderr)")
+    }
+    #expect(tried >= 50)
+    #expect(try Self.state(of: yarn.library) == before)
+  }
+
+  @Test func aNewerFormatIsRefusedNamingTheVersionNeeded() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.file(
+      "manifest.json", Data(#"{"format": "yarn-backup", "formatVersion": 3, "files": []}"#.utf8))
+    let (status, output) = try Self.shell("zip -q future.zip manifest.json", in: yarn.directory)
+    try #require(status == 0, "\(output)")
+    for command in [["backup", "verify", "future.zip"], ["backup", "restore", "future.zip"]] {
+      let result = try yarn.run(command)
+      #expect(result.status == 65)
+      #expect(result.stderr.contains("a yarn that reads format version 3 is needed"))
+      #expect(result.stderr.contains("hint: install a newer version of yarn"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  @Test(arguments: ["infozip", "python"])
+  func aBackupRezippedByAnotherToolRestores(tool: String) throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    try yarn.ok(["backup", "create", "b.zip"])
+    let rezip =
+      tool == "infozip"
+      ? "mkdir u && cd u && unzip -q ../b.zip && zip -q -r ../re.zip ."
+      : """
+      mkdir u && cd u && unzip -q ../b.zip && python3 -c "
+      import os, zipfile
+      with zipfile.ZipFile('../re.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+          for root, dirs, files in os.walk('.'):
+              for f in sorted(files):
+                  z.write(os.path.join(root, f), os.path.relpath(os.path.join(root, f), '.'))
+      "
+      """
+    let (status, output) = try Self.shell(rezip, in: yarn.directory)
+    try #require(status == 0, "\(output)")
+    let restored = yarn.directory.appendingPathComponent("restored")
+    let result = try yarn.run(["--library", restored.path, "backup", "restore", "re.zip"], useLibrary: false)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try Self.state(of: restored).library == (try Self.state(of: yarn.library)).library)
+  }
+
+  // MARK: kill -9
+
+  /// A library of `count` yarns, each with a photo of `size` random bytes, made through
+  /// YarnCore in `directory`.
+  static func makeLargeLibrary(at directory: URL, count: Int, size: Int) throws {
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    defer { try? store.close() }
+    let scratch = directory.deletingLastPathComponent().appendingPathComponent("photo.jpg")
+    var generator = SystemRandomNumberGenerator()
+    for index in 0..<count {
+      var bytes = [UInt8](repeating: 0, count: size)
+      for offset in stride(from: 0, to: size, by: 8) {
+        withUnsafeBytes(of: generator.next() as UInt64) { random in
+          for byte in 0..<min(8, size - offset) { bytes[offset + byte] = random[byte] }
+        }
+      }
+      try Data(bytes).write(to: scratch)
+      let photo = try store.importAttachment(from: scratch, fileName: "photo-\(index).jpg")
+      try store.insert(Yarn(id: "yarn-\(index)", name: "Yarn \(index)", photos: [photo]))
+    }
+    try? FileManager.default.removeItem(at: scratch)
+  }
+
+  /// Starts `yarn arguments…`, kills it with SIGKILL after `delay` seconds (unless it ended),
+  /// and says whether it was killed.
+  static func runAndKill(_ arguments: [String], in directory: URL, after delay: Double) throws -> Bool {
+    guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = ["HOME": directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(useconds_t(delay * 1_000_000))
+    let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
+    process.waitUntilExit()
+    return killed && process.terminationReason == .uncaughtSignal
+  }
+
+  @Test func killingCreateNeverLeavesAPartialArchive() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try Self.makeLargeLibrary(at: yarn.library, count: 24, size: 1 << 20)
+    var killedAtLeastOnce = false
+    var outcomes: [String] = []
+    for delay in stride(from: 0.02, through: 0.4, by: 0.03) {
+      let target = yarn.directory.appendingPathComponent("b.zip")
+      try? FileManager.default.removeItem(at: target)
+      let killed = try Self.runAndKill(
+        ["--library", yarn.library.path, "backup", "create", "b.zip"], in: yarn.directory,
+        after: delay)
+      killedAtLeastOnce = killedAtLeastOnce || killed
+      outcomes.append(
+        killed
+          ? (FileManager.default.fileExists(atPath: target.path) ? "killed, whole" : "killed, none")
+          : "finished")
+      // Either no archive at all, or a whole one.
+      if FileManager.default.fileExists(atPath: target.path) {
+        let verify = try yarn.run(["backup", "verify", "b.zip"])
+        #expect(verify.status == 0, "after a kill at \(delay) s: \(verify.stderr)")
+      }
+    }
+    #expect(killedAtLeastOnce, "\(outcomes)")
+    // The next create removes the temporary files the killed ones left.
+    try yarn.ok(["backup", "create", "b.zip", "--force"])
+    let left = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
+      .filter { $0.hasPrefix(".b.zip") }
+    #expect(left.isEmpty, "\(left)")
+    #expect(try yarn.run(["backup", "verify", "b.zip"]).status == 0)
+  }
+
+  @Test func killingRestoreLeavesTheLibraryAsItWas() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // The backup to restore: 24 photos of 1 MB.
+    let big = yarn.directory.appendingPathComponent("big")
+    try Self.makeLargeLibrary(at: big, count: 40, size: 1 << 20)
+    let create = try yarn.run(["--library", big.path, "backup", "create", "big.zip"], useLibrary: false)
+    try #require(create.status == 0, "\(create.stderr)")
+    let incoming = try Self.state(of: big).library
+    // The library it replaces: the sample, kept pristine in a template.
+    let template = yarn.directory.appendingPathComponent("template")
+    let made = try yarn.run(
+      ["--library", template.path, "backup", "restore", Self.sample.path], useLibrary: false)
+    try #require(made.status == 0)
+    let original = try Self.state(of: template)
+
+    var outcomes: [String] = []
+    for delay in stride(from: 0.03, through: 0.4, by: 0.03) {
+      try? FileManager.default.removeItem(at: yarn.library)
+      try FileManager.default.copyItem(at: template, to: yarn.library)
+      let killed = try Self.runAndKill(
+        ["--library", yarn.library.path, "backup", "restore", "big.zip", "--replace"],
+        in: yarn.directory, after: delay)
+      let after = try Self.state(of: yarn.library).library
+      // Records: exactly the old library, or exactly the new one when the commit came first.
+      let old = after == original.library
+      #expect(old || after == incoming, "after a kill at \(delay) s")
+      outcomes.append(killed ? (old ? "old" : "new") : "finished")
+
+      // The next open tidies up: no staging folder, and no attachment file without a record.
+      let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+      try Backup.recoverInterruptedRestores(in: store)
+      let referenced = try store.referencedAttachmentDigests()
+      try store.close()
+      let files = Self.files(under: yarn.library)
+      #expect(!files.contains { $0.hasPrefix(".restore-") }, "after a kill at \(delay) s: \(files)")
+      let attachmentFiles = Set(
+        files.filter { $0.hasPrefix("attachments/") }.map { String($0.suffix(64)) })
+      #expect(attachmentFiles == referenced, "after a kill at \(delay) s")
+      if old {
+        // Records and files as they were; a kill after the safety backup was written (it is
+        // written inside the transaction, before anything changes) leaves that whole backup.
+        var now = try Self.state(of: yarn.library)
+        now.files.removeAll { $0.hasPrefix("safety-backups/") }
+        #expect(now == original, "after a kill at \(delay) s")
+      }
+      // Any safety backup there is whole.
+      for name in files where name.hasPrefix("safety-backups/") && name.hasSuffix(".zip") {
+        let verify = try yarn.run(["backup", "verify", yarn.library.appendingPathComponent(name).path])
+        #expect(verify.status == 0, "\(name): \(verify.stderr)")
+      }
+    }
+    #expect(outcomes.contains("old"), "\(outcomes)")
+  }
+
+  // MARK: Export
+
+  @Test func exportWritesAZipForPeople() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", Self.sample.path])
+    try yarn.ok(["stash", "add", "Cascade 220"])  // a second "Cascade 220"
+    let result = try yarn.ok(["export", "people.zip"])
+    #expect(result.stdout == "people.zip\n")
+    #expect(result.stderr.contains("exported 16 yarns, 8 projects and 6 files to people.zip"))
+    let (status, listing) = try Self.shell("unzip -Z1 people.zip", in: yarn.directory)
+    try #require(status == 0, "\(listing)")
+    let names = listing.split(separator: "\n").map(String.init)
+    #expect(Array(names.prefix(3)) == ["stash.csv", "projects.csv", "time.csv"])
+    #expect(names.contains("yarns/Cascade 220/yarn.txt"))
+    #expect(names.contains("yarns/Cascade 220 (2)/yarn.txt"))
+    #expect(names.filter { $0.hasSuffix("/project.txt") }.count == 8)
+    #expect(names.filter { $0.hasSuffix("/yarn.txt") }.count == 16)
+    // The CSV in the zip is what `stash export` writes.
+    let (_, csv) = try Self.shell("unzip -p people.zip stash.csv", in: yarn.directory)
+    #expect(csv == (try yarn.ok(["stash", "export"])).stdout)
+
+    let again = try yarn.run(["export", "people.zip"])
+    #expect(again.status == 73)
+    #expect(again.stderr.contains("--force"))
+    try yarn.ok(["export", "people.zip", "--force"])
+    let left = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
+      .filter { $0.hasPrefix(".people.zip") }
+    #expect(left.isEmpty)
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// Format versions: the golden version-1 archive, the migration chain, and `library.json`
+/// written item by item.
+@Suite struct BackupFormatTests {
+  typealias Support = BackupTestSupport
+
+  static let golden = Support.packageRoot.appendingPathComponent(
+    "Tests/Fixtures/backup-v1/golden-v1.zip")
+  static let sample = Support.packageRoot.appendingPathComponent("samples/demo")
+
+  @Test func theGoldenVersion1ArchiveRestoresToTheSample() throws {
+    try Support.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
+      let manifest = try Backup.restore(from: Self.golden, into: store)
+      #expect(manifest.formatVersion == 1)
+      // The expected library is the sample's own library.json, decoded on its own.
+      let expected = try JSONCoding.decoder().decode(
+        Library.self,
+        from: Data(contentsOf: Self.sample.appendingPathComponent("library.json")))
+      #expect(try store.library() == expected)
+      #expect(expected.yarns.count == 15 && expected.sessions.count == 40)
+      // Every attachment's bytes are the sample's.
+      for attachment in expected.attachments {
+        let restored = try Data(contentsOf: store.attachmentURL(sha256: attachment.sha256))
+        let original = try Data(
+          contentsOf: Self.sample.appendingPathComponent("attachments/" + attachment.sha256))
+        #expect(restored == original, "attachment \(attachment.fileName)")
+      }
+      // And a backup of it holds the sample's library.json byte for byte.
+      let again = dir.appendingPathComponent("again.zip")
+      try Backup.create(from: store, to: again, generator: "t", now: Date())
+      let entries = try Support.readZip(again)
+      let libraryJSON = try #require(entries.first { $0.0 == "library.json" }).1
+      #expect(libraryJSON == (try Data(contentsOf: Self.sample.appendingPathComponent("library.json"))))
+    }
+  }
+
+  @Test func theChainCoversEveryOlderVersion() {
+    #expect(BackupMigrations.isComplete(BackupMigrations.chain, upTo: Backup.formatVersion))
+    let step = BackupMigrations.Step(from: 1, summary: "x")
+    #expect(BackupMigrations.isComplete([step], upTo: 2))
+    #expect(!BackupMigrations.isComplete([], upTo: 2))
+    #expect(!BackupMigrations.isComplete([step, step], upTo: 2))
+  }
+
+  @Test func migrationsRunInOrderOnTheDecodedJSON() throws {
+    // A made-up history: version 1 called the colorway "colour", version 2 renamed it,
+    // version 3 added "isStashed" (true for old yarns).
+    let chain = [
+      BackupMigrations.Step(
+        from: 1, summary: "yarns: 'colour' renamed 'colorway'",
+        library: { library in
+          guard var yarns = library["yarns"] as? [[String: Any]] else {
+            throw BackupMigrations.Failure("yarns is not an array")
+          }
+          for index in yarns.indices {
+            yarns[index]["colorway"] = yarns[index].removeValue(forKey: "colour")
+          }
+          library["yarns"] = yarns
+        }),
+      BackupMigrations.Step(
+        from: 2, summary: "yarns: isStashed added",
+        library: { library in
+          guard var yarns = library["yarns"] as? [[String: Any]] else { return }
+          for index in yarns.indices where yarns[index]["isStashed"] == nil {
+            yarns[index]["isStashed"] = true
+          }
+          library["yarns"] = yarns
+        }),
+    ]
+    let old = Data(
+      #"{"notes":[],"projects":[],"sessions":[],"yarns":[{"id":"y1","name":"Flax","colour":"Ruby","photos":[]}]}"#
+        .utf8)
+    let upgraded = try BackupMigrations.migrate(
+      old, from: 1, to: 3, document: \.library, chain: chain)
+    let library = try JSONCoding.decoder().decode(Library.self, from: upgraded)
+    #expect(library.yarns == [Yarn(id: "y1", name: "Flax", colorway: "Ruby", isStashed: true)])
+    // The current version is never converted.
+    #expect(try BackupMigrations.migrate(old, from: 3, to: 3, document: \.library, chain: []) == old)
+    // A missing step is an error naming it.
+    #expect(throws: BackupMigrations.Failure("no migration from format version 2 to 3")) {
+      try BackupMigrations.migrate(
+        old, from: 1, to: 3, document: \.library, chain: Array(chain.prefix(1)))
+    }
+  }
+
+  @Test func aNewerVersionIsRefusedNamingTheVersionNeeded() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("v7.zip")
+      try Support.writeZip(
+        [("manifest.json", Data(#"{"format":"yarn-backup","formatVersion":7}"#.utf8))], to: zip)
+      let error = BackupError.newerFormat(path: zip.path, found: 7, known: Backup.formatVersion)
+      #expect(throws: error) { try Backup.verify(zip) }
+      #expect(error.description.contains("a yarn that reads format version 7 is needed"))
+    }
+  }
+
+  // MARK: library.json item by item
+
+  @Test func streamedLibraryJSONIsWhatJSONEncoderWrites() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      for library in [try store.library(), Library(), Library(yarns: [Yarn(id: "a", name: "b")])] {
+        var streamed = Data()
+        let summary = try LibraryJSON.write(library) { streamed.append(contentsOf: $0) }
+        #expect(streamed == (try JSONCoding.encoder().encode(library)))
+        #expect(summary.counts == BackupManifest.Counts(of: library))
+        #expect(summary.attachments == library.attachments)
+      }
+    }
+  }
+
+  /// Splits `text` fed in pieces of `piece` bytes, collecting `key[index]: item` lines.
+  private func split(_ text: String, piece: Int) throws -> [String] {
+    var found: [String] = []
+    var scanner = LibraryJSONScanner { key, index, bytes in
+      found.append("\(key)[\(index)]: " + String(decoding: bytes, as: UTF8.self))
+    }
+    let bytes = Array(text.utf8)
+    var start = 0
+    while start < bytes.count {
+      let end = min(bytes.count, start + piece)
+      try bytes[start..<end].withUnsafeBytes { try scanner.feed($0) }
+      start = end
+    }
+    try scanner.finish()
+    return found
+  }
+
+  @Test(arguments: [1, 2, 7, 4096])
+  func theScannerSplitsItemsWhateverThePieces(piece: Int) throws {
+    let text = """
+       { "yarns" : [ {"id":"a]\\"}","n":[1,{"x":"}"}]} , {"id":"b"} ],
+      "extra": {"nested": ["]", 1.5e3, null]}, "notes":[], "projects" : [{"id":"p"}],
+      "sessions": [ ], "more": -12.5e-3, "flag": true }\n
+      """
+    #expect(
+      try split(text, piece: piece) == [
+        #"yarns[0]: {"id":"a]\"}","n":[1,{"x":"}"}]}"#, #"yarns[1]: {"id":"b"}"#,
+        #"projects[0]: {"id":"p"}"#,
+      ])
+  }
+
+  @Test(arguments: [
+    ("[]", "at byte 0: expected '{' to begin the library"),
+    (#"{"yarns": {}}"#, "at byte 10: yarns is not an array"),
+    (#"{"notes":[],"projects":[],"sessions":[]}"#, #"at byte 40: missing key "yarns""#),
+    (#"{"notes":[],"notes":[]}"#, #"at byte 18: the key "notes" occurs twice"#),
+    (#"{"notes":[{}{}]}"#, "at byte 12: expected ',' or ']' after item 0 of notes"),
+    (#"{"notes":[,]}"#, "at byte 10: expected an item of notes"),
+    (#"{"notes":[] } x"#, "at byte 14: unexpected data after the end of the library"),
+    (#"{"notes":[{"#, "at byte 11: the library ends too early"),
+  ])
+  func theScannerRefusesWhatIsNotALibrary(text: String, message: String) {
+    do {
+      _ = try split(text, piece: 3)
+      Issue.record("expected a syntax error for \(text)")
+    } catch {
+      #expect(String(describing: error) == message)
+    }
+  }
+
+  @Test func itemsThatDoNotDecodeAreNamedByTheirPath() throws {
+    try Support.withScratch { dir in
+      let library =
+        #"{"notes":[],"projects":[],"sessions":[],"yarns":[{"id":"y","name":"a","isStashed":true,"photos":[],"weight":9}]}"#
+      let data = Data(library.utf8)
+      let manifest = BackupManifest(
+        formatVersion: 1, createdAt: Date(timeIntervalSince1970: 0), generator: "hand",
+        counts: .init(yarns: 1, projects: 0, notes: 0, sessions: 0, attachments: 0),
+        files: [
+          .init(path: "library.json", size: Int64(data.count), sha256: try SHA256Hasher.hexDigest(of: data))
+        ])
+      let zip = dir.appendingPathComponent("w.zip")
+      try Support.writeZip(
+        [("manifest.json", try JSONCoding.encoder().encode(manifest)), ("library.json", data)], to: zip)
+      do {
+        try Backup.verify(zip)
+        Issue.record("expected invalidBackup")
+      } catch BackupError.invalidBackup(_, let problems) {
+        #expect(problems.count == 1)
+        #expect(
+          problems.first?.description.hasPrefix("library.json is not a valid library: at yarns[0].weight")
+            == true)
+      }
+    }
+  }
+}

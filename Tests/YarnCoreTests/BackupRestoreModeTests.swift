@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// Restoring into a library that holds something: `.replace`, `.merge`, dry runs, and the
+/// clean-up after a restore that was killed.
+@Suite struct BackupRestoreModeTests {
+  typealias Support = BackupTestSupport
+
+  /// Library B: one yarn with its own photo ("xyz"), one project using it, a note.
+  private func makeOther(in dir: URL) throws -> LibraryStore {
+    let store = try LibraryStore(directory: dir.appendingPathComponent("other"), mode: .readWrite)
+    let file = dir.appendingPathComponent("xyz.jpg")
+    try Data("xyz".utf8).write(to: file)
+    let photo = try store.importAttachment(from: file)
+    try store.write {
+      try store.insert(Yarn(id: "b-yarn", name: "Brooklyn Tweed Shelter", photos: [photo]))
+      try store.insert(
+        Project(
+          id: "b-project", name: "Hat",
+          usages: [YarnUsage(yarnID: "b-yarn", amount: Amount(1, .skein))]))
+      try store.insert(
+        Note(
+          id: "b-note", subject: .project("b-project"), text: "pom-pom",
+          created: Date(timeIntervalSince1970: 1_800_000_000)))
+    }
+    return store
+  }
+
+  private func backup(_ store: LibraryStore, _ url: URL) throws -> URL {
+    try Backup.create(from: store, to: url, generator: "t", now: Date(timeIntervalSince1970: 0))
+    return url
+  }
+
+  /// The library's records and every file under its directory but the database.
+  private func snapshot(_ store: LibraryStore) throws -> (Library, [String]) {
+    let files = Support.listing(of: store.directory).filter { !$0.hasPrefix("library.sqlite") }
+    return (try store.library(), files)
+  }
+
+  @Test func replaceWritesASafetyBackupThenReplacesEverything() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let before = try mine.library()
+      let beforeDigests = Set(before.attachments.map(\.sha256))
+      let other = try makeOther(in: dir)
+      let zip = try backup(other, dir.appendingPathComponent("other.zip"))
+      let safety = dir.appendingPathComponent("safety.zip")
+
+      let report = try Backup.restore(
+        from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: safety))
+      #expect(try mine.library() == (try other.library()))
+      #expect(report.safetyBackup == safety)
+      #expect(report.replaced == BackupManifest.Counts(of: before))
+      #expect(report.added == .init(yarns: 1, projects: 1, notes: 1, sessions: 0, attachments: 1))
+      // The old library's files are gone; the new one's are there.
+      for digest in beforeDigests { #expect(!mine.hasAttachment(sha256: digest)) }
+      #expect(
+        try Support.attachmentBytes(of: mine).values.sorted { $0.count < $1.count }
+          == [Data("xyz".utf8)])
+      // The safety backup holds the library as it was.
+      let check = try LibraryStore(directory: dir.appendingPathComponent("check"), mode: .readWrite)
+      try Backup.restore(from: safety, into: check)
+      #expect(try check.library() == before)
+    }
+  }
+
+  @Test func replaceOfANonEmptyLibraryNeedsASafetyBackupPath() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let before = try snapshot(mine)
+      #expect(throws: BackupError.safetyBackupRequired(path: mine.directory.path)) {
+        try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .replace))
+      }
+      let after = try snapshot(mine)
+      #expect(after.0 == before.0 && after.1 == before.1)
+    }
+  }
+
+  @Test func mergeAddsNewItemsAndLeavesEqualOnesAlone() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let before = try mine.library()
+      // The backup holds my library plus library B.
+      let combined = try LibraryStore(directory: dir.appendingPathComponent("c"), mode: .readWrite)
+      try Backup.restore(from: try backup(mine, dir.appendingPathComponent("a.zip")), into: combined)
+      let other = try makeOther(in: dir)
+      try Backup.restore(
+        from: try backup(other, dir.appendingPathComponent("b.zip")), into: combined,
+        options: RestoreOptions(mode: .merge))
+      let zip = try backup(combined, dir.appendingPathComponent("c.zip"))
+
+      let report = try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge))
+      #expect(report.added == .init(yarns: 1, projects: 1, notes: 1, sessions: 0, attachments: 1))
+      #expect(report.unchanged == .init(yarns: 2, projects: 2, notes: 2, sessions: 2, attachments: 0))
+      let b = try other.library()
+      let expected = Library(
+        yarns: before.yarns + b.yarns, projects: before.projects + b.projects,
+        notes: before.notes + b.notes, sessions: before.sessions)
+      #expect(try mine.library() == expected)
+      // Merging the same backup again adds nothing.
+      let again = try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge))
+      #expect(again.added == .zero)
+      #expect(try mine.library() == expected)
+    }
+  }
+
+  @Test func anyConflictRefusesTheWholeMergeAndListsThemAll() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let theirs = try LibraryStore(directory: dir.appendingPathComponent("t"), mode: .readWrite)
+      try Backup.restore(from: try backup(mine, dir.appendingPathComponent("a.zip")), into: theirs)
+      // Theirs: one yarn changed (quantity and colorway), one new yarn, the running session
+      // stopped.
+      var yarn = try #require(try theirs.yarns().first)
+      yarn.quantity = Amount(4, .skein)
+      yarn.colorway = "Garnet"
+      var session = try #require(try theirs.runningSession())
+      session.end = session.start.addingTimeInterval(600)
+      try theirs.write {
+        try theirs.update(yarn)
+        try theirs.update(session)
+        try theirs.insert(Yarn(id: "new-yarn", name: "Malabrigo Rios"))
+      }
+      let zip = try backup(theirs, dir.appendingPathComponent("t.zip"))
+      let before = try snapshot(mine)
+      let expected = [
+        RestoreConflict(
+          kind: "session", id: session.id, name: nil, reason: "end differs from the library's"),
+        RestoreConflict(
+          kind: "yarn", id: yarn.id, name: yarn.name,
+          reason: "colorway, quantity differ from the library's"),
+      ]
+      for dryRun in [true, false] {
+        do {
+          try Backup.restore(
+            from: zip, into: mine, options: RestoreOptions(mode: .merge, dryRun: dryRun))
+          Issue.record("expected mergeConflicts")
+        } catch BackupError.mergeConflicts(_, let conflicts) {
+          #expect(conflicts == expected)
+        }
+        let after = try snapshot(mine)
+        #expect(after.0 == before.0 && after.1 == before.1)
+      }
+    }
+  }
+
+  @Test func aSecondRunningSessionIsAConflict() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let theirs = try LibraryStore(directory: dir.appendingPathComponent("t"), mode: .readWrite)
+      try theirs.write {
+        try theirs.insert(Project(id: "t-project", name: "Mittens"))
+        try theirs.insert(
+          TimeSession(id: "t-run", projectID: "t-project", start: Date(timeIntervalSince1970: 5)))
+      }
+      let zip = try backup(theirs, dir.appendingPathComponent("t.zip"))
+      let running = try #require(try mine.runningSession())
+      #expect(
+        throws: BackupError.mergeConflicts(
+          path: zip.path,
+          conflicts: [
+            RestoreConflict(
+              kind: "session", id: "t-run", name: nil,
+              reason:
+                "it is running, and so is session \(running.id) of the library (at most one may run)"
+            )
+          ])
+      ) { try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge)) }
+      #expect(try mine.project(id: "t-project") == nil)
+    }
+  }
+
+  @Test(arguments: [RestoreMode.emptyOnly, .replace, .merge])
+  func aDryRunChangesNothingAndSaysWhatWouldHappen(mode: RestoreMode) throws {
+    try Support.withScratch { dir in
+      let other = try makeOther(in: dir)
+      let zip = try backup(other, dir.appendingPathComponent("other.zip"))
+      let mine =
+        mode == .emptyOnly
+        ? try LibraryStore(directory: dir.appendingPathComponent("empty"), mode: .readWrite)
+        : try Support.makeStore(in: dir)
+      let before = try snapshot(mine)
+      let dry = try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: mode, dryRun: true))
+      let after = try snapshot(mine)
+      #expect(after.0 == before.0 && after.1 == before.1)
+      #expect(dry.dryRun && dry.safetyBackup == nil)
+      #expect(dry.added == .init(yarns: 1, projects: 1, notes: 1, sessions: 0, attachments: 1))
+      #expect(dry.replaced == (mode == .replace ? BackupManifest.Counts(of: before.0) : .zero))
+      // The real run does what the dry run said.
+      let real = try Backup.restore(
+        from: zip, into: mine,
+        options: RestoreOptions(mode: mode, safetyBackup: dir.appendingPathComponent("s.zip")))
+      #expect(real.added == dry.added && real.replaced == dry.replaced)
+    }
+  }
+
+  @Test func emptyOnlyRefusesALibraryThatHoldsAnything() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      #expect(throws: BackupError.libraryNotEmpty(path: mine.directory.path)) {
+        try Backup.restore(from: zip, into: mine)
+      }
+    }
+  }
+
+  // MARK: After kill -9
+
+  @Test func aKilledRestoreIsCleanedUpByTheNextOne() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let kept = try #require(try mine.library().attachments.first).sha256
+      // What a restore killed after placing its files leaves: a staging folder whose
+      // journal names a placed file no record uses, and one that is in use.
+      let orphan = Data("orphan".utf8)
+      let orphanDigest = try SHA256Hasher.hexDigest(of: orphan)
+      let orphanURL = mine.attachmentURL(sha256: orphanDigest)
+      try FileManager.default.createDirectory(
+        at: orphanURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try orphan.write(to: orphanURL)
+      let stale = mine.directory.appendingPathComponent(".restore-stale")
+      try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+      try Data().write(to: stale.appendingPathComponent("lock"))
+      try Data("\(orphanDigest)\n\(kept)\nnot-a-digest\n".utf8).write(
+        to: stale.appendingPathComponent("journal"))
+      try Data("partial".utf8).write(to: stale.appendingPathComponent(orphanDigest))
+
+      // A restore running in another process holds its lock: left alone.
+      let running = try RestoreStaging(in: mine)
+      defer { running.remove() }
+
+      #expect(try Backup.recoverInterruptedRestores(in: mine) == 1)
+      #expect(!FileManager.default.fileExists(atPath: stale.path))
+      #expect(!FileManager.default.fileExists(atPath: orphanURL.path))
+      #expect(mine.hasAttachment(sha256: kept))
+      #expect(FileManager.default.fileExists(atPath: running.url.path))
+    }
+  }
+
+  @Test func staleTemporaryFilesOfAKilledBackupAreRemovedByTheNextOne() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let target = dir.appendingPathComponent("b.zip")
+      let dead = ".b.zip.tmp-" + Identifier.make()
+      for name in [dead, dead + ".library.json", dead + ".aB3xYz", dead + ".lock", ".c.zip.tmp-x"] {
+        try Data("x".utf8).write(to: dir.appendingPathComponent(name))
+      }
+      let alive = try BackupTemporaryFiles(besides: target)
+      try Data("x".utf8).write(to: URL(fileURLWithPath: alive.libraryPath))
+      try backup(store, target)
+      let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+        $0.hasPrefix(".")
+      }
+      let aliveName = URL(fileURLWithPath: alive.group).lastPathComponent
+      #expect(left.sorted() == [".c.zip.tmp-x", aliveName + ".library.json", aliveName + ".lock"].sorted())
+      alive.remove()
+      #expect(try Backup.verify(target).counts.yarns == 2)
+    }
+  }
+
+  // MARK: Compressible files and space
+
+  @Test func largeCompressibleFilesAndLibrariesStillRestore() throws {
+    try Support.withScratch { dir in
+      // A 2 MiB text file of one letter deflates about 1000 times, and so does a yarn name
+      // of 3 MiB of one letter: a reader takes such ratios for a zip bomb, so yarn stores
+      // large attachments, and library.json is capped by size instead.
+      let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
+      let file = dir.appendingPathComponent("pattern.txt")
+      try Data(repeating: UInt8(ascii: "k"), count: 2 << 20).write(to: file)
+      let text = try store.importAttachment(from: file)
+      let small = dir.appendingPathComponent("small.txt")
+      try Data(repeating: UInt8(ascii: "p"), count: 1000).write(to: small)
+      let note = try store.importAttachment(from: small)
+      try store.insert(
+        Yarn(id: "y", name: String(repeating: "a", count: 3 << 20), photos: [text, note]))
+      let zip = try backup(store, dir.appendingPathComponent("b.zip"))
+      let reader = try ZipArchive.Reader(url: zip)
+      let methods = Dictionary(
+        try reader.entries().map { ($0.name, $0.method) }, uniquingKeysWith: { a, _ in a })
+      #expect(methods["attachments/" + text.sha256] == 0)  // stored
+      #expect(methods["attachments/" + note.sha256] == 8)  // small: deflated
+      #expect(methods["library.json"] == 8)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("b"), mode: .readWrite)
+      try Backup.restore(from: zip, into: target)
+      #expect(try target.library() == (try store.library()))
+    }
+  }
+
+  @Test func aBackupLargerThanTheFreeSpaceIsRefusedAtOnce() throws {
+    try Support.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
+      let digest = String(repeating: "a", count: 64)
+      let manifest = BackupManifest(
+        formatVersion: 1, createdAt: Date(), generator: "t",
+        counts: .init(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 1),
+        files: [
+          .init(path: "library.json", size: 10, sha256: digest),
+          .init(path: "attachments/" + digest, size: 1 << 60, sha256: digest),
+        ])
+      // 2^60 + 10 + 64 MiB (the database's allowance) = 1152921504673955850.
+      do {
+        try Backup.checkFreeSpace(for: manifest, in: store)
+        Issue.record("expected cannotStage")
+      } catch BackupError.cannotStage(_, let reason) {
+        #expect(reason.hasPrefix("not enough free space: the backup needs 1152921504673955850 bytes"))
+      }
+      var small = manifest
+      small.files[1].size = 3
+      try Backup.checkFreeSpace(for: small, in: store)
+    }
+  }
+}

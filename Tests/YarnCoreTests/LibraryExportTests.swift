@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// `LibraryExport`: the zip for people.
+@Suite struct LibraryExportTests {
+  typealias Support = BackupTestSupport
+
+  @Test func holdsTheTablesAndAFolderPerProjectAndYarnWithSafeUniqueNames() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let file = dir.appendingPathComponent("front.jpg")
+      try Data("other front".utf8).write(to: file)
+      let otherFront = try store.importAttachment(from: file, fileName: "Front.jpg")
+      try store.write {
+        try store.insert(Yarn(id: "y-con", name: "CON", photos: [otherFront]))
+        try store.insert(Yarn(id: "y-con2", name: "con", photos: []))
+        try store.insert(
+          Project(id: "p-slash", name: "Socks / Spring: \"v2\"", photos: [otherFront, otherFront]))
+      }
+      let zip = dir.appendingPathComponent("export.zip")
+      let summary = try LibraryExport.write(from: store, to: zip, now: Date(timeIntervalSince1970: 0))
+      let entries = try Support.readZip(zip)
+      let names = entries.map(\.0)
+      #expect(names == summary.entries)
+      #expect(
+        names == [
+          "stash.csv", "projects.csv", "time.csv",
+          "projects/Flax sweater/flax.pdf", "projects/Flax sweater/front.jpg",
+          "projects/Flax sweater/project.txt",
+          "projects/Vanilla socks/project.txt",
+          "projects/Socks _ Spring_ _v2_/Front.jpg", "projects/Socks _ Spring_ _v2_/Front (2).jpg",
+          "projects/Socks _ Spring_ _v2_/project.txt",
+          "yarns/Cascade 220 _Heathers_/front.jpg", "yarns/Cascade 220 _Heathers_/swatch.png",
+          "yarns/Cascade 220 _Heathers_/care.txt", "yarns/Cascade 220 _Heathers_/yarn.txt",
+          "yarns/Knitting for Olive Merino — ünïcødé/front.jpg",
+          "yarns/Knitting for Olive Merino — ünïcødé/yarn.txt",
+          "yarns/_CON/Front.jpg", "yarns/_CON/yarn.txt",
+          "yarns/_con (2)/yarn.txt",
+        ])
+      #expect(summary.yarns == 4 && summary.projects == 3 && summary.files == 9)
+      let bytes = Dictionary(entries, uniquingKeysWith: { a, _ in a })
+      // The tables are what the CSV exports write.
+      var stash = Data()
+      try StashCSV.export(from: store, to: CSVWriter { stash.append(contentsOf: $0) })
+      #expect(bytes["stash.csv"] == stash)
+      var time = Data()
+      _ = try TimeCSV.export(from: store, to: CSVWriter { time.append(contentsOf: $0) })
+      #expect(bytes["time.csv"] == time)
+      // The files are the attachments' bytes.
+      #expect(bytes["yarns/_CON/Front.jpg"] == Data("other front".utf8))
+      #expect(bytes["yarns/Cascade 220 _Heathers_/care.txt"] == Data("abc".utf8))
+      // The text pages.
+      let yarnText = String(decoding: bytes["yarns/Cascade 220 _Heathers_/yarn.txt"] ?? Data(), as: UTF8.self)
+      #expect(
+        yarnText.hasPrefix(
+          "Name:                 Cascade 220 \"Heathers\"\nBrand:                Cascade Yarns\n"))
+      #expect(yarnText.contains("\nUsed in:\n  Flax sweater (finished): 2.5 skeins\n"))
+      #expect(
+        yarnText.contains("\nNotes:\n  2025-12-29T09:20:00Z\n  soft, \"squishy\"\n  bloomed after washing\n"))
+      let projectText = String(decoding: bytes["projects/Flax sweater/project.txt"] ?? Data(), as: UTF8.self)
+      #expect(projectText.contains("Pattern PDF: flax.pdf\n"))
+      #expect(projectText.contains("Time:        1 h 30 min in 1 session\n"))
+      // Every component is at most 255 bytes and free of the unsafe characters.
+      for name in names {
+        for component in name.split(separator: "/") {
+          #expect(SafeFileName.make(String(component)) == String(component))
+        }
+      }
+      // An existing file is not replaced without force.
+      #expect(throws: BackupError.destinationExists(path: zip.path)) {
+        try LibraryExport.write(from: store, to: zip)
+      }
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+  }
+}
