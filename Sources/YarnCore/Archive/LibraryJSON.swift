@@ -53,7 +53,7 @@ enum LibraryJSON {
   ) throws -> Summary {
     let encoder = JSONCoding.encoder()
     var out: [UInt8] = []
-    out.reserveCapacity(1 << 18 + 1 << 16)
+    out.reserveCapacity((1 << 18) + (1 << 16))
     var count = 0
     /// Appends one item, as `JSONEncoder` writes it two levels deep: its encoding with four
     /// spaces after each line feed. A line feed inside the encoding is never part of a string
