@@ -65,8 +65,12 @@ import Testing
   }
 
   static func instant(_ random: inout Random) -> Date {
-    // Whole seconds from 1900 to 2100 (the store keeps whole seconds).
-    Date(timeIntervalSince1970: Double(Int64.random(in: -2_208_988_800...4_102_444_800, using: &random)))
+    // Whole seconds (the store keeps whole seconds), mostly from 1900 to 2100, one in ten
+    // anywhere from 0001-01-01T00:00:00Z to 9999-12-30 (a session's end may come a day
+    // later), before 1582 too, where ISO8601DateFormatter's calendar is not ISO 8601's.
+    let range: ClosedRange<Int64> =
+      random.chance(10) ? -62_135_596_800...253_402_214_399 : -2_208_988_800...4_102_444_800
+    return Date(timeIntervalSince1970: Double(Int64.random(in: range, using: &random)))
   }
 
   /// A library of random size and content whose attachments are imported into `store`.

@@ -71,6 +71,34 @@ import Testing
     #expect(JSONCoding.parseInstant("yesterday") == nil)
   }
 
+  @Test func instantsRoundTripInEveryYear() {
+    // Seconds from Python's proleptic Gregorian datetime (ISO 8601's calendar), where
+    // ISO8601DateFormatter reads days before 1582-10-15 as Julian (1500-01-01: 9 days later).
+    let known: [(String, Double)] = [
+      ("0001-01-01T00:00:00Z", -62_135_596_800), ("1500-01-01T00:00:00Z", -14_831_769_600),
+      ("1582-10-04T23:59:59Z", -12_220_156_801), ("1582-10-15T00:00:00Z", -12_219_292_800),
+      ("1600-02-29T12:00:00Z", -11_670_955_200), ("9999-12-31T23:59:59Z", 253_402_300_799),
+    ]
+    for (text, seconds) in known {
+      #expect(JSONCoding.parseInstant(text)?.timeIntervalSince1970 == seconds, "\(text)")
+      #expect(JSONCoding.formatInstant(Date(timeIntervalSince1970: seconds)) == text)
+    }
+    // About one instant a year from 0001 to 9999, at varying times of day.
+    var seconds = -62_135_596_800.0
+    var years = Set<Substring>()
+    while seconds <= 253_402_300_799 {
+      let text = JSONCoding.formatInstant(Date(timeIntervalSince1970: seconds))
+      years.insert(text.prefix(4))
+      #expect(JSONCoding.parseInstant(text)?.timeIntervalSince1970 == seconds, "\(text)")
+      seconds += 31_556_952 + 3_607
+    }
+    #expect(years.count >= 9_990)
+    // In the canonical form an impossible day or time is refused, not rolled over.
+    #expect(JSONCoding.parseInstant("2026-02-30T00:00:00Z") == nil)
+    #expect(JSONCoding.parseInstant("2026-01-01T24:00:00Z") == nil)
+    #expect(JSONCoding.parseInstant("0000-01-01T00:00:00Z") == nil)
+  }
+
   @Test func libraryRoundTripsThroughJSON() throws {
     let photo = Attachment(
       fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 3, sha256: String(repeating: "a", count: 64))

@@ -110,10 +110,6 @@ enum BackupChecks {
   /// - Parameter prefix: the path of the decoded value in its document (`yarns[3]`), put
   ///   before the error's own path.
   static func describe(_ error: Error, prefix: String = "") -> String {
-    if let error = error as? ItemDecodingError {
-      let path = error.path.isEmpty ? prefix : prefix + (error.path.hasPrefix("[") ? "" : ".") + error.path
-      return "at \(path.isEmpty ? "the top level" : path): \(error.reason)"
-    }
     guard let error = error as? DecodingError else {
       return (prefix.isEmpty ? "" : "at \(prefix): ") + String(describing: error)
     }

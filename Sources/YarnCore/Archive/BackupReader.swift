@@ -390,8 +390,9 @@ final class BackupReader {
     defer { close(fd) }
     try withoutActuallyEscaping(deliver) { deliver in
       var deliverError: Error?
+      let decoder = JSONCoding.decoder()
       var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, _, bytes in
-        let item = try LibraryItemDecoder.decode(key: key, from: bytes)
+        let item = try LibraryJSON.decodeItem(key: key, from: bytes, with: decoder)
         do { try deliver(item) } catch {
           deliverError = error
           throw error
@@ -569,6 +570,7 @@ struct RawItem: Sendable {
 /// thread at a time (the reading one, or the checking one until it is joined).
 final class ItemChecker: @unchecked Sendable {
   private let check: LibraryCheck
+  private let decoder = JSONCoding.decoder()
   private var itemProblems: [BackupProblem] = []
   private var failedItems = 0
 
@@ -578,7 +580,7 @@ final class ItemChecker: @unchecked Sendable {
   func take(key: String, index: Int, bytes: UnsafeRawBufferPointer) -> LibraryItem? {
     let item: LibraryItem
     do {
-      item = try LibraryItemDecoder.decode(key: key, from: bytes)
+      item = try LibraryJSON.decodeItem(key: key, from: bytes, with: decoder)
     } catch {
       failedItems += 1
       if itemProblems.count < BackupReader.maxItemProblems {

@@ -30,7 +30,7 @@ extension Library: LibraryItems {
 ///
 /// The bytes written are exactly those of `JSONCoding.encoder().encode(library)` (tested):
 /// the top-level keys in sorted order (`notes`, `projects`, `sessions`, `yarns`), each item
-/// written by `LibraryJSONEncoder` at an indentation of four spaces, items separated by
+/// encoded alone by `JSONCoding.encoder()` and indented four more spaces, items separated by
 /// `,\n`, an empty array written as `[\n\n  ]`, no final line feed. Memory is bounded by the
 /// largest item, not by the library.
 enum LibraryJSON {
@@ -51,69 +51,61 @@ enum LibraryJSON {
   static func write(
     _ items: some LibraryItems, to sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Summary {
-    var out = LibraryJSONEncoder()
-    func flushIfFull() throws {
-      if out.buffer.count >= 1 << 18 {
-        try out.buffer.withUnsafeBytes { try sink($0) }
-        out.buffer.removeAll(keepingCapacity: true)
+    let encoder = JSONCoding.encoder()
+    var out: [UInt8] = []
+    out.reserveCapacity((1 << 18) + (1 << 16))
+    var count = 0
+    /// Appends one item, as `JSONEncoder` writes it two levels deep: its encoding with four
+    /// spaces after each line feed. A line feed inside the encoding is never part of a string
+    /// (strings escape it as `\n`); the empty line of an empty array or object (`[\n\n  ]`)
+    /// stays empty.
+    func item(_ value: some Encodable) throws {
+      let data = try encoder.encode(value)
+      out.append(contentsOf: count > 0 ? ",\n    ".utf8 : "\n    ".utf8)
+      count += 1
+      data.withUnsafeBytes { bytes in
+        var start = 0
+        for index in bytes.indices where bytes[index] == 0x0A {
+          out.append(contentsOf: bytes[start...index])
+          start = index + 1
+          if start < bytes.count, bytes[start] != 0x0A { out.append(contentsOf: "    ".utf8) }
+        }
+        out.append(contentsOf: bytes[start...])
+      }
+      if out.count >= 1 << 18 {
+        try out.withUnsafeBytes { try sink($0) }
+        out.removeAll(keepingCapacity: true)
       }
     }
-    var count = 0
-    /// Starts the next item of an array (at indentation 4, inside the top-level object).
-    func next() {
-      if count > 0 { out.raw(",\n") } else { out.raw("\n") }
-      out.spaces(4)
-      count += 1
-    }
-    func array(_ key: StaticString, first: Bool, _ body: () throws -> Void) throws {
-      out.raw(first ? "{\n  \"" : ",\n  \"")
-      out.raw(key)
-      out.raw("\" : [")
+    func array(_ key: String, _ body: () throws -> Void) throws -> Int {
+      out.append(contentsOf: (key == keys.first ? "{\n  \"" : ",\n  \"").utf8)
+      out.append(contentsOf: (key + "\" : [").utf8)
       count = 0
       try body()
-      out.raw(count == 0 ? "\n\n  ]" : "\n  ]")
+      out.append(contentsOf: (count == 0 ? "\n\n  ]" : "\n  ]").utf8)
+      return count
     }
 
     var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
     var projectAttachments: [Attachment] = []
     var yarnAttachments: [Attachment] = []
-    try array("notes", first: true) {
-      try items.eachNote { note in
-        next()
-        out.note(note, indent: 4)
-        try flushIfFull()
-      }
-      counts.notes = count
-    }
-    try array("projects", first: false) {
+    counts.notes = try array("notes") { try items.eachNote(item) }
+    counts.projects = try array("projects") {
       try items.eachProject { project in
         if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
         projectAttachments += project.photos
-        next()
-        try out.project(project, indent: 4)
-        try flushIfFull()
+        try item(project)
       }
-      counts.projects = count
     }
-    try array("sessions", first: false) {
-      try items.eachSession { session in
-        next()
-        out.session(session, indent: 4)
-        try flushIfFull()
-      }
-      counts.sessions = count
-    }
-    try array("yarns", first: false) {
+    counts.sessions = try array("sessions") { try items.eachSession(item) }
+    counts.yarns = try array("yarns") {
       try items.eachYarn { yarn in
         yarnAttachments += yarn.photos
-        next()
-        try out.yarn(yarn, indent: 4)
-        try flushIfFull()
+        try item(yarn)
       }
-      counts.yarns = count
     }
-    out.raw("\n}")
-    try out.buffer.withUnsafeBytes { try sink($0) }
+    out.append(contentsOf: "\n}".utf8)
+    try out.withUnsafeBytes { try sink($0) }
 
     var seen = Set<String>()
     let attachments = (yarnAttachments + projectAttachments).filter {
@@ -121,6 +113,36 @@ enum LibraryJSON {
     }
     counts.attachments = attachments.count
     return Summary(counts: counts, attachments: attachments)
+  }
+
+  /// Decodes one item of the array `key` of `library.json` (`"yarns"`: a `Yarn`, `"projects"`:
+  /// a `Project`, `"notes"`: a `Note`, `"sessions"`: a `TimeSession`) from its own bytes,
+  /// with `decoder` (one made by `JSONCoding.decoder()`, used by one thread at a time).
+  ///
+  /// - Throws: `DecodingError`, its path inside the item (`photos[0].sha256`). Where
+  ///   `JSONDecoder` says only that the bytes are not valid JSON, the reason
+  ///   `JSONSerialization` gives (`Invalid value around character 48.`) is added.
+  static func decodeItem(
+    key: String, from bytes: UnsafeRawBufferPointer, with decoder: JSONDecoder
+  ) throws -> LibraryItem {
+    let data = Data(bytes)
+    do {
+      switch key {
+      case "yarns": return .yarn(try decoder.decode(Yarn.self, from: data))
+      case "projects": return .project(try decoder.decode(Project.self, from: data))
+      case "notes": return .note(try decoder.decode(Note.self, from: data))
+      default: return .session(try decoder.decode(TimeSession.self, from: data))
+      }
+    } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+      var reason = context.debugDescription
+      do { _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) } catch {
+        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
+          reason += " " + detail
+        }
+      }
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: [], debugDescription: reason, underlyingError: context.underlyingError))
+    }
   }
 }
 

@@ -62,7 +62,17 @@ public enum JSONCoding {
 
   /// Parses an ISO 8601 instant with `Z` or a `±HH:MM` offset, with or without fractional
   /// seconds; `nil` otherwise.
+  ///
+  /// The form `formatInstant` writes, `YYYY-MM-DDTHH:MM:SSZ`, is read by integer arithmetic on
+  /// the proleptic Gregorian calendar (`TimeInput.absoluteInstant`), so that every instant of
+  /// the years 0001–9999 reads back as written; in that form an impossible time
+  /// (`2026-02-30T00:00:00Z`, `24:00:00`) is `nil`. Other forms go to
+  /// `ISO8601DateFormatter`, which reads days before 1582-10-15 on the Julian calendar.
   public static func parseInstant(_ text: String) -> Date? {
+    let utf8 = text.utf8
+    if utf8.count == 20, utf8.last == UInt8(ascii: "Z"), utf8.dropFirst(10).first == UInt8(ascii: "T") {
+      return TimeInput.absoluteInstant(text)
+    }
     let plain = ISO8601DateFormatter()
     plain.formatOptions = [.withInternetDateTime]
     if let date = plain.date(from: text) { return date }
