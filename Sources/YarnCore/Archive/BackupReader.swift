@@ -509,6 +509,9 @@ final class BackupReader {
 /// Batches handed from one thread to another (decoded items from the reading thread to the
 /// inserting one; item bytes from the reading thread to the checking one): at most
 /// `capacity` batches wait (memory stays bounded); either side can end it.
+///
+/// `@unchecked Sendable` because every stored property is read and written only while
+/// `condition` is locked: the lock, not the compiler, makes it safe to share.
 final class BatchQueue<Element>: @unchecked Sendable {
   static var batchSize: Int { 512 }
   private let capacity = 8
@@ -568,6 +571,9 @@ struct RawItem: Sendable {
 
 /// Decodes items and checks them (`LibraryCheck`), collecting the problems: used by one
 /// thread at a time (the reading one, or the checking one until it is joined).
+///
+/// `@unchecked Sendable` because it is handed to the checking thread and back, never used by
+/// two threads at once: the thread's join orders every access.
 final class ItemChecker: @unchecked Sendable {
   private let check: LibraryCheck
   private let decoder = JSONCoding.decoder()

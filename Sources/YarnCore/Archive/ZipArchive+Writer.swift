@@ -229,6 +229,9 @@ extension ZipArchive {
 /// with libzip's CRC and writing of it (two cores). libzip hands over pieces of a few KiB;
 /// they are gathered into 1 MiB blocks before each is passed on (a hand-over per piece cost
 /// more than the hashing), and at most 8 blocks wait, so memory stays bounded.
+///
+/// `@unchecked Sendable` because `hasher` is touched only on `queue` (serial) and `block`
+/// only on the caller's thread; `finalize` waits for the queue with `sync`.
 final class BackgroundHasher: @unchecked Sendable {
   private static let blockSize = 1 << 20
   private let hasher = SHA256Hasher()
