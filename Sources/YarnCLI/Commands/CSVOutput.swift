@@ -26,7 +26,15 @@ struct CSVOutput {
   var force: Bool
   var options: CSVOptions
 
+  /// - Throws: `CLIError.badValue` (64) for an unknown delimiter; `.optionDoesNotApply` (64)
+  ///   for `--json`: the export writes CSV, and the same data as JSON is `list --json`'s.
   init(_ values: ParsedValues) throws {
+    if values.flag("json") {
+      let noun = values.command.dropFirst().first ?? "stash"
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--json",
+        reason: "it writes CSV; for JSON use 'yarn \(noun) list --json'")
+    }
     output = values.value("output")
     force = values.flag("force")
     let delimiter =

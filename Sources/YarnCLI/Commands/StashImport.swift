@@ -83,11 +83,14 @@ struct StashImport: ParsableCommand {
       // The library changed between the check and the write.
       throw CLIError.invalidData(message: "\(file): \(error)", hint: "import again")
     } catch let error as CSVReadError {
-      throw CLIError.invalidData(
-        message: "\(file): \(error); nothing was imported",
-        hint: options.lenient
-          ? "the file is not valid UTF-8 text"
-          : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient")
+      // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.
+      let hint =
+        error.problem == .invalidUTF8
+        ? "save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again"
+        : options.lenient
+          ? "the quotes cannot be guessed either; fix the line named"
+          : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
+      throw CLIError.invalidData(message: "\(file): \(error); nothing was imported", hint: hint)
     }
     report(plan, in: context)
     guard plan.problems.isEmpty else {
