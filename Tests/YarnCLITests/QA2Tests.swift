@@ -230,4 +230,55 @@ import YarnCore
     let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
     #expect(plain.stderr.hasPrefix("started Flax at "))
   }
+
+  /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
+  /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
+  /// column") with no word about the delimiter; the hint now names it.
+  @Test func importWithTheWrongDelimiterSaysWhich() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let semicolons = try yarn.file("semi.csv", Data("Name;Brand\r\nRios;Malabrigo\r\n".utf8))
+    let tabs = try yarn.file("tabs.csv", Data("Name\tBrand\r\nRios\tMalabrigo\r\n".utf8))
+    let commas = try yarn.file("commas.csv", Data("Name,Brand\r\nRios,Malabrigo\r\n".utf8))
+    for (file, extra, hint) in [
+      (semicolons, [String](), "';', not by the delimiter given; import with --delimiter semicolon"),
+      (tabs, [], "TAB, not by the delimiter given; import with --delimiter tab"),
+      (
+        commas, ["--delimiter", "semicolon"], "',', not by the delimiter given; import with --delimiter comma"
+      ),
+    ] {
+      let result = try yarn.run(["stash", "import", file.path] + extra)
+      #expect(result.status == 65)
+      #expect(result.stderr.hasSuffix("hint: the header is split by \(hint)\n"), "\(file.lastPathComponent)")
+    }
+    #expect(try yarn.run(["stash", "import", semicolons.path, "--delimiter", "semicolon"]).status == 0)
+    // A bad row in a file whose delimiter is right keeps the usual hint.
+    let bad = try yarn.file("bad.csv", Data("Name,Quantity\r\nRios,3 bananas\r\n".utf8))
+    let result = try yarn.run(["stash", "import", bad.path])
+    #expect(result.stderr.hasSuffix("hint: fix or remove these rows and import again\n"))
+  }
+
+  /// `backup create -` and `export -` wrote a zip named `-` (where `stash export -o -` means
+  /// standard output), and an empty name was taken as the current directory ("… already
+  /// exists"); both are refused before anything is written.
+  @Test func zipOutputNamedDashOrEmptyIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for command in [["backup", "create"], ["export"]] {
+      let dash = try yarn.run(command + ["-"])
+      #expect(dash.status == 64, "\(command)")
+      #expect(
+        dash.stderr.hasPrefix(
+          "error: bad value '-' for <file>: a zip is not written to standard output; give a file name (./- for a file named -)\n"
+        ))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["", "--force"])
+      #expect(empty.status == 73, "\(command)")
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+    }
+    // A file really named "-" is still possible.
+    try yarn.ok(["backup", "create", "./-"])
+    #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+  }
 }

@@ -96,7 +96,9 @@ struct StashImport: ParsableCommand {
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
         message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
-        hint: "fix or remove these rows and import again")
+        hint: StashImport.otherDelimiter(in: data, than: options.delimiter).map {
+          "the header is split by \($0.shown), not by the delimiter given; import with --delimiter \($0.name)"
+        } ?? "fix or remove these rows and import again")
     }
     if context.global.json {
       try context.printJSON(
@@ -116,6 +118,20 @@ struct StashImport: ParsableCommand {
       dryRun
         ? "dry run of \(file)\(source): \(counts); nothing was changed"
         : "imported \(file)\(source): \(counts)")
+  }
+
+  /// The delimiter the file's first line seems to use instead of `delimiter`: when that line
+  /// holds no `delimiter` but a `;` or a TAB (a file exported with `--delimiter semicolon` or
+  /// `tab`, or by a spreadsheet in a locale with a decimal comma), or `nil`.
+  static func otherDelimiter(in data: Data, than delimiter: UInt8) -> (name: String, shown: String)? {
+    let firstLine = data.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+    guard !firstLine.contains(delimiter) else { return nil }
+    let candidates: [(byte: UInt8, name: String, shown: String)] = [
+      (UInt8(ascii: ";"), "semicolon", "';'"), (UInt8(ascii: "\t"), "tab", "TAB"),
+      (UInt8(ascii: ","), "comma", "','"),
+    ]
+    return candidates.first { $0.byte != delimiter && firstLine.contains($0.byte) }
+      .map { ($0.name, $0.shown) }
   }
 
   /// Warnings on standard error: ignored columns, guessed lines, notes left alone.
