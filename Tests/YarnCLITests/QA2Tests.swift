@@ -281,4 +281,35 @@ import YarnCore
     try yarn.ok(["backup", "create", "./-"])
     #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
   }
+
+  /// `time log --format csv -o FILE` (and `time report`) replaced an existing FILE without a
+  /// word — the spreadsheet someone edited was lost — and `-o -` wrote a file named `-`.
+  /// They now behave as `stash export -o` does: refused without `--force` (73), `-` is
+  /// standard output, an empty name is refused.
+  @Test func timeCSVOutputKeepsAnExistingFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let file = try yarn.file("mine.csv", Data("my own sums\n".utf8))
+    for command in [["time", "log"], ["time", "report"]] {
+      let refused = try yarn.run(command + ["--format", "csv", "-o", file.path])
+      #expect(refused.status == 73, "\(command)")
+      #expect(
+        refused.stderr
+          == "error: '\(file.path)' already exists\nhint: give another file name, or --force to replace it\n")
+      #expect(try String(contentsOf: file, encoding: .utf8) == "my own sums\n")
+      let dash = try yarn.ok(command + ["--format", "csv", "-o", "-"])
+      #expect(dash.stdout.hasPrefix(command[1] == "log" ? "Project,Start," : "Project,Seconds,"))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["--format", "csv", "-o", ""])
+      #expect(empty.status == 73)
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+      // --force is a CSV option like the others.
+      #expect(try yarn.run(command + ["--force"]).status == 64)
+    }
+    try yarn.ok(["time", "report", "--format", "csv", "-o", file.path, "--force"])
+    #expect(
+      try String(contentsOf: file, encoding: .utf8) == "Project,Seconds,Duration\r\nFlax,5400,1:30\r\n")
+  }
 }
