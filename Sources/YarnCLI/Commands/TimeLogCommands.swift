@@ -8,7 +8,8 @@ struct TimeLog: ParsableCommand {
       name: "log", abstract: "List time sessions, oldest first, in local time.",
       discussion: """
         --from and --to are inclusive local days; a session that shares time with them is
-        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm).
+        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm);
+        --columns picks some of them, in its order.
         """,
       options: [
         .value("project", "project", "Only the sessions of this project."),
@@ -23,6 +24,7 @@ struct TimeLog: ParsableCommand {
   var to: String?
   var format: TimeOptions.Format
   var csv: CSVOutput
+  var columns: [Int]?
   var command: [String]
 
   init(from values: ParsedValues) throws {
@@ -33,6 +35,7 @@ struct TimeLog: ParsableCommand {
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = CSVOutput(
       output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    columns = try TimeOptions.columns(values, header: TimeCSV.header)
     command = values.command
   }
 
@@ -51,7 +54,9 @@ struct TimeLog: ParsableCommand {
         sessions.map { SessionJSON(session: $0, projectName: names[$0.projectID] ?? $0.projectID, now: now) })
     case .csv:
       try context.output.flush()
-      let count = try csv.write { writer in try TimeCSV.write(sessions, projectNames: names, to: writer) }
+      let count = try csv.write { writer in
+        try TimeCSV.write(sessions, projectNames: names, columns: columns, to: writer)
+      }
       if let path = csv.output, path != "-" {
         context.message("wrote \(Formatting.count(count, "session")) to \(path)")
       }
@@ -110,6 +115,7 @@ struct TimeReportCommand: ParsableCommand {
   var projectReference: String?
   var format: TimeOptions.Format
   var csv: CSVOutput
+  var columns: [Int]?
   var command: [String]
 
   init(from values: ParsedValues) throws {
@@ -124,6 +130,7 @@ struct TimeReportCommand: ParsableCommand {
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = CSVOutput(
       output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    columns = try TimeOptions.columns(values, header: TimeCSV.reportHeader(grouping))
     command = values.command
   }
 
@@ -143,7 +150,7 @@ struct TimeReportCommand: ParsableCommand {
       try context.printJSON(report.rows.map { ReportRowJSON(row: $0, grouping: grouping) })
     case .csv:
       try context.output.flush()
-      let count = try csv.write { writer in try TimeCSV.write(report, to: writer) }
+      let count = try csv.write { writer in try TimeCSV.write(report, columns: columns, to: writer) }
       if let path = csv.output, path != "-" {
         context.message("wrote \(Formatting.count(count, "row")) to \(path)")
       }

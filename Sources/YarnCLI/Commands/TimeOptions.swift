@@ -80,6 +80,7 @@ enum TimeOptions {
       "With --format csv: write FILE (through a temporary file, renamed when complete), not standard output.",
       short: "o"),
     .flag("force", "With --format csv: replace FILE when it exists."),
+    .value("columns", "list", "With --format csv: the columns, comma-separated, in order (default: all)."),
     .value("delimiter", "delimiter", "With --format csv: comma (default), semicolon or tab."),
     .flag("bom", "With --format csv: begin with a UTF-8 byte order mark (for Excel)."),
     .flag("no-formula-guard", "With --format csv: do not prefix cells that look like formulas."),
@@ -112,10 +113,27 @@ enum TimeOptions {
       delimiter: delimiter, byteOrderMark: values.flag("bom"), formulaGuard: !values.flag("no-formula-guard"))
   }
 
+  /// `--columns`: positions in `header` (`TimeCSV.columns(parsing:header:)`), or `nil` for all.
+  ///
+  /// - Throws: `CLIError.badValue` for an unknown column or an empty list.
+  static func columns(_ values: ParsedValues, header: [String]) throws(CLIError) -> [Int]? {
+    guard let list = values.value("columns") else { return nil }
+    let columns: [Int]
+    do {
+      columns = try TimeCSV.columns(parsing: list, header: header)
+    } catch {
+      throw .badValue(command: values.command, name: "--columns", value: list, reason: error.description)
+    }
+    if columns.isEmpty {
+      throw .badValue(command: values.command, name: "--columns", value: list, reason: "no column named")
+    }
+    return columns
+  }
+
   /// Refuses the CSV-only options with another format.
   static func checkCSVOnly(_ values: ParsedValues, format: Format) throws(CLIError) {
     guard format != .csv else { return }
-    for name in ["output", "delimiter"] where values.value(name) != nil {
+    for name in ["output", "delimiter", "columns"] where values.value(name) != nil {
       throw .badValue(
         command: values.command, name: "--\(name)", value: values.value(name) ?? "",
         reason: "it applies only to --format csv")
