@@ -38,7 +38,9 @@ enum YarnTool {
       try? output.flush()
       if isBrokenPipe(error) {
         // The reader of standard output went away (`yarn time log | head -1`): what it
-        // wanted was delivered; end quietly, as other tools in a pipeline do.
+        // wanted was delivered; end quietly, as other tools in a pipeline do. The same when
+        // the reader of the messages went away (`yarn stash add X 2>&1 >/dev/null | true`):
+        // the command did its work, and an error status would say it had not.
         try? messages.flush()
         return ExitCode.success.rawValue
       }
@@ -49,10 +51,11 @@ enum YarnTool {
     }
   }
 
-  /// Whether `error` is a write to standard output that failed because its reader closed the
-  /// pipe (EPIPE; SIGPIPE is ignored in main.swift).
+  /// Whether `error` is a write to standard output or standard error that failed because its
+  /// reader closed the pipe (EPIPE; SIGPIPE is ignored in main.swift).
   static func isBrokenPipe(_ error: any Error) -> Bool {
     guard case CLIError.io(let path, let reason) = error else { return false }
-    return path == "standard output" && reason == String(cString: strerror(EPIPE))
+    return (path == "standard output" || path == "standard error")
+      && reason.lowercased() == String(cString: strerror(EPIPE)).lowercased()
   }
 }

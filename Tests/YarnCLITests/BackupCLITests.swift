@@ -156,8 +156,14 @@ import YarnCore
     let before = try Self.state(of: yarn.library)
     let outside = Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") }
     let parent = yarn.directory.deletingLastPathComponent()
+    // Other tests and other programs share the temporary directory: leave out their folders
+    // (ours are yarn-…; Foundation on Linux makes TemporaryDirectory.… and may leave them).
+    // yarn itself never makes a name of either kind there.
+    func others(_ name: String) -> Bool {
+      !name.hasPrefix("yarn-") && !name.hasPrefix("TemporaryDirectory.")
+    }
     let parentBefore = try FileManager.default.contentsOfDirectory(atPath: parent.path)
-      .filter { !$0.hasPrefix("yarn-") }.sorted()
+      .filter(others).sorted()
 
     let archives = Self.files(under: Self.sharedZip).filter {
       !$0.hasSuffix("LICENSE") && !$0.hasSuffix("SOURCE_COMMIT")
@@ -178,7 +184,7 @@ import YarnCore
     #expect(try Self.state(of: yarn.library) == before)
     #expect(Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") } == outside)
     let parentAfter = try FileManager.default.contentsOfDirectory(atPath: parent.path)
-      .filter { !$0.hasPrefix("yarn-") }.sorted()
+      .filter(others).sorted()
     #expect(Set(parentAfter).subtracting(parentBefore).isEmpty)
   }
 

@@ -40,6 +40,7 @@ struct BackupCreate: ParsableCommand {
   init(from values: ParsedValues) throws {
     file = values.argument("file")
     force = values.flag("force")
+    if let file { try ZipOutput.check(file, command: values.command) }
   }
 
   /// `yarn-backup-20260329-143000.zip` for an instant, in local time.
@@ -77,6 +78,24 @@ struct BackupCreate: ParsableCommand {
     }
     let counts = manifest.counts
     context.message("backed up \(Formatting.counts(counts)) to \(path)")
+  }
+}
+
+/// The zip file of `backup create` and `export`, checked before anything is read.
+enum ZipOutput {
+  /// Refuses `-` and the empty name, which would otherwise be taken as a file named `-` and
+  /// as the current directory.
+  ///
+  /// - Throws: `CLIError.badValue` (64) for `-`: a zip is written through a temporary file
+  ///   and renamed, never to standard output; `CLIError.cannotCreateOutput` (73) for `""`, as
+  ///   `stash export -o ""` is.
+  static func check(_ path: String, command: [String]) throws(CLIError) {
+    if path == "-" {
+      throw .badValue(
+        command: command, name: "<file>", value: path,
+        reason: "a zip is not written to standard output; give a file name (./- for a file named -)")
+    }
+    if path.isEmpty { throw .cannotCreateOutput(path: path, reason: "the file name is empty") }
   }
 }
 

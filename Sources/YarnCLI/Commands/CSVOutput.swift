@@ -7,8 +7,8 @@ import YarnCore
   import Darwin
 #endif
 
-/// The options every CSV export takes (`stash export`, `project export`): where the CSV
-/// goes and how it is written. `--columns` is each command's own, as the columns differ.
+/// The options every CSV export takes (`stash export`, `project export`; `time log` and
+/// `time report` with `--format csv`): where the CSV goes and how it is written. `--columns` is each command's own, as the columns differ.
 struct CSVOutput {
   /// `--output`, `--force`, `--delimiter`, `--bom`, `--no-formula-guard`.
   static let options: [OptionSpec] = [
@@ -26,7 +26,22 @@ struct CSVOutput {
   var force: Bool
   var options: CSVOptions
 
+  /// The output of a command that parses its own options (`time log`, `time report`).
+  init(output: String?, force: Bool, options: CSVOptions) {
+    self.output = output
+    self.force = force
+    self.options = options
+  }
+
+  /// - Throws: `CLIError.badValue` (64) for an unknown delimiter; `.optionDoesNotApply` (64)
+  ///   for `--json`: the export writes CSV, and the same data as JSON is `list --json`'s.
   init(_ values: ParsedValues) throws {
+    if values.flag("json") {
+      let noun = values.command.dropFirst().first ?? "stash"
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--json",
+        reason: "it writes CSV; for JSON use 'yarn \(noun) list --json'")
+    }
     output = values.value("output")
     force = values.flag("force")
     let delimiter =

@@ -34,6 +34,7 @@ struct ExportCommand: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     file = try values.requiredArgument("file")
+    try ZipOutput.check(file, command: values.command)
     force = values.flag("force")
     let delimiter =
       try values.typed("delimiter", expected: "comma, semicolon or tab") {

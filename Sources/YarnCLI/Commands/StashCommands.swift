@@ -378,9 +378,17 @@ enum InputFile {
     return URL(fileURLWithPath: path)
   }
 
-  /// The URL of `path`, which must exist (a file or a directory).
+  /// The URL of `path`, which must exist and be a regular file or a directory (a FIFO would
+  /// block and a device is no backup).
+  ///
+  /// - Throws: `CLIError.inputMissing` when there is no such item; `CLIError.inputUnusable`
+  ///   when it is neither a regular file nor a directory.
   static func existingItem(_ path: String) throws(CLIError) -> URL {
-    guard FileManager.default.fileExists(atPath: path) else { throw .inputMissing(path: path) }
-    return URL(fileURLWithPath: path)
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw .inputMissing(path: path) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG, S_IFDIR: return URL(fileURLWithPath: path)
+    default: throw .inputUnusable(path: path, reason: "it is not a regular file or a directory")
+    }
   }
 }

@@ -53,16 +53,25 @@ struct TimeStart: ParsableCommand {
     let now = context.now
     let start =
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
-    let (session, project) = try TimeOptions.presenting(context) {
+    let (session, project, stopped) = try TimeOptions.presenting(context) {
       try context.write { store in
         let project = try References.project(reference, in: try store.projects())
+        // With --switch, the timer this start stops (read in the same transaction).
+        var stopped: (session: TimeSession, name: String)?
+        if switching, let running = try store.runningSession() {
+          stopped = (running, try store.project(id: running.projectID)?.name ?? running.projectID)
+        }
         let session = try TimeTracker(store: store).start(
           projectID: project.id, at: start, note: note, switching: switching, now: now)
-        return (session, project)
+        return (session, project, stopped)
       }
     }
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
+    }
+    if let stopped {
+      let seconds = Int64(session.start.timeIntervalSince(stopped.session.start))
+      context.message("stopped \(stopped.name) after \(Formatting.duration(seconds))")
     }
     context.message(
       "started \(project.name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))")

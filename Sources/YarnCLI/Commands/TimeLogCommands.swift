@@ -8,7 +8,8 @@ struct TimeLog: ParsableCommand {
       name: "log", abstract: "List time sessions, oldest first, in local time.",
       discussion: """
         --from and --to are inclusive local days; a session that shares time with them is
-        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm).
+        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm);
+        --columns picks some of them, in its order.
         """,
       options: [
         .value("project", "project", "Only the sessions of this project."),
@@ -22,8 +23,8 @@ struct TimeLog: ParsableCommand {
   var from: String?
   var to: String?
   var format: TimeOptions.Format
-  var csv: CSVOptions
-  var output: String?
+  var csv: CSVOutput
+  var columns: [Int]?
   var command: [String]
 
   init(from values: ParsedValues) throws {
@@ -32,8 +33,9 @@ struct TimeLog: ParsableCommand {
     to = values.value("to")
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = try TimeOptions.csv(values)
-    output = values.value("output")
+    csv = CSVOutput(
+      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    columns = try TimeOptions.columns(values, header: TimeCSV.header)
     command = values.command
   }
 
@@ -51,10 +53,13 @@ struct TimeLog: ParsableCommand {
       try context.printJSON(
         sessions.map { SessionJSON(session: $0, projectName: names[$0.projectID] ?? $0.projectID, now: now) })
     case .csv:
-      try TimeOptions.writeCSV(output: output, options: csv, context: context) { writer in
-        try TimeCSV.write(sessions, projectNames: names, to: writer)
+      try context.output.flush()
+      let count = try csv.write { writer in
+        try TimeCSV.write(sessions, projectNames: names, columns: columns, to: writer)
       }
-      if let output { context.message("wrote \(Formatting.count(sessions.count, "session")) to \(output)") }
+      if let path = csv.output, path != "-" {
+        context.message("wrote \(Formatting.count(count, "session")) to \(path)")
+      }
     case .table:
       if sessions.isEmpty {
         context.message("no time logged; start a timer with 'yarn time start PROJECT'")
@@ -109,8 +114,8 @@ struct TimeReportCommand: ParsableCommand {
   var grouping: TimeReport.Grouping
   var projectReference: String?
   var format: TimeOptions.Format
-  var csv: CSVOptions
-  var output: String?
+  var csv: CSVOutput
+  var columns: [Int]?
   var command: [String]
 
   init(from values: ParsedValues) throws {
@@ -123,8 +128,9 @@ struct TimeReportCommand: ParsableCommand {
     projectReference = values.value("project")
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = try TimeOptions.csv(values)
-    output = values.value("output")
+    csv = CSVOutput(
+      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    columns = try TimeOptions.columns(values, header: TimeCSV.reportHeader(grouping))
     command = values.command
   }
 
@@ -143,10 +149,11 @@ struct TimeReportCommand: ParsableCommand {
     case .json:
       try context.printJSON(report.rows.map { ReportRowJSON(row: $0, grouping: grouping) })
     case .csv:
-      try TimeOptions.writeCSV(output: output, options: csv, context: context) { writer in
-        try TimeCSV.write(report, to: writer)
+      try context.output.flush()
+      let count = try csv.write { writer in try TimeCSV.write(report, columns: columns, to: writer) }
+      if let path = csv.output, path != "-" {
+        context.message("wrote \(Formatting.count(count, "row")) to \(path)")
       }
-      if let output { context.message("wrote \(Formatting.count(report.rows.count, "row")) to \(output)") }
     case .table:
       if report.rows.isEmpty {
         context.message("no time logged in that range")

@@ -76,8 +76,11 @@ enum TimeOptions {
   /// The CSV options shared with `stash export`.
   static let csvOptions: [OptionSpec] = [
     .value(
-      "output", "file", "With --format csv: write FILE (replaced atomically), not standard output.",
+      "output", "file",
+      "With --format csv: write FILE (through a temporary file, renamed when complete), not standard output.",
       short: "o"),
+    .flag("force", "With --format csv: replace FILE when it exists."),
+    .value("columns", "list", "With --format csv: the columns, comma-separated, in order (default: all)."),
     .value("delimiter", "delimiter", "With --format csv: comma (default), semicolon or tab."),
     .flag("bom", "With --format csv: begin with a UTF-8 byte order mark (for Excel)."),
     .flag("no-formula-guard", "With --format csv: do not prefix cells that look like formulas."),
@@ -110,35 +113,34 @@ enum TimeOptions {
       delimiter: delimiter, byteOrderMark: values.flag("bom"), formulaGuard: !values.flag("no-formula-guard"))
   }
 
+  /// `--columns`: positions in `header` (`TimeCSV.columns(parsing:header:)`), or `nil` for all.
+  ///
+  /// - Throws: `CLIError.badValue` for an unknown column or an empty list.
+  static func columns(_ values: ParsedValues, header: [String]) throws(CLIError) -> [Int]? {
+    guard let list = values.value("columns") else { return nil }
+    let columns: [Int]
+    do {
+      columns = try TimeCSV.columns(parsing: list, header: header)
+    } catch {
+      throw .badValue(command: values.command, name: "--columns", value: list, reason: error.description)
+    }
+    if columns.isEmpty {
+      throw .badValue(command: values.command, name: "--columns", value: list, reason: "no column named")
+    }
+    return columns
+  }
+
   /// Refuses the CSV-only options with another format.
   static func checkCSVOnly(_ values: ParsedValues, format: Format) throws(CLIError) {
     guard format != .csv else { return }
-    for name in ["output", "delimiter"] where values.value(name) != nil {
+    for name in ["output", "delimiter", "columns"] where values.value(name) != nil {
       throw .badValue(
         command: values.command, name: "--\(name)", value: values.value(name) ?? "",
         reason: "it applies only to --format csv")
     }
-    for name in ["bom", "no-formula-guard"] where values.flag(name) {
+    for name in ["force", "bom", "no-formula-guard"] where values.flag(name) {
       throw .badValue(
         command: values.command, name: "--\(name)", value: "", reason: "it applies only to --format csv")
-    }
-  }
-
-  /// Writes CSV with `body` to `--output` (atomically) or to standard output.
-  static func writeCSV(
-    output: String?, options: CSVOptions, context: Context, _ body: (CSVWriter) throws -> Void
-  ) throws {
-    try context.output.flush()
-    if let output {
-      try AtomicFile.write(to: URL(fileURLWithPath: output)) { fd in
-        try body(CSVWriter(fileDescriptor: fd, options: options))
-      }
-      return
-    }
-    do {
-      try body(CSVWriter(fileDescriptor: 1, options: options))
-    } catch let error as AtomicFile.WriteError {
-      throw CLIError.io(path: "standard output", reason: error.reason)
     }
   }
 

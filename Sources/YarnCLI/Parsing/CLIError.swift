@@ -31,6 +31,9 @@ enum CLIError: Error, Equatable {
   case unexpectedArgument(command: [String], value: String)
   /// Thrown when exactly one of several options is needed and none or more than one is given.
   case needsExactlyOne(command: [String], options: [String])
+  /// Thrown when an option the command accepts cannot be used in this case (`--json` with an
+  /// export that writes CSV); `reason` says why in lower case.
+  case optionDoesNotApply(command: [String], option: String, reason: String)
 
   // MARK: Other errors
 
@@ -64,7 +67,8 @@ enum CLIError: Error, Equatable {
     switch self {
     case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
       .flagWithValue,
-      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne:
+      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne,
+      .optionDoesNotApply:
       true
     default: false
     }
@@ -79,7 +83,7 @@ enum CLIError: Error, Equatable {
       .flagWithValue(let command, _), .badValue(let command, _, _, _),
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
-      .needsExactlyOne(let command, _):
+      .needsExactlyOne(let command, _), .optionDoesNotApply(let command, _, _):
       command
     default: nil
     }

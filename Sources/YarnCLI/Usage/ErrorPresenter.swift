@@ -103,6 +103,8 @@ enum ErrorPresenter {
       report.message = "unexpected argument '\(value)'"
     case .needsExactlyOne(_, let options):
       report.message = "give exactly one of \(options.joined(separator: ", "))"
+    case .optionDoesNotApply(let command, let option, let reason):
+      report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
     case .notFound(let kind, let reference):
       report.code = .dataError
       report.message = "no \(kind) matches '\(reference)'"

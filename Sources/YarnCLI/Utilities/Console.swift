@@ -71,7 +71,7 @@ final class TextOutput {
       }
       if written < 0 {
         if errno == EINTR { continue }
-        let reason = String(cString: strerror(errno))
+        let reason = String(cString: strerror(errno)).lowercased()
         throw .io(path: fd == 1 ? "standard output" : "standard error", reason: reason)
       }
       offset += written

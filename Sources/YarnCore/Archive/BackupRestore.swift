@@ -80,7 +80,8 @@ public struct RestoreReport: Hashable, Sendable {
   /// The items added to the library; `attachments` counts files newly stored (bytes already
   /// in the library are shared, not stored twice).
   public var added: BackupManifest.Counts
-  /// `.merge`: the backup's items already in the library with the same content, left alone.
+  /// `.merge`: the backup's items already in the library with the same content, left alone;
+  /// `attachments` counts the backup's files whose bytes the library already stores.
   public var unchanged: BackupManifest.Counts
   /// `.replace`: what the library held before and no longer holds (`attachments` counts the
   /// distinct files its items referred to).
@@ -175,6 +176,10 @@ extension Backup {
       manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: planner.added,
       unchanged: planner.unchanged, replaced: .zero, safetyBackup: nil)
     report.added.attachments = newFiles.count
+    if mode == .merge {
+      // The backup's files whose bytes the library already stores are left as they are.
+      report.unchanged.attachments = files.count - newFiles.count
+    }
     var oldDigests = Set<String>()
     if mode == .replace, !wasEmpty {
       let counts = try store.itemCounts()

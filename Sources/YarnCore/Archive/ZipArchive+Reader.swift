@@ -15,12 +15,16 @@ extension ZipArchive {
     /// Opens `url` for reading.
     ///
     /// - Throws: `ZipError.cannotOpen` with libzip's message (not a zip archive, premature end
-    ///   of file, inconsistent archive, no such file, …).
+    ///   of file, inconsistent archive, no such file, …), or "two entries have the same name".
     init(url: URL) throws {
       self.url = url
       var code: Int32 = 0
       guard let handle = zip_open(url.path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {
-        throw ZipError.cannotOpen(path: url.path, reason: ZipError.message(code: code))
+        // libzip 1.7.3 refuses a central directory that names an entry twice with
+        // ZIP_ER_EXISTS, whose own message ("file already exists") reads as if about `url`.
+        let reason =
+          code == ZIP_ER_EXISTS ? "two entries have the same name" : ZipError.message(code: code)
+        throw ZipError.cannotOpen(path: url.path, reason: reason)
       }
       self.handle = handle
     }

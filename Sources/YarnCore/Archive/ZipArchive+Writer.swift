@@ -167,7 +167,8 @@ extension ZipArchive {
             throw ZipError.cannotWrite(path: url.path, reason: "the file exists")
           }
           guard failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP else {
-            throw ZipError.cannotWrite(path: url.path, reason: String(cString: strerror(failure)))
+            throw ZipError.cannotWrite(
+              path: url.path, reason: String(cString: strerror(failure)).lowercased())
           }
           guard rename(temporaryPath, url.path) == 0 else {
             throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())

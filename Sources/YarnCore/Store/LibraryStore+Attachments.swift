@@ -210,8 +210,8 @@ enum AttachmentFiles {
     if failure == EEXIST, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
       return false
     }
-    throw StoreError.io(path: path, reason: String(cString: strerror(failure)))
+    throw StoreError.io(path: path, reason: String(cString: strerror(failure)).lowercased())
   }
 
-  static func errnoText() -> String { String(cString: strerror(errno)) }
+  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 }

@@ -293,7 +293,17 @@ public final class LibraryStore {
     do {
       try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     } catch {
-      throw StoreError.io(path: url.path, reason: (error as NSError).localizedDescription)
+      // Foundation's own text ("The operation could not be completed. …") says nothing;
+      // the system's reason for the failed mkdir(2) does.
+      let nsError = error as NSError
+      // (On Linux the underlying error is a Swift `Error`, not castable with `as? NSError`.)
+      if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+        underlying.domain == NSPOSIXErrorDomain
+      {
+        let reason = String(cString: strerror(Int32(underlying.code))).lowercased()
+        throw StoreError.io(path: url.path, reason: "cannot create the directory: \(reason)")
+      }
+      throw StoreError.io(path: url.path, reason: nsError.localizedDescription.lowercased())
     }
   }
 

@@ -145,5 +145,6 @@ public enum AtomicFile {
     }
   }
 
-  static func errnoText() -> String { String(cString: strerror(errno)) }
+  /// The system's message for `errno`, in lower case as every message of yarn is.
+  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 }

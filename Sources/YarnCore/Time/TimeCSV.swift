@@ -35,18 +35,58 @@ public enum TimeCSV {
     return try write(sessions, projectNames: names, to: writer)
   }
 
+  /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's.
+  public struct UnknownColumnError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public let header: [String]
+    public var description: String {
+      "unknown column \"\(name)\"; the columns are: " + header.joined(separator: ", ")
+    }
+  }
+
+  /// The header of a report of `grouping`: `Period` (or `Project`), `Seconds`, `Duration`.
+  public static func reportHeader(_ grouping: TimeReport.Grouping) -> [String] {
+    [grouping == .project ? "Project" : "Period", "Seconds", "Duration"]
+  }
+
+  /// The positions in `header` of a comma-separated list of column names such as
+  /// `Project,Seconds`, matched in any case with surrounding spaces ignored, in the list's
+  /// order (`--columns` of `time log` and `time report`).
+  ///
+  /// - Throws: `UnknownColumnError` for the first name that is not in `header`.
+  public static func columns(parsing list: String, header: [String]) throws(UnknownColumnError) -> [Int] {
+    var out: [Int] = []
+    for part in list.split(separator: ",", omittingEmptySubsequences: true) {
+      let key = part.trimmingCharacters(in: .whitespaces).lowercased()
+      guard let index = header.firstIndex(where: { $0.lowercased() == key }) else {
+        throw UnknownColumnError(name: part.trimmingCharacters(in: .whitespaces), header: header)
+      }
+      out.append(index)
+    }
+    return out
+  }
+
+  /// `fields` at `columns` (positions, in order), or all of them when `columns` is `nil`.
+  private static func pick(_ fields: [CSVField], _ columns: [Int]?) -> [CSVField] {
+    guard let columns else { return fields }
+    return columns.map { fields.indices.contains($0) ? fields[$0] : .empty }
+  }
+
   /// Writes the header and one record per session in the order given, and flushes `writer`.
   ///
+  /// - Parameter columns: positions in `header` to write, in order (`columns(parsing:header:)`),
+  ///   or `nil` for every column.
   /// - Returns: the number of sessions written.
   /// - Throws: what `writer`'s sink throws.
   @discardableResult
-  public static func write(_ sessions: [TimeSession], projectNames: [String: String], to writer: CSVWriter)
-    throws -> Int
-  {
-    try writer.write(header.map { .text($0) })
+  public static func write(
+    _ sessions: [TimeSession], projectNames: [String: String], columns: [Int]? = nil, to writer: CSVWriter
+  ) throws -> Int {
+    try writer.write(pick(header.map { .text($0) }, columns))
     for session in sessions {
       try writer.write(
-        record(for: session, projectName: projectNames[session.projectID] ?? session.projectID))
+        pick(record(for: session, projectName: projectNames[session.projectID] ?? session.projectID), columns)
+      )
     }
     try writer.flush()
     return sessions.count
@@ -64,20 +104,21 @@ public enum TimeCSV {
     ]
   }
 
-  /// Writes a report: a header (`Period` or `Project`, `Seconds`, `Duration`) and one record
-  /// per row (the seconds as a number, the duration as `h:mm`), and flushes `writer`.
+  /// Writes a report: a header (`reportHeader`: `Period` or `Project`, `Seconds`, `Duration`)
+  /// and one record per row (the seconds as a number, the duration as `h:mm`), and flushes
+  /// `writer`.
   ///
+  /// - Parameter columns: positions in `reportHeader` to write, in order, or `nil` for all.
   /// - Returns: the number of rows written.
   /// - Throws: what `writer`'s sink throws.
   @discardableResult
-  public static func write(_ report: TimeReport, to writer: CSVWriter) throws -> Int {
-    try writer.write([
-      .text(report.grouping == .project ? "Project" : "Period"), .text("Seconds"), .text("Duration"),
-    ])
+  public static func write(_ report: TimeReport, columns: [Int]? = nil, to writer: CSVWriter) throws -> Int {
+    try writer.write(pick(reportHeader(report.grouping).map { .text($0) }, columns))
     for row in report.rows {
-      try writer.write([
-        .text(row.key), .number(Double(row.seconds)), .text(TimeInput.hoursAndMinutes(row.seconds)),
-      ])
+      try writer.write(
+        pick(
+          [.text(row.key), .number(Double(row.seconds)), .text(TimeInput.hoursAndMinutes(row.seconds))],
+          columns))
     }
     try writer.flush()
     return report.rows.count

@@ -1,0 +1,337 @@
+import Foundation
+import Testing
+import YarnCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Faults found by the second QA round (wave 2: CSV, backups, time), each pinned by a test of
+/// the built binary.
+@Suite struct QA2Tests {
+  /// Runs `yarn --library LIB arguments…` with standard error a pipe whose reader is already
+  /// gone, and standard output a file; returns the exit status and what reached stdout.
+  private func runWithClosedStandardError(
+    _ yarn: YarnRunner, _ arguments: [String]
+  ) throws -> (status: Int32, stdout: String) {
+    let executable = try #require(YarnRunner.executable)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--library", yarn.library.path] + arguments
+    process.environment = ["HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    let outURL = yarn.directory.appendingPathComponent("stdout-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let errors = Pipe()
+    try errors.fileHandleForReading.close()
+    process.standardOutput = out
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try out.close()
+    #expect(process.terminationReason == .exit)
+    return (process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8))
+  }
+
+  /// `yarn stash add X 2>&1 >/dev/null | true`: the reader of the messages going away does
+  /// not turn a change that was made into a failure (it exited 74 after adding the yarn,
+  /// so a script would add it again).
+  @Test func messagesReaderGoneAwayIsNotAFailure() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let add = try runWithClosedStandardError(yarn, ["stash", "add", "Rios"])
+    #expect(add.status == 0)
+    let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+    #expect(list.map { $0["name"] as? String } == ["Rios"])
+    // A data command whose total goes to standard error: the data is delivered, status 0.
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:00"])
+    let log = try runWithClosedStandardError(yarn, ["time", "log", "--format", "csv"])
+    #expect(log.status == 0)
+    #expect(
+      log.stdout
+        == "Project,Start,End,Seconds,Duration\r\nFlax,2026-01-05T10:00:00Z,2026-01-05T11:00:00Z,3600,1:00\r\n"
+    )
+  }
+
+  /// `--json` on an export that writes CSV printed CSV (which no JSON reader takes) with
+  /// status 0; it is a usage error, as `time log --format csv --json` is.
+  @Test func jsonOnACSVExportIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for noun in ["stash", "project"] {
+      let result = try yarn.run([noun, "export", "--json"])
+      #expect(result.status == 64, "\(noun)")
+      #expect(result.stdout == "")
+      #expect(
+        result.stderr
+          == """
+          error: '--json' does not apply to 'yarn \(noun) export': it writes CSV; for JSON use 'yarn \(noun) list --json'
+          usage: yarn \(noun) export [<options>]
+          hint: see 'yarn \(noun) export --help'
+
+          """)
+    }
+    let file = yarn.directory.appendingPathComponent("stash.csv")
+    #expect(try yarn.run(["stash", "export", "-o", file.path, "--json"]).status == 64)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
+  /// A merge that finds the backup's photo already stored says so: 1 attachment unchanged
+  /// (it said 0, beside every other item counted unchanged).
+  @Test func mergeCountsAttachmentsAlreadyThere() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let photo = try yarn.file("rios.jpg", Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]))
+    try yarn.ok(["stash", "attach", "Rios", photo.path])
+    let backup = yarn.directory.appendingPathComponent("b.zip")
+    try yarn.ok(["backup", "create", backup.path])
+    let merge = try yarn.ok(["backup", "restore", backup.path, "--merge", "--json"])
+    let report = try #require(try merge.json() as? [String: Any])
+    let unchanged = try #require(report["unchanged"] as? [String: Int])
+    let added = try #require(report["added"] as? [String: Int])
+    #expect(unchanged == ["yarns": 1, "projects": 0, "notes": 0, "sessions": 0, "attachments": 1])
+    #expect(added == ["yarns": 0, "projects": 0, "notes": 0, "sessions": 0, "attachments": 0])
+    #expect(
+      merge.stderr.contains(
+        "1 yarn, 0 projects, 0 notes, 0 time sessions and 1 attachment already there unchanged"))
+  }
+
+  /// A zip naming one entry twice was refused with libzip's "file already exists", which
+  /// reads as if about the backup's own path; the reason is said plainly.
+  @Test func duplicateEntryNamesAreSaidPlainly() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    var digests: [String] = []
+    for (name, byte) in [("a.jpg", UInt8(1)), ("b.jpg", UInt8(2))] {
+      let photo = try yarn.file(name, Data([0xFF, 0xD8, 0xFF, 0xE0, byte]))
+      let attached = try #require(
+        try yarn.ok(["stash", "attach", "Rios", photo.path, "--json"]).json() as? [String: Any])
+      digests.append(try #require(attached["sha256"] as? String))
+    }
+    let backup = yarn.directory.appendingPathComponent("b.zip")
+    try yarn.ok(["backup", "create", backup.path])
+    // Give the second photo's entry the first one's name, in its local header and in the
+    // central directory: names of equal length, so every offset stays right.
+    var bytes = try Data(contentsOf: backup)
+    let from = Data("attachments/\(digests[1])".utf8)
+    let to = Data("attachments/\(digests[0])".utf8)
+    var renamed = 0
+    var start = bytes.startIndex
+    while let range = bytes.range(of: from, in: start..<bytes.endIndex) {
+      bytes.replaceSubrange(range, with: to)
+      start = range.upperBound
+      renamed += 1
+    }
+    #expect(renamed == 2)
+    try bytes.write(to: backup)
+    let other = yarn.directory.appendingPathComponent("other").path
+    for command in [
+      ["backup", "verify", backup.path], ["--library", other, "backup", "restore", backup.path],
+    ] {
+      let result = try yarn.run(command, useLibrary: false)
+      #expect(result.status == 65)
+      #expect(
+        result.stderr.hasPrefix(
+          "error: cannot open backup \(backup.path): two entries have the same name\n"))
+    }
+  }
+
+  /// A library directory that cannot be created gave Foundation's "The operation could not
+  /// be completed." text; the system's reason is said instead.
+  @Test func libraryThatCannotBeCreatedSaysWhy() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // A dangling symbolic link in the way: stat says "no such file", mkdir "file exists".
+    let link = yarn.directory.appendingPathComponent("link")
+    #expect(symlink(yarn.directory.appendingPathComponent("gone").path, link.path) == 0)
+    let library = link.appendingPathComponent("library")
+    let result = try yarn.run(["--library", library.path, "stash", "add", "Rios"], useLibrary: false)
+    #expect(result.status == 74)
+    #expect(
+      result.stderr.hasPrefix("error: cannot access \(library.path): cannot create the directory: "))
+    #expect(!result.stderr.lowercased().contains("operation could not be completed"))
+  }
+
+  /// A FIFO or device given as a backup was opened by libzip ("operation not supported", 65)
+  /// or, into a library that held anything, reported as "not empty" (73); it is an input
+  /// that cannot be used (66), as for `stash import` and `stash attach`.
+  @Test func backupThatIsAFIFOIsUnusableInput() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let fifo = yarn.directory.appendingPathComponent("pipe")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    for command in [
+      ["backup", "verify", fifo.path], ["backup", "restore", fifo.path],
+      ["backup", "restore", fifo.path, "--replace"],
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(
+        result.stderr.hasPrefix(
+          "error: cannot read '\(fifo.path)': it is not a regular file or a directory\n"))
+    }
+  }
+
+  /// Bytes that are not UTF-8 cannot be fixed by --lenient, which the hint suggested.
+  @Test func invalidUTF8HintSaysToSaveAsUTF8() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let file = try yarn.file("latin1.csv", Data("Name\r\nCaf".utf8) + Data([0xE9]) + Data("\r\n".utf8))
+    for extra in [[], ["--lenient"]] {
+      let result = try yarn.run(["stash", "import", file.path] + extra)
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == """
+          error: \(file.path): line 2, column 1: the bytes are not valid UTF-8; nothing was imported
+          hint: save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again
+
+          """)
+    }
+  }
+
+  /// The system's reasons were printed as the C library writes them ("No such file or
+  /// directory"); every message of yarn is lower case.
+  @Test func systemReasonsAreLowerCase() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let missing = yarn.directory.appendingPathComponent("missing")
+    let zip = missing.appendingPathComponent("b.zip").path
+    let backup = try yarn.run(["backup", "create", zip])
+    #expect(backup.status == 73)
+    #expect(backup.stderr == "error: cannot write backup \(zip): no such file or directory\n")
+    let csv = missing.appendingPathComponent("s.csv").path
+    let export = try yarn.run(["stash", "export", "-o", csv])
+    #expect(export.status == 73)
+    #expect(export.stderr == "error: cannot write \(csv): no such file or directory\n")
+  }
+
+  /// `time start --switch` stops the running timer; it now says so, with how long it ran,
+  /// as `time stop` does.
+  @Test func switchSaysWhatItStopped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["time", "start", "Flax", "--at", "-1h30m"])
+    let switched = try yarn.ok(["time", "start", "Hat", "--switch"])
+    #expect(switched.stderr.hasPrefix("stopped Flax after 1h 30m\nstarted Hat at "))
+    // Without a running timer, --switch only starts.
+    try yarn.ok(["time", "cancel"])
+    let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
+    #expect(plain.stderr.hasPrefix("started Flax at "))
+  }
+
+  /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
+  /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
+  /// column") with no word about the delimiter; the hint now names it.
+  @Test func importWithTheWrongDelimiterSaysWhich() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let semicolons = try yarn.file("semi.csv", Data("Name;Brand\r\nRios;Malabrigo\r\n".utf8))
+    let tabs = try yarn.file("tabs.csv", Data("Name\tBrand\r\nRios\tMalabrigo\r\n".utf8))
+    let commas = try yarn.file("commas.csv", Data("Name,Brand\r\nRios,Malabrigo\r\n".utf8))
+    for (file, extra, hint) in [
+      (semicolons, [String](), "';', not by the delimiter given; import with --delimiter semicolon"),
+      (tabs, [], "TAB, not by the delimiter given; import with --delimiter tab"),
+      (
+        commas, ["--delimiter", "semicolon"], "',', not by the delimiter given; import with --delimiter comma"
+      ),
+    ] {
+      let result = try yarn.run(["stash", "import", file.path] + extra)
+      #expect(result.status == 65)
+      #expect(result.stderr.hasSuffix("hint: the header is split by \(hint)\n"), "\(file.lastPathComponent)")
+    }
+    #expect(try yarn.run(["stash", "import", semicolons.path, "--delimiter", "semicolon"]).status == 0)
+    // A bad row in a file whose delimiter is right keeps the usual hint.
+    let bad = try yarn.file("bad.csv", Data("Name,Quantity\r\nRios,3 bananas\r\n".utf8))
+    let result = try yarn.run(["stash", "import", bad.path])
+    #expect(result.stderr.hasSuffix("hint: fix or remove these rows and import again\n"))
+  }
+
+  /// `backup create -` and `export -` wrote a zip named `-` (where `stash export -o -` means
+  /// standard output), and an empty name was taken as the current directory ("… already
+  /// exists"); both are refused before anything is written.
+  @Test func zipOutputNamedDashOrEmptyIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for command in [["backup", "create"], ["export"]] {
+      let dash = try yarn.run(command + ["-"])
+      #expect(dash.status == 64, "\(command)")
+      #expect(
+        dash.stderr.hasPrefix(
+          "error: bad value '-' for <file>: a zip is not written to standard output; give a file name (./- for a file named -)\n"
+        ))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["", "--force"])
+      #expect(empty.status == 73, "\(command)")
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+    }
+    // A file really named "-" is still possible.
+    try yarn.ok(["backup", "create", "./-"])
+    #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+  }
+
+  /// `time log --format csv -o FILE` (and `time report`) replaced an existing FILE without a
+  /// word — the spreadsheet someone edited was lost — and `-o -` wrote a file named `-`.
+  /// They now behave as `stash export -o` does: refused without `--force` (73), `-` is
+  /// standard output, an empty name is refused.
+  @Test func timeCSVOutputKeepsAnExistingFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let file = try yarn.file("mine.csv", Data("my own sums\n".utf8))
+    for command in [["time", "log"], ["time", "report"]] {
+      let refused = try yarn.run(command + ["--format", "csv", "-o", file.path])
+      #expect(refused.status == 73, "\(command)")
+      #expect(
+        refused.stderr
+          == "error: '\(file.path)' already exists\nhint: give another file name, or --force to replace it\n")
+      #expect(try String(contentsOf: file, encoding: .utf8) == "my own sums\n")
+      let dash = try yarn.ok(command + ["--format", "csv", "-o", "-"])
+      #expect(dash.stdout.hasPrefix(command[1] == "log" ? "Project,Start," : "Project,Seconds,"))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["--format", "csv", "-o", ""])
+      #expect(empty.status == 73)
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+      // --force is a CSV option like the others.
+      #expect(try yarn.run(command + ["--force"]).status == 64)
+    }
+    try yarn.ok(["time", "report", "--format", "csv", "-o", file.path, "--force"])
+    #expect(
+      try String(contentsOf: file, encoding: .utf8) == "Project,Seconds,Duration\r\nFlax,5400,1:30\r\n")
+  }
+
+  /// Issue 4 asks for `--columns` on every CSV command; `time log` and `time report` had
+  /// none. Names in any case, in the order given; unknown ones and other formats refused.
+  @Test func timeCSVTakesColumns() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let log = try yarn.ok(["time", "log", "--format", "csv", "--columns", " seconds ,Project"])
+    #expect(log.stdout == "Seconds,Project\r\n5400,Flax\r\n")
+    let report = try yarn.ok([
+      "time", "report", "--by", "month", "--format", "csv", "--columns", "Duration,period",
+    ])
+    #expect(report.stdout == "Duration,Period\r\n1:30,2026-01\r\n")
+    let unknown = try yarn.run(["time", "report", "--format", "csv", "--columns", "Period"])
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr.hasPrefix(
+        "error: bad value 'Period' for --columns: unknown column \"Period\"; the columns are: Project, Seconds, Duration\n"
+      ))
+    #expect(try yarn.run(["time", "log", "--columns", "Project"]).status == 64)
+  }
+}
