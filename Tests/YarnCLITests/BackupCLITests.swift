@@ -152,18 +152,20 @@ import YarnCore
   @Test func everySharedArchiveIsRefusedAndChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    try yarn.ok(["backup", "restore", Self.sample.path])
-    let before = try Self.state(of: yarn.library)
-    let outside = Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") }
-    let parent = yarn.directory.deletingLastPathComponent()
-    // Other tests and other programs share the temporary directory: leave out their folders
-    // (ours are yarn-…; Foundation on Linux makes TemporaryDirectory.… and may leave them).
-    // yarn itself never makes a name of either kind there.
-    func others(_ name: String) -> Bool {
-      !name.hasPrefix("yarn-") && !name.hasPrefix("TemporaryDirectory.")
+    // The library sits four levels down in the test's own directory, and the children's
+    // TMPDIR is there too, so that anything written outside the library — by an entry such as
+    // `../../evil` or a temporary file — lands where this test looks. (The system's temporary
+    // directory is shared with other tests running at the same time, so it cannot be watched.)
+    let library = yarn.directory.appendingPathComponent("a/b/c/library")
+    let temporary = yarn.directory.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    let environment = ["TMPDIR": temporary.path]
+    func run(_ arguments: [String], in library: URL) throws -> YarnRunner.Result {
+      try yarn.run(["--library", library.path] + arguments, useLibrary: false, environment: environment)
     }
-    let parentBefore = try FileManager.default.contentsOfDirectory(atPath: parent.path)
-      .filter(others).sorted()
+    #expect(try run(["backup", "restore", Self.sample.path], in: library).status == 0)
+    let before = try Self.state(of: library)
+    let outside = Self.files(under: yarn.directory).filter { !$0.hasPrefix("a/b/c/library/") }
 
     let archives = Self.files(under: Self.sharedZip).filter {
       !$0.hasSuffix("LICENSE") && !$0.hasSuffix("SOURCE_COMMIT")
@@ -171,21 +173,18 @@ import YarnCore
     try #require(archives.count >= 70)
     for archive in archives {
       let path = Self.sharedZip.appendingPathComponent(archive).path
-      let fresh = yarn.directory.appendingPathComponent("fresh")
-      let first = try yarn.run(["--library", fresh.path, "backup", "restore", path], useLibrary: false)
+      let fresh = yarn.directory.appendingPathComponent("a/b/c/fresh")
+      let first = try run(["backup", "restore", path], in: fresh)
       #expect(first.status == 65, "\(archive): \(first.stderr)")
       #expect(!FileManager.default.fileExists(atPath: fresh.path), "\(archive)")
-      let replace = try yarn.run(["backup", "restore", path, "--replace"])
+      let replace = try run(["backup", "restore", path, "--replace"], in: library)
       #expect(replace.status == 65, "\(archive): \(replace.stderr)")
       #expect(replace.stderr.hasPrefix("error: ") && replace.stderr.contains("\nhint: "), "\(archive)")
-      let verify = try yarn.run(["backup", "verify", path])
+      let verify = try run(["backup", "verify", path], in: library)
       #expect(verify.status == 65, "\(archive): \(verify.stderr)")
     }
-    #expect(try Self.state(of: yarn.library) == before)
-    #expect(Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") } == outside)
-    let parentAfter = try FileManager.default.contentsOfDirectory(atPath: parent.path)
-      .filter(others).sorted()
-    #expect(Set(parentAfter).subtracting(parentBefore).isEmpty)
+    #expect(try Self.state(of: library) == before)
+    #expect(Self.files(under: yarn.directory).filter { !$0.hasPrefix("a/b/c/library/") } == outside)
   }
 
   /// The same archives with a `manifest.json` (listing their entries) and a `library.json`

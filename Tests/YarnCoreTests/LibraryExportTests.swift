@@ -61,7 +61,7 @@ import Testing
         yarnText.contains("\nNotes:\n  2025-12-29T09:20:00Z\n  soft, \"squishy\"\n  bloomed after washing\n"))
       let projectText = String(decoding: bytes["projects/Flax sweater/project.txt"] ?? Data(), as: UTF8.self)
       #expect(projectText.contains("Pattern PDF: flax.pdf\n"))
-      #expect(projectText.contains("Time:        1 h 30 min in 1 session\n"))
+      #expect(projectText.contains("Time:        1h 30m in 1 session\n"))
       // Every component is at most 255 bytes and free of the unsafe characters.
       for name in names {
         for component in name.split(separator: "/") {

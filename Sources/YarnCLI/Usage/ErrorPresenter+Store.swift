@@ -23,9 +23,9 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint:
-          "give --replace (a safety backup is written first) or --merge (adds items by ID), "
-          + "--dry-run to see what either would do, or restore into a new library with "
-          + "--library NEW_DIR",
+          "give --replace (a safety backup is written first) or --merge (adds items by ID) "
+          + "— with --dry-run to see first what it would do — or restore into a new library "
+          + "with --library NEW_DIR",
         code: .cannotCreate)
     case .mergeConflicts:
       return ErrorReport(

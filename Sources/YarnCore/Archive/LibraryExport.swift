@@ -225,9 +225,12 @@ enum ExportText {
       })
   }
 
+  /// `1h 30m`, `45m`, `2h`: the form the CLI's tables use.
   static func hoursAndMinutes(_ seconds: Int64) -> String {
-    let minutes = seconds / 60
-    return "\(minutes / 60) h \(String(format: "%02d", minutes % 60)) min"
+    let minutes = max(0, seconds) / 60
+    let (hours, rest) = (minutes / 60, minutes % 60)
+    if hours == 0 { return "\(rest)m" }
+    return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
   }
 
   static func project(
