@@ -162,7 +162,7 @@ extension Backup {
       }
     }
     if mode != .merge { planner.count(scan.counts) }
-    var problems = scan.problems + attachmentProblems
+    let problems = scan.problems + attachmentProblems
     guard problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }

@@ -152,7 +152,9 @@ public final class CSVWriter {
   }
 
   private static func appendText(_ text: String, options: CSVOptions, to out: inout [UInt8]) {
-    let done = text.utf8.withContiguousStorageIfAvailable { appendText(utf8: $0, options: options, to: &out) }
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable {
+      appendText(utf8: $0, options: options, to: &out)
+    }
     if done == nil {
       Array(text.utf8).withUnsafeBufferPointer { appendText(utf8: $0, options: options, to: &out) }
     }
