@@ -49,7 +49,7 @@ import Testing
     #expect(ProjectCSV.hoursAndMinutes(3_900) == "1:05")
     #expect(ProjectCSV.hoursAndMinutes(451_800) == "125:30")
     #expect(try ProjectCSV.columns(parsing: "name, SECONDS") == [.name, .seconds])
-    #expect(throws: ProjectCSV.UnknownColumnError(name: "Hours")) {
+    #expect(throws: CSVColumnError(name: "Hours", columns: ProjectCSV.Column.allCases.map(\.rawValue))) {
       try ProjectCSV.columns(parsing: "Name,Hours")
     }
   }

@@ -67,7 +67,7 @@ import Testing
     let columns = try StashCSV.columns(parsing: "name, REMAINING,Remaining Unit")
     let text = String(decoding: try export(store, columns: columns, includeActive: true), as: UTF8.self)
     #expect(text == "Name,Remaining,Remaining Unit\r\nCascade 220,0.5,skein\r\nMystery,,\r\n")
-    #expect(throws: StashCSV.UnknownColumnError(name: "Colour")) {
+    #expect(throws: CSVColumnError(name: "Colour", columns: StashCSV.Column.allCases.map(\.rawValue))) {
       try StashCSV.columns(parsing: "Name,Colour")
     }
   }

@@ -46,27 +46,15 @@ public enum StashCSV {
   /// The default columns, in order.
   public static let defaultColumns: [Column] = Column.allCases
 
-  /// Thrown when `--columns` names a column that does not exist.
-  public struct UnknownColumnError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let name: String
-    public var description: String {
-      "unknown column \"\(name)\"; the columns are: "
-        + Column.allCases.map(\.rawValue).joined(separator: ", ")
-    }
-  }
+  /// Thrown when `--columns` names a column that does not exist, or one twice.
+  public typealias UnknownColumnError = CSVColumnError
 
   /// Parses a comma-separated list of column headers such as `Name,Colorway,Remaining`.
   ///
-  /// - Throws: `UnknownColumnError` for the first header that is not a column.
-  public static func columns(parsing list: String) throws(UnknownColumnError) -> [Column] {
-    var out: [Column] = []
-    for part in list.split(separator: ",", omittingEmptySubsequences: true) {
-      guard let column = Column(header: String(part)) else {
-        throw UnknownColumnError(name: part.trimmingCharacters(in: .whitespaces))
-      }
-      out.append(column)
-    }
-    return out
+  /// - Throws: `CSVColumnError` for the first header that is not a column or that is named
+  ///   twice.
+  public static func columns(parsing list: String) throws(CSVColumnError) -> [Column] {
+    try CSVColumns.cases(parsing: list, of: Column.self)
   }
 
   /// The header record for `columns`.

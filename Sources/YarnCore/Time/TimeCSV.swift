@@ -35,14 +35,9 @@ public enum TimeCSV {
     return try write(sessions, projectNames: names, to: writer)
   }
 
-  /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's.
-  public struct UnknownColumnError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let name: String
-    public let header: [String]
-    public var description: String {
-      "unknown column \"\(name)\"; the columns are: " + header.joined(separator: ", ")
-    }
-  }
+  /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's, or
+  /// one named twice.
+  public typealias UnknownColumnError = CSVColumnError
 
   /// The header of a report of `grouping`: `Period` (or `Project`), `Seconds`, `Duration`.
   public static func reportHeader(_ grouping: TimeReport.Grouping) -> [String] {
@@ -53,17 +48,9 @@ public enum TimeCSV {
   /// `Project,Seconds`, matched in any case with surrounding spaces ignored, in the list's
   /// order (`--columns` of `time log` and `time report`).
   ///
-  /// - Throws: `UnknownColumnError` for the first name that is not in `header`.
-  public static func columns(parsing list: String, header: [String]) throws(UnknownColumnError) -> [Int] {
-    var out: [Int] = []
-    for part in list.split(separator: ",", omittingEmptySubsequences: true) {
-      let key = part.trimmingCharacters(in: .whitespaces).lowercased()
-      guard let index = header.firstIndex(where: { $0.lowercased() == key }) else {
-        throw UnknownColumnError(name: part.trimmingCharacters(in: .whitespaces), header: header)
-      }
-      out.append(index)
-    }
-    return out
+  /// - Throws: `CSVColumnError` for the first name that is not in `header` or is named twice.
+  public static func columns(parsing list: String, header: [String]) throws(CSVColumnError) -> [Int] {
+    try CSVColumns.positions(parsing: list, in: header)
   }
 
   /// `fields` at `columns` (positions, in order), or all of them when `columns` is `nil`.

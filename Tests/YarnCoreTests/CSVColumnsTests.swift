@@ -1,0 +1,33 @@
+import Testing
+
+@testable import YarnCore
+
+@Suite struct CSVColumnsTests {
+  let header = ["Project", "Start", "End", "Seconds"]
+
+  @Test func positionsInTheListsOrderAnyCase() throws {
+    #expect(try CSVColumns.positions(parsing: " seconds,PROJECT ", in: header) == [3, 0])
+    #expect(try CSVColumns.positions(parsing: "", in: header) == [])
+  }
+
+  @Test func unknownAndRepeatedNamesAreRefused() {
+    #expect(throws: CSVColumnError(name: "Hours", columns: header)) {
+      try CSVColumns.positions(parsing: "Project,Hours", in: header)
+    }
+    #expect(throws: CSVColumnError(name: "Project", problem: .repeated, columns: header)) {
+      try CSVColumns.positions(parsing: "Project,Seconds,project", in: header)
+    }
+    #expect(
+      CSVColumnError(name: "Hours", columns: header).description
+        == "unknown column \"Hours\"; the columns are: Project, Start, End, Seconds")
+    #expect(
+      CSVColumnError(name: "Name", problem: .repeated, columns: header).description
+        == "the column \"Name\" is named twice")
+  }
+
+  @Test func everyExportReadsItsColumnsThroughIt() throws {
+    #expect(try StashCSV.columns(parsing: "ID,name") == [.id, .name])
+    #expect(try ProjectCSV.columns(parsing: "Seconds") == [.seconds])
+    #expect(throws: CSVColumnError.self) { try StashCSV.columns(parsing: "Name,Name") }
+  }
+}
