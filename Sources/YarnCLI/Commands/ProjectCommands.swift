@@ -89,11 +89,7 @@ struct ProjectAdd: ParsableCommand {
   var fields: ProjectFields
 
   init(from values: ParsedValues) throws {
-    name = try values.requiredArgument("name")
-    guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      throw CLIError.badValue(
-        command: values.command, name: "<name>", value: name, reason: "a name cannot be empty")
-    }
+    name = try values.nonEmptyName(values.requiredArgument("name"), label: "<name>")
     fields = try ProjectFields(values)
   }
 
@@ -225,11 +221,7 @@ struct ProjectEdit: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
-    newName = values.value("name")
-    if let newName, newName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-      throw CLIError.badValue(
-        command: values.command, name: "--name", value: newName, reason: "a name cannot be empty")
-    }
+    newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ProjectFields(values)
   }
 

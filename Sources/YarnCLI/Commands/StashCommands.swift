@@ -112,11 +112,7 @@ struct StashAdd: ParsableCommand {
   var fields: YarnFields
 
   init(from values: ParsedValues) throws {
-    name = try values.requiredArgument("name")
-    guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      throw CLIError.badValue(
-        command: values.command, name: "<name>", value: name, reason: "a name cannot be empty")
-    }
+    name = try values.nonEmptyName(values.requiredArgument("name"), label: "<name>")
     fields = try YarnFields(values)
   }
 
@@ -273,11 +269,7 @@ struct StashEdit: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("yarn")
-    newName = values.value("name")
-    if let newName, newName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-      throw CLIError.badValue(
-        command: values.command, name: "--name", value: newName, reason: "a name cannot be empty")
-    }
+    newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try YarnFields(values)
   }
 

@@ -33,6 +33,15 @@ struct ParsedValues: Equatable {
     return value
   }
 
+  /// Checks that a yarn's or a project's name (`label`: `<name>` or `--name`) holds more than
+  /// white space, and returns it.
+  func nonEmptyName(_ value: String, label: String) throws(CLIError) -> String {
+    guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw .badValue(command: command, name: label, value: value, reason: "a name cannot be empty")
+    }
+    return value
+  }
+
   /// Reads option `--name`'s value with `parse`, which returns `nil` or throws for a bad value.
   ///
   /// - Throws: `CLIError.badValue` naming `--name`, the value and `expected` (or the error's

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Thrown when a `--columns` list names a column that does not exist, or names one twice.
 public struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong with the name.
@@ -59,5 +61,19 @@ public enum CSVColumns {
   ) throws(CSVColumnError) -> [Column] where Column.RawValue == String {
     let all = Array(Column.allCases)
     return try positions(parsing: list, in: all.map(\.rawValue)).map { all[$0] }
+  }
+}
+
+/// A column of one of the CSV files: its raw value is its header.
+public protocol CSVColumn: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+
+extension CSVColumn {
+  /// Finds a column by its header, ignoring case and surrounding spaces.
+  public init?(header: String) {
+    let key = header.trimmingCharacters(in: .whitespaces).lowercased()
+    guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
+      return nil
+    }
+    self = found
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// an unknown value is an empty cell.
 public enum ProjectCSV {
   /// A column of the projects CSV.
-  public enum Column: String, CaseIterable, Sendable {
+  public enum Column: String, CSVColumn {
     case name = "Name"
     case craft = "Craft"
     case status = "Status"
@@ -22,15 +22,6 @@ public enum ProjectCSV {
     case time = "Time"
     case seconds = "Seconds"
     case id = "ID"
-
-    /// Finds a column by its header, ignoring case and surrounding spaces.
-    public init?(header: String) {
-      let key = header.trimmingCharacters(in: .whitespaces).lowercased()
-      guard let found = Column.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
-        return nil
-      }
-      self = found
-    }
   }
 
   /// The default columns, in order.

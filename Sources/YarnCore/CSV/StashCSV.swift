@@ -10,7 +10,7 @@ import Foundation
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
 public enum StashCSV {
   /// A column of the stash CSV.
-  public enum Column: String, CaseIterable, Sendable {
+  public enum Column: String, CSVColumn {
     case name = "Name"
     case brand = "Brand"
     case colorway = "Colorway"
@@ -32,15 +32,6 @@ public enum StashCSV {
     case stashed = "Stashed"
     case notes = "Notes"
     case id = "ID"
-
-    /// Finds a column by its header, ignoring case and surrounding spaces.
-    public init?(header: String) {
-      let key = header.trimmingCharacters(in: .whitespaces).lowercased()
-      guard let found = Column.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
-        return nil
-      }
-      self = found
-    }
   }
 
   /// The default columns, in order.
