@@ -9,34 +9,30 @@ let package = Package(
     .executable(name: "yarn", targets: ["YarnCLI"]),
   ],
   targets: [
-    // libzip, found through pkg-config (Debian: libzip-dev, Homebrew: libzip).
-    .systemLibrary(
-      name: "CLibzip",
-      pkgConfig: "libzip",
-      providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
-    ),
-    // SQLite 3 (Debian: libsqlite3-dev; macOS: the SDK's libsqlite3).
+    // libzip (Debian: libzip-dev for its header, libzip4 at run time), loaded with dlopen on
+    // first use: `Sources/CLibzip/loader.c`.
+    .target(name: "CLibzip"),
+    // SQLite 3 (Debian: libsqlite3-dev; macOS: the SDK's libsqlite3), linked.
     .systemLibrary(
       name: "CSQLite",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    // OpenSSL's libcrypto, for SHA-256 on Linux (CryptoKit is used on Apple systems).
-    .systemLibrary(
-      name: "CCrypto",
-      pkgConfig: "libcrypto",
-      providers: [.apt(["libssl-dev"])]
-    ),
+    // OpenSSL's libcrypto, for SHA-256 on Linux (CryptoKit is used on Apple systems), loaded
+    // with dlopen on first use: `Sources/CCrypto/loader.c` (Debian: libssl-dev for the header).
+    .target(name: "CCrypto"),
     .target(
       name: "YarnCore",
       dependencies: [
         "CLibzip",
         "CSQLite",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
-      ]
+      ],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .executableTarget(
       name: "YarnCLI",
-      dependencies: ["YarnCore"]
+      dependencies: ["YarnCore"],
+      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
     ),
     .testTarget(
       name: "YarnCoreTests",

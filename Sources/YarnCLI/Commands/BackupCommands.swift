@@ -1,5 +1,15 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Formatting {
   static func counts(_ counts: BackupManifest.Counts) -> String {
@@ -44,23 +54,17 @@ struct BackupCreate: ParsableCommand {
   }
 
   /// `yarn-backup-20260329-143000.zip` for an instant, in local time.
-  static func defaultName(at now: Date, timeZone: TimeZone = .current) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.hour, .minute, .second], from: now)
-    func two(_ value: Int?) -> String {
-      let v = value ?? 0
-      return v < 10 ? "0\(v)" : "\(v)"
-    }
-    let day = CalendarDate(containing: now, in: timeZone).iso8601.replacingOccurrences(of: "-", with: "")
-    return "yarn-backup-\(day)-\(two(parts.hour))\(two(parts.minute))\(two(parts.second)).zip"
+  static func defaultName(at now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> String {
+    // `2026-03-29T14:30:00+02:00` → `20260329`, `143000`.
+    let local = LocalCalendar.iso8601(now, in: timeZone)
+    let digits = local.prefix(19).filter { $0 != "-" && $0 != ":" }.split(separator: "T")
+    return "yarn-backup-\(digits.joined(separator: "-")).zip"
   }
 
   func run(in context: Context) throws {
-    let path = file ?? BackupCreate.defaultName(at: context.now)
+    let path = file ?? BackupCreate.defaultName(at: context.now, timeZone: context.timeZone)
     let url = URL(fileURLWithPath: path)
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }
     let bar = ProgressBar("backing up", context: context)
@@ -176,9 +180,9 @@ struct BackupRestore: ParsableCommand {
   /// (`… (2).zip`) when that name is taken.
   static func safetyBackupURL(library: URL, now: Date) -> URL {
     let folder = library.appendingPathComponent("safety-backups", isDirectory: true)
-    let stem = BackupCreate.defaultName(at: now).replacingOccurrences(
-      of: "yarn-backup-", with: "yarn-backup-before-restore-"
-    ).replacingOccurrences(of: ".zip", with: "")
+    let stem = BackupCreate.defaultName(at: now).replacing(
+      "yarn-backup-", with: "yarn-backup-before-restore-"
+    ).replacing(".zip", with: "")
     var candidate = folder.appendingPathComponent(stem + ".zip")
     var number = 2
     while FileManager.default.fileExists(atPath: candidate.path) {

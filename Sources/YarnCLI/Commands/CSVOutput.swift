@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -74,15 +79,14 @@ struct CSVOutput {
     if output.isEmpty {
       throw CLIError.cannotCreateOutput(path: output, reason: "the file name is empty")
     }
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
-    if exists && isDirectory.boolValue {
+    if InputFile.isDirectory(output) {
       throw CLIError.cannotCreateOutput(path: output, reason: "it is a directory")
     }
     // Only a regular file can be lost by replacing it; a FIFO or a device such as
     // /dev/stdout is written in place (AtomicFile does so) and needs no --force.
     var info = stat()
-    let isRegularFile = exists && stat(output, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    let exists = stat(output, &info) == 0
+    let isRegularFile = exists && (info.st_mode & S_IFMT) == S_IFREG
     if isRegularFile && !force { throw CLIError.outputExists(path: output) }
     let mode = CSVOutput.mode(forReplacing: exists ? output : nil)
     var count = 0

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn convert AMOUNT --to UNIT [--length-per-skein L] [--net-weight-per-skein W] [--yarn Y]`.
 struct ConvertCommand: ParsableCommand {

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn export FILE.zip`: the library as a zip for people (spreadsheets and folders), not for
 /// restore.
@@ -46,8 +51,7 @@ struct ExportCommand: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+    if InputFile.isDirectory(file) {
       throw CLIError.cannotCreateOutput(path: file, reason: "it is a directory")
     }
     let bar = ProgressBar("exporting", context: context)

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn note`: notes about yarns and projects.
 struct NoteCommand: CommandGroup {
@@ -42,7 +47,7 @@ struct NoteAdd: ParsableCommand {
     default: throw CLIError.needsExactlyOne(command: values.command, options: ["--project", "--yarn"])
     }
     text = values.argumentList("text").joined(separator: " ")
-    guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    guard !text.trimmingSpacesAndNewlines().isEmpty else {
       throw CLIError.badValue(
         command: values.command, name: "<text>", value: text, reason: "a note cannot be empty")
     }

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn project`: projects and the yarn they use.
 struct ProjectCommand: CommandGroup {
@@ -45,7 +50,7 @@ struct ProjectFields {
     _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
   ) throws -> T?? {
     guard let text = values.value(name) else { return nil }
-    if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
+    if text.trimmingSpaces().isEmpty { return .some(nil) }
     return .some(try read(name))
   }
 

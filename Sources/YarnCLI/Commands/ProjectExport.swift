@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn project export [--output FILE] [--force] [--columns LIST] [--delimiter D] [--bom]
 /// [--no-formula-guard]`.

@@ -1,5 +1,15 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `yarn stash`: the yarns.
 struct StashCommand: CommandGroup {
@@ -68,7 +78,7 @@ struct YarnFields {
     _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
   ) throws -> T?? {
     guard let text = values.value(name) else { return nil }
-    if text.trimmingCharacters(in: .whitespaces).isEmpty { return .some(nil) }
+    if text.trimmingSpaces().isEmpty { return .some(nil) }
     return .some(try read(name))
   }
 
@@ -368,6 +378,12 @@ enum InputFile {
       throw .inputUnusable(path: path, reason: "permission denied")
     }
     return URL(fileURLWithPath: path)
+  }
+
+  /// Whether `path` names a directory (or a symbolic link to one).
+  static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The URL of `path`, which must exist and be a regular file or a directory (a FIFO would

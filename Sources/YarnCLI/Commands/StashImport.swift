@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn stash import FILE [--dry-run] [--delimiter D] [--lenient] [--no-formula-guard]`.
 struct StashImport: ParsableCommand {

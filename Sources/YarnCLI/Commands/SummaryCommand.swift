@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn summary [--year YYYY]`: a year in review (YarnCore's `YearSummary`).
 struct SummaryCommand: ParsableCommand {
@@ -21,7 +26,7 @@ struct SummaryCommand: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     year = try values.typed("year", expected: "a year such as 2026") { text in
-      Int(text.trimmingCharacters(in: .whitespaces)).flatMap { (1...9999).contains($0) ? $0 : nil }
+      Int(text.trimmingSpaces()).flatMap { (1...9999).contains($0) ? $0 : nil }
     }
   }
 

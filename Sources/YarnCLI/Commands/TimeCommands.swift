@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn time`: time spent on projects.
 struct TimeCommand: CommandGroup {
@@ -43,7 +48,7 @@ struct TimeStart: ParsableCommand {
     reference = try values.requiredArgument("project")
     at = values.value("at")
     note = values.value("note").flatMap {
-      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
     }
     switching = values.flag("switch")
     command = values.command
@@ -174,7 +179,7 @@ struct TimeAdd: ParsableCommand {
         reason: "it goes with --duration; --from and --to carry their day")
     }
     note = values.value("note").flatMap {
-      $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0
+      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
     }
     allowOverlap = values.flag("allow-overlap")
   }

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `yarn time log [--project P] [--from DATE] [--to DATE] [--format table|csv|json]`.
 struct TimeLog: ParsableCommand {

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reading the times, days and formats of `yarn time` and `yarn summary`, which need the
 /// command's `now` and time zone and so are read in `run(in:)`, not in `init(from:)`.

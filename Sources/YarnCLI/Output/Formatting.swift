@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How values are shown to people.
 enum Formatting {
@@ -46,7 +51,7 @@ enum Formatting {
   }
 
   /// An instant in the local time zone: `2026-03-29 14:30` (`LocalCalendar.text`).
-  static func localTime(_ instant: Date, timeZone: any UTCOffsetProvider = TimeZone.current) -> String {
+  static func localTime(_ instant: Date, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> String {
     LocalCalendar.text(instant, in: timeZone)
   }
 

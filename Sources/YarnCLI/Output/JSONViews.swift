@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // The JSON shapes of the CLI's output (docs/CLI.md, "JSON contract"). Each view encodes the
 // model value as it is in library.json and adds the computed fields; unknown computed values

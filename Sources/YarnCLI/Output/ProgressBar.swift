@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A progress bar on standard error, drawn only when standard error is a terminal and
 /// `--quiet` is not given (DESIGN.md: "a progress bar on stderr for long work … when stderr is

@@ -49,7 +49,7 @@ struct Table {
   /// becomes LF.
   static func printable(_ text: String) -> String {
     var out = String.UnicodeScalarView()
-    for scalar in text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+    for scalar in text.replacing("\r\n", with: "\n").unicodeScalars {
       let value = scalar.value
       let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
       out.append(isControl && scalar != "\n" && scalar != "\t" ? "\u{FFFD}" : scalar)

@@ -102,6 +102,8 @@ enum ExitCode: Int32 {
   case dataError = 65
   /// EX_NOINPUT: an input file did not exist or was not readable.
   case noInput = 66
+  /// EX_UNAVAILABLE: a system library the command needs (libzip, libcrypto) is missing.
+  case unavailable = 69
   /// EX_SOFTWARE: an internal error.
   case software = 70
   /// EX_CANTCREAT: an output file cannot be created.

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Typed readers for the values the commands take; each bad value is `CLIError.badValue`
 /// naming the option (or argument) and the value.
@@ -68,16 +73,16 @@ extension ParsedValues {
   /// Returns `nil` when the option is absent, `.some(nil)` for `--brand ""`.
   func clearable(_ name: String) -> String?? {
     guard let text = value(name) else { return nil }
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingSpacesAndNewlines()
     return .some(trimmed.isEmpty ? nil : text)
   }
 
   /// `YYYY-MM-DD`, `today` or `yesterday`.
   static func parseDate(_ text: String, today: CalendarDate) -> CalendarDate? {
-    switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+    switch text.lowercased().trimmingSpaces() {
     case "today": return today
     case "yesterday": return today.previousDay
-    default: return CalendarDate(iso8601: text.trimmingCharacters(in: .whitespaces))
+    default: return CalendarDate(iso8601: text.trimmingSpaces())
     }
   }
 }

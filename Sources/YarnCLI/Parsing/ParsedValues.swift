@@ -1,3 +1,5 @@
+import YarnCore
+
 /// The values of one parsed command line, before they are given types.
 ///
 /// Keys are the option's long name without dashes and the argument's name. A command reads its
@@ -36,7 +38,7 @@ struct ParsedValues: Equatable {
   /// Checks that a yarn's or a project's name (`label`: `<name>` or `--name`) holds more than
   /// white space, and returns it.
   func nonEmptyName(_ value: String, label: String) throws(CLIError) -> String {
-    guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    guard !value.trimmingSpacesAndNewlines().isEmpty else {
       throw .badValue(command: command, name: label, value: value, reason: "a name cannot be empty")
     }
     return value

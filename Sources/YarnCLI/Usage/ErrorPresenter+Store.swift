@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension ErrorPresenter {
   /// Reports of the store's, time tracker's and backup's errors; `nil` for other errors.
@@ -52,7 +57,7 @@ extension ErrorPresenter {
   }
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
-  static func report(for error: TimeError, timeZone: any UTCOffsetProvider = TimeZone.current) -> ErrorReport
+  static func report(for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> ErrorReport
   {
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     switch error {

@@ -1,5 +1,15 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What the user is told about an error: the `error:` line, a `hint:` line, the usage line of a
 /// usage error, and the exit status.
@@ -51,6 +61,9 @@ enum ErrorPresenter {
       return ErrorReport(message: error.description, code: .cannotCreate)
     }
     if let report = storeReport(for: error) { return report }
+    if let error = error as? SystemLibraryError {
+      return ErrorReport(message: error.reason, code: .unavailable)
+    }
     if let error = error as? CocoaError {
       return cocoaReport(for: error)
     }
@@ -154,9 +167,12 @@ enum ErrorPresenter {
   }
 
   private static func cocoaReport(for error: CocoaError) -> ErrorReport {
-    let path =
-      (error.userInfo[NSFilePathErrorKey] as? String)
-      ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? "a file"
+    let path = error.filePath ?? error.url?.path ?? "a file"
+    // The system's reason ("no space left on device"), else the code: Foundation's own text
+    // ("The operation could not be completed") says nothing.
+    let reason =
+      (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)).lowercased() }
+      ?? "error \(error.code.rawValue)"
     switch error.code {
     case .fileReadNoSuchFile, .fileNoSuchFile:
       return ErrorReport(
@@ -167,9 +183,9 @@ enum ErrorPresenter {
     case .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly,
       .fileWriteFileExists, .fileWriteInvalidFileName:
       return ErrorReport(
-        message: "cannot write '\(path)': \(error.localizedDescription)", code: .cannotCreate)
+        message: "cannot write '\(path)': \(reason)", code: .cannotCreate)
     default:
-      return ErrorReport(message: "i/o error on '\(path)': \(error.localizedDescription)", code: .ioError)
+      return ErrorReport(message: "i/o error on '\(path)': \(reason)", code: .ioError)
     }
   }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What a running command works with: the global options, the environment, the instant the
 /// command started, its outputs, and the library store.
@@ -31,7 +36,7 @@ final class Context {
   }
 
   /// Today in the local time zone.
-  var today: CalendarDate { CalendarDate(containing: now) }
+  var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }
 
   /// The local time zone, which times are read and shown in: the process's own zone through
   /// the C library (`SystemTimeZone`, no ICU) when `environment` is the process's (same

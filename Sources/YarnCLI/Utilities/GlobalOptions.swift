@@ -1,3 +1,5 @@
+import YarnCore
+
 /// The options every command accepts, anywhere on the line.
 struct GlobalOptions: Equatable {
   /// `--library DIR`: the library directory, before `$YARN_LIBRARY` and the default.
@@ -27,7 +29,7 @@ struct GlobalOptions: Equatable {
   ///   must not quietly mean the default library.
   init(_ values: ParsedValues) throws(CLIError) {
     let library = values.value("library")
-    if let library, library.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let library, library.trimmingSpaces().isEmpty {
       throw .badValue(
         command: values.command, name: "--library", value: library,
         reason: "a library directory cannot be empty")

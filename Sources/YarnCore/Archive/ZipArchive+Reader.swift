@@ -14,9 +14,10 @@ extension ZipArchive {
 
     /// Opens `url` for reading.
     ///
-    /// - Throws: `ZipError.cannotOpen` with libzip's message (not a zip archive, premature end
+    /// - Throws: `SystemLibraryError` when libzip cannot be loaded; `ZipError.cannotOpen` with libzip's message (not a zip archive, premature end
     ///   of file, inconsistent archive, no such file, …), or "two entries have the same name".
     init(url: URL) throws {
+      try ZipLibrary.load()
       self.url = url
       var code: Int32 = 0
       guard let handle = zip_open(url.path, ZIP_RDONLY | ZIP_CHECKCONS, &code) else {

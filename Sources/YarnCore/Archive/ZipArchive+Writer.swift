@@ -38,8 +38,9 @@ extension ZipArchive {
     ///   - temporaryPath: where the archive is built before it is moved to `url`; it must be
     ///     in `url`'s directory (default: `.NAME.tmp-<uuid>` there). libzip's own temporary
     ///     file is this path plus `.XXXXXX`.
-    /// - Throws: `ZipError.cannotOpen` when libzip cannot create the temporary archive.
+    /// - Throws: `SystemLibraryError` when libzip cannot be loaded; `ZipError.cannotOpen` when libzip cannot create the temporary archive.
     init(url: URL, overwrite: Bool, temporaryPath: String? = nil) throws {
+      try ZipLibrary.load()
       self.url = url
       self.overwrite = overwrite
       let directory = url.deletingLastPathComponent().path

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Thrown when a `--columns` list names a column that does not exist, or names one twice.
 public struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -43,7 +47,7 @@ public enum CSVColumns {
     let keys = columns.map { $0.lowercased() }
     var out: [Int] = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
-      let name = part.trimmingCharacters(in: .whitespaces)
+      let name = part.trimmingSpaces()
       guard let index = keys.firstIndex(of: name.lowercased()) else {
         throw CSVColumnError(name: name, columns: columns)
       }
@@ -70,7 +74,7 @@ public protocol CSVColumn: RawRepresentable, CaseIterable, Sendable where RawVal
 extension CSVColumn {
   /// Finds a column by its header, ignoring case and surrounding spaces.
   public init?(header: String) {
-    let key = header.trimmingCharacters(in: .whitespaces).lowercased()
+    let key = header.trimmingSpaces().lowercased()
     guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
       return nil
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A record read from CSV, with the line it starts on (1-based, counting every line break,
 /// including those inside quoted fields).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The projects as CSV (`projects.csv`): one record per project under a header row
 /// (docs/CSV.md).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension StashCSV {
   /// Writes the whole stash as CSV: the header, then one record per yarn in creation order.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension StashCSV {
   /// How a stash CSV is read by `importPlan(from:store:options:)`.
@@ -14,13 +18,13 @@ extension StashCSV {
     public var undoFormulaGuard: Bool
     /// The time zone whose calendar day an instant in Date Added falls on (YarnBuddy writes
     /// instants such as `2021-06-12 18:25:43 +0000`).
-    public var timeZone: TimeZone
+    public var timeZone: any UTCOffsetProvider
     /// The creation instant of the notes the import adds.
     public var now: Date
 
     public init(
       delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false, undoFormulaGuard: Bool = true,
-      timeZone: TimeZone = .current, now: Date = Date()
+      timeZone: any UTCOffsetProvider = SystemTimeZone(), now: Date = Date()
     ) {
       self.delimiter = delimiter
       self.lenient = lenient
@@ -262,7 +266,7 @@ private struct StashHeaderLayout {
   /// The column a header names: ours, or YarnBuddy's three other names.
   static func column(named name: String, yarnBuddy: inout Bool) -> StashCSV.Column? {
     if let column = StashCSV.Column(header: name) { return column }
-    switch name.trimmingCharacters(in: .whitespaces).lowercased() {
+    switch name.trimmingSpaces().lowercased() {
     case "length":
       yarnBuddy = true
       return .lengthPerSkein
@@ -346,7 +350,7 @@ private struct StashRowReader {
     }
     var yarn = existing ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let name = cell(.name) {
-      if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      if name.trimmingSpacesAndNewlines().isEmpty {
         problem(.name, "a yarn needs a name")
       } else {
         yarn.name = name
@@ -400,7 +404,7 @@ private struct StashRowReader {
       }
     }
     if let value = cell(.stashed) {
-      switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+      switch value.trimmingSpaces().lowercased() {
       case "", "yes", "y", "true", "1": yarn.isStashed = true
       case "no", "n", "false", "0": yarn.isStashed = false
       default: problem(.stashed, "\"\(value)\" is not yes or no")
@@ -433,7 +437,7 @@ private struct StashRowReader {
       yarn.remainingOverride = value == yarn.quantity ? nil : value
       return
     }
-    switch source.trimmingCharacters(in: .whitespaces).lowercased() {
+    switch source.trimmingSpaces().lowercased() {
     case "override":
       if let value, let amount = value {
         yarn.remainingOverride = amount
@@ -458,8 +462,8 @@ private struct StashRowReader {
     let valueCell = cell(valueColumn)
     let unitCell = cell(unitColumn)
     guard valueCell != nil || unitCell != nil else { return nil }
-    let valueText = (valueCell ?? "").trimmingCharacters(in: .whitespaces)
-    let unitText = (unitCell ?? "").trimmingCharacters(in: .whitespaces)
+    let valueText = (valueCell ?? "").trimmingSpaces()
+    let unitText = (unitCell ?? "").trimmingSpaces()
     if valueText.isEmpty {
       if !unitText.isEmpty {
         problem(valueColumn, "a unit (\(unitText)) without a number")
@@ -512,7 +516,7 @@ private struct StashRowReader {
   static func number(_ text: String) -> Double? {
     var text = text
     let commas = text.utf8.filter { $0 == 0x2C }.count
-    if commas == 1, !text.utf8.contains(0x2E) { text = text.replacingOccurrences(of: ",", with: ".") }
+    if commas == 1, !text.utf8.contains(0x2E) { text = text.replacing(",", with: ".") }
     guard let first = text.utf8.first, (0x30...0x39).contains(first) || first == 0x2E,
       text.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }),
       let value = Double(text), value.isFinite
@@ -524,17 +528,18 @@ private struct StashRowReader {
   /// (`2021-06-12 18:25:43 +0000`, YarnBuddy) or ISO 8601 (`2021-06-12T18:25:43Z`), taken
   /// as the day it falls on in `options.timeZone`.
   func day(_ text: String) -> CalendarDate? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     if let day = CalendarDate(iso8601: trimmed) { return day }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(secondsFromGMT: 0)
-    for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX"] {
-      formatter.dateFormat = format
-      if let instant = formatter.date(from: trimmed) {
-        return CalendarDate(containing: instant, in: options.timeZone)
-      }
+    var iso = trimmed
+    // `2021-06-12 18:25:43 +0000` → `2021-06-12T18:25:43+0000`.
+    let bytes = Array(trimmed.utf8)
+    if bytes.count == 25, bytes[10] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: " "),
+      bytes[20] == UInt8(ascii: "+") || bytes[20] == UInt8(ascii: "-")
+    {
+      iso = String(
+        decoding: bytes[0..<10] + [UInt8(ascii: "T")] + bytes[11..<19] + bytes[20...], as: UTF8.self)
     }
-    return nil
+    guard let instant = TimeInput.absoluteInstant(iso) else { return nil }
+    return CalendarDate(containing: instant, in: options.timeZone)
   }
 }

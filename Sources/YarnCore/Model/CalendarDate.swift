@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A day on the calendar with no time and no time zone, such as the day a yarn was added to the
 /// stash or the day a project was finished.
@@ -45,15 +49,10 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     self.init(year: year, month: month, day: day)
   }
 
-  /// The day that contains `instant` in `timeZone`.
-  public init(containing instant: Date, in timeZone: TimeZone = .current) {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-    // Calendar always yields the three components for the Gregorian calendar.
-    self.year = parts.year ?? 1970
-    self.month = parts.month ?? 1
-    self.day = parts.day ?? 1
+  /// The day that contains `instant` in `timeZone` (by default the process's own zone, read
+  /// through the C library: `$TZ`, else `/etc/localtime`).
+  public init(containing instant: Date, in timeZone: any UTCOffsetProvider = SystemTimeZone()) {
+    self = LocalCalendar.day(containing: instant, in: timeZone)
   }
 
   /// `YYYY-MM-DD`.

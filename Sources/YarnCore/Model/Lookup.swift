@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Finds a yarn or a project by what a person types: its ID, a unique prefix of its ID, or its
 /// name (case-insensitive). The rule is the CLI's, kept here so an app can share it.
@@ -30,11 +34,11 @@ public enum Lookup {
   public static func find<Item>(
     _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String
   ) throws(Failure) -> Item {
-    let wanted = reference.trimmingCharacters(in: .whitespaces)
+    let wanted = reference.trimmingSpaces()
     if let exact = items.first(where: { id($0) == wanted }) { return exact }
     let lowered = wanted.lowercased()
     var matches = items.filter {
-      name($0).trimmingCharacters(in: .whitespaces).lowercased() == lowered
+      name($0).trimmingSpaces().lowercased() == lowered
     }
     if lowered.count >= 4 {
       let named = Set(matches.map(id))

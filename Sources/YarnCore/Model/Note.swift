@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A note about a yarn or a project.
 public struct Note: Codable, Hashable, Sendable, Identifiable {

@@ -5,7 +5,7 @@ public enum Craft: String, Codable, CaseIterable, Hashable, Sendable {
   /// Reads `knitting`/`knit`, `crochet`/`crocheting`, `weaving`/`weave`, `spinning`/`spin`,
   /// `embroidery`, `other`, in any case.
   public init?(parsing text: String) {
-    switch text.lowercased().trimmingCharacters(in: .whitespaces) {
+    switch text.lowercased().trimmingSpaces() {
     case "knitting", "knit": self = .knitting
     case "crochet", "crocheting": self = .crochet
     case "weaving", "weave": self = .weaving
@@ -30,8 +30,8 @@ public enum ProjectStatus: String, Codable, CaseIterable, Hashable, Sendable {
 
   /// Reads the raw value, also with a space or underscore (`in progress`), in any case.
   public init?(parsing text: String) {
-    let key = text.lowercased().trimmingCharacters(in: .whitespaces)
-      .replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "_", with: "-")
+    let key = text.lowercased().trimmingSpaces()
+      .replacing(" ", with: "-").replacing("_", with: "-")
     switch key {
     case "wip", "active", "started": self = .inProgress
     case "done", "completed", "complete": self = .finished

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A yarn weight category of the Craft Yarn Council's Standard Yarn Weight System
 /// (CYC, "Standard Yarn Weight System", craftyarncouncil.com/standards/yarn-weight-system).
@@ -64,7 +68,7 @@ public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparab
   /// YarnBuddy's labels (`Light (3), DK, 8 ply`). Case, spaces, hyphens and underscores are
   /// ignored. Returns `nil` for anything else; never traps.
   public init?(parsing text: String) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     if trimmed.hasPrefix("-") || trimmed.hasPrefix("+") { return nil }
     var key = YarnWeight.normalize(trimmed)
     if key.isEmpty { return nil }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Where the library directory is: the rule of DESIGN.md "Store", kept here so that an app and
 /// the CLI find the same library.

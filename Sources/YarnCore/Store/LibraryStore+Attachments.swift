@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -155,7 +159,7 @@ enum AttachmentFiles {
     var buffer = [UInt8](repeating: 0, count: chunkSize)
     while true {
       let got = buffer.withUnsafeMutableBytes { raw in
-        Foundation.read(input, raw.baseAddress, raw.count)
+        POSIX.read(input, raw.baseAddress, raw.count)
       }
       if got < 0 {
         if errno == EINTR { continue }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension LibraryStore {
   /// The whole library in one read transaction: yarns, projects, notes and sessions, each in

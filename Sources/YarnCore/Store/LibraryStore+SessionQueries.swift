@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // Range and prefix queries over time sessions, for `yarn time` (issue 6): they read only the
 // rows asked for, through the `time_session_by_start` index where a range is bounded.
@@ -19,10 +23,10 @@ extension LibraryStore {
     var values: [SQLValue] = []
     if let end {
       conditions.append("start_time < ?")
-      values.append(.integer(Int64(floor(end.timeIntervalSince1970))))
+      values.append(.integer(Int64(end.timeIntervalSince1970.rounded(.down))))
     }
     if let start {
-      let seconds = Int64(floor(start.timeIntervalSince1970))
+      let seconds = Int64(start.timeIntervalSince1970.rounded(.down))
       conditions.append("(end_time IS NULL OR end_time > ? OR (end_time = start_time AND start_time >= ?))")
       values.append(.integer(seconds))
       values.append(.integer(seconds))

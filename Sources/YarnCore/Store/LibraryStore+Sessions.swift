@@ -1,5 +1,10 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension LibraryStore {
   static let sessionColumns = "id, project_id, start_time, end_time, note"

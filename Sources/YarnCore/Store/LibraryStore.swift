@@ -1,5 +1,15 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A library on disk: the directory `DIR` holding `library.sqlite` (SQLite, WAL mode) and
 /// `attachments/` (file bytes by SHA-256, `attachments/<first 2 hex>/<sha256>`).
@@ -289,21 +299,23 @@ public final class LibraryStore {
     throw StoreError.io(path: path, reason: reason)
   }
 
+  /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
+  ///
+  /// - Throws: `StoreError.io` with the system's reason for the failed mkdir(2) (Foundation's
+  ///   own text, "The operation could not be completed", says nothing).
   private static func createDirectory(_ url: URL) throws {
-    do {
-      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    } catch {
-      // Foundation's own text ("The operation could not be completed. …") says nothing;
-      // the system's reason for the failed mkdir(2) does.
-      let nsError = error as NSError
-      // (On Linux the underlying error is a Swift `Error`, not castable with `as? NSError`.)
-      if let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
-        underlying.domain == NSPOSIXErrorDomain
-      {
-        let reason = String(cString: strerror(Int32(underlying.code))).lowercased()
-        throw StoreError.io(path: url.path, reason: "cannot create the directory: \(reason)")
+    let path = url.path
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        let reason = String(cString: strerror(errno)).lowercased()
+        throw StoreError.io(path: path, reason: "cannot create the directory: \(reason)")
       }
-      throw StoreError.io(path: url.path, reason: nsError.localizedDescription.lowercased())
+      prefix += "/"
+    }
+    if try kind(of: path) != S_IFDIR {
+      throw StoreError.io(path: path, reason: "cannot create the directory: a file is in the way")
     }
   }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the columns of a result row in order, turning SQL values into model values; a value
 /// that cannot be one (an unknown unit token, an impossible day) is `StoreError.invalidData`

@@ -1,5 +1,10 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 // A thin SQLite wrapper in the manner of GRDB: one `final class` owns each C handle and
 // releases it in `deinit`; `Connection.close()` releases the connection explicitly and reports

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An error from `LibraryStore`. Each case carries the data a message or an exit code needs;
 /// `description` is a lower-case sentence naming what went wrong and where.

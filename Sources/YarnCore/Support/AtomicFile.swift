@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -60,10 +64,9 @@ public enum AtomicFile {
       umask(mask)
       mode = 0o666 & ~mask
     }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = POSIX.directory(of: path)
     let template =
-      (directory.isEmpty ? "." : directory) + "/." + (path as NSString).lastPathComponent
-      + ".tmp-XXXXXX"
+      (directory.isEmpty ? "." : directory) + "/." + POSIX.lastComponent(of: path) + ".tmp-XXXXXX"
     var bytes = Array(template.utf8CString)
     let fd = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
@@ -114,8 +117,7 @@ public enum AtomicFile {
       current =
         destination.hasPrefix("/")
         ? destination
-        : ((current as NSString).deletingLastPathComponent as NSString)
-          .appendingPathComponent(destination)
+        : POSIX.join(POSIX.directory(of: current), destination)
     }
     return current
   }
@@ -135,7 +137,7 @@ public enum AtomicFile {
     guard var base = buffer.baseAddress else { return }
     var left = buffer.count
     while left > 0 {
-      let written = Foundation.write(fd, base, left)
+      let written = POSIX.write(fd, base, left)
       if written < 0 {
         if errno == EINTR { continue }
         throw WriteError(path: path, reason: errnoText())

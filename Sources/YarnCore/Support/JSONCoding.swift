@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The JSON conventions of every document this package writes: keys sorted, instants as
 /// ISO 8601 in UTC with whole seconds (`2026-03-29T14:30:00Z`), slashes not escaped.
@@ -60,24 +64,13 @@ public enum JSONCoding {
       "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
   }
 
-  /// Parses an ISO 8601 instant with `Z` or a `±HH:MM` offset, with or without fractional
-  /// seconds; `nil` otherwise.
+  /// Parses an ISO 8601 / RFC 3339 instant: `YYYY-MM-DDTHH:MM[:SS[.fff]]` then `Z` or a
+  /// `±HH:MM` / `±HHMM` offset, with its fractional seconds; `nil` otherwise.
   ///
-  /// The form `formatInstant` writes, `YYYY-MM-DDTHH:MM:SSZ`, is read by integer arithmetic on
-  /// the proleptic Gregorian calendar (`TimeInput.absoluteInstant`), so that every instant of
-  /// the years 0001–9999 reads back as written; in that form an impossible time
-  /// (`2026-02-30T00:00:00Z`, `24:00:00`) is `nil`. Other forms go to
-  /// `ISO8601DateFormatter`, which reads days before 1582-10-15 on the Julian calendar.
+  /// Read by integer arithmetic on the proleptic Gregorian calendar (`TimeInput.absoluteInstant`),
+  /// so that every instant of the years 0001–9999 reads back as written, in any of these forms;
+  /// an impossible time (`2026-02-30T00:00:00Z`, `24:00:00`, an offset over 18 hours) is `nil`.
   public static func parseInstant(_ text: String) -> Date? {
-    let utf8 = text.utf8
-    if utf8.count == 20, utf8.last == UInt8(ascii: "Z"), utf8.dropFirst(10).first == UInt8(ascii: "T") {
-      return TimeInput.absoluteInstant(text)
-    }
-    let plain = ISO8601DateFormatter()
-    plain.formatOptions = [.withInternetDateTime]
-    if let date = plain.date(from: text) { return date }
-    let fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return fractional.date(from: text)
+    TimeInput.absoluteInstant(text, keepingFraction: true)
   }
 }

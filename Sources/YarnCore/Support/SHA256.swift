@@ -1,9 +1,18 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(CryptoKit)
   import CryptoKit
 #else
   import CCrypto
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// SHA-256 (FIPS 180-4) of bytes fed in pieces, through OpenSSL's libcrypto on Linux and
@@ -13,19 +22,29 @@ public final class SHA256Hasher {
     private var hasher = CryptoKit.SHA256()
   #else
     private let context: OpaquePointer?
+    /// Why libcrypto could not be loaded (`Sources/CCrypto/loader.c` loads it on first use).
+    private let loadFailure: String?
   #endif
   private var finished = false
 
   public init() {
     #if !canImport(CryptoKit)
-      context = EVP_MD_CTX_new()
-      if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+      var message = [CChar](repeating: 0, count: 512)
+      if yarn_crypto_load(&message, message.count) == 1 {
+        loadFailure = nil
+        context = EVP_MD_CTX_new()
+        if let context { EVP_DigestInit_ex(context, EVP_sha256(), nil) }
+      } else {
+        loadFailure = String(
+          decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        context = nil
+      }
     #endif
   }
 
   deinit {
     #if !canImport(CryptoKit)
-      EVP_MD_CTX_free(context)
+      if let context { EVP_MD_CTX_free(context) }
     #endif
   }
 
@@ -46,12 +65,14 @@ public final class SHA256Hasher {
 
   /// The digest as 64 lower-case hexadecimal digits. Call once; later updates are ignored.
   ///
-  /// - Throws: `SHA256Error.failed` when libcrypto could not allocate or finish the digest.
+  /// - Throws: `SystemLibraryError` when libcrypto could not be loaded; `SHA256Error.failed`
+  ///   when libcrypto could not allocate or finish the digest.
   public func finalize() throws -> String {
     finished = true
     #if canImport(CryptoKit)
       return SHA256Hasher.hex(Array(hasher.finalize()))
     #else
+      if let loadFailure { throw SystemLibraryError(library: "libcrypto", reason: loadFailure) }
       var digest = [UInt8](repeating: 0, count: 32)
       var length: UInt32 = 0
       guard let context, EVP_DigestFinal_ex(context, &digest, &length) == 1, length == 32 else {
@@ -68,17 +89,28 @@ public final class SHA256Hasher {
     return try hasher.finalize()
   }
 
-  /// The SHA-256 and size of the file at `url`, read in 1 MiB pieces (memory stays flat).
+  /// The SHA-256 and size (bytes) of the file at `url`, read in 1 MiB pieces (memory stays
+  /// flat).
   ///
-  /// - Throws: `CocoaError` when the file cannot be opened or read; `SHA256Error.failed`.
+  /// - Throws: `SHA256Error.unreadable` when the file cannot be opened or read (with the
+  ///   system's reason); `SHA256Error.failed`.
   public static func hexDigest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
-    let handle = try FileHandle(forReadingFrom: url)
-    defer { try? handle.close() }
+    let path = url.path
+    let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw SHA256Error.unreadable(path: path, reason: POSIX.errnoText()) }
+    defer { POSIX.close(fd) }
     let hasher = SHA256Hasher()
     var count: Int64 = 0
-    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-      hasher.update(chunk)
-      count += Int64(chunk.count)
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let got = buffer.withUnsafeMutableBytes { POSIX.read(fd, $0.baseAddress, $0.count) }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw SHA256Error.unreadable(path: path, reason: POSIX.errnoText())
+      }
+      if got == 0 { break }
+      buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+      count += Int64(got)
     }
     return (try hasher.finalize(), count)
   }
@@ -99,4 +131,6 @@ public final class SHA256Hasher {
 public enum SHA256Error: Error, Equatable {
   /// Thrown when libcrypto cannot allocate a context or finish a digest.
   case failed
+  /// Thrown when the file to hash cannot be opened or read: its path and the system's reason.
+  case unreadable(path: String, reason: String)
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Local days, local midnights, ISO 8601 weeks and wall-clock text for a time zone, computed
 /// from the zone's UTC offsets alone (`TimeZone.secondsFromGMT(for:)`) and integer day
@@ -11,7 +15,7 @@ import Foundation
 public enum LocalCalendar {
   /// The local day that contains `instant` in `timeZone`.
   public static func day(containing instant: Date, in timeZone: any UTCOffsetProvider) -> CalendarDate {
-    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
     return CalendarDate(daysSince1970: floorDivide(local, 86_400)) ?? CalendarDate.epoch
   }
@@ -51,7 +55,7 @@ public enum LocalCalendar {
 
   /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds).
   public static func text(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
-    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
     let days = floorDivide(local, 86_400)
     let clock = local - days * 86_400
@@ -61,7 +65,7 @@ public enum LocalCalendar {
 
   /// `instant` in ISO 8601 with the zone's offset in force then: `2026-03-29T16:30:00+02:00`.
   public static func iso8601(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
-    let seconds = Int64(floor(instant.timeIntervalSince1970))
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let offset = Int64(timeZone.secondsFromGMT(for: instant))
     let local = seconds + offset
     let days = floorDivide(local, 86_400)

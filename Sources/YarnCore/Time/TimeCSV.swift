@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Time sessions as CSV: one record per session under a header row (`time.csv` of `yarn
 /// export`, and `yarn time log --format csv`).

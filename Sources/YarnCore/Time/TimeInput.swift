@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Reads the times and durations people type at a terminal.
 ///
@@ -52,13 +56,13 @@ public enum TimeInput {
   /// - Returns: the instant, truncated to whole seconds.
   /// - Throws: `ParseError` when the text is unreadable or names a local time that does not
   ///   exist.
-  public static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = TimeZone.current)
+  public static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
     throws(ParseError)
     -> Date
   {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     let lowered = trimmed.lowercased()
-    let nowSeconds = floor(now.timeIntervalSince1970)
+    let nowSeconds = now.timeIntervalSince1970.rounded(.down)
     if lowered == "now" { return Date(timeIntervalSince1970: nowSeconds) }
     if lowered.hasPrefix("-") {
       guard let seconds = durationSeconds(String(lowered.dropFirst())), seconds > 0 else {
@@ -110,7 +114,7 @@ public enum TimeInput {
   /// - Returns: whole seconds, more than zero and at most 1,000 hours.
   /// - Throws: `ParseError`.
   public static func duration(_ text: String) throws(ParseError) -> Int64 {
-    guard let seconds = durationSeconds(text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+    guard let seconds = durationSeconds(text.trimmingSpaces().lowercased()) else {
       throw ParseError(input: text, problem: .unreadableDuration)
     }
     guard seconds > 0, seconds <= 1000 * 3600 else {
@@ -199,10 +203,11 @@ public enum TimeInput {
   }
 
   /// ISO 8601 / RFC 3339 with a zone designator: `2026-03-29T14:30[:SS[.fff]]` then `Z`,
-  /// `±HH:MM` or `±HHMM` (`T` or `t`; the fraction is dropped). Read strictly by hand — a
-  /// real day, hours 0–23, minutes and seconds 0–59, an offset of at most 18 hours — where
-  /// ISO8601DateFormatter would accept `+25:00`; and without ICU. `nil` for anything else.
-  static func absoluteInstant(_ text: String) -> Date? {
+  /// `±HH:MM` or `±HHMM` (`T` or `t`; the fraction is dropped unless `keepingFraction`).
+  /// Read strictly by hand — a real day, hours 0–23, minutes and seconds 0–59, an offset of
+  /// at most 18 hours — where ISO8601DateFormatter would accept `+25:00`; and without ICU.
+  /// `nil` for anything else.
+  static func absoluteInstant(_ text: String, keepingFraction: Bool = false) -> Date? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 17, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
       let day = CalendarDate(iso8601: String(decoding: bytes[0..<10], as: UTF8.self))
@@ -221,6 +226,7 @@ public enum TimeInput {
     else { return nil }
     var index = 16
     var second = 0
+    var fraction = 0.0
     if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
       guard let value = number(index + 1, 2), value < 60 else { return nil }
       second = value
@@ -228,7 +234,17 @@ public enum TimeInput {
       if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
         index += 1
         let digitsStart = index
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        // Up to nanoseconds, as a whole number over a power of ten (`250` → 250 / 1000).
+        var numerator = 0
+        var denominator = 1
+        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+          if denominator < 1_000_000_000 {
+            numerator = numerator * 10 + Int(bytes[index] - 0x30)
+            denominator *= 10
+          }
+          index += 1
+        }
+        fraction = Double(numerator) / Double(denominator)
         guard index > digitsStart else { return nil }
       }
     }
@@ -254,7 +270,7 @@ public enum TimeInput {
       return nil
     }
     let wall = day.daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    return Date(timeIntervalSince1970: Double(wall - Int64(offset)))
+    return Date(timeIntervalSince1970: Double(wall - Int64(offset)) + (keepingFraction ? fraction : 0))
   }
 }
 

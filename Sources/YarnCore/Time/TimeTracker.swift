@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Starts and stops the timer on a project: the rules of DESIGN.md "Time tracking" over a
 /// `LibraryStore`.
@@ -237,7 +241,7 @@ public struct TimeTracker {
   /// - Throws: `TimeError.sessionNotFound`; `TimeError.ambiguousSession` listing the IDs
   ///   that begin with the prefix; the store's errors.
   public func session(matching reference: String) throws -> TimeSession {
-    let wanted = reference.trimmingCharacters(in: .whitespaces)
+    let wanted = reference.trimmingSpaces()
     guard !wanted.isEmpty else { throw TimeError.sessionNotFound(reference: reference) }
     let found = try store.sessions(idPrefix: wanted, limit: 10)
     if found.count == 1, found[0].id == wanted || wanted.count >= 4 { return found[0] }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +15,7 @@ import Foundation
 /// `TimeZone` is one (tests pass `TimeZone(identifier: "Europe/Berlin")`); `SystemTimeZone`
 /// is the process's own zone read through the C library, which the CLI uses so that `yarn
 /// time start` does not set up ICU's time zone service.
-public protocol UTCOffsetProvider {
+public protocol UTCOffsetProvider: Sendable {
   /// The zone's name, such as `America/New_York`, for messages.
   var identifier: String { get }
   /// Seconds east of UTC in force at `date` (−18,000 for EST, 7,200 for CEST).
@@ -36,7 +40,7 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
       return name.isEmpty ? "UTC" : name
     }
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
-      let range = target.range(of: "zoneinfo/")
+      let range = target.firstRange(of: "zoneinfo/")
     {
       return String(target[range.upperBound...])
     }
@@ -44,7 +48,7 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
   }
 
   public func secondsFromGMT(for date: Date) -> Int {
-    var seconds = time_t(floor(date.timeIntervalSince1970))
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()
     guard localtime_r(&seconds, &parts) != nil else { return 0 }
     return Int(parts.tm_gmtoff)

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A year in review (`yarn summary --year YYYY`): the projects finished that year, the time
 /// logged, and the yarn those projects used by weight category.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// An amount of yarn: a value in a unit, such as 3 skeins, 250 g or 220 yd.
 ///
@@ -28,7 +32,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   ///   digits (`1,000 g`: a thousands separator or a decimal comma?), or the unit is missing or
   ///   unknown; the error quotes the input and lists the accepted units.
   public init(parsing text: String) throws(AmountParseError) {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { throw AmountParseError(input: text, problem: .empty) }
     let scalars = Array(trimmed.unicodeScalars)
     var index = 0
@@ -57,7 +61,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       }
     }
     let unitText = String(String.UnicodeScalarView(scalars[index...]))
-      .trimmingCharacters(in: .whitespaces)
+      .trimmingSpaces()
     guard !numberText.isEmpty else {
       let word = unitText.lowercased()
       if ["nan", "inf", "infinity", "∞"].contains(where: { word.hasPrefix($0) }) {
@@ -74,7 +78,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       throw AmountParseError(
         input: text,
         problem: .ambiguousComma(
-          thousands: numberText.replacingOccurrences(of: ".", with: ""),
+          thousands: numberText.replacing(".", with: ""),
           decimal: decimal.hasSuffix(".") ? String(decimal.dropLast()) : decimal))
     }
     guard value.isFinite, value <= Amount.maximumValue else {
@@ -118,14 +122,18 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// `value` rounded to at most 2 decimals with trailing zeros trimmed: `2.5`, `3`, `0.33`.
   public static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
-    let rounded = (value * 100).rounded() / 100
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 {
-      let whole = Int64(rounded)
-      return whole == 0 ? "0" : String(whole)
+    let scaled = (value * 100).rounded()
+    guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {
+      // Past 9 × 10^16 every Double is a whole number: its digits, without an exponent.
+      return Decimal(value.rounded()).description
     }
-    var text = String(format: "%.2f", rounded)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
+    if cents == 0 { return "0" }
+    let magnitude = cents.magnitude
+    var text = (cents < 0 ? "-" : "") + String(magnitude / 100)
+    let fraction = magnitude % 100
+    if fraction != 0 {
+      text += fraction < 10 ? ".0\(fraction)" : fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction)"
+    }
     return text
   }
 }

@@ -1,0 +1,29 @@
+/// String helpers that FoundationEssentials lacks (`trimmingCharacters(in:)` and
+/// `CharacterSet` live in swift-corelibs Foundation, which `yarn` does not link), with the
+/// same character sets. Shared with the `yarn` tool (`package`), not public API.
+extension StringProtocol {
+  /// Without leading and trailing spaces: Unicode general category Zs and TAB, as
+  /// `CharacterSet.whitespaces`.
+  package func trimmingSpaces() -> String {
+    trimming { $0.properties.generalCategory == .spaceSeparator || $0 == "\t" }
+  }
+
+  /// Without leading and trailing spaces and line breaks: categories Zs, Zl and Zp, TAB,
+  /// LF, VT, FF, CR and NEL (U+0085), as `CharacterSet.whitespacesAndNewlines`.
+  package func trimmingSpacesAndNewlines() -> String {
+    trimming { scalar in
+      switch scalar.properties.generalCategory {
+      case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
+      default: return ("\t"..."\r").contains(scalar) || scalar == "\u{85}"
+      }
+    }
+  }
+
+  private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
+      let last = scalars.lastIndex(where: { !isTrimmed($0) })
+    else { return "" }
+    return String(String.UnicodeScalarView(scalars[first...last]))
+  }
+}

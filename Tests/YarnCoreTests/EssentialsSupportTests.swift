@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// The small replacements for swift-corelibs Foundation that YarnCore carries so that it
+/// builds on FoundationEssentials alone (no ICU, no CoreFoundation in the `yarn` binary).
+@Suite struct EssentialsSupportTests {
+  @Test func pathPartsMatchNSStringRules() {
+    // Expected values are NSString's deletingLastPathComponent / lastPathComponent.
+    #expect(POSIX.directory(of: "/a/b/c") == "/a/b")
+    #expect(POSIX.directory(of: "/a/b/c/") == "/a/b")
+    #expect(POSIX.directory(of: "/c") == "/")
+    #expect(POSIX.directory(of: "c") == "")
+    #expect(POSIX.directory(of: "a//b") == "a")
+    #expect(POSIX.lastComponent(of: "/a/b/c") == "c")
+    #expect(POSIX.lastComponent(of: "/a/b/") == "b")
+    #expect(POSIX.lastComponent(of: "/") == "/")
+    #expect(POSIX.lastComponent(of: "name.zip") == "name.zip")
+    #expect(POSIX.join("/a", "b") == "/a/b")
+    #expect(POSIX.join("/a/", "b") == "/a/b")
+    #expect(POSIX.join("", "b") == "b")
+  }
+
+  @Test func trimmingUsesFoundationsCharacterSets() {
+    // CharacterSet.whitespaces: category Zs and TAB; not line breaks.
+    #expect(" \t\u{A0}\u{3000}wool\u{2009} ".trimmingSpaces() == "wool")
+    #expect("\nwool\n".trimmingSpaces() == "\nwool\n")
+    // CharacterSet.whitespacesAndNewlines adds LF, VT, FF, CR, NEL, U+2028, U+2029.
+    #expect("\r\n\u{B}\u{C}\u{85}\u{2028}\u{2029} wool \t".trimmingSpacesAndNewlines() == "wool")
+    #expect("  \n ".trimmingSpacesAndNewlines() == "")
+    #expect("".trimmingSpaces() == "")
+    // Inside the text nothing changes; a combining mark after a space stays with the text.
+    #expect(" a b ".trimmingSpaces() == "a b")
+    #expect("x\u{301} ".trimmingSpaces() == "x\u{301}")
+  }
+
+  @Test func amountsFormatToTwoDecimalsWithoutFoundationsFormatter() {
+    #expect(Amount.format(2.5) == "2.5")
+    #expect(Amount.format(0.333) == "0.33")
+    #expect(Amount.format(0.005) == "0.01")
+    #expect(Amount.format(0.05) == "0.05")
+    #expect(Amount.format(1.10) == "1.1")
+    #expect(Amount.format(-1.25) == "-1.25")
+    #expect(Amount.format(-0.004) == "0")
+    #expect(Amount.format(250) == "250")
+    // 8.818490487395... oz = 250 g / 28.349523125 g.
+    #expect(Amount.format(250 / 28.349_523_125) == "8.82")
+    // Past Int64 cents: the whole number's digits, no exponent.
+    #expect(Amount.format(1e20) == "100000000000000000000")
+  }
+
+  @Test func instantsWithOffsetsBeforeTheGregorianReformAreProlepticGregorian() {
+    // Python: (datetime(1500, 3, 1) - datetime(1970, 1, 1)).total_seconds() - 3600.
+    #expect(JSONCoding.parseInstant("1500-03-01T00:00:00+01:00")?.timeIntervalSince1970 == -14_826_675_600)
+    // 01:00:00.5 at +01:00 is 00:00:00.5 UTC: 3,600 s after the instant above, plus half a second.
+    #expect(
+      JSONCoding.parseInstant("1500-03-01T01:00:00.5+01:00")?.timeIntervalSince1970 == -14_826_671_999.5)
+    #expect(
+      JSONCoding.parseInstant("2026-03-29T14:30:00.123456789123Z")?.timeIntervalSince1970
+        == 1_774_794_600.123456789)
+    #expect(JSONCoding.parseInstant("2026-03-29T14:30:00+25:00") == nil)
+  }
+
+  @Test func hashingAFileThatCannotBeReadSaysWhy() {
+    let missing = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")
+    #expect(throws: SHA256Error.unreadable(path: missing.path, reason: "no such file or directory")) {
+      try SHA256Hasher.hexDigest(ofFileAt: missing)
+    }
+  }
+}
