@@ -13,8 +13,7 @@ for tool in sqlite3 python3 hyperfine /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench/csv.sh: $tool is missing" >&2; exit 1; }
 done
 
-swift build -c release --product yarn >/dev/null
-yarn="$root/.build/release/yarn"
+yarn="$(bash "$root/scripts/build-release.sh" 2>/dev/null)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/yarn-bench-csv.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

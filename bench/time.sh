@@ -35,11 +35,10 @@ have_timew=1; command -v timew >/dev/null || { have_timew=0; echo "note: timew n
 have_watson=1; command -v watson >/dev/null || { have_watson=0; echo "note: watson not found (pip install td-watson); left out" >&2; }
 
 if [ -n "${YARN_BIN:-}" ]; then
-  yarn="$YARN_BIN"  # a release build made with -Xswiftc -static-stdlib
+  yarn="$YARN_BIN"  # a release build made by scripts/build-release.sh
 else
-  echo "building yarn (release, -static-stdlib)…" >&2
-  swift build -c release --product yarn -Xswiftc -static-stdlib >&2
-  yarn="$(swift build -c release -Xswiftc -static-stdlib --show-bin-path)/yarn"
+  echo "building yarn (release: scripts/build-release.sh)…" >&2
+  yarn="$(bash scripts/build-release.sh)"
 fi
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/yarn-time-bench.XXXXXX")"

@@ -401,3 +401,30 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     }
   }
 }
+
+@Suite struct StoreWALTests {
+  /// Each command is one process that opens the store, commits, and closes it. The WAL must
+  /// not grow without bound across such processes (SQLite's own automatic checkpoint never
+  /// restarted it, as each new process rebuilt the WAL index and saw nothing checkpointed).
+  @Test func theWALStaysShortAcrossManyShortLivedWriters() throws {
+    try withTemporaryDirectory { folder in
+      let wal = folder.appendingPathComponent("library.sqlite-wal").path
+      var largest = 0
+      for index in 0..<80 {
+        let store = try LibraryStore(directory: folder, mode: .readWrite)
+        try store.write { try store.insert(Yarn(id: Identifier.make(), name: "Skein \(index)")) }
+        try store.close()
+        let size = (try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        largest = max(largest, size)
+        // close() truncates the WAL once it reaches walCheckpointBytes (100 frames of
+        // 4,096 + 24 bytes = 412,000 bytes), so after a close it is always shorter.
+        #expect(size < 412_000, "after write \(index + 1)")
+      }
+      // 80 commits of a few pages each pass the 100-frame mark: a checkpoint happened.
+      #expect(largest > 0)
+      let store = try LibraryStore(directory: folder, mode: .readOnly)
+      defer { try? store.close() }
+      #expect(try store.yarns().count == 80)
+    }
+  }
+}

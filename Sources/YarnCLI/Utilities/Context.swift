@@ -5,6 +5,11 @@ import YarnCore
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a running command works with: the global options, the environment, the instant the
 /// command started, its outputs, and the library store.
@@ -44,7 +49,7 @@ final class Context {
   lazy var timeZone: any UTCOffsetProvider = Context.timeZone(from: environment)
 
   static func timeZone(from environment: [String: String]) -> any UTCOffsetProvider {
-    let own = ProcessInfo.processInfo.environment["TZ"]
+    let own = getenv("TZ").map { String(cString: $0) }
     guard var name = environment["TZ"], !name.isEmpty, name != own else { return SystemTimeZone() }
     if name.hasPrefix(":") { name.removeFirst() }
     return TimeZone(identifier: name) ?? SystemTimeZone()

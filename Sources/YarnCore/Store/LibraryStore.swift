@@ -154,11 +154,29 @@ public final class LibraryStore {
   ///
   /// - Throws: `StoreError.database` when SQLite cannot close cleanly.
   public func close() throws {
+    if mode == .readWrite, !isInMemory { checkpointLongWAL() }
     do {
       try connection.close()
     } catch let error as DatabaseError {
       throw StoreError.wrap(error)
     }
+  }
+
+  /// The WAL length (bytes) past which `close()` checkpoints: 100 frames of 4 KiB pages
+  /// (24-byte frame headers), 400 KB, about 20 commands' worth of commits.
+  static let walCheckpointBytes = 100 * (4096 + 24)
+
+  /// Copies the WAL into the database and truncates it (`wal_checkpoint(TRUNCATE)`), when it
+  /// has grown past `walCheckpointBytes`, so that the next process reads a short WAL on open.
+  /// Never waits for another process's readers (busy timeout 0 for this step): a checkpoint
+  /// that cannot finish now is left for a later command. The committed data is durable in the
+  /// WAL either way, so errors are ignored.
+  private func checkpointLongWAL() {
+    var status = stat()
+    let wal = databaseURL.path + "-wal"
+    guard stat(wal, &status) == 0, status.st_size >= LibraryStore.walCheckpointBytes else { return }
+    try? connection.setBusyTimeout(milliseconds: 0)
+    try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 
   /// The path of `library.sqlite`.
@@ -261,6 +279,13 @@ public final class LibraryStore {
       // Each command is a short process: checkpointing and deleting the WAL at every exit
       // cost four more syncs than the commit itself (`yarn time start` went from 5 syncs to 1).
       try connection.keepWALOnClose()
+      // No automatic checkpoint: `close()` checkpoints and truncates the WAL once it is long
+      // (`walCheckpointBytes`). SQLite's automatic one does not suit short processes: each new
+      // process rebuilds the WAL's index from the frames (the -shm is reset when no other
+      // connection has it open) and so believes nothing was checkpointed yet; past 1,000
+      // pages every commit copied the whole WAL into the database again and the WAL never
+      // restarted, growing for ever, and every command read all of it on open.
+      try connection.execute("PRAGMA wal_autocheckpoint = 0")
     }
   }
 

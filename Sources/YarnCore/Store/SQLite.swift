@@ -81,12 +81,11 @@ final class Connection {
     return handle
   }
 
-  /// Sets how long a statement waits for another connection's lock before SQLITE_BUSY.
   /// Keeps the WAL when the connection closes: no checkpoint on close
   /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) and the file kept (`SQLITE_FCNTL_PERSIST_WAL`), so
   /// that the next process appends to it instead of creating, syncing and deleting it again.
-  /// Committed frames stay durable in the WAL; SQLite's automatic checkpoint (at 1,000 pages)
-  /// moves them into the database file.
+  /// Committed frames stay durable in the WAL; SQLite's automatic checkpoint (at 100 pages:
+  /// see `LibraryStore.configure`) moves them into the database file.
   func keepWALOnClose() throws {
     let db = try db()
     var rc = yarn_sqlite_no_checkpoint_on_close(db)
@@ -96,6 +95,7 @@ final class Connection {
     if rc != SQLITE_OK { throw error(rc, sql: nil) }
   }
 
+  /// Sets how long a statement waits for another connection's lock before SQLITE_BUSY.
   func setBusyTimeout(milliseconds: Int32) throws {
     let db = try db()
     let rc = sqlite3_busy_timeout(db, milliseconds)

@@ -35,7 +35,8 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
 
   /// `$TZ` without a leading `:`, else the zone `/etc/localtime` links to, else `local time`.
   public var identifier: String {
-    if var name = ProcessInfo.processInfo.environment["TZ"] {
+    if let value = getenv("TZ") {
+      var name = String(cString: value)
       if name.hasPrefix(":") { name.removeFirst() }
       return name.isEmpty ? "UTC" : name
     }
