@@ -5,13 +5,17 @@ extension StringProtocol {
   /// Without leading and trailing spaces: Unicode general category Zs and TAB, as
   /// `CharacterSet.whitespaces`.
   package func trimmingSpaces() -> String {
-    trimming { $0.properties.generalCategory == .spaceSeparator || $0 == "\t" }
+    trimming { scalar in
+      if scalar.isASCII { return scalar == " " || scalar == "\t" }
+      return scalar.properties.generalCategory == .spaceSeparator
+    }
   }
 
   /// Without leading and trailing spaces and line breaks: categories Zs, Zl and Zp, TAB,
   /// LF, VT, FF, CR and NEL (U+0085), as `CharacterSet.whitespacesAndNewlines`.
   package func trimmingSpacesAndNewlines() -> String {
     trimming { scalar in
+      if scalar.isASCII { return scalar == " " || ("\t"..."\r").contains(scalar) }
       switch scalar.properties.generalCategory {
       case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
       default: return ("\t"..."\r").contains(scalar) || scalar == "\u{85}"
