@@ -54,22 +54,26 @@ import Testing
       BackupMigrations.Step(
         from: 1, summary: "yarns: 'colour' renamed 'colorway'",
         library: { library in
-          guard var yarns = library["yarns"] as? [[String: Any]] else {
+          guard let yarns = library["yarns"]?.array else {
             throw BackupMigrations.Failure("yarns is not an array")
           }
-          for index in yarns.indices {
-            yarns[index]["colorway"] = yarns[index].removeValue(forKey: "colour")
-          }
-          library["yarns"] = yarns
+          library["yarns"] = .array(
+            yarns.map { yarn in
+              guard var members = yarn.object else { return yarn }
+              members["colorway"] = members.removeValue(forKey: "colour")
+              return .object(members)
+            })
         }),
       BackupMigrations.Step(
         from: 2, summary: "yarns: isStashed added",
         library: { library in
-          guard var yarns = library["yarns"] as? [[String: Any]] else { return }
-          for index in yarns.indices where yarns[index]["isStashed"] == nil {
-            yarns[index]["isStashed"] = true
-          }
-          library["yarns"] = yarns
+          guard let yarns = library["yarns"]?.array else { return }
+          library["yarns"] = .array(
+            yarns.map { yarn in
+              guard var members = yarn.object else { return yarn }
+              if members["isStashed"] == nil { members["isStashed"] = .bool(true) }
+              return .object(members)
+            })
         }),
     ]
     let old = Data(

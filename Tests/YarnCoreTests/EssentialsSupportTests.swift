@@ -69,3 +69,24 @@ import Testing
     }
   }
 }
+
+@Suite struct JSONValueTests {
+  @Test func everyKindOfValueIsReadAndWritten() throws {
+    let text = #"{"a":[1,2.5,"x",null,true,{"b":9007199254740993}],"c":-0.5e1}"#
+    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    // 2^53 + 1 = 9,007,199,254,740,993 does not fit a Double: it stays an exact integer.
+    let expected = JSONValue.object([
+      "a": .array([
+        .integer(1), .number(2.5), .string("x"), .null, .bool(true),
+        .object(["b": .integer(9_007_199_254_740_993)]),
+      ]),
+      // -0.5e1 is the whole number −5: an integer, as the doc comment says.
+      "c": .integer(-5),
+    ])
+    #expect(value == expected)
+    #expect(value.object?["a"]?.array?.count == 6)
+    #expect(value.array == nil)
+    let again = try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder().encode(value))
+    #expect(again == expected)
+  }
+}

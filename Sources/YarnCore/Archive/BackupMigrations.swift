@@ -1,11 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The chain of migrations that turns the documents of every older backup format version into
 /// the current one, so that a backup made by any earlier yarn restores forever
 /// (docs/FORMAT.md, "Compatibility promise").
 ///
 /// Each `Step` upgrades version `from` to `from + 1`, working on the decoded JSON (objects as
-/// `[String: Any]`) of `manifest.json` and of `library.json`; the steps run in order, then the
+/// `[String: JSONValue]`) of `manifest.json` and of `library.json`; the steps run in order, then the
 /// result is decoded as the current `BackupManifest` and `Library`. Version 1 is the first and
 /// the current version, so the chain is empty today; a format change adds a step here, raises
 /// `Backup.formatVersion`, and adds a golden archive of the new version under Tests/Fixtures.
@@ -18,15 +22,15 @@ public enum BackupMigrations {
     public let from: Int
     /// What changed, for people (`"yarns: 'colour' renamed 'colorway'"`).
     public let summary: String
-    let manifest: @Sendable (inout [String: Any]) throws -> Void
-    let library: @Sendable (inout [String: Any]) throws -> Void
+    let manifest: @Sendable (inout [String: JSONValue]) throws -> Void
+    let library: @Sendable (inout [String: JSONValue]) throws -> Void
 
     /// A step; `manifest` and `library` change the decoded documents in place and throw
     /// `BackupMigrations.Failure` when a document cannot be upgraded.
     public init(
       from: Int, summary: String,
-      manifest: @escaping @Sendable (inout [String: Any]) throws -> Void = { _ in },
-      library: @escaping @Sendable (inout [String: Any]) throws -> Void = { _ in }
+      manifest: @escaping @Sendable (inout [String: JSONValue]) throws -> Void = { _ in },
+      library: @escaping @Sendable (inout [String: JSONValue]) throws -> Void = { _ in }
     ) {
       self.from = from
       self.summary = summary
@@ -61,11 +65,11 @@ public enum BackupMigrations {
   ///   throws.
   static func migrate(
     _ data: Data, from version: Int, to target: Int = Backup.formatVersion,
-    document: KeyPath<Step, @Sendable (inout [String: Any]) throws -> Void>,
+    document: KeyPath<Step, @Sendable (inout [String: JSONValue]) throws -> Void>,
     chain: [Step] = chain
   ) throws -> Data {
     if version == target { return data }
-    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+    guard var object = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
       throw Failure("the document is not a JSON object")
     }
     for from in version..<target {
@@ -75,7 +79,7 @@ public enum BackupMigrations {
       try step[keyPath: document](&object)
     }
     do {
-      return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+      return try JSONCoding.encoder(pretty: false).encode(object)
     } catch {
       throw Failure("the upgraded document cannot be written as JSON: \(error)")
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// File and folder names that every common file system accepts: Windows (NTFS, FAT, exFAT),
 /// macOS (APFS, HFS+) and Linux (ext4 and the rest). Used by `yarn export` for the folders and
@@ -98,9 +102,11 @@ public enum SafeFileName {
     return out + suffix + ext
   }
 
-  /// The key two names collide on: canonical composition (NFC), then lower case.
+  /// The key two names collide on: the name in lower case. Swift compares and hashes strings
+  /// by canonical equivalence, so `é` written precomposed (NFC, macOS's and Windows's usual
+  /// form) or decomposed (NFD) is one key, as file systems that normalize names see them.
   static func collisionKey(_ name: String) -> String {
-    name.precomposedStringWithCanonicalMapping.lowercased()
+    name.lowercased()
   }
 }
 
