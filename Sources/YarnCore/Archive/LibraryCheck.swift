@@ -36,6 +36,9 @@ final class LibraryCheck {
     }
   }
 
+  /// Whether nothing was found wrong so far (before `finish` checks the references).
+  var isClean: Bool { problems.isEmpty }
+
   private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
 
   private func unique(_ id: String, in set: inout Set<String>, kind: String) {
