@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -229,7 +233,7 @@ final class BackupTemporaryFiles {
     var groups: [String: [String]] = [:]
     for name in names where name.hasPrefix(".") {
       // `.NAME.tmp-<uuid>[.suffix]`: find the last `.tmp-` followed by a UUID.
-      guard let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
+      guard let marker = name.ranges(of: ".tmp-").last else { continue }
       let prefix = String(name[..<marker.upperBound])
       if let wanted, prefix != wanted { continue }
       let rest = name[marker.upperBound...]

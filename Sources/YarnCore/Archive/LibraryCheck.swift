@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The checks of `library.json`'s items against each other and against the manifest, fed one
 /// item at a time in any order (the file lists notes, projects, sessions, then yarns), with

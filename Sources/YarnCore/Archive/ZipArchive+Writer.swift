@@ -1,5 +1,11 @@
 import CLibzip
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -218,7 +224,7 @@ extension ZipArchive {
       guard fd >= 0 else {
         throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
       }
-      defer { _ = Foundation.close(fd) }
+      defer { POSIX.close(fd) }
       guard fsync(fd) == 0 else {
         throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
       }
@@ -305,7 +311,7 @@ private final class FileSource {
   }
 
   deinit {
-    if fd >= 0 { _ = Foundation.close(fd) }
+    if fd >= 0 { POSIX.close(fd) }
     zip_error_fini(error)
     error.deallocate()
   }
@@ -317,7 +323,7 @@ private final class FileSource {
   }
 
   func open() -> zip_int64_t {
-    fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+    fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_OPEN, system: code)
@@ -330,7 +336,7 @@ private final class FileSource {
 
   func read(into buffer: UnsafeMutableRawPointer, length: Int) -> zip_int64_t {
     var n: Int
-    repeat { n = Foundation.read(fd, buffer, length) } while n < 0 && errno == EINTR
+    repeat { n = POSIX.read(fd, buffer, length) } while n < 0 && errno == EINTR
     guard n >= 0 else {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_READ, system: code)
@@ -370,7 +376,7 @@ private final class FileSource {
   }
 
   func close() -> zip_int64_t {
-    if fd >= 0 { _ = Foundation.close(fd) }
+    if fd >= 0 { POSIX.close(fd) }
     fd = -1
     return 0
   }

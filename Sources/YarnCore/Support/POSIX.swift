@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The C library's file calls and path helpers, named so that they cannot be mistaken for a
+/// type's own `read`, `write` or `close` (inside which the bare names resolve to the method).
+///
+/// They exist because YarnCore imports only FoundationEssentials where it can: Foundation's
+/// re-export of the C library and `NSString`'s path methods are not there.
+enum POSIX {
+  /// read(2): bytes read, 0 at the end, −1 with `errno` set.
+  static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.read(fd, buffer, count)
+    #else
+      Darwin.read(fd, buffer, count)
+    #endif
+  }
+
+  /// write(2): bytes written, −1 with `errno` set.
+  static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+      Glibc.write(fd, buffer, count)
+    #else
+      Darwin.write(fd, buffer, count)
+    #endif
+  }
+
+  /// close(2).
+  @discardableResult
+  static func close(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.close(fd)
+    #else
+      Darwin.close(fd)
+    #endif
+  }
+
+  /// open(2) with `flags` and, when creating, `mode`.
+  static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.open(path, flags, mode)
+    #else
+      Darwin.open(path, flags, mode)
+    #endif
+  }
+
+  /// `strerror(errno)` in lower case, for messages ("no such file or directory").
+  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
+
+  /// The folder part of a path, as `NSString.deletingLastPathComponent` gives it:
+  /// `/a/b/c` → `/a/b`, `/c` → `/`, `c` → `` (empty), trailing slashes ignored.
+  static func directory(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+    if slash == trimmed.startIndex { return "/" }
+    var folder = trimmed[..<slash]
+    while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+    return String(folder)
+  }
+
+  /// The last component of a path: `/a/b/c` → `c`, `/a/b/` → `b`, `/` → `/`.
+  static func lastComponent(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+    guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
+    return String(trimmed[trimmed.index(after: slash)...])
+  }
+
+  /// `component` appended to `folder` with one slash between.
+  static func join(_ folder: String, _ component: String) -> String {
+    if folder.isEmpty { return component }
+    return folder.hasSuffix("/") ? folder + component : folder + "/" + component
+  }
+}
