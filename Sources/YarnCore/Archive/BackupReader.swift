@@ -239,7 +239,6 @@ final class BackupReader {
     } else if !attachmentFiles.isEmpty {
       let task = UncheckedSendable {
         var placer: AttachmentPlacer?
-        defer { placer?.finish() }
         do {
           var directory: URL?
           switch attachments {
@@ -616,26 +615,20 @@ final class BackupReader {
   }
 }
 
-/// Moves staged attachments into a store while a one-pass restore inserts its items, and
-/// lets the inserting thread wait for the files an item needs (the store refuses a record
-/// whose attachment file is missing).
+/// Moves staged attachments into a store, on the attachments' thread, while a one-pass
+/// restore inserts its items on another, and remembers where they went (to take them out
+/// again if the restore fails).
 ///
-/// `@unchecked Sendable` because its state is touched only inside `lock` (a serial queue
-/// used with `sync`).
+/// `@unchecked Sendable` because its list is touched only inside `lock` (a serial queue used
+/// with `sync`).
 final class AttachmentPlacer: @unchecked Sendable {
   private let lock = DispatchQueue(label: "yarn.restore.placer")
-  private let changed = DispatchSemaphore(value: 0)
   private let move: (BackupManifest.File, URL) throws -> URL?
-  private var available: Set<String>
-  private var finished = false
   private var moved: [URL] = []
 
-  /// - Parameters:
-  ///   - present: the digests whose files the store already holds.
-  ///   - move: moves a staged file into the store; returns where it went (`nil` when it
-  ///     was not moved).
-  init(present: Set<String>, move: @escaping (BackupManifest.File, URL) throws -> URL?) {
-    available = present
+  /// - Parameter move: moves a staged file into the store; returns where it went (`nil`
+  ///   when it was not moved).
+  init(move: @escaping (BackupManifest.File, URL) throws -> URL?) {
     self.move = move
   }
 
@@ -644,27 +637,8 @@ final class AttachmentPlacer: @unchecked Sendable {
 
   /// Moves one staged, checked attachment into the store.
   func place(_ file: BackupManifest.File, stagedAt staged: URL) throws {
-    let target = try move(file, staged)
-    lock.sync {
-      if let target { moved.append(target) }
-      available.insert(file.sha256)
-    }
-    changed.signal()
-  }
-
-  /// Says that no more files come.
-  func finish() {
-    lock.sync { finished = true }
-    changed.signal()
-  }
-
-  /// Waits until the file of `sha256` is in the store, or no more files come.
-  func wait(for sha256: String) {
-    while true {
-      let ready = lock.sync { available.contains(sha256) || finished }
-      if ready { return }
-      changed.wait()
-    }
+    guard let target = try move(file, staged) else { return }
+    lock.sync { moved.append(target) }
   }
 }
 

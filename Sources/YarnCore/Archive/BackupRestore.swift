@@ -275,14 +275,14 @@ extension Backup {
           throw BackupError.libraryNotEmpty(path: store.directory.path)
         }
         // Journal first: every file this restore may leave without a record. Each file is
-        // moved into the store as soon as it is staged and checked, and an item waits for
-        // its files before it is inserted.
+        // moved into the store as soon as it is staged and checked; the records are
+        // inserted meanwhile (`bulk` does not look for their files), and nothing commits
+        // before every file is in place and checked.
         let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
         let newDigests = Set(newFiles.map(\.sha256))
         try staging.writeJournal(newFiles.map(\.sha256))
-        let present = Set(files.map(\.sha256)).subtracting(newDigests)
         let shards = ShardFolders()
-        let mover = AttachmentPlacer(present: present) { file, staged in
+        let mover = AttachmentPlacer { file, staged in
           guard newDigests.contains(file.sha256) else { return nil }
           return try place(file, stagedAt: staged, into: store, shards: shards)
         }
@@ -296,8 +296,7 @@ extension Backup {
           try reader.scanLibrary(
             stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
           ) { item in
-            guard insertError == nil, case .yarn(let yarn) = item else { return }
-            for photo in yarn.photos { mover.wait(for: photo.sha256) }
+            guard insertError == nil, case .yarn = item else { return }
             do { try inserter.insert(item) } catch { insertError = error }
           }
         }
