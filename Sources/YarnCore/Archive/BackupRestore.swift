@@ -108,7 +108,10 @@ extension Backup {
   /// library directory. Then, in one write transaction: `.replace` writes the safety backup
   /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
   /// verified attachments are moved into the store just before that transaction, and taken
-  /// out again if it fails.
+  /// out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
+  /// checks run in one pass inside the transaction (`restoreInOnePass`): the yarns are
+  /// inserted and the attachments moved into the store as they are read and checked, and
+  /// any problem rolls everything back.
   ///
   /// All or nothing: after any error the store holds what it held before, and no file of the
   /// backup is left in it. A process killed mid-restore leaves its records as they were
