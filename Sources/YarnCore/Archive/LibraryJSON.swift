@@ -12,9 +12,52 @@ protocol LibraryItems {
   func eachProject(_ body: (Project) throws -> Void) throws
   func eachNote(_ body: (Note) throws -> Void) throws
   func eachSession(_ body: (TimeSession) throws -> Void) throws
+  /// Every distinct attachment in the order `LibraryJSON.write` lists them (each yarn's
+  /// photos in stash order, then each project's pattern PDF and photos), found without
+  /// reading the items, so that a backup can start zipping the files while `library.json` is
+  /// still being written. Checked against what `write` finds afterwards.
+  func attachmentsInDocumentOrder() throws -> [Attachment]
+}
+
+/// Keeps the first of each SHA-256.
+private func distinct(_ list: [Attachment]) -> [Attachment] {
+  var seen = Set<String>()
+  return list.filter { seen.insert($0.sha256).inserted }
 }
 
 extension LibraryStore: LibraryItems {
+  func attachmentsInDocumentOrder() throws -> [Attachment] {
+    // Two queries over the attachment table alone (and the owners' order), not one per
+    // item: the order is that of forEachYarn and forEachProject (`seq`), then the role
+    // (a project's pattern PDF before its photos) and the position.
+    func rows(_ sql: String) throws -> [Attachment] {
+      try connection.query(sql) { statement in
+        var row = RowReader(statement, kind: .yarn, id: "")
+        let sha256 = try row.text()
+        let fileName = try row.text()
+        let mediaType = try row.text()
+        let byteCount = try row.integer()
+        return Attachment(
+          fileName: fileName, mediaType: mediaType, byteCount: byteCount, sha256: sha256)
+      }
+    }
+    return try read {
+      let yarns = try rows(
+        """
+        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
+        JOIN yarn y ON y.id = a.yarn_id WHERE a.yarn_id IS NOT NULL AND a.role = 'photo'
+        ORDER BY y.seq, a.position
+        """)
+      let projects = try rows(
+        """
+        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
+        JOIN project p ON p.id = a.project_id WHERE a.project_id IS NOT NULL
+        ORDER BY p.seq, a.role = 'photo', a.position
+        """)
+      return distinct(yarns + projects)
+    }
+  }
+
   func eachYarn(_ body: (Yarn) throws -> Void) throws { try forEachYarn(body) }
   func eachProject(_ body: (Project) throws -> Void) throws { try forEachProject(body) }
   func eachNote(_ body: (Note) throws -> Void) throws { try forEachNote(body) }
@@ -24,6 +67,12 @@ extension LibraryStore: LibraryItems {
 }
 
 extension Library: LibraryItems {
+  func attachmentsInDocumentOrder() throws -> [Attachment] {
+    distinct(
+      yarns.flatMap(\.photos)
+        + projects.flatMap { ($0.pattern?.pdf.map { [$0] } ?? []) + $0.photos })
+  }
+
   func eachYarn(_ body: (Yarn) throws -> Void) throws { try yarns.forEach(body) }
   func eachProject(_ body: (Project) throws -> Void) throws { try projects.forEach(body) }
   func eachNote(_ body: (Note) throws -> Void) throws { try notes.forEach(body) }
