@@ -49,8 +49,11 @@ import Testing
       let manifest = try Backup.create(from: store, to: zip, generator: "yarn 0.1.0", now: now)
       let entries = try Support.readZip(zip)
 
-      #expect(entries.map(\.0).first == "manifest.json")
-      #expect(entries.map(\.0).dropFirst().first == "library.json")
+      // The attachments first (zipped while library.json is written), the manifest last.
+      #expect(entries.map(\.0).last == "manifest.json")
+      #expect(entries.map(\.0).dropLast().last == "library.json")
+      #expect(entries.map(\.0).prefix(4).allSatisfy { $0.hasPrefix("attachments/") })
+      #expect(entries.map(\.0).prefix(4) == manifest.files.dropFirst().map(\.path)[...])
       #expect(entries.count == 2 + 4)
       #expect(manifest.format == "yarn-backup")
       #expect(manifest.formatVersion == 1)
@@ -72,7 +75,8 @@ import Testing
       }
 
       // manifest.json as written: sorted keys, the instant in UTC whole seconds.
-      let text = String(decoding: try #require(entries.first?.1), as: UTF8.self)
+      let text = String(
+        decoding: try #require(entries.first { $0.0 == "manifest.json" }?.1), as: UTF8.self)
       #expect(text.contains("\"createdAt\" : \"2026-11-30T00:53:20Z\""))
       #expect(text.contains("\"formatVersion\" : 1"))
       let keys = ["counts", "createdAt", "files", "format", "formatVersion", "generator"]
@@ -226,6 +230,51 @@ import Testing
         guard case BackupError.cannotWrite(let path, _) = error else { return false }
         return path == zip.path
       }
+    }
+  }
+}
+
+/// A library whose attachments, listed beforehand, come in another order than
+/// `library.json` lists them: `BackupWriter.write` must drop its early start and write the
+/// backup the plain way.
+private struct MislistedLibrary: LibraryItems {
+  var library: Library
+  func eachYarn(_ body: (Yarn) throws -> Void) throws { try library.eachYarn(body) }
+  func eachProject(_ body: (Project) throws -> Void) throws { try library.eachProject(body) }
+  func eachNote(_ body: (Note) throws -> Void) throws { try library.eachNote(body) }
+  func eachSession(_ body: (TimeSession) throws -> Void) throws { try library.eachSession(body) }
+  func attachmentsInDocumentOrder() throws -> [YarnCore.Attachment] {
+    try library.attachmentsInDocumentOrder().reversed()
+  }
+}
+
+@Suite struct BackupWriterFallbackTests {
+  typealias Support = BackupTestSupport
+
+  @Test func attachmentsListedOutOfOrderStillGiveTheSameBackup() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let library = try store.library()
+      #expect(try library.attachmentsInDocumentOrder().count == 4)
+      let now = Date(timeIntervalSince1970: 1_796_000_000)
+      func write(_ items: some LibraryItems, _ name: String) throws -> (BackupManifest, URL) {
+        let url = dir.appendingPathComponent(name)
+        let manifest = try BackupWriter.write(
+          items, to: url, generator: "yarn", now: now, force: false,
+          attachmentURL: { store.attachmentURL(sha256: $0) })
+        return (manifest, url)
+      }
+      let (plain, plainURL) = try write(library, "plain.zip")
+      let (fallback, fallbackURL) = try write(MislistedLibrary(library: library), "fallback.zip")
+      #expect(fallback == plain)
+      let entries = try Support.readZip(fallbackURL)
+      // The plain way: manifest.json and library.json first.
+      #expect(entries.map(\.0).prefix(2) == ["manifest.json", "library.json"])
+      let plainEntries = try Support.readZip(plainURL)
+      #expect(entries.first { $0.0 == "library.json" }?.1 == plainEntries.first { $0.0 == "library.json" }?.1)
+      // Nothing left beside the backups but the backups and the store's folder.
+      let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
+      #expect(names.isEmpty, "\(names)")
     }
   }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Backups of a library: one zip (or a directory of the same files) that holds everything —
 /// `manifest.json`, `library.json` and `attachments/<sha256>` — and restores to an equal
@@ -58,19 +62,9 @@ public enum Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-    // The attachments are read while the library's items are checked on another thread.
-    var attachmentProblems: [BackupProblem] = []
-    var problems = try reader.scanLibrary(
-      stagingDirectory: nil,
-      meanwhile: {
-        for file in reader.attachmentFiles {
-          if let problem = try reader.readAttachment(file, to: nil) {
-            attachmentProblems.append(problem)
-          }
-        }
-      }
-    ).problems
-    problems += attachmentProblems
+    // The attachments are read while the library's items are read and checked.
+    let scan = try reader.scanLibrary(stagingDirectory: nil, attachments: .check)
+    let problems = scan.problems + scan.attachmentProblems
     guard problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The pure checks of a backup: entry names, the manifest's file list and the library's
 /// internal references. No I/O; used by `BackupReader`.

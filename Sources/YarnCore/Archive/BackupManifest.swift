@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The `manifest.json` of a backup: what the archive is, when and by what it was made, how
 /// much it holds, and the size and SHA-256 of every other file in it (docs/FORMAT.md).

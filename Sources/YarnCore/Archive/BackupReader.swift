@@ -1,4 +1,16 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads and verifies a backup — a zip or a directory — without touching any library: the
 /// pure half of restore and the whole of verify.
@@ -39,13 +51,11 @@ final class BackupReader {
   init(url: URL, limits: BackupLimits = .standard) throws {
     self.url = url
     self.limits = limits
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      throw BackupError.notFound(path: url.path)
-    }
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { throw BackupError.notFound(path: url.path) }
     var problems: [BackupProblem] = []
     let source: BackupSource
-    if isDirectory.boolValue {
+    if info.st_mode & S_IFMT == S_IFDIR {
       source = DirectoryBackupSource(url: url)
     } else {
       let zip: ZipBackupSource
@@ -166,11 +176,13 @@ final class BackupReader {
     structuralProblems = problems
   }
 
-  /// What reading `library.json` found.
+  /// What reading `library.json` (and the attachments) found.
   struct LibraryScan {
     /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the first
     /// 20, then a count), and, when every item decoded, of `LibraryCheck`.
     var problems: [BackupProblem]
+    /// The problems of the attachments (size, digest, CRC), in manifest order.
+    var attachmentProblems: [BackupProblem] = []
     /// The copy of `library.json` (upgraded to the current format) written to the staging
     /// directory, to read the items from again; `nil` when none was asked for.
     var staged: URL?
@@ -180,89 +192,95 @@ final class BackupReader {
     var counts: [String: Int]
   }
 
+  /// What `scanLibrary` does with the attachments.
+  enum AttachmentPass {
+    /// Nothing.
+    case skip
+    /// Reads and checks each one.
+    case check
+    /// Reads and checks each one, and writes it (fsynced) to this directory, named by its
+    /// SHA-256.
+    case stage(URL)
+    /// As `stage`, then hands each good one to the placer (on the attachments' thread).
+    case stageAndPlace(URL, AttachmentPlacer)
+  }
+
   /// The most item decoding problems reported one by one; the rest are counted.
   static let maxItemProblems = 20
 
   /// Reads `library.json` at most to its manifest size, checking its size and SHA-256, and
-  /// splits it into items as it streams (`LibraryJSONScanner`): each item is decoded alone,
-  /// checked (`LibraryCheck`) and handed to `observe`, so memory does not grow with the
-  /// library. A backup of an older format is read whole, upgraded (`BackupMigrations`), then
-  /// split.
+  /// splits it into items as it streams (`LibraryJSONScanner`), so memory does not grow with
+  /// the library. A backup of an older format is read whole, upgraded (`BackupMigrations`),
+  /// then split.
+  ///
+  /// Three things run at once: this file is read and split on a thread of its own; the
+  /// items are decoded on every core, a batch at a time (`ParallelWork`); the attachments
+  /// are read (and staged) on a third thread through a second handle on the backup. This
+  /// thread checks each decoded item (`LibraryCheck`) and hands it to `observe`, in file
+  /// order, so `observe` may use a store.
   ///
   /// - Parameters:
   ///   - stagingDirectory: where to write a copy (`library.json`) to read the items from
   ///     again with `forEachItem`; `nil` for none.
+  ///   - attachments: what to do with the attachments meanwhile.
   ///   - observe: receives each item that decodes (a `Yarn`, `Project`, `Note` or
   ///     `TimeSession`), in file order.
-  /// - Throws: `BackupError.cannotStage` when the copy cannot be written; what `observe`
+  /// - Throws: `BackupError.cannotStage` when a copy cannot be written; what `observe`
   ///   throws. Problems of the backup itself are returned, not thrown.
   func scanLibrary(
-    stagingDirectory: URL?, observe: ((LibraryItem) throws -> Void)? = nil,
-    meanwhile: () throws -> Void = {}
+    stagingDirectory: URL?, attachments: AttachmentPass = .skip,
+    observe: ((LibraryItem) throws -> Void)? = nil
   ) throws -> LibraryScan {
+    // The attachments, on their own thread and their own handle on the backup.
+    var attachmentProblems: [BackupProblem] = []
+    var attachmentError: Error?
+    var attachmentsDone: DispatchSemaphore?
+    if case .skip = attachments {
+    } else if !attachmentFiles.isEmpty {
+      let task = UncheckedSendable {
+        var placer: AttachmentPlacer?
+        do {
+          var directory: URL?
+          switch attachments {
+          case .skip, .check: break
+          case .stage(let folder): directory = folder
+          case .stageAndPlace(let folder, let given):
+            directory = folder
+            placer = given
+          }
+          let second = try self.reopen()
+          for file in self.attachmentFiles {
+            let destination = directory?.appendingPathComponent(file.sha256)
+            if let problem = try second.readAttachment(file, to: destination) {
+              attachmentProblems.append(problem)
+            } else if let placer, let destination {
+              try placer.place(file, stagedAt: destination)
+            }
+          }
+        } catch {
+          attachmentError = error
+        }
+      }
+      attachmentsDone = ParallelWork.thread("yarn.backup.attachments") { task.value() }
+    }
+    defer { attachmentsDone?.wait() }
+
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
-      try meanwhile()
+      attachmentsDone?.wait()
+      attachmentsDone = nil
+      if let attachmentError { throw attachmentError }
       return LibraryScan(
-        problems: [.missing(BackupManifest.libraryPath)], staged: nil, arrays: [:], counts: [:])
+        problems: [.missing(BackupManifest.libraryPath)], attachmentProblems: attachmentProblems,
+        staged: nil, arrays: [:], counts: [:])
     }
     guard file.size <= limits.maxLibraryBytes else {
-      try meanwhile()
+      attachmentsDone?.wait()
+      attachmentsDone = nil
+      if let attachmentError { throw attachmentError }
       return LibraryScan(
-        problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)], staged: nil, arrays: [:],
-        counts: [:])
+        problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)],
+        attachmentProblems: attachmentProblems, staged: nil, arrays: [:], counts: [:])
     }
-    let checker = ItemChecker(manifest: manifest)
-    // Without an observer (which may use the store, so it stays on this thread) the items
-    // are decoded and checked on a second thread, while this one reads on and then runs
-    // `meanwhile` (the attachments).
-    let parallel = observe == nil
-    let queue = BatchQueue<RawItem>()
-    let done = DispatchSemaphore(value: 0)
-    if parallel {
-      Thread {
-        defer { done.signal() }
-        while let batch = queue.pop() {
-          for raw in batch {
-            raw.bytes.withUnsafeBytes { _ = checker.take(key: raw.key, index: raw.index, bytes: $0) }
-          }
-        }
-      }.start()
-    }
-    var pending: [RawItem] = []
-    var observeError: Error?
-    let handler: LibraryJSONScanner.Handler = { key, index, bytes in
-      if parallel {
-        pending.append(RawItem(key: key, index: index, bytes: Array(bytes)))
-        if pending.count == BatchQueue<RawItem>.batchSize {
-          _ = queue.push(pending)
-          pending.removeAll(keepingCapacity: true)
-        }
-        return
-      }
-      guard let item = checker.take(key: key, index: index, bytes: bytes), let observe else { return }
-      do { try observe(item) } catch {
-        observeError = error
-        throw error
-      }
-    }
-    var scanner = LibraryJSONScanner(handler: handler)
-    var syntax: BackupProblem?
-    func scan(_ bytes: UnsafeRawBufferPointer) throws {
-      guard syntax == nil else { return }
-      do { try scanner.feed(bytes) } catch let error as LibraryJSONSyntaxError {
-        syntax = .invalidLibrary(reason: error.description)
-      }
-    }
-    var joined = !parallel
-    func join() {
-      guard !joined else { return }
-      joined = true
-      if !pending.isEmpty { _ = queue.push(pending) }
-      pending = []
-      queue.finish(nil)
-      done.wait()
-    }
-    defer { join() }
 
     let staged = stagingDirectory?.appendingPathComponent(BackupManifest.libraryPath)
     var fd: Int32 = -1
@@ -280,56 +298,179 @@ final class BackupReader {
       }
     }
 
+    // Reading and splitting, on the producing thread.
     var readProblem: BackupProblem?
-    if formatVersion == Backup.formatVersion {
-      var stageError: Error?
-      readProblem = readVerified(file) { bytes in
-        do { try stage(bytes) } catch {
-          stageError = error
-          throw error
+    var syntax: BackupProblem?
+    var arrays: [String: Range<Int64>] = [:]
+    var counts: [String: Int] = [:]
+    let produce = { (emit: @escaping LibraryJSONScanner.Handler) throws in
+      var scanner = LibraryJSONScanner(handler: emit)
+      func scan(_ bytes: UnsafeRawBufferPointer) throws {
+        guard syntax == nil else { return }
+        do { try scanner.feed(bytes) } catch let error as LibraryJSONSyntaxError {
+          syntax = .invalidLibrary(reason: error.description)
         }
-        try scan(bytes)
       }
-      if let error = stageError ?? observeError { throw error }
-    } else {
-      var data = Data()
-      readProblem = readVerified(file) { data.append(contentsOf: $0) }
-      if readProblem == nil {
-        do {
-          let current = try BackupMigrations.migrate(
-            data, from: formatVersion, document: \.library)
-          try current.withUnsafeBytes { bytes in
-            try stage(bytes)
-            try scan(bytes)
+      if self.formatVersion == Backup.formatVersion {
+        var stageError: Error?
+        readProblem = self.readVerified(file) { bytes in
+          do { try stage(bytes) } catch {
+            stageError = error
+            throw error
           }
-        } catch let failure as BackupMigrations.Failure {
-          readProblem = .invalidLibrary(
-            reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
+          try scan(bytes)
+        }
+        if let stageError { throw stageError }
+      } else {
+        var data = Data()
+        readProblem = self.readVerified(file) { data.append(contentsOf: $0) }
+        if readProblem == nil {
+          do {
+            let current = try BackupMigrations.migrate(
+              data, from: self.formatVersion, document: \.library)
+            try current.withUnsafeBytes { bytes in
+              try stage(bytes)
+              try scan(bytes)
+            }
+          } catch let failure as BackupMigrations.Failure {
+            readProblem = .invalidLibrary(
+              reason:
+                "cannot upgrade it from format version \(self.formatVersion): \(failure.reason)")
+          }
         }
       }
-      if let observeError { throw observeError }
+      if readProblem == nil, syntax == nil {
+        do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
+          syntax = .invalidLibrary(reason: error.description)
+        }
+      }
+      arrays = scanner.arrays
+      counts = scanner.counts
     }
-    if readProblem == nil, syntax == nil {
-      do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
-        syntax = .invalidLibrary(reason: error.description)
+
+    // Checking (and observing), on this thread.
+    let checker = ItemChecker(manifest: manifest)
+    try withoutActuallyEscaping(produce) { produce in
+      try BackupReader.decodeInOrder(produce: produce) { key, index, result in
+        guard let item = checker.take(key: key, index: index, result) else { return }
+        try observe?(item)
       }
     }
-    if parallel {
-      // Hand over the last items, then do the other work while they are checked.
-      if !pending.isEmpty { _ = queue.push(pending) }
-      pending = []
-    }
-    try meanwhile()
-    join()
+    attachmentsDone?.wait()
+    attachmentsDone = nil
+    if let attachmentError { throw attachmentError }
     if let readProblem {
-      return LibraryScan(problems: [readProblem], staged: nil, arrays: [:], counts: [:])
+      return LibraryScan(
+        problems: [readProblem], attachmentProblems: attachmentProblems, staged: nil,
+        arrays: [:], counts: [:])
     }
-    let problems = syntax.map { [$0] + checker.problems(checkingReferences: false) } ?? checker.problems()
+    let problems =
+      syntax.map { [$0] + checker.problems(checkingReferences: false) } ?? checker.problems()
     return LibraryScan(
-      problems: problems, staged: staged, arrays: scanner.arrays, counts: scanner.counts)
+      problems: problems, attachmentProblems: attachmentProblems, staged: staged, arrays: arrays,
+      counts: counts)
   }
 
-  /// Reads the items of one array of a staged `library.json` again, decoding each.
+  /// A second reader of the same backup, for reading attachments on another thread while
+  /// this one reads `library.json` (a libzip handle serves one thread). Its checks are not
+  /// repeated: the attachments it reads are still each capped at their manifest size and
+  /// checked against their SHA-256.
+  private func reopen() throws -> BackupReader {
+    try BackupReader(
+      url: url, limits: limits, manifest: manifest, formatVersion: formatVersion,
+      isDirectory: source is DirectoryBackupSource)
+  }
+
+  private init(
+    url: URL, limits: BackupLimits, manifest: BackupManifest, formatVersion: Int,
+    isDirectory: Bool
+  ) throws {
+    self.url = url
+    self.limits = limits
+    self.manifest = manifest
+    self.formatVersion = formatVersion
+    structuralProblems = []
+    if isDirectory {
+      source = DirectoryBackupSource(url: url)
+    } else {
+      do { source = try ZipBackupSource(url: url) } catch let error as ZipError {
+        throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
+      }
+    }
+  }
+
+  /// Splits and decodes items on several threads and hands them to `consume` in order, on
+  /// this thread: `produce` runs on a thread of its own and calls `emit` with each item's
+  /// bytes; the items are decoded on `ParallelWork.workers`, `ParallelWork.batchSize` at a
+  /// time, each batch by a `JSONDecoder` of its own; at most `ParallelWork.inFlight` batches
+  /// are in flight (memory stays bounded).
+  ///
+  /// - Throws: what `produce` or `consume` throw (`consume`'s first; `produce` is then
+  ///   stopped at its next batch).
+  static func decodeInOrder(
+    produce: (_ emit: @escaping LibraryJSONScanner.Handler) throws -> Void,
+    consume: (_ key: String, _ index: Int, Result<LibraryItem, Error>) throws -> Void
+  ) throws {
+    try withoutActuallyEscaping(produce) { produce in
+      let queue = BatchQueue<DecodedBatch>(capacity: ParallelWork.inFlight)
+      let task = UncheckedSendable {
+        var key = ""
+        var first = 0
+        var raw: [[UInt8]] = []
+        func send() throws {
+          guard !raw.isEmpty else { return }
+          let items = raw
+          let batchKey = key
+          raw = []
+          raw.reserveCapacity(ParallelWork.batchSize)
+          let slot = WorkSlot.start {
+            let decoder = JSONCoding.decoder()
+            return items.map { bytes in
+              Result {
+                try bytes.withUnsafeBytes {
+                  try LibraryJSON.decodeItem(key: batchKey, from: $0, with: decoder)
+                }
+              }
+            }
+          }
+          guard queue.push(DecodedBatch(key: batchKey, first: first, slot: slot)) else {
+            throw CancellationError()
+          }
+        }
+        do {
+          try produce { itemKey, index, bytes in
+            if itemKey != key || raw.count == ParallelWork.batchSize {
+              try send()
+              key = itemKey
+              first = index
+            }
+            raw.append(Array(bytes))
+          }
+          try send()
+          queue.finish(nil)
+        } catch {
+          queue.finish(error)
+        }
+      }
+      let producer = ParallelWork.thread("yarn.backup.library") { task.value() }
+      do {
+        while let batch = queue.pop() {
+          for (offset, result) in try batch.slot.take().enumerated() {
+            try consume(batch.key, batch.first + offset, result)
+          }
+        }
+      } catch {
+        queue.cancel()
+        producer.wait()
+        throw error
+      }
+      producer.wait()
+      if let failure = queue.failure { throw failure }
+    }
+  }
+
+  /// Reads the items of one array of a staged `library.json` again, decoding each (on
+  /// several threads, as `decodeInOrder`).
   ///
   /// - Throws: `BackupError.cannotStage` when the staged file cannot be read;
   ///   `BackupError.invalidBackup` if it no longer splits or decodes (it was checked by
@@ -338,91 +479,59 @@ final class BackupReader {
     of key: String, in scan: LibraryScan, _ body: (LibraryItem) throws -> Void
   ) throws {
     guard let staged = scan.staged, let range = scan.arrays[key] else { return }
-    // The file is read and the items decoded on a second thread, a few hundred at a time,
-    // while `body` (the store's inserts) runs on this one: a restore's two halves overlap.
-    let queue = BatchQueue<LibraryItem>()
-    let done = DispatchSemaphore(value: 0)
     let path = url.path
-    let worker = Thread {
-      defer { done.signal() }
-      do {
-        var batch: [LibraryItem] = []
-        batch.reserveCapacity(BatchQueue<LibraryItem>.batchSize)
-        try BackupReader.readItems(of: key, from: staged, range: range, backupPath: path) { item in
-          batch.append(item)
-          if batch.count == BatchQueue<LibraryItem>.batchSize {
-            guard queue.push(batch) else { throw CancellationError() }
-            batch.removeAll(keepingCapacity: true)
-          }
-        }
-        if !batch.isEmpty { _ = queue.push(batch) }
-        queue.finish(nil)
-      } catch {
-        queue.finish(error)
-      }
+    func invalid(_ error: Error) -> BackupError {
+      BackupError.invalidBackup(
+        path: path, problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
     }
-    worker.start()
     do {
-      while let batch = queue.pop() {
-        for item in batch { try body(item) }
+      try BackupReader.decodeInOrder { emit in
+        do {
+          try BackupReader.readArray(of: key, from: staged, range: range, emit: emit)
+        } catch let error as BackupError {
+          throw error
+        } catch {
+          throw invalid(error)
+        }
+      } consume: { _, _, result in
+        switch result {
+        case .success(let item): try body(item)
+        case .failure(let error): throw invalid(error)
+        }
       }
-    } catch {
-      queue.cancel()
-      done.wait()
-      throw error
     }
-    done.wait()
-    if let failure = queue.failure { throw failure }
   }
 
-  /// Reads the array `key` at `range` of the staged `library.json` and decodes each item.
+  /// Reads the array `key` at `range` of the staged `library.json` and splits it.
   ///
   /// - Throws: `BackupError.cannotStage` when the file cannot be read;
-  ///   `BackupError.invalidBackup` if it no longer splits or decodes; what `deliver` throws.
-  static func readItems(
-    of key: String, from staged: URL, range: Range<Int64>, backupPath: String,
-    deliver: (LibraryItem) throws -> Void
+  ///   `LibraryJSONSyntaxError` if it no longer splits; what `emit` throws.
+  static func readArray(
+    of key: String, from staged: URL, range: Range<Int64>,
+    emit: @escaping LibraryJSONScanner.Handler
   ) throws {
     let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
     }
     defer { close(fd) }
-    try withoutActuallyEscaping(deliver) { deliver in
-      var deliverError: Error?
-      let decoder = JSONCoding.decoder()
-      var scanner = LibraryJSONScanner(mode: .array(key: key)) { key, _, bytes in
-        let item = try LibraryJSON.decodeItem(key: key, from: bytes, with: decoder)
-        do { try deliver(item) } catch {
-          deliverError = error
-          throw error
-        }
+    var scanner = LibraryJSONScanner(mode: .array(key: key), handler: emit)
+    let capacity = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    defer { buffer.deallocate() }
+    var position = range.lowerBound
+    while position < range.upperBound {
+      let wanted = Int(min(Int64(capacity), range.upperBound - position))
+      let n = pread(fd, buffer, wanted, off_t(position))
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else {
+        throw BackupError.cannotStage(
+          path: staged.path, reason: n < 0 ? AtomicFile.errnoText() : "it ends too early")
       }
-      let capacity = 1 << 20
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-      defer { buffer.deallocate() }
-      var position = range.lowerBound
-      do {
-        while position < range.upperBound {
-          let wanted = Int(min(Int64(capacity), range.upperBound - position))
-          let n = pread(fd, buffer, wanted, off_t(position))
-          if n < 0, errno == EINTR { continue }
-          guard n > 0 else {
-            throw BackupError.cannotStage(
-              path: staged.path, reason: n < 0 ? AtomicFile.errnoText() : "it ends too early")
-          }
-          try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
-          position += Int64(n)
-        }
-        try scanner.finish()
-      } catch {
-        if let deliverError { throw deliverError }
-        if let error = error as? BackupError { throw error }
-        throw BackupError.invalidBackup(
-          path: backupPath,
-          problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
-      }
+      try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
+      position += Int64(n)
     }
+    try scanner.finish()
   }
 
   /// Reads one attachment and checks its size and SHA-256; writes it to `destination`
@@ -506,88 +615,62 @@ final class BackupReader {
   }
 }
 
-/// Batches handed from one thread to another (decoded items from the reading thread to the
-/// inserting one; item bytes from the reading thread to the checking one): at most
-/// `capacity` batches wait (memory stays bounded); either side can end it.
+/// Moves staged attachments into a store, on the attachments' thread, while a one-pass
+/// restore inserts its items on another, and remembers where they went (to take them out
+/// again if the restore fails).
 ///
-/// `@unchecked Sendable` because every stored property is read and written only while
-/// `condition` is locked: the lock, not the compiler, makes it safe to share.
-final class BatchQueue<Element>: @unchecked Sendable {
-  static var batchSize: Int { 512 }
-  private let capacity = 8
-  private let condition = NSCondition()
-  private var batches: [[Element]] = []
-  private var finished = false
-  private var cancelled = false
-  /// Why the reading side stopped early, once it has finished.
-  private(set) var failure: Error?
+/// `@unchecked Sendable` because its list is touched only inside `lock` (a serial queue used
+/// with `sync`).
+final class AttachmentPlacer: @unchecked Sendable {
+  private let lock = DispatchQueue(label: "yarn.restore.placer")
+  private let move: (BackupManifest.File, URL) throws -> URL?
+  private var moved: [URL] = []
 
-  /// Waits for room, then adds `batch`; `false` when the consumer cancelled.
-  func push(_ batch: [Element]) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    while batches.count >= capacity, !cancelled { condition.wait() }
-    guard !cancelled else { return false }
-    batches.append(batch)
-    condition.broadcast()
-    return true
+  /// - Parameter move: moves a staged file into the store; returns where it went (`nil`
+  ///   when it was not moved).
+  init(move: @escaping (BackupManifest.File, URL) throws -> URL?) {
+    self.move = move
   }
 
-  /// Says that no more batches come (`error` when reading failed).
-  func finish(_ error: Error?) {
-    condition.lock()
-    defer { condition.unlock() }
-    finished = true
-    failure = error
-    condition.broadcast()
-  }
+  /// The files moved into the store so far.
+  var placed: [URL] { lock.sync { moved } }
 
-  /// Waits for the next batch; `nil` when the producer has finished and all were taken.
-  func pop() -> [Element]? {
-    condition.lock()
-    defer { condition.unlock() }
-    while batches.isEmpty, !finished { condition.wait() }
-    guard !batches.isEmpty else { return nil }
-    let batch = batches.removeFirst()
-    condition.broadcast()
-    return batch
-  }
-
-  /// Stops the producer at its next push.
-  func cancel() {
-    condition.lock()
-    defer { condition.unlock() }
-    cancelled = true
-    condition.broadcast()
+  /// Moves one staged, checked attachment into the store.
+  func place(_ file: BackupManifest.File, stagedAt staged: URL) throws {
+    guard let target = try move(file, staged) else { return }
+    lock.sync { moved.append(target) }
   }
 }
 
-/// An item's bytes on their way to the checking thread.
-struct RawItem: Sendable {
+/// A batch of items being decoded: the key of their array, the index of the first, and
+/// the slot their results arrive in.
+struct DecodedBatch: Sendable {
   var key: String
-  var index: Int
-  var bytes: [UInt8]
+  var first: Int
+  var slot: WorkSlot<[Result<LibraryItem, Error>]>
 }
 
-/// Decodes items and checks them (`LibraryCheck`), collecting the problems: used by one
-/// thread at a time (the reading one, or the checking one until it is joined).
-///
-/// `@unchecked Sendable` because it is handed to the checking thread and back, never used by
-/// two threads at once: the thread's join orders every access.
-final class ItemChecker: @unchecked Sendable {
+/// A value (a closure, mostly) handed to a thread that the caller waits for before the
+/// value's captures go away; what it touches is not touched by the caller meanwhile.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Checks decoded items (`LibraryCheck`), collecting the problems; used by one thread.
+final class ItemChecker {
   private let check: LibraryCheck
-  private let decoder = JSONCoding.decoder()
   private var itemProblems: [BackupProblem] = []
   private var failedItems = 0
 
   init(manifest: BackupManifest) { check = LibraryCheck(manifest: manifest) }
 
-  /// Decodes and checks one item; `nil` (and a problem recorded) when it does not decode.
-  func take(key: String, index: Int, bytes: UnsafeRawBufferPointer) -> LibraryItem? {
+  /// Checks one decoded item; `nil` (and a problem recorded) when it did not decode.
+  func take(key: String, index: Int, _ result: Result<LibraryItem, Error>) -> LibraryItem? {
     let item: LibraryItem
-    do {
-      item = try LibraryJSON.decodeItem(key: key, from: bytes, with: decoder)
-    } catch {
+    switch result {
+    case .success(let decoded): item = decoded
+    case .failure(let error):
       failedItems += 1
       if itemProblems.count < BackupReader.maxItemProblems {
         itemProblems.append(
@@ -598,6 +681,10 @@ final class ItemChecker: @unchecked Sendable {
     check.add(item)
     return item
   }
+
+  /// Whether every item so far decoded and nothing was found wrong with one alone (the
+  /// references are checked by `problems()` at the end).
+  var isClean: Bool { failedItems == 0 && check.isClean }
 
   /// The decoding problems (the first 20, then a count) or, when every item decoded, the
   /// problems `LibraryCheck` finds.

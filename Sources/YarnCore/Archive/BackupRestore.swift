@@ -1,4 +1,10 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -102,7 +108,10 @@ extension Backup {
   /// library directory. Then, in one write transaction: `.replace` writes the safety backup
   /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
   /// verified attachments are moved into the store just before that transaction, and taken
-  /// out again if it fails.
+  /// out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
+  /// checks run in one pass inside the transaction (`restoreInOnePass`): the yarns are
+  /// inserted and the attachments moved into the store as they are read and checked, and
+  /// any problem rolls everything back.
   ///
   /// All or nothing: after any error the store holds what it held before, and no file of the
   /// backup is left in it. A process killed mid-restore leaves its records as they were
@@ -145,24 +154,20 @@ extension Backup {
     let staging = options.dryRun ? nil : try RestoreStaging(in: store)
     defer { staging?.remove() }
 
+    if let staging, mode == .emptyOnly {
+      return try restoreInOnePass(reader, into: store, staging: staging, url: url)
+    }
+
     // Pass 1: read, check and (when restoring) stage library.json, planning as it streams.
-    // A merge compares each item with the store as it streams; the other modes only count,
-    // and let the items be checked on another thread while the attachments are read.
+    // A merge compares each item with the store as it streams; the other modes only count.
+    // The attachments are read (and staged) meanwhile.
     let planner = MergePlanner(store: store, mode: mode)
     let files = reader.attachmentFiles
-    var attachmentProblems: [BackupProblem] = []
     let scan = try reader.scanLibrary(
-      stagingDirectory: staging?.url, observe: mode == .merge ? { try planner.see($0) } : nil
-    ) {
-      for file in files {
-        let staged = staging?.url.appendingPathComponent(file.sha256)
-        if let problem = try reader.readAttachment(file, to: staged) {
-          attachmentProblems.append(problem)
-        }
-      }
-    }
+      stagingDirectory: staging?.url, attachments: staging.map { .stage($0.url) } ?? .check,
+      observe: mode == .merge ? { try planner.see($0) } : nil)
     if mode != .merge { planner.count(scan.counts) }
-    let problems = scan.problems + attachmentProblems
+    let problems = scan.problems + scan.attachmentProblems
     guard problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }
@@ -194,22 +199,7 @@ extension Backup {
     try staging.writeJournal(newFiles.map(\.sha256) + oldDigests.sorted())
     var placed: [URL] = []
     do {
-      var shards = Set<String>()
-      for file in newFiles {
-        let target = store.attachmentURL(sha256: file.sha256)
-        let shard = target.deletingLastPathComponent()
-        if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
-          throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
-        }
-        guard rename(staging.url.appendingPathComponent(file.sha256).path, target.path) == 0 else {
-          throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
-        }
-        placed.append(target)
-        shards.insert(shard.path)
-      }
-      for shard in shards { AtomicFile.syncDirectory(shard) }
-      AtomicFile.syncDirectory(
-        store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+      try place(newFiles, from: staging, into: store, placed: &placed)
 
       // A larger page cache for the one big transaction: fewer pages spilled to the WAL and
       // written again (64 MiB, within the restore's memory budget; SQLite's default is 2 MiB).
@@ -261,6 +251,136 @@ extension Backup {
       }
     }
     return report
+  }
+
+  /// Restores into an empty library in one pass over `library.json`, inside the one write
+  /// transaction: each yarn is inserted as soon as it is decoded and checked (decoded once,
+  /// on every core), while the attachments are staged on another thread; the projects,
+  /// notes and sessions, which come before the yarns they refer to, are read again from the
+  /// staged copy once the yarns are in.
+  /// Nothing is committed unless every check passed (the same checks as the two-pass
+  /// restore: every problem of the backup is reported, and any of them rolls the whole
+  /// transaction back); the attachments are placed (after the journal) just before the
+  /// commit.
+  private static func restoreInOnePass(
+    _ reader: BackupReader, into store: LibraryStore, staging: RestoreStaging, url: URL
+  ) throws -> RestoreReport {
+    let files = reader.attachmentFiles
+    var report = RestoreReport(
+      manifest: reader.manifest, mode: .emptyOnly, dryRun: false, added: .zero,
+      unchanged: .zero, replaced: .zero, safetyBackup: nil)
+    var placer: AttachmentPlacer?
+    do {
+      try? store.connection.execute("PRAGMA cache_size = -65536")
+      defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
+      try store.write {
+        guard try store.isEmpty() else {
+          throw BackupError.libraryNotEmpty(path: store.directory.path)
+        }
+        // Journal first: every file this restore may leave without a record. Each file is
+        // moved into the store as soon as it is staged and checked; the records are
+        // inserted meanwhile (`bulk` does not look for their files), and nothing commits
+        // before every file is in place and checked.
+        let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
+        let newDigests = Set(newFiles.map(\.sha256))
+        try staging.writeJournal(newFiles.map(\.sha256))
+        let shards = ShardFolders()
+        let mover = AttachmentPlacer { file, staged in
+          guard newDigests.contains(file.sha256) else { return nil }
+          return try place(file, stagedAt: staged, into: store, shards: shards)
+        }
+        placer = mover
+        // The yarns, which refer to nothing, are inserted as they stream (they come last in
+        // the file, and are most of it); the notes, projects and sessions before them refer
+        // to yarns, so they are read again from the staged copy once the yarns are in.
+        let inserter = MergePlanner(store: store, mode: .emptyOnly)
+        var insertError: Error?
+        let scan = try store.bulk {
+          try reader.scanLibrary(
+            stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
+          ) { item in
+            guard insertError == nil, case .yarn = item else { return }
+            do { try inserter.insert(item) } catch { insertError = error }
+          }
+        }
+        let problems = scan.problems + scan.attachmentProblems
+        guard problems.isEmpty else {
+          throw BackupError.invalidBackup(path: url.path, problems: problems)
+        }
+        if let insertError { throw insertError }
+        try store.bulk {
+          for key in ["projects", "notes", "sessions"] {
+            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+          }
+        }
+        if !inserter.conflicts.isEmpty {
+          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
+        }
+        inserter.count(scan.counts)
+        report.added = inserter.added
+        report.added.attachments = newFiles.count
+        for shard in shards.all { AtomicFile.syncDirectory(shard) }
+        AtomicFile.syncDirectory(
+          store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+      }
+    } catch {
+      for url in placer?.placed ?? [] { unlink(url.path) }
+      throw error
+    }
+    return report
+  }
+
+  /// The shard folders attachments were moved into, to fsync before the commit.
+  private final class ShardFolders: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "yarn.restore.shards")
+    private var paths = Set<String>()
+    var all: Set<String> { lock.sync { paths } }
+    func insert(_ path: String) { _ = lock.sync { paths.insert(path) } }
+  }
+
+  /// Moves one staged file into the store's attachments (its shard folder made first).
+  ///
+  /// - Throws: `BackupError.cannotStage`.
+  private static func place(
+    _ file: BackupManifest.File, stagedAt staged: URL, into store: LibraryStore,
+    shards: ShardFolders
+  ) throws -> URL {
+    let target = store.attachmentURL(sha256: file.sha256)
+    let shard = target.deletingLastPathComponent()
+    if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
+      throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
+    }
+    guard rename(staged.path, target.path) == 0 else {
+      throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
+    }
+    shards.insert(shard.path)
+    return target
+  }
+
+  /// Moves the staged `files` into the store's attachments (each into its shard folder),
+  /// appending each to `placed` as it goes, then fsyncs the folders.
+  ///
+  /// - Throws: `BackupError.cannotStage`.
+  private static func place(
+    _ files: [BackupManifest.File], from staging: RestoreStaging, into store: LibraryStore,
+    placed: inout [URL]
+  ) throws {
+    var shards = Set<String>()
+    for file in files {
+      let target = store.attachmentURL(sha256: file.sha256)
+      let shard = target.deletingLastPathComponent()
+      if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
+        throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
+      }
+      guard rename(staging.url.appendingPathComponent(file.sha256).path, target.path) == 0 else {
+        throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
+      }
+      placed.append(target)
+      shards.insert(shard.path)
+    }
+    for shard in shards { AtomicFile.syncDirectory(shard) }
+    AtomicFile.syncDirectory(
+      store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
   }
 
   /// Refuses a restore that cannot fit: the files of the backup (by the manifest's sizes)
@@ -524,20 +644,25 @@ final class MergePlanner {
     return out
   }
 
-  /// The names of the fields that differ, as `quantity, colorway differ`.
+  /// The names of the fields that differ, as `quantity, colorway differ`: each stored
+  /// property (`Mirror`; the models' coding keys are their property names) encoded alone and
+  /// compared as JSON.
   static func differences<T: Encodable>(_ mine: T, _ theirs: T, libraryName: String?) -> String {
     let encoder = JSONCoding.encoder(pretty: false)
-    guard let a = try? encoder.encode(mine), let b = try? encoder.encode(theirs),
-      let left = try? JSONSerialization.jsonObject(with: a) as? [String: Any],
-      let right = try? JSONSerialization.jsonObject(with: b) as? [String: Any]
-    else { return "its content differs from the library's" }
-    let keys = Set(left.keys).union(right.keys).sorted().filter { key in
-      switch (left[key], right[key]) {
-      case (nil, nil): return false
-      case (let x?, let y?): return (x as? NSObject)?.isEqual(y) != true
-      default: return true
+    func fields(_ value: T) -> [String: Data]? {
+      var out: [String: Data] = [:]
+      for child in Mirror(reflecting: value).children {
+        guard let label = child.label, let field = child.value as? any Encodable,
+          let data = try? encoder.encode(field)
+        else { return nil }
+        out[label] = data
       }
+      return out
     }
+    guard let left = fields(mine), let right = fields(theirs) else {
+      return "its content differs from the library's"
+    }
+    let keys = Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
     if keys.isEmpty { return "its content differs from the library's" }
     return keys.joined(separator: ", ") + (keys.count == 1 ? " differs" : " differ")
       + " from the library's"

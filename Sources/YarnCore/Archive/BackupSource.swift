@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One file of a backup as its container (a zip or a directory) describes it.
 struct BackupSourceEntry {
@@ -133,7 +143,7 @@ final class DirectoryBackupSource: BackupSource {
     defer { buffer.deallocate() }
     var total: Int64 = 0
     while true {
-      let n = Foundation.read(fd, buffer, capacity)
+      let n = POSIX.read(fd, buffer, capacity)
       if n < 0 {
         if errno == EINTR { continue }
         throw ZipError.cannotRead(path: path, entry: entry.name, reason: AtomicFile.errnoText())

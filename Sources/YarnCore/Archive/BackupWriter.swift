@@ -1,4 +1,10 @@
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -18,14 +24,19 @@ enum BackupWriter {
   ///
   /// Files beside `url`, all named `.NAME.tmp-<uuid>…` (NAME is `url`'s last component):
   /// `.lock`, created first, locked with `flock` and removed last; `.library.json`, the
-  /// streamed `library.json`; the archive itself, which libzip writes through its own
-  /// temporary `.XXXXXX` file. Such files of an earlier write to `url` whose lock no process
-  /// holds (a `kill -9`) are removed first.
+  /// streamed `library.json`; `.manifest.json`; the archive itself, which libzip writes
+  /// through its own temporary `.XXXXXX` file. Such files of an earlier write to `url` whose
+  /// lock no process holds (a `kill -9`) are removed first.
   ///
-  /// Entries, in this order: `manifest.json`, `library.json` (both deflated), then each
-  /// distinct attachment as `attachments/<sha256>` (stored when its media type is JPEG, PNG,
-  /// HEIC or PDF, deflated otherwise), streamed from `attachmentURL(sha256)` at close and
-  /// checked against its record's size and SHA-256 as it is read.
+  /// Entries, in this order: each distinct attachment as `attachments/<sha256>` (stored when
+  /// its media type is JPEG, PNG, HEIC or PDF, deflated otherwise), streamed from
+  /// `attachmentURL(sha256)` and checked against its record's size and SHA-256 as it is read;
+  /// then `library.json` and `manifest.json` (both deflated). The attachments are listed
+  /// first (`LibraryItems.attachmentsInDocumentOrder`) and zipped by libzip on a thread of
+  /// its own while `library.json` is written (on every core) beside the target; libzip then
+  /// reads `library.json` and the manifest once they are written. Should the attachments
+  /// found first differ from those `library.json` lists, the archive is dropped and written
+  /// again by `writeInOrder` (`manifest.json`, `library.json`, the attachments).
   ///
   /// - Parameters:
   ///   - now: the manifest's `createdAt` (truncated to whole seconds) and the entries' times.
@@ -40,7 +51,151 @@ enum BackupWriter {
   static func write(
     _ items: some LibraryItems, to url: URL, generator: String, now: Date, force: Bool,
     snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary) = { try $0() },
-    attachmentURL: (String) -> URL, progress: ((Double) -> Void)? = nil
+    attachmentURL: @escaping (String) -> URL, progress: ((Double) -> Void)? = nil
+  ) throws -> BackupManifest {
+    var info = stat()
+    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    BackupTemporaryFiles.removeStale(besides: url)
+    let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+    let temporary = try BackupTemporaryFiles(besides: url)
+    defer { temporary.remove() }
+    let libraryURL = URL(fileURLWithPath: temporary.libraryPath)
+    let manifestURL = URL(fileURLWithPath: temporary.extraPath("manifest.json"))
+
+    // In one snapshot: the attachments (a query, not the items), the zip started on a
+    // thread of its own with the attachments first, then library.json written here while
+    // libzip zips the files; library.json and manifest.json are its last entries, which it
+    // reads once they are written.
+    var planned: [(attachment: Attachment, file: URL)] = []
+    var pending: PendingArchive?
+    defer { pending?.abandon() }
+    let libraryExpected = ZipArchive.Expectation()
+    let manifestExpected = ZipArchive.Expectation()
+    let hasher = SHA256Hasher()
+    var librarySize: Int64 = 0
+    let summary: LibraryJSON.Summary
+    do {
+      let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard fd >= 0 else {
+        throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+      }
+      defer { close(fd) }
+      summary = try snapshot {
+        planned = try checkedSources(
+          try items.attachmentsInDocumentOrder(), attachmentURL: attachmentURL)
+        let writer = try ZipArchive.Writer(
+          url: url, overwrite: force, temporaryPath: temporary.archivePath)
+        if let progress { writer.onProgress(progress) }
+        for (attachment, file) in planned {
+          try writer.addFile(
+            name: BackupManifest.attachmentPath(sha256: attachment.sha256), from: file,
+            expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
+            compression: compression(for: attachment), modified: createdAt)
+        }
+        try writer.addFile(
+          name: BackupManifest.libraryPath, from: libraryURL, expected: libraryExpected,
+          compression: .deflate, modified: createdAt, level: libraryLevel)
+        try writer.addFile(
+          name: BackupManifest.manifestPath, from: manifestURL, expected: manifestExpected,
+          compression: .deflate, modified: createdAt)
+        pending = PendingArchive(writer, expectations: [libraryExpected, manifestExpected])
+        return try LibraryJSON.write(items) { bytes in
+          hasher.update(bytes)
+          librarySize += Int64(bytes.count)
+          try AtomicFile.writeAll(fd, bytes, path: temporary.libraryPath)
+        }
+      }
+    } catch let error as EncodingError {
+      throw BackupError.cannotWrite(path: url.path, reason: "cannot encode the library: \(error)")
+    } catch let error as AtomicFile.WriteError {
+      throw BackupError.cannotWrite(path: url.path, reason: error.reason)
+    } catch let error as ZipError {
+      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    }
+
+    // The attachments zipped must be those library.json lists, in its order (they are: the
+    // same snapshot). Should they ever differ, the archive is dropped and written again the
+    // plain way, library.json first.
+    let found = summary.attachments
+    guard found.count == planned.count,
+      zip(found, planned).allSatisfy({ $0 == $1.attachment })
+    else {
+      pending?.abandon()
+      pending = nil
+      temporary.remove()
+      return try writeInOrder(
+        items, to: url, generator: generator, now: now, force: force, snapshot: snapshot,
+        attachmentURL: attachmentURL, progress: progress)
+    }
+    let libraryDigest: String
+    do { libraryDigest = try hasher.finalize() } catch {
+      throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256")
+    }
+    libraryExpected.resolve((librarySize, libraryDigest))
+    let manifest = BackupManifest(
+      formatVersion: Backup.formatVersion, createdAt: createdAt, generator: generator,
+      counts: summary.counts,
+      files: manifestFiles(librarySize: librarySize, libraryDigest: libraryDigest, planned))
+    do {
+      let data = try JSONCoding.encoder().encode(manifest)
+      try AtomicFile.write(data, to: manifestURL)
+      manifestExpected.resolve((Int64(data.count), try SHA256Hasher.hexDigest(of: data)))
+    } catch {
+      throw BackupError.cannotWrite(path: url.path, reason: "cannot write the manifest: \(error)")
+    }
+    guard let closing = pending else {
+      throw BackupError.cannotWrite(path: url.path, reason: "the archive was not started")
+    }
+    pending = nil
+    try closing.finish(url: url)
+    return manifest
+  }
+
+  /// Checks each attachment's digest and that its file holds its size.
+  ///
+  /// - Throws: `BackupError.attachmentUnavailable`.
+  static func checkedSources(
+    _ attachments: [Attachment], attachmentURL: (String) -> URL
+  ) throws -> [(attachment: Attachment, file: URL)] {
+    try attachments.map { attachment in
+      let file = attachmentURL(attachment.sha256)
+      guard Attachment.isValidDigest(attachment.sha256) else {
+        throw BackupError.attachmentUnavailable(
+          sha256: attachment.sha256, path: file.path, reason: "the digest is malformed")
+      }
+      var status = stat()
+      guard stat(file.path, &status) == 0 else {
+        throw BackupError.attachmentUnavailable(
+          sha256: attachment.sha256, path: file.path, reason: AtomicFile.errnoText())
+      }
+      guard Int64(status.st_size) == attachment.byteCount else {
+        throw BackupError.attachmentUnavailable(
+          sha256: attachment.sha256, path: file.path,
+          reason: "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)")
+      }
+      return (attachment, file)
+    }
+  }
+
+  /// The manifest's `files`: `library.json`, then each attachment.
+  static func manifestFiles(
+    librarySize: Int64, libraryDigest: String, _ sources: [(attachment: Attachment, file: URL)]
+  ) -> [BackupManifest.File] {
+    [BackupManifest.File(path: BackupManifest.libraryPath, size: librarySize, sha256: libraryDigest)]
+      + sources.map {
+        BackupManifest.File(
+          path: BackupManifest.attachmentPath(sha256: $0.attachment.sha256),
+          size: $0.attachment.byteCount, sha256: $0.attachment.sha256)
+      }
+  }
+
+  /// `write` without the overlap: library.json written first, then the zip (`manifest.json`,
+  /// `library.json`, the attachments). Used when the attachments found beforehand are not
+  /// those library.json lists.
+  static func writeInOrder(
+    _ items: some LibraryItems, to url: URL, generator: String, now: Date, force: Bool,
+    snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary),
+    attachmentURL: (String) -> URL, progress: ((Double) -> Void)?
   ) throws -> BackupManifest {
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
@@ -158,6 +313,70 @@ extension BackupWriter {
   }
 }
 
+/// A zip being written (`ZipArchive.Writer.close()`) on a thread of its own while its last
+/// entries are still being produced.
+///
+/// `@unchecked Sendable`: the writer is used only by that thread once it has started, and
+/// `error` is read only after `done` is waited for.
+final class PendingArchive: @unchecked Sendable {
+  private let writer: ZipArchive.Writer
+  private let expectations: [ZipArchive.Expectation]
+  private let done: DispatchSemaphore
+  private var error: Error?
+  private var waited = false
+
+  init(_ writer: ZipArchive.Writer, expectations: [ZipArchive.Expectation]) {
+    self.writer = writer
+    self.expectations = expectations
+    let box = UncheckedSendable(writer)
+    let failure = ErrorBox()
+    done = ParallelWork.thread("yarn.backup.zip") {
+      do { try box.value.close() } catch { failure.error = error }
+    }
+    self.failureBox = failure
+  }
+
+  private let failureBox: ErrorBox
+
+  private final class ErrorBox: @unchecked Sendable {
+    var error: Error?
+  }
+
+  /// Stops: the entries not yet written will not be, the archive is discarded; waits.
+  func abandon() {
+    for expectation in expectations { expectation.resolve(nil) }
+    wait()
+  }
+
+  private func wait() {
+    guard !waited else { return }
+    waited = true
+    done.wait()
+  }
+
+  /// Waits for the archive; maps its failure as `BackupWriter.write` reports it.
+  ///
+  /// - Throws: `BackupError.attachmentUnavailable`, `.destinationExists`, `.cannotWrite`.
+  func finish(url: URL) throws {
+    wait()
+    guard let error = failureBox.error else { return }
+    if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath,
+      failed.entry != BackupManifest.manifestPath
+    {
+      let sha256 = String(failed.entry.dropFirst(BackupManifest.attachmentsDirectory.count))
+      throw BackupError.attachmentUnavailable(
+        sha256: sha256, path: failed.path, reason: failed.reason)
+    }
+    if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
+      throw BackupError.destinationExists(path: url.path)
+    }
+    if let error = error as? ZipError {
+      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    }
+    throw error
+  }
+}
+
 /// The temporary files of one backup (or export) being written beside its target `NAME`:
 /// `.NAME.tmp-<uuid>.lock` (created first, held with `flock` until the end, removed last),
 /// `.NAME.tmp-<uuid>.library.json`, and the archive `.NAME.tmp-<uuid>` (with libzip's own
@@ -229,7 +448,7 @@ final class BackupTemporaryFiles {
     var groups: [String: [String]] = [:]
     for name in names where name.hasPrefix(".") {
       // `.NAME.tmp-<uuid>[.suffix]`: find the last `.tmp-` followed by a UUID.
-      guard let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
+      guard let marker = name.ranges(of: ".tmp-").last else { continue }
       let prefix = String(name[..<marker.upperBound])
       if let wanted, prefix != wanted { continue }
       let rest = name[marker.upperBound...]

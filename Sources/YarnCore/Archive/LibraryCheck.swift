@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The checks of `library.json`'s items against each other and against the manifest, fed one
 /// item at a time in any order (the file lists notes, projects, sessions, then yarns), with
@@ -35,6 +39,9 @@ final class LibraryCheck {
       sizes[file.sha256] = file.size
     }
   }
+
+  /// Whether nothing was found wrong so far (before `finish` checks the references).
+  var isClean: Bool { problems.isEmpty }
 
   private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -202,7 +206,7 @@ enum ExportText {
     let shown = pairs.compactMap { label, value in value.map { (label, $0) } }
     let width = (shown.map(\.0.count).max() ?? 0) + 2
     return shown.map { label, value in
-      let padded = (label + ":").padding(toLength: width, withPad: " ", startingAt: 0)
+      let padded = label + ":" + String(repeating: " ", count: max(0, width - label.count - 1))
       // Continuation lines of a value that holds line breaks line up under it.
       return padded
         + value.split(separator: "\n", omittingEmptySubsequences: false)
@@ -210,10 +214,20 @@ enum ExportText {
     }.joined(separator: "\n") + "\n"
   }
 
+  /// `text` with two spaces after each line feed.
+  static func indented(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      out.unicodeScalars.append(scalar)
+      if scalar == "\n" { out += "  " }
+    }
+    return out
+  }
+
   static func section(_ title: String, _ items: [String]) -> String {
     guard !items.isEmpty else { return "" }
     return "\n\(title):\n"
-      + items.map { "  " + $0.replacingOccurrences(of: "\n", with: "\n  ") }
+      + items.map { "  " + indented($0) }
       .joined(separator: "\n") + "\n"
   }
 

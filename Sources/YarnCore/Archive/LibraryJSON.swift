@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A library's items in document order, handed out one at a time, so that `library.json` can
 /// be written without holding the whole library (or its JSON) in memory. `LibraryStore`
@@ -8,9 +12,52 @@ protocol LibraryItems {
   func eachProject(_ body: (Project) throws -> Void) throws
   func eachNote(_ body: (Note) throws -> Void) throws
   func eachSession(_ body: (TimeSession) throws -> Void) throws
+  /// Every distinct attachment in the order `LibraryJSON.write` lists them (each yarn's
+  /// photos in stash order, then each project's pattern PDF and photos), found without
+  /// reading the items, so that a backup can start zipping the files while `library.json` is
+  /// still being written. Checked against what `write` finds afterwards.
+  func attachmentsInDocumentOrder() throws -> [Attachment]
+}
+
+/// Keeps the first of each SHA-256.
+private func distinct(_ list: [Attachment]) -> [Attachment] {
+  var seen = Set<String>()
+  return list.filter { seen.insert($0.sha256).inserted }
 }
 
 extension LibraryStore: LibraryItems {
+  func attachmentsInDocumentOrder() throws -> [Attachment] {
+    // Two queries over the attachment table alone (and the owners' order), not one per
+    // item: the order is that of forEachYarn and forEachProject (`seq`), then the role
+    // (a project's pattern PDF before its photos) and the position.
+    func rows(_ sql: String) throws -> [Attachment] {
+      try connection.query(sql) { statement in
+        var row = RowReader(statement, kind: .yarn, id: "")
+        let sha256 = try row.text()
+        let fileName = try row.text()
+        let mediaType = try row.text()
+        let byteCount = try row.integer()
+        return Attachment(
+          fileName: fileName, mediaType: mediaType, byteCount: byteCount, sha256: sha256)
+      }
+    }
+    return try read {
+      let yarns = try rows(
+        """
+        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
+        JOIN yarn y ON y.id = a.yarn_id WHERE a.yarn_id IS NOT NULL AND a.role = 'photo'
+        ORDER BY y.seq, a.position
+        """)
+      let projects = try rows(
+        """
+        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
+        JOIN project p ON p.id = a.project_id WHERE a.project_id IS NOT NULL
+        ORDER BY p.seq, a.role = 'photo', a.position
+        """)
+      return distinct(yarns + projects)
+    }
+  }
+
   func eachYarn(_ body: (Yarn) throws -> Void) throws { try forEachYarn(body) }
   func eachProject(_ body: (Project) throws -> Void) throws { try forEachProject(body) }
   func eachNote(_ body: (Note) throws -> Void) throws { try forEachNote(body) }
@@ -20,6 +67,12 @@ extension LibraryStore: LibraryItems {
 }
 
 extension Library: LibraryItems {
+  func attachmentsInDocumentOrder() throws -> [Attachment] {
+    distinct(
+      yarns.flatMap(\.photos)
+        + projects.flatMap { ($0.pattern?.pdf.map { [$0] } ?? []) + $0.photos })
+  }
+
   func eachYarn(_ body: (Yarn) throws -> Void) throws { try yarns.forEach(body) }
   func eachProject(_ body: (Project) throws -> Void) throws { try projects.forEach(body) }
   func eachNote(_ body: (Note) throws -> Void) throws { try notes.forEach(body) }
@@ -46,42 +99,64 @@ enum LibraryJSON {
 
   /// Writes `items` as `library.json` to `sink`, in pieces of about 256 KiB.
   ///
+  /// The items are read on this thread (a store is used by one thread) and encoded on every
+  /// core (`ParallelWork`), `ParallelWork.batchSize` at a time: each batch is encoded by a
+  /// `JSONEncoder` of its own as `{"a": [items]}`, whose pretty-printed bytes hold the items
+  /// exactly as `JSONEncoder` writes them two levels deep in the whole document (the same
+  /// depth, so the same indentation). The batches are written in order; at most
+  /// `ParallelWork.inFlight` are in flight, so memory stays bounded.
+  ///
   /// - Throws: `EncodingError` when an item cannot be encoded (a non-finite number); what
   ///   `sink` or `items` throw.
   static func write(
     _ items: some LibraryItems, to sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Summary {
-    let encoder = JSONCoding.encoder()
+    try withoutActuallyEscaping(sink) { try write(items, escapingSink: $0) }
+  }
+
+  private static func write(
+    _ items: some LibraryItems, escapingSink sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+  ) throws -> Summary {
     var out: [UInt8] = []
-    out.reserveCapacity((1 << 18) + (1 << 16))
-    var count = 0
-    /// Appends one item, as `JSONEncoder` writes it two levels deep: its encoding with four
-    /// spaces after each line feed. A line feed inside the encoding is never part of a string
-    /// (strings escape it as `\n`); the empty line of an empty array or object (`[\n\n  ]`)
-    /// stays empty.
-    func item(_ value: some Encodable) throws {
-      let data = try encoder.encode(value)
-      out.append(contentsOf: count > 0 ? ",\n    ".utf8 : "\n    ".utf8)
-      count += 1
-      data.withUnsafeBytes { bytes in
-        var start = 0
-        for index in bytes.indices where bytes[index] == 0x0A {
-          out.append(contentsOf: bytes[start...index])
-          start = index + 1
-          if start < bytes.count, bytes[start] != 0x0A { out.append(contentsOf: "    ".utf8) }
-        }
-        out.append(contentsOf: bytes[start...])
-      }
-      if out.count >= 1 << 18 {
+    out.reserveCapacity((1 << 18) + (1 << 17))
+    func flush(ifOver threshold: Int) throws {
+      if out.count >= threshold {
         try out.withUnsafeBytes { try sink($0) }
         out.removeAll(keepingCapacity: true)
       }
     }
-    func array(_ key: String, _ body: () throws -> Void) throws -> Int {
+    func array<Item: Encodable & Sendable>(
+      _ key: String, _ each: ((Item) throws -> Void) throws -> Void,
+      _ see: @escaping (Item) -> Void
+    ) throws -> Int {
       out.append(contentsOf: (key == keys.first ? "{\n  \"" : ",\n  \"").utf8)
       out.append(contentsOf: (key + "\" : [").utf8)
-      count = 0
-      try body()
+      var count = 0
+      var pending: [WorkSlot<[UInt8]>] = []
+      var batch: [Item] = []
+      batch.reserveCapacity(ParallelWork.batchSize)
+      var written = 0
+      func takeOldest() throws {
+        let bytes = try pending.removeFirst().take()
+        if written > 0 { out.append(0x2C) }  // ","
+        out.append(contentsOf: bytes)
+        written += 1
+        try flush(ifOver: 1 << 18)
+      }
+      func send() throws {
+        let items = batch
+        batch.removeAll(keepingCapacity: true)
+        pending.append(WorkSlot.start { try encodeBatch(items) })
+        if pending.count >= ParallelWork.inFlight { try takeOldest() }
+      }
+      try each { item in
+        see(item)
+        batch.append(item)
+        count += 1
+        if batch.count == ParallelWork.batchSize { try send() }
+      }
+      if !batch.isEmpty { try send() }
+      while !pending.isEmpty { try takeOldest() }
       out.append(contentsOf: (count == 0 ? "\n\n  ]" : "\n  ]").utf8)
       return count
     }
@@ -89,23 +164,17 @@ enum LibraryJSON {
     var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
     var projectAttachments: [Attachment] = []
     var yarnAttachments: [Attachment] = []
-    counts.notes = try array("notes") { try items.eachNote(item) }
-    counts.projects = try array("projects") {
-      try items.eachProject { project in
-        if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
-        projectAttachments += project.photos
-        try item(project)
-      }
+    counts.notes = try array("notes", items.eachNote) { (_: Note) in }
+    counts.projects = try array("projects", items.eachProject) { (project: Project) in
+      if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
+      projectAttachments += project.photos
     }
-    counts.sessions = try array("sessions") { try items.eachSession(item) }
-    counts.yarns = try array("yarns") {
-      try items.eachYarn { yarn in
-        yarnAttachments += yarn.photos
-        try item(yarn)
-      }
+    counts.sessions = try array("sessions", items.eachSession) { (_: TimeSession) in }
+    counts.yarns = try array("yarns", items.eachYarn) { (yarn: Yarn) in
+      yarnAttachments += yarn.photos
     }
     out.append(contentsOf: "\n}".utf8)
-    try out.withUnsafeBytes { try sink($0) }
+    try flush(ifOver: 0)
 
     var seen = Set<String>()
     let attachments = (yarnAttachments + projectAttachments).filter {
@@ -115,33 +184,45 @@ enum LibraryJSON {
     return Summary(counts: counts, attachments: attachments)
   }
 
+  /// One batch as `JSONEncoder` writes it inside the document: the bytes between `[` and
+  /// `\n  ]` of `{"a": items}` pretty-printed (`\n    {…},\n    {…}`).
+  static func encodeBatch<Item: Encodable>(_ items: [Item]) throws -> [UInt8] {
+    let data = try JSONCoding.encoder().encode(BatchDocument(a: items))
+    let head = Array("{\n  \"a\" : [".utf8)
+    let tail = Array("\n  ]\n}".utf8)
+    return try data.withUnsafeBytes { bytes in
+      guard bytes.count >= head.count + tail.count, bytes.starts(with: head),
+        bytes.suffix(tail.count).elementsEqual(tail)
+      else {
+        throw EncodingError.invalidValue(
+          items,
+          .init(codingPath: [], debugDescription: "JSONEncoder wrote an unexpected layout"))
+      }
+      return Array(bytes[head.count..<(bytes.count - tail.count)])
+    }
+  }
+
+  /// The wrapper `encodeBatch` encodes: one key, so its items sit two levels deep.
+  private struct BatchDocument<Item: Encodable>: Encodable {
+    var a: [Item]
+  }
+
   /// Decodes one item of the array `key` of `library.json` (`"yarns"`: a `Yarn`, `"projects"`:
   /// a `Project`, `"notes"`: a `Note`, `"sessions"`: a `TimeSession`) from its own bytes,
   /// with `decoder` (one made by `JSONCoding.decoder()`, used by one thread at a time).
   ///
-  /// - Throws: `DecodingError`, its path inside the item (`photos[0].sha256`). Where
-  ///   `JSONDecoder` says only that the bytes are not valid JSON, the reason
-  ///   `JSONSerialization` gives (`Invalid value around character 48.`) is added.
+  /// - Throws: `DecodingError`, its path inside the item (`photos[0].sha256`). Bytes that are
+  ///   not JSON give `JSONDecoder`'s own words (`The given data was not valid JSON.`), which
+  ///   on swift-foundation carry no position (its `underlyingError` is `nil`).
   static func decodeItem(
     key: String, from bytes: UnsafeRawBufferPointer, with decoder: JSONDecoder
   ) throws -> LibraryItem {
     let data = Data(bytes)
-    do {
-      switch key {
-      case "yarns": return .yarn(try decoder.decode(Yarn.self, from: data))
-      case "projects": return .project(try decoder.decode(Project.self, from: data))
-      case "notes": return .note(try decoder.decode(Note.self, from: data))
-      default: return .session(try decoder.decode(TimeSession.self, from: data))
-      }
-    } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-      var reason = context.debugDescription
-      do { _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed) } catch {
-        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
-          reason += " " + detail
-        }
-      }
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: [], debugDescription: reason, underlyingError: context.underlyingError))
+    switch key {
+    case "yarns": return .yarn(try decoder.decode(Yarn.self, from: data))
+    case "projects": return .project(try decoder.decode(Project.self, from: data))
+    case "notes": return .note(try decoder.decode(Note.self, from: data))
+    default: return .session(try decoder.decode(TimeSession.self, from: data))
     }
   }
 }

@@ -1,5 +1,10 @@
 import CLibzip
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension ZipArchive {
   /// Reads an existing zip archive: lists its entries and streams an entry's bytes with a cap.

@@ -1,5 +1,11 @@
 import CLibzip
-import Foundation
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -124,6 +130,28 @@ extension ZipArchive {
       try addSource(source, name: name, compression: compression, modified: modified, level: level)
     }
 
+    /// As `addFile(name:from:expectedSize:expectedSHA256:…)`, for a file that is still being
+    /// written when the entry is added: its size and SHA-256 are given later, through
+    /// `expected`, which `close()` waits for when it comes to this entry (on another thread
+    /// than the one writing the file). An `expected` resolved with `nil` makes `close()`
+    /// fail.
+    func addFile(
+      name: String, from file: URL, expected: Expectation, compression: Compression,
+      modified: Date, level: UInt32 = 0
+    ) throws {
+      let handle = try openHandle(entry: name)
+      let context = FileSource(
+        path: file.path, entry: name, expectedSize: 0, expectedSHA256: "", modified: modified)
+      context.deferred = expected
+      let userData = Unmanaged.passRetained(context).toOpaque()
+      guard let source = zip_source_function(handle, fileSourceCallback, userData) else {
+        Unmanaged<FileSource>.fromOpaque(userData).release()
+        throw ZipError.cannotAdd(path: url.path, entry: name, reason: archiveMessage())
+      }
+      fileSources.append(context)
+      try addSource(source, name: name, compression: compression, modified: modified, level: level)
+    }
+
     /// Writes the archive: libzip reads every source, writes `.NAME.tmp-…` and renames it;
     /// then the file is fsynced, moved to `url` and the directory fsynced.
     ///
@@ -219,10 +247,40 @@ extension ZipArchive {
       guard fd >= 0 else {
         throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
       }
-      defer { _ = Foundation.close(fd) }
+      defer { POSIX.close(fd) }
       guard fsync(fd) == 0 else {
         throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
       }
+    }
+  }
+}
+
+extension ZipArchive {
+  /// The size and SHA-256 a file entry will hold, known only once the file is written
+  /// (`Writer.addFile(name:from:expected:…)`): resolved once, by the writing thread; waited
+  /// for by the thread running `close()`.
+  ///
+  /// `@unchecked Sendable`: `value` is written before the semaphore is signalled and read
+  /// after it is waited for.
+  final class Expectation: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private var value: (size: Int64, sha256: String)?
+    private var resolved = false
+
+    /// Gives the size and digest (`nil`: the file will not be written). Only the first
+    /// call counts.
+    func resolve(_ value: (size: Int64, sha256: String)?) {
+      guard !resolved else { return }
+      resolved = true
+      self.value = value
+      ready.signal()
+    }
+
+    /// Waits for `resolve`.
+    func wait() -> (size: Int64, sha256: String)? {
+      ready.wait()
+      ready.signal()  // later waits return at once
+      return value
     }
   }
 }
@@ -282,8 +340,10 @@ private let progressCallback: zip_progress_callback = { _, fraction, userData in
 private final class FileSource {
   let path: String
   let entry: String
-  let expectedSize: Int64
-  let expectedSHA256: String
+  var expectedSize: Int64
+  var expectedSHA256: String
+  /// Where `expectedSize` and `expectedSHA256` come from when they were not known at the add.
+  var deferred: ZipArchive.Expectation?
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
@@ -306,7 +366,7 @@ private final class FileSource {
   }
 
   deinit {
-    if fd >= 0 { _ = Foundation.close(fd) }
+    if fd >= 0 { POSIX.close(fd) }
     zip_error_fini(error)
     error.deallocate()
   }
@@ -317,8 +377,19 @@ private final class FileSource {
     return -1
   }
 
+  /// Waits for a deferred expectation; `false` when the file will not be written.
+  private func settle() -> Bool {
+    guard let deferred else { return true }
+    guard let value = deferred.wait() else { return false }
+    expectedSize = value.size
+    expectedSHA256 = value.sha256
+    self.deferred = nil
+    return true
+  }
+
   func open() -> zip_int64_t {
-    fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+    guard settle() else { return fail("it was not written", code: ZIP_ER_INTERNAL) }
+    fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_OPEN, system: code)
@@ -331,7 +402,7 @@ private final class FileSource {
 
   func read(into buffer: UnsafeMutableRawPointer, length: Int) -> zip_int64_t {
     var n: Int
-    repeat { n = Foundation.read(fd, buffer, length) } while n < 0 && errno == EINTR
+    repeat { n = POSIX.read(fd, buffer, length) } while n < 0 && errno == EINTR
     guard n >= 0 else {
       let code = errno
       return fail(AtomicFile.errnoText(), code: ZIP_ER_READ, system: code)
@@ -362,6 +433,7 @@ private final class FileSource {
     guard length >= MemoryLayout<zip_stat_t>.size else {
       return fail("internal stat buffer too small", code: ZIP_ER_INVAL)
     }
+    guard settle() else { return fail("it was not written", code: ZIP_ER_INTERNAL) }
     let st = buffer.assumingMemoryBound(to: zip_stat_t.self)
     zip_stat_init(st)
     st.pointee.valid = zip_uint64_t(ZIP_STAT_SIZE | ZIP_STAT_MTIME)
@@ -371,7 +443,7 @@ private final class FileSource {
   }
 
   func close() -> zip_int64_t {
-    if fd >= 0 { _ = Foundation.close(fd) }
+    if fd >= 0 { POSIX.close(fd) }
     fd = -1
     return 0
   }

@@ -1,5 +1,10 @@
 import CLibzip
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The only code that touches libzip: a `Writer` and a `Reader`, each a final class owning one
 /// `zip_t *`, and the `Entry` a reader lists.

@@ -1,5 +1,10 @@
 import CLibzip
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A failure of the zip layer (`ZipArchive`), with libzip's own message where libzip gave one.
 ///

@@ -79,7 +79,7 @@ extension LibraryStore {
         throw StoreError.invalidData(
           kind: kind, id: id, reason: "attachment byte count \(attachment.byteCount) is negative")
       }
-      guard hasAttachment(sha256: attachment.sha256) else {
+      guard !checksAttachmentFiles || hasAttachment(sha256: attachment.sha256) else {
         throw StoreError.missingAttachment(sha256: attachment.sha256)
       }
       try connection.run(

@@ -64,17 +64,22 @@ public final class LibraryStore {
   /// `StoreError.duplicateID` (the schema's UNIQUE constraints refuse one anyway, as
   /// `StoreError.database`).
   private(set) var checksDuplicateIDs = true
+  /// Whether `insert` refuses an attachment whose file is not in the attachments folder
+  /// (`StoreError.missingAttachment`).
+  private(set) var checksAttachmentFiles = true
 
   /// Runs `body` in bulk mode: nested `write`s join the enclosing transaction without
-  /// savepoints, and `insert` leaves the duplicate-ID check to the schema's UNIQUE
-  /// constraints. For a caller inside `write { }` that lets any error roll back everything
-  /// and has checked the IDs itself, such as a restore inserting 100,000 items (the
-  /// savepoints and checks were half of its insert time).
+  /// savepoints, `insert` leaves the duplicate-ID check to the schema's UNIQUE constraints
+  /// and does not look for attachment files. For a caller inside `write { }` that lets any
+  /// error roll back everything, has checked the IDs itself and has every attachment file in
+  /// place before it commits, such as a restore inserting 100,000 items (the savepoints and
+  /// checks were half of its insert time) while its attachments are still being unpacked.
   func bulk<T>(_ body: () throws -> T) rethrows -> T {
-    let saved = (nestedSavepoints, checksDuplicateIDs)
+    let saved = (nestedSavepoints, checksDuplicateIDs, checksAttachmentFiles)
     nestedSavepoints = false
     checksDuplicateIDs = false
-    defer { (nestedSavepoints, checksDuplicateIDs) = saved }
+    checksAttachmentFiles = false
+    defer { (nestedSavepoints, checksDuplicateIDs, checksAttachmentFiles) = saved }
     return try body()
   }
 
