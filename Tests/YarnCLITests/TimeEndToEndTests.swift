@@ -19,6 +19,25 @@ import Testing
     #expect(result.status == 0, "failed: \(result.stderr)", sourceLocation: sourceLocation)
   }
 
+  @Test func anUnknownZoneIsWarnedAboutAndReadAsUTC() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.run(["project", "add", "Flax", "-q"])
+    let added = try yarn.run(
+      ["time", "add", "Flax", "--from", "2026-03-29 14:30", "--to", "2026-03-29 15:00"],
+      environment: ["TZ": "Europe/Berlinn"])
+    expectOK(added)
+    #expect(
+      added.stderr.contains(
+        "warning: TZ=Europe/Berlinn names no time zone this system knows; local time is UTC"))
+    // Read as UTC: 14:30 UTC on 2026-03-29 is 1,774,794,600 s after the epoch.
+    let logged = try sessions(yarn, ["TZ": "UTC"])
+    #expect(logged.first?["start"] as? String == "2026-03-29T14:30:00Z")
+    // A real zone gets no warning.
+    let berlin = try yarn.run(["time", "log"], environment: Self.berlin)
+    #expect(!berlin.stderr.contains("warning"))
+  }
+
   @Test func dstNightsInNewYork() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -90,3 +90,23 @@ import Testing
     #expect(again == expected)
   }
 }
+
+@Suite struct TimeZoneNameTests {
+  @Test func knownZonesAreFilesOrPOSIXRules() {
+    // tz database names (files under /usr/share/zoneinfo on Debian).
+    #expect(SystemTimeZone.isKnown("Europe/Berlin"))
+    #expect(SystemTimeZone.isKnown(":America/New_York"))
+    #expect(SystemTimeZone.isKnown("UTC"))
+    #expect(SystemTimeZone.isKnown(""))
+    // POSIX rules (POSIX.1-2017 8.3): a name of 3+ letters or <...>, then an offset.
+    #expect(SystemTimeZone.isKnown("EST5EDT"))
+    #expect(SystemTimeZone.isKnown("CET-1CEST,M3.5.0,M10.5.0/3"))
+    #expect(SystemTimeZone.isKnown("<+0530>-5:30"))
+    // What glibc silently reads as UTC.
+    #expect(!SystemTimeZone.isKnown("garbage"))
+    #expect(!SystemTimeZone.isKnown("Europe/Berlinn"))
+    #expect(!SystemTimeZone.isKnown("ES5"))
+    #expect(!SystemTimeZone.isKnown("../../etc/passwd"))
+    #expect(!SystemTimeZone.isKnown("Europe"))  // a folder, not a zone
+  }
+}

@@ -46,7 +46,15 @@ final class Context {
   /// The local time zone, which times are read and shown in: the process's own zone through
   /// the C library (`SystemTimeZone`, no ICU) when `environment` is the process's (same
   /// `$TZ`), else the IANA zone `$TZ` of `environment` names (a leading `:` ignored).
-  lazy var timeZone: any UTCOffsetProvider = Context.timeZone(from: environment)
+  ///
+  /// A `$TZ` that names no zone (`TZ=Europe/Berlinn`) gets a warning: the C library would read
+  /// it as UTC without a word.
+  lazy var timeZone: any UTCOffsetProvider = {
+    if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
+      warning("TZ=\(name) names no time zone this system knows; local time is UTC")
+    }
+    return Context.timeZone(from: environment)
+  }()
 
   static func timeZone(from environment: [String: String]) -> any UTCOffsetProvider {
     let own = getenv("TZ").map { String(cString: $0) }

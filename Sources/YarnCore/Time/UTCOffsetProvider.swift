@@ -48,6 +48,34 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
     return "local time"
   }
 
+  /// Whether the C library reads `value` (a `$TZ`) as a real zone rather than falling back to
+  /// UTC without a word: a tz database file (an absolute path, or a name under `$TZDIR`, else
+  /// `/usr/share/zoneinfo`, such as `Europe/Berlin`), or a POSIX rule (`EST5EDT`, `<+0530>-5:30`:
+  /// a name of 3 or more letters, then an offset; POSIX.1-2017, 8.3 "TZ"). Empty is UTC by
+  /// definition, so known.
+  public static func isKnown(_ value: String) -> Bool {
+    var name = Substring(value)
+    if name.hasPrefix(":") { name.removeFirst() }
+    if name.isEmpty { return true }
+    let folder = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
+    let path = name.hasPrefix("/") ? String(name) : folder + "/" + name
+    var status = stat()
+    if !name.contains(".."), stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return true }
+    // A POSIX rule: std name, then an offset that begins with a sign or a digit.
+    var rest = name.unicodeScalars[...]
+    if rest.first == "<" {
+      guard let close = rest.firstIndex(of: ">") else { return false }
+      guard rest.distance(from: rest.startIndex, to: close) >= 4 else { return false }
+      rest = rest[rest.index(after: close)...]
+    } else {
+      let letters = rest.prefix { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
+      guard letters.count >= 3 else { return false }
+      rest = rest.dropFirst(letters.count)
+    }
+    if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
+    return rest.first.map { ("0"..."9").contains($0) } ?? false
+  }
+
   public func secondsFromGMT(for date: Date) -> Int {
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()
