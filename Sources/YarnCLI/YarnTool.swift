@@ -63,9 +63,14 @@ enum YarnTool {
 
   /// Whether `error` is a write to standard output or standard error that failed because its
   /// reader closed the pipe (EPIPE; SIGPIPE is ignored in main.swift).
+  /// A write to a pipe given as a file (`-o /dev/stdout`, a FIFO) whose reader left is one
+  /// too.
   static func isBrokenPipe(_ error: any Error) -> Bool {
+    let brokenPipe = String(cString: strerror(EPIPE)).lowercased()
+    if let error = error as? AtomicFile.WriteError {
+      return error.midway && error.reason.lowercased() == brokenPipe
+    }
     guard case CLIError.io(let path, let reason) = error else { return false }
-    return (path == "standard output" || path == "standard error")
-      && reason.lowercased() == String(cString: strerror(EPIPE)).lowercased()
+    return (path == "standard output" || path == "standard error") && reason.lowercased() == brokenPipe
   }
 }

@@ -159,6 +159,36 @@ import YarnCore
 @Suite struct OutputTargetTests {
   /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
   /// device cannot be lost by writing it); `-o ""` is refused.
+  @Test func aDeviceThatFailsMidwayIsNamedAndAnIOError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["stash", "add", "Rios"])
+    let full = try yarn.run(["stash", "export", "-o", "/dev/full"])
+    #expect(full.status == 74)
+    #expect(
+      full.stderr.hasPrefix("error: cannot write /dev/full: no space left on device\n"), "\(full.stderr)")
+    // A reader that leaves a pipe given by name is a broken pipe like `-o -`'s: quiet, 0.
+    // 20,000 yarns' worth of CSV is more than a pipe holds, so the write meets EPIPE.
+    let executable = try #require(YarnRunner.executable)
+    let many = (0..<2_000).map { "Yarn \($0) with a long enough name to fill the pipe" }
+    let csv = yarn.directory.appendingPathComponent("many.csv")
+    try ("Name\r\n" + many.joined(separator: "\r\n") + "\r\n").write(
+      to: csv, atomically: true, encoding: .utf8)
+    _ = try yarn.ok(["stash", "import", csv.path])
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c",
+      "\"$0\" --library \"$1\" stash export -o /dev/stdout 2>\"$2\" | head -c 10 >/dev/null; echo $(( $? ))",
+      executable.path, yarn.library.path, yarn.directory.appendingPathComponent("err").path,
+    ]
+    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try shell.run()
+    shell.waitUntilExit()
+    let stderr = try String(contentsOf: yarn.directory.appendingPathComponent("err"), encoding: .utf8)
+    #expect(!stderr.contains("error"), "\(stderr)")
+  }
+
   @Test func dashDevStdoutAndEmptyName() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -214,7 +244,7 @@ import YarnCore
     defer { yarn.cleanUp() }
     _ = try yarn.ok(["project", "add", "Flax"])
     _ = try yarn.ok(["note", "add", "--project", "Flax", "cast on"])
-    _ = try yarn.ok(["time", "start", "Flax"])
+    _ = try yarn.ok(["time", "start", "Flax", "--at", "-1m"])
     _ = try yarn.ok(["time", "stop"])
     let before = try yarn.librarySnapshot()
     let refused = try yarn.run(["project", "rm", "Flax"])

@@ -96,9 +96,39 @@ import Testing
         #expect(end == instant(999))
       }
       #expect(try store.runningSession() == running)
-      // Ending at the start instant is a zero-length session, allowed.
+      // Ending in the second it started: no time passed, so nothing is recorded (every
+      // recorded session ends after it starts) and no timer runs any more.
       let stopped = try tracker.stop(at: instant(1_000))
       #expect(stopped.seconds() == 0)
+      #expect(try store.sessions().isEmpty)
+      #expect(try store.runningSession() == nil)
+    }
+  }
+
+  @Test func switchingInTheSecondATimerStartedKeepsOnlyTheNewOne() throws {
+    try withTracker { tracker, store in
+      _ = try tracker.start(projectID: "hat", at: instant(1_000), note: nil)
+      let socks = try tracker.start(projectID: "socks", at: instant(1_000), note: nil, switching: true)
+      #expect(try store.sessions() == [socks])
+    }
+  }
+
+  @Test func aNoteCanBeSetOnASessionOfNoTimeRecordedBefore() throws {
+    try withTracker { tracker, store in
+      // As an older yarn recorded a `time stop` in the second of its start.
+      try store.insert(
+        TimeSession(id: "old", projectID: "hat", start: instant(1_000), end: instant(1_000), note: nil))
+      let edited = try tracker.edit(sessionID: "old", note: .some("cast on"), now: instant(5_000))
+      #expect(edited.note == "cast on")
+      #expect(edited.end == instant(1_000))
+      // Changing its times applies the rules.
+      do {
+        _ = try tracker.edit(sessionID: "old", end: instant(1_000), now: instant(5_000))
+        Issue.record("a session of no time was accepted")
+      } catch TimeError.endNotAfterStart(let start, let end) {
+        #expect(start == instant(1_000))
+        #expect(end == instant(1_000))
+      }
     }
   }
 

@@ -92,7 +92,7 @@ struct CSVOutput {
     var count = 0
     try AtomicFile.write(to: URL(fileURLWithPath: output)) { fd in
       _ = fchmod(fd, mode)
-      count = try body(CSVWriter(fileDescriptor: fd, options: options))
+      count = try body(CSVWriter(fileDescriptor: fd, options: options, path: output))
     }
     return count
   }

@@ -390,13 +390,19 @@ enum InputFile {
   /// block and a device is no backup).
   ///
   /// - Throws: `CLIError.inputMissing` when there is no such item; `CLIError.inputUnusable`
-  ///   when it is neither a regular file nor a directory.
+  ///   when it is neither a regular file nor a directory, or cannot be read.
   static func existingItem(_ path: String) throws(CLIError) -> URL {
     var status = stat()
     guard stat(path, &status) == 0 else { throw .inputMissing(path: path) }
     switch status.st_mode & S_IFMT {
-    case S_IFREG, S_IFDIR: return URL(fileURLWithPath: path)
+    case S_IFREG:
+      guard access(path, R_OK) == 0 else { throw .inputUnusable(path: path, reason: "permission denied") }
+    case S_IFDIR:
+      guard access(path, R_OK | X_OK) == 0 else {
+        throw .inputUnusable(path: path, reason: "permission denied")
+      }
     default: throw .inputUnusable(path: path, reason: "it is not a regular file or a directory")
     }
+    return URL(fileURLWithPath: path)
   }
 }

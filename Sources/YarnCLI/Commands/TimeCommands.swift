@@ -76,7 +76,12 @@ struct TimeStart: ParsableCommand {
     }
     if let stopped {
       let seconds = Int64(session.start.timeIntervalSince(stopped.session.start))
-      context.message("stopped \(stopped.name) after \(Formatting.duration(seconds))")
+      if seconds == 0 {
+        context.message(
+          "stopped \(stopped.name) in the second it started: a session of no time is not recorded")
+      } else {
+        context.message("stopped \(stopped.name) after \(Formatting.duration(seconds))")
+      }
     }
     context.message(
       "started \(project.name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))")
@@ -114,7 +119,11 @@ struct TimeStop: ParsableCommand {
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
-    context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now)))")
+    if session.end == session.start {
+      context.message("stopped \(name) in the second it started: a session of no time is not recorded")
+    } else {
+      context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now)))")
+    }
   }
 }
 

@@ -58,7 +58,7 @@ enum ErrorPresenter {
       return ErrorReport(message: error.description, code: .dataError)
     }
     if let error = error as? AtomicFile.WriteError {
-      return ErrorReport(message: error.description, code: .cannotCreate)
+      return ErrorReport(message: error.description, code: error.midway ? .ioError : .cannotCreate)
     }
     if let report = storeReport(for: error) { return report }
     if let error = error as? SystemLibraryError {

@@ -78,12 +78,14 @@ public final class CSVWriter {
     buffer.reserveCapacity(capacity + 1024)
   }
 
-  /// A writer to an open file descriptor (such as 1 for standard output).
+  /// A writer to an open file descriptor (such as 1 for standard output); `path` names it in
+  /// errors (by default `file descriptor N`).
   ///
   /// - Throws (from `write`/`flush`): `AtomicFile.WriteError` when the descriptor fails.
-  public convenience init(fileDescriptor: Int32, options: CSVOptions = CSVOptions()) {
+  public convenience init(fileDescriptor: Int32, options: CSVOptions = CSVOptions(), path: String? = nil) {
+    let name = path ?? "file descriptor \(fileDescriptor)"
     self.init(options: options) { bytes in
-      try AtomicFile.writeAll(fileDescriptor, bytes, path: "file descriptor \(fileDescriptor)")
+      try AtomicFile.writeAll(fileDescriptor, bytes, path: name)
     }
   }
 

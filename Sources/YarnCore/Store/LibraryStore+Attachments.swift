@@ -184,6 +184,8 @@ enum AttachmentFiles {
     let sha256: String
     do {
       sha256 = try hasher.finalize()
+    } catch let error as SystemLibraryError {
+      throw error
     } catch {
       throw StoreError.io(path: source, reason: "cannot compute its SHA-256")
     }

@@ -18,6 +18,9 @@ public enum AtomicFile {
   public struct WriteError: Error, CustomStringConvertible {
     public let path: String
     public let reason: String
+    /// Whether writing failed midway (a write, sync or close of the open file: a full disk,
+    /// an I/O error, a closed pipe) rather than the file not being created at all.
+    public var midway = false
     public var description: String { "cannot write \(path): \(reason)" }
   }
 
@@ -81,12 +84,12 @@ public enum AtomicFile {
     do {
       guard fchmod(fd, mode) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
       try body(fd)
-      guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+      guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText(), midway: true) }
     } catch {
       close(fd)
       throw error
     }
-    guard close(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+    guard close(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText(), midway: true) }
     guard rename(temporary, path) == 0 else {
       throw WriteError(path: url.path, reason: errnoText())
     }
@@ -104,7 +107,7 @@ public enum AtomicFile {
       close(fd)
       throw error
     }
-    guard close(fd) == 0 else { throw WriteError(path: path, reason: errnoText()) }
+    guard close(fd) == 0 else { throw WriteError(path: path, reason: errnoText(), midway: true) }
   }
 
   /// `path` with symbolic links in its last component followed (up to 32 levels; a dangling
@@ -140,7 +143,7 @@ public enum AtomicFile {
       let written = POSIX.write(fd, base, left)
       if written < 0 {
         if errno == EINTR { continue }
-        throw WriteError(path: path, reason: errnoText())
+        throw WriteError(path: path, reason: errnoText(), midway: true)
       }
       left -= written
       base = base.advanced(by: written)

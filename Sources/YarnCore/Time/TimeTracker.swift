@@ -29,7 +29,8 @@ public struct TimeTracker {
   ///   - at: when work began (truncated to whole seconds); not after `now`.
   ///   - note: a note for the session, such as `sleeve cuffs`.
   ///   - switching: when a session is running, stop it at `at` and start the new one at the
-  ///     same instant (no gap, no overlap) instead of refusing.
+  ///     same instant (no gap, no overlap) instead of refusing; a running session that
+  ///     started at `at` lasted no time and is not kept.
   ///   - now: the present instant.
   /// - Returns: the new running session (a new lower-case UUID as its ID).
   /// - Throws: `TimeError.inFuture` when `at` is after `now`; `TimeError.alreadyRunning`
@@ -78,7 +79,8 @@ public struct TimeTracker {
   /// - Parameters:
   ///   - at: when work ended (truncated to whole seconds); not after `now`.
   ///   - now: the present instant.
-  /// - Returns: the stopped session, with its end set.
+  /// - Returns: the stopped session, with its end set; one stopped in the second it started
+  ///   (`end == start`) lasted no time and is not kept.
   /// - Throws: `TimeError.inFuture` when `at` is after `now`; `TimeError.notRunning` when no
   ///   session runs; `TimeError.endBeforeStart` when `at` is before the running session's
   ///   start; the store's errors.
@@ -208,13 +210,17 @@ public struct TimeTracker {
         session.projectID = projectID
       }
       if let note { session.note = note }
-      guard session.start <= present else { throw TimeError.inFuture(.start, session.start, now: present) }
-      if let end = session.end {
-        guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
-        guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
-      }
-      if !allowOverlap {
-        try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
+      // The time rules are checked when the times change: a note or a project can be set on a
+      // session recorded before a rule existed (such as one of no time).
+      if start != nil || end != nil {
+        guard session.start <= present else { throw TimeError.inFuture(.start, session.start, now: present) }
+        if let end = session.end {
+          guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
+          guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
+        }
+        if !allowOverlap {
+          try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
+        }
       }
       try store.update(session)
       return session
@@ -288,11 +294,18 @@ public struct TimeTracker {
   }
 
   @discardableResult
+  /// Ends `running` at `end`. A session stopped in the second it started lasted no time: it is
+  /// deleted rather than recorded (every recorded session ends after it starts), and returned
+  /// with `end == start`.
   private func finish(_ running: TimeSession, at end: Date) throws -> TimeSession {
     guard end >= running.start else { throw TimeError.endBeforeStart(running, end: end) }
     var stopped = running
     stopped.end = end
-    try store.update(stopped)
+    if end == running.start {
+      try store.deleteSession(id: running.id)
+    } else {
+      try store.update(stopped)
+    }
     return stopped
   }
 
