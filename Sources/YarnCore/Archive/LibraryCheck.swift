@@ -14,9 +14,7 @@
 /// about exactly one of them; no session ending before it starts (in whole seconds, as the
 /// store keeps instants); instants the store can hold; at most one running session; every
 /// attachment with a well-formed digest, in the manifest with the same size; no attachment in
-/// the manifest that no item uses; the manifest's counts equal to the items'; and what `yarn`
-/// refuses from people: a blank yarn or project name, an amount below 0 or above
-/// `Amount.maximumValue`.
+/// the manifest that no item uses; the manifest's counts equal to the items'.
 ///
 /// Memory: the IDs and the references, not the items.
 final class LibraryCheck {
@@ -57,21 +55,6 @@ final class LibraryCheck {
     }
   }
 
-  /// The rules `yarn` applies to what people type: a name that is not blank; an amount that
-  /// is a number from 0 to `Amount.maximumValue` (`AmountParseError.Problem.outOfRange`).
-  private func checkName(_ name: String, _ owner: String) {
-    if name.trimmingSpacesAndNewlines().isEmpty { report("\(owner) has an empty name") }
-  }
-
-  private func checkAmount(_ amount: Amount?, _ what: String, owner: String) {
-    guard let amount else { return }
-    if !amount.value.isFinite || amount.value < 0 || amount.value > Amount.maximumValue {
-      report(
-        "\(owner): \(what) \(amount.value) \(amount.unit.rawValue) is out of range "
-          + "(0 to \(Int(Amount.maximumValue)))")
-    }
-  }
-
   private func check(_ attachment: Attachment, owner: String) {
     guard Attachment.isValidDigest(attachment.sha256) else {
       report("\(owner) has attachment \(attachment.fileName) with a malformed sha256")
@@ -93,24 +76,16 @@ final class LibraryCheck {
   func add(_ yarn: Yarn) {
     counts.yarns += 1
     unique(yarn.id, in: &yarnIDs, kind: "yarn")
-    let owner = "yarn \(yarn.id) (\(yarn.name))"
-    checkName(yarn.name, "yarn \(yarn.id)")
-    checkAmount(yarn.quantity, "quantity", owner: owner)
-    checkAmount(yarn.remainingOverride, "remaining", owner: owner)
-    checkAmount(yarn.lengthPerSkein, "length per skein", owner: owner)
-    checkAmount(yarn.netWeightPerSkein, "net weight per skein", owner: owner)
-    for photo in yarn.photos { check(photo, owner: owner) }
+    for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
   }
 
   func add(_ project: Project) {
     counts.projects += 1
     unique(project.id, in: &projectIDs, kind: "project")
-    let owner = "project \(project.id) (\(project.name))"
-    checkName(project.name, "project \(project.id)")
     for usage in project.usages {
       usages.append((project.id, project.name, usage.yarnID))
-      checkAmount(usage.amount, "amount of yarn \(usage.yarnID)", owner: owner)
     }
+    let owner = "project \(project.id) (\(project.name))"
     if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
     for photo in project.photos { check(photo, owner: owner) }
   }
