@@ -48,6 +48,8 @@ import Testing
     #expect(Amount.format(250 / 28.349_523_125) == "8.82")
     // Past Int64 cents: the whole number's digits, no exponent.
     #expect(Amount.format(1e20) == "100000000000000000000")
+    #expect(Amount.format(1e308) == "1e+308")
+    #expect(Amount.format(-1.7976931348623157e308) == "-1.7976931348623157e+308")
   }
 
   @Test func instantsWithOffsetsBeforeTheGregorianReformAreProlepticGregorian() {

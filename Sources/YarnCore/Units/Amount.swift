@@ -124,8 +124,9 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
     guard value.isFinite else { return String(value) }
     let scaled = (value * 100).rounded()
     guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {
-      // Past 9 × 10^16 every Double is a whole number: its digits, without an exponent.
-      return Decimal(value.rounded()).description
+      // Past 9 × 10^16 every Double is a whole number: its digits up to 10^21, without an
+      // exponent; beyond that (which only a hand-made backup holds) Swift's own `1e+308`.
+      return abs(value) < 1e21 ? Decimal(value.rounded()).description : String(value)
     }
     if cents == 0 { return "0" }
     let magnitude = cents.magnitude
