@@ -200,7 +200,13 @@ import Testing
     #expect(backwards.stderr.contains("must end after it starts: 2026-06-01 11:00 to 2026-06-01 10:00"))
     let future = try status(["time", "add", "Flax", "--from", "2099-06-01 10:00", "--to", "2099-06-01 11:00"])
     #expect(future.status == 65)
-    #expect(future.stderr.contains("the end 2099-06-01 11:00 is in the future"))
+    // The start is the first thing wrong, and is named.
+    #expect(future.stderr.contains("the start 2099-06-01 10:00 is in the future"))
+    let endLater = try status([
+      "time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2099-06-01 11:00",
+    ])
+    #expect(endLater.status == 65)
+    #expect(endLater.stderr.contains("the end 2099-06-01 11:00 is in the future"))
     #expect(try status(["time", "start", "Flax", "--at", "2099-01-01 00:00"]).status == 65)
     #expect(try status(["time", "add", "Flax", "--duration", "1h", "--on", "2099-01-01"]).status == 65)
 

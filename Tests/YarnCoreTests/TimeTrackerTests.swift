@@ -105,6 +105,21 @@ import Testing
     }
   }
 
+  @Test func aStartInTheFutureIsNamedAsSuch() throws {
+    try withTracker { tracker, _ in
+      // From 1,000 s ahead to "now": the start is the first thing wrong, and is named.
+      do {
+        _ = try tracker.add(
+          projectID: "hat", start: instant(6_000), end: instant(5_000), note: nil, now: instant(5_000))
+        Issue.record("a session starting in the future was recorded")
+      } catch TimeError.inFuture(let edge, let when, let now) {
+        #expect(edge == .start)
+        #expect(when == instant(6_000))
+        #expect(now == instant(5_000))
+      }
+    }
+  }
+
   @Test func switchingInTheSecondATimerStartedKeepsOnlyTheNewOne() throws {
     try withTracker { tracker, store in
       _ = try tracker.start(projectID: "hat", at: instant(1_000), note: nil)

@@ -104,7 +104,8 @@ public struct TimeTracker {
   ///   - allowOverlap: record it even when it shares time with another session.
   ///   - now: the present instant.
   /// - Returns: the new session.
-  /// - Throws: `TimeError.endNotAfterStart`; `TimeError.inFuture` when `end` is after `now`;
+  /// - Throws: `TimeError.inFuture` when `start` is after `now`; `TimeError.endNotAfterStart`;
+  ///   `TimeError.inFuture` when `end` is after `now`;
   ///   `TimeError.overlaps` naming the first session it shares time with (a running session
   ///   counts until `now`) unless `allowOverlap`; `StoreError.notFound` for an unknown
   ///   project; the store's errors.
@@ -115,6 +116,7 @@ public struct TimeTracker {
     let from = LibraryStore.truncated(start)
     let to = LibraryStore.truncated(end)
     let present = LibraryStore.truncated(now)
+    guard from <= present else { throw TimeError.inFuture(.start, from, now: present) }
     guard to > from else { throw TimeError.endNotAfterStart(start: from, end: to) }
     guard to <= present else { throw TimeError.inFuture(.end, to, now: present) }
     return try store.write {
