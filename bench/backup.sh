@@ -2,6 +2,7 @@
 # Benchmark of `yarn backup create` and `yarn backup restore` (not a test; CI does not run it).
 #
 #   bash bench/backup.sh [WORK_DIR] [YARNS] [PHOTOS]
+#   YARN_BIN=path/to/yarn bash bench/backup.sh ...   # a ready release build (scripts/build-release.sh)
 #
 # Makes a library of YARNS yarns (default 100,000) and PHOTOS incompressible 1 MiB photos
 # (default 300), then times with hyperfine, side by side in one run:
@@ -23,8 +24,8 @@ for tool in hyperfine zip unzip python3 /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench/backup.sh needs $tool" >&2; exit 1; }
 done
 
-swift build -c release --product yarn >&2
-yarn="$(swift build -c release --show-bin-path)/yarn"
+# The release build as installed (static Swift runtime, non-PIE), the one every benchmark runs.
+yarn=${YARN_BIN:-$(bash scripts/build-release.sh)}
 
 # The library, and the same files unpacked (what zip, Python and cp get).
 if [ ! -d "$work/library" ]; then

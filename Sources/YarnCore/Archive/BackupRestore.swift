@@ -225,11 +225,21 @@ extension Backup {
         }
         let inserter = MergePlanner(store: store, mode: mode)
         // Any error rolls back the whole transaction, so no savepoint per item is needed;
-        // the IDs were checked (unique in the backup; a merge looked each one up).
-        try store.bulk {
-          for key in ["yarns", "projects", "notes", "sessions"] {
-            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+        // the IDs were checked (unique in the backup; a merge looked each one up). Into an
+        // emptied library the schema's CHECKs run once at the end (see
+        // `checkingConstraintsAtEnd`); a merge keeps them per row, as the end check would
+        // read the whole library.
+        func insertAll() throws {
+          try store.bulk {
+            for key in ["yarns", "projects", "notes", "sessions"] {
+              try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+            }
           }
+        }
+        if mode == .merge {
+          try insertAll()
+        } else {
+          try store.checkingConstraintsAtEnd { try insertAll() }
         }
         try inserter.finish()
         if !inserter.conflicts.isEmpty {
@@ -295,28 +305,31 @@ extension Backup {
         // to yarns, so they are read again from the staged copy once the yarns are in.
         let inserter = MergePlanner(store: store, mode: .emptyOnly)
         var insertError: Error?
-        let scan = try store.bulk {
-          try reader.scanLibrary(
-            stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
-          ) { item in
-            guard insertError == nil, case .yarn = item else { return }
-            do { try inserter.insert(item) } catch { insertError = error }
+        // The schema's CHECKs run once, when every row is in (`checkingConstraintsAtEnd`).
+        try store.checkingConstraintsAtEnd {
+          let scan = try store.bulk {
+            try reader.scanLibrary(
+              stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
+            ) { item in
+              guard insertError == nil, case .yarn = item else { return }
+              do { try inserter.insert(item) } catch { insertError = error }
+            }
           }
-        }
-        let problems = scan.problems + scan.attachmentProblems
-        guard problems.isEmpty else {
-          throw BackupError.invalidBackup(path: url.path, problems: problems)
-        }
-        if let insertError { throw insertError }
-        try store.bulk {
-          for key in ["projects", "notes", "sessions"] {
-            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+          let problems = scan.problems + scan.attachmentProblems
+          guard problems.isEmpty else {
+            throw BackupError.invalidBackup(path: url.path, problems: problems)
           }
+          if let insertError { throw insertError }
+          try store.bulk {
+            for key in ["projects", "notes", "sessions"] {
+              try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+            }
+          }
+          if !inserter.conflicts.isEmpty {
+            throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
+          }
+          inserter.count(scan.counts)
         }
-        if !inserter.conflicts.isEmpty {
-          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
-        }
-        inserter.count(scan.counts)
         report.added = inserter.added
         report.added.attachments = newFiles.count
         for shard in shards.all { AtomicFile.syncDirectory(shard) }

@@ -35,6 +35,13 @@ final class LibraryCheck {
 
   init(manifest: BackupManifest) {
     self.manifest = manifest
+    // Room for the IDs the manifest announces (growing a set of 100,000 IDs step by step
+    // rehashed it 17 times), within a bound: a hostile manifest may announce any number.
+    func room(_ count: Int) -> Int { max(0, min(count, 1 << 20)) }
+    yarnIDs.reserveCapacity(room(manifest.counts.yarns))
+    projectIDs.reserveCapacity(room(manifest.counts.projects))
+    noteIDs.reserveCapacity(room(manifest.counts.notes))
+    sessionIDs.reserveCapacity(room(manifest.counts.sessions))
     for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
       sizes[file.sha256] = file.size
     }

@@ -168,7 +168,10 @@ extension ZipArchive {
         self.handle = nil
         throw ZipError.emptyArchive(path: url.path)
       }
-      if zip_close(handle) != 0 {
+      let writeback = EarlyWriteback(libzipTemporaryOf: temporaryPath)
+      let closed = zip_close(handle)
+      writeback.finish()
+      if closed != 0 {
         if let failed = fileSources.first(where: { $0.failure != nil }) {
           failedFile = (failed.entry, failed.path, failed.failure ?? "")
         }
@@ -481,6 +484,59 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
       | commandBit(ZIP_SOURCE_SUPPORTS)
   default:
     zip_error_set(source.error, ZIP_ER_OPNOTSUPP, 0)
+    return -1
+  }
+}
+
+/// Writes libzip's temporary file to disk while libzip is still writing it: every 100 ms a
+/// thread of its own finds the file (`PATH.XXXXXX`, libzip 1.7's `mkstemp` name beside
+/// `PATH`) and `fdatasync`s it, so that the writer's final `fsync` finds little left to
+/// write. (At 300 photos of 1 MiB that final fsync took 0.15 s, at the end of a backup of
+/// 1.7 s, with both cores idle.) Only a head start: errors are ignored, and the archive is
+/// fsynced in full afterwards as before.
+private final class EarlyWriteback: @unchecked Sendable {
+  private let stop = DispatchSemaphore(value: 0)
+  private let done: DispatchSemaphore
+
+  init(libzipTemporaryOf path: String) {
+    let folder = POSIX.directory(of: path)
+    let directory = folder.isEmpty ? "." : folder
+    let prefix = POSIX.lastComponent(of: path)
+    let stop = self.stop
+    done = ParallelWork.thread("yarn.backup.writeback") {
+      var fd: Int32 = -1
+      defer { if fd >= 0 { POSIX.close(fd) } }
+      while stop.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+        if fd < 0 { fd = EarlyWriteback.open(in: directory, prefix: prefix) }
+        if fd >= 0 { _ = fdatasync(fd) }
+      }
+    }
+  }
+
+  /// Stops the thread and waits for it.
+  func finish() {
+    stop.signal()
+    done.wait()
+  }
+
+  /// The file `prefix.XXXXXX` (six letters or digits) in `directory`, opened for reading;
+  /// -1 when there is none yet.
+  private static func open(in directory: String, prefix: String) -> Int32 {
+    guard let folder = opendir(directory) else { return -1 }
+    defer { closedir(folder) }
+    let head = Array(prefix.utf8) + [UInt8(ascii: ".")]
+    while let entry = readdir(folder) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) {
+        UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      let bytes = Array(name.utf8)
+      guard bytes.count == head.count + 6, bytes.starts(with: head),
+        bytes[head.count...].allSatisfy({
+          ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122)
+        })
+      else { continue }
+      return POSIX.open(POSIX.join(directory, name), O_RDONLY | O_CLOEXEC)
+    }
     return -1
   }
 }

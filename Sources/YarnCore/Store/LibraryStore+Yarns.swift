@@ -31,8 +31,13 @@ extension LibraryStore {
   /// - Throws: what `body` throws (which stops the walk); the errors of `yarns()`.
   public func forEachYarn(includingPhotos: Bool = true, _ body: (Yarn) throws -> Void) throws {
     try read {
+      // The photos of every yarn come from one query in the yarns' order, read alongside
+      // them, not from a query per yarn (a quarter of the reading at 100,000 yarns).
+      let photos = includingPhotos ? try YarnPhotoCursor(connection) : nil
       try connection.forEach("SELECT \(LibraryStore.yarnColumns) FROM yarn ORDER BY seq") {
-        try body(try yarn(from: $0, includingPhotos: includingPhotos))
+        var yarn = try yarn(from: $0, includingPhotos: false)
+        if let photos { yarn.photos = try photos.take(of: yarn.id) }
+        try body(yarn)
       }
     }
   }
@@ -129,6 +134,41 @@ extension LibraryStore {
       .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .integer(yarn.isStashed ? 1 : 0),
     ]
     return out
+  }
+
+  /// Every yarn photo, by the owner's creation order then position: handed out yarn by yarn
+  /// while the yarns are read in creation order (`seq`), so each yarn's photos are the next
+  /// rows.
+  private final class YarnPhotoCursor {
+    private let statement: Statement
+    private var hasRow: Bool
+
+    init(_ connection: Connection) throws {
+      statement = try connection.prepare(
+        """
+        SELECT a.yarn_id, a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
+        JOIN yarn y ON y.id = a.yarn_id WHERE a.yarn_id IS NOT NULL AND a.role = 'photo'
+        ORDER BY y.seq, a.position
+        """)
+      hasRow = try statement.step()
+    }
+
+    /// The photos of the yarn `id`, which must be the yarn after the one asked for last.
+    func take(of id: String) throws -> [Attachment] {
+      var out: [Attachment] = []
+      while hasRow, statement.text(0) == id {
+        var row = RowReader(statement, kind: .yarn, id: id)
+        row.skip()
+        let sha256 = try row.text()
+        let fileName = try row.text()
+        let mediaType = try row.text()
+        let byteCount = try row.integer()
+        out.append(
+          Attachment(fileName: fileName, mediaType: mediaType, byteCount: byteCount, sha256: sha256))
+        hasRow = try statement.step()
+      }
+      return out
+    }
   }
 
   private func yarn(from statement: Statement, includingPhotos: Bool = true) throws -> Yarn {

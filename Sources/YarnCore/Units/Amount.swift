@@ -139,6 +139,82 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+// MARK: Coding
+
+// Written by hand (the synthesized conformance gives the same JSON): keys are encoded in
+// sorted order, and the model types code their amounts through `encodeAmount` /
+// `decodeAmountIfPresent` in a nested container of their own, without a generic call per
+// amount. `JSONCoding` and the backup format depend on these bytes: docs/FORMAT.md.
+extension Amount {
+  enum CodingKeys: String, CodingKey {
+    case unit, value
+  }
+
+  public init(from decoder: any Decoder) throws {
+    try self.init(from: decoder.container(keyedBy: CodingKeys.self))
+  }
+
+  /// Reads `value` then `unit` (the declaration order, as the synthesized conformance does).
+  init(from container: KeyedDecodingContainer<CodingKeys>) throws {
+    let value = try container.decode(Double.self, forKey: .value)
+    let unit = try container.decodeUnit(forKey: .unit)
+    self.init(value, unit)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try encode(into: &container)
+  }
+
+  func encode(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
+    try container.encode(unit.rawValue, forKey: .unit)
+    try container.encode(value, forKey: .value)
+  }
+}
+
+extension KeyedEncodingContainer {
+  /// Encodes `amount` as `{"unit": …, "value": …}` under `key`; nothing when `nil`.
+  mutating func encodeAmountIfPresent(_ amount: Amount?, forKey key: Key) throws {
+    guard let amount else { return }
+    try encodeAmount(amount, forKey: key)
+  }
+
+  /// Encodes `amount` as `{"unit": …, "value": …}` under `key`.
+  mutating func encodeAmount(_ amount: Amount, forKey key: Key) throws {
+    var nested = nestedContainer(keyedBy: Amount.CodingKeys.self, forKey: key)
+    try amount.encode(into: &nested)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// The amount under `key`; `nil` when the key is missing or null (as `decodeIfPresent`).
+  func decodeAmountIfPresent(forKey key: Key) throws -> Amount? {
+    guard contains(key), try !decodeNil(forKey: key) else { return nil }
+    return try decodeAmount(forKey: key)
+  }
+
+  /// The amount under `key`.
+  ///
+  /// - Throws: `DecodingError` as `decode(Amount.self, forKey:)` would.
+  func decodeAmount(forKey key: Key) throws -> Amount {
+    try Amount(from: nestedContainer(keyedBy: Amount.CodingKeys.self, forKey: key))
+  }
+
+  /// A unit token (`skein`, `g`, `oz`, `yd`, `m`) under `key`.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` with the words of the synthesized conformance
+  ///   for another string.
+  func decodeUnit(forKey key: Key) throws -> YarnUnit {
+    let text = try decode(String.self, forKey: key)
+    guard let unit = YarnUnit(rawValue: text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self,
+        debugDescription: "Cannot initialize YarnUnit from invalid String value \(text)")
+    }
+    return unit
+  }
+}
+
 /// Thrown by `Amount(parsing:)`: what was wrong with the text, which it quotes.
 public struct AmountParseError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The text as given.
