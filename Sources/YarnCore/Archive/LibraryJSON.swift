@@ -27,35 +27,7 @@ private func distinct(_ list: [Attachment]) -> [Attachment] {
 
 extension LibraryStore: LibraryItems {
   func attachmentsInDocumentOrder() throws -> [Attachment] {
-    // Two queries over the attachment table alone (and the owners' order), not one per
-    // item: the order is that of forEachYarn and forEachProject (`seq`), then the role
-    // (a project's pattern PDF before its photos) and the position.
-    func rows(_ sql: String) throws -> [Attachment] {
-      try connection.query(sql) { statement in
-        var row = RowReader(statement, kind: .yarn, id: "")
-        let sha256 = try row.text()
-        let fileName = try row.text()
-        let mediaType = try row.text()
-        let byteCount = try row.integer()
-        return Attachment(
-          fileName: fileName, mediaType: mediaType, byteCount: byteCount, sha256: sha256)
-      }
-    }
-    return try read {
-      let yarns = try rows(
-        """
-        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
-        JOIN yarn y ON y.id = a.yarn_id WHERE a.yarn_id IS NOT NULL AND a.role = 'photo'
-        ORDER BY y.seq, a.position
-        """)
-      let projects = try rows(
-        """
-        SELECT a.sha256, a.file_name, a.media_type, a.byte_count FROM attachment a
-        JOIN project p ON p.id = a.project_id WHERE a.project_id IS NOT NULL
-        ORDER BY p.seq, a.role = 'photo', a.position
-        """)
-      return distinct(yarns + projects)
-    }
+    distinct(try attachmentsInBackupOrder())
   }
 
   func eachYarn(_ body: (Yarn) throws -> Void) throws { try forEachYarn(body) }
