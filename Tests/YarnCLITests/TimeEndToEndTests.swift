@@ -73,7 +73,8 @@ import Testing
     #expect(overlap.status == 65)
     #expect(
       overlap.stderr.contains(
-        "error: it overlaps the session on \"Flax\" from 2026-11-01 01:30 to 2026-11-01 03:30"))
+        // 01:30 happens twice that night: the first (EDT) is named with its offset.
+        "error: it overlaps the session on \"Flax\" from 2026-11-01 01:30 -04:00 to 2026-11-01 03:30"))
     expectOK(try yarn.run(second + ["--allow-overlap"], environment: env))
     let after = try sessions(yarn, env)
     #expect(after.count == 3)

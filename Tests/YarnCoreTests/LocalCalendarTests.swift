@@ -88,6 +88,23 @@ import Testing
     #expect(LocalCalendar.iso8601(try at("2026-03-29T14:30:00Z"), in: berlin) == "2026-03-29T16:30:00+02:00")
     #expect(LocalCalendar.text(try at("1969-12-31T23:59:00Z"), in: berlin) == "1970-01-01 00:59")
   }
+
+  @Test func aWallClockTimeShownTwiceCarriesItsOffset() throws {
+    // New York's repeated hour on 2026-11-01 is 01:00–01:59, first EDT (05:00Z–05:59Z), then
+    // EST (06:00Z–06:59Z).
+    #expect(LocalCalendar.text(try at("2026-11-01T05:30:00Z"), in: newYork) == "2026-11-01 01:30 -04:00")
+    #expect(LocalCalendar.text(try at("2026-11-01T06:30:00Z"), in: newYork) == "2026-11-01 01:30 -05:00")
+    #expect(LocalCalendar.text(try at("2026-11-01T04:59:00Z"), in: newYork) == "2026-11-01 00:59")
+    #expect(LocalCalendar.text(try at("2026-11-01T07:00:00Z"), in: newYork) == "2026-11-01 02:00")
+    // Berlin repeats 02:00–02:59 on 2026-10-25: 00:00Z–00:59Z (CEST), 01:00Z–01:59Z (CET).
+    #expect(LocalCalendar.text(try at("2026-10-25T00:15:00Z"), in: berlin) == "2026-10-25 02:15 +02:00")
+    #expect(LocalCalendar.text(try at("2026-10-25T01:15:00Z"), in: berlin) == "2026-10-25 02:15 +01:00")
+    #expect(LocalCalendar.text(try at("2026-10-25T02:00:00Z"), in: berlin) == "2026-10-25 03:00")
+    // A spring-forward night repeats nothing: 03:30 EDT on 2026-03-08 is shown plainly.
+    #expect(!LocalCalendar.isRepeated(try at("2026-03-08T07:30:00Z"), in: newYork))
+    #expect(!LocalCalendar.isRepeated(try at("2026-03-08T06:30:00Z"), in: newYork))
+    #expect(!LocalCalendar.isRepeated(try at("2026-06-01T12:00:00Z"), in: newYork))
+  }
 }
 
 @Suite struct SystemTimeZoneTests {

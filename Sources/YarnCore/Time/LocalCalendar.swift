@@ -53,14 +53,41 @@ public enum LocalCalendar {
     (startOfDay(from, in: timeZone), startOfDay(to.adding(days: 1), in: timeZone))
   }
 
-  /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds).
+  /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds). A
+  /// wall-clock time that the zone shows twice (the hour repeated when the clocks fall back)
+  /// carries its UTC offset, so that the two read differently: `2026-11-01 01:30 -04:00` and
+  /// `2026-11-01 01:30 -05:00` in New York.
   public static func text(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
-    let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
+    let offset = Int64(timeZone.secondsFromGMT(for: instant))
+    let local = seconds + offset
     let days = floorDivide(local, 86_400)
     let clock = local - days * 86_400
     let day = CalendarDate(daysSince1970: days) ?? CalendarDate.epoch
-    return day.iso8601 + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
+    let text = day.iso8601 + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
+    guard isRepeated(instant, in: timeZone) else { return text }
+    let magnitude = abs(offset)
+    return text + " " + (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":"
+      + twoDigits(magnitude % 3600 / 60)
+  }
+
+  /// Whether the local wall-clock time of `instant` occurs twice in `timeZone`: it falls in
+  /// the hour (or half hour) that repeats when the clocks go back. Found from the offsets in
+  /// force a day before and a day after (one change at most in between, as in every zone of
+  /// the tz database): the other offset's instant with the same wall time must exist.
+  public static func isRepeated(_ instant: Date, in timeZone: any UTCOffsetProvider) -> Bool {
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
+    let offset = Int64(timeZone.secondsFromGMT(for: instant))
+    for probe in [seconds - 86_400, seconds + 86_400] {
+      let other = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(probe))))
+      guard other != offset else { continue }
+      // The instant that shows the same wall-clock time under the other offset.
+      let twin = seconds + offset - other
+      if Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(twin)))) == other {
+        return true
+      }
+    }
+    return false
   }
 
   /// `instant` in ISO 8601 with the zone's offset in force then: `2026-03-29T16:30:00+02:00`.
