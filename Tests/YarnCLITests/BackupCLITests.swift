@@ -75,7 +75,7 @@ import YarnCore
     #expect(plain.stderr.contains("hint: give --replace") && plain.stderr.contains("--merge"))
     let both = try yarn.run(["backup", "restore", "mine.zip", "--replace", "--merge"])
     #expect(both.status == 64)
-    #expect(both.stderr.contains("give exactly one of --replace, --merge"))
+    #expect(both.stderr.contains("give exactly one of --replace or --merge"))
     #expect(try Self.state(of: yarn.library) == before)
   }
 

@@ -265,7 +265,7 @@ import Testing
     try yarn.ok(["project", "add", "Flax"])
     let neither = try yarn.run(["note", "add", "hello"])
     #expect(neither.status == 64)
-    #expect(neither.stderr.hasPrefix("error: give exactly one of --project, --yarn\n"))
+    #expect(neither.stderr.hasPrefix("error: give exactly one of --project or --yarn\n"))
     try yarn.ok(["note", "add", "--project", "Flax", "Sleeves, \"short\" rows\nsecond line"])
     let show = try yarn.ok(["project", "show", "Flax"])
     #expect(show.stdout.contains("  Sleeves, \"short\" rows\n"))

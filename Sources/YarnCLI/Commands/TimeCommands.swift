@@ -177,7 +177,7 @@ struct TimeAdd: ParsableCommand {
     }
     let interval = from != nil || to != nil
     if interval == (duration != nil) {
-      throw CLIError.needsExactlyOne(command: command, options: ["--from/--to", "--duration"])
+      throw CLIError.needsExactlyOne(command: command, options: ["--from with --to", "--duration"])
     }
     if interval && (from == nil || to == nil) {
       throw CLIError.missingOption(command: command, option: from == nil ? "--from" : "--to")

@@ -115,7 +115,9 @@ enum ErrorPresenter {
     case .unexpectedArgument(_, let value):
       report.message = "unexpected argument '\(value)'"
     case .needsExactlyOne(_, let options):
-      report.message = "give exactly one of \(options.joined(separator: ", "))"
+      let last = options.last ?? ""
+      let others = options.dropLast().joined(separator: ", ")
+      report.message = "give exactly one of " + (others.isEmpty ? last : "\(others) or \(last)")
     case .optionDoesNotApply(let command, let option, let reason):
       report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
     case .notFound(let kind, let reference):
