@@ -107,8 +107,8 @@ extension Backup {
   /// staging `library.json` and the attachments in a folder `.restore-<uuid>` inside the
   /// library directory. Then, in one write transaction: `.replace` writes the safety backup
   /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
-  /// verified attachments are moved into the store just before that transaction, and taken
-  /// out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
+  /// verified attachments are moved into the store at the start of that transaction, and
+  /// taken out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
   /// checks run in one pass inside the transaction (`restoreInOnePass`): the yarns are
   /// inserted and the attachments moved into the store as they are read and checked, and
   /// any problem rolls everything back.
@@ -199,13 +199,15 @@ extension Backup {
     try staging.writeJournal(newFiles.map(\.sha256) + oldDigests.sorted())
     var placed: [URL] = []
     do {
-      try place(newFiles, from: staging, into: store, placed: &placed)
-
       // A larger page cache for the one big transaction: fewer pages spilled to the WAL and
       // written again (64 MiB, within the restore's memory budget; SQLite's default is 2 MiB).
       try? store.connection.execute("PRAGMA cache_size = -65536")
       defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
       try store.write {
+        // The files are placed inside the transaction (its write lock), so that a recovery
+        // in another process (`recoverInterruptedRestores`, which writes too) cannot delete
+        // one of them, named by the journal of an earlier killed restore, before the commit.
+        try place(newFiles, from: staging, into: store, placed: &placed)
         switch mode {
         case .emptyOnly:
           guard try store.isEmpty() else {
