@@ -107,8 +107,8 @@ extension Backup {
   /// staging `library.json` and the attachments in a folder `.restore-<uuid>` inside the
   /// library directory. Then, in one write transaction: `.replace` writes the safety backup
   /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
-  /// verified attachments are moved into the store just before that transaction, and taken
-  /// out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
+  /// verified attachments are moved into the store at the start of that transaction, and
+  /// taken out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
   /// checks run in one pass inside the transaction (`restoreInOnePass`): the yarns are
   /// inserted and the attachments moved into the store as they are read and checked, and
   /// any problem rolls everything back.
@@ -199,13 +199,15 @@ extension Backup {
     try staging.writeJournal(newFiles.map(\.sha256) + oldDigests.sorted())
     var placed: [URL] = []
     do {
-      try place(newFiles, from: staging, into: store, placed: &placed)
-
       // A larger page cache for the one big transaction: fewer pages spilled to the WAL and
       // written again (64 MiB, within the restore's memory budget; SQLite's default is 2 MiB).
       try? store.connection.execute("PRAGMA cache_size = -65536")
       defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
       try store.write {
+        // The files are placed inside the transaction (its write lock), so that a recovery
+        // in another process (`recoverInterruptedRestores`, which writes too) cannot delete
+        // one of them, named by the journal of an earlier killed restore, before the commit.
+        try place(newFiles, from: staging, into: store, placed: &placed)
         switch mode {
         case .emptyOnly:
           guard try store.isEmpty() else {
@@ -420,21 +422,32 @@ extension Backup {
   }
 
   /// Cleans up after restores that were killed: every `.restore-*` folder in the library
-  /// directory that no running restore holds (its `lock` file is not locked) is removed,
-  /// after the attachment files its journal names that no record uses have been deleted.
-  /// Run by every restore; safe to run at any time.
+  /// directory that no running restore holds (its `lock` file is not locked, or is missing)
+  /// is removed, after the attachment files its journal names that no record uses have been
+  /// deleted. Run by every restore; safe to run at any time, also while other processes
+  /// restore into the same library (their folders are left alone).
   ///
   /// - Returns: the number of folders removed.
   /// - Throws: `StoreError` from the store.
   @discardableResult
   public static func recoverInterruptedRestores(in store: LibraryStore) throws -> Int {
     guard store.mode == .readWrite else { return 0 }
-    let names =
-      (try? FileManager.default.contentsOfDirectory(atPath: store.directory.path)) ?? []
-    var removed = 0
-    for name in names where name.hasPrefix(RestoreStaging.prefix) {
-      let folder = store.directory.appendingPathComponent(name)
-      guard let journal = RestoreStaging.claimStale(folder) else { continue }
+    var stale: [(folder: URL, journal: [String])] = []
+    do {
+      // While this is held no restore is between making its folder and locking it, so a
+      // folder without a lock file is one whose restore was killed.
+      let guarded = RestoreStaging.lockLibrary(store.directory, LOCK_EX)
+      defer { if let guarded { close(guarded) } }
+      let names =
+        (try? FileManager.default.contentsOfDirectory(atPath: store.directory.path)) ?? []
+      for name in names where name.hasPrefix(RestoreStaging.prefix) {
+        let folder = store.directory.appendingPathComponent(name)
+        guard let journal = RestoreStaging.claimStale(folder, noneStarting: guarded != nil)
+        else { continue }
+        stale.append((folder, journal))
+      }
+    }
+    for (folder, journal) in stale {
       if !journal.isEmpty {
         try store.write {
           let referenced = try store.referencedAttachmentDigests()
@@ -443,10 +456,9 @@ extension Backup {
           }
         }
       }
-      try? FileManager.default.removeItem(at: folder)
-      removed += 1
+      RestoreStaging.removeFolder(folder)
     }
-    return removed
+    return stale.count
   }
 }
 
@@ -460,6 +472,12 @@ extension BackupManifest.Counts {
 /// `lock` (locked with `flock` while the restore runs), `journal` (the attachment digests
 /// the restore may leave without a record, one per line, fsynced before any is placed),
 /// `library.json` and the verified attachments.
+///
+/// A restore makes its folder and locks its `lock` while holding a shared `flock` on the
+/// library directory, and `Backup.recoverInterruptedRestores(in:)` decides which folders are
+/// stale while holding it exclusively: so a folder without a lock file, or with one nobody
+/// holds, is always one whose restore was killed (before it locked, or while its folder was
+/// being removed, `lock` last), never one that is just starting.
 final class RestoreStaging {
   static let prefix = ".restore-"
   let url: URL
@@ -470,6 +488,8 @@ final class RestoreStaging {
   /// - Throws: `BackupError.cannotStage`.
   init(in store: LibraryStore) throws {
     url = store.directory.appendingPathComponent(RestoreStaging.prefix + Identifier.make())
+    let creating = RestoreStaging.lockLibrary(store.directory, LOCK_SH)
+    defer { if let creating { close(creating) } }
     guard mkdir(url.path, 0o700) == 0 else {
       throw BackupError.cannotStage(path: url.path, reason: AtomicFile.errnoText())
     }
@@ -477,7 +497,9 @@ final class RestoreStaging {
     lockDescriptor = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
       let reason = AtomicFile.errnoText()
-      try? FileManager.default.removeItem(at: url)
+      if lockDescriptor >= 0 { close(lockDescriptor) }
+      lockDescriptor = -1
+      RestoreStaging.removeFolder(url)
       throw BackupError.cannotStage(path: lock, reason: reason)
     }
   }
@@ -494,23 +516,56 @@ final class RestoreStaging {
     }
   }
 
-  /// Removes the folder and releases the lock.
+  /// Removes the folder (`removeFolder`), then releases the lock.
   func remove() {
-    try? FileManager.default.removeItem(at: url)
+    RestoreStaging.removeFolder(url)
     if lockDescriptor >= 0 { close(lockDescriptor) }
     lockDescriptor = -1
   }
 
+  /// Removes a staging folder: the staged files, then `journal`, then `lock`, then the
+  /// folder, so that a process killed on the way leaves a folder that still names the files
+  /// to clean up, or nothing but an empty folder without a lock (both stale). Errors are
+  /// ignored (what is left is stale and removed by the next recovery).
+  static func removeFolder(_ folder: URL) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name != "lock" && name != "journal" {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
+    unlink(folder.appendingPathComponent("journal").path)
+    unlink(folder.appendingPathComponent("lock").path)
+    rmdir(folder.path)
+  }
+
+  /// Takes `flock(operation)` (`LOCK_SH` or `LOCK_EX`, waiting) on the library directory
+  /// `directory`: shared while a restore makes and locks its folder, exclusive while
+  /// recovery decides which folders are stale.
+  ///
+  /// - Returns: the descriptor to close to release it; `nil` when the directory cannot be
+  ///   opened or locked (such as a file system without `flock`).
+  static func lockLibrary(_ directory: URL, _ operation: Int32) -> Int32? {
+    let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    while flock(fd, operation) != 0 {
+      if errno == EINTR { continue }
+      close(fd)
+      return nil
+    }
+    return fd
+  }
+
   /// When no process holds the folder's lock: its journal (empty when it has none); `nil`
-  /// when a running restore holds it, or a folder without a lock file is younger than a
-  /// minute (a restore that is just starting).
-  static func claimStale(_ folder: URL) -> [String]? {
+  /// when a running restore holds it. A folder without a lock file is stale when
+  /// `noneStarting` (the caller holds the library directory's lock exclusively, so no
+  /// restore is between making its folder and locking it); otherwise only once it is a
+  /// minute old.
+  static func claimStale(_ folder: URL, noneStarting: Bool) -> [String]? {
     let lock = folder.appendingPathComponent("lock").path
     let fd = open(lock, O_RDWR | O_CLOEXEC)
     if fd >= 0 {
       defer { close(fd) }
       guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
-    } else {
+    } else if !(noneStarting && errno == ENOENT) {
       var info = stat()
       guard stat(folder.path, &info) == 0 else { return nil }
       if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) < 60 { return nil }
