@@ -232,32 +232,8 @@ enum BackupWriter {
       throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256")
     }
 
-    var files = [
-      BackupManifest.File(path: BackupManifest.libraryPath, size: librarySize, sha256: libraryDigest)
-    ]
-    var sources: [(attachment: Attachment, file: URL)] = []
-    for attachment in summary.attachments {
-      let file = attachmentURL(attachment.sha256)
-      guard Attachment.isValidDigest(attachment.sha256) else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path, reason: "the digest is malformed")
-      }
-      var status = stat()
-      guard stat(file.path, &status) == 0 else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path, reason: AtomicFile.errnoText())
-      }
-      guard Int64(status.st_size) == attachment.byteCount else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path,
-          reason: "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)")
-      }
-      files.append(
-        BackupManifest.File(
-          path: BackupManifest.attachmentPath(sha256: attachment.sha256),
-          size: attachment.byteCount, sha256: attachment.sha256))
-      sources.append((attachment, file))
-    }
+    let sources = try checkedSources(summary.attachments, attachmentURL: attachmentURL)
+    let files = manifestFiles(librarySize: librarySize, libraryDigest: libraryDigest, sources)
     let manifest = BackupManifest(
       formatVersion: Backup.formatVersion, createdAt: createdAt, generator: generator,
       counts: summary.counts, files: files)
