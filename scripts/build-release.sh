@@ -8,6 +8,7 @@
 # `yarn --version` then takes about 3.5 ms instead of 11 ms; see bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 flags=()
 if [ "$(uname)" = Linux ]; then
   flags=(-Xswiftc -static-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)

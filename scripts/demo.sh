@@ -3,6 +3,7 @@
 # export the stash as CSV, make a zip backup, and print the time log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 bash scripts/setup.sh
 swift build --product yarn >&2
 yarn="$(swift build --show-bin-path)/yarn"
