@@ -619,12 +619,11 @@ final class BackupReader {
 /// restore inserts its items on another, and remembers where they went (to take them out
 /// again if the restore fails).
 ///
-/// `@unchecked Sendable` because its list is touched only inside `lock` (a serial queue used
-/// with `sync`).
+/// `@unchecked Sendable` only for `move`, which is called on the attachments' thread alone;
+/// the list of moved files is `Locked`.
 final class AttachmentPlacer: @unchecked Sendable {
-  private let lock = DispatchQueue(label: "yarn.restore.placer")
   private let move: (BackupManifest.File, URL) throws -> URL?
-  private var moved: [URL] = []
+  private let moved = Locked<[URL]>([])
 
   /// - Parameter move: moves a staged file into the store; returns where it went (`nil`
   ///   when it was not moved).
@@ -633,12 +632,12 @@ final class AttachmentPlacer: @unchecked Sendable {
   }
 
   /// The files moved into the store so far.
-  var placed: [URL] { lock.sync { moved } }
+  var placed: [URL] { moved.withLock { $0 } }
 
   /// Moves one staged, checked attachment into the store.
   func place(_ file: BackupManifest.File, stagedAt staged: URL) throws {
     guard let target = try move(file, staged) else { return }
-    lock.sync { moved.append(target) }
+    moved.withLock { $0.append(target) }
   }
 }
 

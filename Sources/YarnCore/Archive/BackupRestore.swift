@@ -296,7 +296,7 @@ extension Backup {
         let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
         let newDigests = Set(newFiles.map(\.sha256))
         try staging.writeJournal(newFiles.map(\.sha256))
-        let shards = ShardFolders()
+        let shards = Locked(Set<String>())
         let mover = AttachmentPlacer { file, staged in
           guard newDigests.contains(file.sha256) else { return nil }
           return try place(file, stagedAt: staged, into: store, shards: shards)
@@ -334,7 +334,7 @@ extension Backup {
         }
         report.added = inserter.added
         report.added.attachments = newFiles.count
-        for shard in shards.all { AtomicFile.syncDirectory(shard) }
+        for shard in shards.withLock({ $0 }) { AtomicFile.syncDirectory(shard) }
         AtomicFile.syncDirectory(
           store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
       }
@@ -345,20 +345,12 @@ extension Backup {
     return report
   }
 
-  /// The shard folders attachments were moved into, to fsync before the commit.
-  private final class ShardFolders: @unchecked Sendable {
-    private let lock = DispatchQueue(label: "yarn.restore.shards")
-    private var paths = Set<String>()
-    var all: Set<String> { lock.sync { paths } }
-    func insert(_ path: String) { _ = lock.sync { paths.insert(path) } }
-  }
-
   /// Moves one staged file into the store's attachments (its shard folder made first).
   ///
   /// - Throws: `BackupError.cannotStage`.
   private static func place(
     _ file: BackupManifest.File, stagedAt staged: URL, into store: LibraryStore,
-    shards: ShardFolders
+    shards: Locked<Set<String>>
   ) throws -> URL {
     let target = store.attachmentURL(sha256: file.sha256)
     let shard = target.deletingLastPathComponent()
@@ -368,7 +360,7 @@ extension Backup {
     guard rename(staged.path, target.path) == 0 else {
       throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
     }
-    shards.insert(shard.path)
+    _ = shards.withLock { $0.insert(shard.path) }
     return target
   }
 

@@ -305,18 +305,14 @@ final class PendingArchive: @unchecked Sendable {
     self.writer = writer
     self.expectations = expectations
     let box = UncheckedSendable(writer)
-    let failure = ErrorBox()
+    let failure = Locked<Error?>(nil)
     done = ParallelWork.thread("yarn.backup.zip") {
-      do { try box.value.close() } catch { failure.error = error }
+      do { try box.value.close() } catch { failure.withLock { $0 = error } }
     }
     self.failureBox = failure
   }
 
-  private let failureBox: ErrorBox
-
-  private final class ErrorBox: @unchecked Sendable {
-    var error: Error?
-  }
+  private let failureBox: Locked<Error?>
 
   /// Stops: the entries not yet written will not be, the archive is discarded; waits.
   func abandon() {
@@ -335,7 +331,7 @@ final class PendingArchive: @unchecked Sendable {
   /// - Throws: `BackupError.attachmentUnavailable`, `.destinationExists`, `.cannotWrite`.
   func finish(url: URL) throws {
     wait()
-    guard let error = failureBox.error else { return }
+    guard let error = failureBox.withLock({ $0 }) else { return }
     if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath,
       failed.entry != BackupManifest.manifestPath
     {

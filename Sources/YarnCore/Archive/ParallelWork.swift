@@ -6,23 +6,38 @@ import Dispatch
   import Foundation
 #endif
 
+/// State shared between threads, touched only inside `withLock` (a serial dispatch queue used
+/// with `sync`). The one place of the backup code that vouches for thread safety by hand:
+/// `State` is `Sendable`, so what goes in or comes out is safe to hand over, and every access
+/// to `state` is serialized by `queue`.
+final class Locked<State: Sendable>: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "yarn.locked")
+  private var state: State
+
+  init(_ state: State) { self.state = state }
+
+  /// Runs `body` with the state, alone.
+  func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+    try queue.sync { try body(&state) }
+  }
+}
+
 /// The result of one piece of work done on another thread, waited for by the thread that
-/// needs it: `put` once (on the worker), `take` once (on the consumer). The semaphore orders
-/// the two, so `@unchecked Sendable` is sound.
-final class WorkSlot<Value>: @unchecked Sendable {
+/// needs it: `put` once (on the worker), `take` once (on the consumer).
+final class WorkSlot<Value: Sendable>: Sendable {
   private let done = DispatchSemaphore(value: 0)
-  private var result: Result<Value, Error>?
+  private let result = Locked<Result<Value, Error>?>(nil)
 
   /// Stores the result and wakes the consumer.
   func put(_ result: Result<Value, Error>) {
-    self.result = result
+    self.result.withLock { $0 = result }
     done.signal()
   }
 
   /// Waits for the result.
   func take() throws -> Value {
     done.wait()
-    guard let result else { throw CancellationError() }
+    guard let result = result.withLock({ $0 }) else { throw CancellationError() }
     return try result.get()
   }
 
@@ -66,42 +81,41 @@ enum ParallelWork {
 /// before the waiter is woken: a caller that lent the body a closure through
 /// `withoutActuallyEscaping` finds it released again, however long libdispatch keeps the
 /// block itself.
-private final class BodyBox: @unchecked Sendable {
-  private var body: (@Sendable () -> Void)?
-  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+private final class BodyBox: Sendable {
+  private let body: Locked<(@Sendable () -> Void)?>
+  init(_ body: @escaping @Sendable () -> Void) { self.body = Locked(body) }
   func run() {
-    body?()
-    body = nil
+    body.withLock { $0 }?()
+    body.withLock { $0 = nil }
   }
 }
 
 /// Batches handed from one thread to another: at most `capacity` wait (memory stays
-/// bounded); either side can end it.
-///
-/// `@unchecked Sendable` because the stored state is touched only inside `lock` (a serial
-/// queue used with `sync`); the semaphores count the batches and the free places.
-final class BatchQueue<Element>: @unchecked Sendable {
-  private let lock = DispatchQueue(label: "yarn.batch-queue")
+/// bounded); either side can end it. The semaphores count the batches and the free places.
+final class BatchQueue<Element: Sendable>: Sendable {
+  private struct State: Sendable {
+    var batches: [Element] = []
+    var finished = false
+    var cancelled = false
+    var stored: Error?
+  }
+  private let state = Locked(State())
   private let room: DispatchSemaphore
   private let ready = DispatchSemaphore(value: 0)
-  private var batches: [Element] = []
-  private var finished = false
-  private var cancelled = false
-  private var stored: Error?
 
   init(capacity: Int = 8) {
     room = DispatchSemaphore(value: capacity)
   }
 
   /// Why the producing side stopped early, once it has finished.
-  var failure: Error? { lock.sync { stored } }
+  var failure: Error? { state.withLock { $0.stored } }
 
   /// Waits for room, then adds `batch`; `false` when the consumer cancelled.
   func push(_ batch: Element) -> Bool {
     room.wait()
-    let accepted = lock.sync {
-      guard !cancelled else { return false }
-      batches.append(batch)
+    let accepted = state.withLock { state in
+      guard !state.cancelled else { return false }
+      state.batches.append(batch)
       return true
     }
     if accepted {
@@ -114,9 +128,9 @@ final class BatchQueue<Element>: @unchecked Sendable {
 
   /// Says that no more batches come (`error` when producing failed).
   func finish(_ error: Error?) {
-    lock.sync {
-      finished = true
-      stored = error
+    state.withLock { state in
+      state.finished = true
+      state.stored = error
     }
     ready.signal()
   }
@@ -124,8 +138,8 @@ final class BatchQueue<Element>: @unchecked Sendable {
   /// Waits for the next batch; `nil` when the producer has finished and all were taken.
   func pop() -> Element? {
     ready.wait()
-    let next: Element? = lock.sync {
-      batches.isEmpty ? nil : batches.removeFirst()
+    let next: Element? = state.withLock { state in
+      state.batches.isEmpty ? nil : state.batches.removeFirst()
     }
     if next != nil {
       room.signal()
@@ -137,7 +151,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
 
   /// Stops the producer at its next push.
   func cancel() {
-    lock.sync { cancelled = true }
+    state.withLock { $0.cancelled = true }
     room.signal()
   }
 }
