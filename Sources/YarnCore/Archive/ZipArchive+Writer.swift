@@ -262,28 +262,28 @@ extension ZipArchive {
   /// The size and SHA-256 a file entry will hold, known only once the file is written
   /// (`Writer.addFile(name:from:expected:…)`): resolved once, by the writing thread; waited
   /// for by the thread running `close()`.
-  ///
-  /// `@unchecked Sendable`: `value` is written before the semaphore is signalled and read
-  /// after it is waited for.
-  final class Expectation: @unchecked Sendable {
+  /// `resolve` may come from two threads (the writer, and `abandon` on the caller's), so the
+  /// value and whether it was given are `Locked`.
+  final class Expectation: Sendable {
     private let ready = DispatchSemaphore(value: 0)
-    private var value: (size: Int64, sha256: String)?
-    private var resolved = false
+    private let state = Locked<(resolved: Bool, value: (size: Int64, sha256: String)?)>((false, nil))
 
     /// Gives the size and digest (`nil`: the file will not be written). Only the first
     /// call counts.
     func resolve(_ value: (size: Int64, sha256: String)?) {
-      guard !resolved else { return }
-      resolved = true
-      self.value = value
-      ready.signal()
+      let first = state.withLock { state in
+        guard !state.resolved else { return false }
+        state = (true, value)
+        return true
+      }
+      if first { ready.signal() }
     }
 
     /// Waits for `resolve`.
     func wait() -> (size: Int64, sha256: String)? {
       ready.wait()
       ready.signal()  // later waits return at once
-      return value
+      return state.withLock { $0.value }
     }
   }
 }
@@ -494,7 +494,7 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
 /// write. (At 300 photos of 1 MiB that final fsync took 0.15 s, at the end of a backup of
 /// 1.7 s, with both cores idle.) Only a head start: errors are ignored, and the archive is
 /// fsynced in full afterwards as before.
-private final class EarlyWriteback: @unchecked Sendable {
+private final class EarlyWriteback: Sendable {
   private let stop = DispatchSemaphore(value: 0)
   private let done: DispatchSemaphore
 
