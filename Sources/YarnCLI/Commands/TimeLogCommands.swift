@@ -46,12 +46,7 @@ struct TimeLog: ParsableCommand {
 
   func run(in context: Context) throws {
     let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
-    let (sessions, names) = try context.read { store in
-      let projects = try store.projects()
-      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-      let projectID = try projectReference.map { try References.project($0, in: projects).id }
-      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
-    }
+    let (sessions, names) = try TimeOptions.sessions(in: range, project: projectReference, context: context)
     let now = context.now
     switch format {
     case .json:
@@ -141,12 +136,7 @@ struct TimeReportCommand: ParsableCommand {
 
   func run(in context: Context) throws {
     let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
-    let (sessions, names) = try context.read { store in
-      let projects = try store.projects()
-      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-      let projectID = try projectReference.map { try References.project($0, in: projects).id }
-      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
-    }
+    let (sessions, names) = try TimeOptions.sessions(in: range, project: projectReference, context: context)
     let report = TimeReport(
       sessions: sessions, projectNames: names, grouping: grouping, range: range, timeZone: context.timeZone,
       now: context.now)

@@ -46,6 +46,21 @@ enum TimeOptions {
     return day
   }
 
+  /// The sessions that share time with `range` (either end open when nil; of the project `project` names, when given),
+  /// and every project's name by ID, read in one transaction (`time log`, `time report`).
+  ///
+  /// - Throws: `CLIError.notFound`/`.ambiguous` for the project reference; the store's errors.
+  static func sessions(
+    in range: (start: Date?, end: Date?), project: String?, context: Context
+  ) throws -> (sessions: [TimeSession], names: [String: String]) {
+    try context.read { store in
+      let projects = try store.projects()
+      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+      let projectID = try project.map { try References.project($0, in: projects).id }
+      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
+    }
+  }
+
   /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either
   /// optional).
   ///
