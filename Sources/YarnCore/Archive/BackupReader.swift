@@ -287,7 +287,7 @@ final class BackupReader {
     if let staged {
       fd = open(staged.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard fd >= 0 else {
-        throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+        throw BackupError.cannotStage(path: staged.path, reason: POSIX.errnoText())
       }
     }
     defer { if fd >= 0 { close(fd) } }
@@ -512,7 +512,7 @@ final class BackupReader {
   ) throws {
     let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
-      throw BackupError.cannotStage(path: staged.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: staged.path, reason: POSIX.errnoText())
     }
     defer { close(fd) }
     var scanner = LibraryJSONScanner(mode: .array(key: key), handler: emit)
@@ -526,7 +526,7 @@ final class BackupReader {
       if n < 0, errno == EINTR { continue }
       guard n > 0 else {
         throw BackupError.cannotStage(
-          path: staged.path, reason: n < 0 ? AtomicFile.errnoText() : "it ends too early")
+          path: staged.path, reason: n < 0 ? POSIX.errnoText() : "it ends too early")
       }
       try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
       position += Int64(n)
@@ -543,7 +543,7 @@ final class BackupReader {
     guard let destination else { return readVerified(file) { _ in } }
     let fd = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: destination.path, reason: POSIX.errnoText())
     }
     var closed = false
     var keep = false
@@ -563,11 +563,11 @@ final class BackupReader {
     }
     if let problem { return problem }
     guard fsync(fd) == 0 else {
-      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: destination.path, reason: POSIX.errnoText())
     }
     closed = true
     guard close(fd) == 0 else {
-      throw BackupError.cannotStage(path: destination.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: destination.path, reason: POSIX.errnoText())
     }
     keep = true
     return nil

@@ -355,10 +355,10 @@ extension Backup {
     let target = store.attachmentURL(sha256: file.sha256)
     let shard = target.deletingLastPathComponent()
     if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
-      throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: shard.path, reason: POSIX.errnoText())
     }
     guard rename(staged.path, target.path) == 0 else {
-      throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: target.path, reason: POSIX.errnoText())
     }
     _ = shards.withLock { $0.insert(shard.path) }
     return target
@@ -377,10 +377,10 @@ extension Backup {
       let target = store.attachmentURL(sha256: file.sha256)
       let shard = target.deletingLastPathComponent()
       if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
-        throw BackupError.cannotStage(path: shard.path, reason: AtomicFile.errnoText())
+        throw BackupError.cannotStage(path: shard.path, reason: POSIX.errnoText())
       }
       guard rename(staging.url.appendingPathComponent(file.sha256).path, target.path) == 0 else {
-        throw BackupError.cannotStage(path: target.path, reason: AtomicFile.errnoText())
+        throw BackupError.cannotStage(path: target.path, reason: POSIX.errnoText())
       }
       placed.append(target)
       shards.insert(shard.path)
@@ -483,12 +483,12 @@ final class RestoreStaging {
     let creating = RestoreStaging.lockLibrary(store.directory, LOCK_SH)
     defer { if let creating { close(creating) } }
     guard mkdir(url.path, 0o700) == 0 else {
-      throw BackupError.cannotStage(path: url.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotStage(path: url.path, reason: POSIX.errnoText())
     }
     let lock = url.appendingPathComponent("lock").path
     lockDescriptor = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let reason = AtomicFile.errnoText()
+      let reason = POSIX.errnoText()
       if lockDescriptor >= 0 { close(lockDescriptor) }
       lockDescriptor = -1
       RestoreStaging.removeFolder(url)

@@ -135,7 +135,7 @@ final class DirectoryBackupSource: BackupSource {
     let file = root.path + "/" + entry.name
     let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else {
-      throw ZipError.cannotRead(path: path, entry: entry.name, reason: AtomicFile.errnoText())
+      throw ZipError.cannotRead(path: path, entry: entry.name, reason: POSIX.errnoText())
     }
     defer { close(fd) }
     let capacity = 1 << 20
@@ -146,7 +146,7 @@ final class DirectoryBackupSource: BackupSource {
       let n = POSIX.read(fd, buffer, capacity)
       if n < 0 {
         if errno == EINTR { continue }
-        throw ZipError.cannotRead(path: path, entry: entry.name, reason: AtomicFile.errnoText())
+        throw ZipError.cannotRead(path: path, entry: entry.name, reason: POSIX.errnoText())
       }
       if n == 0 { return total }
       total += Int64(n)

@@ -77,7 +77,7 @@ enum BackupWriter {
     do {
       let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard fd >= 0 else {
-        throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+        throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
       }
       defer { close(fd) }
       summary = try snapshot {
@@ -166,7 +166,7 @@ enum BackupWriter {
       var status = stat()
       guard stat(file.path, &status) == 0 else {
         throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path, reason: AtomicFile.errnoText())
+          sha256: attachment.sha256, path: file.path, reason: POSIX.errnoText())
       }
       guard Int64(status.st_size) == attachment.byteCount else {
         throw BackupError.attachmentUnavailable(
@@ -208,7 +208,7 @@ enum BackupWriter {
     let libraryURL = URL(fileURLWithPath: temporary.libraryPath)
     let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
-      throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
     }
     let hasher = SHA256Hasher()
     var librarySize: Int64 = 0
@@ -369,7 +369,7 @@ final class BackupTemporaryFiles {
       + Identifier.make()
     lock = open(group + ".lock", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard lock >= 0 else {
-      throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+      throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
     }
     _ = flock(lock, LOCK_EX | LOCK_NB)
   }

@@ -105,7 +105,7 @@ public enum LibraryExport {
           let path = temporary.extraPath("table-\(entries.count).csv")
           let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
           guard fd >= 0 else {
-            throw BackupError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+            throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
           }
           defer { close(fd) }
           let hasher = SHA256Hasher()

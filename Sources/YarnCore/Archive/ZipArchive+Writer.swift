@@ -187,7 +187,7 @@ extension ZipArchive {
       try syncFile(temporaryPath)
       if overwrite {
         guard rename(temporaryPath, url.path) == 0 else {
-          throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+          throw ZipError.cannotWrite(path: url.path, reason: POSIX.errnoText())
         }
       } else {
         // link(2) fails with EEXIST when the target exists: no check-then-write race. File
@@ -203,7 +203,7 @@ extension ZipArchive {
               path: url.path, reason: String(cString: strerror(failure)).lowercased())
           }
           guard rename(temporaryPath, url.path) == 0 else {
-            throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+            throw ZipError.cannotWrite(path: url.path, reason: POSIX.errnoText())
           }
         }
       }
@@ -248,11 +248,11 @@ extension ZipArchive {
     private func syncFile(_ path: String) throws {
       let fd = open(path, O_RDONLY)
       guard fd >= 0 else {
-        throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+        throw ZipError.cannotWrite(path: url.path, reason: POSIX.errnoText())
       }
       defer { POSIX.close(fd) }
       guard fsync(fd) == 0 else {
-        throw ZipError.cannotWrite(path: url.path, reason: AtomicFile.errnoText())
+        throw ZipError.cannotWrite(path: url.path, reason: POSIX.errnoText())
       }
     }
   }
@@ -395,7 +395,7 @@ private final class FileSource {
     fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
-      return fail(AtomicFile.errnoText(), code: ZIP_ER_OPEN, system: code)
+      return fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
     hasher = BackgroundHasher()
     count = 0
@@ -408,7 +408,7 @@ private final class FileSource {
     repeat { n = POSIX.read(fd, buffer, length) } while n < 0 && errno == EINTR
     guard n >= 0 else {
       let code = errno
-      return fail(AtomicFile.errnoText(), code: ZIP_ER_READ, system: code)
+      return fail(POSIX.errnoText(), code: ZIP_ER_READ, system: code)
     }
     count += Int64(n)
     if count > expectedSize {

@@ -137,7 +137,7 @@ enum AttachmentFiles {
   ) {
     try makeDirectory(folder)
     let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw StoreError.io(path: source, reason: errnoText()) }
+    guard input >= 0 else { throw StoreError.io(path: source, reason: POSIX.errnoText()) }
     defer { close(input) }
 
     var template = Array((folder + "/.import-XXXXXX").utf8CString)
@@ -145,7 +145,7 @@ enum AttachmentFiles {
       guard let base = buffer.baseAddress else { return -1 }
       return mkstemp(base)
     }
-    guard output >= 0 else { throw StoreError.io(path: folder, reason: errnoText()) }
+    guard output >= 0 else { throw StoreError.io(path: folder, reason: POSIX.errnoText()) }
     let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
     var outputOpen = true
     var placed = false
@@ -163,7 +163,7 @@ enum AttachmentFiles {
       }
       if got < 0 {
         if errno == EINTR { continue }
-        throw StoreError.io(path: source, reason: errnoText())
+        throw StoreError.io(path: source, reason: POSIX.errnoText())
       }
       if got == 0 { break }
       try buffer.withUnsafeBytes { raw in
@@ -177,9 +177,9 @@ enum AttachmentFiles {
       }
       count += Int64(got)
     }
-    guard fsync(output) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+    guard fsync(output) == 0 else { throw StoreError.io(path: temporary, reason: POSIX.errnoText()) }
     outputOpen = false
-    guard close(output) == 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+    guard close(output) == 0 else { throw StoreError.io(path: temporary, reason: POSIX.errnoText()) }
 
     let sha256: String
     do {
@@ -199,7 +199,7 @@ enum AttachmentFiles {
       return (sha256, count)  // the same bytes are stored already: drop the copy
     }
     guard rename(temporary, target) == 0 else {
-      throw StoreError.io(path: target, reason: errnoText())
+      throw StoreError.io(path: target, reason: POSIX.errnoText())
     }
     placed = true
     AtomicFile.syncDirectory(shard)
@@ -218,8 +218,6 @@ enum AttachmentFiles {
     }
     throw StoreError.io(path: path, reason: String(cString: strerror(failure)).lowercased())
   }
-
-  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 }
 
 extension LibraryStore {

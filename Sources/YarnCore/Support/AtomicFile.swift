@@ -75,23 +75,23 @@ public enum AtomicFile {
       guard let base = buffer.baseAddress else { return -1 }
       return mkstemp(base)
     }
-    guard fd >= 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+    guard fd >= 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText()) }
     let temporary = String(cString: bytes.map { UInt8(bitPattern: $0) } + [])
     var renamed = false
     defer {
       if !renamed { unlink(temporary) }
     }
     do {
-      guard fchmod(fd, mode) == 0 else { throw WriteError(path: url.path, reason: errnoText()) }
+      guard fchmod(fd, mode) == 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText()) }
       try body(fd)
-      guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText(), midway: true) }
+      guard fsync(fd) == 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText(), midway: true) }
     } catch {
       close(fd)
       throw error
     }
-    guard close(fd) == 0 else { throw WriteError(path: url.path, reason: errnoText(), midway: true) }
+    guard close(fd) == 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText(), midway: true) }
     guard rename(temporary, path) == 0 else {
-      throw WriteError(path: url.path, reason: errnoText())
+      throw WriteError(path: url.path, reason: POSIX.errnoText())
     }
     renamed = true
     syncDirectory(directory.isEmpty ? "." : directory)
@@ -100,14 +100,14 @@ public enum AtomicFile {
   /// Writes to an existing special file (FIFO, character device) through `body`.
   private static func writeInPlace(_ path: String, _ body: (Int32) throws -> Void) throws {
     let fd = open(path, O_WRONLY | O_TRUNC)
-    guard fd >= 0 else { throw WriteError(path: path, reason: errnoText()) }
+    guard fd >= 0 else { throw WriteError(path: path, reason: POSIX.errnoText()) }
     do {
       try body(fd)
     } catch {
       close(fd)
       throw error
     }
-    guard close(fd) == 0 else { throw WriteError(path: path, reason: errnoText(), midway: true) }
+    guard close(fd) == 0 else { throw WriteError(path: path, reason: POSIX.errnoText(), midway: true) }
   }
 
   /// `path` with symbolic links in its last component followed (up to 32 levels; a dangling
@@ -143,13 +143,10 @@ public enum AtomicFile {
       let written = POSIX.write(fd, base, left)
       if written < 0 {
         if errno == EINTR { continue }
-        throw WriteError(path: path, reason: errnoText(), midway: true)
+        throw WriteError(path: path, reason: POSIX.errnoText(), midway: true)
       }
       left -= written
       base = base.advanced(by: written)
     }
   }
-
-  /// The system's message for `errno`, in lower case as every message of yarn is.
-  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 }
