@@ -54,7 +54,13 @@ enum YarnTool {
         try? messages.flush()
         return ExitCode.success.rawValue
       }
-      let report = ErrorPresenter.report(for: error, root: root)
+      var report = ErrorPresenter.report(for: error, root: root)
+      if case CLIError.io(let path, _) = error, path == "standard output" {
+        // The output is written after the command's transaction commits: say so, so that a
+        // script does not run a change again because its output was lost.
+        report.hint =
+          "the command's change to the library, if it made one, was saved before its output failed"
+      }
       messages.write(report.text)
       try? messages.flush()
       return report.code.rawValue

@@ -159,8 +159,8 @@ enum TimeOptions {
         reason: "it applies only to --format csv")
     }
     for name in ["force", "bom", "no-formula-guard"] where values.flag(name) {
-      throw .badValue(
-        command: values.command, name: "--\(name)", value: "", reason: "it applies only to --format csv")
+      throw .optionDoesNotApply(
+        command: values.command, option: "--\(name)", reason: "it applies only to --format csv")
     }
   }
 

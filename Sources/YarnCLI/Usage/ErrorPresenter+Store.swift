@@ -86,7 +86,8 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "it overlaps the session on \"\(projectName)\" from \(local(session.start)) to \(end) "
           + "(session \(String(session.id.prefix(8))))",
-        hint: "change the times, or give --allow-overlap to record it anyway", code: .dataError)
+        hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
+        code: .dataError)
     case .noRoom:
       return ErrorReport(
         message: error.description, hint: "give --from and --to, or a shorter --duration", code: .dataError)

@@ -385,6 +385,10 @@ public enum TimeError: Error, CustomStringConvertible {
       return "a session of \(TimeInput.hoursAndMinutes(seconds)) does not fit on \(day) after its "
         + "last session: \(TimeInput.hoursAndMinutes(max(0, free))) left before the day ends or now"
     case .sessionNotFound(let reference):
+      if reference.trimmingSpaces().count < 4 {
+        return
+          "\"\(reference)\" is too short to name a session: give its ID or 4 or more of its first characters"
+      }
       return "no session has the id or id prefix \"\(reference)\""
     case .ambiguousSession(let reference, let ids):
       return "\"\(reference)\" begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"
