@@ -14,8 +14,8 @@ import Testing
       #expect(try pragma("foreign_keys") == "1")
       #expect(try pragma("synchronous") == "2")  // FULL
       #expect(try pragma("busy_timeout") == "5000")
-      #expect(try pragma("user_version") == "1")
-      #expect(Schema.currentVersion == 1)
+      #expect(try pragma("user_version") == "2")
+      #expect(Schema.currentVersion == 2)
       #expect(Set(Schema.migrations.map(\.name)).count == Schema.migrations.count)
       let tables = try store.connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
@@ -125,12 +125,12 @@ import Testing
           Issue.record("a newer schema was opened in \(mode)")
         } catch StoreError.newerSchema(let found, let known) {
           #expect(found == 7)
-          #expect(known == 1)
+          #expect(known == 2)
         }
       }
       #expect(
-        String(describing: StoreError.newerSchema(found: 7, known: 1))
-          == "the library's database has schema version 7, but this yarn knows only versions up to 1; use a newer yarn"
+        String(describing: StoreError.newerSchema(found: 7, known: 2))
+          == "the library's database has schema version 7, but this yarn knows only versions up to 2; use a newer yarn"
       )
     }
   }
@@ -186,7 +186,7 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())
-      #expect(try store.connection.integer("PRAGMA user_version") == 1)
+      #expect(try store.connection.integer("PRAGMA user_version") == 2)
     }
   }
 

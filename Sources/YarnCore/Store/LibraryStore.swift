@@ -90,10 +90,12 @@ public final class LibraryStore {
   /// is committed: the same rows are refused as without it.
   ///
   /// For a restore into an empty library, where the one check at the end costs a fraction
-  /// of the rows' own: SQLite rebuilds a temporary table for each `IN (…)` list of a CHECK
-  /// (the five unit tokens) on every row inserted, about 1.2 s of 1.8 s for 100,000 yarns,
-  /// against about 0.4 s for the check at the end. The cost of the end check grows with the
-  /// whole database, so a merge into a large library should not use this.
+  /// of the rows' own. Measured with schema version 1, whose CHECKs used `IN (…)` lists
+  /// (SQLite rebuilt a temporary table for each on every row): about 1.2 s of 1.8 s for
+  /// 100,000 yarns, against about 0.4 s for the check at the end. Version 2 writes them as
+  /// ORs of equalities, and the end check of 100,000 yarns takes about 0.09 s. The cost of
+  /// the end check grows with the whole database, so a merge into a large library should
+  /// not use this.
   /// (`PRAGMA ignore_check_constraints` is read when a statement is prepared; SQLite expires
   /// the prepared statements when it changes, so no statement keeps the other setting.)
   ///
@@ -183,6 +185,12 @@ public final class LibraryStore {
             let writer = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
             try LibraryStore.configure(writer, writable: true, busyTimeout: busyTimeout)
             try LibraryStore.migrate(writer)
+            // A migration that rebuilt tables leaves a WAL as large as them (42 MB for
+            // 100,000 yarns), which every later read-only command would read again on open
+            // (20 ms each) until some write checkpoints it: checkpoint it now, not waiting
+            // for other readers. Committed either way, so errors are ignored.
+            try? writer.setBusyTimeout(milliseconds: 0)
+            try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             try writer.close()
             reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
             try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
@@ -343,11 +351,37 @@ public final class LibraryStore {
 
   /// Applies the pending migrations in one `BEGIN IMMEDIATE` transaction; the version is read
   /// again under the lock, so two processes opening a new library at once migrate it once.
+  /// All or nothing: any failure rolls back to the version the database had.
+  ///
+  /// When a pending migration rebuilds tables (`Schema.Migration.rebuildsTables`), foreign
+  /// keys are turned off before the transaction (the pragma does nothing inside one),
+  /// `PRAGMA foreign_key_check` must find no row before the commit, and foreign keys are on
+  /// again afterwards whether the migration succeeded or not. `legacy_alter_table` is set
+  /// off, so that `ALTER TABLE … RENAME` follows the current rules whatever the connection had.
+  ///
+  /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `DatabaseError` when
+  ///   a migration fails, such as SQLITE_CONSTRAINT_FOREIGNKEY (787, a macro Swift does not
+  ///   import) naming the rows when the database breaks its foreign keys.
   static func migrate(_ connection: Connection) throws {
     let known = Schema.currentVersion
     let version = Int(try connection.integer("PRAGMA user_version") ?? 0)
     if version > known { throw StoreError.newerSchema(found: version, known: known) }
     if version == known { return }
+    let rebuilds = Schema.migrations[version...].contains { $0.rebuildsTables }
+    if rebuilds {
+      try connection.execute("PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = OFF")
+    }
+    do {
+      try migrateLocked(connection, checkingForeignKeys: rebuilds)
+    } catch {
+      if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") }
+      throw error
+    }
+    if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
+  }
+
+  private static func migrateLocked(_ connection: Connection, checkingForeignKeys: Bool) throws {
+    let known = Schema.currentVersion
     try connection.execute("BEGIN IMMEDIATE")
     do {
       let locked = Int(try connection.integer("PRAGMA user_version") ?? 0)
@@ -355,12 +389,40 @@ public final class LibraryStore {
       for migration in Schema.migrations[locked...] {
         try connection.execute(migration.sql)
       }
+      if checkingForeignKeys {
+        try checkForeignKeys(connection, upgradingFrom: locked)
+      }
       try connection.execute("PRAGMA user_version = \(known)")
       try connection.execute("COMMIT")
     } catch {
       if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
       throw error
     }
+  }
+
+  /// Throws when `PRAGMA foreign_key_check` finds a row whose parent is missing (possible
+  /// only in a database changed with foreign keys off, such as by the `sqlite3` shell, whose
+  /// default is off), naming up to five of them.
+  private static func checkForeignKeys(_ connection: Connection, upgradingFrom version: Int)
+    throws
+  {
+    let sql = "PRAGMA foreign_key_check"
+    // Rows: table, rowid (NULL in a WITHOUT ROWID table), parent table, foreign key index.
+    let problems = try connection.query(sql) { row -> String in
+      let table = row.text(0) ?? "?"
+      let parent = row.text(2) ?? "?"
+      let rowID = row.isNull(1) ? "a row" : "row \(row.int64(1))"
+      return "\(rowID) of \(table) refers to a missing \(parent)"
+    }
+    guard !problems.isEmpty else { return }
+    let shown = problems.prefix(5).joined(separator: "; ")
+    let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""
+    throw DatabaseError(
+      extendedCode: SQLITE_CONSTRAINT | (3 << 8),
+      message: "cannot upgrade the library's database from schema version \(version) to "
+        + "\(Schema.currentVersion), which is left as it was: \(problems.count) "
+        + "\(problems.count == 1 ? "row breaks" : "rows break") a foreign key (\(shown)\(more))",
+      sql: sql)
   }
 
   /// The file type bits (`S_IFDIR`, `S_IFREG`, …) of the item at `path`, or `nil` when there
