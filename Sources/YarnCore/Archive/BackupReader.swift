@@ -257,6 +257,7 @@ final class BackupReader {
               try placer.place(file, stagedAt: destination)
             }
           }
+          placer?.finish()
         } catch {
           attachmentError = error
         }
@@ -619,16 +620,28 @@ final class BackupReader {
 /// restore inserts its items on another, and remembers where they went (to take them out
 /// again if the restore fails).
 ///
-/// `@unchecked Sendable` only for `move`, which is called on the attachments' thread alone;
-/// the list of moved files is `Locked`.
+/// `@unchecked Sendable` only for `move` and `folders`, which are used on the attachments'
+/// thread alone (`place`, `finish`); the list of moved files is `Locked`.
 final class AttachmentPlacer: @unchecked Sendable {
   private let move: (BackupManifest.File, URL) throws -> URL?
   private let moved = Locked<[URL]>([])
+  private var folders = Set<String>()
 
   /// - Parameter move: moves a staged file into the store; returns where it went (`nil`
   ///   when it was not moved).
   init(move: @escaping (BackupManifest.File, URL) throws -> URL?) {
     self.move = move
+  }
+
+  /// Makes the moves durable: fsyncs each folder a file was moved into, then the folders
+  /// holding those (the store's `attachments`, whose shard folders may be new). Called on
+  /// the attachments' thread once every file is placed, so that these syncs (one per
+  /// shard, about 0.5 ms each) wait for the disk while the items are still being decoded,
+  /// not after.
+  func finish() {
+    let parents = Set(folders.map { POSIX.directory(of: $0) })
+    for folder in folders.sorted() { AtomicFile.syncDirectory(folder) }
+    for parent in parents.sorted() { AtomicFile.syncDirectory(parent) }
   }
 
   /// The files moved into the store so far.
@@ -637,6 +650,7 @@ final class AttachmentPlacer: @unchecked Sendable {
   /// Moves one staged, checked attachment into the store.
   func place(_ file: BackupManifest.File, stagedAt staged: URL) throws {
     guard let target = try move(file, staged) else { return }
+    folders.insert(POSIX.directory(of: target.path))
     moved.withLock { $0.append(target) }
   }
 }

@@ -227,21 +227,11 @@ extension Backup {
         }
         let inserter = MergePlanner(store: store, mode: mode)
         // Any error rolls back the whole transaction, so no savepoint per item is needed;
-        // the IDs were checked (unique in the backup; a merge looked each one up). Into an
-        // emptied library the schema's CHECKs run once at the end (see
-        // `checkingConstraintsAtEnd`); a merge keeps them per row, as the end check would
-        // read the whole library.
-        func insertAll() throws {
-          try store.bulk {
-            for key in ["yarns", "projects", "notes", "sessions"] {
-              try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
-            }
+        // the IDs were checked (unique in the backup; a merge looked each one up).
+        try store.bulk {
+          for key in ["yarns", "projects", "notes", "sessions"] {
+            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
           }
-        }
-        if mode == .merge {
-          try insertAll()
-        } else {
-          try store.checkingConstraintsAtEnd { try insertAll() }
         }
         try inserter.finish()
         if !inserter.conflicts.isEmpty {
@@ -296,10 +286,9 @@ extension Backup {
         let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
         let newDigests = Set(newFiles.map(\.sha256))
         try staging.writeJournal(newFiles.map(\.sha256))
-        let shards = Locked(Set<String>())
         let mover = AttachmentPlacer { file, staged in
           guard newDigests.contains(file.sha256) else { return nil }
-          return try place(file, stagedAt: staged, into: store, shards: shards)
+          return try place(file, stagedAt: staged, into: store)
         }
         placer = mover
         // The yarns, which refer to nothing, are inserted as they stream (they come last in
@@ -307,36 +296,30 @@ extension Backup {
         // to yarns, so they are read again from the staged copy once the yarns are in.
         let inserter = MergePlanner(store: store, mode: .emptyOnly)
         var insertError: Error?
-        // The schema's CHECKs run once, when every row is in (`checkingConstraintsAtEnd`).
-        try store.checkingConstraintsAtEnd {
-          let scan = try store.bulk {
-            try reader.scanLibrary(
-              stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
-            ) { item in
-              guard insertError == nil, case .yarn = item else { return }
-              do { try inserter.insert(item) } catch { insertError = error }
-            }
+        let scan = try store.bulk {
+          try reader.scanLibrary(
+            stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
+          ) { item in
+            guard insertError == nil, case .yarn = item else { return }
+            do { try inserter.insert(item) } catch { insertError = error }
           }
-          let problems = scan.problems + scan.attachmentProblems
-          guard problems.isEmpty else {
-            throw BackupError.invalidBackup(path: url.path, problems: problems)
-          }
-          if let insertError { throw insertError }
-          try store.bulk {
-            for key in ["projects", "notes", "sessions"] {
-              try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
-            }
-          }
-          if !inserter.conflicts.isEmpty {
-            throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
-          }
-          inserter.count(scan.counts)
         }
+        let problems = scan.problems + scan.attachmentProblems
+        guard problems.isEmpty else {
+          throw BackupError.invalidBackup(path: url.path, problems: problems)
+        }
+        if let insertError { throw insertError }
+        try store.bulk {
+          for key in ["projects", "notes", "sessions"] {
+            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
+          }
+        }
+        if !inserter.conflicts.isEmpty {
+          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
+        }
+        inserter.count(scan.counts)
         report.added = inserter.added
         report.added.attachments = newFiles.count
-        for shard in shards.withLock({ $0 }) { AtomicFile.syncDirectory(shard) }
-        AtomicFile.syncDirectory(
-          store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
       }
     } catch {
       for url in placer?.placed ?? [] { unlink(url.path) }
@@ -349,8 +332,7 @@ extension Backup {
   ///
   /// - Throws: `BackupError.cannotStage`.
   private static func place(
-    _ file: BackupManifest.File, stagedAt staged: URL, into store: LibraryStore,
-    shards: Locked<Set<String>>
+    _ file: BackupManifest.File, stagedAt staged: URL, into store: LibraryStore
   ) throws -> URL {
     let target = store.attachmentURL(sha256: file.sha256)
     let shard = target.deletingLastPathComponent()
@@ -360,7 +342,6 @@ extension Backup {
     guard rename(staged.path, target.path) == 0 else {
       throw BackupError.cannotStage(path: target.path, reason: POSIX.errnoText())
     }
-    _ = shards.withLock { $0.insert(shard.path) }
     return target
   }
 

@@ -83,55 +83,6 @@ public final class LibraryStore {
     return try body()
   }
 
-  /// Runs `body` with the schema's CHECK constraints checked once at its end, over the whole
-  /// database (`PRAGMA quick_check`, which checks every CHECK and NOT NULL constraint and the
-  /// structure of each table and index), instead of on each row as it is written. Must run
-  /// inside `write { }`; a violation throws, so the transaction rolls back and nothing of it
-  /// is committed: the same rows are refused as without it.
-  ///
-  /// For a restore into an empty library, where the one check at the end costs a fraction
-  /// of the rows' own. Measured with schema version 1, whose CHECKs used `IN (…)` lists
-  /// (SQLite rebuilt a temporary table for each on every row): about 1.2 s of 1.8 s for
-  /// 100,000 yarns, against about 0.4 s for the check at the end. Version 2 writes them as
-  /// ORs of equalities, and the end check of 100,000 yarns takes about 0.09 s. The cost of
-  /// the end check grows with the whole database, so a merge into a large library should
-  /// not use this.
-  /// (`PRAGMA ignore_check_constraints` is read when a statement is prepared; SQLite expires
-  /// the prepared statements when it changes, so no statement keeps the other setting.)
-  ///
-  /// - Throws: what `body` throws; `StoreError.database` (SQLITE_CONSTRAINT_CHECK, the
-  ///   problems `quick_check` found, such as `CHECK constraint failed in yarn`; 275 is
-  ///   SQLITE_CONSTRAINT_CHECK, a macro Swift does not import) when a row
-  ///   breaks the schema; `StoreError.database` when not inside a write transaction.
-  func checkingConstraintsAtEnd<T>(_ body: () throws -> T) throws -> T {
-    guard depth > 0, !connection.isAutocommit else {
-      throw StoreError.database(
-        DatabaseError(
-          extendedCode: SQLITE_MISUSE,
-          message: "checkingConstraintsAtEnd runs inside a write transaction"))
-    }
-    do {
-      try connection.execute("PRAGMA ignore_check_constraints = ON")
-      let value: T
-      do {
-        value = try body()
-      } catch {
-        try? connection.execute("PRAGMA ignore_check_constraints = OFF")
-        throw error
-      }
-      try connection.execute("PRAGMA ignore_check_constraints = OFF")
-      let problems = try connection.query("PRAGMA quick_check") { $0.text(0) ?? "" }
-      guard problems == ["ok"] else {
-        throw DatabaseError(
-          extendedCode: SQLITE_CONSTRAINT | (1 << 8), message: problems.joined(separator: "; "),
-          sql: "PRAGMA quick_check")
-      }
-      return value
-    } catch let error as DatabaseError {
-      throw StoreError.wrap(error)
-    }
-  }
-
   /// Opens the library in `directory`.
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
