@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -44,16 +50,18 @@ final class WorkSlot<Value: Sendable>: Sendable {
   /// Runs `work` on `ParallelWork.workers` and returns the slot its result goes to.
   static func start(_ work: @escaping @Sendable () throws -> Value) -> WorkSlot<Value> {
     let slot = WorkSlot<Value>()
-    ParallelWork.workers.async { slot.put(Result { try work() }) }
+    ParallelWork.workers.submit { slot.put(Result { try work() }) }
     return slot
   }
 }
 
 /// Where the CPU-bound pieces of a backup or restore run (encoding or decoding a batch of
-/// items): the global concurrent queue, as wide as the machine has cores. Work sent there
-/// never waits on anything, so it cannot starve the threads that do (`ParallelWork.thread`).
+/// items): a `WorkerPool` as wide as the machine has cores (no wider than `inFlight`, the
+/// batches that can be waiting), below the other threads' priority. Work sent there never waits on anything, so it cannot starve the threads that
+/// do (`ParallelWork.thread`).
 enum ParallelWork {
-  static let workers = DispatchQueue.global(qos: .userInitiated)
+  static let workers = WorkerPool(
+    threads: min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), inFlight))
 
   /// Items per batch handed to a worker: large enough that the hand-over costs little
   /// beside the coding, small enough that a few batches in flight stay a few MB.
@@ -153,5 +161,55 @@ final class BatchQueue<Element: Sendable>: Sendable {
   func cancel() {
     state.withLock { $0.cancelled = true }
     room.signal()
+  }
+}
+
+/// The threads that encode and decode `library.json` (`ParallelWork.workers`): one per core,
+/// started on first use and kept for the life of the process, each taking jobs in the order
+/// they were submitted.
+///
+/// They run at a lower scheduling priority than the process's other threads (Linux: nice +10
+/// on each of them, which Linux applies per thread — setpriority(2), "BUGS"; Apple systems: the
+/// utility QoS class). A backup or restore is bound by the CPU of every core, and its one
+/// thread that moves the attachments (reading, CRC-32, SHA-256, writing, fsync) is the one
+/// the whole command waits for at its end: at equal priority the scheduler gave it a third
+/// of its share while two workers were busy, and it finished alone with the other core idle.
+/// With the workers below it, it runs as soon as it is ready and the workers fill the rest
+/// (bench/README.md, step 17). The threads are their own (each a serial queue whose one job
+/// never ends), so no thread of Dispatch's shared pool is left at the lower priority.
+final class WorkerPool: Sendable {
+  private let jobs = Locked<[@Sendable () -> Void]>([])
+  private let ready = DispatchSemaphore(value: 0)
+
+  /// Starts `threads` worker threads (at least one).
+  init(threads: Int) {
+    for index in 0..<max(1, threads) {
+      let ready = self.ready
+      let jobs = self.jobs
+      DispatchQueue(label: "yarn.worker.\(index)").async {
+        WorkerPool.lowerPriority()
+        while true {
+          ready.wait()
+          guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+          job()
+        }
+      }
+    }
+  }
+
+  /// Runs `job` on the first free worker; jobs start in the order they are submitted.
+  func submit(_ job: @escaping @Sendable () -> Void) {
+    jobs.withLock { $0.append(job) }
+    ready.signal()
+  }
+
+  /// Lowers the calling thread's priority (only this thread's; failures are ignored, as
+  /// the work is the same at any priority).
+  private static func lowerPriority() {
+    #if os(Linux)
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+    #elseif canImport(Darwin)
+      _ = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
+    #endif
   }
 }
