@@ -28,6 +28,8 @@ enum YarnTool {
     messages: TextOutput, now: Date = Date()
   ) -> Int32 {
     let parser = CommandParser(root: root)
+    // The library's database file, named in a report of its errors once it is known.
+    var database: String?
     do {
       switch try parser.parse(arguments) {
       case .help(let path):
@@ -38,6 +40,7 @@ enum YarnTool {
         let context = Context(
           global: try GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages)
+        database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
         let command = try type.init(from: values)
         try command.run(in: context)
       }
@@ -54,7 +57,7 @@ enum YarnTool {
         try? messages.flush()
         return ExitCode.success.rawValue
       }
-      var report = ErrorPresenter.report(for: error, root: root)
+      var report = ErrorPresenter.report(for: error, root: root, database: database)
       if case CLIError.io(let path, _) = error, path == "standard output" {
         // The output is written after the command's transaction commits: say so, so that a
         // script does not run a change again because its output was lost.

@@ -57,9 +57,18 @@ import YarnCore
       DatabaseError(
         extendedCode: 8, message: "attempt to write a readonly database",
         sql: "INSERT INTO yarn (id, name)\nVALUES (?, ?)"))
-    let report = ErrorPresenter.report(for: error, root: RootCommand.self)
+    let report = ErrorPresenter.report(
+      for: error, root: RootCommand.self, database: "/home/ann/yarn/library.sqlite")
     #expect(report.code == .ioError)
-    #expect(report.message == "cannot write the library: its database is read-only")
+    #expect(
+      report.message
+        == "cannot write the library: /home/ann/yarn/library.sqlite is read-only "
+        + "(SQLite: attempt to write a readonly database)")
+    // Before the library is known (no path), the words stay general.
+    #expect(
+      ErrorPresenter.report(for: error, root: RootCommand.self).message
+        == "cannot write the library: the library's database is read-only "
+        + "(SQLite: attempt to write a readonly database)")
     #expect(
       report.hint
         == "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)"
@@ -75,11 +84,14 @@ import YarnCore
     try garbage.write(to: yarn.library.appendingPathComponent("library.sqlite"))
     let result = try yarn.run(["stash", "list"])
     #expect(result.status == 74)
-    #expect(result.stderr.contains("file is not a database"))
+    // The file is named; SQLite's words follow, without its code or the failing statement.
+    let file = yarn.library.appendingPathComponent("library.sqlite").path
     #expect(
-      result.stderr.contains(
-        "hint: the library's database is damaged or not a yarn library; restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'\n"
-      ))
+      result.stderr
+        == "error: \(file) is damaged or not a yarn library (SQLite: file is not a database)\n"
+        + "hint: restore a backup into a new library with "
+        + "'yarn --library NEW_DIR backup restore FILE'; keep the damaged file until the restore is done\n"
+    )
     #expect(try Data(contentsOf: yarn.library.appendingPathComponent("library.sqlite")) == garbage)
   }
 

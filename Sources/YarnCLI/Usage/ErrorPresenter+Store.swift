@@ -8,8 +8,8 @@ import YarnCore
 
 extension ErrorPresenter {
   /// Reports of the store's, time tracker's and backup's errors; `nil` for other errors.
-  static func storeReport(for error: any Error) -> ErrorReport? {
-    if let error = error as? StoreError { return report(for: error) }
+  static func storeReport(for error: any Error, database: String? = nil) -> ErrorReport? {
+    if let error = error as? StoreError { return report(for: error, database: database) }
     if let error = error as? TimeError { return report(for: error) }
     if let error = error as? BackupError { return report(for: error) }
     return nil
@@ -101,8 +101,11 @@ extension ErrorPresenter {
     }
   }
 
-  static func report(for error: StoreError) -> ErrorReport {
+  /// - Parameter database: the path of `library.sqlite`, named when the database itself is at
+  ///   fault (damaged, not a database, read-only), instead of SQLite's code and statement.
+  static func report(for error: StoreError, database: String? = nil) -> ErrorReport {
     let message = error.description
+    let file = database ?? "the library's database"
     switch error {
     case .busy:
       return ErrorReport(
@@ -121,14 +124,15 @@ extension ErrorPresenter {
     case .database(let database) where [11, 26].contains(database.primaryCode):
       // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.
       return ErrorReport(
-        message: message,
+        message: "\(file) is damaged or not a yarn library (SQLite: \(database.message))",
         hint:
-          "the library's database is damaged or not a yarn library; restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'",
+          "restore a backup into a new library with 'yarn --library NEW_DIR backup restore FILE'; "
+          + "keep the damaged file until the restore is done",
         code: .ioError)
     case .database(let database) where database.primaryCode == 8:
       // SQLITE_READONLY: the file or its directory is not writable by this user.
       return ErrorReport(
-        message: "cannot write the library: its database is read-only",
+        message: "cannot write the library: \(file) is read-only (SQLite: \(database.message))",
         hint:
           "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)",
         code: .ioError)

@@ -31,7 +31,11 @@ struct ErrorReport: Equatable {
 /// The one place that turns an error — the CLI's own `CLIError` or any YarnCore error — into
 /// words and an exit status (sysexits(3)). Nothing else decides what an error says.
 enum ErrorPresenter {
-  static func report(for error: any Error, root: any ParsableCommand.Type) -> ErrorReport {
+  /// - Parameter database: the path of the library's `library.sqlite`, named in the report of
+  ///   an error of the database itself (damaged, read-only); `nil` when not known yet.
+  static func report(
+    for error: any Error, root: any ParsableCommand.Type, database: String? = nil
+  ) -> ErrorReport {
     if let error = error as? CLIError { return report(for: error, root: root) }
     if let error = error as? Lookup.Failure {
       switch error {
@@ -60,7 +64,7 @@ enum ErrorPresenter {
     if let error = error as? AtomicFile.WriteError {
       return ErrorReport(message: error.description, code: error.midway ? .ioError : .cannotCreate)
     }
-    if let report = storeReport(for: error) { return report }
+    if let report = storeReport(for: error, database: database) { return report }
     if let error = error as? SystemLibraryError {
       return ErrorReport(message: error.reason, code: .unavailable)
     }
