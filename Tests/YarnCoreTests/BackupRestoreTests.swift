@@ -122,6 +122,49 @@ import Testing
     }
   }
 
+  @Test func idsAreComparedByTheirBytesAsTheStoreComparesThem() throws {
+    try Support.withScratch { dir in
+      // "café" twice: U+00E9 (composed) and "e" + U+0301 (decomposed). Swift calls the two
+      // strings equal; SQLite's UNIQUE and foreign keys compare their bytes, which differ.
+      let composed = "caf\u{E9}"
+      let decomposed = "cafe\u{301}"
+      #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+
+      // A usage naming the other form: the store refuses it, so verify must too.
+      let dangling = Library(
+        yarns: [Yarn(id: composed, name: "Composed")],
+        projects: [
+          Project(
+            id: "p1", name: "Hat", usages: [YarnUsage(yarnID: decomposed, amount: Amount(1, .skein))])
+        ])
+      let zip = dir.appendingPathComponent("dangling.zip")
+      _ = try BackupWriter.write(
+        dangling, to: zip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
+        attachmentURL: { dir.appendingPathComponent($0) })
+      let expected = BackupProblem.inconsistentLibrary(
+        reason: "project p1 (Hat) uses yarn \(decomposed), which is missing")
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
+        try Backup.verify(zip)
+      }
+      let target = try emptyStore(dir)
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
+        try Backup.restore(from: zip, into: target)
+      }
+      #expect(try target.isEmpty())
+
+      // Two yarns whose IDs differ only so are two yarns to the store: verify agrees.
+      let twins = Library(
+        yarns: [Yarn(id: composed, name: "Composed"), Yarn(id: decomposed, name: "Decomposed")])
+      let twinsZip = dir.appendingPathComponent("twins.zip")
+      _ = try BackupWriter.write(
+        twins, to: twinsZip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
+        attachmentURL: { dir.appendingPathComponent($0) })
+      #expect(try Backup.verify(twinsZip).counts.yarns == 2)
+      try Backup.restore(from: twinsZip, into: target)
+      #expect(try target.yarns().map(\.name) == ["Composed", "Decomposed"])
+    }
+  }
+
   @Test func aFailureInsideTheStoreTakesTheAttachmentsBackOut() throws {
     try Support.withScratch { dir in
       let photo = Attachment(

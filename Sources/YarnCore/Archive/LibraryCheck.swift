@@ -20,10 +20,10 @@
 final class LibraryCheck {
   private let manifest: BackupManifest
   private var problems: [BackupProblem] = []
-  private var yarnIDs = Set<String>()
-  private var projectIDs = Set<String>()
-  private var noteIDs = Set<String>()
-  private var sessionIDs = Set<String>()
+  private var yarnIDs = Set<StoredID>()
+  private var projectIDs = Set<StoredID>()
+  private var noteIDs = Set<StoredID>()
+  private var sessionIDs = Set<StoredID>()
   /// References checked at the end, when every yarn and project has been seen.
   private var usages: [(projectID: String, projectName: String, yarnID: String)] = []
   private var noteSubjects: [(noteID: String, subject: Note.Subject)] = []
@@ -52,8 +52,8 @@ final class LibraryCheck {
 
   private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
 
-  private func unique(_ id: String, in set: inout Set<String>, kind: String) {
-    if !set.insert(id).inserted { report("two \(kind)s have the ID \(id)") }
+  private func unique(_ id: String, in set: inout Set<StoredID>, kind: String) {
+    if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(id)") }
   }
 
   private func checkInstant(_ date: Date, _ what: String) {
@@ -132,10 +132,10 @@ final class LibraryCheck {
   /// Resolves the references and compares the counts; every problem found, in the order
   /// found.
   func finish() -> [BackupProblem] {
-    for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(yarnID) {
+    for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(StoredID(yarnID)) {
       report("project \(projectID) (\(projectName)) uses yarn \(yarnID), which is missing")
     }
-    for (sessionID, projectID) in sessionProjects where !projectIDs.contains(projectID) {
+    for (sessionID, projectID) in sessionProjects where !projectIDs.contains(StoredID(projectID)) {
       report("session \(sessionID) belongs to project \(projectID), which is missing")
     }
     if running.count > 1 {
@@ -145,9 +145,9 @@ final class LibraryCheck {
     }
     for (noteID, subject) in noteSubjects {
       switch subject {
-      case .yarn(let id) where !yarnIDs.contains(id):
+      case .yarn(let id) where !yarnIDs.contains(StoredID(id)):
         report("note \(noteID) is about yarn \(id), which is missing")
-      case .project(let id) where !projectIDs.contains(id):
+      case .project(let id) where !projectIDs.contains(StoredID(id)):
         report("note \(noteID) is about project \(id), which is missing")
       default: continue
       }
@@ -169,6 +169,27 @@ final class LibraryCheck {
       problems.append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
     }
     return problems
+  }
+}
+
+/// An ID compared as the store compares it: by its UTF-8 bytes. Swift's `String` equality is
+/// canonical equivalence (`"café"` with a composed é equals `"cafe\u{301}"`), while SQLite's
+/// `=` and UNIQUE compare the bytes (the BINARY collation, sqlite.org/datatype3.html §7.1):
+/// checked the Swift way, a usage naming the other form of a yarn's ID passed `verify` and
+/// failed `restore`, and two yarns whose IDs differ only so were called duplicates by
+/// `verify` and restored by `restore`.
+struct StoredID: Hashable {
+  let text: String
+
+  init(_ text: String) { self.text = text }
+
+  static func == (lhs: StoredID, rhs: StoredID) -> Bool {
+    lhs.text.utf8.elementsEqual(rhs.text.utf8)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    var text = self.text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
 
