@@ -81,7 +81,7 @@ enum TimeOptions {
     let zone = context.timeZone
     return (
       first.map { LocalCalendar.startOfDay($0, in: zone) },
-      last.map { LocalCalendar.startOfDay($0.adding(days: 1), in: zone) }
+      last.map { LocalCalendar.endOfDay($0, in: zone) }
     )
   }
 

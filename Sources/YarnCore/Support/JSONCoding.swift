@@ -32,6 +32,11 @@ public enum JSONCoding {
       let container = try decoder.singleValueContainer()
       let text = try container.decode(String.self)
       guard let date = JSONCoding.parseInstant(text) else {
+        if TimeInput.isAbsoluteInstantOutOfRange(text) {
+          throw DecodingError.dataCorruptedError(
+            in: container,
+            debugDescription: "the instant \"\(text)\" falls outside \(JSONCoding.instantRangeText) in UTC")
+        }
         throw DecodingError.dataCorruptedError(
           in: container,
           debugDescription: "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \"\(text)\"")
@@ -41,7 +46,41 @@ public enum JSONCoding {
     return decoder
   }
 
-  /// `2026-03-29T14:30:00Z`: ISO 8601 in UTC, whole seconds (fractions are truncated).
+  /// The first instant this package stores and writes: 0001-01-01T00:00:00Z
+  /// (−62,135,596,800 s from 1970-01-01T00:00:00Z).
+  ///
+  /// Instants are written as ISO 8601 in UTC with a four-digit year (ISO 8601 writes other
+  /// years only in an expanded form by agreement; RFC 3339 §5.6 has `date-fullyear = 4DIGIT`),
+  /// and days are `CalendarDate`s of the years 1...9999, so the years 0001–9999 are all that
+  /// `formatInstant` can write and `parseInstant` read back. An instant outside
+  /// `earliestInstant...latestInstant` in UTC — even one written with an offset inside the
+  /// years, such as `0001-01-01T00:00:00+18:00` (0000-12-31T06:00:00Z) — is refused where
+  /// instants come in (`TimeInput`, `parseInstant`), so that every stored instant restores.
+  public static let earliestInstant = Date(timeIntervalSince1970: Double(earliestSecond))
+
+  /// The last whole second this package stores and writes: 9999-12-31T23:59:59Z
+  /// (253,402,300,799 s from 1970-01-01T00:00:00Z); see `earliestInstant`. A fraction of it
+  /// (`9999-12-31T23:59:59.5Z`) is read too, and truncated to it by the store and by
+  /// `formatInstant`.
+  public static let latestInstant = Date(timeIntervalSince1970: Double(latestSecond))
+
+  /// `earliestInstant` and `latestInstant` in whole seconds from 1970-01-01T00:00:00Z.
+  static let earliestSecond: Int64 = -62_135_596_800
+  static let latestSecond: Int64 = 253_402_300_799
+
+  /// The range in words, for error messages.
+  static let instantRangeText = "0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z"
+
+  /// Whether `date`, truncated to whole seconds as the store and `formatInstant` truncate it,
+  /// lies within `earliestInstant...latestInstant`.
+  public static func isInInstantRange(_ date: Date) -> Bool {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    return seconds >= Double(earliestSecond) && seconds <= Double(latestSecond)
+  }
+
+  /// `2026-03-29T14:30:00Z`: ISO 8601 in UTC, whole seconds (fractions are truncated). Meant
+  /// for instants within `earliestInstant...latestInstant`, which read back as written;
+  /// others are written with a year that is not four digits and that `parseInstant` refuses.
   public static func formatInstant(_ date: Date) -> String {
     let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
     // Civil-from-days (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): no
@@ -69,7 +108,10 @@ public enum JSONCoding {
   ///
   /// Read by integer arithmetic on the proleptic Gregorian calendar (`TimeInput.absoluteInstant`),
   /// so that every instant of the years 0001–9999 reads back as written, in any of these forms;
-  /// an impossible time (`2026-02-30T00:00:00Z`, `24:00:00`, an offset over 18 hours) is `nil`.
+  /// an impossible time (`2026-02-30T00:00:00Z`, `24:00:00`, an offset over 18 hours) is `nil`,
+  /// and so is one whose UTC falls outside `earliestInstant...latestInstant`
+  /// (`9999-12-31T23:59:59-18:00` is 10000-01-01T17:59:59Z). A fraction never carries into the
+  /// next second: `9999-12-31T23:59:59.999999999Z` is read, and truncates to 23:59:59.
   public static func parseInstant(_ text: String) -> Date? {
     TimeInput.absoluteInstant(text, keepingFraction: true)
   }

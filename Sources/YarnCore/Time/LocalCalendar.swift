@@ -13,11 +13,14 @@
 /// swallows midnight) to the first instant of the next day; every instant belongs to exactly
 /// one local day.
 public enum LocalCalendar {
-  /// The local day that contains `instant` in `timeZone`.
+  /// The local day that contains `instant` in `timeZone`; the nearest day of the years
+  /// 1...9999 when the local day falls outside them (0001-01-01T00:00:00Z is 0000-12-31 in
+  /// New York: 0001-01-01 is given).
   public static func day(containing instant: Date, in timeZone: any UTCOffsetProvider) -> CalendarDate {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
-    return CalendarDate(daysSince1970: floorDivide(local, 86_400)) ?? CalendarDate.epoch
+    let days = floorDivide(local, 86_400)
+    return CalendarDate(daysSince1970: days) ?? (days < 0 ? CalendarDate.first : CalendarDate.last)
   }
 
   /// The first instant of `day` in `timeZone`: local midnight, its first occurrence when the
@@ -50,7 +53,16 @@ public enum LocalCalendar {
   )
     -> (start: Date, end: Date)
   {
-    (startOfDay(from, in: timeZone), startOfDay(to.adding(days: 1), in: timeZone))
+    (startOfDay(from, in: timeZone), endOfDay(to, in: timeZone))
+  }
+
+  /// The first instant after `day` in `timeZone`: the start of the next day; for 9999-12-31,
+  /// the last day a `CalendarDate` holds, 10000-01-01T00:00:00Z, just after
+  /// `JSONCoding.latestInstant`, so that the day holds every instant after its start.
+  public static func endOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
+    let next = day.adding(days: 1)
+    guard next != day else { return Date(timeIntervalSince1970: Double(JSONCoding.latestSecond + 1)) }
+    return startOfDay(next, in: timeZone)
   }
 
   /// `instant` as local wall-clock text: `2026-03-29 14:30` (24-hour clock, no seconds). A
@@ -63,8 +75,7 @@ public enum LocalCalendar {
     let local = seconds + offset
     let days = floorDivide(local, 86_400)
     let clock = local - days * 86_400
-    let day = CalendarDate(daysSince1970: days) ?? CalendarDate.epoch
-    let text = day.iso8601 + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
+    let text = dayText(days) + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
     guard isRepeated(instant, in: timeZone) else { return text }
     let magnitude = abs(offset)
     return text + " " + (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":"
@@ -97,11 +108,20 @@ public enum LocalCalendar {
     let local = seconds + offset
     let days = floorDivide(local, 86_400)
     let clock = local - days * 86_400
-    let day = CalendarDate(daysSince1970: days) ?? CalendarDate.epoch
     let sign = offset < 0 ? "-" : "+"
     let magnitude = abs(offset)
-    return day.iso8601 + "T" + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60) + ":"
+    return dayText(days) + "T" + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60) + ":"
       + twoDigits(clock % 60) + sign + twoDigits(magnitude / 3600) + ":" + twoDigits(magnitude % 3600 / 60)
+  }
+
+  /// `YYYY-MM-DD` for the day `days` after 1970-01-01, also outside the years 1...9999 that a
+  /// `CalendarDate` holds: the local day of an instant near either end of the instants yarn
+  /// stores may be 0000-12-31 or 10000-01-01.
+  static func dayText(_ days: Int64) -> String {
+    let (year, month, day) = CalendarDate.civil(fromDays: days)
+    let y = String(year)
+    return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + twoDigits(month) + "-"
+      + twoDigits(day)
   }
 
   static func twoDigits(_ value: Int64) -> String {
@@ -132,9 +152,10 @@ public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
     week = Int((thursday - januaryFirst.daysSince1970) / 7) + 1
   }
 
-  /// `2026-W23`.
+  /// `2026-W23`; the year has four digits (`0001-W01`), so that labels sort as text.
   public var description: String {
-    "\(year)-W\(week < 10 ? "0" : "")\(week)"
+    let y = String(year)
+    return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-W\(week < 10 ? "0" : "")\(week)"
   }
 
   public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
@@ -143,12 +164,22 @@ public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 extension CalendarDate {
-  /// 1970-01-01.
-  static let epoch = CalendarDate(uncheckedYear: 1970, month: 1, day: 1)
+  /// 0001-01-01, the first day a `CalendarDate` holds.
+  static let first = CalendarDate(uncheckedYear: 1, month: 1, day: 1)
+  /// 9999-12-31, the last day a `CalendarDate` holds.
+  static let last = CalendarDate(uncheckedYear: 9999, month: 12, day: 31)
 
   /// The day `days` after 1970-01-01 (before it when negative), by the proleptic Gregorian
   /// calendar (H. Hinnant's civil-from-days algorithm); `nil` outside the years 1...9999.
   public init?(daysSince1970 days: Int64) {
+    let (year, month, day) = CalendarDate.civil(fromDays: days)
+    guard year >= 1, year <= 9999 else { return nil }
+    self.init(year: Int(year), month: Int(month), day: Int(day))
+  }
+
+  /// Year, month and day of the day `days` after 1970-01-01, unbounded (H. Hinnant's
+  /// civil-from-days algorithm).
+  static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
@@ -158,8 +189,7 @@ extension CalendarDate {
     let day = doy - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
     let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-    guard year >= 1, year <= 9999 else { return nil }
-    self.init(year: Int(year), month: Int(month), day: Int(day))
+    return (year, month, day)
   }
 
   /// The ISO 8601 day of the week: 1 Monday … 7 Sunday.

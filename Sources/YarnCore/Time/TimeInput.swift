@@ -24,6 +24,10 @@ public enum TimeInput {
       case nonexistentLocalTime(zone: String)
       /// Thrown when a duration is zero or too long (over 1,000 hours).
       case durationOutOfRange
+      /// Thrown when the time, in UTC, falls outside the instants yarn stores and writes
+      /// (`JSONCoding.earliestInstant...latestInstant`): `0001-01-01T00:00:00+18:00` is
+      /// 0000-12-31T06:00:00Z.
+      case timeOutOfRange
     }
     public let input: String
     public let problem: Problem
@@ -39,6 +43,9 @@ public enum TimeInput {
         return "\"\(input)\" does not exist in \(zone): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
         return "the duration \"\(input)\" must be more than zero and at most 1000 hours"
+      case .timeOutOfRange:
+        return "the time \"\(input)\" falls outside \(JSONCoding.instantRangeText) in UTC, "
+          + "the instants yarn can store"
       }
     }
   }
@@ -53,10 +60,24 @@ public enum TimeInput {
   ///   - text: what the user typed.
   ///   - now: the current instant (for `now`, relative times, `today` and `yesterday`).
   ///   - timeZone: the zone local times are read in.
-  /// - Returns: the instant, truncated to whole seconds.
-  /// - Throws: `ParseError` when the text is unreadable or names a local time that does not
-  ///   exist.
+  /// - Returns: the instant, truncated to whole seconds, within
+  ///   `JSONCoding.earliestInstant...latestInstant`.
+  /// - Throws: `ParseError` when the text is unreadable, names a local time that does not
+  ///   exist, or names an instant outside that range (`.timeOutOfRange`: `0001-01-01 00:00` in
+  ///   a zone ahead of UTC, `9999-12-31T23:59:59-18:00`, `-999999999h`).
   public static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
+    throws(ParseError)
+    -> Date
+  {
+    let instant = try unboundedInstant(text, now: now, timeZone: timeZone)
+    guard JSONCoding.isInInstantRange(instant) else {
+      throw ParseError(input: text, problem: .timeOutOfRange)
+    }
+    return instant
+  }
+
+  /// `instant(_:now:timeZone:)` without the range check.
+  private static func unboundedInstant(_ text: String, now: Date, timeZone: any UTCOffsetProvider)
     throws(ParseError)
     -> Date
   {
@@ -70,7 +91,7 @@ public enum TimeInput {
       }
       return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
     }
-    if let absolute = absoluteInstant(trimmed) { return absolute }
+    if let parts = absoluteParts(trimmed) { return Date(timeIntervalSince1970: Double(parts.seconds)) }
 
     var day: CalendarDate
     var clock: Substring
@@ -206,8 +227,33 @@ public enum TimeInput {
   /// `±HH:MM` or `±HHMM` (`T` or `t`; the fraction is dropped unless `keepingFraction`).
   /// Read strictly by hand — a real day, hours 0–23, minutes and seconds 0–59, an offset of
   /// at most 18 hours — where ISO8601DateFormatter would accept `+25:00`; and without ICU.
-  /// `nil` for anything else.
+  /// `nil` for anything else, and for an instant whose UTC falls outside
+  /// `JSONCoding.earliestInstant...latestInstant` (whole seconds; a kept fraction never
+  /// carries into the next second, so the result truncates to the second written).
   static func absoluteInstant(_ text: String, keepingFraction: Bool = false) -> Date? {
+    guard let parts = absoluteParts(text), parts.seconds >= JSONCoding.earliestSecond,
+      parts.seconds <= JSONCoding.latestSecond
+    else { return nil }
+    guard keepingFraction, parts.fraction > 0 else {
+      return Date(timeIntervalSince1970: Double(parts.seconds))
+    }
+    // Near year 9999 a double holds about 30 µs steps: `.999999999` would round up into the
+    // next second, which the store would then keep.
+    let value = min(Double(parts.seconds) + parts.fraction, Double(parts.seconds + 1).nextDown)
+    return Date(timeIntervalSince1970: value)
+  }
+
+  /// Whether `text` is an instant `absoluteInstant` would read but for its range, such as
+  /// `9999-12-31T23:59:59-18:00`. (`0000-12-31T00:00:00Z` is not one but unreadable: its day
+  /// is no `CalendarDate`.)
+  static func isAbsoluteInstantOutOfRange(_ text: String) -> Bool {
+    guard let parts = absoluteParts(text) else { return false }
+    return parts.seconds < JSONCoding.earliestSecond || parts.seconds > JSONCoding.latestSecond
+  }
+
+  /// The parts of an ISO 8601 / RFC 3339 instant (see `absoluteInstant`), unbounded: whole
+  /// seconds from 1970-01-01T00:00:00Z, and the fraction of a second, 0 ≤ fraction < 1.
+  private static func absoluteParts(_ text: String) -> (seconds: Int64, fraction: Double)? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 17, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
       let day = CalendarDate(iso8601: String(decoding: bytes[0..<10], as: UTF8.self))
@@ -270,7 +316,7 @@ public enum TimeInput {
       return nil
     }
     let wall = day.daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    return Date(timeIntervalSince1970: Double(wall - Int64(offset)) + (keepingFraction ? fraction : 0))
+    return (wall - Int64(offset), fraction)
   }
 }
 

@@ -96,7 +96,7 @@ public struct TimeReport: Hashable, Sendable {
     var day = LocalCalendar.day(containing: start, in: timeZone)
     var cursor = start
     while cursor < end {
-      let next = LocalCalendar.startOfDay(day.adding(days: 1), in: timeZone)
+      let next = LocalCalendar.endOfDay(day, in: timeZone)
       let stop = min(next, end)
       if stop > cursor { parts.append((day, seconds(cursor, stop))) }
       guard next > cursor else { break }  // the last representable day

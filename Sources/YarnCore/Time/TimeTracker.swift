@@ -134,8 +134,8 @@ public struct TimeTracker {
   ///
   /// Without `day` the session ends at `now`. With `day` it is placed on that local day: it
   /// starts when the day's last session ends (a running one counts until `now`), or at the
-  /// day's first instant when none has ended in it, and it must end by the next local
-  /// midnight and by `now`.
+  /// day's first instant when none has ended in it (for 0001-01-01 in a zone ahead of UTC, at
+  /// `JSONCoding.earliestInstant`), and it must end by the next local midnight and by `now`.
   ///
   /// - Parameters:
   ///   - projectID: the `Project.id`.
@@ -162,7 +162,9 @@ public struct TimeTracker {
         projectID: projectID, start: present.addingTimeInterval(-Double(seconds)), end: present,
         note: note, allowOverlap: allowOverlap, now: present)
     }
-    let (dayStart, nextDay) = LocalCalendar.interval(from: day, through: day, in: timeZone)
+    var (dayStart, nextDay) = LocalCalendar.interval(from: day, through: day, in: timeZone)
+    // 0001-01-01 in a zone ahead of UTC begins before the first instant yarn stores.
+    dayStart = max(dayStart, JSONCoding.earliestInstant)
     guard dayStart < present else { throw TimeError.inFuture(.start, dayStart, now: present) }
     let limit = min(nextDay, present)
     return try store.write {
