@@ -31,7 +31,9 @@ public final class LibraryStore {
   public enum Mode: Sendable {
     /// Reads only. A missing directory or `library.sqlite` gives an empty library (an
     /// in-memory database with the schema) and creates nothing; every change throws
-    /// `StoreError.readOnly`.
+    /// `StoreError.readOnly`. A database of an older schema that this code reads as it is
+    /// (`oldestReadableSchemaVersion` and later) is read at its own version and never
+    /// written; see `init(directory:mode:)`.
     case readOnly
     /// Reads and writes; creates `DIR`, `DIR/library.sqlite` and `DIR/attachments/` when
     /// missing.
