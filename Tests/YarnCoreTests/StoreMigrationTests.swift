@@ -46,12 +46,20 @@ import Testing
     """
 
   /// Writes `DIR/library.sqlite` at schema version 1: v1's SQL, then `rows`, with foreign
-  /// keys off (SQLite's default) so that a broken row can be written on purpose.
-  private static func makeV1Library(in directory: URL, rows: String = v1Rows) throws {
+  /// keys off (SQLite's default) so that a broken row can be written on purpose. With `wal`,
+  /// as yarn 0.1 left it: in WAL mode, the rows still in `library.sqlite-wal` (no checkpoint
+  /// on close).
+  private static func makeV1Library(in directory: URL, rows: String = v1Rows, wal: Bool = false)
+    throws
+  {
     let path = directory.appendingPathComponent(LibraryStore.databaseFileName).path
     let raw = try Connection(path: path, flags: createFlags)
     #expect(Schema.migrations[0].name == "v1-library")
     try raw.execute(Schema.migrations[0].sql)
+    if wal {
+      try raw.execute("PRAGMA journal_mode = WAL")
+      try raw.keepWALOnClose()
+    }
     try raw.execute(rows)
     try raw.execute("PRAGMA user_version = 1")
     try raw.close()
@@ -388,19 +396,63 @@ import Testing
     }
   }
 
-  @Test func aReadOnlyOpenUpgradesAndCheckpoints() throws {
+  /// The bytes of `library.sqlite` and `library.sqlite-wal` (empty when there is none).
+  private static func files(_ directory: URL) throws -> (database: Data, wal: Data) {
+    let database = directory.appendingPathComponent(LibraryStore.databaseFileName)
+    let wal = URL(fileURLWithPath: database.path + "-wal")
+    let walData = FileManager.default.fileExists(atPath: wal.path) ? try Data(contentsOf: wal) : Data()
+    return (try Data(contentsOf: database), walData)
+  }
+
+  private static func walSize(_ directory: URL) throws -> Int? {
+    let path = directory.appendingPathComponent(LibraryStore.databaseFileName).path + "-wal"
+    return try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+  }
+
+  /// A v1 library is read as it is by a read-only open: nothing written, not even by a
+  /// checkpoint of its WAL; the first read-write open upgrades it.
+  @Test func aReadOnlyOpenReadsVersion1AsItIsAndWritesNothing() throws {
+    #expect(LibraryStore.oldestReadableSchemaVersion == 1)
+    #expect(LibraryStore.schemaVersion == 2)
     try withTemporaryDirectory { dir in
-      try Self.makeV1Library(in: dir)
+      try Self.makeV1Library(in: dir, wal: true)
+      let before = try Self.files(dir)
+      // The rows are in the WAL, so that a checkpoint would change the database file.
+      #expect(before.wal.count > 4096)
+      for _ in 0..<2 {
+        let store = try LibraryStore(directory: dir, mode: .readOnly)
+        #expect(!store.isInMemory)
+        #expect(try store.connection.integer("PRAGMA user_version") == 1)
+        try Self.expectV1Data(in: store)
+        do {
+          try store.write {}
+          Issue.record("a read-only store wrote")
+        } catch StoreError.readOnly {}
+        try store.close()
+        let after = try Self.files(dir)
+        #expect(after.database == before.database)
+        #expect(after.wal == before.wal)
+      }
+      let store = try LibraryStore(directory: dir, mode: .readWrite)
+      defer { try? store.close() }
+      #expect(try store.connection.integer("PRAGMA user_version") == 2)
+      try Self.expectV1Data(in: store)
+    }
+  }
+
+  /// A database older than every version read as it is (an empty file: version 0) is
+  /// still upgraded by a read-only open, and its WAL checkpointed.
+  @Test func aReadOnlyOpenUpgradesAVersion0DatabaseAndCheckpoints() throws {
+    try withTemporaryDirectory { dir in
+      let path = dir.appendingPathComponent(LibraryStore.databaseFileName)
+      try Data().write(to: path)
       let store = try LibraryStore(directory: dir, mode: .readOnly)
       defer { try? store.close() }
       #expect(!store.isInMemory)
       #expect(try store.connection.integer("PRAGMA user_version") == 2)
       #expect(try store.connection.integer("PRAGMA foreign_keys") == 1)
-      try Self.expectV1Data(in: store)
-      let wal =
-        try FileManager.default.attributesOfItem(
-          atPath: store.databaseURL.path + "-wal")[.size] as? Int
-      #expect(wal == 0)
+      #expect(try store.yarns().isEmpty)
+      #expect(try Self.walSize(dir) == 0)
     }
   }
 
@@ -415,18 +467,23 @@ import Testing
           """)
       let before = try Self.texts(
         try Self.rawConnection(dir), "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name")
-      for mode in [LibraryStore.Mode.readWrite, .readOnly] {
-        do {
-          _ = try LibraryStore(directory: dir, mode: mode)
-          Issue.record("a library breaking a foreign key was upgraded in \(mode)")
-        } catch StoreError.database(let error) {
-          #expect(error.extendedCode == 787)
-          #expect(
-            error.message
-              == "cannot upgrade the library's database from schema version 1 to 2, which is "
-              + "left as it was: 1 row breaks a foreign key (row 20 of note refers to a missing yarn)")
-        }
+      do {
+        _ = try LibraryStore(directory: dir, mode: .readWrite)
+        Issue.record("a library breaking a foreign key was upgraded")
+      } catch StoreError.upgradeFailed(let from, let to, let reason) {
+        #expect(from == 1 && to == 2)
+        #expect(reason == .brokenReferences(count: 1, examples: ["note n-ghost refers to yarn ghost"]))
+        #expect(
+          String(describing: StoreError.upgradeFailed(from: from, to: to, reason: reason))
+            == "cannot upgrade the library's database from schema version 1 to 2 (it is left as it "
+            + "was): 1 reference to an item that is not in the library: note n-ghost refers to "
+            + "yarn ghost")
       }
+      // Read-only, it is read as it is, the broken note too.
+      let reader = try LibraryStore(directory: dir, mode: .readOnly)
+      #expect(try reader.notes().map(\.id) == ["n-y", "n-p", "n-ghost"])
+      try reader.close()
+
       let raw = try Self.rawConnection(dir)
       defer { try? raw.close() }
       #expect(try raw.integer("PRAGMA user_version") == 1)
@@ -439,6 +496,130 @@ import Testing
       #expect(try raw.integer("SELECT count(*) FROM note") == 3)
       #expect(try raw.integer("SELECT count(*) FROM time_session") == 2)
       #expect(try raw.integer("SELECT count(*) FROM attachment") == 3)
+    }
+  }
+
+  /// Broken references are named by the item's ID (by its rowid in `attachment`, which has no
+  /// ID; by project and position in `yarn_usage`, which has no rowid), five at most, by table
+  /// name and then row.
+  @Test func brokenReferencesAreNamedByIDFiveAtMost() throws {
+    try withTemporaryDirectory { dir in
+      try Self.makeV1Library(
+        in: dir,
+        rows: Self.v1Rows + """
+
+          INSERT INTO note (seq, id, yarn_id, project_id, text, created, modified)
+          VALUES (20, 'n-ghost', 'ghost', NULL, 'lost', 1, 1),
+            (21, 'n-gone', NULL, 'p-gone', 'gone', 1, 1);
+          INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
+          VALUES ('p-2', 0, 'ghost2', 1, 'g'), ('p-1', 5, 'ghost', 2, 'g');
+          INSERT INTO attachment (seq, yarn_id, project_id, role, position, sha256, file_name,
+            media_type, byte_count)
+          VALUES (9, NULL, 'p-gone', 'photo', 0, '\(Self.digestA)', 'x.jpg', 'image/jpeg', 1);
+          INSERT INTO time_session (seq, id, project_id, start_time, end_time, note)
+          VALUES (7, 's-gone', 'p-gone', 500, 600, NULL);
+          """)
+      do {
+        _ = try LibraryStore(directory: dir, mode: .readWrite)
+        Issue.record("a library breaking foreign keys was upgraded")
+      } catch StoreError.upgradeFailed(1, 2, let reason) {
+        #expect(
+          reason
+            == .brokenReferences(
+              count: 6,
+              examples: [
+                "row 9 of attachment refers to project p-gone",
+                "note n-ghost refers to yarn ghost",
+                "note n-gone refers to project p-gone",
+                "session s-gone refers to project p-gone",
+                "a usage of project p-1 (position 5) refers to yarn ghost",
+              ]))
+        #expect(
+          reason.description.hasPrefix("6 references to items that are not in the library: row 9 ")
+            && reason.description.hasSuffix("refers to yarn ghost; and 1 more"))
+      }
+      // Usages alone: both named, each by its project and position.
+      let usages = dir.appendingPathComponent("usages")
+      try Self.makeV1Library(
+        in: usages.creatingDirectory(),
+        rows: Self.v1Rows + """
+
+          INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
+          VALUES ('p-2', 0, 'ghost2', 1, 'g'), ('p-gone', 3, 'y-late', 2, 'g');
+          """)
+      do {
+        _ = try LibraryStore(directory: usages, mode: .readWrite)
+        Issue.record("a library breaking foreign keys was upgraded")
+      } catch StoreError.upgradeFailed(1, 2, let reason) {
+        #expect(
+          reason
+            == .brokenReferences(
+              count: 2,
+              examples: [
+                "a usage of project p-2 (position 0) refers to yarn ghost2",
+                "a usage of project p-gone (position 3) refers to project p-gone",
+              ]))
+      }
+    }
+  }
+
+  /// SQLITE_FULL in the middle of the upgrade (a size limit stands in for a full disk): the
+  /// error says so without the SQL, and the WAL, which the rolled-back copy had filled, is
+  /// emptied.
+  @Test func aFullDiskFailsTheUpgradeAndEmptiesTheWAL() throws {
+    try withTemporaryDirectory { dir in
+      let bulk = """
+
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+        INSERT INTO yarn (id, name, is_stashed) SELECT 'bulk-' || i, printf('%.200c', 'x'), 1 FROM n;
+        """
+      try Self.makeV1Library(in: dir, rows: Self.v1Rows + bulk, wal: true)
+      let raw = try Self.rawConnection(dir)
+      defer { try? raw.close() }
+      try raw.keepWALOnClose()
+      try raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+      #expect(try Self.walSize(dir) == 0)
+      let pages = try raw.integer("PRAGMA page_count") ?? 0
+      // 3,000 yarns of 200 bytes fill about 170 pages: a copy does not fit in 40 more. A cache
+      // of 10 pages writes the copy's pages into the WAL before the limit is reached.
+      try raw.execute("PRAGMA cache_size = 10; PRAGMA max_page_count = \(pages + 40)")
+      do {
+        try LibraryStore.migrate(raw)
+        Issue.record("the upgrade fitted")
+      } catch StoreError.upgradeFailed(1, 2, .diskFull) {
+        #expect(
+          String(describing: StoreError.upgradeFailed(from: 1, to: 2, reason: .diskFull))
+            == "cannot upgrade the library's database from schema version 1 to 2 (it is left as it "
+            + "was): database or disk is full")
+      }
+      #expect(try Self.walSize(dir) == 0)
+      #expect(try raw.integer("PRAGMA user_version") == 1)
+      #expect(try raw.integer("SELECT count(*) FROM yarn") == 3002)
+      #expect(try raw.integer("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'new_%'") == 0)
+    }
+  }
+
+  /// A view on `yarn` made outside yarn makes the rebuild fail; the error is SQLite's message,
+  /// not the migration's SQL.
+  @Test func aViewMadeOutsideYarnFailsTheUpgradeWithoutTheSQL() throws {
+    try withTemporaryDirectory { dir in
+      try Self.makeV1Library(
+        in: dir, rows: Self.v1Rows + "\nCREATE VIEW yarn_names AS SELECT name FROM yarn;")
+      do {
+        _ = try LibraryStore(directory: dir, mode: .readWrite)
+        Issue.record("the upgrade went through a view")
+      } catch StoreError.upgradeFailed(1, 2, .database(let code, let message)) {
+        #expect(code & 0xff == 1)  // SQLITE_ERROR
+        #expect(message.contains("yarn_names"))
+        let text = String(
+          describing: StoreError.upgradeFailed(
+            from: 1, to: 2, reason: .database(code: code, message: message)))
+        #expect(!text.contains("CREATE") && !text.contains("\n"))
+      }
+      let raw = try Self.rawConnection(dir)
+      defer { try? raw.close() }
+      #expect(try raw.integer("PRAGMA user_version") == 1)
+      #expect(try raw.integer("SELECT count(*) FROM yarn_names") == 2)
     }
   }
 
@@ -459,9 +640,18 @@ import Testing
       do {
         try LibraryStore.migrate(raw)
         Issue.record("a project with status done was copied")
-      } catch let error as DatabaseError {
-        #expect(error.extendedCode == 275)
-        #expect(error.message.contains("CHECK constraint failed"))
+      } catch StoreError.upgradeFailed(1, 2, .database(let code, let message)) {
+        #expect(code == 275)
+        #expect(message.hasPrefix("CHECK constraint failed"))
+        // SQLite's words, not the migration's 105 lines of SQL.
+        let text = String(
+          describing: StoreError.upgradeFailed(
+            from: 1, to: 2, reason: .database(code: code, message: message)))
+        #expect(
+          text
+            == "cannot upgrade the library's database from schema version 1 to 2 (it is left as it "
+            + "was): \(message)")
+        #expect(!text.contains("CREATE") && !text.contains("INSERT") && !text.contains("sql"))
       }
       #expect(raw.isAutocommit)
       #expect(try raw.integer("PRAGMA foreign_keys") == 1)

@@ -101,6 +101,45 @@ extension ErrorPresenter {
     }
   }
 
+  /// A failed upgrade of the database's schema: 65 when the data breaks its references (the
+  /// library was changed outside yarn), else 74. The hint says the library is left as it was
+  /// and, when its version is one that read-only opens read as it is
+  /// (`LibraryStore.oldestReadableSchemaVersion`), that commands that only read still work.
+  private static func report(
+    forUpgradeFrom from: Int, reason: StoreError.UpgradeFailure, message: String, file: String
+  ) -> ErrorReport {
+    let readable = from >= LibraryStore.oldestReadableSchemaVersion
+    let leftAsItWas =
+      readable
+      ? "the library is left as it was, and commands that only read (such as 'stash list' and "
+        + "'backup create') still work on it"
+      : "the library is left as it was"
+    switch reason {
+    case .brokenReferences:
+      let hint =
+        readable
+        ? "the library was changed outside yarn; it is left as it was, and commands that only "
+          + "read still work on it: 'yarn backup create FILE' then 'yarn backup verify FILE' "
+          + "lists every broken reference"
+        : "the library was changed outside yarn; it is left as it was"
+      return ErrorReport(message: message, hint: hint, code: .dataError)
+    case .diskFull:
+      return ErrorReport(
+        message: message,
+        hint:
+          "free some disk space (the upgrade needs room for a copy of the library's tables) and "
+          + "try again; \(leftAsItWas)",
+        code: .ioError)
+    case .readOnly:
+      return ErrorReport(
+        message: message,
+        hint: "check the permissions of \(file) and of the library directory; \(leftAsItWas)",
+        code: .ioError)
+    case .database:
+      return ErrorReport(message: message, hint: leftAsItWas, code: .ioError)
+    }
+  }
+
   /// - Parameter database: the path of `library.sqlite`, named when the database itself is at
   ///   fault (damaged, not a database, read-only), instead of SQLite's code and statement.
   static func report(for error: StoreError, database: String? = nil) -> ErrorReport {
@@ -136,6 +175,8 @@ extension ErrorPresenter {
         hint:
           "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)",
         code: .ioError)
+    case .upgradeFailed(let from, _, let reason):
+      return report(forUpgradeFrom: from, reason: reason, message: message, file: file)
     case .database, .io:
       return ErrorReport(message: message, code: .ioError)
     case .readOnly, .closed:

@@ -31,7 +31,9 @@ public final class LibraryStore {
   public enum Mode: Sendable {
     /// Reads only. A missing directory or `library.sqlite` gives an empty library (an
     /// in-memory database with the schema) and creates nothing; every change throws
-    /// `StoreError.readOnly`.
+    /// `StoreError.readOnly`. A database of an older schema that this code reads as it is
+    /// (`oldestReadableSchemaVersion` and later) is read at its own version and never
+    /// written; see `init(directory:mode:)`.
     case readOnly
     /// Reads and writes; creates `DIR`, `DIR/library.sqlite` and `DIR/attachments/` when
     /// missing.
@@ -44,6 +46,12 @@ public final class LibraryStore {
   public static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   public static let attachmentsFolderName = "attachments"
+  /// The database schema version (`PRAGMA user_version`) this code writes: 2.
+  public static var schemaVersion: Int { Schema.currentVersion }
+  /// The oldest schema version a `.readOnly` store reads as it is, without upgrading: 1
+  /// (versions 1 and 2 differ only in CHECK constraints, which reads never evaluate). A
+  /// `.readOnly` open of an older database upgrades it first.
+  public static var oldestReadableSchemaVersion: Int { Schema.oldestReadableVersion }
 
   /// The library directory, as given (standardized).
   public let directory: URL
@@ -86,13 +94,21 @@ public final class LibraryStore {
   /// Opens the library in `directory`.
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
-  /// switches the database to WAL and brings its schema up to date. `.readOnly` on a missing
-  /// directory or database creates nothing and gives an empty library; on an existing database
-  /// with an older schema it upgrades the schema first (the one write a read may cause).
+  /// switches the database to WAL and brings its schema up to date (`schemaVersion`; see
+  /// `migrate`). `.readOnly` on a missing directory or database creates nothing and gives an
+  /// empty library. `.readOnly` on an existing database opens it read-only (SQLite's own
+  /// read-only open) and never writes it when its schema version is
+  /// `oldestReadableSchemaVersion` (1) or later: a version 1 database stays at version 1,
+  /// byte for byte, so a library this user cannot write, or a disk without room for the
+  /// upgrade, can still be read and backed up; the next `.readWrite` open upgrades it. Only a
+  /// database older than that (version 0: no tables) is upgraded first by a short-lived
+  /// writer, which then checkpoints and truncates the WAL (the one write a read may cause).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
   ///   `directory` is a file (in either mode);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
+  ///   `StoreError.upgradeFailed` when an older schema must be upgraded (`.readWrite`, or
+  ///   `.readOnly` below version 1) and the upgrade fails: the database is left as it was;
   ///   `StoreError.busy` when another process holds the lock past the busy timeout;
   ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
   ///   database).
@@ -120,7 +136,7 @@ public final class LibraryStore {
         connection = try LibraryStore.open(
           databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
-        try LibraryStore.migrate(connection)
+        try LibraryStore.migrate(connection, busyTimeout: busyTimeout)
         isInMemory = false
       case .readOnly:
         if try LibraryStore.kind(of: databasePath) != nil {
@@ -130,12 +146,14 @@ public final class LibraryStore {
           if version > Schema.currentVersion {
             throw StoreError.newerSchema(found: version, known: Schema.currentVersion)
           }
-          if version < Schema.currentVersion {
-            // An older schema: upgrade it with a short-lived writer, then read.
+          if version < Schema.oldestReadableVersion {
+            // A schema too old to read as it is: upgrade it with a short-lived writer, then
+            // read. (From `oldestReadableVersion` on, the reader reads it as it is and
+            // writes nothing: the first `.readWrite` open upgrades it.)
             try reader.close()
             let writer = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
             try LibraryStore.configure(writer, writable: true, busyTimeout: busyTimeout)
-            try LibraryStore.migrate(writer)
+            try LibraryStore.migrate(writer, busyTimeout: busyTimeout)
             // A migration that rebuilt tables leaves a WAL as large as them (42 MB for
             // 100,000 yarns), which every later read-only command would read again on open
             // (20 ms each) until some write checkpoints it: checkpoint it now, not waiting
@@ -152,7 +170,7 @@ public final class LibraryStore {
           connection = try LibraryStore.open(
             ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
           try LibraryStore.configure(connection, writable: false, busyTimeout: busyTimeout)
-          try LibraryStore.migrate(connection)
+          try LibraryStore.migrate(connection, busyTimeout: busyTimeout)
           isInMemory = true
         }
       }
@@ -302,7 +320,8 @@ public final class LibraryStore {
 
   /// Applies the pending migrations in one `BEGIN IMMEDIATE` transaction; the version is read
   /// again under the lock, so two processes opening a new library at once migrate it once.
-  /// All or nothing: any failure rolls back to the version the database had.
+  /// All or nothing: any failure rolls back to the version the database had, with all its
+  /// data.
   ///
   /// When a pending migration rebuilds tables (`Schema.Migration.rebuildsTables`), foreign
   /// keys are turned off before the transaction (the pragma does nothing inside one),
@@ -310,28 +329,74 @@ public final class LibraryStore {
   /// again afterwards whether the migration succeeded or not. `legacy_alter_table` is set
   /// off, so that `ALTER TABLE … RENAME` follows the current rules whatever the connection had.
   ///
-  /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `DatabaseError` when
-  ///   a migration fails, such as SQLITE_CONSTRAINT_FOREIGNKEY (787, a macro Swift does not
-  ///   import) naming the rows when the database breaks its foreign keys.
-  static func migrate(_ connection: Connection) throws {
+  /// After a failed upgrade the WAL is checkpointed and truncated (`wal_checkpoint(TRUNCATE)`,
+  /// best effort, busy timeout 0 for that step, then `busyTimeout` again): the rolled-back
+  /// transaction's frames would otherwise keep the WAL as large as the rebuilt tables, on a
+  /// disk that may be full.
+  ///
+  /// - Parameter busyTimeout: the connection's busy timeout (ms), set again after the
+  ///   checkpoint of a failed upgrade.
+  /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `StoreError.busy`
+  ///   when another process holds the lock past the busy timeout; `StoreError.upgradeFailed`
+  ///   for any other failure of the upgrade (`.brokenReferences` naming up to five rows when
+  ///   the database breaks its foreign keys, `.diskFull`, `.readOnly`, `.database` with
+  ///   SQLite's code and message, never the migration's SQL); `StoreError.database` when
+  ///   even the version cannot be read (a file that is not a database).
+  static func migrate(
+    _ connection: Connection, busyTimeout: Int32 = LibraryStore.busyTimeoutMilliseconds
+  ) throws {
     let known = Schema.currentVersion
-    let version = Int(try connection.integer("PRAGMA user_version") ?? 0)
+    let version: Int
+    do {
+      version = Int(try connection.integer("PRAGMA user_version") ?? 0)
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
     if version > known { throw StoreError.newerSchema(found: version, known: known) }
     if version == known { return }
-    let rebuilds = Schema.migrations[version...].contains { $0.rebuildsTables }
-    if rebuilds {
-      try connection.execute("PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = OFF")
-    }
     do {
-      try migrateLocked(connection, checkingForeignKeys: rebuilds)
+      let rebuilds = Schema.migrations[version...].contains { $0.rebuildsTables }
+      if rebuilds {
+        try connection.execute("PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = OFF")
+      }
+      do {
+        try migrateLocked(connection, from: version, checkingForeignKeys: rebuilds)
+      } catch {
+        if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") }
+        throw error
+      }
+      if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
     } catch {
-      if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") }
-      throw error
+      let failure = upgradeError(error, from: version)
+      if let storeError = failure as? StoreError, case .upgradeFailed = storeError {
+        // Give the disk space back: the rolled-back frames stay in the WAL until a checkpoint
+        // restarts it. Not waiting for other readers; nothing to undo when it fails.
+        try? connection.setBusyTimeout(milliseconds: 0)
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try? connection.setBusyTimeout(milliseconds: busyTimeout)
+      }
+      throw failure
     }
-    if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
   }
 
-  private static func migrateLocked(_ connection: Connection, checkingForeignKeys: Bool) throws {
+  /// A failure of the upgrade from `version` as the store reports it: store errors as they
+  /// are (`.busy`, `.newerSchema`, `.upgradeFailed`), SQLITE_BUSY as `.busy`, any other
+  /// SQLite error as `.upgradeFailed` with its code and message but not its SQL.
+  private static func upgradeError(_ error: any Error, from version: Int) -> any Error {
+    guard let error = error as? DatabaseError else { return error }
+    if error.isBusy { return StoreError.busy }
+    let reason: StoreError.UpgradeFailure
+    switch error.primaryCode {
+    case SQLITE_FULL: reason = .diskFull
+    case SQLITE_READONLY: reason = .readOnly(message: error.message)
+    default: reason = .database(code: error.extendedCode, message: error.message)
+    }
+    return StoreError.upgradeFailed(from: version, to: Schema.currentVersion, reason: reason)
+  }
+
+  private static func migrateLocked(
+    _ connection: Connection, from version: Int, checkingForeignKeys: Bool
+  ) throws {
     let known = Schema.currentVersion
     try connection.execute("BEGIN IMMEDIATE")
     do {
@@ -340,7 +405,7 @@ public final class LibraryStore {
       for migration in Schema.migrations[locked...] {
         try connection.execute(migration.sql)
       }
-      if checkingForeignKeys {
+      if checkingForeignKeys && locked < known {
         try checkForeignKeys(connection, upgradingFrom: locked)
       }
       try connection.execute("PRAGMA user_version = \(known)")
@@ -351,29 +416,80 @@ public final class LibraryStore {
     }
   }
 
-  /// Throws when `PRAGMA foreign_key_check` finds a row whose parent is missing (possible
-  /// only in a database changed with foreign keys off, such as by the `sqlite3` shell, whose
-  /// default is off), naming up to five of them.
+  /// Throws `StoreError.upgradeFailed` with `.brokenReferences` when
+  /// `PRAGMA foreign_key_check` finds a row whose parent is missing (possible only in a
+  /// database changed with foreign keys off, such as by the `sqlite3` shell, whose default
+  /// is off). Names up to five of them, in the order of their table's name and then of
+  /// their rowid, by the item's `id` and the missing parent's key
+  /// (`note n-1 refers to yarn y-9`, `session s-1 refers to project p-9`); a row of
+  /// `yarn_usage` (WITHOUT ROWID, so the pragma gives no rowid) by its project and position,
+  /// found by a query for usages without a parent, in project and position order; a row of
+  /// a table without `id` (`attachment`) by its rowid (`row 3 of attachment`).
   private static func checkForeignKeys(_ connection: Connection, upgradingFrom version: Int)
     throws
   {
-    let sql = "PRAGMA foreign_key_check"
-    // Rows: table, rowid (NULL in a WITHOUT ROWID table), parent table, foreign key index.
-    let problems = try connection.query(sql) { row -> String in
-      let table = row.text(0) ?? "?"
-      let parent = row.text(2) ?? "?"
-      let rowID = row.isNull(1) ? "a row" : "row \(row.int64(1))"
-      return "\(rowID) of \(table) refers to a missing \(parent)"
+    // Rows: table, rowid (NULL in a WITHOUT ROWID table), parent table, foreign key index
+    // (the `id` of `PRAGMA foreign_key_list(table)`).
+    // SQLite lists them in the order of its schema's hash table: sorted here, so that the
+    // same library always names the same rows.
+    let breaches = try connection.query("PRAGMA foreign_key_check") { row in
+      (table: row.text(0) ?? "", rowID: row.isNull(1) ? nil : row.int64(1), key: row.int64(3))
+    }.sorted { ($0.table, $0.rowID ?? 0, $0.key) < ($1.table, $1.rowID ?? 0, $1.key) }
+    guard !breaches.isEmpty else { return }
+    var examples: [String] = []
+    var namedGroups: Set<String> = []
+    for breach in breaches where examples.count < 5 {
+      let table = breach.table
+      // The referring column, the parent table and its referred column of that foreign key.
+      let keys = try connection.query(
+        "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) WHERE id = ? ORDER BY seq",
+        [.text(table), .integer(breach.key)]
+      ) { (from: $0.text(0) ?? "", parent: $0.text(1) ?? "", to: $0.text(2)) }
+      guard let key = keys.first else {
+        examples.append("a row of \(table) refers to an item that is not in the library")
+        continue
+      }
+      if let rowID = breach.rowID {
+        let hasID =
+          try connection.integer(
+            "SELECT count(*) FROM pragma_table_info(?) WHERE name = 'id'", [.text(table)]) == 1
+        let row = try connection.query(
+          "SELECT \(hasID ? "id" : "NULL"), \(quoted(key.from)) FROM \(quoted(table)) WHERE rowid = ?",
+          [.integer(rowID)]
+        ) { (id: $0.text(0), value: $0.text(1) ?? "?") }.first
+        let noun = table == "time_session" ? "session" : table
+        let item = row?.id.map { "\(noun) \($0)" } ?? "row \(rowID) of \(table)"
+        examples.append("\(item) refers to \(key.parent) \(row?.value ?? "?")")
+      } else if namedGroups.insert("\(table)\u{0}\(breach.key)").inserted {
+        // One query per table and foreign key: the rows whose parent is missing.
+        guard table == "yarn_usage", let to = key.to else {
+          examples.append("a row of \(table) refers to a \(key.parent) that is not in the library")
+          continue
+        }
+        let from = quoted(key.from)
+        let usages = try connection.query(
+          """
+          SELECT project_id, position, c.\(from) FROM yarn_usage AS c
+          WHERE c.\(from) IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM \(quoted(key.parent)) AS p WHERE p.\(quoted(to)) = c.\(from))
+          ORDER BY project_id, position LIMIT ?
+          """,
+          [.integer(Int64(5 - examples.count))]
+        ) {
+          "a usage of project \($0.text(0) ?? "?") (position \($0.int64(1))) refers to "
+            + "\(key.parent) \($0.text(2) ?? "?")"
+        }
+        examples += usages
+      }
     }
-    guard !problems.isEmpty else { return }
-    let shown = problems.prefix(5).joined(separator: "; ")
-    let more = problems.count > 5 ? "; and \(problems.count - 5) more" : ""
-    throw DatabaseError(
-      extendedCode: SQLITE_CONSTRAINT | (3 << 8),
-      message: "cannot upgrade the library's database from schema version \(version) to "
-        + "\(Schema.currentVersion), which is left as it was: \(problems.count) "
-        + "\(problems.count == 1 ? "row breaks" : "rows break") a foreign key (\(shown)\(more))",
-      sql: sql)
+    throw StoreError.upgradeFailed(
+      from: version, to: Schema.currentVersion,
+      reason: .brokenReferences(count: breaches.count, examples: examples))
+  }
+
+  /// `name` as an SQL identifier: in double quotes, a double quote doubled.
+  private static func quoted(_ name: String) -> String {
+    "\"" + name.replacing("\"", with: "\"\"") + "\""
   }
 
   /// The file type bits (`S_IFDIR`, `S_IFREG`, …) of the item at `path`, or `nil` when there

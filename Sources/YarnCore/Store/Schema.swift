@@ -20,6 +20,17 @@ enum Schema {
   /// The schema version this code writes: the number of migrations.
   static var currentVersion: Int { migrations.count }
 
+  /// The oldest schema version this code reads as it is, without upgrading it: 1.
+  ///
+  /// Version 1 is read exactly as version 2 because v2 changes only CHECK constraints, which
+  /// reads never evaluate: every table, column, index and query is the same. So a `.readOnly`
+  /// store opens a v1 database read-only at its own version and never writes it (it may not
+  /// be allowed to, or have room for the upgrade's copy of the tables); the first store
+  /// opened `.readWrite` upgrades it. A future migration that changes what a read sees
+  /// (a column, a table, an index a query relies on) must raise this to the new
+  /// `currentVersion`; a database older than this is upgraded by a `.readOnly` open first.
+  static let oldestReadableVersion = 1
+
   static let migrations: [Migration] = [
     Migration(name: "v1-library", sql: v1, rebuildsTables: false),
     Migration(name: "v2-checks-as-or-lists", sql: v2, rebuildsTables: true),
