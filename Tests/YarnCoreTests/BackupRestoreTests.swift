@@ -19,6 +19,27 @@ import Testing
     try LibraryStore(directory: dir.appendingPathComponent("target"), mode: .readWrite)
   }
 
+  /// Writes `library` as the backup `dir/name` (no attachments) and returns its path.
+  private func backup(_ library: Library, named name: String, in dir: URL) throws -> URL {
+    let zip = dir.appendingPathComponent(name)
+    _ = try BackupWriter.write(
+      library, to: zip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
+      attachmentURL: { dir.appendingPathComponent($0) })
+    return zip
+  }
+
+  /// `verify` and `restore` into an empty library refuse `zip` alike, with exactly
+  /// `problem`, and the library stays empty.
+  private func expectRefusedAlike(_ zip: URL, _ problem: BackupProblem, target: LibraryStore) throws {
+    #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [problem])) {
+      try Backup.verify(zip)
+    }
+    #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [problem])) {
+      try Backup.restore(from: zip, into: target)
+    }
+    #expect(try target.isEmpty())
+  }
+
   @Test(arguments: ["random", "truncated"])
   func aCorruptZipChangesNothing(kind: String) throws {
     try Support.withScratch { dir in
@@ -105,20 +126,10 @@ import Testing
             id: "s2", projectID: "p1", start: Date(timeIntervalSince1970: 3000.75),
             end: Date(timeIntervalSince1970: 3000.25)),
         ])
-      let zip = dir.appendingPathComponent("b.zip")
-      _ = try BackupWriter.write(
-        library, to: zip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
-        attachmentURL: { dir.appendingPathComponent($0) })
       let expected = BackupProblem.inconsistentLibrary(
         reason: "session s1 ends at 1970-01-01T00:16:40Z, before it starts at 1970-01-01T00:33:20Z")
-      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
-        try Backup.verify(zip)
-      }
-      let target = try emptyStore(dir)
-      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
-        try Backup.restore(from: zip, into: target)
-      }
-      #expect(try target.isEmpty())
+      try expectRefusedAlike(
+        try backup(library, named: "b.zip", in: dir), expected, target: try emptyStore(dir))
     }
   }
 
@@ -137,28 +148,15 @@ import Testing
           Project(
             id: "p1", name: "Hat", usages: [YarnUsage(yarnID: decomposed, amount: Amount(1, .skein))])
         ])
-      let zip = dir.appendingPathComponent("dangling.zip")
-      _ = try BackupWriter.write(
-        dangling, to: zip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
-        attachmentURL: { dir.appendingPathComponent($0) })
       let expected = BackupProblem.inconsistentLibrary(
         reason: "project p1 (Hat) uses yarn \(decomposed), which is missing")
-      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
-        try Backup.verify(zip)
-      }
       let target = try emptyStore(dir)
-      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: [expected])) {
-        try Backup.restore(from: zip, into: target)
-      }
-      #expect(try target.isEmpty())
+      try expectRefusedAlike(try backup(dangling, named: "dangling.zip", in: dir), expected, target: target)
 
       // Two yarns whose IDs differ only so are two yarns to the store: verify agrees.
       let twins = Library(
         yarns: [Yarn(id: composed, name: "Composed"), Yarn(id: decomposed, name: "Decomposed")])
-      let twinsZip = dir.appendingPathComponent("twins.zip")
-      _ = try BackupWriter.write(
-        twins, to: twinsZip, generator: "t", now: Date(timeIntervalSince1970: 0), force: false,
-        attachmentURL: { dir.appendingPathComponent($0) })
+      let twinsZip = try backup(twins, named: "twins.zip", in: dir)
       #expect(try Backup.verify(twinsZip).counts.yarns == 2)
       try Backup.restore(from: twinsZip, into: target)
       #expect(try target.yarns().map(\.name) == ["Composed", "Decomposed"])
