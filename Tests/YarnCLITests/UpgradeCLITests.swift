@@ -130,7 +130,7 @@ import Testing
         + "yarn ghost\n"
         + "hint: the library was changed outside yarn; it is left as it was, and commands that "
         + "only read still work on it: 'yarn backup create FILE' then 'yarn backup verify FILE' "
-        + "lists every broken reference\n")
+        + "shows what the items refer to that is missing\n")
     #expect(try Self.userVersion(yarn) == 1)
     #expect(try yarn.ok(["stash", "list"]).stdout.contains("Cotton Aran"))
     let backup = yarn.directory.appendingPathComponent("rescue.zip").path

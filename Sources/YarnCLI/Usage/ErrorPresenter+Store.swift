@@ -120,7 +120,7 @@ extension ErrorPresenter {
         readable
         ? "the library was changed outside yarn; it is left as it was, and commands that only "
           + "read still work on it: 'yarn backup create FILE' then 'yarn backup verify FILE' "
-          + "lists every broken reference"
+          + "shows what the items refer to that is missing"
         : "the library was changed outside yarn; it is left as it was"
       return ErrorReport(message: message, hint: hint, code: .dataError)
     case .diskFull:
