@@ -109,6 +109,47 @@ import YarnCore
     #expect(try Self.state(of: check).library == before.library)
   }
 
+  /// A library changed outside yarn with the sqlite3 shell (foreign keys off): `backup create`
+  /// writes and keeps the backup but exits 65, naming what a restore would refuse; the
+  /// library can still be replaced, its safety backup kept and said to hold the problem.
+  @Test func createOfALibraryChangedOutsideYarnExits65AndKeepsTheBackup() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Wool"])
+    let database = yarn.library.appendingPathComponent("library.sqlite").path
+    let (status, output) = try Self.shell(
+      "sqlite3 '\(database)' \"INSERT INTO note (id, yarn_id, text, created, modified) "
+        + "VALUES ('n-1', 'y-9', 'lost', 1, 1)\"",
+      in: yarn.directory)
+    #expect(status == 0, "\(output)")
+
+    let zip = yarn.directory.appendingPathComponent("b.zip").path
+    let create = try yarn.run(["backup", "create", zip])
+    #expect(create.status == 65)
+    #expect(create.stdout == "")
+    #expect(
+      create.stderr
+        == "error: the backup \(zip) was written, but a restore will refuse it (1 problem):\n"
+        + "  - library.json: note n-1 is about yarn y-9, which is missing\n"
+        + "hint: the library was changed outside yarn (such as with the sqlite3 shell, whose "
+        + "foreign keys are off by default); the backup is kept at \(zip) and holds everything "
+        + "yarn could read, but 'yarn backup restore' will refuse it until the library is mended "
+        + "and backed up again\n")
+    #expect(FileManager.default.fileExists(atPath: zip))
+    #expect(Self.files(under: yarn.directory).filter { !$0.hasPrefix("library/") } == ["b.zip"])
+
+    let replace = try yarn.run(["backup", "restore", Self.sample.path, "--replace"])
+    #expect(replace.status == 0, "\(replace.stderr)")
+    #expect(
+      replace.stderr.contains(
+        "warning: the library was changed outside yarn; its safety backup holds everything yarn "
+          + "could read of it, with 1 problem (a restore of it will refuse it or lack rows):\n"
+          + "  - library.json: note n-1 is about yarn y-9, which is missing\n"))
+    let safety = Self.files(under: yarn.library).filter { $0.hasPrefix("safety-backups/") }
+    #expect(safety.count == 1)
+    #expect(replace.stderr.contains("replaced 1 yarn, 0 projects, 1 note, 0 time sessions"))
+  }
+
   @Test func mergeConflictsAreListedAndChangeNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

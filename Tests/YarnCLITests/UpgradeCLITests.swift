@@ -134,7 +134,10 @@ import Testing
     #expect(try Self.userVersion(yarn) == 1)
     #expect(try yarn.ok(["stash", "list"]).stdout.contains("Cotton Aran"))
     let backup = yarn.directory.appendingPathComponent("rescue.zip").path
-    try yarn.ok(["backup", "create", backup])
+    // The backup is written and kept, and says at once what a restore will refuse.
+    let create = try yarn.run(["backup", "create", backup])
+    #expect(create.status == 65)
+    #expect(create.stderr.contains("  - library.json: note n-ghost is about yarn ghost, which is missing\n"))
     let verify = try yarn.run(["backup", "verify", backup])
     #expect(verify.status == 65)
     #expect(verify.stderr.contains("note n-ghost is about yarn ghost, which is missing"))

@@ -259,10 +259,11 @@ private struct MislistedLibrary: LibraryItems {
       let now = Date(timeIntervalSince1970: 1_796_000_000)
       func write(_ items: some LibraryItems, _ name: String) throws -> (BackupManifest, URL) {
         let url = dir.appendingPathComponent(name)
-        let manifest = try BackupWriter.write(
+        let written = try BackupWriter.write(
           items, to: url, generator: "yarn", now: now, force: false,
           attachmentURL: { store.attachmentURL(sha256: $0) })
-        return (manifest, url)
+        #expect(written.problems.isEmpty)
+        return (written.manifest, url)
       }
       let (plain, plainURL) = try write(library, "plain.zip")
       let (fallback, fallbackURL) = try write(MislistedLibrary(library: library), "fallback.zip")

@@ -236,6 +236,15 @@ struct BackupRestore: ParsableCommand {
     var lines: [String] = []
     if let safety = report.safetyBackup {
       lines.append("wrote a safety backup of the library to \(safety.path)")
+      let problems = report.safetyBackupProblems
+      if !problems.isEmpty {
+        // The library was changed outside yarn: its safety backup is kept, but says so.
+        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        lines.append(
+          "warning: the library was changed outside yarn; its safety backup holds everything "
+            + "yarn could read of it, with \(count) (a restore of it will refuse it or lack rows):")
+        lines += problems.map { "  - \($0.description)" }
+      }
     }
     switch report.mode {
     case .emptyOnly:

@@ -53,6 +53,22 @@ extension ErrorPresenter {
     case .invalidBackup:
       return ErrorReport(
         message: message, hint: "the backup is damaged; nothing was changed", code: .dataError)
+    case .unrestorable(let path, let problems):
+      let refused = problems.contains {
+        if case .orphanedRows = $0 { return false }
+        return true
+      }
+      let lacks =
+        refused
+        ? "'yarn backup restore' will refuse it until the library is mended and backed up again"
+        : "it lacks the rows listed"
+      return ErrorReport(
+        message: message,
+        hint:
+          "the library was changed outside yarn (such as with the sqlite3 shell, whose foreign "
+          + "keys are off by default); the backup is kept at \(path) and holds everything yarn "
+          + "could read, but \(lacks)",
+        code: .dataError)
     }
   }
 

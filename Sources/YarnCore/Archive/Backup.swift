@@ -24,6 +24,15 @@ public enum Backup {
   /// `create` of the same `url` that was killed (`.NAME.tmp-…`, no longer locked) are removed
   /// first.
   ///
+  /// The library is checked as it is written, so that a backup a restore would refuse is
+  /// known at once, not when it is needed: each item written gets the checks `verify` makes
+  /// of `library.json` (`LibraryCheck`, without those against the manifest, which `create`
+  /// itself writes to match), and, in the same read transaction,
+  /// `LibraryStore.orphanedRows` looks for rows no item carries. Both can find something
+  /// only in a library changed outside yarn (foreign keys off, raw SQL). Then the archive is
+  /// still written, fsynced and kept at `url` — it holds everything the library could give —
+  /// and `BackupError.unrestorable` is thrown.
+  ///
   /// - Parameters:
   ///   - generator: what made the backup, for the manifest, such as `yarn 0.1.0`.
   ///   - now: the manifest's `createdAt` (UTC; truncated to whole seconds).
@@ -31,9 +40,13 @@ public enum Backup {
   ///   - progress: called with the fraction written, 0...1, while the zip is written (from
   ///     libzip's progress callback, about every 1%).
   /// - Returns: the manifest written.
-  /// - Throws: `BackupError.destinationExists` when `url` exists and `force` is false;
+  /// - Throws: `BackupError.unrestorable` listing every problem found, when the backup was
+  ///   written to `url` (the file exists) but a restore would refuse it, or it lacks rows of
+  ///   the library; `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
-  ///   from its record; `BackupError.cannotWrite`; `StoreError` from reading the store.
+  ///   from its record; `BackupError.cannotWrite`; `StoreError` from reading the store. After
+  ///   any error but `.unrestorable` nothing is left at `url` (its old file, if any, is
+  ///   untouched).
   /// - Complexity: O(library + attachment bytes) time; memory O(largest item + number of
   ///   attachments).
   @discardableResult
@@ -41,10 +54,23 @@ public enum Backup {
     from store: LibraryStore, to url: URL, generator: String, now: Date, force: Bool = false,
     progress: ((Double) -> Void)? = nil
   ) throws -> BackupManifest {
-    try BackupWriter.write(
+    var orphans: (count: Int, examples: [String]) = (0, [])
+    let written = try BackupWriter.write(
       store, to: url, generator: generator, now: now, force: force,
-      snapshot: { body in try store.read(body) },
+      snapshot: { body in
+        try store.read {
+          let summary = try body()
+          orphans = try store.orphanedRows(limit: 5)
+          return summary
+        }
+      },
       attachmentURL: { store.attachmentURL(sha256: $0) }, progress: progress)
+    var problems = written.problems
+    if orphans.count > 0 {
+      problems.append(.orphanedRows(count: orphans.count, examples: orphans.examples))
+    }
+    guard problems.isEmpty else { throw BackupError.unrestorable(path: url.path, problems: problems) }
+    return written.manifest
   }
 
   /// Reads the backup at `url` (a zip, or a directory holding the same files) to its end and

@@ -37,6 +37,13 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by a `.replace` restore of a library that is not empty when no safety backup path
   /// was given (`path` is the library directory); nothing was read or changed.
   case safetyBackupRequired(path: String)
+  /// Thrown by `create` after it has written the backup at `path` (complete, fsynced and kept:
+  /// it holds everything the library could give) when the library itself is not sound — it
+  /// was changed outside yarn, with foreign keys off or raw SQL — so that a restore will
+  /// refuse the backup (a note about a yarn that is missing, an instant outside
+  /// `JSONCoding.earliestInstant...latestInstant`), or the library holds rows the backup
+  /// lacks (`BackupProblem.orphanedRows`). Every problem found is listed.
+  case unrestorable(path: String, problems: [BackupProblem])
 
   public var description: String {
     switch self {
@@ -72,6 +79,15 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         + conflicts.map { "  - \($0.description)" }.joined(separator: "\n")
     case .safetyBackupRequired(let path):
       return "replacing the library at \(path) needs a path for its safety backup"
+    case .unrestorable(let path, let problems):
+      let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+      let refused = problems.contains {
+        if case .orphanedRows = $0 { return false }
+        return true
+      }
+      let what = refused ? "a restore will refuse it" : "it lacks rows of the library"
+      return "the backup \(path) was written, but \(what) (\(count)):\n"
+        + problems.map { "  - \($0.description)" }.joined(separator: "\n")
     }
   }
 }

@@ -45,6 +45,11 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   /// An attachment the manifest lists that no yarn or project uses (a restore would store a
   /// file nothing refers to).
   case unusedAttachment(String)
+  /// Found by `create`, not in a backup: the library's database holds `count` rows that no
+  /// backup can hold, because the project or yarn they belong to is missing (usages of a
+  /// missing project, attachment records of a missing yarn or project;
+  /// `LibraryStore.orphanedRows`); `examples` names up to five of them.
+  case orphanedRows(count: Int, examples: [String])
 
   public var description: String {
     switch self {
@@ -79,6 +84,15 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
       return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
     case .unusedAttachment(let path):
       return "\(path) is in the backup, but no yarn or project uses it"
+    case .orphanedRows(let count, let examples):
+      let head =
+        count == 1
+        ? "the library's database holds 1 row whose project or yarn is missing"
+        : "the library's database holds \(count) rows whose project or yarn is missing"
+      var shown = examples
+      if count > examples.count { shown.append("and \(count - examples.count) more") }
+      return head + ", which the backup lacks"
+        + (shown.isEmpty ? "" : ": " + shown.joined(separator: "; "))
     }
   }
 

@@ -95,6 +95,11 @@ public struct RestoreReport: Hashable, Sendable {
   /// `.replace` of a library that was not empty: the safety backup written before anything
   /// changed (`nil` in a dry run, or when the library was empty).
   public var safetyBackup: URL?
+  /// What `Backup.create` found wrong with the library as it wrote the safety backup
+  /// (`BackupError.unrestorable`: a library changed outside yarn), so what the safety backup
+  /// holds that a restore would refuse, or lacks; empty for a sound library. Such a library
+  /// is still replaced, and its safety backup kept.
+  public var safetyBackupProblems: [BackupProblem] = []
 }
 
 extension Backup {
@@ -127,7 +132,9 @@ extension Backup {
   ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
   ///   `.cannotStage` when the attachments cannot be written into the library; the errors of
-  ///   `create` for the safety backup; `StoreError` from the store (such as `.readOnly`
+  ///   `create` for the safety backup but `.unrestorable` (a library changed outside yarn is
+  ///   replaced all the same; `RestoreReport.safetyBackupProblems` lists what its safety
+  ///   backup lacks or a restore of it would refuse); `StoreError` from the store (such as `.readOnly`
   ///   when it is not a dry run and the store is read-only).
   @discardableResult
   public static func restore(
@@ -217,8 +224,14 @@ extension Backup {
           if let target = options.safetyBackup, !(try store.isEmpty()) {
             // Safety backups of earlier restores that were killed leave temporary files.
             BackupTemporaryFiles.removeStale(inDirectory: target.deletingLastPathComponent().path)
-            try Backup.create(
-              from: store, to: target, generator: options.generator, now: options.now)
+            do {
+              try Backup.create(
+                from: store, to: target, generator: options.generator, now: options.now)
+            } catch BackupError.unrestorable(_, let problems) {
+              // A damaged library must still be replaceable: its safety backup, written
+              // and kept, holds everything it could give.
+              report.safetyBackupProblems = problems
+            }
             report.safetyBackup = target
           }
           try store.removeAll()

@@ -20,6 +20,15 @@ enum BackupWriter {
   /// 6.5 MB: a backup is written often and its photos dwarf both sizes.
   static let libraryLevel: UInt32 = 1
 
+  /// What `write` wrote, and what it found wrong with the items it wrote.
+  struct Written {
+    var manifest: BackupManifest
+    /// What a restore of the archive would refuse (`LibraryCheck` of the items as they were
+    /// written, without the manifest's checks), in the order found; empty for a sound
+    /// library.
+    var problems: [BackupProblem]
+  }
+
   /// Writes the backup of `items` to `url`.
   ///
   /// Files beside `url`, all named `.NAME.tmp-<uuid>…` (NAME is `url`'s last component):
@@ -44,7 +53,8 @@ enum BackupWriter {
   ///   - snapshot: runs its argument in one read transaction (so `library.json` is one
   ///     consistent state of a store).
   ///   - progress: the fraction of the zip written, 0...1, while it is written.
-  /// - Returns: the manifest written.
+  /// - Returns: the manifest written, and the problems `LibraryCheck` found in the items as
+  ///   they were read (on this thread; the archive is written and kept whatever it finds).
   /// - Throws: `BackupError.destinationExists`, `.attachmentUnavailable`, `.cannotWrite`.
   ///   Nothing is left at `url` after an error (its old file, if any, is untouched), and no
   ///   temporary file beside it.
@@ -52,7 +62,7 @@ enum BackupWriter {
     _ items: some LibraryItems, to url: URL, generator: String, now: Date, force: Bool,
     snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary) = { try $0() },
     attachmentURL: @escaping (String) -> URL, progress: ((Double) -> Void)? = nil
-  ) throws -> BackupManifest {
+  ) throws -> Written {
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
     BackupTemporaryFiles.removeStale(besides: url)
@@ -74,6 +84,7 @@ enum BackupWriter {
     let hasher = SHA256Hasher()
     var librarySize: Int64 = 0
     let summary: LibraryJSON.Summary
+    let check = LibraryCheck()
     do {
       let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard fd >= 0 else {
@@ -99,7 +110,7 @@ enum BackupWriter {
           name: BackupManifest.manifestPath, from: manifestURL, expected: manifestExpected,
           compression: .deflate, modified: createdAt)
         pending = PendingArchive(writer, expectations: [libraryExpected, manifestExpected])
-        return try LibraryJSON.write(items) { bytes in
+        return try LibraryJSON.write(items, check: check) { bytes in
           hasher.update(bytes)
           librarySize += Int64(bytes.count)
           try AtomicFile.writeAll(fd, bytes, path: temporary.libraryPath)
@@ -148,7 +159,7 @@ enum BackupWriter {
     }
     pending = nil
     try closing.finish(url: url)
-    return manifest
+    return Written(manifest: manifest, problems: check.finish())
   }
 
   /// Checks each attachment's digest and that its file holds its size.
@@ -196,7 +207,7 @@ enum BackupWriter {
     _ items: some LibraryItems, to url: URL, generator: String, now: Date, force: Bool,
     snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary),
     attachmentURL: (String) -> URL, progress: ((Double) -> Void)?
-  ) throws -> BackupManifest {
+  ) throws -> Written {
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
     BackupTemporaryFiles.removeStale(besides: url)
@@ -213,10 +224,11 @@ enum BackupWriter {
     let hasher = SHA256Hasher()
     var librarySize: Int64 = 0
     let summary: LibraryJSON.Summary
+    let check = LibraryCheck()
     do {
       defer { close(fd) }
       summary = try snapshot {
-        try LibraryJSON.write(items) { bytes in
+        try LibraryJSON.write(items, check: check) { bytes in
           hasher.update(bytes)
           librarySize += Int64(bytes.count)
           try AtomicFile.writeAll(fd, bytes, path: temporary.libraryPath)
@@ -273,7 +285,7 @@ enum BackupWriter {
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     }
-    return manifest
+    return Written(manifest: manifest, problems: check.finish())
   }
 }
 

@@ -16,9 +16,13 @@
 /// attachment with a well-formed digest, in the manifest with the same size; no attachment in
 /// the manifest that no item uses; the manifest's counts equal to the items'.
 ///
+/// Without a manifest (`init()`, as `Backup.create` checks the items it writes) the same
+/// checks run except those against the manifest: an attachment is checked only for its
+/// digest, and no count or unused attachment is compared.
+///
 /// Memory: the IDs and the references, not the items.
 final class LibraryCheck {
-  private let manifest: BackupManifest
+  private let manifest: BackupManifest?
   private var problems: [BackupProblem] = []
   private var yarnIDs = Set<StoredID>()
   private var projectIDs = Set<StoredID>()
@@ -33,6 +37,7 @@ final class LibraryCheck {
   private var used = Set<String>()
   private var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 
+  /// A check of a backup's items against `manifest`.
   init(manifest: BackupManifest) {
     self.manifest = manifest
     // Room for the IDs the manifest announces (growing a set of 100,000 IDs step by step
@@ -47,6 +52,12 @@ final class LibraryCheck {
     }
   }
 
+  /// A check of items alone, without a manifest: what `Backup.create` runs on the items it
+  /// writes (the attachments it zips are those the items list, checked as they are read).
+  init() {
+    manifest = nil
+  }
+
   /// Whether nothing was found wrong so far (before `finish` checks the references).
   var isClean: Bool { problems.isEmpty }
 
@@ -56,9 +67,18 @@ final class LibraryCheck {
     if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(id)") }
   }
 
+  /// An instant the store cannot hold (beyond ±2^63 s), or one outside
+  /// `JSONCoding.earliestInstant...latestInstant`, which `library.json` cannot carry (its
+  /// text does not read back). A backup being read never has the second kind (the decoder
+  /// refuses its text); a library changed outside yarn may.
   private func checkInstant(_ date: Date, _ what: String) {
-    if Int64(exactly: date.timeIntervalSince1970.rounded(.down)) == nil {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    if Int64(exactly: seconds) == nil {
       report("\(what) \(date.timeIntervalSince1970) is out of range")
+    } else if !JSONCoding.isInInstantRange(date) {
+      report(
+        "\(what) (\(Int64(seconds)) s from 1970-01-01T00:00:00Z) falls outside "
+          + "\(JSONCoding.instantRangeText) in UTC")
     }
   }
 
@@ -68,6 +88,7 @@ final class LibraryCheck {
       return
     }
     used.insert(attachment.sha256)
+    guard manifest != nil else { return }
     guard let size = sizes[attachment.sha256] else {
       report(
         "\(owner) has attachment \(attachment.fileName) (\(attachment.sha256)), which the backup lacks")
@@ -129,8 +150,8 @@ final class LibraryCheck {
     }
   }
 
-  /// Resolves the references and compares the counts; every problem found, in the order
-  /// found.
+  /// Resolves the references and (with a manifest) compares the counts and attachments;
+  /// every problem found, in the order found.
   func finish() -> [BackupProblem] {
     for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(StoredID(yarnID)) {
       report("project \(projectID) (\(projectName)) uses yarn \(yarnID), which is missing")
@@ -152,6 +173,7 @@ final class LibraryCheck {
       default: continue
       }
     }
+    guard let manifest else { return problems }
     for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
       if Attachment.isValidDigest(file.sha256), !used.contains(file.sha256) {
         problems.append(.unusedAttachment(file.path))

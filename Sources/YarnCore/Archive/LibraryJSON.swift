@@ -78,16 +78,20 @@ enum LibraryJSON {
   /// depth, so the same indentation). The batches are written in order; at most
   /// `ParallelWork.inFlight` are in flight, so memory stays bounded.
   ///
+  /// - Parameter check: given each item as it is read, on this thread, in file order (what
+  ///   `verify` checks, so that `Backup.create` finds what a restore would refuse).
   /// - Throws: `EncodingError` when an item cannot be encoded (a non-finite number); what
   ///   `sink` or `items` throw.
   static func write(
-    _ items: some LibraryItems, to sink: (UnsafeRawBufferPointer) throws -> Void
+    _ items: some LibraryItems, check: LibraryCheck? = nil,
+    to sink: (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Summary {
-    try withoutActuallyEscaping(sink) { try write(items, escapingSink: $0) }
+    try withoutActuallyEscaping(sink) { try write(items, check: check, escapingSink: $0) }
   }
 
   private static func write(
-    _ items: some LibraryItems, escapingSink sink: @escaping (UnsafeRawBufferPointer) throws -> Void
+    _ items: some LibraryItems, check: LibraryCheck?,
+    escapingSink sink: @escaping (UnsafeRawBufferPointer) throws -> Void
   ) throws -> Summary {
     var out: [UInt8] = []
     out.reserveCapacity((1 << 18) + (1 << 17))
@@ -136,13 +140,17 @@ enum LibraryJSON {
     var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
     var projectAttachments: [Attachment] = []
     var yarnAttachments: [Attachment] = []
-    counts.notes = try array("notes", items.eachNote) { (_: Note) in }
+    counts.notes = try array("notes", items.eachNote) { (note: Note) in check?.add(note) }
     counts.projects = try array("projects", items.eachProject) { (project: Project) in
+      check?.add(project)
       if let pdf = project.pattern?.pdf { projectAttachments.append(pdf) }
       projectAttachments += project.photos
     }
-    counts.sessions = try array("sessions", items.eachSession) { (_: TimeSession) in }
+    counts.sessions = try array("sessions", items.eachSession) { (session: TimeSession) in
+      check?.add(session)
+    }
     counts.yarns = try array("yarns", items.eachYarn) { (yarn: Yarn) in
+      check?.add(yarn)
       yarnAttachments += yarn.photos
     }
     out.append(contentsOf: "\n}".utf8)

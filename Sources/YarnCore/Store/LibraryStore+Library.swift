@@ -62,6 +62,30 @@ extension LibraryStore {
     }
   }
 
+  /// The rows that no item of the library carries, because the project or yarn they belong
+  /// to is missing: usages of a missing project and attachment records of a missing yarn or
+  /// project. The item queries (`forEachProject`, `forEachYarn`, …) never read them, so a
+  /// backup cannot hold them. Possible only in a database changed with foreign keys off (the
+  /// `sqlite3` shell's default); found by `PRAGMA foreign_key_check` of `yarn_usage` and
+  /// `attachment`. (Notes, sessions and usages whose own yarn or project is missing are read
+  /// with their items; `Backup.create` names those from the items.)
+  ///
+  /// - Parameter limit: how many rows to name, at most.
+  /// - Returns: the number of such rows, and up to `limit` of them named in the order of
+  ///   their table's name and then of their row (`row 3 of attachment refers to yarn y-9`,
+  ///   `a usage of project p-9 (position 0) refers to project p-9`).
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func orphanedRows(limit: Int = 5) throws -> (count: Int, examples: [String]) {
+    try read {
+      try LibraryStore.brokenReferences(
+        connection, limit: limit,
+        tables: [
+          (child: "attachment", parent: "yarn"), (child: "attachment", parent: "project"),
+          (child: "yarn_usage", parent: "project"),
+        ])
+    }
+  }
+
   /// Removes every yarn, project, note, time session and attachment record; the attachment
   /// files stay (a caller removes the ones no longer referenced once its change committed).
   /// Inside `write { }` it is part of that transaction, so a failure later undoes it.

@@ -419,26 +419,58 @@ public final class LibraryStore {
   /// Throws `StoreError.upgradeFailed` with `.brokenReferences` when
   /// `PRAGMA foreign_key_check` finds a row whose parent is missing (possible only in a
   /// database changed with foreign keys off, such as by the `sqlite3` shell, whose default
-  /// is off). Names up to five of them, in the order of their table's name and then of
-  /// their rowid, by the item's `id` and the missing parent's key
-  /// (`note n-1 refers to yarn y-9`, `session s-1 refers to project p-9`); a row of
-  /// `yarn_usage` (WITHOUT ROWID, so the pragma gives no rowid) by its project and position,
-  /// found by a query for usages without a parent, in project and position order; a row of
-  /// a table without `id` (`attachment`) by its rowid (`row 3 of attachment`).
+  /// is off). Names up to five of them (`brokenReferences(_:limit:tables:)`).
   private static func checkForeignKeys(_ connection: Connection, upgradingFrom version: Int)
     throws
   {
+    let broken = try brokenReferences(connection, limit: 5)
+    guard broken.count > 0 else { return }
+    throw StoreError.upgradeFailed(
+      from: version, to: Schema.currentVersion,
+      reason: .brokenReferences(count: broken.count, examples: broken.examples))
+  }
+
+  /// The rows `PRAGMA foreign_key_check` finds whose parent is missing: their number, and up
+  /// to `limit` of them named, in the order of their table's name and then of their rowid,
+  /// by the item's `id` and the missing parent's key (`note n-1 refers to yarn y-9`,
+  /// `session s-1 refers to project p-9`); a row of `yarn_usage` (WITHOUT ROWID, so the
+  /// pragma gives no rowid) by its project and position, found by a query for usages without
+  /// a parent, in project and position order; a row of a table without `id` (`attachment`)
+  /// by its rowid (`row 3 of attachment refers to yarn y-9`).
+  ///
+  /// - Parameter tables: only these foreign keys, as (child table, parent table) pairs;
+  ///   `nil` for every one.
+  static func brokenReferences(
+    _ connection: Connection, limit: Int, tables: [(child: String, parent: String)]? = nil
+  ) throws -> (count: Int, examples: [String]) {
     // Rows: table, rowid (NULL in a WITHOUT ROWID table), parent table, foreign key index
     // (the `id` of `PRAGMA foreign_key_list(table)`).
     // SQLite lists them in the order of its schema's hash table: sorted here, so that the
     // same library always names the same rows.
-    let breaches = try connection.query("PRAGMA foreign_key_check") { row in
-      (table: row.text(0) ?? "", rowID: row.isNull(1) ? nil : row.int64(1), key: row.int64(3))
-    }.sorted { ($0.table, $0.rowID ?? 0, $0.key) < ($1.table, $1.rowID ?? 0, $1.key) }
-    guard !breaches.isEmpty else { return }
+    func check(_ sql: String) throws -> [(table: String, rowID: Int64?, parent: String, key: Int64)] {
+      try connection.query(sql) { row in
+        (
+          table: row.text(0) ?? "", rowID: row.isNull(1) ? nil : row.int64(1),
+          parent: row.text(2) ?? "", key: row.int64(3)
+        )
+      }
+    }
+    var found: [(table: String, rowID: Int64?, parent: String, key: Int64)] = []
+    if let tables {
+      for child in Set(tables.map(\.child)).sorted() {
+        found += try check("PRAGMA foreign_key_check(\(quoted(child)))").filter { breach in
+          tables.contains { $0.child == child && $0.parent == breach.parent }
+        }
+      }
+    } else {
+      found = try check("PRAGMA foreign_key_check")
+    }
+    let breaches = found.sorted {
+      ($0.table, $0.rowID ?? 0, $0.key) < ($1.table, $1.rowID ?? 0, $1.key)
+    }
     var examples: [String] = []
     var namedGroups: Set<String> = []
-    for breach in breaches where examples.count < 5 {
+    for breach in breaches where examples.count < limit {
       let table = breach.table
       // The referring column, the parent table and its referred column of that foreign key.
       let keys = try connection.query(
@@ -474,7 +506,7 @@ public final class LibraryStore {
             AND NOT EXISTS (SELECT 1 FROM \(quoted(key.parent)) AS p WHERE p.\(quoted(to)) = c.\(from))
           ORDER BY project_id, position LIMIT ?
           """,
-          [.integer(Int64(5 - examples.count))]
+          [.integer(Int64(limit - examples.count))]
         ) {
           "a usage of project \($0.text(0) ?? "?") (position \($0.int64(1))) refers to "
             + "\(key.parent) \($0.text(2) ?? "?")"
@@ -482,9 +514,7 @@ public final class LibraryStore {
         examples += usages
       }
     }
-    throw StoreError.upgradeFailed(
-      from: version, to: Schema.currentVersion,
-      reason: .brokenReferences(count: breaches.count, examples: examples))
+    return (breaches.count, examples)
   }
 
   /// `name` as an SQL identifier: in double quotes, a double quote doubled.

@@ -81,8 +81,12 @@ public enum JSONCoding {
   /// `2026-03-29T14:30:00Z`: ISO 8601 in UTC, whole seconds (fractions are truncated). Meant
   /// for instants within `earliestInstant...latestInstant`, which read back as written;
   /// others are written with a year that is not four digits and that `parseInstant` refuses.
+  /// Beyond ±2^62 s (a row written outside yarn, up to ±2^63 s) the instant is written as
+  /// ±2^62 s: the arithmetic below would overflow there, and such a text is refused anyway.
   public static func formatInstant(_ date: Date) -> String {
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let bound = Double(Int64(1) << 62)
+    let exact = date.timeIntervalSince1970.rounded(.down)
+    let seconds = Int64(exact.isNaN ? 0 : min(max(exact, -bound), bound))
     // Civil-from-days (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms"): no
     // Calendar or formatter, so no locale and no ICU on this path.
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
