@@ -7,8 +7,10 @@ import YarnCore
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// A library holding every kind of value a yarn can: tricky text in every text field, every
-  /// unit, weight, missing values, an override without a quantity, unstashed yarns, notes.
+  /// A library holding every kind of value a yarn can: tricky text in the notes as it is and
+  /// in every one-line field as such a field can hold it (`LineText`: control characters as
+  /// spaces, no spaces around), every unit, weight, missing values, an override without a
+  /// quantity, unstashed yarns.
   static func trickyLibrary() -> Library {
     let texts = [
       "quote \" inside", "comma, inside", "semi; colon", "cr\rinside", "lf\ninside", "crlf\r\ninside",
@@ -21,21 +23,22 @@ import YarnCore
     for (index, text) in texts.enumerated() {
       let id = "id-\(index)"
       let unit = YarnUnit.allCases[index % 5]
+      let line = String(
+        String.UnicodeScalarView(text.unicodeScalars.map { LineText.isRefused($0) ? " " : $0 })
+      ).trimmingSpaces()
       yarns.append(
         Yarn(
-          id: id, name: text, brand: text, colorway: index % 2 == 0 ? text : nil, colorFamily: text,
-          dyeLot: index % 3 == 0 ? nil : text, weight: YarnWeight(rawValue: index % 9), fiber: text,
+          id: id, name: line, brand: line, colorway: index % 2 == 0 ? line : nil, colorFamily: line,
+          dyeLot: index % 3 == 0 ? nil : line, weight: YarnWeight(rawValue: index % 9), fiber: line,
           lengthPerSkein: index % 4 == 0 ? nil : Amount(Double(index) + 0.5, index % 2 == 0 ? .yard : .meter),
           netWeightPerSkein: index % 5 == 0
             ? nil : Amount(0.1 * Double(index + 1), index % 2 == 0 ? .gram : .ounce),
           quantity: index % 6 == 5 ? nil : Amount(Double(index) * 1.25, unit),
-          remainingOverride: index % 3 == 1 ? Amount(1.0 / 3.0, unit) : nil, purchaseLocation: text,
+          remainingOverride: index % 3 == 1 ? Amount(1.0 / 3.0, unit) : nil, purchaseLocation: line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 1990 + index, month: 12, day: 31) : nil,
           isStashed: index % 4 != 3))
-      if index % 2 == 1 {
-        notes.append(
-          Note(id: "n\(index)", subject: .yarn(id), text: text, created: Date(timeIntervalSince1970: 0)))
-      }
+      notes.append(
+        Note(id: "n\(index)", subject: .yarn(id), text: text, created: Date(timeIntervalSince1970: 0)))
     }
     return Library(yarns: yarns, notes: notes)
   }

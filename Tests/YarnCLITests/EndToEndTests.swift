@@ -361,10 +361,9 @@ import Testing
   @Test func corruptBackupChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    try yarn.ok([
-      "stash", "add", "Cascade 220", "--quantity", "3 skeins", "--fiber",
-      String(repeating: "wool ", count: 200),
-    ])
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "3 skeins", "--fiber", "wool"])
+    // Bulk for the backup: a note of 1,000 characters.
+    try yarn.ok(["note", "add", "--yarn", "Cascade 220", String(repeating: "wool ", count: 200)])
     try yarn.ok(["backup", "create", "good.zip"])
     let good = try Data(contentsOf: yarn.directory.appendingPathComponent("good.zip"))
 

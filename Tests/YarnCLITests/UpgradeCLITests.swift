@@ -143,6 +143,32 @@ import Testing
     #expect(verify.stderr.contains("note n-ghost is about yarn ghost, which is missing"))
   }
 
+  /// A library changed outside yarn with CHECK constraints off (a weight of 9): the upgrade
+  /// names the yarn and the rule, exits 65 (the data, not the disk), and says what to do; the
+  /// library stays at version 1.
+  @Test func aRowBreakingARuleIsADataErrorWithAHint() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try Self.makeV1Library(
+      yarn,
+      rows: Self.yarns + """
+
+        PRAGMA ignore_check_constraints = 1;
+        UPDATE yarn SET weight = 9 WHERE seq = 2;
+        """)
+    let add = try yarn.run(["stash", "add", "Wool"])
+    #expect(add.status == 65)
+    #expect(
+      add.stderr
+        == "error: cannot upgrade the library's database from schema version 1 to 2 (it is left "
+        + "as it was): yarn bbbb2222-0000-0000-0000-000000000002 breaks a rule of the library's "
+        + "schema (CHECK constraint failed: weight BETWEEN 0 AND 7)\n"
+        + "hint: the library was changed outside yarn; it is left as it was: correct or remove "
+        + "that row (with the sqlite3 shell, say), or restore a backup into a new library with "
+        + "'yarn --library NEW_DIR backup restore FILE'\n")
+    #expect(try Self.userVersion(yarn) == 1)
+  }
+
   /// The other upgrade failures: 74, the library left as it was, and what to do.
   @Test func otherUpgradeFailuresAreIOErrorsWithAHint() {
     let full = ErrorPresenter.report(

@@ -26,7 +26,15 @@ import Testing
     return plan
   }
 
-  /// Every kind of tricky text, in every text field, with every unit and weight.
+  /// `text` as a one-line field can hold it (`LineText`): control characters as spaces, no
+  /// spaces around.
+  static func oneLine(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.map { LineText.isRefused($0) ? " " : $0 }))
+      .trimmingSpaces()
+  }
+
+  /// Every kind of tricky text, with every unit and weight: in the notes as it is, in every
+  /// one-line field (name, brand, …) as such a field can hold it.
   static func trickyLibrary() -> Library {
     let texts = [
       "quote \" inside", "comma, inside", "cr\rinside", "lf\ninside", "crlf\r\ninside", "=SUM(A1:A9)",
@@ -39,23 +47,23 @@ import Testing
     let units: [YarnUnit] = YarnUnit.allCases
     for (index, text) in texts.enumerated() {
       let id = "tricky-\(index)"
+      let line = oneLine(text)
       yarns.append(
         Yarn(
-          id: id, name: text.trimmingCharacters(in: .whitespaces).isEmpty ? "blank \(index)" : text,
-          brand: text, colorway: index % 2 == 0 ? text : nil, colorFamily: text,
-          dyeLot: index % 3 == 0 ? nil : text, weight: YarnWeight(rawValue: index % 9),
-          fiber: text,
+          id: id, name: line.isEmpty ? "blank \(index)" : line,
+          brand: line.isEmpty ? nil : line, colorway: index % 2 == 0 && !line.isEmpty ? line : nil,
+          colorFamily: line.isEmpty ? nil : line,
+          dyeLot: index % 3 == 0 || line.isEmpty ? nil : line, weight: YarnWeight(rawValue: index % 9),
+          fiber: line.isEmpty ? nil : line,
           lengthPerSkein: index % 4 == 0 ? nil : Amount(Double(index) + 0.1, index % 2 == 0 ? .yard : .meter),
           netWeightPerSkein: index % 5 == 0
             ? nil : Amount(1.0 / 3.0 + Double(index), index % 2 == 0 ? .gram : .ounce),
           quantity: index % 6 == 5 ? nil : Amount(Double(index) * 2.5, units[index % units.count]),
           remainingOverride: index % 3 == 1 ? Amount(0.25, units[(index + 1) % units.count]) : nil,
-          purchaseLocation: text,
+          purchaseLocation: line.isEmpty ? nil : line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 2000 + index, month: 2, day: 29 - index % 2) : nil,
           isStashed: index % 4 != 3))
-      if index % 2 == 1 {
-        notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
-      }
+      notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
     }
     return Library(yarns: yarns, notes: notes)
   }
@@ -141,6 +149,7 @@ import Testing
         "line 3, column \"ID\": the ID good-1 is also on line 2",
         "line 3, column \"Stashed\": \"maybe\" is not yes or no",
         "line 5: 2 fields where the header has 7 (a quote the exporter did not double? try --lenient)",
+        "line 6, column \"Name\": holds a line break (U+000A); names are one line",
         "line 6, column \"Quantity\": \"-1\" is negative; an amount is zero or more; accepted units: \(YarnUnit.acceptedWords)",
         "line 6, column \"Weight\": \"purple\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)",
         "line 8, column \"ID\": \"bad id!\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')",

@@ -640,17 +640,17 @@ import Testing
       do {
         try LibraryStore.migrate(raw)
         Issue.record("a project with status done was copied")
-      } catch StoreError.upgradeFailed(1, 2, .database(let code, let message)) {
-        #expect(code == 275)
-        #expect(message.hasPrefix("CHECK constraint failed"))
+      } catch StoreError.upgradeFailed(1, 2, .brokenRule(let message, let example)) {
+        #expect(message.hasPrefix("CHECK constraint failed: status = 'planned' OR "))
+        #expect(example == "project p-bad")
         // SQLite's words, not the migration's 105 lines of SQL.
         let text = String(
           describing: StoreError.upgradeFailed(
-            from: 1, to: 2, reason: .database(code: code, message: message)))
+            from: 1, to: 2, reason: .brokenRule(message: message, example: example)))
         #expect(
           text
             == "cannot upgrade the library's database from schema version 1 to 2 (it is left as it "
-            + "was): \(message)")
+            + "was): project p-bad breaks a rule of the library's schema (\(message))")
         #expect(!text.contains("CREATE") && !text.contains("INSERT") && !text.contains("sql"))
       }
       #expect(raw.isAutocommit)
@@ -661,6 +661,50 @@ import Testing
       #expect(try raw.integer("SELECT count(*) FROM attachment") == 3)
       #expect(try raw.integer("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'new_%'") == 0)
     }
+  }
+
+  /// A v1 row that breaks a CHECK (written with the checks off, as the `sqlite3` shell can)
+  /// fails the upgrade as a broken rule naming the first such row of the table whose copy
+  /// failed — by ID, by project and position in `yarn_usage`, by rowid in `attachment` — and
+  /// leaves version 1 as it was.
+  @Test func aRowBreakingACheckIsNamedAndLeavesVersion1AsItWas() throws {
+    let cases: [(rows: String, message: String, example: String)] = [
+      (
+        "UPDATE yarn SET weight = 9 WHERE id = 'y-late'; UPDATE yarn SET weight = -1 WHERE id = 'y-early';",
+        "CHECK constraint failed: weight BETWEEN 0 AND 7", "yarn y-early"
+      ),
+      (
+        "UPDATE yarn_usage SET position = -4 WHERE position = 1;",
+        "CHECK constraint failed: position >= 0", "a usage of project p-1 (position -4)"
+      ),
+      (
+        "UPDATE attachment SET byte_count = -1 WHERE file_name = 'done.png';",
+        "CHECK constraint failed: byte_count >= 0", "row 3 of attachment"
+      ),
+    ]
+    for (index, item) in cases.enumerated() {
+      try withTemporaryDirectory { dir in
+        try Self.makeV1Library(
+          in: dir, rows: Self.v1Rows + "\nPRAGMA ignore_check_constraints = ON;\n" + item.rows)
+        do {
+          _ = try LibraryStore(directory: dir, mode: .readWrite)
+          Issue.record("case \(index): a row breaking a CHECK was upgraded")
+        } catch StoreError.upgradeFailed(let from, let to, let reason) {
+          #expect(from == 1 && to == 2)
+          #expect(reason == .brokenRule(message: item.message, example: item.example), "case \(index)")
+        }
+        let raw = try Self.rawConnection(dir)
+        defer { try? raw.close() }
+        #expect(try raw.integer("PRAGMA user_version") == 1)
+        #expect(try raw.integer("SELECT count(*) FROM yarn") == 2)
+        #expect(try raw.integer("SELECT count(*) FROM yarn_usage") == 2)
+        #expect(try raw.integer("SELECT count(*) FROM attachment") == 3)
+        #expect(try raw.integer("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'new_%'") == 0)
+      }
+    }
+    #expect(
+      StoreError.UpgradeFailure.brokenRule(message: "CHECK constraint failed: x", example: nil)
+        .description == "a row breaks a rule of the library's schema (CHECK constraint failed: x)")
   }
 }
 

@@ -40,8 +40,8 @@ struct ProjectFields {
   init(_ values: ParsedValues) throws {
     craft = try ProjectFields.clearing(values, "craft") { try values.craft($0) }
     status = try values.status("status")
-    patternName = values.clearable("pattern")
-    patternURL = values.clearable("pattern-url")
+    patternName = try values.singleLine("pattern")
+    patternURL = try values.singleLine("pattern-url", limit: nil)
     started = try ProjectFields.clearing(values, "started") { try values.date($0) }
     finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
   }

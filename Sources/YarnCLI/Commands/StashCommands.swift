@@ -57,12 +57,12 @@ struct YarnFields {
   var added: CalendarDate??
 
   init(_ values: ParsedValues) throws {
-    brand = values.clearable("brand")
-    colorway = values.clearable("colorway")
-    colorFamily = values.clearable("color-family")
-    dyeLot = values.clearable("dye-lot")
-    fiber = values.clearable("fiber")
-    location = values.clearable("location")
+    brand = try values.singleLine("brand")
+    colorway = try values.singleLine("colorway")
+    colorFamily = try values.singleLine("color-family")
+    dyeLot = try values.singleLine("dye-lot")
+    fiber = try values.singleLine("fiber")
+    location = try values.singleLine("location")
     weight = try YarnFields.clearing(values, "weight") { try values.yarnWeight($0) }
     lengthPerSkein = try YarnFields.clearing(values, "length-per-skein") { try values.length($0) }
     netWeightPerSkein = try YarnFields.clearing(values, "net-weight-per-skein") {

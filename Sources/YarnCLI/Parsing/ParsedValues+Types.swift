@@ -68,9 +68,10 @@ extension ParsedValues {
     try typed(name, expected: "a unit: \(YarnUnit.acceptedWords)") { YarnUnit(parsing: $0) }
   }
 
-  /// Text of an option, where an empty value means "clear it" (`nil` inside).
+  /// Free text of an option that may span lines (a session's `--note`), where an empty value
+  /// means "clear it" (`nil` inside); one-line fields use `singleLine(_:limit:)`.
   ///
-  /// Returns `nil` when the option is absent, `.some(nil)` for `--brand ""`.
+  /// Returns `nil` when the option is absent, `.some(nil)` for `--note ""`.
   func clearable(_ name: String) -> String?? {
     guard let text = value(name) else { return nil }
     let trimmed = text.trimmingSpacesAndNewlines()

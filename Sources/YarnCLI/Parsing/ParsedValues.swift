@@ -35,13 +35,58 @@ struct ParsedValues: Equatable {
     return value
   }
 
-  /// Checks that a yarn's or a project's name (`label`: `<name>` or `--name`) holds more than
-  /// white space, and returns it.
+  /// A yarn's, a project's or a pattern's name (`label`: `<name>` or `--name`) without the
+  /// spaces around it: one line (`LineText`) of at most `LineText.maximumLength` (200)
+  /// Characters, and more than white space.
+  ///
+  /// - Throws: `CLIError.badValue` naming `label`, when the name is empty, holds a control
+  ///   character (naming it: `it holds a line break (U+000A); names are one line`) or is too
+  ///   long.
   func nonEmptyName(_ value: String, label: String) throws(CLIError) -> String {
-    guard !value.trimmingSpacesAndNewlines().isEmpty else {
+    let name = try line(value, label: label, what: "names", plural: true)
+    guard !name.isEmpty else {
       throw .badValue(command: command, name: label, value: value, reason: "a name cannot be empty")
     }
-    return value
+    return name
+  }
+
+  /// The value of option `--name`, a one-line text field such as `--brand` (`LineText`),
+  /// where an empty value means "clear it".
+  ///
+  /// - Parameter limit: the most Characters allowed (200), `nil` for none (a URL).
+  /// - Returns: `nil` when the option is absent, `.some(nil)` for an empty value or one of
+  ///   spaces only (`--brand ""`), else the value without the spaces around it.
+  /// - Throws: `CLIError.badValue` naming the option, when the value holds a control
+  ///   character or is too long.
+  func singleLine(_ name: String, limit: Int? = LineText.maximumLength) throws(CLIError) -> String?? {
+    guard let text = value(name) else { return nil }
+    let label = "--\(name)"
+    let trimmed = try line(text, label: label, what: label, plural: false, limit: limit)
+    return .some(trimmed.isEmpty ? nil : trimmed)
+  }
+
+  /// `text` checked by `LineText.checked(_:limit:)`; a problem is `CLIError.badValue` whose
+  /// reason names the character or the length and the rule for `what` (`names`, `--brand`).
+  private func line(
+    _ text: String, label: String, what: String, plural: Bool,
+    limit: Int? = LineText.maximumLength
+  ) throws(CLIError) -> String {
+    switch LineText.checked(text, limit: limit) {
+    case .success(let trimmed):
+      return trimmed
+    case .failure(let problem):
+      let rule: String
+      var shown = LineText.visible(text)
+      switch problem {
+      case .controlCharacter: rule = plural ? "\(what) are one line" : "\(what) takes one line of text"
+      case .tooLong(_, let limit):
+        rule =
+          plural ? "\(what) are at most \(limit) characters" : "\(what) takes at most \(limit) characters"
+        // The start is enough to tell which value it is.
+        shown = String(shown.prefix(40)) + "…"
+      }
+      throw .badValue(command: command, name: label, value: shown, reason: "it \(problem); \(rule)")
+    }
   }
 
   /// Reads option `--name`'s value with `parse`, which returns `nil` or throws for a bad value.

@@ -117,8 +117,8 @@ extension ErrorPresenter {
     }
   }
 
-  /// A failed upgrade of the database's schema: 65 when the data breaks its references (the
-  /// library was changed outside yarn), else 74. The hint says the library is left as it was
+  /// A failed upgrade of the database's schema: 65 when the data breaks its references or a
+  /// rule of the schema (the library was changed outside yarn), else 74. The hint says the library is left as it was
   /// and, when its version is one that read-only opens read as it is
   /// (`LibraryStore.oldestReadableSchemaVersion`), that commands that only read still work.
   private static func report(
@@ -139,6 +139,15 @@ extension ErrorPresenter {
           + "shows what the items refer to that is missing"
         : "the library was changed outside yarn; it is left as it was"
       return ErrorReport(message: message, hint: hint, code: .dataError)
+    case .brokenRule:
+      // Reads may fail on such a row too (a weight of 9 is no yarn weight): no word of them.
+      return ErrorReport(
+        message: message,
+        hint:
+          "the library was changed outside yarn; it is left as it was: correct or remove that "
+          + "row (with the sqlite3 shell, say), or restore a backup into a new library with "
+          + "'yarn --library NEW_DIR backup restore FILE'",
+        code: .dataError)
     case .diskFull:
       return ErrorReport(
         message: message,

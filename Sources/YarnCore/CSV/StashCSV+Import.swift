@@ -349,11 +349,13 @@ private struct StashRowReader {
       }
     }
     var yarn = existing ?? Yarn(id: id ?? Identifier.make(), name: "")
-    if let name = cell(.name) {
-      if name.trimmingSpacesAndNewlines().isEmpty {
-        problem(.name, "a yarn needs a name")
-      } else {
-        yarn.name = name
+    if let cell = cell(.name) {
+      if let name = line(.name, cell, rule: "names") {
+        if name.isEmpty {
+          problem(.name, "a yarn needs a name")
+        } else {
+          yarn.name = name
+        }
       }
     } else if existing == nil {
       problems.append(
@@ -363,12 +365,20 @@ private struct StashRowReader {
     func text(_ column: StashCSV.Column) -> String?? {
       cell(column).map { $0.isEmpty ? nil : $0 }
     }
-    if let value = text(.brand) { yarn.brand = value }
-    if let value = text(.colorway) { yarn.colorway = value }
-    if let value = text(.colorFamily) { yarn.colorFamily = value }
-    if let value = text(.dyeLot) { yarn.dyeLot = value }
-    if let value = text(.fiber) { yarn.fiber = value }
-    if let value = text(.purchaseLocation) { yarn.purchaseLocation = value }
+    /// A one-line text cell: `nil` without the column or when the cell is refused (a problem
+    /// is recorded), `.some(nil)` when empty or spaces only.
+    func oneLine(_ column: StashCSV.Column) -> String?? {
+      guard let text = cell(column), let value = line(column, text, rule: "this column") else {
+        return nil
+      }
+      return .some(value.isEmpty ? nil : value)
+    }
+    if let value = oneLine(.brand) { yarn.brand = value }
+    if let value = oneLine(.colorway) { yarn.colorway = value }
+    if let value = oneLine(.colorFamily) { yarn.colorFamily = value }
+    if let value = oneLine(.dyeLot) { yarn.dyeLot = value }
+    if let value = oneLine(.fiber) { yarn.fiber = value }
+    if let value = oneLine(.purchaseLocation) { yarn.purchaseLocation = value }
     if let value = text(.weight) {
       if let value {
         if let weight = YarnWeight(parsing: value) {
@@ -426,6 +436,24 @@ private struct StashRowReader {
       notesText = notes
     }
     self.yarn = yarn
+  }
+
+  /// `text` of a one-line cell without the spaces around it (`LineText`), or `nil` with a
+  /// problem recorded when it holds a control character (`holds a line break (U+000A);
+  /// names are one line`) or is over `LineText.maximumLength` Characters. `rule` is what the
+  /// rule is about: `names` or `this column`.
+  mutating func line(_ column: StashCSV.Column, _ text: String, rule: String) -> String? {
+    switch LineText.checked(text) {
+    case .success(let value):
+      return value
+    case .failure(let failure):
+      let verb = rule == "names" ? "are" : "is"
+      switch failure {
+      case .controlCharacter: problem(column, "\(failure); \(rule) \(verb) one line")
+      case .tooLong(_, let limit): problem(column, "\(failure); \(rule) \(verb) at most \(limit) characters")
+      }
+      return nil
+    }
   }
 
   /// The Remaining cells: the override when Remaining Source says `override`; without a

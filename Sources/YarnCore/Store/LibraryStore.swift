@@ -339,7 +339,8 @@ public final class LibraryStore {
   /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `StoreError.busy`
   ///   when another process holds the lock past the busy timeout; `StoreError.upgradeFailed`
   ///   for any other failure of the upgrade (`.brokenReferences` naming up to five rows when
-  ///   the database breaks its foreign keys, `.diskFull`, `.readOnly`, `.database` with
+  ///   the database breaks its foreign keys, `.brokenRule` naming the first row that breaks a
+  ///   CHECK of the new schema, `.diskFull`, `.readOnly`, `.database` with
   ///   SQLite's code and message, never the migration's SQL); `StoreError.database` when
   ///   even the version cannot be read (a file that is not a database).
   static func migrate(
@@ -367,7 +368,7 @@ public final class LibraryStore {
       }
       if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
     } catch {
-      let failure = upgradeError(error, from: version)
+      let failure = upgradeError(error, from: version, connection: connection)
       if let storeError = failure as? StoreError, case .upgradeFailed = storeError {
         // Give the disk space back: the rolled-back frames stay in the WAL until a checkpoint
         // restarts it. Not waiting for other readers; nothing to undo when it fails.
@@ -380,13 +381,20 @@ public final class LibraryStore {
   }
 
   /// A failure of the upgrade from `version` as the store reports it: store errors as they
-  /// are (`.busy`, `.newerSchema`, `.upgradeFailed`), SQLITE_BUSY as `.busy`, any other
-  /// SQLite error as `.upgradeFailed` with its code and message but not its SQL.
-  private static func upgradeError(_ error: any Error, from version: Int) -> any Error {
+  /// are (`.busy`, `.newerSchema`, `.upgradeFailed`), SQLITE_BUSY as `.busy`, a CHECK that a
+  /// copied row breaks as `.upgradeFailed` with `.brokenRule` (the row found on
+  /// `connection`, after the rollback), any other SQLite error as `.upgradeFailed` with its
+  /// code and message but not its SQL.
+  private static func upgradeError(_ error: any Error, from version: Int, connection: Connection)
+    -> any Error
+  {
     guard let error = error as? DatabaseError else { return error }
     if error.isBusy { return StoreError.busy }
     let reason: StoreError.UpgradeFailure
     switch error.primaryCode {
+    case SQLITE_CONSTRAINT where error.extendedCode == constraintCheck:
+      let example = firstRowBreaking(error.message, upgradingFrom: version, connection: connection)
+      reason = .brokenRule(message: error.message, example: example)
     case SQLITE_FULL: reason = .diskFull
     case SQLITE_READONLY: reason = .readOnly(message: error.message)
     default: reason = .database(code: error.extendedCode, message: error.message)
@@ -515,6 +523,60 @@ public final class LibraryStore {
       }
     }
     return (breaches.count, examples)
+  }
+
+  /// SQLITE_CONSTRAINT_CHECK (275, sqlite.org/rescode.html), a macro the C module does not
+  /// import.
+  private static let constraintCheck: Int32 = 275
+
+  /// The first row that breaks the CHECK quoted in SQLite's `message` (`CHECK constraint
+  /// failed: weight BETWEEN 0 AND 7`), named like `checkForeignKeys` names rows (`yarn y-9`,
+  /// `a usage of project p-1 (position 0)`, `row 3 of attachment`); `nil` when not found.
+  ///
+  /// Run after the rollback, on the old tables: the rule's expression, which is the text of
+  /// a CHECK of the pending migrations' own SQL, is tried as `WHERE NOT (rule)` on each
+  /// table they rebuild (`CREATE TABLE new_X`), in the order they copy them, so the first
+  /// table with such a row is the one whose copy failed. A table without the rule's columns
+  /// fails the query and is passed over. A rule holding `;` is never run.
+  private static func firstRowBreaking(
+    _ message: String, upgradingFrom version: Int, connection: Connection
+  ) -> String? {
+    let prefix = "CHECK constraint failed: "
+    guard message.hasPrefix(prefix) else { return nil }
+    let rule = String(message.dropFirst(prefix.count))
+    guard !rule.isEmpty, !rule.contains(";") else { return nil }
+    let tables = Schema.migrations[version...].flatMap { migration in
+      // The text before the first one (empty when the SQL begins with it) is no table.
+      migration.sql.split(separator: "CREATE TABLE new_", omittingEmptySubsequences: false)
+        .dropFirst().map { rest in
+          String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        }
+    }
+    for table in tables {
+      let hasID =
+        (try? connection.integer(
+          "SELECT count(*) FROM pragma_table_info(?) WHERE name = 'id'", [.text(table)])) == 1
+      let select: String
+      if hasID {
+        select = "SELECT id, NULL FROM \(quoted(table)) WHERE NOT (\(rule)) ORDER BY rowid LIMIT 1"
+      } else if table == "yarn_usage" {
+        select =
+          "SELECT project_id, position FROM yarn_usage WHERE NOT (\(rule)) "
+          + "ORDER BY project_id, position LIMIT 1"
+      } else {
+        select = "SELECT NULL, rowid FROM \(quoted(table)) WHERE NOT (\(rule)) ORDER BY rowid LIMIT 1"
+      }
+      // A statement of its own: the rule's text is not worth a place in the cache.
+      guard let statement = try? connection.prepare(select), (try? statement.step()) == true else {
+        continue
+      }
+      if hasID { return "\(table) \(statement.text(0) ?? "?")" }
+      if table == "yarn_usage" {
+        return "a usage of project \(statement.text(0) ?? "?") (position \(statement.int64(1)))"
+      }
+      return "row \(statement.int64(1)) of \(table)"
+    }
+    return nil
   }
 
   /// `name` as an SQL identifier: in double quotes, a double quote doubled.

@@ -41,6 +41,14 @@ public enum StoreError: Error, CustomStringConvertible {
     /// such as `note n-1 refers to yarn y-9` or
     /// `a usage of project p-1 (position 0) refers to yarn y-9`.
     case brokenReferences(count: Int, examples: [String])
+    /// A row breaks a CHECK rule of the new schema (SQLITE_CONSTRAINT_CHECK while the upgrade
+    /// copies a table; possible only in a library changed outside yarn with CHECK constraints
+    /// off, such as `PRAGMA ignore_check_constraints = 1` in the `sqlite3` shell). `message` is
+    /// SQLite's, naming the rule (`CHECK constraint failed: weight BETWEEN 0 AND 7`);
+    /// `example` names the first row of the failing table that breaks it, as
+    /// `brokenReferences` names rows (`yarn y-9`, `a usage of project p-1 (position 0)`,
+    /// `row 3 of attachment`), or is `nil` when it cannot be found.
+    case brokenRule(message: String, example: String?)
     /// The disk (or the database's size limit) had no room: the upgrade needs room for a
     /// copy of the tables it rebuilds (SQLITE_FULL, sqlite.org/rescode.html).
     case diskFull
@@ -62,6 +70,8 @@ public enum StoreError: Error, CustomStringConvertible {
         var shown = examples
         if count > examples.count { shown.append("and \(count - examples.count) more") }
         return shown.isEmpty ? head : head + ": " + shown.joined(separator: "; ")
+      case .brokenRule(let message, let example):
+        return "\(example ?? "a row") breaks a rule of the library's schema (\(message))"
       case .diskFull:
         return "database or disk is full"
       case .readOnly(let message), .database(_, let message):

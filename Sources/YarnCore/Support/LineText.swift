@@ -1,0 +1,100 @@
+/// The input rule for short one-line text that names or labels an item — a yarn's or a
+/// project's name, a pattern's name, a brand, a colorway, a color family, a dye lot, a fiber,
+/// a purchase location, a pattern URL — as the `yarn` tool and the stash CSV import take it.
+///
+/// Such text is shown on one line (in tables, in `show`, in CSV cells) and typed back to look an
+/// item up, so it may hold no line break, tab or other control character, and spaces around it
+/// are dropped (lookups ignore them too: `Lookup.find`). It is a rule of the input only, not of
+/// the model or the store: a library or backup written before it may hold any text and is read
+/// as it is. Shared with the `yarn` tool (`package`), not public API.
+package enum LineText {
+  /// The most Characters (extended grapheme clusters, as Swift counts `String.count`: an emoji
+  /// with its modifiers is one) that a name may have: 200, in line with what sites such as
+  /// Ravelry allow for a name.
+  package static let maximumLength = 200
+
+  /// Why text is not one line that can be taken.
+  package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text holds a control character (Unicode general category Cc: U+0000–U+001F,
+    /// U+007F–U+009F) or a line or paragraph separator (U+2028, U+2029); the first one.
+    case controlCharacter(Unicode.Scalar)
+    /// The text, without the spaces around it, has `count` Characters, more than `limit`.
+    case tooLong(count: Int, limit: Int)
+
+    /// Lower case, such as `holds a line break (U+000A)` or `is 201 characters long`; the
+    /// caller adds the rule (`names are one line`).
+    package var description: String {
+      switch self {
+      case .controlCharacter(let scalar):
+        return "holds \(LineText.name(of: scalar)) (\(LineText.code(of: scalar)))"
+      case .tooLong(let count, _):
+        return "is \(count) characters long"
+      }
+    }
+  }
+
+  /// `text` without the spaces around it, checked.
+  ///
+  /// The spaces dropped are those of `trimmingSpaces()` (Unicode category Zs); control
+  /// characters are looked for first, in the whole text, so that a tab or line break at
+  /// either end is refused, not dropped.
+  ///
+  /// - Parameter limit: the most Characters allowed, or `nil` for no limit.
+  /// - Returns: the trimmed text (which may be empty: the caller decides whether that is
+  ///   allowed), or the first problem found.
+  /// - Complexity: O(n) in the length of `text`.
+  package static func checked(_ text: String, limit: Int? = maximumLength) -> Result<String, Problem> {
+    if let scalar = text.unicodeScalars.first(where: isRefused) {
+      return .failure(.controlCharacter(scalar))
+    }
+    let trimmed = text.trimmingSpaces()
+    if let limit {
+      let count = trimmed.count
+      if count > limit { return .failure(.tooLong(count: count, limit: limit)) }
+    }
+    return .success(trimmed)
+  }
+
+  /// Whether `scalar` may not be in one-line text: category Cc, or U+2028 / U+2029.
+  package static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: true
+    default: false
+    }
+  }
+
+  /// `text` with each refused character written as an escape (`\n`, `\t`, `\r`, else
+  /// `\u{85}`), so that a message quoting it stays on one line and shows what is there.
+  package static func visible(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      guard isRefused(scalar) else {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return out
+  }
+
+  /// `U+000A`: the code point, at least four upper-case hex digits.
+  static func code(of scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+
+  /// `a line break`, `a tab`, `a NUL character` or `a control character`.
+  static func name(of scalar: Unicode.Scalar) -> String {
+    switch scalar.value {
+    case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: "a line break"
+    case 0x09: "a tab"
+    case 0x00: "a NUL character"
+    default: "a control character"
+    }
+  }
+}

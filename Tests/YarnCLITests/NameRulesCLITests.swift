@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import YarnCore
+
+/// Names and other one-line fields through the built binary: spaces around are dropped, a
+/// control character or more than 200 Characters is a usage error (64) naming the option and
+/// the character, and changes nothing; notes stay free text over several lines.
+@Suite struct NameRulesCLITests {
+  @Test func spacesAroundANameAreDroppedAndTheNameLooksItUp() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "  Cascade 220 ", "--brand", " Cascade Yarns ", "--dye-lot", " 42 "])
+    let shown = try #require(
+      try yarn.ok(["--json", "stash", "show", "Cascade 220"]).json() as? [String: Any])
+    #expect(shown["name"] as? String == "Cascade 220")
+    #expect(shown["brand"] as? String == "Cascade Yarns")
+    #expect(shown["dyeLot"] as? String == "42")
+    try yarn.ok(["stash", "edit", "cascade 220", "--name", " Cascade 220 Superwash\u{A0}"])
+    #expect(
+      try yarn.ok(["stash", "show", "Cascade 220 Superwash"]).stdout.hasPrefix(
+        "Name:         Cascade 220 Superwash\n"))
+
+    try yarn.ok([
+      "project", "add", " Flax ", "--pattern", "  Flax Light ", "--pattern-url", " https://example.com/f ",
+    ])
+    let project = try #require(try yarn.ok(["--json", "project", "show", "Flax"]).json() as? [String: Any])
+    #expect(project["name"] as? String == "Flax")
+    let pattern = try #require(project["pattern"] as? [String: Any])
+    #expect(pattern["name"] as? String == "Flax Light")
+    #expect(pattern["url"] as? String == "https://example.com/f")
+    // Spaces only still clear a field.
+    try yarn.ok(["stash", "edit", "Cascade 220 Superwash", "--brand", "   "])
+    let cleared = try #require(
+      try yarn.ok(["--json", "stash", "show", "Cascade 220 Superwash"]).json() as? [String: Any])
+    #expect(cleared["brand"] == nil || cleared["brand"] is NSNull)
+  }
+
+  @Test func aControlCharacterIsAUsageErrorNamingItAndChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let before = try yarn.librarySnapshot()
+
+    let newline = try yarn.run(["stash", "add", "Cascade\n220"])
+    #expect(newline.status == 64)
+    #expect(
+      newline.stderr
+        == "error: bad value 'Cascade\\n220' for <name>: it holds a line break (U+000A); names are one line\n"
+        + "usage: yarn stash add <name> [<options>]\n"
+        + "hint: see 'yarn stash add --help'\n")
+    // At either end too: refused, not trimmed.
+    #expect(try yarn.run(["stash", "add", "Cascade 220\n"]).status == 64)
+
+    let tab = try yarn.run(["stash", "edit", "Rios", "--colorway", "Azul\tProfundo"])
+    #expect(tab.status == 64)
+    #expect(
+      tab.stderr.hasPrefix(
+        "error: bad value 'Azul\\tProfundo' for --colorway: it holds a tab (U+0009); --colorway takes one line of text\n"
+      ))
+
+    let nel = try yarn.run(["project", "edit", "Flax", "--name", "Flax\u{85}Light"])
+    #expect(nel.status == 64)
+    #expect(
+      nel.stderr.hasPrefix(
+        "error: bad value 'Flax\\u{85}Light' for --name: it holds a line break (U+0085); names are one line\n"
+      ))
+
+    let escape = try yarn.run(["project", "add", "Hat", "--pattern", "\u{1B}[31mRed"])
+    #expect(escape.status == 64)
+    #expect(escape.stderr.contains("for --pattern: it holds a control character (U+001B)"))
+
+    #expect(try yarn.librarySnapshot() == before)
+  }
+
+  @Test func twoHundredCharactersFitAndTwoHundredAndOneDoNot() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let family = "👩\u{200D}👩\u{200D}👧"  // one Character
+    let fits = family + String(repeating: "a", count: 199)
+    try yarn.ok(["stash", "add", fits])
+    let before = try yarn.librarySnapshot()
+    let long = try yarn.run(["stash", "add", fits + "b"])
+    #expect(long.status == 64)
+    #expect(
+      long.stderr.hasPrefix(
+        "error: bad value '\(family)\(String(repeating: "a", count: 39))…' for <name>: it is 201 "
+          + "characters long; names are at most 200 characters\n"))
+    let brand = try yarn.run(["stash", "edit", fits, "--brand", String(repeating: "b", count: 201)])
+    #expect(brand.status == 64)
+    #expect(
+      brand.stderr.contains("for --brand: it is 201 characters long; --brand takes at most 200 characters"))
+    #expect(try yarn.librarySnapshot() == before)
+    let list = try #require(try yarn.ok(["--json", "stash", "list"]).json() as? [[String: Any]])
+    #expect(list.map { $0["name"] as? String } == [fits])
+  }
+
+  @Test func notesStayFreeTextOverSeveralLines() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["note", "add", "--project", "Flax", "Sleeves:\n\t2 rows shorter"])
+    try yarn.ok(["time", "add", "Flax", "--duration", "1h", "--note", "cuffs\nand collar"])
+    let shown = try yarn.ok(["project", "show", "Flax"]).stdout
+    #expect(shown.contains("Sleeves:\n"))
+    let log = try #require(try yarn.ok(["--json", "time", "log"]).json() as? [[String: Any]])
+    #expect(log.first?["note"] as? String == "cuffs\nand collar")
+  }
+
+  @Test func stashImportRefusesANameWithANulOrALineBreak() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.file(
+      "in.csv",
+      Data("Name,Brand\r\n\"Nul\u{0}Yarn\",Drops\r\n\"Two\nLines\",Drops\r\n\" Rios \",Malabrigo\r\n".utf8))
+    let result = try yarn.run(["stash", "import", "in.csv"])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr == """
+        error: in.csv: 2 bad rows; nothing was imported:
+          line 2, column "Name": holds a NUL character (U+0000); names are one line
+          line 3, column "Name": holds a line break (U+000A); names are one line
+        hint: fix or remove these rows and import again
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    _ = try yarn.file("good.csv", Data("Name,Brand\r\n\" Rios \", Malabrigo\r\n".utf8))
+    try yarn.ok(["stash", "import", "good.csv"])
+    let shown = try #require(try yarn.ok(["--json", "stash", "show", "Rios"]).json() as? [String: Any])
+    #expect(shown["name"] as? String == "Rios")
+    #expect(shown["brand"] as? String == "Malabrigo")
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// The one-line rule of names and labels (`LineText`) and the stash CSV import that applies
+/// it: spaces around trimmed, control characters refused by code point, at most 200
+/// Characters.
+@Suite struct LineTextTests {
+  @Test func spacesAroundAreTrimmedAndInnerOnesKept() {
+    #expect(LineText.checked("  Cascade 220 ") == .success("Cascade 220"))
+    // U+00A0 and U+3000 are spaces (Zs) too; inner runs stay.
+    #expect(LineText.checked("\u{A0}Rios  Azul\u{3000}") == .success("Rios  Azul"))
+    #expect(LineText.checked("   ") == .success(""))
+    // A zero width joiner (Cf) and accents are text, not control characters.
+    #expect(LineText.checked("e\u{301}te\u{301} 👩\u{200D}👧") == .success("e\u{301}te\u{301} 👩\u{200D}👧"))
+  }
+
+  @Test func controlCharactersAreRefusedEvenAtEitherEnd() {
+    #expect(LineText.checked("Cascade\n220") == .failure(.controlCharacter("\n")))
+    #expect(LineText.checked("Cascade 220\n") == .failure(.controlCharacter("\n")))
+    #expect(LineText.checked("\tCascade") == .failure(.controlCharacter("\t")))
+    #expect(LineText.checked("a\u{85}b") == .failure(.controlCharacter("\u{85}")))
+    #expect(LineText.checked("a\u{0}b") == .failure(.controlCharacter("\u{0}")))
+    #expect(LineText.checked("\u{1B}[31mred") == .failure(.controlCharacter("\u{1B}")))
+    #expect(LineText.checked("a\u{7F}") == .failure(.controlCharacter("\u{7F}")))
+    #expect(LineText.checked("a\u{9F}") == .failure(.controlCharacter("\u{9F}")))
+    #expect(LineText.checked("a\u{2028}b") == .failure(.controlCharacter("\u{2028}")))
+    // The first one is named.
+    #expect(LineText.checked("a\r\nb") == .failure(.controlCharacter("\r")))
+    #expect(LineText.Problem.controlCharacter("\n").description == "holds a line break (U+000A)")
+    #expect(LineText.Problem.controlCharacter("\u{85}").description == "holds a line break (U+0085)")
+    #expect(LineText.Problem.controlCharacter("\t").description == "holds a tab (U+0009)")
+    #expect(LineText.Problem.controlCharacter("\u{0}").description == "holds a NUL character (U+0000)")
+    #expect(LineText.Problem.controlCharacter("\u{1B}").description == "holds a control character (U+001B)")
+  }
+
+  @Test func twoHundredCharactersAndNotOneMore() {
+    let family = "👩\u{200D}👩\u{200D}👧"  // one Character, 5 scalars, 18 bytes
+    let fits = family + String(repeating: "a", count: 199)
+    #expect(fits.utf8.count == 217)
+    #expect(LineText.checked(fits) == .success(fits))
+    // Spaces around do not count.
+    #expect(LineText.checked("  " + fits + "  ") == .success(fits))
+    #expect(LineText.checked(fits + "b") == .failure(.tooLong(count: 201, limit: 200)))
+    #expect(LineText.checked(fits + "b", limit: nil) == .success(fits + "b"))
+    #expect(LineText.Problem.tooLong(count: 201, limit: 200).description == "is 201 characters long")
+  }
+
+  @Test func visibleEscapesEveryRefusedCharacter() {
+    #expect(LineText.visible("a\nb\tc\rd\u{85}e\u{0}f") == "a\\nb\\tc\\rd\\u{85}e\\u{0}f")
+    #expect(LineText.visible("plain 🧶") == "plain 🧶")
+  }
+
+  // MARK: Stash import
+
+  private static func plan(_ csv: String, store: LibraryStore) throws -> StashCSV.ImportPlan {
+    try StashCSV.importPlan(
+      from: Data(csv.utf8), store: store,
+      options: StashCSV.ImportOptions(timeZone: TimeZone(secondsFromGMT: 0) ?? .current))
+  }
+
+  /// A name or label cell with a control character is a problem of its row, named by line,
+  /// column and code point; nothing is imported. Spaces around are trimmed.
+  @Test func importRefusesControlCharactersPerRowAndTrimsSpaces() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let long = String(repeating: "x", count: 200)
+    let csv =
+      "Name,Brand,Notes\r\n"
+      + "\"  Rios \", Malabrigo ,\"two\nlines are fine here\"\r\n"
+      + "\"Cascade\n220\",Cascade,\r\n"
+      + "Nul\u{0}name,\"Tab\tBrand\",\r\n"
+      + "\(long),,\r\n"
+      + "\(long)y,,\r\n"
+      + "\"\u{85}\",,\r\n"
+    let plan = try Self.plan(csv, store: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "line 4, column \"Name\": holds a line break (U+000A); names are one line",
+        "line 6, column \"Name\": holds a NUL character (U+0000); names are one line",
+        "line 6, column \"Brand\": holds a tab (U+0009); this column is one line",
+        "line 8, column \"Name\": is 201 characters long; names are at most 200 characters",
+        "line 9, column \"Name\": holds a line break (U+0085); names are one line",
+      ])
+    #expect(plan.creates.map(\.name) == ["Rios", long])
+    #expect(plan.creates.first?.brand == "Malabrigo")
+    #expect(plan.notes.map(\.text) == ["two\nlines are fine here"])
+    do {
+      try StashCSV.apply(plan, to: store)
+      Issue.record("a plan with problems was applied")
+    } catch let error as StashCSV.ImportError {
+      #expect(error.problems.count == 5)
+    }
+    #expect(try store.yarns().isEmpty)
+  }
+}
