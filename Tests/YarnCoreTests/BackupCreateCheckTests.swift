@@ -94,7 +94,7 @@ import Testing
             count: 2,
             examples: [
               "row 7 of attachment refers to yarn y-9",
-              "a usage of project p-9 (position 0) refers to project p-9",
+              "a usage of project p-9 (position 0), a project that is missing",
             ])
         ])
       // The backup holds what the library's items hold, which verify finds sound.
@@ -106,7 +106,7 @@ import Testing
           == "the backup /x/b.zip was written, but it lacks rows of the library (1 problem):\n"
           + "  - the library's database holds 2 rows whose project or yarn is missing, which the "
           + "backup lacks: row 7 of attachment refers to yarn y-9; a usage of project p-9 "
-          + "(position 0) refers to project p-9")
+          + "(position 0), a project that is missing")
       #expect(
         BackupProblem.orphanedRows(count: 9, examples: ["row 1 of attachment refers to yarn y"])
           .description

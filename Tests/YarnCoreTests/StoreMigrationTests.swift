@@ -557,7 +557,7 @@ import Testing
               count: 2,
               examples: [
                 "a usage of project p-2 (position 0) refers to yarn ghost2",
-                "a usage of project p-gone (position 3) refers to project p-gone",
+                "a usage of project p-gone (position 3), a project that is missing",
               ]))
       }
     }

@@ -515,9 +515,11 @@ public final class LibraryStore {
           ORDER BY project_id, position LIMIT ?
           """,
           [.integer(Int64(limit - examples.count))]
-        ) {
-          "a usage of project \($0.text(0) ?? "?") (position \($0.int64(1))) refers to "
-            + "\(key.parent) \($0.text(2) ?? "?")"
+        ) { row -> String in
+          let usage = "a usage of project \(row.text(0) ?? "?") (position \(row.int64(1)))"
+          // A usage whose own project is gone: say so once, not "… refers to project <same>".
+          if key.parent == "project" { return usage + ", a project that is missing" }
+          return usage + " refers to \(key.parent) \(row.text(2) ?? "?")"
         }
         examples += usages
       }
