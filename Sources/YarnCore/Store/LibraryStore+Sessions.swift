@@ -154,7 +154,7 @@ extension LibraryStore {
     let id = try row.id()
     let projectID = try row.text()
     let start = try row.instant()
-    let end = row.optionalInstant()
+    let end = try row.optionalInstant()
     let note = row.optionalText()
     return TimeSession(id: id, projectID: projectID, start: start, end: end, note: note)
   }

@@ -180,7 +180,7 @@ extension LibraryStore {
     let colorFamily = row.optionalText()
     let dyeLot = row.optionalText()
     var weight: YarnWeight?
-    if let number = row.optionalInteger() {
+    if let number = try row.optionalInteger() {
       guard let known = YarnWeight(rawValue: Int(truncatingIfNeeded: number)) else {
         throw row.invalid("stored weight \(number) is not a CYC category 0-7")
       }

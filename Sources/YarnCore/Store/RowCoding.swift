@@ -46,22 +46,29 @@ struct RowReader {
   mutating func optionalText() -> String? { statement.text(next()) }
 
   mutating func integer() throws -> Int64 {
-    let index = next()
-    guard !statement.isNull(index) else { throw invalid("column \(index) is NULL") }
-    return statement.int64(index)
+    guard let value = try optionalInteger() else { throw invalid("column \(column - 1) is NULL") }
+    return value
   }
 
-  mutating func optionalInteger() -> Int64? {
+  /// The column's INTEGER, `nil` when NULL. Any other value (TEXT such as `hello`, a REAL, a
+  /// BLOB — which SQLite would read as 0 or truncate) is `invalidData`: only a library
+  /// changed outside yarn holds one, and it must not turn silently into another value.
+  mutating func optionalInteger() throws -> Int64? {
     let index = next()
-    return statement.isNull(index) ? nil : statement.int64(index)
+    if statement.isNull(index) { return nil }
+    guard statement.isInteger(index) else {
+      throw invalid(
+        "column \(index) holds \(String(reflecting: statement.text(index) ?? "")), not an integer")
+    }
+    return statement.int64(index)
   }
 
   mutating func bool() throws -> Bool { try integer() != 0 }
 
   mutating func instant() throws -> Date { Date(timeIntervalSince1970: Double(try integer())) }
 
-  mutating func optionalInstant() -> Date? {
-    optionalInteger().map { Date(timeIntervalSince1970: Double($0)) }
+  mutating func optionalInstant() throws -> Date? {
+    try optionalInteger().map { Date(timeIntervalSince1970: Double($0)) }
   }
 
   mutating func day() throws -> CalendarDate? {
@@ -77,6 +84,10 @@ struct RowReader {
     let valueIndex = next()
     let unitText = optionalText()
     guard !statement.isNull(valueIndex) else { return nil }
+    guard statement.isNumber(valueIndex) else {
+      throw invalid(
+        "stored amount \(String(reflecting: statement.text(valueIndex) ?? "")) is not a number")
+    }
     let value = statement.double(valueIndex)
     guard let unitText, let unit = YarnUnit(rawValue: unitText) else {
       throw invalid("stored unit \"\(unitText ?? "NULL")\" is not one of skein, g, oz, yd, m")

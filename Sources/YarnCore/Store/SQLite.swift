@@ -248,6 +248,13 @@ final class Statement {
   func reset() { sqlite3_reset(handle) }
 
   func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  /// Whether the column holds an INTEGER value (not NULL, REAL, TEXT or BLOB).
+  func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_INTEGER }
+  /// Whether the column holds a number, INTEGER or REAL.
+  func isNumber(_ column: Int32) -> Bool {
+    let type = sqlite3_column_type(handle, column)
+    return type == SQLITE_INTEGER || type == SQLITE_FLOAT
+  }
   func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
   func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
