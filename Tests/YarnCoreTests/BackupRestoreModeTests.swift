@@ -66,6 +66,31 @@ import Testing
     }
   }
 
+  @Test func aDryRunReplaceFailsAsTheRestoreWouldOnAnUnreadableItem() throws {
+    try Support.withScratch { dir in
+      let mine = try makeOther(in: dir)
+      let zip = try backup(mine, dir.appendingPathComponent("other.zip"))
+      // A yarn weight of 9, written as the sqlite3 shell would (CHECKs off): the store
+      // cannot read that yarn, so the safety backup of `--replace` cannot be written.
+      try mine.connection.execute("PRAGMA ignore_check_constraints = ON")
+      try mine.connection.execute("UPDATE yarn SET weight = 9 WHERE id = 'b-yarn'")
+      try mine.connection.execute("PRAGMA ignore_check_constraints = OFF")
+      let safety = dir.appendingPathComponent("safety.zip")
+      for dryRun in [true, false] {
+        do {
+          try Backup.restore(
+            from: zip, into: mine,
+            options: RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: safety))
+          Issue.record("a replace (dry run: \(dryRun)) went through an unreadable yarn")
+        } catch StoreError.invalidData(let kind, let id, _) {
+          #expect(kind == .yarn && id == "b-yarn")
+        }
+      }
+      // Nothing changed: the yarn is still there with its weight of 9.
+      #expect(try mine.connection.query("SELECT weight FROM yarn") { $0.int64(0) } == [9])
+    }
+  }
+
   @Test func replaceOfANonEmptyLibraryNeedsASafetyBackupPath() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

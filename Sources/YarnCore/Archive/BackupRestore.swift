@@ -199,6 +199,15 @@ extension Backup {
       report.replaced = BackupManifest.Counts(
         yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
         sessions: counts.sessions, attachments: oldDigests.count)
+      if options.dryRun {
+        // The real `--replace` first backs up every item of the library (the safety
+        // backup), which fails on an item the store cannot read (a library changed outside
+        // yarn): read them all here too, so that the dry run fails as the restore would.
+        try store.eachYarn { _ in }
+        try store.eachProject { _ in }
+        try store.eachNote { _ in }
+        try store.eachSession { _ in }
+      }
     }
     guard let staging else { return report }
 
