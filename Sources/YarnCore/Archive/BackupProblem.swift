@@ -89,10 +89,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
         count == 1
         ? "the library's database holds 1 row whose project or yarn is missing"
         : "the library's database holds \(count) rows whose project or yarn is missing"
-      var shown = examples
-      if count > examples.count { shown.append("and \(count - examples.count) more") }
-      return head + ", which the backup lacks"
-        + (shown.isEmpty ? "" : ": " + shown.joined(separator: "; "))
+      let list = exampleList(examples, of: count)
+      return head + ", which the backup lacks" + (list.isEmpty ? "" : ": " + list)
     }
   }
 

@@ -67,9 +67,8 @@ public enum StoreError: Error, CustomStringConvertible {
           count == 1
           ? "1 reference to an item that is not in the library"
           : "\(count) references to items that are not in the library"
-        var shown = examples
-        if count > examples.count { shown.append("and \(count - examples.count) more") }
-        return shown.isEmpty ? head : head + ": " + shown.joined(separator: "; ")
+        let list = exampleList(examples, of: count)
+        return list.isEmpty ? head : head + ": " + list
       case .brokenRule(let message, let example):
         return "\(example ?? "a row") breaks a rule of the library's schema (\(message))"
       case .diskFull:
