@@ -64,7 +64,9 @@ enum YarnTool {
         report.hint =
           "the command's change to the library, if it made one, was saved before its output failed"
       }
-      messages.write(report.text)
+      // Messages quote what was typed and what the library holds (names from a restored
+      // backup): made printable like table cells, so an escape sequence is never sent.
+      messages.write(Table.printable(report.text))
       try? messages.flush()
       return report.code.rawValue
     }

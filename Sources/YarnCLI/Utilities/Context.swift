@@ -95,12 +95,12 @@ final class Context {
 
   /// A message for people on standard error, silenced by `--quiet`.
   func message(_ text: String) {
-    if !global.quiet { messages.line(text) }
+    if !global.quiet { messages.line(Table.printable(text)) }
   }
 
   /// A warning on standard error, printed even with `--quiet`.
   func warning(_ text: String) {
-    messages.line("warning: \(text)")
+    messages.line(Table.printable("warning: \(text)"))
   }
 
   /// `value` as pretty JSON with sorted keys (`JSONCoding.encoder()`) on standard output.
