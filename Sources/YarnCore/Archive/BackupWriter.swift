@@ -63,11 +63,7 @@ enum BackupWriter {
     snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary) = { try $0() },
     attachmentURL: @escaping (String) -> URL, progress: ((Double) -> Void)? = nil
   ) throws -> Written {
-    var info = stat()
-    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
-    BackupTemporaryFiles.removeStale(besides: url)
-    let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-    let temporary = try BackupTemporaryFiles(besides: url)
+    let (createdAt, temporary) = try begin(url, force: force, now: now)
     defer { temporary.remove() }
     let libraryURL = URL(fileURLWithPath: temporary.libraryPath)
     let manifestURL = URL(fileURLWithPath: temporary.extraPath("manifest.json"))
@@ -81,16 +77,11 @@ enum BackupWriter {
     defer { pending?.abandon() }
     let libraryExpected = ZipArchive.Expectation()
     let manifestExpected = ZipArchive.Expectation()
-    let hasher = SHA256Hasher()
-    var librarySize: Int64 = 0
+    let library = try StreamedFile(path: temporary.libraryPath, target: url)
     let summary: LibraryJSON.Summary
     let check = LibraryCheck()
     do {
-      let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      guard fd >= 0 else {
-        throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
-      }
-      defer { close(fd) }
+      defer { library.close() }
       summary = try snapshot {
         planned = try checkedSources(
           try items.attachmentsInDocumentOrder(), attachmentURL: attachmentURL)
@@ -110,18 +101,10 @@ enum BackupWriter {
           name: BackupManifest.manifestPath, from: manifestURL, expected: manifestExpected,
           compression: .deflate, modified: createdAt)
         pending = PendingArchive(writer, expectations: [libraryExpected, manifestExpected])
-        return try LibraryJSON.write(items, check: check) { bytes in
-          hasher.update(bytes)
-          librarySize += Int64(bytes.count)
-          try AtomicFile.writeAll(fd, bytes, path: temporary.libraryPath)
-        }
+        return try LibraryJSON.write(items, check: check, to: library.append)
       }
-    } catch let error as EncodingError {
-      throw BackupError.cannotWrite(path: url.path, reason: "cannot encode the library: \(error)")
-    } catch let error as AtomicFile.WriteError {
-      throw BackupError.cannotWrite(path: url.path, reason: error.reason)
-    } catch let error as ZipError {
-      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    } catch {
+      throw library.failure(error)
     }
 
     // The attachments zipped must be those library.json lists, in its order (they are: the
@@ -138,10 +121,7 @@ enum BackupWriter {
         items, to: url, generator: generator, now: now, force: force, snapshot: snapshot,
         attachmentURL: attachmentURL, progress: progress)
     }
-    let libraryDigest: String
-    do { libraryDigest = try hasher.finalize() } catch {
-      throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256")
-    }
+    let (librarySize, libraryDigest) = try library.finish()
     libraryExpected.resolve((librarySize, libraryDigest))
     let manifest = BackupManifest(
       formatVersion: Backup.formatVersion, createdAt: createdAt, generator: generator,
@@ -208,41 +188,21 @@ enum BackupWriter {
     snapshot: ((() throws -> LibraryJSON.Summary) throws -> LibraryJSON.Summary),
     attachmentURL: (String) -> URL, progress: ((Double) -> Void)?
   ) throws -> Written {
-    var info = stat()
-    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
-    BackupTemporaryFiles.removeStale(besides: url)
-    let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
-    let temporary = try BackupTemporaryFiles(besides: url)
+    let (createdAt, temporary) = try begin(url, force: force, now: now)
     defer { temporary.remove() }
 
     // library.json, streamed to its temporary file and hashed on the way.
     let libraryURL = URL(fileURLWithPath: temporary.libraryPath)
-    let fd = open(temporary.libraryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
-    }
-    let hasher = SHA256Hasher()
-    var librarySize: Int64 = 0
+    let library = try StreamedFile(path: temporary.libraryPath, target: url)
     let summary: LibraryJSON.Summary
     let check = LibraryCheck()
     do {
-      defer { close(fd) }
-      summary = try snapshot {
-        try LibraryJSON.write(items, check: check) { bytes in
-          hasher.update(bytes)
-          librarySize += Int64(bytes.count)
-          try AtomicFile.writeAll(fd, bytes, path: temporary.libraryPath)
-        }
-      }
-    } catch let error as EncodingError {
-      throw BackupError.cannotWrite(path: url.path, reason: "cannot encode the library: \(error)")
-    } catch let error as AtomicFile.WriteError {
-      throw BackupError.cannotWrite(path: url.path, reason: error.reason)
+      defer { library.close() }
+      summary = try snapshot { try LibraryJSON.write(items, check: check, to: library.append) }
+    } catch {
+      throw library.failure(error)
     }
-    let libraryDigest: String
-    do { libraryDigest = try hasher.finalize() } catch {
-      throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256")
-    }
+    let (librarySize, libraryDigest) = try library.finish()
 
     let sources = try checkedSources(summary.attachments, attachmentURL: attachmentURL)
     let files = manifestFiles(librarySize: librarySize, libraryDigest: libraryDigest, sources)
@@ -271,17 +231,7 @@ enum BackupWriter {
           expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
           compression: compression(for: attachment), modified: createdAt)
       }
-      do { try writer.close() } catch {
-        if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath {
-          let sha256 = String(failed.entry.dropFirst(BackupManifest.attachmentsDirectory.count))
-          throw BackupError.attachmentUnavailable(
-            sha256: sha256, path: failed.path, reason: failed.reason)
-        }
-        if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
-          throw BackupError.destinationExists(path: url.path)
-        }
-        throw error
-      }
+      do { try writer.close() } catch { throw closeFailure(error, of: writer, url: url) }
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     }
@@ -290,6 +240,42 @@ enum BackupWriter {
 }
 
 extension BackupWriter {
+  /// The start of every write: refuses an existing `url` without `force`, removes what
+  /// killed writes to `url` left, and makes this write's temporary files (the caller removes
+  /// them). `createdAt` is `now` truncated to whole seconds.
+  ///
+  /// - Throws: `BackupError.destinationExists`, `BackupError.cannotWrite`.
+  static func begin(_ url: URL, force: Bool, now: Date) throws -> (
+    createdAt: Date, temporary: BackupTemporaryFiles
+  ) {
+    var info = stat()
+    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    BackupTemporaryFiles.removeStale(besides: url)
+    let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+    return (createdAt, try BackupTemporaryFiles(besides: url))
+  }
+
+  /// What a failed `ZipArchive.Writer.close()` means for the backup at `url`: a file
+  /// source that failed other than library.json or the manifest is
+  /// `BackupError.attachmentUnavailable`; a target that appeared meanwhile
+  /// `.destinationExists`; any other `ZipError` `.cannotWrite`.
+  static func closeFailure(_ error: Error, of writer: ZipArchive.Writer, url: URL) -> Error {
+    if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath,
+      failed.entry != BackupManifest.manifestPath
+    {
+      let sha256 = String(failed.entry.dropFirst(BackupManifest.attachmentsDirectory.count))
+      return BackupError.attachmentUnavailable(
+        sha256: sha256, path: failed.path, reason: failed.reason)
+    }
+    if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
+      return BackupError.destinationExists(path: url.path)
+    }
+    if let error = error as? ZipError {
+      return BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    }
+    return error
+  }
+
   /// How an attachment is zipped: `ZipArchive.Compression.forMediaType` below 1 MiB (the
   /// `BackupLimits.ratioFloorBytes` under which readers do not check the compression ratio);
   /// stored from 1 MiB on, whatever its type, so that no backup yarn writes can exceed a
@@ -344,20 +330,7 @@ final class PendingArchive: @unchecked Sendable {
   func finish(url: URL) throws {
     wait()
     guard let error = failureBox.withLock({ $0 }) else { return }
-    if let failed = writer.failedFile, failed.entry != BackupManifest.libraryPath,
-      failed.entry != BackupManifest.manifestPath
-    {
-      let sha256 = String(failed.entry.dropFirst(BackupManifest.attachmentsDirectory.count))
-      throw BackupError.attachmentUnavailable(
-        sha256: sha256, path: failed.path, reason: failed.reason)
-    }
-    if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
-      throw BackupError.destinationExists(path: url.path)
-    }
-    if let error = error as? ZipError {
-      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
-    }
-    throw error
+    throw BackupWriter.closeFailure(error, of: writer, url: url)
   }
 }
 
@@ -455,5 +428,70 @@ final class BackupTemporaryFiles {
       }
     }
     return removed.sorted()
+  }
+}
+
+/// A file written once, front to back, by one thread — `library.json` beside the backup being
+/// written — hashed (SHA-256) and counted on the way, so that its manifest entry needs no
+/// second read.
+final class StreamedFile {
+  private let path: String
+  private let target: URL
+  private var fd: Int32
+  private let hasher = SHA256Hasher()
+  private var size: Int64 = 0
+
+  /// Creates `path` (which must not exist). Errors name `target`, the backup.
+  ///
+  /// - Throws: `BackupError.cannotWrite`.
+  init(path: String, target: URL) throws {
+    self.path = path
+    self.target = target
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
+    }
+  }
+
+  deinit { close() }
+
+  /// Appends `bytes`.
+  ///
+  /// - Throws: `AtomicFile.WriteError` (a full disk, say).
+  func append(_ bytes: UnsafeRawBufferPointer) throws {
+    hasher.update(bytes)
+    size += Int64(bytes.count)
+    try AtomicFile.writeAll(fd, bytes, path: path)
+  }
+
+  /// Closes the file (again: nothing).
+  func close() {
+    if fd >= 0 { _ = POSIX.close(fd) }
+    fd = -1
+  }
+
+  /// The size in bytes and the SHA-256 (64 lower-case hex digits) of what was appended.
+  ///
+  /// - Throws: `BackupError.cannotWrite` when the digest cannot be computed.
+  func finish() throws -> (size: Int64, sha256: String) {
+    do { return (size, try hasher.finalize()) } catch {
+      throw BackupError.cannotWrite(path: target.path, reason: "cannot compute a SHA-256")
+    }
+  }
+
+  /// `error`, thrown while writing the file, as the backup reports it: an item that cannot
+  /// be encoded or a failed write is `BackupError.cannotWrite`, as is a `ZipError`; others
+  /// pass through.
+  func failure(_ error: Error) -> Error {
+    switch error {
+    case let error as EncodingError:
+      return BackupError.cannotWrite(path: target.path, reason: "cannot encode the library: \(error)")
+    case let error as AtomicFile.WriteError:
+      return BackupError.cannotWrite(path: target.path, reason: error.reason)
+    case let error as ZipError:
+      return BackupError.cannotWrite(path: target.path, reason: BackupReader.reason(error))
+    default:
+      return error
+    }
   }
 }
