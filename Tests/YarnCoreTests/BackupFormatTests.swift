@@ -103,69 +103,25 @@ import Testing
     }
   }
 
-  // MARK: library.json item by item
-
-  @Test func streamedLibraryJSONIsWhatJSONEncoderWrites() throws {
-    try Support.withScratch { dir in
-      let store = try Support.makeStore(in: dir)
-      for library in [try store.library(), Library(), Library(yarns: [Yarn(id: "a", name: "b")])] {
-        var streamed = Data()
-        let summary = try LibraryJSON.write(library) { streamed.append(contentsOf: $0) }
-        #expect(streamed == (try JSONCoding.encoder().encode(library)))
-        #expect(summary.counts == BackupManifest.Counts(of: library))
-        #expect(summary.attachments == library.attachments)
-      }
-    }
-  }
-
-  /// Splits `text` fed in pieces of `piece` bytes, collecting `key[index]: item` lines.
-  private func split(_ text: String, piece: Int) throws -> [String] {
-    var found: [String] = []
-    var scanner = LibraryJSONScanner { key, index, bytes in
-      found.append("\(key)[\(index)]: " + String(decoding: bytes, as: UTF8.self))
-    }
-    let bytes = Array(text.utf8)
-    var start = 0
-    while start < bytes.count {
-      let end = min(bytes.count, start + piece)
-      try bytes[start..<end].withUnsafeBytes { try scanner.feed($0) }
-      start = end
-    }
-    try scanner.finish()
-    return found
-  }
-
-  @Test(arguments: [1, 2, 7, 4096])
-  func theScannerSplitsItemsWhateverThePieces(piece: Int) throws {
-    let text = """
-       { "yarns" : [ {"id":"a]\\"}","n":[1,{"x":"}"}]} , {"id":"b"} ],
-      "extra": {"nested": ["]", 1.5e3, null]}, "notes":[], "projects" : [{"id":"p"}],
-      "sessions": [ ], "more": -12.5e-3, "flag": true }\n
-      """
-    #expect(
-      try split(text, piece: piece) == [
-        #"yarns[0]: {"id":"a]\"}","n":[1,{"x":"}"}]}"#, #"yarns[1]: {"id":"b"}"#,
-        #"projects[0]: {"id":"p"}"#,
-      ])
-  }
+  // MARK: library.json
 
   @Test(arguments: [
-    ("[]", "at byte 0: expected '{' to begin the library"),
-    (#"{"yarns": {}}"#, "at byte 10: yarns is not an array"),
-    (#"{"notes":[],"projects":[],"sessions":[]}"#, #"at byte 40: missing key "yarns""#),
-    (#"{"notes":[],"notes":[]}"#, #"at byte 18: the key "notes" occurs twice"#),
-    (#"{"notes":[{}{}]}"#, "at byte 12: expected ',' or ']' after item 0 of notes"),
-    (#"{"notes":[,]}"#, "at byte 10: expected an item of notes"),
-    (#"{"notes":[] } x"#, "at byte 14: unexpected data after the end of the library"),
-    (#"{"notes":[{"#, "at byte 11: the library ends too early"),
+    ("[]", "at the top level: "),
+    (#"{"notes":[],"projects":[],"sessions":[],"yarns":{}}"#, "at yarns: "),
+    (#"{"notes":[],"projects":[],"sessions":[]}"#, #"at the top level: missing key "yarns""#),
+    (#"{"notes":[{}{}]}"#, "at the top level: the given data was not valid JSON."),
+    (#"{"notes":[,]}"#, "at the top level: the given data was not valid JSON."),
+    (#"{"notes":[] } x"#, "at the top level: the given data was not valid JSON."),
+    (#"{"notes":[{"#, "at the top level: the given data was not valid JSON."),
   ])
-  func theScannerRefusesWhatIsNotALibrary(text: String, message: String) {
-    do {
-      _ = try split(text, piece: 3)
-      Issue.record("expected a syntax error for \(text)")
-    } catch {
-      #expect(String(describing: error) == message)
+  func whatIsNotALibraryIsRefusedAsAWhole(text: String, message: String) {
+    let problems = BackupReader.decode(Data(text.utf8)).problems
+    #expect(problems.count == 1, "\(text)")
+    guard case .invalidLibrary(let reason) = problems.first else {
+      Issue.record("expected an invalid library for \(text), got \(problems)")
+      return
     }
+    #expect(reason.hasPrefix(message), "\(reason)")
   }
 
   @Test func itemsThatDoNotDecodeAreNamedByTheirPath() throws {

@@ -181,11 +181,6 @@ import Testing
         try first.insert(library: library)
         try #require(try first.library() == library, "seed \(seed): the store changed the library")
 
-        // library.json written item by item is what JSONEncoder writes.
-        var streamed = Data()
-        _ = try LibraryJSON.write(library) { streamed.append(contentsOf: $0) }
-        #expect(streamed == (try JSONCoding.encoder().encode(library)), "seed \(seed)")
-
         let zip1 = dir.appendingPathComponent("\(seed)-1.zip")
         try Backup.create(from: first, to: zip1, generator: "law", now: Date(timeIntervalSince1970: 0))
         #expect(try Backup.verify(zip1).counts == BackupManifest.Counts(of: library), "seed \(seed)")

@@ -235,34 +235,29 @@ import Testing
 
   // MARK: After kill -9
 
-  @Test func aKilledRestoreIsCleanedUpByTheNextOne() throws {
+  @Test func filesAKilledRestorePlacedAreSweptByTheNextRestore() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)
       let kept = try #require(try mine.library().attachments.first).sha256
-      // What a restore killed after placing its files leaves: a staging folder whose
-      // journal names a placed file no record uses, and one that is in use.
+      // What a restore killed after placing its files, before its commit, leaves: a file no
+      // record uses in its shard, and a temporary file in attachments/.
       let orphan = Data("orphan".utf8)
-      let orphanDigest = try SHA256Hasher.hexDigest(of: orphan)
-      let orphanURL = mine.attachmentURL(sha256: orphanDigest)
+      let orphanURL = mine.attachmentURL(sha256: try SHA256Hasher.hexDigest(of: orphan))
       try FileManager.default.createDirectory(
         at: orphanURL.deletingLastPathComponent(), withIntermediateDirectories: true)
       try orphan.write(to: orphanURL)
-      let stale = mine.directory.appendingPathComponent(".restore-stale")
-      try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-      try Data().write(to: stale.appendingPathComponent("lock"))
-      try Data("\(orphanDigest)\n\(kept)\nnot-a-digest\n".utf8).write(
-        to: stale.appendingPathComponent("journal"))
-      try Data("partial".utf8).write(to: stale.appendingPathComponent(orphanDigest))
+      let temporary = mine.directory.appendingPathComponent("attachments/.restore-killed")
+      try Data("partial".utf8).write(to: temporary)
 
-      // A restore running in another process holds its lock: left alone.
-      let running = try RestoreStaging(in: mine)
-      defer { running.remove() }
-
-      #expect(try Backup.recoverInterruptedRestores(in: mine) == 1)
-      #expect(!FileManager.default.fileExists(atPath: stale.path))
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge))
       #expect(!FileManager.default.fileExists(atPath: orphanURL.path))
+      #expect(!FileManager.default.fileExists(atPath: temporary.path))
       #expect(mine.hasAttachment(sha256: kept))
-      #expect(FileManager.default.fileExists(atPath: running.url.path))
+      #expect(
+        try Backup.create(
+          from: mine, to: dir.appendingPathComponent("after.zip"), generator: "t", now: Date()
+        ).counts.attachments > 0)
     }
   }
 
@@ -270,18 +265,20 @@ import Testing
     try Support.withScratch { dir in
       let store = try Support.makeStore(in: dir)
       let target = dir.appendingPathComponent("b.zip")
-      let dead = ".b.zip.tmp-" + Identifier.make()
-      for name in [dead, dead + ".library.json", dead + ".aB3xYz", dead + ".lock", ".c.zip.tmp-x"] {
+      // A killed backup of another name (the default name changes with the time).
+      let dead = ".yarn-backup-20261201-120000.zip.tmp-" + Identifier.make()
+      for name in [dead, dead + ".aB3xYz", dead + ".lock", ".c.zip.tmp-x"] {
         try Data("x".utf8).write(to: dir.appendingPathComponent(name))
       }
+      // A backup still being written (its lock held) is left alone.
       let alive = try BackupTemporaryFiles(besides: target)
-      try Data("x".utf8).write(to: URL(fileURLWithPath: alive.libraryPath))
+      try Data("x".utf8).write(to: URL(fileURLWithPath: alive.archivePath))
       try backup(store, target)
       let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
         $0.hasPrefix(".")
       }
       let aliveName = URL(fileURLWithPath: alive.group).lastPathComponent
-      #expect(left.sorted() == [".c.zip.tmp-x", aliveName + ".library.json", aliveName + ".lock"].sorted())
+      #expect(left.sorted() == [".c.zip.tmp-x", aliveName, aliveName + ".lock"].sorted())
       alive.remove()
       #expect(try Backup.verify(target).counts.yarns == 2)
     }

@@ -49,11 +49,10 @@ import Testing
       let manifest = try Backup.create(from: store, to: zip, generator: "yarn 0.1.0", now: now)
       let entries = try Support.readZip(zip)
 
-      // The attachments first (zipped while library.json is written), the manifest last.
-      #expect(entries.map(\.0).last == "manifest.json")
-      #expect(entries.map(\.0).dropLast().last == "library.json")
-      #expect(entries.map(\.0).prefix(4).allSatisfy { $0.hasPrefix("attachments/") })
-      #expect(entries.map(\.0).prefix(4) == manifest.files.dropFirst().map(\.path)[...])
+      // The manifest first, then library.json, then the attachments in the manifest's order.
+      #expect(entries.map(\.0).prefix(2) == ["manifest.json", "library.json"])
+      #expect(entries.map(\.0).dropFirst(2).allSatisfy { $0.hasPrefix("attachments/") })
+      #expect(entries.map(\.0).dropFirst() == manifest.files.map(\.path)[...])
       #expect(entries.count == 2 + 4)
       #expect(manifest.format == "yarn-backup")
       #expect(manifest.formatVersion == 1)
@@ -234,46 +233,25 @@ import Testing
   }
 }
 
-/// A library whose attachments, listed beforehand, come in another order than
-/// `library.json` lists them: `BackupWriter.write` must drop its early start and write the
-/// backup the plain way.
-private struct MislistedLibrary: LibraryItems {
-  var library: Library
-  func eachYarn(_ body: (Yarn) throws -> Void) throws { try library.eachYarn(body) }
-  func eachProject(_ body: (Project) throws -> Void) throws { try library.eachProject(body) }
-  func eachNote(_ body: (Note) throws -> Void) throws { try library.eachNote(body) }
-  func eachSession(_ body: (TimeSession) throws -> Void) throws { try library.eachSession(body) }
-  func attachmentsInDocumentOrder() throws -> [YarnCore.Attachment] {
-    try library.attachmentsInDocumentOrder().reversed()
-  }
-}
-
-@Suite struct BackupWriterFallbackTests {
+@Suite struct BackupWriterTests {
   typealias Support = BackupTestSupport
 
-  @Test func attachmentsListedOutOfOrderStillGiveTheSameBackup() throws {
+  @Test func entriesAreTheManifestTheLibraryThenEachAttachmentAndNothingIsLeftBeside() throws {
     try Support.withScratch { dir in
       let store = try Support.makeStore(in: dir)
       let library = try store.library()
-      #expect(try library.attachmentsInDocumentOrder().count == 4)
-      let now = Date(timeIntervalSince1970: 1_796_000_000)
-      func write(_ items: some LibraryItems, _ name: String) throws -> (BackupManifest, URL) {
-        let url = dir.appendingPathComponent(name)
-        let written = try BackupWriter.write(
-          items, to: url, generator: "yarn", now: now, force: false,
-          attachmentURL: { store.attachmentURL(sha256: $0) })
-        #expect(written.problems.isEmpty)
-        return (written.manifest, url)
-      }
-      let (plain, plainURL) = try write(library, "plain.zip")
-      let (fallback, fallbackURL) = try write(MislistedLibrary(library: library), "fallback.zip")
-      #expect(fallback == plain)
-      let entries = try Support.readZip(fallbackURL)
-      // The plain way: manifest.json and library.json first.
-      #expect(entries.map(\.0).prefix(2) == ["manifest.json", "library.json"])
-      let plainEntries = try Support.readZip(plainURL)
-      #expect(entries.first { $0.0 == "library.json" }?.1 == plainEntries.first { $0.0 == "library.json" }?.1)
-      // Nothing left beside the backups but the backups and the store's folder.
+      #expect(library.attachments.count == 4)
+      let url = dir.appendingPathComponent("plain.zip")
+      let written = try BackupWriter.write(
+        library, to: url, generator: "yarn", now: Date(timeIntervalSince1970: 1_796_000_000),
+        force: false, attachmentURL: { store.attachmentURL(sha256: $0) })
+      #expect(written.problems.isEmpty)
+      let entries = try Support.readZip(url)
+      #expect(
+        entries.map(\.0)
+          == ["manifest.json", "library.json"] + library.attachments.map { "attachments/" + $0.sha256 })
+      #expect(entries[1].1 == (try JSONCoding.encoder().encode(library)))
+      // Nothing left beside the backup but the backup and the store's folder.
       let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
       #expect(names.isEmpty, "\(names)")
     }

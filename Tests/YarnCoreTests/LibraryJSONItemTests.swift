@@ -3,27 +3,32 @@ import Testing
 
 @testable import YarnCore
 
-/// The items of `library.json` one by one: each decoded by `JSONDecoder` from its own bytes
-/// (`LibraryJSON.decodeItem`), its problems named by its path in the document. (That the
-/// document written item by item is what `JSONEncoder` writes of the whole library is checked
-/// by `BackupLawTests` and `BackupFormatTests`.)
+/// The items of `library.json`: each decoded by its own `Codable` conformance
+/// (`BackupReader.decode`), a problem named by its path in the document; a document that is
+/// not JSON is named as a whole.
 @Suite struct LibraryJSONItemTests {
   typealias Support = BackupTestSupport
 
-  private func decode(_ key: String, _ text: String) throws -> LibraryItem {
-    try Data(text.utf8).withUnsafeBytes {
-      try LibraryJSON.decodeItem(key: key, from: $0, with: JSONCoding.decoder())
+  /// `text` as the one item of the array `key` of a library document, decoded.
+  private func decode(_ key: String, _ text: String) -> BackupReader.LibraryRead {
+    let arrays = ["notes", "projects", "sessions", "yarns"].map {
+      "\"\($0)\":[" + ($0 == key ? text : "") + "]"
     }
+    return BackupReader.decode(Data(("{" + arrays.joined(separator: ",") + "}").utf8))
   }
 
   /// What verify says of `text` as the one yarn of a library, as `describe` words it.
   private func problem(ofYarn text: String) -> String {
-    do {
-      _ = try decode("yarns", text)
-      return "accepted"
-    } catch {
-      return BackupChecks.describe(error, prefix: "yarns[0]")
-    }
+    guard let problem = decode("yarns", text).problems.first else { return "accepted" }
+    guard case .invalidLibrary(let reason) = problem else { return problem.description }
+    return reason
+  }
+
+  /// The one session of a library whose `sessions` array holds `text`.
+  private func decodeSession(_ text: String) throws -> TimeSession {
+    let read = decode("sessions", text)
+    #expect(read.problems.isEmpty, "\(read.problems)")
+    return try #require(read.library.sessions.first)
   }
 
   @Test func generatedItemsDecodeAsTheyWereEncoded() throws {
@@ -34,20 +39,9 @@ import Testing
       for seed in UInt64(100)...110 {
         let store = try LibraryStore(directory: dir.appendingPathComponent("s\(seed)"), mode: .readWrite)
         let library = try BackupLawTests.library(seed: seed, store: store, files: files)
-        func check<T: Encodable & Equatable>(_ key: String, _ items: [T], _ unwrap: (LibraryItem) -> T?)
-          throws
-        {
-          for item in items {
-            let decoded = try encoder.encode(item).withUnsafeBytes {
-              try LibraryJSON.decodeItem(key: key, from: $0, with: JSONCoding.decoder())
-            }
-            #expect(unwrap(decoded) == item, "seed \(seed)")
-          }
-        }
-        try check("yarns", library.yarns) { if case .yarn(let x) = $0 { x } else { nil } }
-        try check("projects", library.projects) { if case .project(let x) = $0 { x } else { nil } }
-        try check("notes", library.notes) { if case .note(let x) = $0 { x } else { nil } }
-        try check("sessions", library.sessions) { if case .session(let x) = $0 { x } else { nil } }
+        let decoded = BackupReader.decode(try encoder.encode(library))
+        #expect(decoded.problems.isEmpty, "seed \(seed)")
+        #expect(decoded.library == library, "seed \(seed)")
         try store.close()
       }
     }
@@ -81,7 +75,8 @@ import Testing
       #"{"id":"y","name":"a","isStashed":true,"photos":[{"fileName":"f","mediaType":"m","sha256":"x"}]}"#,
       #"at yarns[0].photos[0]: missing key "byteCount""#
     ),
-    // Not JSON, or numbers no Swift type holds: named by the item, with the parser's reason.
+    // Not JSON inside an item, or numbers no Swift type holds: named by the item, with the
+    // parser's reason; text that breaks the document's structure is named as a whole.
     (
       #"{"id":"y","name":"a","isStashed":true,"photos":[],"quantity":{"value":1e999,"unit":"g"}}"#,
       "at yarns[0]: "
@@ -96,7 +91,7 @@ import Testing
       #"{"id":"y","name":"a","isStashed":true,"photos":[{"fileName":"f","mediaType":"m","byteCount":1.5,"sha256":"x"}]}"#,
       "at yarns[0]"
     ),
-    (#"{"id":"y","name":"a","isStashed":true,"photos":[]} x"#, "at yarns[0]: "),
+    (#"{"id":"y","name":"a","isStashed":true,"photos":[]} x"#, "at the top level: "),
     (#"["id"]"#, "at yarns[0]: "),
   ])
   func brokenYarnsAreRefusedAndNamed(text: String, prefix: String) {
@@ -116,19 +111,11 @@ import Testing
     // would read these days as Julian, 10 or more days off.
     let text =
       #"{"id":"s","projectID":"p","start":"1066-10-14T09:30:00Z","end":"1600-01-01T00:00:00Z","note":"\u0000"}"#
-    guard case .session(let session) = try decode("sessions", text) else {
-      Issue.record("not a session")
-      return
-    }
+    let session = try decodeSession(text)
     #expect(session.start == Date(timeIntervalSince1970: -28_502_721_000))
     #expect(session.end == Date(timeIntervalSince1970: -11_676_096_000))
     #expect(session.note == "\u{0}")
-    let offset = try decode(
-      "sessions", #"{"id":"s","projectID":"p","start":"2026-03-29T16:30:00.250+02:00"}"#)
-    guard case .session(let other) = offset else {
-      Issue.record("not a session")
-      return
-    }
+    let other = try decodeSession(#"{"id":"s","projectID":"p","start":"2026-03-29T16:30:00.250+02:00"}"#)
     #expect(other.start == Date(timeIntervalSince1970: 1_774_794_600.25))
     #expect(other.end == nil)
   }
@@ -137,7 +124,7 @@ import Testing
     let deep =
       #"{"id":"y","name":"a","isStashed":true,"photos":[],"x":"# + String(repeating: "[", count: 100_000)
       + String(repeating: "]", count: 100_000) + "}"
-    #expect(problem(ofYarn: deep).hasPrefix("at yarns[0]: "))
+    #expect(problem(ofYarn: deep).hasPrefix("at the top level: "))
   }
 
   @Test func theFirstTwentyItemsThatDoNotDecodeAreNamedTheRestCounted() throws {

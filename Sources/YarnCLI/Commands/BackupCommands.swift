@@ -72,7 +72,7 @@ struct BackupCreate: ParsableCommand {
     let manifest = try context.withStore(.readOnly) { store in
       try Backup.create(
         from: store, to: url, generator: "yarn \(YarnTool.version)", now: context.now, force: force,
-        progress: bar.isVisible ? { bar.update($0) } : nil)
+        progress: bar.callback)
     }
     bar.finish()
     if context.global.json {

@@ -59,7 +59,7 @@ struct ExportCommand: ParsableCommand {
     let summary = try context.withStore(.readOnly) { store in
       try LibraryExport.write(
         from: store, to: URL(fileURLWithPath: file), force: force, now: context.now,
-        csvOptions: options, progress: bar.isVisible ? { bar.update($0) } : nil)
+        csvOptions: options, progress: bar.callback)
     }
     bar.finish()
     if context.global.json {

@@ -68,9 +68,6 @@ final class Context {
   /// A read-only store on a missing library is empty and creates nothing.
   func withStore<T>(_ mode: LibraryStore.Mode, _ body: (LibraryStore) throws -> T) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
-    // Tidy up after a `backup restore` that was killed (its staging folder, and attachment
-    // files it placed that no record uses); a no-op when there is none.
-    if mode == .readWrite { _ = try? Backup.recoverInterruptedRestores(in: store) }
     let result: T
     do {
       result = try body(store)

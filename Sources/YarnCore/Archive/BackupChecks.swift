@@ -100,16 +100,6 @@ enum BackupChecks {
     return problems
   }
 
-  /// Problems inside `library` and between it and the manifest (see `LibraryCheck`).
-  static func libraryProblems(_ library: Library, manifest: BackupManifest) -> [BackupProblem] {
-    let check = LibraryCheck(manifest: manifest)
-    library.notes.forEach(check.add)
-    library.projects.forEach(check.add)
-    library.sessions.forEach(check.add)
-    library.yarns.forEach(check.add)
-    return check.finish()
-  }
-
   /// A readable account of a decoding error: what was wrong and at which JSON path.
   /// - Parameter prefix: the path of the decoded value in its document (`yarns[3]`), put
   ///   before the error's own path.

@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -176,363 +174,100 @@ final class BackupReader {
     structuralProblems = problems
   }
 
-  /// What reading `library.json` (and the attachments) found.
-  struct LibraryScan {
-    /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the first
-    /// 20, then a count), and, when every item decoded, of `LibraryCheck`.
+  /// What `readLibrary()` found.
+  struct LibraryRead {
+    /// The items of `library.json` that decoded (all of them when `problems` is empty).
+    var library: Library
+    /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the
+    /// first 20, then a count), and, when every item decoded, of `LibraryCheck`.
     var problems: [BackupProblem]
-    /// The problems of the attachments (size, digest, CRC), in manifest order.
-    var attachmentProblems: [BackupProblem] = []
-    /// The copy of `library.json` (upgraded to the current format) written to the staging
-    /// directory, to read the items from again; `nil` when none was asked for.
-    var staged: URL?
-    /// The byte range of each array in `staged`.
-    var arrays: [String: Range<Int64>]
-    /// The number of items of each array.
-    var counts: [String: Int]
-  }
-
-  /// What `scanLibrary` does with the attachments.
-  enum AttachmentPass {
-    /// Nothing.
-    case skip
-    /// Reads and checks each one.
-    case check
-    /// Reads and checks each one, and writes it (fsynced) to this directory, named by its
-    /// SHA-256.
-    case stage(URL)
-    /// As `stage`, then hands each good one to the placer (on the attachments' thread).
-    case stageAndPlace(URL, AttachmentPlacer)
   }
 
   /// The most item decoding problems reported one by one; the rest are counted.
   static let maxItemProblems = 20
 
-  /// Reads `library.json` at most to its manifest size, checking its size and SHA-256, and
-  /// splits it into items as it streams (`LibraryJSONScanner`), so memory does not grow with
-  /// the library. A backup of an older format is read whole, upgraded (`BackupMigrations`),
-  /// then split.
+  /// Reads `library.json` whole, at most to its manifest size (itself capped at
+  /// `limits.maxLibraryBytes`, checked before reading), checks its size and SHA-256,
+  /// upgrades a document of an older format (`BackupMigrations`), decodes it with the
+  /// models' own `Codable` conformances, and checks the items (`LibraryCheck`).
   ///
-  /// Three things run at once: this file is read and split on a thread of its own; the
-  /// items are decoded on every core, a batch at a time (`ParallelWork`); the attachments
-  /// are read (and staged) on a third thread through a second handle on the backup. This
-  /// thread checks each decoded item (`LibraryCheck`) and hands it to `observe`, in file
-  /// order, so `observe` may use a store.
+  /// Each item is decoded on its own (`Decoded`), so that one bad yarn does not hide the
+  /// others: every item that does not decode is reported (the first 20 by their path, such as
+  /// `yarns[3].quantity`, then a count).
   ///
-  /// - Parameters:
-  ///   - stagingDirectory: where to write a copy (`library.json`) to read the items from
-  ///     again with `forEachItem`; `nil` for none.
-  ///   - attachments: what to do with the attachments meanwhile.
-  ///   - observe: receives each item that decodes (a `Yarn`, `Project`, `Note` or
-  ///     `TimeSession`), in file order.
-  /// - Throws: `BackupError.cannotStage` when a copy cannot be written; what `observe`
-  ///   throws. Problems of the backup itself are returned, not thrown.
-  func scanLibrary(
-    stagingDirectory: URL?, attachments: AttachmentPass = .skip,
-    observe: ((LibraryItem) throws -> Void)? = nil
-  ) throws -> LibraryScan {
-    // The attachments, on their own thread and their own handle on the backup.
-    var attachmentProblems: [BackupProblem] = []
-    var attachmentError: Error?
-    var attachmentsDone: DispatchSemaphore?
-    if case .skip = attachments {
-    } else if !attachmentFiles.isEmpty {
-      let task = UncheckedSendable {
-        var placer: AttachmentPlacer?
-        do {
-          var directory: URL?
-          switch attachments {
-          case .skip, .check: break
-          case .stage(let folder): directory = folder
-          case .stageAndPlace(let folder, let given):
-            directory = folder
-            placer = given
-          }
-          let second = try self.reopen()
-          for file in self.attachmentFiles {
-            let destination = directory?.appendingPathComponent(file.sha256)
-            if let problem = try second.readAttachment(file, to: destination) {
-              attachmentProblems.append(problem)
-            } else if let placer, let destination {
-              try placer.place(file, stagedAt: destination)
-            }
-          }
-          placer?.finish()
-        } catch {
-          attachmentError = error
-        }
-      }
-      attachmentsDone = ParallelWork.thread("yarn.backup.attachments") { task.value() }
-    }
-    defer { attachmentsDone?.wait() }
-
+  /// - Complexity: memory O(size of `library.json`): about 10 MB for a real library.
+  func readLibrary() -> LibraryRead {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
-      attachmentsDone?.wait()
-      attachmentsDone = nil
-      if let attachmentError { throw attachmentError }
-      return LibraryScan(
-        problems: [.missing(BackupManifest.libraryPath)], attachmentProblems: attachmentProblems,
-        staged: nil, arrays: [:], counts: [:])
+      return LibraryRead(library: Library(), problems: [.missing(BackupManifest.libraryPath)])
     }
     guard file.size <= limits.maxLibraryBytes else {
-      attachmentsDone?.wait()
-      attachmentsDone = nil
-      if let attachmentError { throw attachmentError }
-      return LibraryScan(
-        problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)],
-        attachmentProblems: attachmentProblems, staged: nil, arrays: [:], counts: [:])
+      return LibraryRead(
+        library: Library(), problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)])
     }
-
-    let staged = stagingDirectory?.appendingPathComponent(BackupManifest.libraryPath)
-    var fd: Int32 = -1
-    if let staged {
-      fd = open(staged.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      guard fd >= 0 else {
-        throw BackupError.cannotStage(path: staged.path, reason: POSIX.errnoText())
-      }
+    var data = Data()
+    data.reserveCapacity(Int(max(0, file.size)))
+    if let problem = readVerified(file, { data.append(contentsOf: $0) }) {
+      return LibraryRead(library: Library(), problems: [problem])
     }
-    defer { if fd >= 0 { close(fd) } }
-    func stage(_ bytes: UnsafeRawBufferPointer) throws {
-      guard fd >= 0, let staged else { return }
-      do { try AtomicFile.writeAll(fd, bytes, path: staged.path) } catch {
-        throw BackupError.cannotStage(path: staged.path, reason: String(describing: error))
-      }
-    }
-
-    // Reading and splitting, on the producing thread.
-    var readProblem: BackupProblem?
-    var syntax: BackupProblem?
-    var arrays: [String: Range<Int64>] = [:]
-    var counts: [String: Int] = [:]
-    let produce = { (emit: @escaping LibraryJSONScanner.Handler) throws in
-      var scanner = LibraryJSONScanner(handler: emit)
-      func scan(_ bytes: UnsafeRawBufferPointer) throws {
-        guard syntax == nil else { return }
-        do { try scanner.feed(bytes) } catch let error as LibraryJSONSyntaxError {
-          syntax = .invalidLibrary(reason: error.description)
-        }
-      }
-      if self.formatVersion == Backup.formatVersion {
-        var stageError: Error?
-        readProblem = self.readVerified(file) { bytes in
-          do { try stage(bytes) } catch {
-            stageError = error
-            throw error
-          }
-          try scan(bytes)
-        }
-        if let stageError { throw stageError }
-      } else {
-        var data = Data()
-        readProblem = self.readVerified(file) { data.append(contentsOf: $0) }
-        if readProblem == nil {
-          do {
-            let current = try BackupMigrations.migrate(
-              data, from: self.formatVersion, document: \.library)
-            try current.withUnsafeBytes { bytes in
-              try stage(bytes)
-              try scan(bytes)
-            }
-          } catch let failure as BackupMigrations.Failure {
-            readProblem = .invalidLibrary(
-              reason:
-                "cannot upgrade it from format version \(self.formatVersion): \(failure.reason)")
-          }
-        }
-      }
-      if readProblem == nil, syntax == nil {
-        do { try scanner.finish() } catch let error as LibraryJSONSyntaxError {
-          syntax = .invalidLibrary(reason: error.description)
-        }
-      }
-      arrays = scanner.arrays
-      counts = scanner.counts
-    }
-
-    // Checking (and observing), on this thread.
-    let checker = ItemChecker(manifest: manifest)
-    try withoutActuallyEscaping(produce) { produce in
-      try BackupReader.decodeInOrder(produce: produce) { key, index, result in
-        guard let item = checker.take(key: key, index: index, result) else { return }
-        try observe?(item)
-      }
-    }
-    attachmentsDone?.wait()
-    attachmentsDone = nil
-    if let attachmentError { throw attachmentError }
-    if let readProblem {
-      return LibraryScan(
-        problems: [readProblem], attachmentProblems: attachmentProblems, staged: nil,
-        arrays: [:], counts: [:])
-    }
-    let problems =
-      syntax.map { [$0] + checker.problems(checkingReferences: false) } ?? checker.problems()
-    return LibraryScan(
-      problems: problems, attachmentProblems: attachmentProblems, staged: staged, arrays: arrays,
-      counts: counts)
-  }
-
-  /// A second reader of the same backup, for reading attachments on another thread while
-  /// this one reads `library.json` (a libzip handle serves one thread). Its checks are not
-  /// repeated: the attachments it reads are still each capped at their manifest size and
-  /// checked against their SHA-256.
-  private func reopen() throws -> BackupReader {
-    try BackupReader(
-      url: url, limits: limits, manifest: manifest, formatVersion: formatVersion,
-      isDirectory: source is DirectoryBackupSource)
-  }
-
-  private init(
-    url: URL, limits: BackupLimits, manifest: BackupManifest, formatVersion: Int,
-    isDirectory: Bool
-  ) throws {
-    self.url = url
-    self.limits = limits
-    self.manifest = manifest
-    self.formatVersion = formatVersion
-    structuralProblems = []
-    if isDirectory {
-      source = DirectoryBackupSource(url: url)
-    } else {
-      do { source = try ZipBackupSource(url: url) } catch let error as ZipError {
-        throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
-      }
-    }
-  }
-
-  /// Splits and decodes items on several threads and hands them to `consume` in order, on
-  /// this thread: `produce` runs on a thread of its own and calls `emit` with each item's
-  /// bytes; the items are decoded on `ParallelWork.workers`, `ParallelWork.batchSize` at a
-  /// time, each batch by a `JSONDecoder` of its own; at most `ParallelWork.inFlight` batches
-  /// are in flight (memory stays bounded).
-  ///
-  /// - Throws: what `produce` or `consume` throw (`consume`'s first; `produce` is then
-  ///   stopped at its next batch).
-  static func decodeInOrder(
-    produce: (_ emit: @escaping LibraryJSONScanner.Handler) throws -> Void,
-    consume: (_ key: String, _ index: Int, Result<LibraryItem, Error>) throws -> Void
-  ) throws {
-    try withoutActuallyEscaping(produce) { produce in
-      let queue = BatchQueue<DecodedBatch>(capacity: ParallelWork.inFlight)
-      let task = UncheckedSendable {
-        var key = ""
-        var first = 0
-        var raw: [[UInt8]] = []
-        func send() throws {
-          guard !raw.isEmpty else { return }
-          let items = raw
-          let batchKey = key
-          raw = []
-          raw.reserveCapacity(ParallelWork.batchSize)
-          let slot = WorkSlot.start {
-            let decoder = JSONCoding.decoder()
-            return items.map { bytes in
-              Result {
-                try bytes.withUnsafeBytes {
-                  try LibraryJSON.decodeItem(key: batchKey, from: $0, with: decoder)
-                }
-              }
-            }
-          }
-          guard queue.push(DecodedBatch(key: batchKey, first: first, slot: slot)) else {
-            throw CancellationError()
-          }
-        }
-        do {
-          try produce { itemKey, index, bytes in
-            if itemKey != key || raw.count == ParallelWork.batchSize {
-              try send()
-              key = itemKey
-              first = index
-            }
-            raw.append(Array(bytes))
-          }
-          try send()
-          queue.finish(nil)
-        } catch {
-          queue.finish(error)
-        }
-      }
-      let producer = ParallelWork.thread("yarn.backup.library") { task.value() }
+    if formatVersion != Backup.formatVersion {
       do {
-        while let batch = queue.pop() {
-          for (offset, result) in try batch.slot.take().enumerated() {
-            try consume(batch.key, batch.first + offset, result)
-          }
-        }
+        data = try BackupMigrations.migrate(data, from: formatVersion, document: \.library)
+      } catch let failure as BackupMigrations.Failure {
+        return LibraryRead(
+          library: Library(),
+          problems: [
+            .invalidLibrary(
+              reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
+          ])
       } catch {
-        queue.cancel()
-        producer.wait()
-        throw error
+        return LibraryRead(
+          library: Library(), problems: [.invalidLibrary(reason: String(describing: error))])
       }
-      producer.wait()
-      if let failure = queue.failure { throw failure }
     }
+    let decoded = BackupReader.decode(data)
+    guard decoded.problems.isEmpty else { return decoded }
+    return LibraryRead(
+      library: decoded.library,
+      problems: LibraryCheck.problems(of: decoded.library, manifest: manifest))
   }
 
-  /// Reads the items of one array of a staged `library.json` again, decoding each (on
-  /// several threads, as `decodeInOrder`).
-  ///
-  /// - Throws: `BackupError.cannotStage` when the staged file cannot be read;
-  ///   `BackupError.invalidBackup` if it no longer splits or decodes (it was checked by
-  ///   `scanLibrary`); what `body` throws.
-  func forEachItem(
-    of key: String, in scan: LibraryScan, _ body: (LibraryItem) throws -> Void
-  ) throws {
-    guard let staged = scan.staged, let range = scan.arrays[key] else { return }
-    let path = url.path
-    func invalid(_ error: Error) -> BackupError {
-      BackupError.invalidBackup(
-        path: path, problems: [.invalidLibrary(reason: BackupChecks.describe(error, prefix: key))])
-    }
+  /// Decodes `library.json`'s bytes, each item on its own (`Decoded`): the items that
+  /// decoded, and a problem for each that did not (the first 20 by their path, such as
+  /// `yarns[3].quantity`, then a count) or for a document that is not JSON or not an object
+  /// of the four arrays.
+  static func decode(_ data: Data) -> LibraryRead {
+    let document: LibraryDocument
     do {
-      try BackupReader.decodeInOrder { emit in
-        do {
-          try BackupReader.readArray(of: key, from: staged, range: range, emit: emit)
-        } catch let error as BackupError {
-          throw error
-        } catch {
-          throw invalid(error)
-        }
-      } consume: { _, _, result in
-        switch result {
-        case .success(let item): try body(item)
-        case .failure(let error): throw invalid(error)
+      document = try JSONCoding.decoder().decode(LibraryDocument.self, from: data)
+    } catch {
+      return LibraryRead(
+        library: Library(), problems: [.invalidLibrary(reason: BackupChecks.describe(error))])
+    }
+    var failures: [Error] = []
+    func items<Item>(_ list: [Decoded<Item>]) -> [Item] {
+      list.compactMap { decoded in
+        switch decoded.result {
+        case .success(let item): return item
+        case .failure(let error):
+          failures.append(error)
+          return nil
         }
       }
     }
-  }
-
-  /// Reads the array `key` at `range` of the staged `library.json` and splits it.
-  ///
-  /// - Throws: `BackupError.cannotStage` when the file cannot be read;
-  ///   `LibraryJSONSyntaxError` if it no longer splits; what `emit` throws.
-  static func readArray(
-    of key: String, from staged: URL, range: Range<Int64>,
-    emit: @escaping LibraryJSONScanner.Handler
-  ) throws {
-    let fd = open(staged.path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw BackupError.cannotStage(path: staged.path, reason: POSIX.errnoText())
+    // The file's order: notes, projects, sessions, yarns (sorted keys).
+    let notes = items(document.notes)
+    let projects = items(document.projects)
+    let sessions = items(document.sessions)
+    let yarns = items(document.yarns)
+    let library = Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions)
+    var problems = failures.prefix(maxItemProblems).map {
+      BackupProblem.invalidLibrary(reason: BackupChecks.describe($0))
     }
-    defer { close(fd) }
-    var scanner = LibraryJSONScanner(mode: .array(key: key), handler: emit)
-    let capacity = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-    defer { buffer.deallocate() }
-    var position = range.lowerBound
-    while position < range.upperBound {
-      let wanted = Int(min(Int64(capacity), range.upperBound - position))
-      let n = pread(fd, buffer, wanted, off_t(position))
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        throw BackupError.cannotStage(
-          path: staged.path, reason: n < 0 ? POSIX.errnoText() : "it ends too early")
-      }
-      try scanner.feed(UnsafeRawBufferPointer(start: buffer, count: n))
-      position += Int64(n)
+    if failures.count > maxItemProblems {
+      problems.append(
+        .invalidLibrary(reason: "\(failures.count - maxItemProblems) more items do not decode"))
     }
-    try scanner.finish()
+    return LibraryRead(library: library, problems: problems)
   }
 
   /// Reads one attachment and checks its size and SHA-256; writes it to `destination`
@@ -616,97 +351,33 @@ final class BackupReader {
   }
 }
 
-/// Moves staged attachments into a store, on the attachments' thread, while a one-pass
-/// restore inserts its items on another, and remembers where they went (to take them out
-/// again if the restore fails).
-///
-/// `@unchecked Sendable` only for `move` and `folders`, which are used on the attachments'
-/// thread alone (`place`, `finish`); the list of moved files is `Locked`.
-final class AttachmentPlacer: @unchecked Sendable {
-  private let move: (BackupManifest.File, URL) throws -> URL?
-  private let moved = Locked<[URL]>([])
-  private var folders = Set<String>()
-
-  /// - Parameter move: moves a staged file into the store; returns where it went (`nil`
-  ///   when it was not moved).
-  init(move: @escaping (BackupManifest.File, URL) throws -> URL?) {
-    self.move = move
-  }
-
-  /// Makes the moves durable: fsyncs each folder a file was moved into, then the folders
-  /// holding those (the store's `attachments`, whose shard folders may be new). Called on
-  /// the attachments' thread once every file is placed, so that these syncs (one per
-  /// shard, about 0.5 ms each) wait for the disk while the items are still being decoded,
-  /// not after.
-  func finish() {
-    let parents = Set(folders.map { POSIX.directory(of: $0) })
-    for folder in folders.sorted() { AtomicFile.syncDirectory(folder) }
-    for parent in parents.sorted() { AtomicFile.syncDirectory(parent) }
-  }
-
-  /// The files moved into the store so far.
-  var placed: [URL] { moved.withLock { $0 } }
-
-  /// Moves one staged, checked attachment into the store.
-  func place(_ file: BackupManifest.File, stagedAt staged: URL) throws {
-    guard let target = try move(file, staged) else { return }
-    folders.insert(POSIX.directory(of: target.path))
-    moved.withLock { $0.append(target) }
-  }
+/// `library.json` as read by a backup: each item decoded on its own.
+private struct LibraryDocument: Decodable {
+  var notes: [Decoded<Note>]
+  var projects: [Decoded<Project>]
+  var sessions: [Decoded<TimeSession>]
+  var yarns: [Decoded<Yarn>]
 }
 
-/// A batch of items being decoded: the key of their array, the index of the first, and
-/// the slot their results arrive in.
-struct DecodedBatch: Sendable {
-  var key: String
-  var first: Int
-  var slot: WorkSlot<[Result<LibraryItem, Error>]>
-}
+/// One item of an array, decoded by its own `Codable` conformance; a failure is kept (with
+/// its full coding path) instead of ending the whole document's decoding.
+private struct Decoded<Item: Decodable>: Decodable {
+  let result: Result<Item, Error>
 
-/// A value (a closure, mostly) handed to a thread that the caller waits for before the
-/// value's captures go away; what it touches is not touched by the caller meanwhile.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
-/// Checks decoded items (`LibraryCheck`), collecting the problems; used by one thread.
-final class ItemChecker {
-  private let check: LibraryCheck
-  private var itemProblems: [BackupProblem] = []
-  private var failedItems = 0
-
-  init(manifest: BackupManifest) { check = LibraryCheck(manifest: manifest) }
-
-  /// Checks one decoded item; `nil` (and a problem recorded) when it did not decode.
-  func take(key: String, index: Int, _ result: Result<LibraryItem, Error>) -> LibraryItem? {
-    let item: LibraryItem
-    switch result {
-    case .success(let decoded): item = decoded
-    case .failure(let error):
-      failedItems += 1
-      if itemProblems.count < BackupReader.maxItemProblems {
-        itemProblems.append(
-          .invalidLibrary(reason: BackupChecks.describe(error, prefix: "\(key)[\(index)]")))
-      }
-      return nil
+  init(from decoder: any Decoder) throws {
+    do {
+      result = .success(try Item(from: decoder))
+    } catch let error as DecodingError {
+      result = .failure(error)
+    } catch {
+      // JSONDecoder checks strings and numbers as an item reads them, throwing its own
+      // syntax errors, which it words as "not valid JSON" only at the top level: said so here,
+      // at the item's path.
+      result = .failure(
+        DecodingError.dataCorrupted(
+          .init(
+            codingPath: decoder.codingPath, debugDescription: "The given data was not valid JSON.",
+            underlyingError: error)))
     }
-    check.add(item)
-    return item
-  }
-
-  /// Whether every item so far decoded and nothing was found wrong with one alone (the
-  /// references are checked by `problems()` at the end).
-  var isClean: Bool { failedItems == 0 && check.isClean }
-
-  /// The decoding problems (the first 20, then a count) or, when every item decoded, the
-  /// problems `LibraryCheck` finds.
-  func problems(checkingReferences: Bool = true) -> [BackupProblem] {
-    var problems = itemProblems
-    if failedItems > itemProblems.count {
-      problems.append(
-        .invalidLibrary(reason: "\(failedItems - itemProblems.count) more items do not decode"))
-    }
-    return problems.isEmpty && checkingReferences ? check.finish() : problems
   }
 }

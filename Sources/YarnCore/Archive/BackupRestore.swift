@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -103,26 +101,29 @@ public struct RestoreReport: Hashable, Sendable {
 }
 
 extension Backup {
+  /// How many safety backups a `.replace` keeps in the folder of `RestoreOptions.safetyBackup`:
+  /// the newest 5 (by modification time) of the files named `yarn-backup-before-restore-*.zip`
+  /// there; older ones are removed once a replace has committed.
+  public static let safetyBackupsKept = 5
+
   /// Restores the backup at `url` (a zip, or a directory holding the same files) into
-  /// `store`, as `options.mode` says.
+  /// `store`, as `options.mode` says, on the calling thread.
   ///
-  /// Verifies first — names, kinds and the manifest before reading any data (so hostile
-  /// archives are refused at once), then `library.json` item by item and every attachment,
-  /// each read at most to its manifest size and checked against its size and SHA-256 —
-  /// staging `library.json` and the attachments in a folder `.restore-<uuid>` inside the
-  /// library directory. Then, in one write transaction: `.replace` writes the safety backup
-  /// and removes everything; the items are inserted (`.merge`: compared by ID first). The
-  /// verified attachments are moved into the store at the start of that transaction, and
-  /// taken out again if it fails. Into an empty library (`.emptyOnly`, not a dry run) the same
-  /// checks run in one pass inside the transaction (`restoreInOnePass`): the yarns are
-  /// inserted and the attachments moved into the store as they are read and checked, and
-  /// any problem rolls everything back.
+  /// First everything is checked that can be without touching the library: names, kinds
+  /// and the manifest before reading any data (so hostile archives are refused at once),
+  /// then `library.json` (read whole, capped, checked item by item), and for a merge each
+  /// item against the library by ID. Then, in one write transaction: every attachment is
+  /// read, checked against its size and SHA-256 and placed in the store's content-addressed
+  /// folder (those already there are only checked); `.replace` writes the safety backup and
+  /// removes everything; the items are inserted. After the commit, attachment files no
+  /// record refers to are removed (`LibraryStore.sweepAttachments()`).
   ///
-  /// All or nothing: after any error the store holds what it held before, and no file of the
-  /// backup is left in it. A process killed mid-restore leaves its records as they were
-  /// (SQLite's transaction) and a `.restore-*` folder whose journal names the attachment
-  /// files it may have placed; `recoverInterruptedRestores(in:)`, run at the start of every
-  /// restore, removes those that no record uses, and the folder.
+  /// All or nothing: after any error the store's records are what they were, and the files
+  /// this restore placed are removed. A process killed mid-restore leaves the records as they
+  /// were (SQLite's transaction) and perhaps files no record refers to, which the next sweep
+  /// removes (after the next restore or removal). Files are placed only while the write
+  /// transaction holds the library's write lock, and the sweep takes that lock too, so a
+  /// sweep never removes a file a restore is about to commit.
   ///
   /// - Returns: what was done; in a dry run, what would be done.
   /// - Throws: `BackupError.libraryNotEmpty` (`.emptyOnly` into a library holding anything,
@@ -131,11 +132,13 @@ extension Backup {
   ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
   ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
-  ///   `.cannotStage` when the attachments cannot be written into the library; the errors of
-  ///   `create` for the safety backup but `.unrestorable` (a library changed outside yarn is
-  ///   replaced all the same; `RestoreReport.safetyBackupProblems` lists what its safety
-  ///   backup lacks or a restore of it would refuse); `StoreError` from the store (such as `.readOnly`
-  ///   when it is not a dry run and the store is read-only).
+  ///   `.cannotStage` when the attachments cannot be written into the library (or do not
+  ///   fit its free space); the errors of `create` for the safety backup but
+  ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
+  ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
+  ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
+  ///   dry run and the store is read-only); `CancellationError` when the current task is
+  ///   cancelled (checked between attachments; nothing is changed then).
   @discardableResult
   public static func restore(
     from url: URL, into store: LibraryStore, options: RestoreOptions
@@ -143,7 +146,6 @@ extension Backup {
     let mode = options.mode
     if !options.dryRun {
       guard store.mode == .readWrite else { throw StoreError.readOnly(path: store.directory.path) }
-      try recoverInterruptedRestores(in: store)
     }
     let wasEmpty = try store.isEmpty()
     if mode == .emptyOnly, !wasEmpty {
@@ -156,74 +158,51 @@ extension Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-
-    if !options.dryRun { try checkFreeSpace(for: reader.manifest, in: store) }
-    let staging = options.dryRun ? nil : try RestoreStaging(in: store)
-    defer { staging?.remove() }
-
-    if let staging, mode == .emptyOnly {
-      return try restoreInOnePass(reader, into: store, staging: staging, url: url)
-    }
-
-    // Pass 1: read, check and (when restoring) stage library.json, planning as it streams.
-    // A merge compares each item with the store as it streams; the other modes only count.
-    // The attachments are read (and staged) meanwhile.
-    let planner = MergePlanner(store: store, mode: mode)
+    let read = reader.readLibrary()
+    var problems = read.problems
     let files = reader.attachmentFiles
-    let scan = try reader.scanLibrary(
-      stagingDirectory: staging?.url, attachments: staging.map { .stage($0.url) } ?? .check,
-      observe: mode == .merge ? { try planner.see($0) } : nil)
-    if mode != .merge { planner.count(scan.counts) }
-    let problems = scan.problems + scan.attachmentProblems
-    guard problems.isEmpty else {
-      throw BackupError.invalidBackup(path: url.path, problems: problems)
-    }
-    try planner.finish()
-    if !planner.conflicts.isEmpty {
-      throw BackupError.mergeConflicts(path: url.path, conflicts: planner.conflicts)
+    let plan = try RestorePlan(read.library, into: store, mode: mode)
+
+    // Refused or a dry run: the attachments are only checked, so that every problem is
+    // reported; nothing is written.
+    if options.dryRun || !problems.isEmpty || !plan.conflicts.isEmpty {
+      for file in files {
+        try Task.checkCancellation()
+        if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
+      }
+      guard problems.isEmpty else {
+        throw BackupError.invalidBackup(path: url.path, problems: problems)
+      }
+      guard plan.conflicts.isEmpty else {
+        throw BackupError.mergeConflicts(path: url.path, conflicts: plan.conflicts)
+      }
     }
 
     let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
     var report = RestoreReport(
-      manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: planner.added,
-      unchanged: planner.unchanged, replaced: .zero, safetyBackup: nil)
+      manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: plan.added,
+      unchanged: plan.unchanged, replaced: .zero, safetyBackup: nil)
     report.added.attachments = newFiles.count
-    if mode == .merge {
-      // The backup's files whose bytes the library already stores are left as they are.
-      report.unchanged.attachments = files.count - newFiles.count
-    }
-    var oldDigests = Set<String>()
+    if mode == .merge { report.unchanged.attachments = files.count - newFiles.count }
     if mode == .replace, !wasEmpty {
       let counts = try store.itemCounts()
-      oldDigests = try store.referencedAttachmentDigests()
       report.replaced = BackupManifest.Counts(
         yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
-        sessions: counts.sessions, attachments: oldDigests.count)
-      if options.dryRun {
-        // The real `--replace` first backs up every item of the library (the safety
-        // backup), which fails on an item the store cannot read (a library changed outside
-        // yarn): read them all here too, so that the dry run fails as the restore would.
-        try store.eachYarn { _ in }
-        try store.eachProject { _ in }
-        try store.eachNote { _ in }
-        try store.eachSession { _ in }
-      }
+        sessions: counts.sessions, attachments: try store.referencedAttachmentDigests().count)
     }
-    guard let staging else { return report }
+    if options.dryRun {
+      // The real `--replace` first backs up every item of the library (the safety backup),
+      // which fails on an item the store cannot read (a library changed outside yarn): read
+      // them all here too, so that the dry run fails as the restore would.
+      if mode == .replace, !wasEmpty { _ = try store.library() }
+      return report
+    }
 
-    // Journal first: every file this restore may leave without a record.
-    try staging.writeJournal(newFiles.map(\.sha256) + oldDigests.sorted())
-    var placed: [URL] = []
+    try checkFreeSpace(for: reader.manifest, in: store)
+    var placed: [String] = []
     do {
-      // A larger page cache for the one big transaction: fewer pages spilled to the WAL and
-      // written again (64 MiB, within the restore's memory budget; SQLite's default is 2 MiB).
-      try? store.connection.execute("PRAGMA cache_size = -65536")
-      defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
       try store.write {
-        // The files are placed inside the transaction (its write lock), so that a recovery
-        // in another process (`recoverInterruptedRestores`, which writes too) cannot delete
-        // one of them, named by the journal of an earlier killed restore, before the commit.
-        try place(newFiles, from: staging, into: store, placed: &placed)
+        try placeAttachments(files, from: reader, into: store, placed: &placed, url: url)
         switch mode {
         case .emptyOnly:
           guard try store.isEmpty() else {
@@ -231,8 +210,6 @@ extension Backup {
           }
         case .replace:
           if let target = options.safetyBackup, !(try store.isEmpty()) {
-            // Safety backups of earlier restores that were killed leave temporary files.
-            BackupTemporaryFiles.removeStale(inDirectory: target.deletingLastPathComponent().path)
             do {
               try Backup.create(
                 from: store, to: target, generator: options.generator, now: options.now)
@@ -247,155 +224,89 @@ extension Backup {
         case .merge:
           break
         }
-        let inserter = MergePlanner(store: store, mode: mode)
-        // Any error rolls back the whole transaction, so no savepoint per item is needed;
-        // the IDs were checked (unique in the backup; a merge looked each one up).
-        try store.bulk {
-          for key in ["yarns", "projects", "notes", "sessions"] {
-            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
-          }
+        // Planned again under the write lock: the library may have changed since.
+        let final = try RestorePlan(read.library, into: store, mode: mode)
+        guard final.conflicts.isEmpty else {
+          throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
         }
-        try inserter.finish()
-        if !inserter.conflicts.isEmpty {
-          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
-        }
+        try store.insert(library: final.additions)
       }
     } catch {
-      for url in placed { unlink(url.path) }
+      for path in placed { unlink(path) }
       throw error
     }
-
-    // Committed. The old files no record uses any more go (the journal covers a kill here).
-    if !oldDigests.isEmpty {
-      try? store.write {
-        let referenced = try store.referencedAttachmentDigests()
-        for digest in oldDigests where !referenced.contains(digest) {
-          unlink(store.attachmentURL(sha256: digest).path)
-        }
-      }
-    }
+    // Committed: the files no record refers to any more (the replaced library's) go.
+    try? store.sweepAttachments()
+    if let target = report.safetyBackup { pruneSafetyBackups(besides: target) }
     return report
   }
 
-  /// Restores into an empty library in one pass over `library.json`, inside the one write
-  /// transaction: each yarn is inserted as soon as it is decoded and checked (decoded once,
-  /// on every core), while the attachments are staged on another thread; the projects,
-  /// notes and sessions, which come before the yarns they refer to, are read again from the
-  /// staged copy once the yarns are in.
-  /// Nothing is committed unless every check passed (the same checks as the two-pass
-  /// restore: every problem of the backup is reported, and any of them rolls the whole
-  /// transaction back); the attachments are placed (after the journal) just before the
-  /// commit.
-  private static func restoreInOnePass(
-    _ reader: BackupReader, into store: LibraryStore, staging: RestoreStaging, url: URL
-  ) throws -> RestoreReport {
-    let files = reader.attachmentFiles
-    var report = RestoreReport(
-      manifest: reader.manifest, mode: .emptyOnly, dryRun: false, added: .zero,
-      unchanged: .zero, replaced: .zero, safetyBackup: nil)
-    var placer: AttachmentPlacer?
-    do {
-      try? store.connection.execute("PRAGMA cache_size = -65536")
-      defer { try? store.connection.execute("PRAGMA cache_size = -2000") }
-      try store.write {
-        guard try store.isEmpty() else {
-          throw BackupError.libraryNotEmpty(path: store.directory.path)
-        }
-        // Journal first: every file this restore may leave without a record. Each file is
-        // moved into the store as soon as it is staged and checked; the records are
-        // inserted meanwhile (`bulk` does not look for their files), and nothing commits
-        // before every file is in place and checked.
-        let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
-        let newDigests = Set(newFiles.map(\.sha256))
-        try staging.writeJournal(newFiles.map(\.sha256))
-        let mover = AttachmentPlacer { file, staged in
-          guard newDigests.contains(file.sha256) else { return nil }
-          return try place(file, stagedAt: staged, into: store)
-        }
-        placer = mover
-        // The yarns, which refer to nothing, are inserted as they stream (they come last in
-        // the file, and are most of it); the notes, projects and sessions before them refer
-        // to yarns, so they are read again from the staged copy once the yarns are in.
-        let inserter = MergePlanner(store: store, mode: .emptyOnly)
-        var insertError: Error?
-        let scan = try store.bulk {
-          try reader.scanLibrary(
-            stagingDirectory: staging.url, attachments: .stageAndPlace(staging.url, mover)
-          ) { item in
-            guard insertError == nil, case .yarn = item else { return }
-            do { try inserter.insert(item) } catch { insertError = error }
-          }
-        }
-        let problems = scan.problems + scan.attachmentProblems
-        guard problems.isEmpty else {
-          throw BackupError.invalidBackup(path: url.path, problems: problems)
-        }
-        if let insertError { throw insertError }
-        try store.bulk {
-          for key in ["projects", "notes", "sessions"] {
-            try reader.forEachItem(of: key, in: scan) { try inserter.insert($0) }
-          }
-        }
-        if !inserter.conflicts.isEmpty {
-          throw BackupError.mergeConflicts(path: url.path, conflicts: inserter.conflicts)
-        }
-        inserter.count(scan.counts)
-        report.added = inserter.added
-        report.added.attachments = newFiles.count
-      }
-    } catch {
-      for url in placer?.placed ?? [] { unlink(url.path) }
-      throw error
-    }
-    return report
-  }
-
-  /// Moves one staged file into the store's attachments (its shard folder made first).
+  /// Reads each attachment of the backup, checks it, and places those the store lacks in its
+  /// content-addressed folder (through a temporary file in `attachments/`, fsynced, then
+  /// renamed), appending each placed file's path to `placed`. Run inside the restore's
+  /// write transaction.
   ///
-  /// - Throws: `BackupError.cannotStage`.
-  private static func place(
-    _ file: BackupManifest.File, stagedAt staged: URL, into store: LibraryStore
-  ) throws -> URL {
-    let target = store.attachmentURL(sha256: file.sha256)
-    let shard = target.deletingLastPathComponent()
-    if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
-      throw BackupError.cannotStage(path: shard.path, reason: POSIX.errnoText())
-    }
-    guard rename(staged.path, target.path) == 0 else {
-      throw BackupError.cannotStage(path: target.path, reason: POSIX.errnoText())
-    }
-    return target
-  }
-
-  /// Moves the staged `files` into the store's attachments (each into its shard folder),
-  /// appending each to `placed` as it goes, then fsyncs the folders.
-  ///
-  /// - Throws: `BackupError.cannotStage`.
-  private static func place(
-    _ files: [BackupManifest.File], from staging: RestoreStaging, into store: LibraryStore,
-    placed: inout [URL]
+  /// - Throws: `BackupError.invalidBackup` listing every attachment problem, after reading
+  ///   them all; `BackupError.cannotStage` when a file cannot be written;
+  ///   `CancellationError`.
+  private static func placeAttachments(
+    _ files: [BackupManifest.File], from reader: BackupReader, into store: LibraryStore,
+    placed: inout [String], url: URL
   ) throws {
+    let folder = store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName)
+    var problems: [BackupProblem] = []
     var shards = Set<String>()
     for file in files {
+      try Task.checkCancellation()
+      guard !store.hasAttachment(sha256: file.sha256) else {
+        if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
+        continue
+      }
+      let temporary = folder.appendingPathComponent(".restore-" + Identifier.make())
+      if let problem = try reader.readAttachment(file, to: temporary) {
+        problems.append(problem)
+        continue
+      }
       let target = store.attachmentURL(sha256: file.sha256)
-      let shard = target.deletingLastPathComponent()
-      if mkdir(shard.path, 0o755) != 0, errno != EEXIST {
-        throw BackupError.cannotStage(path: shard.path, reason: POSIX.errnoText())
+      let shard = target.deletingLastPathComponent().path
+      if mkdir(shard, 0o755) != 0, errno != EEXIST {
+        let reason = POSIX.errnoText()
+        unlink(temporary.path)
+        throw BackupError.cannotStage(path: shard, reason: reason)
       }
-      guard rename(staging.url.appendingPathComponent(file.sha256).path, target.path) == 0 else {
-        throw BackupError.cannotStage(path: target.path, reason: POSIX.errnoText())
+      guard rename(temporary.path, target.path) == 0 else {
+        let reason = POSIX.errnoText()
+        unlink(temporary.path)
+        throw BackupError.cannotStage(path: target.path, reason: reason)
       }
-      placed.append(target)
-      shards.insert(shard.path)
+      placed.append(target.path)
+      shards.insert(shard)
     }
-    for shard in shards { AtomicFile.syncDirectory(shard) }
-    AtomicFile.syncDirectory(
-      store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+    for shard in shards.sorted() { AtomicFile.syncDirectory(shard) }
+    if !shards.isEmpty { AtomicFile.syncDirectory(folder.path) }
+    guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
   }
 
-  /// Refuses a restore that cannot fit: the files of the backup (by the manifest's sizes)
-  /// and 64 MiB for the database must fit in the free space of the library's file system,
-  /// so that a large backup fails at once, not after filling the disk.
+  /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
+  /// named `yarn-backup-before-restore-*.zip`, by modification time). Errors are ignored.
+  static func pruneSafetyBackups(besides target: URL) {
+    let folder = target.deletingLastPathComponent().path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let backups = names.filter { $0.hasPrefix("yarn-backup-before-restore-") && $0.hasSuffix(".zip") }
+      .compactMap { name -> (name: String, modified: Int)? in
+        var info = stat()
+        guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+          return nil
+        }
+        return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+      }
+      .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
+    for old in backups.dropFirst(safetyBackupsKept) { unlink(folder + "/" + old.name) }
+  }
+
+  /// Refuses a restore that cannot fit: the files of the backup the store lacks (by the
+  /// manifest's sizes) and 64 MiB for the database must fit in the free space of the
+  /// library's file system, so that a large backup fails at once, not after filling the disk.
   ///
   /// - Throws: `BackupError.cannotStage` naming both sizes.
   static func checkFreeSpace(for manifest: BackupManifest, in store: LibraryStore) throws {
@@ -415,46 +326,6 @@ extension Backup {
         reason: "not enough free space: the backup needs \(needed) bytes, \(free) are free")
     }
   }
-
-  /// Cleans up after restores that were killed: every `.restore-*` folder in the library
-  /// directory that no running restore holds (its `lock` file is not locked, or is missing)
-  /// is removed, after the attachment files its journal names that no record uses have been
-  /// deleted. Run by every restore; safe to run at any time, also while other processes
-  /// restore into the same library (their folders are left alone).
-  ///
-  /// - Returns: the number of folders removed.
-  /// - Throws: `StoreError` from the store.
-  @discardableResult
-  public static func recoverInterruptedRestores(in store: LibraryStore) throws -> Int {
-    guard store.mode == .readWrite else { return 0 }
-    var stale: [(folder: URL, journal: [String])] = []
-    do {
-      // While this is held no restore is between making its folder and locking it, so a
-      // folder without a lock file is one whose restore was killed.
-      let guarded = RestoreStaging.lockLibrary(store.directory, LOCK_EX)
-      defer { if let guarded { close(guarded) } }
-      let names =
-        (try? FileManager.default.contentsOfDirectory(atPath: store.directory.path)) ?? []
-      for name in names where name.hasPrefix(RestoreStaging.prefix) {
-        let folder = store.directory.appendingPathComponent(name)
-        guard let journal = RestoreStaging.claimStale(folder, noneStarting: guarded != nil)
-        else { continue }
-        stale.append((folder, journal))
-      }
-    }
-    for (folder, journal) in stale {
-      if !journal.isEmpty {
-        try store.write {
-          let referenced = try store.referencedAttachmentDigests()
-          for digest in journal where !referenced.contains(digest) {
-            unlink(store.attachmentURL(sha256: digest).path)
-          }
-        }
-      }
-      RestoreStaging.removeFolder(folder)
-    }
-    return stale.count
-  }
 }
 
 extension BackupManifest.Counts {
@@ -463,232 +334,83 @@ extension BackupManifest.Counts {
     yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 }
 
-/// The staging folder of one restore: `.restore-<uuid>` in the library directory, holding
-/// `lock` (locked with `flock` while the restore runs), `journal` (the attachment digests
-/// the restore may leave without a record, one per line, fsynced before any is placed),
-/// `library.json` and the verified attachments.
-///
-/// A restore makes its folder and locks its `lock` while holding a shared `flock` on the
-/// library directory, and `Backup.recoverInterruptedRestores(in:)` decides which folders are
-/// stale while holding it exclusively: so a folder without a lock file, or with one nobody
-/// holds, is always one whose restore was killed (before it locked, or while its folder was
-/// being removed, `lock` last), never one that is just starting.
-final class RestoreStaging {
-  static let prefix = ".restore-"
-  let url: URL
-  private var lockDescriptor: Int32
-
-  /// Creates the folder and takes its lock.
-  ///
-  /// - Throws: `BackupError.cannotStage`.
-  init(in store: LibraryStore) throws {
-    url = store.directory.appendingPathComponent(RestoreStaging.prefix + Identifier.make())
-    let creating = RestoreStaging.lockLibrary(store.directory, LOCK_SH)
-    defer { if let creating { close(creating) } }
-    guard mkdir(url.path, 0o700) == 0 else {
-      throw BackupError.cannotStage(path: url.path, reason: POSIX.errnoText())
-    }
-    let lock = url.appendingPathComponent("lock").path
-    lockDescriptor = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let reason = POSIX.errnoText()
-      if lockDescriptor >= 0 { close(lockDescriptor) }
-      lockDescriptor = -1
-      RestoreStaging.removeFolder(url)
-      throw BackupError.cannotStage(path: lock, reason: reason)
-    }
-  }
-
-  /// Writes and fsyncs the journal.
-  ///
-  /// - Throws: `BackupError.cannotStage`.
-  func writeJournal(_ digests: [String]) throws {
-    let journal = url.appendingPathComponent("journal")
-    do {
-      try AtomicFile.write(Data(digests.map { $0 + "\n" }.joined().utf8), to: journal)
-    } catch {
-      throw BackupError.cannotStage(path: journal.path, reason: String(describing: error))
-    }
-  }
-
-  /// Removes the folder (`removeFolder`), then releases the lock.
-  func remove() {
-    RestoreStaging.removeFolder(url)
-    if lockDescriptor >= 0 { close(lockDescriptor) }
-    lockDescriptor = -1
-  }
-
-  /// Removes a staging folder: the staged files, then `journal`, then `lock`, then the
-  /// folder, so that a process killed on the way leaves a folder that still names the files
-  /// to clean up, or nothing but an empty folder without a lock (both stale). Errors are
-  /// ignored (what is left is stale and removed by the next recovery).
-  static func removeFolder(_ folder: URL) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in names where name != "lock" && name != "journal" {
-      try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-    }
-    unlink(folder.appendingPathComponent("journal").path)
-    unlink(folder.appendingPathComponent("lock").path)
-    rmdir(folder.path)
-  }
-
-  /// Takes `flock(operation)` (`LOCK_SH` or `LOCK_EX`, waiting) on the library directory
-  /// `directory`: shared while a restore makes and locks its folder, exclusive while
-  /// recovery decides which folders are stale.
-  ///
-  /// - Returns: the descriptor to close to release it; `nil` when the directory cannot be
-  ///   opened or locked (such as a file system without `flock`).
-  static func lockLibrary(_ directory: URL, _ operation: Int32) -> Int32? {
-    let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    while flock(fd, operation) != 0 {
-      if errno == EINTR { continue }
-      close(fd)
-      return nil
-    }
-    return fd
-  }
-
-  /// When no process holds the folder's lock: its journal (empty when it has none); `nil`
-  /// when a running restore holds it. A folder without a lock file is stale when
-  /// `noneStarting` (the caller holds the library directory's lock exclusively, so no
-  /// restore is between making its folder and locking it); otherwise only once it is a
-  /// minute old.
-  static func claimStale(_ folder: URL, noneStarting: Bool) -> [String]? {
-    let lock = folder.appendingPathComponent("lock").path
-    let fd = open(lock, O_RDWR | O_CLOEXEC)
-    if fd >= 0 {
-      defer { close(fd) }
-      guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return nil }
-    } else if !(noneStarting && errno == ENOENT) {
-      var info = stat()
-      guard stat(folder.path, &info) == 0 else { return nil }
-      if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) < 60 { return nil }
-    }
-    let journal = folder.appendingPathComponent("journal")
-    guard let data = try? Data(contentsOf: journal) else { return [] }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-      .filter(Attachment.isValidDigest)
-  }
-}
-
-/// Compares a backup's items with a library by ID, for a merge (and counts for every mode):
-/// `see` plans (outside any transaction, for the dry run and to refuse early), `insert`
-/// inserts inside the restore's transaction, checking again.
-final class MergePlanner {
-  private let store: LibraryStore
-  private let mode: RestoreMode
+/// What a restore adds to a library: for `.merge` each item of the backup compared by ID
+/// with the library's (added when the library lacks the ID, left alone when equal, a
+/// conflict otherwise); for the other modes every item.
+struct RestorePlan {
   private(set) var added = BackupManifest.Counts.zero
   private(set) var unchanged = BackupManifest.Counts.zero
   private(set) var conflicts: [RestoreConflict] = []
-  /// A running session of the backup that would be added.
-  private var addedRunning: TimeSession?
+  /// The items to insert, in the backup's order.
+  private(set) var additions = Library()
 
-  init(store: LibraryStore, mode: RestoreMode) {
-    self.store = store
-    self.mode = mode
-  }
-
-  private enum Verdict {
-    case add, same
-    case conflict(RestoreConflict)
-  }
-
-  /// Compares `item` with the library's item of the same ID.
-  private func verdict(_ item: LibraryItem) throws -> Verdict {
-    guard mode == .merge else { return .add }
-    func compare<T: Encodable & Equatable>(
-      _ mine: T, _ theirs: T?, kind: String, id: String, name: String?
-    ) -> Verdict {
-      guard let theirs else { return .add }
-      if mine == theirs { return .same }
-      return .conflict(
-        RestoreConflict(
-          kind: kind, id: id, name: name,
-          reason: MergePlanner.differences(mine, theirs, libraryName: name)))
-    }
-    switch item {
-    case .yarn(let yarn):
-      return compare(yarn, try store.yarn(id: yarn.id), kind: "yarn", id: yarn.id, name: yarn.name)
-    case .project(let project):
-      return compare(
-        project, try store.project(id: project.id), kind: "project", id: project.id,
-        name: project.name)
-    case .note(let note):
-      return compare(
-        MergePlanner.stored(note), try store.note(id: note.id), kind: "note", id: note.id,
-        name: nil)
-    case .session(let session):
-      return compare(
-        MergePlanner.stored(session), try store.session(id: session.id), kind: "session",
-        id: session.id, name: nil)
-    }
-  }
-
-  /// Plans `item`.
-  func see(_ item: LibraryItem) throws {
-    switch try verdict(item) {
-    case .add:
-      count(item, in: &added)
-      if case .session(let session) = item, session.isRunning { addedRunning = session }
-    case .same: count(item, in: &unchanged)
-    case .conflict(let conflict): conflicts.append(conflict)
-    }
-  }
-
-  /// Inserts `item` when the plan says so (inside the restore's write transaction).
-  func insert(_ item: LibraryItem) throws {
-    switch try verdict(item) {
-    case .same: return
-    case .conflict(let conflict):
-      conflicts.append(conflict)
+  /// Compares `library` with `store` (in a merge).
+  ///
+  /// - Throws: `StoreError` from the store's look-ups.
+  init(_ library: Library, into store: LibraryStore, mode: RestoreMode) throws {
+    guard mode == .merge else {
+      additions = library
+      added = BackupManifest.Counts(
+        yarns: library.yarns.count, projects: library.projects.count,
+        notes: library.notes.count, sessions: library.sessions.count, attachments: 0)
       return
-    case .add: break
     }
-    guard conflicts.isEmpty else { return }
-    switch item {
-    case .yarn(let yarn): try store.insert(yarn)
-    case .project(let project): try store.insert(project)
-    case .note(let note): try store.insert(note)
-    case .session(let session):
-      do { try store.insert(session) } catch StoreError.sessionAlreadyRunning(let running) {
-        conflicts.append(MergePlanner.runningConflict(session, running))
+    // In the file's order (notes, projects, sessions, yarns), so conflicts are listed so.
+    for note in library.notes {
+      let mine = RestorePlan.stored(note)
+      if see(mine, try store.note(id: note.id), kind: "note", id: note.id, name: nil, \.notes) {
+        additions.notes.append(note)
       }
     }
-  }
-
-  /// Counts the items of a scan as added (the modes that do not compare).
-  func count(_ counts: [String: Int]) {
-    added.yarns = counts["yarns"] ?? 0
-    added.projects = counts["projects"] ?? 0
-    added.notes = counts["notes"] ?? 0
-    added.sessions = counts["sessions"] ?? 0
-  }
-
-  /// The last check of a plan: a running session added while the library has one.
-  func finish() throws {
-    guard mode == .merge, let session = addedRunning,
-      let running = try store.runningSession(), running.id != session.id
-    else { return }
-    conflicts.append(MergePlanner.runningConflict(session, running))
-  }
-
-  private static func runningConflict(_ session: TimeSession, _ running: TimeSession)
-    -> RestoreConflict
-  {
-    RestoreConflict(
-      kind: "session", id: session.id, name: nil,
-      reason:
-        "it is running, and so is session \(running.id) of the library (at most one may run)")
-  }
-
-  private func count(_ item: LibraryItem, in counts: inout BackupManifest.Counts) {
-    switch item {
-    case .yarn: counts.yarns += 1
-    case .project: counts.projects += 1
-    case .note: counts.notes += 1
-    case .session: counts.sessions += 1
+    for project in library.projects {
+      let stored = try store.project(id: project.id)
+      if see(project, stored, kind: "project", id: project.id, name: project.name, \.projects) {
+        additions.projects.append(project)
+      }
     }
+    for session in library.sessions {
+      let mine = RestorePlan.stored(session)
+      let stored = try store.session(id: session.id)
+      if see(mine, stored, kind: "session", id: session.id, name: nil, \.sessions) {
+        additions.sessions.append(session)
+      }
+    }
+    for yarn in library.yarns {
+      if see(yarn, try store.yarn(id: yarn.id), kind: "yarn", id: yarn.id, name: yarn.name, \.yarns) {
+        additions.yarns.append(yarn)
+      }
+    }
+    // At most one session runs: one the backup adds while the library has another.
+    if let session = additions.sessions.first(where: \.isRunning),
+      let running = try store.runningSession(), running.id != session.id
+    {
+      conflicts.append(
+        RestoreConflict(
+          kind: "session", id: session.id, name: nil,
+          reason:
+            "it is running, and so is session \(running.id) of the library (at most one may run)"
+        ))
+    }
+  }
+
+  /// Counts `mine` against the library's item of the same ID; whether it is to be added.
+  private mutating func see<T: Encodable & Equatable>(
+    _ mine: T, _ theirs: T?, kind: String, id: String, name: String?,
+    _ count: WritableKeyPath<BackupManifest.Counts, Int>
+  ) -> Bool {
+    guard let theirs else {
+      added[keyPath: count] += 1
+      return true
+    }
+    if mine == theirs {
+      unchanged[keyPath: count] += 1
+    } else {
+      conflicts.append(
+        RestoreConflict(
+          kind: kind, id: id, name: name,
+          reason: RestorePlan.differences(mine, theirs, libraryName: name)))
+    }
+    return false
   }
 
   /// `note` as the store keeps it (instants truncated to whole seconds).

@@ -4,9 +4,8 @@
   import Foundation
 #endif
 
-/// The checks of `library.json`'s items against each other and against the manifest, fed one
-/// item at a time in any order (the file lists notes, projects, sessions, then yarns), with
-/// the references resolved at `finish()`.
+/// The checks of `library.json`'s items against each other and against the manifest
+/// (`problems(of:manifest:)`), with the references resolved once every item is seen.
 ///
 /// Everything the store would refuse when the items are inserted is checked here, so that
 /// `verify` passes exactly when `restore` into an empty library succeeds: unique IDs; every
@@ -37,16 +36,21 @@ final class LibraryCheck {
   private var used = Set<String>()
   private var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 
+  /// Every problem of `library`, alone (`manifest` `nil`: what `Backup.create` checks of
+  /// the library it writes) or as the document of a backup with `manifest`.
+  static func problems(of library: Library, manifest: BackupManifest? = nil) -> [BackupProblem] {
+    let check = manifest.map(LibraryCheck.init(manifest:)) ?? LibraryCheck()
+    // The file's order (sorted keys): notes, projects, sessions, yarns.
+    library.notes.forEach(check.add)
+    library.projects.forEach(check.add)
+    library.sessions.forEach(check.add)
+    library.yarns.forEach(check.add)
+    return check.finish()
+  }
+
   /// A check of a backup's items against `manifest`.
   init(manifest: BackupManifest) {
     self.manifest = manifest
-    // Room for the IDs the manifest announces (growing a set of 100,000 IDs step by step
-    // rehashed it 17 times), within a bound: a hostile manifest may announce any number.
-    func room(_ count: Int) -> Int { max(0, min(count, 1 << 20)) }
-    yarnIDs.reserveCapacity(room(manifest.counts.yarns))
-    projectIDs.reserveCapacity(room(manifest.counts.projects))
-    noteIDs.reserveCapacity(room(manifest.counts.notes))
-    sessionIDs.reserveCapacity(room(manifest.counts.sessions))
     for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
       sizes[file.sha256] = file.size
     }
@@ -57,9 +61,6 @@ final class LibraryCheck {
   init() {
     manifest = nil
   }
-
-  /// Whether nothing was found wrong so far (before `finish` checks the references).
-  var isClean: Bool { problems.isEmpty }
 
   private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
 
@@ -212,24 +213,5 @@ struct StoredID: Hashable {
   func hash(into hasher: inout Hasher) {
     var text = self.text
     text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-  }
-}
-
-/// One item of `library.json`, decoded.
-enum LibraryItem: Sendable {
-  case yarn(Yarn)
-  case project(Project)
-  case note(Note)
-  case session(TimeSession)
-}
-
-extension LibraryCheck {
-  func add(_ item: LibraryItem) {
-    switch item {
-    case .yarn(let yarn): add(yarn)
-    case .project(let project): add(project)
-    case .note(let note): add(note)
-    case .session(let session): add(session)
-    }
   }
 }

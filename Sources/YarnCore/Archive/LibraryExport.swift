@@ -63,18 +63,21 @@ public enum LibraryExport {
   /// - Parameters:
   ///   - force: replace a file at `url`.
   ///   - now: the entries' times in the zip headers.
-  ///   - progress: the fraction of the zip written, 0...1, while it is written.
+  ///   - progress: the fraction of the zip written, 0...1, while it is written, on the
+  ///     calling thread.
   /// - Throws: `BackupError.destinationExists` when `url` exists and `force` is false;
-  ///   `BackupError.cannotWrite`; `BackupError.attachmentUnavailable`; `StoreError`.
+  ///   `BackupError.cannotWrite`; `BackupError.attachmentUnavailable`; `StoreError`;
+  ///   `CancellationError` when the current task is cancelled (between reads of the
+  ///   attachments). Nothing is left at `url` after an error, and no temporary file.
   @discardableResult
   public static func write(
     from store: LibraryStore, to url: URL, force: Bool = false, now: Date = Date(),
     csvOptions: CSVOptions = CSVOptions(), tables: [Table] = standardTables,
-    progress: ((Double) -> Void)? = nil
+    progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> Summary {
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
-    BackupTemporaryFiles.removeStale(besides: url)
+    BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
     let temporary = try BackupTemporaryFiles(besides: url)
     defer { temporary.remove() }
 
@@ -98,28 +101,15 @@ public enum LibraryExport {
       }
 
       try store.read {
-        // The tables, each streamed to a temporary file (hashed on the way), zipped at close.
+        // The tables, each written in memory (a few megabytes for a real library).
         var topNamer = SafeFileNamer(reserved: ["projects", "yarns"])
         for table in tables {
-          let name = topNamer.claim(table.fileName)
-          let path = temporary.extraPath("table-\(entries.count).csv")
-          let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-          guard fd >= 0 else {
-            throw BackupError.cannotWrite(path: url.path, reason: POSIX.errnoText())
-          }
-          defer { close(fd) }
-          let hasher = SHA256Hasher()
-          var size: Int64 = 0
-          let csv = CSVWriter(options: csvOptions) { bytes in
-            hasher.update(bytes)
-            size += Int64(bytes.count)
-            try AtomicFile.writeAll(fd, bytes, path: path)
-          }
+          var bytes = Data()
+          let csv = CSVWriter(options: csvOptions) { bytes.append(contentsOf: $0) }
           _ = try table.write(store, csv)
           try csv.flush()
-          try writer.addFile(
-            name: name, from: URL(fileURLWithPath: path), expectedSize: size,
-            expectedSHA256: try hasher.finalize(), compression: .deflate, modified: now)
+          let name = topNamer.claim(table.fileName)
+          try writer.add(name: name, data: bytes, compression: .deflate, modified: now)
           entries.append(name)
         }
 
@@ -177,15 +167,7 @@ public enum LibraryExport {
         }
       }
       do { try writer.close() } catch {
-        if let failed = writer.failedFile {
-          throw BackupError.attachmentUnavailable(
-            sha256: failed.path.split(separator: "/").last.map(String.init) ?? "",
-            path: failed.path, reason: failed.reason)
-        }
-        if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
-          throw BackupError.destinationExists(path: url.path)
-        }
-        throw error
+        throw BackupWriter.closeFailure(error, of: writer, url: url)
       }
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))

@@ -1,5 +1,4 @@
 import CLibzip
-import Dispatch
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -86,7 +85,9 @@ extension ZipArchive {
     ///   - modified: the entry's time in the zip header (2-second local DOS time: informative
     ///     only; exact times belong in the documents themselves).
     /// - Throws: `ZipError.cannotAdd`.
-    func add(name: String, data: Data, compression: Compression, modified: Date) throws {
+    func add(
+      name: String, data: Data, compression: Compression, modified: Date, level: UInt32 = 0
+    ) throws {
       let handle = try openHandle(entry: name)
       let count = data.count
       guard let copy = malloc(max(count, 1)) else {
@@ -99,7 +100,7 @@ extension ZipArchive {
         free(copy)
         throw ZipError.cannotAdd(path: url.path, entry: name, reason: archiveMessage())
       }
-      try addSource(source, name: name, compression: compression, modified: modified)
+      try addSource(source, name: name, compression: compression, modified: modified, level: level)
     }
 
     /// Adds an entry whose bytes are streamed from the file at `file` when `close()` runs
@@ -130,32 +131,11 @@ extension ZipArchive {
       try addSource(source, name: name, compression: compression, modified: modified, level: level)
     }
 
-    /// As `addFile(name:from:expectedSize:expectedSHA256:…)`, for a file that is still being
-    /// written when the entry is added: its size and SHA-256 are given later, through
-    /// `expected`, which `close()` waits for when it comes to this entry (on another thread
-    /// than the one writing the file). An `expected` resolved with `nil` makes `close()`
-    /// fail.
-    func addFile(
-      name: String, from file: URL, expected: Expectation, compression: Compression,
-      modified: Date, level: UInt32 = 0
-    ) throws {
-      let handle = try openHandle(entry: name)
-      let context = FileSource(
-        path: file.path, entry: name, expectedSize: 0, expectedSHA256: "", modified: modified)
-      context.deferred = expected
-      let userData = Unmanaged.passRetained(context).toOpaque()
-      guard let source = zip_source_function(handle, fileSourceCallback, userData) else {
-        Unmanaged<FileSource>.fromOpaque(userData).release()
-        throw ZipError.cannotAdd(path: url.path, entry: name, reason: archiveMessage())
-      }
-      fileSources.append(context)
-      try addSource(source, name: name, compression: compression, modified: modified, level: level)
-    }
-
     /// Writes the archive: libzip reads every source, writes `.NAME.tmp-…` and renames it;
     /// then the file is fsynced, moved to `url` and the directory fsynced.
     ///
-    /// - Throws: `ZipError.emptyArchive` when nothing was added; `ZipError.cannotWrite` when
+    /// - Throws: `CancellationError` when the current task was cancelled while a file entry
+    ///   was read; `ZipError.emptyArchive` when nothing was added; `ZipError.cannotWrite` when
     ///   libzip fails (a file source that changed, a full disk, …) or the file cannot be synced
     ///   or moved — including when `url` exists and `overwrite` is false. Nothing is then left
     ///   at `url` that was not there before, and the archive is discarded.
@@ -168,9 +148,7 @@ extension ZipArchive {
         self.handle = nil
         throw ZipError.emptyArchive(path: url.path)
       }
-      let writeback = EarlyWriteback(libzipTemporaryOf: temporaryPath)
       let closed = zip_close(handle)
-      writeback.finish()
       if closed != 0 {
         if let failed = fileSources.first(where: { $0.failure != nil }) {
           failedFile = (failed.entry, failed.path, failed.failure ?? "")
@@ -180,6 +158,7 @@ extension ZipArchive {
         zip_discard(handle)
         self.handle = nil
         unlink(temporaryPath)
+        if fileSources.contains(where: \.cancelled) { throw CancellationError() }
         throw ZipError.cannotWrite(path: url.path, reason: reason)
       }
       self.handle = nil
@@ -258,75 +237,6 @@ extension ZipArchive {
   }
 }
 
-extension ZipArchive {
-  /// The size and SHA-256 a file entry will hold, known only once the file is written
-  /// (`Writer.addFile(name:from:expected:…)`): resolved once, by the writing thread; waited
-  /// for by the thread running `close()`.
-  /// `resolve` may come from two threads (the writer, and `abandon` on the caller's), so the
-  /// value and whether it was given are `Locked`.
-  final class Expectation: Sendable {
-    private let ready = DispatchSemaphore(value: 0)
-    private let state = Locked<(resolved: Bool, value: (size: Int64, sha256: String)?)>((false, nil))
-
-    /// Gives the size and digest (`nil`: the file will not be written). Only the first
-    /// call counts.
-    func resolve(_ value: (size: Int64, sha256: String)?) {
-      let first = state.withLock { state in
-        guard !state.resolved else { return false }
-        state = (true, value)
-        return true
-      }
-      if first { ready.signal() }
-    }
-
-    /// Waits for `resolve`.
-    func wait() -> (size: Int64, sha256: String)? {
-      ready.wait()
-      ready.signal()  // later waits return at once
-      return state.withLock { $0.value }
-    }
-  }
-}
-
-/// SHA-256 computed on a serial background queue, so that hashing an attachment overlaps
-/// with libzip's CRC and writing of it (two cores). libzip hands over pieces of a few KiB;
-/// they are gathered into 1 MiB blocks before each is passed on (a hand-over per piece cost
-/// more than the hashing), and at most 8 blocks wait, so memory stays bounded.
-///
-/// `@unchecked Sendable` because `hasher` is touched only on `queue` (serial) and `block`
-/// only on the caller's thread; `finalize` waits for the queue with `sync`.
-final class BackgroundHasher: @unchecked Sendable {
-  private static let blockSize = 1 << 20
-  private let hasher = SHA256Hasher()
-  private let queue = DispatchQueue(label: "yarn.backup.sha256")
-  private let slots = DispatchSemaphore(value: 8)
-  private var block = Data()
-
-  /// Hashes a copy of `bytes` later, in order.
-  func update(_ bytes: UnsafeRawBufferPointer) {
-    block.append(contentsOf: bytes)
-    if block.count >= BackgroundHasher.blockSize { send() }
-  }
-
-  private func send() {
-    let piece = block
-    block = Data()
-    block.reserveCapacity(BackgroundHasher.blockSize)
-    slots.wait()
-    queue.async {
-      self.hasher.update(piece)
-      self.slots.signal()
-    }
-  }
-
-  /// Waits for every piece, then the digest (64 lower-case hex digits); `nil` when the
-  /// hash cannot be computed.
-  func finalize() -> String? {
-    if !block.isEmpty { send() }
-    return queue.sync { try? hasher.finalize() }
-  }
-}
-
 /// The closure behind a writer's progress callback.
 private final class ProgressBox {
   let body: (Double) -> Void
@@ -343,17 +253,17 @@ private let progressCallback: zip_progress_callback = { _, fraction, userData in
 private final class FileSource {
   let path: String
   let entry: String
-  var expectedSize: Int64
-  var expectedSHA256: String
-  /// Where `expectedSize` and `expectedSHA256` come from when they were not known at the add.
-  var deferred: ZipArchive.Expectation?
+  let expectedSize: Int64
+  let expectedSHA256: String
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  var hasher = BackgroundHasher()
+  var hasher = SHA256Hasher()
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
+  /// Whether reading stopped because the task was cancelled.
+  var cancelled = false
   /// Why reading failed, in words (`the file grew beyond 10 bytes`); set by the callback
   /// before it reports an error to libzip.
   var failure: String?
@@ -380,30 +290,24 @@ private final class FileSource {
     return -1
   }
 
-  /// Waits for a deferred expectation; `false` when the file will not be written.
-  private func settle() -> Bool {
-    guard let deferred else { return true }
-    guard let value = deferred.wait() else { return false }
-    expectedSize = value.size
-    expectedSHA256 = value.sha256
-    self.deferred = nil
-    return true
-  }
-
   func open() -> zip_int64_t {
-    guard settle() else { return fail("it was not written", code: ZIP_ER_INTERNAL) }
     fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       let code = errno
       return fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
-    hasher = BackgroundHasher()
+    hasher = SHA256Hasher()
     count = 0
     verified = false
     return 0
   }
 
   func read(into buffer: UnsafeMutableRawPointer, length: Int) -> zip_int64_t {
+    // A cancelled task (`yarn` on SIGINT or SIGTERM) stops the archive between two reads.
+    if Task.isCancelled {
+      cancelled = true
+      return fail("cancelled", code: ZIP_ER_CANCELLED)
+    }
     var n: Int
     repeat { n = POSIX.read(fd, buffer, length) } while n < 0 && errno == EINTR
     guard n >= 0 else {
@@ -415,14 +319,14 @@ private final class FileSource {
       return fail("the file grew beyond \(expectedSize) bytes", code: ZIP_ER_INCONS)
     }
     if n > 0 {
-      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))  // on another thread
+      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
       return zip_int64_t(n)
     }
     if verified { return 0 }
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = hasher.finalize() else {
+    guard let digest = try? hasher.finalize() else {
       return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
     }
     guard digest == expectedSHA256 else {
@@ -436,7 +340,6 @@ private final class FileSource {
     guard length >= MemoryLayout<zip_stat_t>.size else {
       return fail("internal stat buffer too small", code: ZIP_ER_INVAL)
     }
-    guard settle() else { return fail("it was not written", code: ZIP_ER_INTERNAL) }
     let st = buffer.assumingMemoryBound(to: zip_stat_t.self)
     zip_stat_init(st)
     st.pointee.valid = zip_uint64_t(ZIP_STAT_SIZE | ZIP_STAT_MTIME)
@@ -484,59 +387,6 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
       | commandBit(ZIP_SOURCE_SUPPORTS)
   default:
     zip_error_set(source.error, ZIP_ER_OPNOTSUPP, 0)
-    return -1
-  }
-}
-
-/// Writes libzip's temporary file to disk while libzip is still writing it: every 100 ms a
-/// thread of its own finds the file (`PATH.XXXXXX`, libzip 1.7's `mkstemp` name beside
-/// `PATH`) and `fdatasync`s it, so that the writer's final `fsync` finds little left to
-/// write. (At 300 photos of 1 MiB that final fsync took 0.15 s, at the end of a backup of
-/// 1.7 s, with both cores idle.) Only a head start: errors are ignored, and the archive is
-/// fsynced in full afterwards as before.
-private final class EarlyWriteback: Sendable {
-  private let stop = DispatchSemaphore(value: 0)
-  private let done: DispatchSemaphore
-
-  init(libzipTemporaryOf path: String) {
-    let folder = POSIX.directory(of: path)
-    let directory = folder.isEmpty ? "." : folder
-    let prefix = POSIX.lastComponent(of: path)
-    let stop = self.stop
-    done = ParallelWork.thread("yarn.backup.writeback") {
-      var fd: Int32 = -1
-      defer { if fd >= 0 { POSIX.close(fd) } }
-      while stop.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-        if fd < 0 { fd = EarlyWriteback.open(in: directory, prefix: prefix) }
-        if fd >= 0 { _ = fdatasync(fd) }
-      }
-    }
-  }
-
-  /// Stops the thread and waits for it.
-  func finish() {
-    stop.signal()
-    done.wait()
-  }
-
-  /// The file `prefix.XXXXXX` (six letters or digits) in `directory`, opened for reading;
-  /// -1 when there is none yet.
-  private static func open(in directory: String, prefix: String) -> Int32 {
-    guard let folder = opendir(directory) else { return -1 }
-    defer { closedir(folder) }
-    let head = Array(prefix.utf8) + [UInt8(ascii: ".")]
-    while let entry = readdir(folder) {
-      let name = withUnsafePointer(to: &entry.pointee.d_name) {
-        UnsafeRawPointer($0).withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-      }
-      let bytes = Array(name.utf8)
-      guard bytes.count == head.count + 6, bytes.starts(with: head),
-        bytes[head.count...].allSatisfy({
-          ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122)
-        })
-      else { continue }
-      return POSIX.open(POSIX.join(directory, name), O_RDONLY | O_CLOEXEC)
-    }
     return -1
   }
 }

@@ -19,27 +19,6 @@ public struct Attachment: Codable, Hashable, Sendable {
     self.sha256 = sha256
   }
 
-  enum CodingKeys: String, CodingKey {
-    case fileName, mediaType, byteCount, sha256
-  }
-
-  // Written by hand as `Yarn`'s: the synthesized JSON, keys encoded in sorted order.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    fileName = try container.decode(String.self, forKey: .fileName)
-    mediaType = try container.decode(String.self, forKey: .mediaType)
-    byteCount = try container.decode(Int64.self, forKey: .byteCount)
-    sha256 = try container.decode(String.self, forKey: .sha256)
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(byteCount, forKey: .byteCount)
-    try container.encode(fileName, forKey: .fileName)
-    try container.encode(mediaType, forKey: .mediaType)
-    try container.encode(sha256, forKey: .sha256)
-  }
-
   /// Whether `text` is 64 lower-case hexadecimal digits, the only form `sha256` may take.
   public static func isValidDigest(_ text: String) -> Bool {
     text.utf8.count == 64

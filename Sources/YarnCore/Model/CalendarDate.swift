@@ -96,17 +96,3 @@ extension CalendarDate: Codable {
     try container.encode(iso8601)
   }
 }
-
-extension KeyedDecodingContainer {
-  /// The day under `key` (`YYYY-MM-DD`); `nil` when the key is missing or null.
-  ///
-  /// - Throws: `DecodingError.dataCorrupted` as `CalendarDate(from:)` for any other text.
-  func decodeDayIfPresent(forKey key: Key) throws -> CalendarDate? {
-    guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-    guard let date = CalendarDate(iso8601: text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "expected a date as YYYY-MM-DD, found \"\(text)\"")
-    }
-    return date
-  }
-}

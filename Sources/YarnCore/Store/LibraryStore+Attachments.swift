@@ -59,6 +59,64 @@ extension LibraryStore {
     return FileManager.default.fileExists(atPath: attachmentURL(sha256: sha256).path)
   }
 
+  // MARK: Collecting files
+
+  /// Records the digests of the attachment rows `whereClause` selects, which the caller is
+  /// about to delete, so that their files are deleted once the transaction commits, unless
+  /// another record still refers to them.
+  func dropAttachments(where whereClause: String, _ arguments: [SQLValue] = []) throws {
+    let digests = try connection.query(
+      "SELECT sha256 FROM attachment WHERE \(whereClause)", arguments
+    ) { $0.text(0) ?? "" }
+    droppedDigests.formUnion(digests)
+  }
+
+  /// After a commit: deletes the file of each of `digests` that no attachment record refers
+  /// to (in a write transaction of its own, so that no other process commits a record of it
+  /// meanwhile). Best effort: a file left behind is only space, collected by the next sweep.
+  func deleteUnreferencedFiles(_ digests: Set<String>) {
+    _ = try? write {
+      for digest in digests.sorted() where Attachment.isValidDigest(digest) {
+        let used = try connection.integer(
+          "SELECT count(*) FROM attachment WHERE sha256 = ? LIMIT 1", [.text(digest)])
+        if (used ?? 0) == 0 { unlink(attachmentURL(sha256: digest).path) }
+      }
+    }
+  }
+
+  /// Deletes every file in `attachments/` that no attachment record refers to: files of
+  /// removed items that an earlier process could not delete, files a killed restore placed
+  /// before it could commit their records, and temporary files of killed imports and
+  /// restores. Runs in a write transaction, so it never deletes a file another process has
+  /// placed and is about to commit (files are placed only under the write lock).
+  ///
+  /// - Returns: the number of files deleted.
+  /// - Throws: `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
+  @discardableResult
+  public func sweepAttachments() throws -> Int {
+    try write {
+      let referenced = Set(
+        try connection.query("SELECT DISTINCT sha256 FROM attachment") { $0.text(0) ?? "" })
+      let folder = directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path
+      let manager = FileManager.default
+      var deleted = 0
+      for name in (try? manager.contentsOfDirectory(atPath: folder)) ?? [] {
+        let path = folder + "/" + name
+        var info = stat()
+        guard lstat(path, &info) == 0 else { continue }
+        if info.st_mode & S_IFMT != S_IFDIR {
+          if unlink(path) == 0 { deleted += 1 }  // a temporary file
+          continue
+        }
+        for file in (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        where !(Attachment.isValidDigest(file) && file.hasPrefix(name) && referenced.contains(file)) {
+          if unlink(path + "/" + file) == 0 { deleted += 1 }
+        }
+      }
+      return deleted
+    }
+  }
+
   // MARK: Rows
 
   /// Records `list` as the attachments of `owner` in `role` (`photo` or `pattern`), at
@@ -79,7 +137,7 @@ extension LibraryStore {
         throw StoreError.invalidData(
           kind: kind, id: id, reason: "attachment byte count \(attachment.byteCount) is negative")
       }
-      guard !checksAttachmentFiles || hasAttachment(sha256: attachment.sha256) else {
+      guard hasAttachment(sha256: attachment.sha256) else {
         throw StoreError.missingAttachment(sha256: attachment.sha256)
       }
       try connection.run(

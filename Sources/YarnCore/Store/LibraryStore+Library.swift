@@ -86,13 +86,14 @@ extension LibraryStore {
     }
   }
 
-  /// Removes every yarn, project, note, time session and attachment record; the attachment
-  /// files stay (a caller removes the ones no longer referenced once its change committed).
+  /// Removes every yarn, project, note, time session and attachment record; once the change
+  /// commits, the attachment files no record refers to are deleted.
   /// Inside `write { }` it is part of that transaction, so a failure later undoes it.
   ///
   /// - Throws: `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
   public func removeAll() throws {
     try write {
+      try dropAttachments(where: "1")
       for table in ["time_session", "note", "attachment", "yarn_usage", "project", "yarn"] {
         try connection.execute("DELETE FROM \(table)")
       }

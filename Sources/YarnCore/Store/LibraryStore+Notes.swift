@@ -67,7 +67,7 @@ extension LibraryStore {
   ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ note: Note) throws {
     try write {
-      if checksDuplicateIDs, try exists("note", id: note.id) {
+      if try exists("note", id: note.id) {
         throw StoreError.duplicateID(kind: .note, id: note.id)
       }
       try checkSubject(of: note)

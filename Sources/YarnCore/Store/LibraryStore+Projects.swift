@@ -55,7 +55,7 @@ extension LibraryStore {
   ///   malformed digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ project: Project) throws {
     try write {
-      if checksDuplicateIDs, try exists("project", id: project.id) {
+      if try exists("project", id: project.id) {
         throw StoreError.duplicateID(kind: .project, id: project.id)
       }
       try connection.run(
@@ -83,19 +83,21 @@ extension LibraryStore {
         throw StoreError.notFound(kind: .project, id: project.id)
       }
       try connection.run("DELETE FROM yarn_usage WHERE project_id = ?", [.text(project.id)])
+      try dropAttachments(where: "project_id = ?", [.text(project.id)])
       try connection.run("DELETE FROM attachment WHERE project_id = ?", [.text(project.id)])
       try insertParts(of: project)
     }
   }
 
   /// Deletes the project with `id` and, through the schema's `ON DELETE CASCADE`, its yarn
-  /// usages, notes, time sessions and attachment records (the attachment files stay in
-  /// `attachments/`, where other items may share them).
+  /// usages, notes, time sessions and attachment records; once the change commits, the
+  /// attachment files that no other item refers to are deleted.
   ///
   /// - Throws: `StoreError.notFound` when no project has that ID; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
   public func deleteProject(id: String) throws {
     try write {
+      try dropAttachments(where: "project_id = ?", [.text(id)])
       try connection.run("DELETE FROM project WHERE id = ?", [.text(id)])
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .project, id: id) }
     }

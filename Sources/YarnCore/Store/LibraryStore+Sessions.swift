@@ -69,7 +69,7 @@ extension LibraryStore {
   ///   ends before it starts; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ session: TimeSession) throws {
     try write {
-      if checksDuplicateIDs, try exists("time_session", id: session.id) {
+      if try exists("time_session", id: session.id) {
         throw StoreError.duplicateID(kind: .session, id: session.id)
       }
       let bound = try values(of: session)

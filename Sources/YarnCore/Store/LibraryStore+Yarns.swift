@@ -62,7 +62,7 @@ extension LibraryStore {
   ///   photo digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ yarn: Yarn) throws {
     try write {
-      if checksDuplicateIDs, try exists("yarn", id: yarn.id) {
+      if try exists("yarn", id: yarn.id) {
         throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
       }
       try connection.run(
@@ -92,13 +92,14 @@ extension LibraryStore {
         WHERE id = ?
         """, bound)
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }
+      try dropAttachments(where: "yarn_id = ?", [.text(yarn.id)])
       try connection.run("DELETE FROM attachment WHERE yarn_id = ?", [.text(yarn.id)])
       try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
     }
   }
 
-  /// Deletes the yarn with `id`, its photos' records and its notes (the photo files stay in
-  /// `attachments/`, where other items may share them).
+  /// Deletes the yarn with `id`, its photos' records and its notes; once the change commits,
+  /// the photo files that no other item refers to are deleted.
   ///
   /// - Throws: `StoreError.yarnInUse` naming the projects (in creation order) whose usages
   ///   refer to it; `.notFound` when no yarn has that ID; `.readOnly`, `.busy`, `.closed`,
@@ -113,6 +114,7 @@ extension LibraryStore {
         """, [.text(id)]
       ) { $0.text(0) ?? "" }
       if !users.isEmpty { throw StoreError.yarnInUse(projects: users) }
+      try dropAttachments(where: "yarn_id = ?", [.text(id)])
       try connection.run("DELETE FROM yarn WHERE id = ?", [.text(id)])
     }
   }

@@ -63,33 +63,10 @@ public final class LibraryStore {
   let connection: Connection
   /// Open transaction levels: 0 outside a transaction, 1 in BEGIN … COMMIT, more in savepoints.
   private var depth = 0
-  /// Whether a `write` inside another one runs in a savepoint (so that its failure undoes
-  /// only its part). A caller that rolls back the whole transaction on any error, such as a
-  /// restore inserting 100,000 items, turns this off for speed (a savepoint per item was a
-  /// third of the insert time); see `withoutNestedSavepoints`.
-  private var nestedSavepoints = true
-  /// Whether `insert` looks for an item with the same ID first, to throw
-  /// `StoreError.duplicateID` (the schema's UNIQUE constraints refuse one anyway, as
-  /// `StoreError.database`).
-  private(set) var checksDuplicateIDs = true
-  /// Whether `insert` refuses an attachment whose file is not in the attachments folder
-  /// (`StoreError.missingAttachment`).
-  private(set) var checksAttachmentFiles = true
-
-  /// Runs `body` in bulk mode: nested `write`s join the enclosing transaction without
-  /// savepoints, `insert` leaves the duplicate-ID check to the schema's UNIQUE constraints
-  /// and does not look for attachment files. For a caller inside `write { }` that lets any
-  /// error roll back everything, has checked the IDs itself and has every attachment file in
-  /// place before it commits, such as a restore inserting 100,000 items (the savepoints and
-  /// checks were half of its insert time) while its attachments are still being unpacked.
-  func bulk<T>(_ body: () throws -> T) rethrows -> T {
-    let saved = (nestedSavepoints, checksDuplicateIDs, checksAttachmentFiles)
-    nestedSavepoints = false
-    checksDuplicateIDs = false
-    checksAttachmentFiles = false
-    defer { (nestedSavepoints, checksDuplicateIDs, checksAttachmentFiles) = saved }
-    return try body()
-  }
+  /// The SHA-256 of every attachment record the open write transaction removed: once it
+  /// commits, those files that no record refers to any more are deleted
+  /// (`deleteUnreferencedFiles`).
+  var droppedDigests = Set<String>()
 
   /// Opens the library in `directory`.
   ///
@@ -242,7 +219,7 @@ public final class LibraryStore {
     guard !connection.isClosed else { throw StoreError.closed }
     do {
       if depth > 0 {
-        if !write || !nestedSavepoints {
+        if !write {
           depth += 1
           defer { depth -= 1 }
           return try body()
@@ -266,16 +243,21 @@ public final class LibraryStore {
       }
       try connection.execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
       depth = 1
+      let value: T
       do {
-        let value = try body()
+        value = try body()
         depth = 0
         try connection.execute("COMMIT")
-        return value
       } catch {
         depth = 0
+        droppedDigests = []
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
         throw error
       }
+      let dropped = droppedDigests
+      droppedDigests = []
+      if !dropped.isEmpty { deleteUnreferencedFiles(dropped) }
+      return value
     } catch let error as DatabaseError {
       throw StoreError.wrap(error)
     }
