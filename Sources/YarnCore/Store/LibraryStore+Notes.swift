@@ -19,18 +19,6 @@ extension LibraryStore {
     }
   }
 
-  /// Hands each note to `body` in creation order as it is read (memory stays flat); all in
-  /// one read transaction. `body` may read from the store.
-  ///
-  /// - Throws: what `body` throws (which stops the walk); the errors of `notes()`.
-  public func forEachNote(_ body: (Note) throws -> Void) throws {
-    try read {
-      try connection.forEach("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
-        try body(try note(from: $0))
-      }
-    }
-  }
-
   /// The note with `id`, or `nil` when there is none.
   ///
   /// - Throws: the errors of `notes()`.

@@ -36,19 +36,6 @@ extension LibraryStore {
     }
   }
 
-  /// Hands each session to `body` in creation order (as a `Library` lists them, not by
-  /// start) as it is read (memory stays flat); all in one read transaction.
-  ///
-  /// - Throws: what `body` throws (which stops the walk); `StoreError.busy`, `.closed`,
-  ///   `.database`.
-  public func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws {
-    try read {
-      try connection.forEach(
-        "SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY seq"
-      ) { try body(try session(from: $0)) }
-    }
-  }
-
   /// The running session (no end), or `nil`. The schema allows at most one.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
