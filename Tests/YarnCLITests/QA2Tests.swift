@@ -143,22 +143,6 @@ import YarnCore
     }
   }
 
-  /// A library directory that cannot be created gave Foundation's "The operation could not
-  /// be completed." text; the system's reason is said instead.
-  @Test func libraryThatCannotBeCreatedSaysWhy() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    // A dangling symbolic link in the way: stat says "no such file", mkdir "file exists".
-    let link = yarn.directory.appendingPathComponent("link")
-    #expect(symlink(yarn.directory.appendingPathComponent("gone").path, link.path) == 0)
-    let library = link.appendingPathComponent("library")
-    let result = try yarn.run(["--library", library.path, "stash", "add", "Rios"], useLibrary: false)
-    #expect(result.status == 74)
-    #expect(
-      result.stderr.hasPrefix("error: cannot access \(library.path): cannot create the directory: "))
-    #expect(!result.stderr.lowercased().contains("operation could not be completed"))
-  }
-
   /// A FIFO or device given as a backup was opened by libzip ("operation not supported", 65)
   /// or, into a library that held anything, reported as "not empty" (73); it is an input
   /// that cannot be used (66), as for `stash import` and `stash attach`.
