@@ -12,34 +12,6 @@ import YarnCore
 
 /// Faults found by QA of the `yarn` tool, each pinned by a test of the built binary.
 @Suite struct QATests {
-  /// `yarn -- stash list`: the hint must not suggest the very word given.
-  @Test func commandWordAfterDoubleDash() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    let result = try yarn.run(["--", "stash", "list"])
-    #expect(result.status == 64)
-    #expect(!result.stderr.contains("did you mean 'stash'"))
-    #expect(
-      result.stderr.contains("hint: '--' ends the options and commands; put the command words before it"))
-  }
-
-  /// Attaching a directory or a FIFO is refused at once (66), saying what the path is.
-  @Test func attachingSomethingOtherThanAFile() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Wool"])
-    let directory = try yarn.run(["stash", "attach", "Wool", yarn.directory.path])
-    #expect(directory.status == 66)
-    #expect(
-      directory.stderr.hasPrefix(
-        "error: cannot read '\(yarn.directory.path)': it is a directory, not a file\n"))
-    let fifo = yarn.directory.appendingPathComponent("pipe")
-    #expect(mkfifo(fifo.path, 0o600) == 0)
-    let pipe = try yarn.run(["stash", "attach", "Wool", fifo.path])
-    #expect(pipe.status == 66)
-    #expect(pipe.stderr.hasPrefix("error: cannot read '\(fifo.path)': it is not a regular file\n"))
-  }
-
   /// Names holding terminal escapes (which the command line refuses, but a library written
   /// before that rule or restored from its backup may hold) are shown inert in tables and in
   /// `show`; JSON keeps them.
