@@ -199,22 +199,6 @@ import YarnCore
     #expect(export.stderr == "error: cannot write \(csv): no such file or directory\n")
   }
 
-  /// `time start --switch` stops the running timer; it now says so, with how long it ran,
-  /// as `time stop` does.
-  @Test func switchSaysWhatItStopped() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["project", "add", "Flax"])
-    try yarn.ok(["project", "add", "Hat"])
-    try yarn.ok(["time", "start", "Flax", "--at", "-1h30m"])
-    let switched = try yarn.ok(["time", "start", "Hat", "--switch"])
-    #expect(switched.stderr.hasPrefix("stopped Flax after 1h 30m\nstarted Hat at "))
-    // Without a running timer, --switch only starts.
-    try yarn.ok(["time", "cancel"])
-    let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
-    #expect(plain.stderr.hasPrefix("started Flax at "))
-  }
-
   /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
   /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
   /// column") with no word about the delimiter; the hint now names it.
@@ -295,27 +279,5 @@ import YarnCore
     try yarn.ok(["time", "report", "--format", "csv", "-o", file.path, "--force"])
     #expect(
       try String(contentsOf: file, encoding: .utf8) == "Project,Seconds,Duration\r\nFlax,5400,1:30\r\n")
-  }
-
-  /// Issue 4 asks for `--columns` on every CSV command; `time log` and `time report` had
-  /// none. Names in any case, in the order given; unknown ones and other formats refused.
-  @Test func timeCSVTakesColumns() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["project", "add", "Flax"])
-    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
-    let log = try yarn.ok(["time", "log", "--format", "csv", "--columns", " seconds ,Project"])
-    #expect(log.stdout == "Seconds,Project\r\n5400,Flax\r\n")
-    let report = try yarn.ok([
-      "time", "report", "--by", "month", "--format", "csv", "--columns", "Duration,period",
-    ])
-    #expect(report.stdout == "Duration,Period\r\n1:30,2026-01\r\n")
-    let unknown = try yarn.run(["time", "report", "--format", "csv", "--columns", "Period"])
-    #expect(unknown.status == 64)
-    #expect(
-      unknown.stderr.hasPrefix(
-        "error: bad value 'Period' for --columns: unknown column \"Period\"; the columns are: Project, Seconds, Duration\n"
-      ))
-    #expect(try yarn.run(["time", "log", "--columns", "Project"]).status == 64)
   }
 }

@@ -47,47 +47,6 @@ import YarnCore
 }
 
 @Suite struct OutputTargetTests {
-  /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
-  /// device cannot be lost by writing it); `-o ""` is refused.
-  @Test func lastQAMessages() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    _ = try yarn.ok(["project", "add", "Flax"])
-    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00"])
-    // A session reference of 3 characters is named as too short, not as missing.
-    let short = try yarn.run(["time", "rm", "abc"])
-    #expect(short.status == 65)
-    #expect(short.stderr.hasPrefix("error: \"abc\" is too short to name a session"), "\(short.stderr)")
-    // A flag of the CSV format with another format: not a "bad value ''".
-    let force = try yarn.run(["time", "log", "--force"])
-    #expect(force.status == 64)
-    #expect(
-      force.stderr.hasPrefix(
-        "error: '--force' does not apply to 'yarn time log': it applies only to --format csv\n"))
-    // `time start --at` has no --allow-overlap: the hint does not offer it to start.
-    let overlap = try yarn.run(["time", "start", "Flax", "--at", "2026-06-01 10:30"])
-    #expect(overlap.status == 65)
-    #expect(
-      overlap.stderr.contains("hint: change the times; 'time add' and 'time edit' take --allow-overlap"))
-    // Output that fails after the change was committed says the change stays.
-    let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    let executable = try #require(YarnRunner.executable)
-    let err = yarn.directory.appendingPathComponent("err")
-    shell.arguments = [
-      "-c", "\"$0\" --library \"$1\" time add Flax --duration 1m --on 2026-06-02 --json >/dev/full 2>\"$2\"",
-      executable.path, yarn.library.path, err.path,
-    ]
-    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
-    try shell.run()
-    shell.waitUntilExit()
-    #expect(shell.terminationStatus == 74)
-    let text = try String(contentsOf: err, encoding: .utf8)
-    #expect(text.contains("hint: the command's change to the library, if it made one, was saved"), "\(text)")
-    let log = try yarn.ok(["time", "log", "--json"])
-    #expect(log.stdout.contains("2026-06-02"))
-  }
-
   @Test func aDeviceThatFailsMidwayIsNamedAndAnIOError() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -118,6 +77,8 @@ import YarnCore
     #expect(!stderr.contains("error"), "\(stderr)")
   }
 
+  /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
+  /// device cannot be lost by writing it); `-o ""` is refused.
   @Test func dashDevStdoutAndEmptyName() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
