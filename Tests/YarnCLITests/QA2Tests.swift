@@ -11,51 +11,6 @@ import YarnCore
 /// Faults found by the second QA round (wave 2: CSV, backups, time), each pinned by a test of
 /// the built binary.
 @Suite struct QA2Tests {
-  /// Runs `yarn --library LIB arguments…` with standard error a pipe whose reader is already
-  /// gone, and standard output a file; returns the exit status and what reached stdout.
-  private func runWithClosedStandardError(
-    _ yarn: YarnRunner, _ arguments: [String]
-  ) throws -> (status: Int32, stdout: String) {
-    let executable = try #require(YarnRunner.executable)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--library", yarn.library.path] + arguments
-    process.environment = ["HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
-    let outURL = yarn.directory.appendingPathComponent("stdout-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL)
-    let errors = Pipe()
-    try errors.fileHandleForReading.close()
-    process.standardOutput = out
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    #expect(process.terminationReason == .exit)
-    return (process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8))
-  }
-
-  /// `yarn stash add X 2>&1 >/dev/null | true`: the reader of the messages going away does
-  /// not turn a change that was made into a failure (it exited 74 after adding the yarn,
-  /// so a script would add it again).
-  @Test func messagesReaderGoneAwayIsNotAFailure() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    let add = try runWithClosedStandardError(yarn, ["stash", "add", "Rios"])
-    #expect(add.status == 0)
-    let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
-    #expect(list.map { $0["name"] as? String } == ["Rios"])
-    // A data command whose total goes to standard error: the data is delivered, status 0.
-    try yarn.ok(["project", "add", "Flax"])
-    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:00"])
-    let log = try runWithClosedStandardError(yarn, ["time", "log", "--format", "csv"])
-    #expect(log.status == 0)
-    #expect(
-      log.stdout
-        == "Project,Start,End,Seconds,Duration\r\nFlax,2026-01-05T10:00:00Z,2026-01-05T11:00:00Z,3600,1:00\r\n"
-    )
-  }
 
   /// `--json` on an export that writes CSV printed CSV (which no JSON reader takes) with
   /// status 0; it is a usage error, as `time log --format csv --json` is.
@@ -182,23 +137,6 @@ import YarnCore
     }
   }
 
-  /// The system's reasons were printed as the C library writes them ("No such file or
-  /// directory"); every message of yarn is lower case.
-  @Test func systemReasonsAreLowerCase() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Rios"])
-    let missing = yarn.directory.appendingPathComponent("missing")
-    let zip = missing.appendingPathComponent("b.zip").path
-    let backup = try yarn.run(["backup", "create", zip])
-    #expect(backup.status == 73)
-    #expect(backup.stderr == "error: cannot write backup \(zip): no such file or directory\n")
-    let csv = missing.appendingPathComponent("s.csv").path
-    let export = try yarn.run(["stash", "export", "-o", csv])
-    #expect(export.status == 73)
-    #expect(export.stderr == "error: cannot write \(csv): no such file or directory\n")
-  }
-
   /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
   /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
   /// column") with no word about the delimiter; the hint now names it.
@@ -224,60 +162,5 @@ import YarnCore
     let bad = try yarn.file("bad.csv", Data("Name,Quantity\r\nRios,3 bananas\r\n".utf8))
     let result = try yarn.run(["stash", "import", bad.path])
     #expect(result.stderr.hasSuffix("hint: fix or remove these rows and import again\n"))
-  }
-
-  /// `backup create -` and `export -` wrote a zip named `-` (where `stash export -o -` means
-  /// standard output), and an empty name was taken as the current directory ("… already
-  /// exists"); both are refused before anything is written.
-  @Test func zipOutputNamedDashOrEmptyIsRefused() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Rios"])
-    for command in [["backup", "create"], ["export"]] {
-      let dash = try yarn.run(command + ["-"])
-      #expect(dash.status == 64, "\(command)")
-      #expect(
-        dash.stderr.hasPrefix(
-          "error: bad value '-' for <file>: a zip is not written to standard output; give a file name (./- for a file named -)\n"
-        ))
-      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
-      let empty = try yarn.run(command + ["", "--force"])
-      #expect(empty.status == 73, "\(command)")
-      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
-    }
-    // A file really named "-" is still possible.
-    try yarn.ok(["backup", "create", "./-"])
-    #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
-  }
-
-  /// `time log --format csv -o FILE` (and `time report`) replaced an existing FILE without a
-  /// word — the spreadsheet someone edited was lost — and `-o -` wrote a file named `-`.
-  /// They now behave as `stash export -o` does: refused without `--force` (73), `-` is
-  /// standard output, an empty name is refused.
-  @Test func timeCSVOutputKeepsAnExistingFile() throws {
-    let yarn = try YarnRunner()
-    defer { yarn.cleanUp() }
-    try yarn.ok(["project", "add", "Flax"])
-    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
-    let file = try yarn.file("mine.csv", Data("my own sums\n".utf8))
-    for command in [["time", "log"], ["time", "report"]] {
-      let refused = try yarn.run(command + ["--format", "csv", "-o", file.path])
-      #expect(refused.status == 73, "\(command)")
-      #expect(
-        refused.stderr
-          == "error: '\(file.path)' already exists\nhint: give another file name, or --force to replace it\n")
-      #expect(try String(contentsOf: file, encoding: .utf8) == "my own sums\n")
-      let dash = try yarn.ok(command + ["--format", "csv", "-o", "-"])
-      #expect(dash.stdout.hasPrefix(command[1] == "log" ? "Project,Start," : "Project,Seconds,"))
-      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
-      let empty = try yarn.run(command + ["--format", "csv", "-o", ""])
-      #expect(empty.status == 73)
-      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
-      // --force is a CSV option like the others.
-      #expect(try yarn.run(command + ["--force"]).status == 64)
-    }
-    try yarn.ok(["time", "report", "--format", "csv", "-o", file.path, "--force"])
-    #expect(
-      try String(contentsOf: file, encoding: .utf8) == "Project,Seconds,Duration\r\nFlax,5400,1:30\r\n")
   }
 }
