@@ -100,6 +100,51 @@ import YarnCore
     #expect(try yarn.run(["stash", "import", "missing.csv"]).status == 66)
   }
 
+  /// Bytes that are not UTF-8 cannot be fixed by --lenient, which the hint suggested.
+  @Test func invalidUTF8HintSaysToSaveAsUTF8() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let file = try yarn.file("latin1.csv", Data("Name\r\nCaf".utf8) + Data([0xE9]) + Data("\r\n".utf8))
+    for extra in [[], ["--lenient"]] {
+      let result = try yarn.run(["stash", "import", file.path] + extra)
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == """
+          error: \(file.path): line 2, column 1: the bytes are not valid UTF-8; nothing was imported
+          hint: save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again
+
+          """)
+    }
+  }
+
+  /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
+  /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
+  /// column") with no word about the delimiter; the hint now names it.
+  @Test func importWithTheWrongDelimiterSaysWhich() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let semicolons = try yarn.file("semi.csv", Data("Name;Brand\r\nRios;Malabrigo\r\n".utf8))
+    let tabs = try yarn.file("tabs.csv", Data("Name\tBrand\r\nRios\tMalabrigo\r\n".utf8))
+    let commas = try yarn.file("commas.csv", Data("Name,Brand\r\nRios,Malabrigo\r\n".utf8))
+    for (file, extra, hint) in [
+      (semicolons, [String](), "';', not by the delimiter given; import with --delimiter semicolon"),
+      (tabs, [], "TAB, not by the delimiter given; import with --delimiter tab"),
+      (
+        commas, ["--delimiter", "semicolon"], "',', not by the delimiter given; import with --delimiter comma"
+      ),
+    ] {
+      let result = try yarn.run(["stash", "import", file.path] + extra)
+      #expect(result.status == 65)
+      #expect(result.stderr.hasSuffix("hint: the header is split by \(hint)\n"), "\(file.lastPathComponent)")
+    }
+    #expect(try yarn.run(["stash", "import", semicolons.path, "--delimiter", "semicolon"]).status == 0)
+    // A bad row in a file whose delimiter is right keeps the usual hint.
+    let bad = try yarn.file("bad.csv", Data("Name,Quantity\r\nRios,3 bananas\r\n".utf8))
+    let result = try yarn.run(["stash", "import", bad.path])
+    #expect(result.stderr.hasSuffix("hint: fix or remove these rows and import again\n"))
+  }
+
   @Test func dryRunChangesNothingAndUnknownColumnsAreReported() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -175,5 +220,40 @@ import YarnCore
     #expect(Array(tab) == [0xEF, 0xBB, 0xBF] + Array("Name\tTime\r\nFlax\t0:00\r\n".utf8))
     let badColumn = try yarn.run(["project", "export", "--columns", "Name,Hours"])
     #expect(badColumn.status == 64)
+  }
+
+  /// A column named twice would give a file that `stash import` refuses: refused at once.
+  @Test func exportRefusesAColumnNamedTwice() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["stash", "add", "Rios"])
+    let result = try yarn.run(["stash", "export", "--columns", "Name,name"])
+    #expect(result.status == 64)
+    #expect(result.stdout == "")
+    #expect(result.stderr.contains("the column \"Name\" is named twice"))
+  }
+
+  /// `--json` on an export that writes CSV printed CSV (which no JSON reader takes) with
+  /// status 0; it is a usage error, as `time log --format csv --json` is.
+  @Test func jsonOnACSVExportIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for noun in ["stash", "project"] {
+      let result = try yarn.run([noun, "export", "--json"])
+      #expect(result.status == 64, "\(noun)")
+      #expect(result.stdout == "")
+      #expect(
+        result.stderr
+          == """
+          error: '--json' does not apply to 'yarn \(noun) export': it writes CSV; for JSON use 'yarn \(noun) list --json'
+          usage: yarn \(noun) export [<options>]
+          hint: see 'yarn \(noun) export --help'
+
+          """)
+    }
+    let file = yarn.directory.appendingPathComponent("stash.csv")
+    #expect(try yarn.run(["stash", "export", "-o", file.path, "--json"]).status == 64)
+    #expect(!FileManager.default.fileExists(atPath: file.path))
   }
 }

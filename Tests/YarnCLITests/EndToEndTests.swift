@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// End-to-end tests: each runs the built `yarn` binary with its own fresh library and checks
 /// standard output, standard error and the exit status. Expected figures are worked by hand.
 @Suite struct EndToEndTests {
@@ -30,6 +36,17 @@ import Testing
 
         """)
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  /// `yarn -- stash list`: the hint must not suggest the very word given.
+  @Test func commandWordAfterDoubleDash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["--", "stash", "list"])
+    #expect(result.status == 64)
+    #expect(!result.stderr.contains("did you mean 'stash'"))
+    #expect(
+      result.stderr.contains("hint: '--' ends the options and commands; put the command words before it"))
   }
 
   @Test func helpAndVersionGoToStandardOutput() throws {
@@ -320,6 +337,23 @@ import Testing
     #expect(pdf["fileName"] as? String == "flax.pdf")
     #expect(pdf["mediaType"] as? String == "application/pdf")
     #expect(pdf["byteCount"] as? Int == 9)
+  }
+
+  /// Attaching a directory or a FIFO is refused at once (66), saying what the path is.
+  @Test func attachingSomethingOtherThanAFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Wool"])
+    let directory = try yarn.run(["stash", "attach", "Wool", yarn.directory.path])
+    #expect(directory.status == 66)
+    #expect(
+      directory.stderr.hasPrefix(
+        "error: cannot read '\(yarn.directory.path)': it is a directory, not a file\n"))
+    let fifo = yarn.directory.appendingPathComponent("pipe")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let pipe = try yarn.run(["stash", "attach", "Wool", fifo.path])
+    #expect(pipe.status == 66)
+    #expect(pipe.stderr.hasPrefix("error: cannot read '\(fifo.path)': it is not a regular file\n"))
   }
 
   @Test func backupRoundTripAndRestoreErrors() throws {

@@ -60,6 +60,30 @@ import YarnCore
 
         """)
   }
+
+  /// Writing to a read-only library.sqlite says so in one line, without the SQL.
+  @Test func readOnlyDatabaseIsReportedPlainly() {
+    let error = StoreError.database(
+      DatabaseError(
+        extendedCode: 8, message: "attempt to write a readonly database",
+        sql: "INSERT INTO yarn (id, name)\nVALUES (?, ?)"))
+    let report = ErrorPresenter.report(
+      for: error, root: RootCommand.self, database: "/home/ann/yarn/library.sqlite")
+    #expect(report.code == .ioError)
+    #expect(
+      report.message
+        == "cannot write the library: /home/ann/yarn/library.sqlite is read-only "
+        + "(SQLite: attempt to write a readonly database)")
+    // Before the library is known (no path), the words stay general.
+    #expect(
+      ErrorPresenter.report(for: error, root: RootCommand.self).message
+        == "cannot write the library: the library's database is read-only "
+        + "(SQLite: attempt to write a readonly database)")
+    #expect(
+      report.hint
+        == "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)"
+    )
+  }
 }
 
 @Suite struct BackupNameTests {

@@ -2,10 +2,33 @@ import Foundation
 import Testing
 import YarnCore
 
-/// Standard error is made printable as tables are: an escape sequence in what was typed or
-/// in a name the library holds (restored from a backup made elsewhere) reaches the terminal
-/// as U+FFFD, never as ESC or BEL, so it cannot recolor, move the cursor or retitle it.
+/// Tables, `show` and standard error are made printable: an escape sequence in what was typed
+/// or in a name the library holds (restored from a backup made elsewhere) reaches the terminal
+/// as U+FFFD, never as ESC or BEL, so it cannot recolor, move the cursor or retitle it. JSON
+/// keeps the name as it is.
 @Suite struct TerminalSafetyCLITests {
+  /// Names holding terminal escapes (which the command line refuses, but a library written
+  /// before that rule or restored from its backup may hold) are shown inert in tables and in
+  /// `show`; JSON keeps them.
+  @Test func controlCharactersAreNotSentToTheTerminal() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    try store.write {
+      try store.insert(Yarn(id: Identifier.make(), name: "Red\u{1B}[31m\u{7}", colorway: "a\rb"))
+    }
+    try store.close()
+    let list = try yarn.ok(["stash", "list"])
+    #expect(!list.stdout.contains("\u{1B}"))
+    #expect(!list.stdout.contains("\r"))
+    #expect(list.stdout.contains("Red\u{FFFD}[31m\u{FFFD}"))
+    let show = try yarn.ok(["stash", "show", "Red\u{1B}[31m\u{7}"])
+    #expect(!show.stdout.contains("\u{1B}"))
+    #expect(show.stdout.contains("Colorway:     a\u{FFFD}b\n"))
+    let json = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+    #expect(json.first?["name"] as? String == "Red\u{1B}[31m\u{7}")
+  }
+
   @Test func anErrorQuotingATypedEscapeSequenceIsPrintable() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

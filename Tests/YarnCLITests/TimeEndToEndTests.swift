@@ -293,6 +293,86 @@ import Testing
     #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
   }
 
+  /// `time start --switch` stops the running timer; it now says so, with how long it ran,
+  /// as `time stop` does.
+  @Test func switchSaysWhatItStopped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["time", "start", "Flax", "--at", "-1h30m"])
+    let switched = try yarn.ok(["time", "start", "Hat", "--switch"])
+    #expect(switched.stderr.hasPrefix("stopped Flax after 1h 30m\nstarted Hat at "))
+    // Without a running timer, --switch only starts.
+    try yarn.ok(["time", "cancel"])
+    let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
+    #expect(plain.stderr.hasPrefix("started Flax at "))
+  }
+
+  /// `yarn time`'s messages: a session reference too short to name one, a flag of the CSV
+  /// format given without `--format csv`, the overlap hint of `time start --at` (which has no
+  /// `--allow-overlap`), and output that fails after the change was saved.
+  @Test func shortPrefixCSVOnlyFlagOverlapHintAndSavedChangeAreSaidPlainly() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["project", "add", "Flax"])
+    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00"])
+    // A session reference of 3 characters is named as too short, not as missing.
+    let short = try yarn.run(["time", "rm", "abc"])
+    #expect(short.status == 65)
+    #expect(short.stderr.hasPrefix("error: \"abc\" is too short to name a session"), "\(short.stderr)")
+    // A flag of the CSV format with another format: not a "bad value ''".
+    let force = try yarn.run(["time", "log", "--force"])
+    #expect(force.status == 64)
+    #expect(
+      force.stderr.hasPrefix(
+        "error: '--force' does not apply to 'yarn time log': it applies only to --format csv\n"))
+    // `time start --at` has no --allow-overlap: the hint does not offer it to start.
+    let overlap = try yarn.run(["time", "start", "Flax", "--at", "2026-06-01 10:30"])
+    #expect(overlap.status == 65)
+    #expect(
+      overlap.stderr.contains("hint: change the times; 'time add' and 'time edit' take --allow-overlap"))
+    // Output that fails after the change was committed says the change stays.
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let executable = try #require(YarnRunner.executable)
+    let err = yarn.directory.appendingPathComponent("err")
+    shell.arguments = [
+      "-c", "\"$0\" --library \"$1\" time add Flax --duration 1m --on 2026-06-02 --json >/dev/full 2>\"$2\"",
+      executable.path, yarn.library.path, err.path,
+    ]
+    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 74)
+    let text = try String(contentsOf: err, encoding: .utf8)
+    #expect(text.contains("hint: the command's change to the library, if it made one, was saved"), "\(text)")
+    let log = try yarn.ok(["time", "log", "--json"])
+    #expect(log.stdout.contains("2026-06-02"))
+  }
+
+  /// Issue 4 asks for `--columns` on every CSV command; `time log` and `time report` had
+  /// none. Names in any case, in the order given; unknown ones and other formats refused.
+  @Test func timeCSVTakesColumns() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let log = try yarn.ok(["time", "log", "--format", "csv", "--columns", " seconds ,Project"])
+    #expect(log.stdout == "Seconds,Project\r\n5400,Flax\r\n")
+    let report = try yarn.ok([
+      "time", "report", "--by", "month", "--format", "csv", "--columns", "Duration,period",
+    ])
+    #expect(report.stdout == "Duration,Period\r\n1:30,2026-01\r\n")
+    let unknown = try yarn.run(["time", "report", "--format", "csv", "--columns", "Period"])
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr.hasPrefix(
+        "error: bad value 'Period' for --columns: unknown column \"Period\"; the columns are: Project, Seconds, Duration\n"
+      ))
+    #expect(try yarn.run(["time", "log", "--columns", "Project"]).status == 64)
+  }
+
   // MARK: Concurrency, through real processes
 
   /// Starts every command line at once, then waits for all of them.

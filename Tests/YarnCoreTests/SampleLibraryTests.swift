@@ -216,8 +216,8 @@ import Testing
     #expect(all.count > Set(all.map(\.sha256)).count)
   }
 
-  /// The manifest as backup format v1 writes it (HELPERS.md); a local mirror, so this test does
-  /// not depend on the archive code.
+  /// The manifest as backup format v1 writes it (docs/FORMAT.md); a local mirror, so this test
+  /// does not depend on the archive code.
   struct Manifest: Codable, Equatable {
     struct Counts: Codable, Equatable {
       var yarns, projects, notes, sessions, attachments: Int

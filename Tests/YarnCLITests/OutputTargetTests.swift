@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+import YarnCore
+
+/// Where a command's output goes, through the built binary: `-o FILE` is kept unless
+/// `--force`, `-` is standard output, an empty name is refused and a device is written in
+/// place; a reader of standard output or error that goes away ends the command quietly, and a
+/// device that fails is named.
+@Suite struct OutputTargetTests {
+  /// Runs `yarn --library LIB arguments…` with standard error a pipe whose reader is already
+  /// gone, and standard output a file; returns the exit status and what reached stdout.
+  private func runWithClosedStandardError(
+    _ yarn: YarnRunner, _ arguments: [String]
+  ) throws -> (status: Int32, stdout: String) {
+    let executable = try #require(YarnRunner.executable)
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--library", yarn.library.path] + arguments
+    process.environment = ["HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    let outURL = yarn.directory.appendingPathComponent("stdout-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL)
+    let errors = Pipe()
+    try errors.fileHandleForReading.close()
+    process.standardOutput = out
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try out.close()
+    #expect(process.terminationReason == .exit)
+    return (process.terminationStatus, try String(contentsOf: outURL, encoding: .utf8))
+  }
+
+  /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
+  /// device cannot be lost by writing it); `-o ""` is refused.
+  @Test func dashDevStdoutAndEmptyName() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["stash", "add", "Rios"])
+    let dash = try yarn.run(["stash", "export", "-o", "-", "--columns", "Name"])
+    #expect(dash.status == 0)
+    #expect(dash.stdout == "Name\r\nRios\r\n")
+    #expect(dash.stderr == "")
+    // Through a real pipe (the runner's standard output is a regular file).
+    let executable = try #require(YarnRunner.executable)
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c", "\"$0\" --library \"$1\" stash export -o /dev/stdout --columns Name | cat",
+      executable.path, yarn.library.path,
+    ]
+    let pipe = Pipe()
+    shell.standardOutput = pipe
+    try shell.run()
+    let piped = pipe.fileHandleForReading.readDataToEndOfFile()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 0)
+    #expect(String(decoding: piped, as: UTF8.self) == "Name\r\nRios\r\n")
+    let empty = try yarn.run(["stash", "export", "-o", "", "--columns", "Name"])
+    #expect(empty.status == 73)
+    #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+  }
+
+  /// `time log --format csv -o FILE` (and `time report`) replaced an existing FILE without a
+  /// word — the spreadsheet someone edited was lost — and `-o -` wrote a file named `-`.
+  /// They now behave as `stash export -o` does: refused without `--force` (73), `-` is
+  /// standard output, an empty name is refused.
+  @Test func timeCSVOutputKeepsAnExistingFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let file = try yarn.file("mine.csv", Data("my own sums\n".utf8))
+    for command in [["time", "log"], ["time", "report"]] {
+      let refused = try yarn.run(command + ["--format", "csv", "-o", file.path])
+      #expect(refused.status == 73, "\(command)")
+      #expect(
+        refused.stderr
+          == "error: '\(file.path)' already exists\nhint: give another file name, or --force to replace it\n")
+      #expect(try String(contentsOf: file, encoding: .utf8) == "my own sums\n")
+      let dash = try yarn.ok(command + ["--format", "csv", "-o", "-"])
+      #expect(dash.stdout.hasPrefix(command[1] == "log" ? "Project,Start," : "Project,Seconds,"))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["--format", "csv", "-o", ""])
+      #expect(empty.status == 73)
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+      // --force is a CSV option like the others.
+      #expect(try yarn.run(command + ["--force"]).status == 64)
+    }
+    try yarn.ok(["time", "report", "--format", "csv", "-o", file.path, "--force"])
+    #expect(
+      try String(contentsOf: file, encoding: .utf8) == "Project,Seconds,Duration\r\nFlax,5400,1:30\r\n")
+  }
+
+  /// `backup create -` and `export -` wrote a zip named `-` (where `stash export -o -` means
+  /// standard output), and an empty name was taken as the current directory ("… already
+  /// exists"); both are refused before anything is written.
+  @Test func zipOutputNamedDashOrEmptyIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for command in [["backup", "create"], ["export"]] {
+      let dash = try yarn.run(command + ["-"])
+      #expect(dash.status == 64, "\(command)")
+      #expect(
+        dash.stderr.hasPrefix(
+          "error: bad value '-' for <file>: a zip is not written to standard output; give a file name (./- for a file named -)\n"
+        ))
+      #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+      let empty = try yarn.run(command + ["", "--force"])
+      #expect(empty.status == 73, "\(command)")
+      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+    }
+    // A file really named "-" is still possible.
+    try yarn.ok(["backup", "create", "./-"])
+    #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+  }
+
+  /// The system's reasons were printed as the C library writes them ("No such file or
+  /// directory"); every message of yarn is lower case.
+  @Test func systemReasonsAreLowerCase() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let missing = yarn.directory.appendingPathComponent("missing")
+    let zip = missing.appendingPathComponent("b.zip").path
+    let backup = try yarn.run(["backup", "create", zip])
+    #expect(backup.status == 73)
+    #expect(backup.stderr == "error: cannot write backup \(zip): no such file or directory\n")
+    let csv = missing.appendingPathComponent("s.csv").path
+    let export = try yarn.run(["stash", "export", "-o", csv])
+    #expect(export.status == 73)
+    #expect(export.stderr == "error: cannot write \(csv): no such file or directory\n")
+  }
+
+  @Test func aDeviceThatFailsMidwayIsNamedAndAnIOError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    _ = try yarn.ok(["stash", "add", "Rios"])
+    let full = try yarn.run(["stash", "export", "-o", "/dev/full"])
+    #expect(full.status == 74)
+    #expect(
+      full.stderr.hasPrefix("error: cannot write /dev/full: no space left on device\n"), "\(full.stderr)")
+    // A reader that leaves a pipe given by name is a broken pipe like `-o -`'s: quiet, 0.
+    // 20,000 yarns' worth of CSV is more than a pipe holds, so the write meets EPIPE.
+    let executable = try #require(YarnRunner.executable)
+    let many = (0..<2_000).map { "Yarn \($0) with a long enough name to fill the pipe" }
+    let csv = yarn.directory.appendingPathComponent("many.csv")
+    try ("Name\r\n" + many.joined(separator: "\r\n") + "\r\n").write(
+      to: csv, atomically: true, encoding: .utf8)
+    _ = try yarn.ok(["stash", "import", csv.path])
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c",
+      "\"$0\" --library \"$1\" stash export -o /dev/stdout 2>\"$2\" | head -c 10 >/dev/null; echo $(( $? ))",
+      executable.path, yarn.library.path, yarn.directory.appendingPathComponent("err").path,
+    ]
+    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try shell.run()
+    shell.waitUntilExit()
+    let stderr = try String(contentsOf: yarn.directory.appendingPathComponent("err"), encoding: .utf8)
+    #expect(!stderr.contains("error"), "\(stderr)")
+  }
+
+  /// `yarn stash list | head -1`: the reader going away ends the command quietly (status 0),
+  /// with no error about a broken pipe.
+  @Test func brokenPipeIsQuiet() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // One row longer than the 64 KiB buffer, so that yarn writes while the pipe is closed (a
+    // name longer than the command line takes, as an older library may hold).
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    try store.write {
+      try store.insert(Yarn(id: Identifier.make(), name: String(repeating: "long name ", count: 8000)))
+    }
+    try store.close()
+    guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = ["--library", yarn.library.path, "stash", "list"]
+    process.environment = ["HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    let output = Pipe()
+    let errorURL = yarn.directory.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    let errors = try FileHandle(forWritingTo: errorURL)
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try output.fileHandleForReading.close()
+    try process.run()
+    process.waitUntilExit()
+    try errors.close()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    #expect(try String(contentsOf: errorURL, encoding: .utf8) == "")
+  }
+
+  /// `yarn stash add X 2>&1 >/dev/null | true`: the reader of the messages going away does
+  /// not turn a change that was made into a failure (it exited 74 after adding the yarn,
+  /// so a script would add it again).
+  @Test func messagesReaderGoneAwayIsNotAFailure() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let add = try runWithClosedStandardError(yarn, ["stash", "add", "Rios"])
+    #expect(add.status == 0)
+    let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+    #expect(list.map { $0["name"] as? String } == ["Rios"])
+    // A data command whose total goes to standard error: the data is delivered, status 0.
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:00"])
+    let log = try runWithClosedStandardError(yarn, ["time", "log", "--format", "csv"])
+    #expect(log.status == 0)
+    #expect(
+      log.stdout
+        == "Project,Start,End,Seconds,Duration\r\nFlax,2026-01-05T10:00:00Z,2026-01-05T11:00:00Z,3600,1:00\r\n"
+    )
+  }
+}
