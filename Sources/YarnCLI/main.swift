@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -24,8 +26,19 @@ func processEnvironment() -> [String: String] {
   return variables
 }
 
-let status = YarnTool.main(
-  arguments: Array(CommandLine.arguments.dropFirst()),
-  environment: processEnvironment(),
-  output: .standardOutput(), messages: .standardError())
+// The command runs in a task of its own. Ctrl-C (SIGINT) and SIGTERM cancel it: the long
+// operations (backup, verify, restore, export) stop between two files, remove their temporary
+// files, leave the library as it was, and the command exits 130 (SIGINT) or 143 (SIGTERM).
+// A command with nothing long to stop finishes first. The signals' default action (ending the
+// process at once) is turned off so that the dispatch sources receive them.
+let command = Task.detached {
+  YarnTool.main(
+    arguments: Array(CommandLine.arguments.dropFirst()), environment: processEnvironment(),
+    output: .standardOutput(), messages: .standardError())
+}
+let caught = SignalCatcher(signals: [SIGINT, SIGTERM]) { command.cancel() }
+var status = await command.value
+if status == ExitCode.interrupted.rawValue, caught.last == SIGTERM {
+  status = ExitCode.terminated.rawValue
+}
 exit(status)

@@ -432,6 +432,62 @@ import YarnCore
     return killed && process.terminationReason == .uncaughtSignal
   }
 
+  /// Runs yarn with `arguments`, sends `signal` after `delay` seconds if it still runs, and
+  /// returns its exit status.
+  static func runAndSignal(
+    _ arguments: [String], in directory: URL, signal number: Int32, after delay: Double
+  ) throws -> Int32 {
+    guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = ["HOME": directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(useconds_t(delay * 1_000_000))
+    if process.isRunning { kill(process.processIdentifier, number) }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  @Test func ctrlCAndSIGTERMStopABackupOrRestoreAndLeaveNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try Self.makeLargeLibrary(at: yarn.library, count: 24, size: 1 << 20)
+    let before = try Self.state(of: yarn.library)
+    var statuses: [Int32] = []
+    for delay in [0.05, 0.15, 0.3] {
+      let target = yarn.directory.appendingPathComponent("b.zip")
+      try? FileManager.default.removeItem(at: target)
+      let status = try Self.runAndSignal(
+        ["--library", yarn.library.path, "backup", "create", "b.zip"], in: yarn.directory,
+        signal: SIGINT, after: delay)
+      statuses.append(status)
+      // Either stopped (130: no backup, no temporary file) or done before the signal (0).
+      #expect(status == 130 || status == 0, "after \(delay) s")
+      #expect(FileManager.default.fileExists(atPath: target.path) == (status == 0))
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
+        .filter { $0.hasPrefix(".") }
+      #expect(hidden.isEmpty, "after \(delay) s: \(hidden)")
+    }
+    #expect(statuses.contains(130), "\(statuses)")
+    #expect(try Self.state(of: yarn.library) == before)
+
+    let backup = yarn.directory.appendingPathComponent("whole.zip")
+    try yarn.ok(["backup", "create", backup.path])
+    let other = yarn.directory.appendingPathComponent("other")
+    let status = try Self.runAndSignal(
+      ["--library", other.path, "backup", "restore", backup.path], in: yarn.directory,
+      signal: SIGTERM, after: 0.05)
+    #expect(status == 143 || status == 0)
+    if status == 143 {
+      // A failed restore into a new library takes the directory away again.
+      #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+  }
+
   @Test func killingCreateNeverLeavesAPartialArchive() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -137,3 +137,84 @@ import Testing
     }
   }
 }
+
+/// Attachment files are collected: once a change that drops attachment records commits, the
+/// files no record refers to any more are deleted; `sweepAttachments` deletes every file no
+/// record refers to (what a killed restore or import left).
+@Suite struct AttachmentCollectionTests {
+  private func photo(_ store: LibraryStore, _ bytes: String, in root: URL) throws -> YarnCore.Attachment {
+    try store.importAttachment(from: try makeFile(bytes + ".jpg", Array(bytes.utf8), in: root))
+  }
+
+  @Test func removingTheLastItemThatUsesAFileDeletesItAndSharedFilesStay() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let shared = try photo(store, "abc", in: root)
+      let own = try photo(store, "own", in: root)
+      try store.insert(Yarn(id: "y1", name: "One", photos: [shared, own]))
+      try store.insert(
+        Project(id: "p1", name: "Hat", craft: .knitting, status: .planned, photos: [shared]))
+      #expect(shared.sha256 == StoreAttachmentTests.abc)
+
+      try store.deleteYarn(id: "y1")
+      #expect(!store.hasAttachment(sha256: own.sha256))  // used by y1 only
+      #expect(store.hasAttachment(sha256: shared.sha256))  // the project still uses it
+      try store.deleteProject(id: "p1")
+      #expect(!store.hasAttachment(sha256: shared.sha256))
+    }
+  }
+
+  @Test func anEditThatDropsAPhotoDeletesItsFileOnlyOnceItCommits() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let first = try photo(store, "first", in: root)
+      var yarn = Yarn(id: "y1", name: "One", photos: [first])
+      try store.insert(yarn)
+      yarn.photos = []
+      // Rolled back: the record stays, and so does its file.
+      struct Stop: Error {}
+      #expect(throws: Stop.self) {
+        try store.write {
+          try store.update(yarn)
+          throw Stop()
+        }
+      }
+      #expect(store.hasAttachment(sha256: first.sha256))
+      #expect(try store.yarn(id: "y1")?.photos == [first])
+      try store.update(yarn)
+      #expect(!store.hasAttachment(sha256: first.sha256))
+    }
+  }
+
+  @Test func removeAllDeletesEveryFileOnceItCommits() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let one = try photo(store, "one", in: root)
+      try store.insert(Yarn(id: "y1", name: "One", photos: [one]))
+      try store.removeAll()
+      #expect(!store.hasAttachment(sha256: one.sha256))
+      #expect(try store.isEmpty())
+    }
+  }
+
+  @Test func theSweepDeletesFilesAndTemporariesNoRecordUses() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let kept = try photo(store, "abc", in: root)
+      try store.insert(Yarn(id: "y1", name: "One", photos: [kept]))
+      // What a restore killed before its commit leaves: a placed file no record uses, and a
+      // temporary file of its own.
+      let stray = try store.importAttachment(
+        from: try makeFile("stray.jpg", Array("stray".utf8), in: root))
+      let folder = root.appendingPathComponent("lib/attachments")
+      try Data("partial".utf8).write(to: folder.appendingPathComponent(".restore-killed"))
+      #expect(store.hasAttachment(sha256: stray.sha256))
+
+      #expect(try store.sweepAttachments() == 2)
+      #expect(!store.hasAttachment(sha256: stray.sha256))
+      #expect(store.hasAttachment(sha256: kept.sha256))
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".restore-killed").path))
+      #expect(try store.sweepAttachments() == 0)
+    }
+  }
+}

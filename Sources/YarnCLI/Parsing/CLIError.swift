@@ -112,4 +112,8 @@ enum ExitCode: Int32 {
   case ioError = 74
   /// EX_TEMPFAIL: a temporary failure (the library stayed busy); try again.
   case tempFail = 75
+  /// 128 + SIGINT: stopped by Ctrl-C (the shells' convention for a signal).
+  case interrupted = 130
+  /// 128 + SIGTERM: stopped by SIGTERM.
+  case terminated = 143
 }

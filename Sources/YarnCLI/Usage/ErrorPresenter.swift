@@ -74,6 +74,12 @@ enum ErrorPresenter {
     if let error = error as? EncodingError {
       return ErrorReport(message: "cannot encode the output: \(error)", code: .software)
     }
+    if error is CancellationError {
+      // Ctrl-C or SIGTERM (main.swift cancels the command's task; 143 for SIGTERM).
+      return ErrorReport(
+        message: "interrupted; nothing was left half-written",
+        hint: "the library is as it was before the command", code: .interrupted)
+    }
     return ErrorReport(message: String(describing: error), code: .failure)
   }
 

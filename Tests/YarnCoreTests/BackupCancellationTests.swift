@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Long operations run on the calling thread, report progress there, and stop when their task
+/// is cancelled, leaving nothing behind.
+@Suite struct BackupCancellationTests {
+  typealias Support = BackupTestSupport
+  private let now = Date(timeIntervalSince1970: 1_796_000_000)
+
+  /// Files whose names begin with a dot in `directory` (temporary files of a backup).
+  private func hidden(in directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
+  }
+
+  /// Runs `body` in a task that is already cancelled.
+  private func inCancelledTask(_ body: @escaping @Sendable () throws -> Void) async -> Error? {
+    let task = Task {
+      while !Task.isCancelled { await Task.yield() }
+      try body()
+    }
+    task.cancel()
+    do {
+      try await task.value
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func createCancelledWhileZippingLeavesNoFileAndNoTemporary() throws {
+    try Support.withScratch { dir in
+      try Support.makeStore(in: dir).close()
+      let library = dir.appendingPathComponent("lib")
+      let url = dir.appendingPathComponent("b.zip")
+      let now = self.now
+      // The progress callback (on this thread, inside libzip's writing) cancels the task
+      // that runs the backup; the next read of an attachment stops it.
+      let sameThread = LockedFlag()
+      let result: Result<BackupManifest, Error> = try runInTask {
+        let thread = pthread_self()
+        return Result {
+          try Backup.create(
+            from: try LibraryStore(directory: library, mode: .readOnly), to: url, generator: "t", now: now,
+            progress: { _ in
+              if pthread_equal(pthread_self(), thread) != 0 { sameThread.set() }
+              withUnsafeCurrentTask { $0?.cancel() }
+            })
+        }
+      }
+      #expect(throws: CancellationError.self) { try result.get() }
+      #expect(!FileManager.default.fileExists(atPath: url.path))
+      #expect(try hidden(in: dir).isEmpty)
+      #expect(sameThread.isSet)
+    }
+  }
+
+  @Test func verifyRestoreAndExportInACancelledTaskStopAndChangeNothing() async throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let store = try Support.makeStore(in: dir)
+    let zip = dir.appendingPathComponent("b.zip")
+    try Backup.create(from: store, to: zip, generator: "t", now: now)
+    try store.close()
+
+    #expect(await inCancelledTask { try Backup.verify(zip) } is CancellationError)
+    let target = dir.appendingPathComponent("new")
+    #expect(
+      await inCancelledTask {
+        let empty = try LibraryStore(directory: target, mode: .readWrite)
+        try Backup.restore(from: zip, into: empty)
+      } is CancellationError)
+    let restored = try LibraryStore(directory: target, mode: .readWrite)
+    #expect(try restored.isEmpty())
+    #expect(Support.listing(of: target.appendingPathComponent("attachments")).isEmpty)
+    let export = dir.appendingPathComponent("export.zip")
+    let source = dir.appendingPathComponent("lib")
+    #expect(
+      await inCancelledTask {
+        let library = try LibraryStore(directory: source, mode: .readOnly)
+        try LibraryExport.write(from: library, to: export)
+      } is CancellationError)
+    #expect(!FileManager.default.fileExists(atPath: export.path))
+    #expect(try hidden(in: dir).isEmpty)
+  }
+
+  @Test func aReplaceKeepsTheNewestFiveSafetyBackups() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("b.zip")
+      try Backup.create(from: mine, to: zip, generator: "t", now: now)
+      let folder = dir.appendingPathComponent("safety", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      // Another file in the folder is not a safety backup: it stays.
+      try Data("mine".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+      for number in 1...7 {
+        var options = RestoreOptions(mode: .replace, now: now)
+        options.safetyBackup = folder.appendingPathComponent(
+          "yarn-backup-before-restore-\(number).zip")
+        try Backup.restore(from: zip, into: mine, options: options)
+        // Modification times a second apart, oldest first.
+        let path = folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
+        var times = [
+          timespec(tv_sec: 1_000_000 + number, tv_nsec: 0),
+          timespec(tv_sec: 1_000_000 + number, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      }
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      // After the 7th replace, backups 2–7 were there: the oldest (2) went; the 1st went
+      // after the 6th.
+      #expect(
+        left
+          == ["notes.txt"] + (3...7).map { "yarn-backup-before-restore-\($0).zip" })
+    }
+  }
+
+  /// Runs `body` inside a task and waits for it, from synchronous test code.
+  private func runInTask<T: Sendable>(_ body: @escaping @Sendable () -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+      box.value = body()
+      done.signal()
+    }
+    done.wait()
+    return try #require(box.value)
+  }
+}
+
+/// A flag set from a callback and read afterwards.
+private final class LockedFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
+}
+
+/// A value handed back from a detached task, read after it signalled.
+private final class ResultBox<T>: @unchecked Sendable {
+  var value: T?
+}
