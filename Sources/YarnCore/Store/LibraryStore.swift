@@ -334,8 +334,11 @@ public final class LibraryStore {
   /// transaction's frames would otherwise keep the WAL as large as the rebuilt tables, on a
   /// disk that may be full.
   ///
-  /// - Parameter busyTimeout: the connection's busy timeout (ms), set again after the
-  ///   checkpoint of a failed upgrade.
+  /// - Parameters:
+  ///   - migrations: the chain to apply, `Schema.migrations` (tests give chains of their own);
+  ///     the database's `PRAGMA user_version` counts how many of them it has had.
+  ///   - busyTimeout: the connection's busy timeout (ms), set again after the checkpoint of a
+  ///     failed upgrade.
   /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `StoreError.busy`
   ///   when another process holds the lock past the busy timeout; `StoreError.upgradeFailed`
   ///   for any other failure of the upgrade (`.brokenReferences` naming up to five rows when
@@ -344,9 +347,10 @@ public final class LibraryStore {
   ///   SQLite's code and message, never the migration's SQL); `StoreError.database` when
   ///   even the version cannot be read (a file that is not a database).
   static func migrate(
-    _ connection: Connection, busyTimeout: Int32 = LibraryStore.busyTimeoutMilliseconds
+    _ connection: Connection, migrations: [Schema.Migration] = Schema.migrations,
+    busyTimeout: Int32 = LibraryStore.busyTimeoutMilliseconds
   ) throws {
-    let known = Schema.currentVersion
+    let known = migrations.count
     let version: Int
     do {
       version = Int(try connection.integer("PRAGMA user_version") ?? 0)
@@ -356,19 +360,21 @@ public final class LibraryStore {
     if version > known { throw StoreError.newerSchema(found: version, known: known) }
     if version == known { return }
     do {
-      let rebuilds = Schema.migrations[version...].contains { $0.rebuildsTables }
+      let rebuilds = migrations[version...].contains { $0.rebuildsTables }
       if rebuilds {
         try connection.execute("PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = OFF")
       }
       do {
-        try migrateLocked(connection, from: version, checkingForeignKeys: rebuilds)
+        try migrateLocked(
+          connection, migrations: migrations, from: version, checkingForeignKeys: rebuilds)
       } catch {
         if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") }
         throw error
       }
       if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
     } catch {
-      let failure = upgradeError(error, from: version, connection: connection)
+      let failure = upgradeError(
+        error, from: version, migrations: migrations, connection: connection)
       if let storeError = failure as? StoreError, case .upgradeFailed = storeError {
         // Give the disk space back: the rolled-back frames stay in the WAL until a checkpoint
         // restarts it. Not waiting for other readers; nothing to undo when it fails.
@@ -385,36 +391,38 @@ public final class LibraryStore {
   /// copied row breaks as `.upgradeFailed` with `.brokenRule` (the row found on
   /// `connection`, after the rollback), any other SQLite error as `.upgradeFailed` with its
   /// code and message but not its SQL.
-  private static func upgradeError(_ error: any Error, from version: Int, connection: Connection)
-    -> any Error
-  {
+  private static func upgradeError(
+    _ error: any Error, from version: Int, migrations: [Schema.Migration], connection: Connection
+  ) -> any Error {
     guard let error = error as? DatabaseError else { return error }
     if error.isBusy { return StoreError.busy }
     let reason: StoreError.UpgradeFailure
     switch error.primaryCode {
     case SQLITE_CONSTRAINT where error.extendedCode == constraintCheck:
-      let example = firstRowBreaking(error.message, upgradingFrom: version, connection: connection)
+      let example = firstRowBreaking(
+        error.message, migrations: migrations[version...], connection: connection)
       reason = .brokenRule(message: error.message, example: example)
     case SQLITE_FULL: reason = .diskFull
     case SQLITE_READONLY: reason = .readOnly(message: error.message)
     default: reason = .database(code: error.extendedCode, message: error.message)
     }
-    return StoreError.upgradeFailed(from: version, to: Schema.currentVersion, reason: reason)
+    return StoreError.upgradeFailed(from: version, to: migrations.count, reason: reason)
   }
 
   private static func migrateLocked(
-    _ connection: Connection, from version: Int, checkingForeignKeys: Bool
+    _ connection: Connection, migrations: [Schema.Migration], from version: Int,
+    checkingForeignKeys: Bool
   ) throws {
-    let known = Schema.currentVersion
+    let known = migrations.count
     try connection.execute("BEGIN IMMEDIATE")
     do {
       let locked = Int(try connection.integer("PRAGMA user_version") ?? 0)
       if locked > known { throw StoreError.newerSchema(found: locked, known: known) }
-      for migration in Schema.migrations[locked...] {
+      for migration in migrations[locked...] {
         try connection.execute(migration.sql)
       }
       if checkingForeignKeys && locked < known {
-        try checkForeignKeys(connection, upgradingFrom: locked)
+        try checkForeignKeys(connection, upgradingFrom: locked, to: known)
       }
       try connection.execute("PRAGMA user_version = \(known)")
       try connection.execute("COMMIT")
@@ -428,13 +436,13 @@ public final class LibraryStore {
   /// `PRAGMA foreign_key_check` finds a row whose parent is missing (possible only in a
   /// database changed with foreign keys off, such as by the `sqlite3` shell, whose default
   /// is off). Names up to five of them (`brokenReferences(_:limit:tables:)`).
-  private static func checkForeignKeys(_ connection: Connection, upgradingFrom version: Int)
-    throws
-  {
+  private static func checkForeignKeys(
+    _ connection: Connection, upgradingFrom version: Int, to known: Int
+  ) throws {
     let broken = try brokenReferences(connection, limit: 5)
     guard broken.count > 0 else { return }
     throw StoreError.upgradeFailed(
-      from: version, to: Schema.currentVersion,
+      from: version, to: known,
       reason: .brokenReferences(count: broken.count, examples: broken.examples))
   }
 
@@ -541,13 +549,13 @@ public final class LibraryStore {
   /// table with such a row is the one whose copy failed. A table without the rule's columns
   /// fails the query and is passed over. A rule holding `;` is never run.
   private static func firstRowBreaking(
-    _ message: String, upgradingFrom version: Int, connection: Connection
+    _ message: String, migrations: ArraySlice<Schema.Migration>, connection: Connection
   ) -> String? {
     let prefix = "CHECK constraint failed: "
     guard message.hasPrefix(prefix) else { return nil }
     let rule = String(message.dropFirst(prefix.count))
     guard !rule.isEmpty, !rule.contains(";") else { return nil }
-    let tables = Schema.migrations[version...].flatMap { migration in
+    let tables = migrations.flatMap { migration in
       // The text before the first one (empty when the SQL begins with it) is no table.
       migration.sql.split(separator: "CREATE TABLE new_", omittingEmptySubsequences: false)
         .dropFirst().map { rest in
