@@ -12,7 +12,7 @@ import Testing
   private static let createFlags: Int32 = 0x2 | 0x4
 
   private static func step(_ name: String, _ sql: String) -> Schema.Migration {
-    Schema.Migration(name: name, sql: sql, rebuildsTables: false)
+    Schema.Migration(name: name, sql: sql)
   }
 
   /// Three steps, each writing its name into `log`; the second creates `t`, the third fills

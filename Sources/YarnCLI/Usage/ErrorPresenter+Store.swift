@@ -118,27 +118,17 @@ extension ErrorPresenter {
   }
 
   /// A failed upgrade of the database's schema: 65 when the data breaks its references or a
-  /// rule of the schema (the library was changed outside yarn), else 74. The hint says the library is left as it was
-  /// and, when its version is one that read-only opens read as it is
-  /// (`LibraryStore.oldestReadableSchemaVersion`), that commands that only read still work.
+  /// rule of the schema (the library was changed outside yarn), else 74. The hint says the
+  /// library is left as it was.
   private static func report(
     forUpgradeFrom from: Int, reason: StoreError.UpgradeFailure, message: String, file: String
   ) -> ErrorReport {
-    let readable = from >= LibraryStore.oldestReadableSchemaVersion
-    let leftAsItWas =
-      readable
-      ? "the library is left as it was, and commands that only read (such as 'stash list' and "
-        + "'backup create') still work on it"
-      : "the library is left as it was"
+    let leftAsItWas = "the library is left as it was"
     switch reason {
     case .brokenReferences:
-      let hint =
-        readable
-        ? "the library was changed outside yarn; it is left as it was, and commands that only "
-          + "read still work on it: 'yarn backup create FILE' then 'yarn backup verify FILE' "
-          + "shows what the items refer to that is missing"
-        : "the library was changed outside yarn; it is left as it was"
-      return ErrorReport(message: message, hint: hint, code: .dataError)
+      return ErrorReport(
+        message: message, hint: "the library was changed outside yarn; it is left as it was",
+        code: .dataError)
     case .brokenRule:
       // Reads may fail on such a row too (a weight of 9 is no yarn weight): no word of them.
       return ErrorReport(

@@ -81,12 +81,11 @@ public enum StoreError: Error, CustomStringConvertible {
 
   /// Thrown for any other failure SQLite reports.
   case database(DatabaseError)
-  /// Thrown when opening a library whose database has an older schema version (`from`)
-  /// fails to upgrade it to this code's version (`to`): the upgrade's transaction is rolled
-  /// back, so the database is left at version `from` with all its data. Thrown by a
-  /// `.readWrite` open, and by a `.readOnly` open only for a version too old to be read as it
-  /// is (below 1; see `LibraryStore.oldestReadableSchemaVersion`). A lock held by another
-  /// process is `.busy` instead, a newer database `.newerSchema`.
+  /// Thrown when opening a library whose database has an older schema version (`from`; 0 for
+  /// a new database, which has no tables yet) fails to bring it to this code's version
+  /// (`to`): the migrations' transaction is rolled back, so the database is left at version
+  /// `from` with all its data. A lock held by another process is `.busy` instead, a newer
+  /// database `.newerSchema`.
   case upgradeFailed(from: Int, to: Int, reason: UpgradeFailure)
   /// Thrown when another process held the library locked for longer than the busy timeout
   /// (`LibraryStore.busyTimeoutMilliseconds`); trying again later may succeed (exit 75).
