@@ -4,6 +4,12 @@ import Testing
 @testable import YarnCLI
 @testable import YarnCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The tool and the database's schema version: a new library is at version 1; a library of a
 /// newer version is refused and left as it is; a failed migration says why without SQL,
 /// exits 74 and leaves the library as it was.
@@ -18,11 +24,60 @@ import Testing
     return try raw.integer("PRAGMA user_version")
   }
 
+  /// The bytes of the database and of its WAL.
+  private static func databaseFiles(_ yarn: YarnRunner) -> [Data] {
+    let path = databasePath(yarn)
+    return [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }
+  }
+
+  /// Sets the permission bits of the library directory and of its database files.
+  private static func chmodLibrary(_ yarn: YarnRunner, directory: mode_t, files: mode_t) throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: yarn.library.path)
+    for name in names where name.hasPrefix(LibraryStore.databaseFileName) {
+      #expect(chmod(yarn.library.appendingPathComponent(name).path, files) == 0)
+    }
+    #expect(chmod(yarn.library.path, directory) == 0)
+  }
+
   @Test func aNewLibraryIsAtSchemaVersion1() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Wool"])
     #expect(try Self.userVersion(yarn) == 1)
+  }
+
+  /// A library whose directory and files are read-only: listing, backing up and a dry-run
+  /// restore read it and change nothing (not a byte of the database or its WAL); a command
+  /// that writes says it cannot. (Run as root, chmod does not stop writes: the test then
+  /// shows only that nothing was written.)
+  @Test func commandsThatOnlyReadWorkOnALibraryThatCannotBeWritten() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Alpaca Lace", "--brand", "Drops"])
+    let before = Self.databaseFiles(yarn)
+    #expect(before[1].count > 0)  // the WAL kept between commands
+    try Self.chmodLibrary(yarn, directory: 0o555, files: 0o444)
+    defer { try? Self.chmodLibrary(yarn, directory: 0o755, files: 0o644) }
+
+    let list = try yarn.run(["stash", "list"])
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("Alpaca Lace"))
+    let backup = yarn.directory.appendingPathComponent("rescue.zip").path
+    let create = try yarn.run(["backup", "create", backup])
+    #expect(create.status == 0, "\(create.stderr)")
+    let dryRun = try yarn.run(["backup", "restore", "--merge", "--dry-run", backup])
+    #expect(dryRun.status == 0, "\(dryRun.stderr)")
+    #expect(dryRun.stderr.contains("nothing was changed"))
+    if geteuid() != 0 {
+      let add = try yarn.run(["stash", "add", "Wool"])
+      #expect(add.status == 74)
+      #expect(
+        add.stderr.hasPrefix(
+          "error: cannot write the library: \(Self.databasePath(yarn)) is read-only (SQLite: "
+            + "attempt to write a readonly database)\n"), "\(add.stderr)")
+    }
+    #expect(try Self.userVersion(yarn) == 1)
+    #expect(Self.databaseFiles(yarn) == before)
   }
 
   /// Such as a library of a development build that had schema version 2: every command
