@@ -14,9 +14,10 @@ import Testing
       #expect(try pragma("foreign_keys") == "1")
       #expect(try pragma("synchronous") == "2")  // FULL
       #expect(try pragma("busy_timeout") == "5000")
-      #expect(try pragma("user_version") == "2")
-      #expect(Schema.currentVersion == 2)
-      #expect(Set(Schema.migrations.map(\.name)).count == Schema.migrations.count)
+      #expect(try pragma("user_version") == "1")
+      #expect(Schema.currentVersion == 1)
+      #expect(LibraryStore.schemaVersion == 1)
+      #expect(Schema.migrations.map(\.name) == ["v1-library"])
       let tables = try store.connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
       ) { $0.text(0) ?? "" }
@@ -125,13 +126,16 @@ import Testing
           Issue.record("a newer schema was opened in \(mode)")
         } catch StoreError.newerSchema(let found, let known) {
           #expect(found == 7)
-          #expect(known == 2)
+          #expect(known == 1)
         }
       }
       #expect(
-        String(describing: StoreError.newerSchema(found: 7, known: 2))
-          == "the library's database has schema version 7, but this yarn knows only versions up to 2; use a newer yarn"
+        String(describing: StoreError.newerSchema(found: 7, known: 1))
+          == "the library's database has schema version 7, but this yarn knows only versions up to 1; use a newer yarn"
       )
+      let reader = try Connection(path: path, flags: 0x1)  // SQLITE_OPEN_READONLY
+      defer { try? reader.close() }
+      #expect(try reader.integer("PRAGMA user_version") == 7)
     }
   }
 
@@ -186,7 +190,10 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())
-      #expect(try store.connection.integer("PRAGMA user_version") == 2)
+      #expect(try store.connection.integer("PRAGMA user_version") == 1)
+      #expect(try store.connection.integer("PRAGMA foreign_keys") == 1)
+      #expect(try store.connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == 6)
+      #expect(throws: StoreError.self) { try store.insert(Yarn(id: "y", name: "Y")) }
     }
   }
 

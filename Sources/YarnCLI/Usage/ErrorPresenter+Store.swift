@@ -117,44 +117,16 @@ extension ErrorPresenter {
     }
   }
 
-  /// A failed upgrade of the database's schema: 65 when the data breaks its references or a
-  /// rule of the schema (the library was changed outside yarn), else 74. The hint says the library is left as it was
-  /// and, when its version is one that read-only opens read as it is
-  /// (`LibraryStore.oldestReadableSchemaVersion`), that commands that only read still work.
+  /// A failed migration of the database's schema: 74, with a hint that the library is left
+  /// as it was (the migrations' transaction was rolled back).
   private static func report(
-    forUpgradeFrom from: Int, reason: StoreError.UpgradeFailure, message: String, file: String
+    forUpgrade reason: StoreError.UpgradeFailure, message: String, file: String
   ) -> ErrorReport {
-    let readable = from >= LibraryStore.oldestReadableSchemaVersion
-    let leftAsItWas =
-      readable
-      ? "the library is left as it was, and commands that only read (such as 'stash list' and "
-        + "'backup create') still work on it"
-      : "the library is left as it was"
+    let leftAsItWas = "the library is left as it was"
     switch reason {
-    case .brokenReferences:
-      let hint =
-        readable
-        ? "the library was changed outside yarn; it is left as it was, and commands that only "
-          + "read still work on it: 'yarn backup create FILE' then 'yarn backup verify FILE' "
-          + "shows what the items refer to that is missing"
-        : "the library was changed outside yarn; it is left as it was"
-      return ErrorReport(message: message, hint: hint, code: .dataError)
-    case .brokenRule:
-      // Reads may fail on such a row too (a weight of 9 is no yarn weight): no word of them.
-      return ErrorReport(
-        message: message,
-        hint:
-          "the library was changed outside yarn; it is left as it was: correct or remove that "
-          + "row (with the sqlite3 shell, say), or restore a backup into a new library with "
-          + "'yarn --library NEW_DIR backup restore FILE'",
-        code: .dataError)
     case .diskFull:
       return ErrorReport(
-        message: message,
-        hint:
-          "free some disk space (the upgrade needs room for a copy of the library's tables) and "
-          + "try again; \(leftAsItWas)",
-        code: .ioError)
+        message: message, hint: "free some disk space and try again; \(leftAsItWas)", code: .ioError)
     case .readOnly:
       return ErrorReport(
         message: message,
@@ -200,8 +172,8 @@ extension ErrorPresenter {
         hint:
           "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)",
         code: .ioError)
-    case .upgradeFailed(let from, _, let reason):
-      return report(forUpgradeFrom: from, reason: reason, message: message, file: file)
+    case .upgradeFailed(_, _, let reason):
+      return report(forUpgrade: reason, message: message, file: file)
     case .database, .io:
       return ErrorReport(message: message, code: .ioError)
     case .readOnly, .closed:

@@ -31,9 +31,7 @@ public final class LibraryStore {
   public enum Mode: Sendable {
     /// Reads only. A missing directory or `library.sqlite` gives an empty library (an
     /// in-memory database with the schema) and creates nothing; every change throws
-    /// `StoreError.readOnly`. A database of an older schema that this code reads as it is
-    /// (`oldestReadableSchemaVersion` and later) is read at its own version and never
-    /// written; see `init(directory:mode:)`.
+    /// `StoreError.readOnly`. See `init(directory:mode:)`.
     case readOnly
     /// Reads and writes; creates `DIR`, `DIR/library.sqlite` and `DIR/attachments/` when
     /// missing.
@@ -46,12 +44,8 @@ public final class LibraryStore {
   public static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   public static let attachmentsFolderName = "attachments"
-  /// The database schema version (`PRAGMA user_version`) this code writes: 2.
+  /// The database schema version (`PRAGMA user_version`) this code writes: 1.
   public static var schemaVersion: Int { Schema.currentVersion }
-  /// The oldest schema version a `.readOnly` store reads as it is, without upgrading: 1
-  /// (versions 1 and 2 differ only in CHECK constraints, which reads never evaluate). A
-  /// `.readOnly` open of an older database upgrades it first.
-  public static var oldestReadableSchemaVersion: Int { Schema.oldestReadableVersion }
 
   /// The library directory, as given (standardized).
   public let directory: URL
@@ -74,18 +68,15 @@ public final class LibraryStore {
   /// switches the database to WAL and brings its schema up to date (`schemaVersion`; see
   /// `migrate`). `.readOnly` on a missing directory or database creates nothing and gives an
   /// empty library. `.readOnly` on an existing database opens it read-only (SQLite's own
-  /// read-only open) and never writes it when its schema version is
-  /// `oldestReadableSchemaVersion` (1) or later: a version 1 database stays at version 1,
-  /// byte for byte, so a library this user cannot write, or a disk without room for the
-  /// upgrade, can still be read and backed up; the next `.readWrite` open upgrades it. Only a
-  /// database older than that (version 0: no tables) is upgraded first by a short-lived
-  /// writer, which then checkpoints and truncates the WAL (the one write a read may cause).
+  /// read-only open) and never writes it when its schema is up to date; one of an older
+  /// version (version 0, an empty file: no tables yet) is brought up to date first by a
+  /// short-lived writer (the one write a read may cause).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
   ///   `directory` is a file (in either mode);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
-  ///   `StoreError.upgradeFailed` when an older schema must be upgraded (`.readWrite`, or
-  ///   `.readOnly` below version 1) and the upgrade fails: the database is left as it was;
+  ///   `StoreError.upgradeFailed` when an older schema must be brought up to date and a
+  ///   migration fails: the database is left as it was;
   ///   `StoreError.busy` when another process holds the lock past the busy timeout;
   ///   `StoreError.database` for any other SQLite failure (such as a file that is not a
   ///   database).
@@ -113,7 +104,7 @@ public final class LibraryStore {
         connection = try LibraryStore.open(
           databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
-        try LibraryStore.migrate(connection, busyTimeout: busyTimeout)
+        try LibraryStore.migrate(connection)
         isInMemory = false
       case .readOnly:
         if try LibraryStore.kind(of: databasePath) != nil {
@@ -123,20 +114,12 @@ public final class LibraryStore {
           if version > Schema.currentVersion {
             throw StoreError.newerSchema(found: version, known: Schema.currentVersion)
           }
-          if version < Schema.oldestReadableVersion {
-            // A schema too old to read as it is: upgrade it with a short-lived writer, then
-            // read. (From `oldestReadableVersion` on, the reader reads it as it is and
-            // writes nothing: the first `.readWrite` open upgrades it.)
+          if version < Schema.currentVersion {
+            // An older schema: bring it up to date with a short-lived writer, then read.
             try reader.close()
             let writer = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
             try LibraryStore.configure(writer, writable: true, busyTimeout: busyTimeout)
-            try LibraryStore.migrate(writer, busyTimeout: busyTimeout)
-            // A migration that rebuilt tables leaves a WAL as large as them (42 MB for
-            // 100,000 yarns), which every later read-only command would read again on open
-            // (20 ms each) until some write checkpoints it: checkpoint it now, not waiting
-            // for other readers. Committed either way, so errors are ignored.
-            try? writer.setBusyTimeout(milliseconds: 0)
-            try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try LibraryStore.migrate(writer)
             try writer.close()
             reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
             try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
@@ -147,7 +130,7 @@ public final class LibraryStore {
           connection = try LibraryStore.open(
             ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
           try LibraryStore.configure(connection, writable: false, busyTimeout: busyTimeout)
-          try LibraryStore.migrate(connection, busyTimeout: busyTimeout)
+          try LibraryStore.migrate(connection)
           isInMemory = true
         }
       }
@@ -305,30 +288,18 @@ public final class LibraryStore {
   /// All or nothing: any failure rolls back to the version the database had, with all its
   /// data.
   ///
-  /// When a pending migration rebuilds tables (`Schema.Migration.rebuildsTables`), foreign
-  /// keys are turned off before the transaction (the pragma does nothing inside one),
-  /// `PRAGMA foreign_key_check` must find no row before the commit, and foreign keys are on
-  /// again afterwards whether the migration succeeded or not. `legacy_alter_table` is set
-  /// off, so that `ALTER TABLE … RENAME` follows the current rules whatever the connection had.
-  ///
-  /// After a failed upgrade the WAL is checkpointed and truncated (`wal_checkpoint(TRUNCATE)`,
-  /// best effort, busy timeout 0 for that step, then `busyTimeout` again): the rolled-back
-  /// transaction's frames would otherwise keep the WAL as large as the rebuilt tables, on a
-  /// disk that may be full.
-  ///
-  /// - Parameter busyTimeout: the connection's busy timeout (ms), set again after the
-  ///   checkpoint of a failed upgrade.
-  /// - Throws: `StoreError.newerSchema` for a database of a newer yarn; `StoreError.busy`
-  ///   when another process holds the lock past the busy timeout; `StoreError.upgradeFailed`
-  ///   for any other failure of the upgrade (`.brokenReferences` naming up to five rows when
-  ///   the database breaks its foreign keys, `.brokenRule` naming the first row that breaks a
-  ///   CHECK of the new schema, `.diskFull`, `.readOnly`, `.database` with
-  ///   SQLite's code and message, never the migration's SQL); `StoreError.database` when
-  ///   even the version cannot be read (a file that is not a database).
+  /// - Parameter migrations: the chain to apply, `Schema.migrations` (tests give chains of
+  ///   their own); the database's `PRAGMA user_version` counts how many of them it has had.
+  /// - Throws: `StoreError.newerSchema` for a database of a newer yarn (a version above
+  ///   `migrations.count`); `StoreError.busy` when another process holds the lock past the
+  ///   busy timeout; `StoreError.upgradeFailed` for any other failure of a migration
+  ///   (`.diskFull`, `.readOnly`, `.database` with SQLite's code and message, never the
+  ///   migration's SQL); `StoreError.database` when even the version cannot be read (a file
+  ///   that is not a database).
   static func migrate(
-    _ connection: Connection, busyTimeout: Int32 = LibraryStore.busyTimeoutMilliseconds
+    _ connection: Connection, migrations: [Schema.Migration] = Schema.migrations
   ) throws {
-    let known = Schema.currentVersion
+    let known = migrations.count
     let version: Int
     do {
       version = Int(try connection.integer("PRAGMA user_version") ?? 0)
@@ -338,65 +309,39 @@ public final class LibraryStore {
     if version > known { throw StoreError.newerSchema(found: version, known: known) }
     if version == known { return }
     do {
-      let rebuilds = Schema.migrations[version...].contains { $0.rebuildsTables }
-      if rebuilds {
-        try connection.execute("PRAGMA foreign_keys = OFF; PRAGMA legacy_alter_table = OFF")
-      }
-      do {
-        try migrateLocked(connection, from: version, checkingForeignKeys: rebuilds)
-      } catch {
-        if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") }
-        throw error
-      }
-      if rebuilds { try connection.execute("PRAGMA foreign_keys = ON") }
+      try migrateLocked(connection, migrations: migrations)
     } catch {
-      let failure = upgradeError(error, from: version, connection: connection)
-      if let storeError = failure as? StoreError, case .upgradeFailed = storeError {
-        // Give the disk space back: the rolled-back frames stay in the WAL until a checkpoint
-        // restarts it. Not waiting for other readers; nothing to undo when it fails.
-        try? connection.setBusyTimeout(milliseconds: 0)
-        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        try? connection.setBusyTimeout(milliseconds: busyTimeout)
-      }
-      throw failure
+      throw upgradeError(error, from: version, to: known)
     }
   }
 
-  /// A failure of the upgrade from `version` as the store reports it: store errors as they
-  /// are (`.busy`, `.newerSchema`, `.upgradeFailed`), SQLITE_BUSY as `.busy`, a CHECK that a
-  /// copied row breaks as `.upgradeFailed` with `.brokenRule` (the row found on
-  /// `connection`, after the rollback), any other SQLite error as `.upgradeFailed` with its
-  /// code and message but not its SQL.
-  private static func upgradeError(_ error: any Error, from version: Int, connection: Connection)
+  /// A failure of the migrations from `version` to `known` as the store reports it: store
+  /// errors as they are (`.newerSchema`), SQLITE_BUSY as `.busy`, any other SQLite error as
+  /// `.upgradeFailed` with its code and message but not its SQL.
+  private static func upgradeError(_ error: any Error, from version: Int, to known: Int)
     -> any Error
   {
     guard let error = error as? DatabaseError else { return error }
     if error.isBusy { return StoreError.busy }
     let reason: StoreError.UpgradeFailure
     switch error.primaryCode {
-    case SQLITE_CONSTRAINT where error.extendedCode == constraintCheck:
-      let example = firstRowBreaking(error.message, upgradingFrom: version, connection: connection)
-      reason = .brokenRule(message: error.message, example: example)
     case SQLITE_FULL: reason = .diskFull
     case SQLITE_READONLY: reason = .readOnly(message: error.message)
     default: reason = .database(code: error.extendedCode, message: error.message)
     }
-    return StoreError.upgradeFailed(from: version, to: Schema.currentVersion, reason: reason)
+    return StoreError.upgradeFailed(from: version, to: known, reason: reason)
   }
 
-  private static func migrateLocked(
-    _ connection: Connection, from version: Int, checkingForeignKeys: Bool
-  ) throws {
-    let known = Schema.currentVersion
+  private static func migrateLocked(_ connection: Connection, migrations: [Schema.Migration])
+    throws
+  {
+    let known = migrations.count
     try connection.execute("BEGIN IMMEDIATE")
     do {
       let locked = Int(try connection.integer("PRAGMA user_version") ?? 0)
       if locked > known { throw StoreError.newerSchema(found: locked, known: known) }
-      for migration in Schema.migrations[locked...] {
+      for migration in migrations[locked...] {
         try connection.execute(migration.sql)
-      }
-      if checkingForeignKeys && locked < known {
-        try checkForeignKeys(connection, upgradingFrom: locked)
       }
       try connection.execute("PRAGMA user_version = \(known)")
       try connection.execute("COMMIT")
@@ -404,20 +349,6 @@ public final class LibraryStore {
       if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
       throw error
     }
-  }
-
-  /// Throws `StoreError.upgradeFailed` with `.brokenReferences` when
-  /// `PRAGMA foreign_key_check` finds a row whose parent is missing (possible only in a
-  /// database changed with foreign keys off, such as by the `sqlite3` shell, whose default
-  /// is off). Names up to five of them (`brokenReferences(_:limit:tables:)`).
-  private static func checkForeignKeys(_ connection: Connection, upgradingFrom version: Int)
-    throws
-  {
-    let broken = try brokenReferences(connection, limit: 5)
-    guard broken.count > 0 else { return }
-    throw StoreError.upgradeFailed(
-      from: version, to: Schema.currentVersion,
-      reason: .brokenReferences(count: broken.count, examples: broken.examples))
   }
 
   /// The rows `PRAGMA foreign_key_check` finds whose parent is missing: their number, and up
@@ -428,10 +359,9 @@ public final class LibraryStore {
   /// a parent, in project and position order; a row of a table without `id` (`attachment`)
   /// by its rowid (`row 3 of attachment refers to yarn y-9`).
   ///
-  /// - Parameter tables: only these foreign keys, as (child table, parent table) pairs;
-  ///   `nil` for every one.
+  /// - Parameter tables: only these foreign keys, as (child table, parent table) pairs.
   static func brokenReferences(
-    _ connection: Connection, limit: Int, tables: [(child: String, parent: String)]? = nil
+    _ connection: Connection, limit: Int, tables: [(child: String, parent: String)]
   ) throws -> (count: Int, examples: [String]) {
     // Rows: table, rowid (NULL in a WITHOUT ROWID table), parent table, foreign key index
     // (the `id` of `PRAGMA foreign_key_list(table)`).
@@ -446,14 +376,10 @@ public final class LibraryStore {
       }
     }
     var found: [(table: String, rowID: Int64?, parent: String, key: Int64)] = []
-    if let tables {
-      for child in Set(tables.map(\.child)).sorted() {
-        found += try check("PRAGMA foreign_key_check(\(quoted(child)))").filter { breach in
-          tables.contains { $0.child == child && $0.parent == breach.parent }
-        }
+    for child in Set(tables.map(\.child)).sorted() {
+      found += try check("PRAGMA foreign_key_check(\(quoted(child)))").filter { breach in
+        tables.contains { $0.child == child && $0.parent == breach.parent }
       }
-    } else {
-      found = try check("PRAGMA foreign_key_check")
     }
     let breaches = found.sorted {
       ($0.table, $0.rowID ?? 0, $0.key) < ($1.table, $1.rowID ?? 0, $1.key)
@@ -507,60 +433,6 @@ public final class LibraryStore {
       }
     }
     return (breaches.count, examples)
-  }
-
-  /// SQLITE_CONSTRAINT_CHECK (275, sqlite.org/rescode.html), a macro the C module does not
-  /// import.
-  private static let constraintCheck: Int32 = 275
-
-  /// The first row that breaks the CHECK quoted in SQLite's `message` (`CHECK constraint
-  /// failed: weight BETWEEN 0 AND 7`), named like `checkForeignKeys` names rows (`yarn y-9`,
-  /// `a usage of project p-1 (position 0)`, `row 3 of attachment`); `nil` when not found.
-  ///
-  /// Run after the rollback, on the old tables: the rule's expression, which is the text of
-  /// a CHECK of the pending migrations' own SQL, is tried as `WHERE NOT (rule)` on each
-  /// table they rebuild (`CREATE TABLE new_X`), in the order they copy them, so the first
-  /// table with such a row is the one whose copy failed. A table without the rule's columns
-  /// fails the query and is passed over. A rule holding `;` is never run.
-  private static func firstRowBreaking(
-    _ message: String, upgradingFrom version: Int, connection: Connection
-  ) -> String? {
-    let prefix = "CHECK constraint failed: "
-    guard message.hasPrefix(prefix) else { return nil }
-    let rule = String(message.dropFirst(prefix.count))
-    guard !rule.isEmpty, !rule.contains(";") else { return nil }
-    let tables = Schema.migrations[version...].flatMap { migration in
-      // The text before the first one (empty when the SQL begins with it) is no table.
-      migration.sql.split(separator: "CREATE TABLE new_", omittingEmptySubsequences: false)
-        .dropFirst().map { rest in
-          String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
-        }
-    }
-    for table in tables {
-      let hasID =
-        (try? connection.integer(
-          "SELECT count(*) FROM pragma_table_info(?) WHERE name = 'id'", [.text(table)])) == 1
-      let select: String
-      if hasID {
-        select = "SELECT id, NULL FROM \(quoted(table)) WHERE NOT (\(rule)) ORDER BY rowid LIMIT 1"
-      } else if table == "yarn_usage" {
-        select =
-          "SELECT project_id, position FROM yarn_usage WHERE NOT (\(rule)) "
-          + "ORDER BY project_id, position LIMIT 1"
-      } else {
-        select = "SELECT NULL, rowid FROM \(quoted(table)) WHERE NOT (\(rule)) ORDER BY rowid LIMIT 1"
-      }
-      // A statement of its own: the rule's text is not worth a place in the cache.
-      guard let statement = try? connection.prepare(select), (try? statement.step()) == true else {
-        continue
-      }
-      if hasID { return "\(table) \(statement.text(0) ?? "?")" }
-      if table == "yarn_usage" {
-        return "a usage of project \(statement.text(0) ?? "?") (position \(statement.int64(1)))"
-      }
-      return "row \(statement.int64(1)) of \(table)"
-    }
-    return nil
   }
 
   /// `name` as an SQL identifier: in double quotes, a double quote doubled.

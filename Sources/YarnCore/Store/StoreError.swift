@@ -33,44 +33,21 @@ public enum StoreError: Error, CustomStringConvertible {
   /// an amount that is not a finite number, a malformed digest, a note about both or neither
   /// of a yarn and a project), or when a stored row cannot be read back as a model value.
   case invalidData(kind: Kind, id: String, reason: String)
-  /// Why an upgrade of the database's schema failed (`StoreError.upgradeFailed`).
+  /// Why a migration of the database's schema failed (`StoreError.upgradeFailed`).
   public enum UpgradeFailure: Sendable, Equatable, CustomStringConvertible {
-    /// `PRAGMA foreign_key_check` found `count` rows that refer to an item that is not in the
-    /// library (possible only in a library changed outside yarn with foreign keys off, such
-    /// as by the `sqlite3` shell). `examples` names up to five of them (by table name, then row),
-    /// such as `note n-1 refers to yarn y-9` or
-    /// `a usage of project p-1 (position 0) refers to yarn y-9`.
-    case brokenReferences(count: Int, examples: [String])
-    /// A row breaks a CHECK rule of the new schema (SQLITE_CONSTRAINT_CHECK while the upgrade
-    /// copies a table; possible only in a library changed outside yarn with CHECK constraints
-    /// off, such as `PRAGMA ignore_check_constraints = 1` in the `sqlite3` shell). `message` is
-    /// SQLite's, naming the rule (`CHECK constraint failed: weight BETWEEN 0 AND 7`);
-    /// `example` names the first row of the failing table that breaks it, as
-    /// `brokenReferences` names rows (`yarn y-9`, `a usage of project p-1 (position 0)`,
-    /// `row 3 of attachment`), or is `nil` when it cannot be found.
-    case brokenRule(message: String, example: String?)
-    /// The disk (or the database's size limit) had no room: the upgrade needs room for a
-    /// copy of the tables it rebuilds (SQLITE_FULL, sqlite.org/rescode.html).
+    /// The disk (or the database's size limit) had no room (SQLITE_FULL,
+    /// sqlite.org/rescode.html).
     case diskFull
     /// The database cannot be written: its file or directory is read-only for this user
     /// (SQLITE_READONLY); `message` is SQLite's.
     case readOnly(message: String)
     /// Any other failure SQLite reported: its extended result code and message (never the
-    /// failing SQL), such as 1 and `error in view yarn_names: no such table: main.yarn` for
-    /// a view made outside yarn.
+    /// failing SQL), such as 1 and `table yarn already exists` for a database made outside
+    /// yarn.
     case database(code: Int32, message: String)
 
     public var description: String {
       switch self {
-      case .brokenReferences(let count, let examples):
-        let head =
-          count == 1
-          ? "1 reference to an item that is not in the library"
-          : "\(count) references to items that are not in the library"
-        let list = exampleList(examples, of: count)
-        return list.isEmpty ? head : head + ": " + list
-      case .brokenRule(let message, let example):
-        return "\(example ?? "a row") breaks a rule of the library's schema (\(message))"
       case .diskFull:
         return "database or disk is full"
       case .readOnly(let message), .database(_, let message):
@@ -81,12 +58,11 @@ public enum StoreError: Error, CustomStringConvertible {
 
   /// Thrown for any other failure SQLite reports.
   case database(DatabaseError)
-  /// Thrown when opening a library whose database has an older schema version (`from`)
-  /// fails to upgrade it to this code's version (`to`): the upgrade's transaction is rolled
-  /// back, so the database is left at version `from` with all its data. Thrown by a
-  /// `.readWrite` open, and by a `.readOnly` open only for a version too old to be read as it
-  /// is (below 1; see `LibraryStore.oldestReadableSchemaVersion`). A lock held by another
-  /// process is `.busy` instead, a newer database `.newerSchema`.
+  /// Thrown when opening a library whose database has an older schema version (`from`; 0 for
+  /// a new database, which has no tables yet) fails to bring it to this code's version
+  /// (`to`): the migrations' transaction is rolled back, so the database is left at version
+  /// `from` with all its data. A lock held by another process is `.busy` instead, a newer
+  /// database `.newerSchema`.
   case upgradeFailed(from: Int, to: Int, reason: UpgradeFailure)
   /// Thrown when another process held the library locked for longer than the busy timeout
   /// (`LibraryStore.busyTimeoutMilliseconds`); trying again later may succeed (exit 75).
