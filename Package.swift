@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Three layers, each a target, so that a dependency pointing up does not compile:
+//   YarnModel  values: the model, amounts and units, conversions, the remaining estimate,
+//              calendar days, time parsing and JSON conventions (Foundation only: no SQLite,
+//              no libzip, no file I/O);
+//   YarnStore  the library on disk: SQLite and the attachment files (and SHA-256);
+//   YarnCore   CSV, time tracking and reports, backups and the export (libzip); it
+//              re-exports the other two, so an app writes one `import YarnCore`.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
   name: "yarn",
   platforms: [.macOS(.v13)],
@@ -20,27 +29,32 @@ let package = Package(
     // OpenSSL's libcrypto, for SHA-256 on Linux (CryptoKit is used on Apple systems), loaded
     // with dlopen on first use: `Sources/CCrypto/loader.c` (Debian: libssl-dev for the header).
     .target(name: "CCrypto"),
+    .target(name: "YarnModel", swiftSettings: strict),
     .target(
-      name: "YarnCore",
+      name: "YarnStore",
       dependencies: [
-        "CLibzip",
-        "CSQLite",
+        "YarnModel", "CSQLite",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: strict
+    ),
+    .target(
+      name: "YarnCore",
+      dependencies: ["YarnModel", "YarnStore", "CLibzip"],
+      swiftSettings: strict
     ),
     .executableTarget(
       name: "YarnCLI",
       dependencies: ["YarnCore"],
-      swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+      swiftSettings: strict
     ),
     .testTarget(
       name: "YarnCoreTests",
-      dependencies: ["YarnCore"]
+      dependencies: ["YarnCore", "YarnModel", "YarnStore"]
     ),
     .testTarget(
       name: "YarnCLITests",
-      dependencies: ["YarnCLI", "YarnCore"]
+      dependencies: ["YarnCLI", "YarnCore", "YarnModel", "YarnStore"]
     ),
   ],
   swiftLanguageModes: [.v6]

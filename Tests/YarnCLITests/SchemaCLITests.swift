@@ -3,6 +3,8 @@ import Testing
 
 @testable import YarnCLI
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 #if canImport(Glibc)
   import Glibc

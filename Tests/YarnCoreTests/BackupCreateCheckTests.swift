@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// `Backup.create` of a library changed outside yarn (foreign keys off, raw SQL): the backup
 /// is written and kept, and `.unrestorable` names at once what a restore would refuse or what

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Format versions: the golden version-1 archive, the migration chain, and `library.json`
 /// written item by item.

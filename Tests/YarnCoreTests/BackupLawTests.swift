@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The laws of backup, over many generated libraries: restore(backup(L)) == L, and
 /// backup → restore → backup gives a byte-identical `library.json`.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Restoring into a library that holds something: `.replace`, `.merge`, dry runs, and the
 /// clean-up after a restore that was killed.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Hostile, damaged and foreign archives: each is refused with the library left as it was.
 @Suite struct BackupRestoreSafetyTests {

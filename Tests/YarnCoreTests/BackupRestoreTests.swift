@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Restore into a store: all or nothing.
 @Suite struct BackupRestoreTests {

@@ -1,6 +1,8 @@
 import Foundation
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Test helpers of the Backup and Zip suites (names prefixed to stay clear of other suites').
 enum BackupTestSupport {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct CSVColumnsTests {
   let header = ["Project", "Start", "End", "Seconds"]

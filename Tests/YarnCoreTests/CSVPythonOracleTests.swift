@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Our writer and reader against an independent implementation: CPython's `csv` module
 /// (`csv.reader`, and `csv.writer` with line terminator `\r\n`), run as a separate process.

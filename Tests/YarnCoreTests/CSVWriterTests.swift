@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct CSVWriterTests {
   private func written(_ rows: [[String]], options: CSVOptions = CSVOptions()) -> String {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The small replacements for swift-corelibs Foundation that YarnCore carries so that it
 /// builds on FoundationEssentials alone (no ICU, no CoreFoundation in the `yarn` binary).

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The instants yarn accepts are those it can write and read back: 0001-01-01T00:00:00Z …
 /// 9999-12-31T23:59:59Z in UTC (four-digit years). Seconds from the epoch, checked with

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The items of `library.json`: each decoded by its own `Codable` conformance
 /// (`BackupReader.decode`), a problem named by its path in the document; a document that is

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The one-line rule of names and labels (`LineText`) and the stash CSV import that applies
 /// it: spaces around trimmed, control characters refused by code point, at most 200

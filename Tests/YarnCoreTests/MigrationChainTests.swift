@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The migration mechanism of `LibraryStore.migrate`, run with chains of test migrations on
 /// a database file of their own: steps run in order, each once; `PRAGMA user_version` counts

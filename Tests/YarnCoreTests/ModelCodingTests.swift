@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The hand-written `Codable` of `Yarn`, `Amount` and `Attachment` against the conformance
 /// the compiler would synthesize, given by twins of the same shape below: the same bytes out

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// File names safe on Windows, macOS and Linux, with collisions numbered.
 @Suite struct SafeFileNameTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Checks `samples/demo/` (written by `samples/make_demo.py`) against issue 2 §7: it must be a
 /// realistic library, an unpacked backup of format v1 whose manifest is right, and its remaining

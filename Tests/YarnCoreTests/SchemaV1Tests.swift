@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Version 1 of the schema, the one migration `v1-library`: its exact SQL (a released
 /// migration is never edited), the values its CHECK rules accept and refuse, and its foreign

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct StashCSVTests {
   /// A stash of two yarns; Cascade 220 (3 skeins, 220 yd / 100 g) has 150 g used by a finished

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct StashImportTests {
   static let utc = TimeZone(secondsFromGMT: 0) ?? .current

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct StoreAttachmentTests {
   /// SHA-256("abc"), FIPS 180-2 appendix B.1.

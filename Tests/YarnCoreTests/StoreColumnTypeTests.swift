@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// A value of the wrong type in a column (written outside yarn: SQLite's INTEGER and REAL
 /// columns keep a text such as `hello` as text) is reported, never read as another value

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Runs `body` on a new thread of its own (not the cooperative pool, which blocking SQLite
 /// waits must not starve) and returns its result.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct StoreSchemaTests {
   @Test func databaseIsConfiguredAsDesigned() throws {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 // MARK: Helpers shared by the Store*Tests files and TimeTrackerTests
 
@@ -426,5 +428,28 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       defer { try? store.close() }
       #expect(try store.yarns().count == 80)
     }
+  }
+}
+
+@Suite struct InMemoryStoreTests {
+  @Test func anInMemoryLibraryReadsAndWritesAndLeavesNothingOnDisk() throws {
+    let store = try LibraryStore.inMemory()
+    #expect(store.isInMemory)
+    #expect(store.mode == .readWrite)
+    #expect(try store.isEmpty())
+    try store.insert(Yarn(id: "y1", name: "Rios", quantity: Amount(3, .skein)))
+    try store.insert(Project(id: "p1", name: "Hat", status: .planned))
+    #expect(try store.yarns().map(\.name) == ["Rios"])
+    #expect(try store.itemCounts().projects == 1)
+    // An attachment goes to the store's temporary directory, removed by close().
+    let file = store.directory.appendingPathComponent("in.txt")
+    try Data("abc".utf8).write(to: file)
+    let attachment = try store.importAttachment(from: file)
+    #expect(attachment.sha256 == StoreAttachmentTests.abc)
+    #expect(store.hasAttachment(sha256: attachment.sha256))
+    #expect(
+      !FileManager.default.fileExists(atPath: store.directory.appendingPathComponent("library.sqlite").path))
+    try store.close()
+    #expect(!FileManager.default.fileExists(atPath: store.directory.path))
   }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// DST facts used (IANA tz database): America/New_York springs forward 2026-03-08 02:00 EST →
 /// 03:00 EDT and falls back 2026-11-01 02:00 EDT → 01:00 EST; Europe/Berlin springs forward

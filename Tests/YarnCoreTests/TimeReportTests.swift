@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Reports split at local midnight across the 2026 DST changes (zone facts in
 /// LocalCalendarTests). Every expected figure is worked out by hand in the comments.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// The rules of `yarn time add`, `edit`, `rm`, `start --at` and `stop --at` (issue 6), on a
 /// real store. Instants are written in UTC; `now` is fixed.

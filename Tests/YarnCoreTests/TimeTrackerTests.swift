@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 @Suite struct TimeTrackerTests {
   /// 2026-03-29T14:30:00Z, as Unix seconds (20541 days × 86400 + 14.5 h).

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
 
 /// Expected figures were worked out by hand from the definitions (1 oz = 28.349523125 g,
 /// 1 yd = 0.9144 m) and the put-ups on the ball bands; a calculator did the long division.

@@ -1,3 +1,6 @@
+import YarnModel
+import YarnStore
+
 /// Why a backup could not be made, verified or restored. Messages are lower-case and name the
 /// file or entry concerned. A restore that throws has changed nothing in the library.
 public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+import YarnModel
+import YarnStore
+
 /// One thing wrong with a backup, naming the entry or record concerned. A verification or a
 /// restore collects every problem it finds (`BackupError.invalidBackup`), not only the first.
 public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {

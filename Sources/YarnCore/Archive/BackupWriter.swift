@@ -1,3 +1,6 @@
+import YarnModel
+import YarnStore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

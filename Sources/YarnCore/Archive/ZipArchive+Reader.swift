@@ -1,4 +1,6 @@
 import CLibzip
+import YarnModel
+import YarnStore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

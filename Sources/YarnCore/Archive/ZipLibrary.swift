@@ -1,4 +1,6 @@
 import CLibzip
+import YarnModel
+import YarnStore
 
 /// libzip, which `Sources/CLibzip/loader.c` loads on first use rather than at process start.
 enum ZipLibrary {

@@ -1,3 +1,5 @@
+import YarnModel
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

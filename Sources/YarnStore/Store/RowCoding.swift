@@ -1,3 +1,5 @@
+import YarnModel
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -146,7 +148,7 @@ extension LibraryStore {
   }
 
   /// `date` truncated to whole seconds, as the store keeps it.
-  static func truncated(_ date: Date) -> Date {
+  package static func truncated(_ date: Date) -> Date {
     Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
   }
 }

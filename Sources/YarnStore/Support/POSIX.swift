@@ -1,3 +1,5 @@
+import YarnModel
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,9 +11,9 @@
 ///
 /// They exist because YarnCore imports only FoundationEssentials where it can: Foundation's
 /// re-export of the C library and `NSString`'s path methods are not there.
-enum POSIX {
+package enum POSIX {
   /// read(2): bytes read, 0 at the end, −1 with `errno` set.
-  static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
       Glibc.read(fd, buffer, count)
     #else
@@ -20,7 +22,7 @@ enum POSIX {
   }
 
   /// write(2): bytes written, −1 with `errno` set.
-  static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
       Glibc.write(fd, buffer, count)
     #else
@@ -30,7 +32,7 @@ enum POSIX {
 
   /// close(2).
   @discardableResult
-  static func close(_ fd: Int32) -> Int32 {
+  package static func close(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
       Glibc.close(fd)
     #else
@@ -39,7 +41,7 @@ enum POSIX {
   }
 
   /// open(2) with `flags` and, when creating, `mode`.
-  static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+  package static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
     #if canImport(Glibc)
       Glibc.open(path, flags, mode)
     #else
@@ -48,11 +50,11 @@ enum POSIX {
   }
 
   /// `strerror(errno)` in lower case, for messages ("no such file or directory").
-  static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
+  package static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 
   /// The folder part of a path, as `NSString.deletingLastPathComponent` gives it:
   /// `/a/b/c` → `/a/b`, `/c` → `/`, `c` → `` (empty), trailing slashes ignored.
-  static func directory(of path: String) -> String {
+  package static func directory(of path: String) -> String {
     var trimmed = Substring(path)
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -63,7 +65,7 @@ enum POSIX {
   }
 
   /// The last component of a path: `/a/b/c` → `c`, `/a/b/` → `b`, `/` → `/`.
-  static func lastComponent(of path: String) -> String {
+  package static func lastComponent(of path: String) -> String {
     var trimmed = Substring(path)
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
     guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
@@ -71,7 +73,7 @@ enum POSIX {
   }
 
   /// `component` appended to `folder` with one slash between.
-  static func join(_ folder: String, _ component: String) -> String {
+  package static func join(_ folder: String, _ component: String) -> String {
     if folder.isEmpty { return component }
     return folder.hasSuffix("/") ? folder + component : folder + "/" + component
   }

@@ -1,4 +1,5 @@
 import CSQLite
+import YarnModel
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -51,7 +52,8 @@ public final class LibraryStore {
   public let directory: URL
   /// The mode it was opened in.
   public let mode: Mode
-  /// Whether the store is an empty in-memory stand-in for a missing library (`.readOnly` only).
+  /// Whether the database lives in memory: a `.readOnly` stand-in for a missing library
+  /// (empty), or a library made by `inMemory()`.
   public let isInMemory: Bool
 
   let connection: Connection
@@ -139,6 +141,37 @@ public final class LibraryStore {
     }
   }
 
+  /// A new, empty library whose database lives in memory, for app previews and tests: it
+  /// reads and writes like a library on disk (`mode` is `.readWrite`, `isInMemory` is
+  /// `true`), and is gone when the store is closed or released. Attachments imported into it
+  /// are stored in a new temporary directory (`directory`), removed by `close()`.
+  ///
+  /// - Throws: `StoreError.io` when the temporary directory cannot be created;
+  ///   `StoreError.database` when SQLite cannot open a database in memory.
+  public static func inMemory() throws -> LibraryStore {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "yarn-in-memory-" + Identifier.make(), isDirectory: true)
+    return try LibraryStore(inMemoryAt: directory)
+  }
+
+  private init(inMemoryAt directory: URL) throws {
+    self.directory = directory.standardizedFileURL
+    mode = .readWrite
+    isInMemory = true
+    do {
+      try LibraryStore.createDirectory(self.directory)
+      try LibraryStore.createDirectory(
+        self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
+      connection = try LibraryStore.open(
+        ":memory:", flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+      try LibraryStore.configure(
+        connection, writable: false, busyTimeout: LibraryStore.busyTimeoutMilliseconds)
+      try LibraryStore.migrate(connection)
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
+  }
+
   /// Closes the database. Later calls throw `StoreError.closed`; closing twice does nothing.
   ///
   /// - Throws: `StoreError.database` when SQLite cannot close cleanly.
@@ -149,6 +182,7 @@ public final class LibraryStore {
     } catch let error as DatabaseError {
       throw StoreError.wrap(error)
     }
+    if mode == .readWrite, isInMemory { try? FileManager.default.removeItem(at: directory) }
   }
 
   /// The WAL length (bytes) past which `close()` checkpoints: 100 frames of 4 KiB pages
@@ -476,7 +510,7 @@ public final class LibraryStore {
   // MARK: Helpers shared by the extensions
 
   /// Whether a row of `table` has `id`.
-  func exists(_ table: String, id: String) throws -> Bool {
+  package func exists(_ table: String, id: String) throws -> Bool {
     try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) == 1
   }
 

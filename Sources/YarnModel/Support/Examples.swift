@@ -2,7 +2,7 @@
 /// joined by "; ", then how many more there are; "" when there are no examples and no more.
 /// Used where a message names up to a few of many rows (the store's broken references, the
 /// rows a backup lacks).
-func exampleList(_ examples: [String], of count: Int) -> String {
+package func exampleList(_ examples: [String], of count: Int) -> String {
   var shown = examples
   if count > examples.count { shown.append("and \(count - examples.count) more") }
   return shown.joined(separator: "; ")

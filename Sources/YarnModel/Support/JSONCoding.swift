@@ -69,7 +69,7 @@ public enum JSONCoding {
   static let latestSecond: Int64 = 253_402_300_799
 
   /// The range in words, for error messages.
-  static let instantRangeText = "0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z"
+  package static let instantRangeText = "0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z"
 
   /// Whether `date`, truncated to whole seconds as the store and `formatInstant` truncate it,
   /// lies within `earliestInstant...latestInstant`.

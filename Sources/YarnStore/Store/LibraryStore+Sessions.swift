@@ -1,4 +1,5 @@
 import CSQLite
+import YarnModel
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 import CSQLite
+import YarnModel
 
 /// An error reported by SQLite: its result code, its message and the SQL that failed.
 ///

@@ -1,3 +1,5 @@
+import YarnModel
+
 /// The database schema as an ordered list of named migrations.
 ///
 /// `PRAGMA user_version` records how many of them a database has had: version N means

@@ -230,7 +230,7 @@ public enum TimeInput {
   /// `nil` for anything else, and for an instant whose UTC falls outside
   /// `JSONCoding.earliestInstant...latestInstant` (whole seconds; a kept fraction never
   /// carries into the next second, so the result truncates to the second written).
-  static func absoluteInstant(_ text: String, keepingFraction: Bool = false) -> Date? {
+  package static func absoluteInstant(_ text: String, keepingFraction: Bool = false) -> Date? {
     guard let parts = absoluteParts(text), parts.seconds >= JSONCoding.earliestSecond,
       parts.seconds <= JSONCoding.latestSecond
     else { return nil }
