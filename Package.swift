@@ -48,13 +48,20 @@ let package = Package(
       dependencies: ["YarnCore"],
       swiftSettings: strict
     ),
+    // README's "Using YarnCore from Swift", as a program that builds with the package
+    // (ExampleTests checks that the README shows this file and that it runs).
+    .executableTarget(
+      name: "stash-report",
+      dependencies: ["YarnCore"],
+      path: "Examples/StashReport"
+    ),
     .testTarget(
       name: "YarnCoreTests",
       dependencies: ["YarnCore", "YarnModel", "YarnStore"]
     ),
     .testTarget(
       name: "YarnCLITests",
-      dependencies: ["YarnCLI", "YarnCore", "YarnModel", "YarnStore"]
+      dependencies: ["YarnCLI", "stash-report", "YarnCore", "YarnModel", "YarnStore"]
     ),
   ],
   swiftLanguageModes: [.v6]
