@@ -166,7 +166,7 @@ extension LibraryStore {
     // The owner's NOT NULL test and the role are written into the SQL, not bound: the
     // attachment indexes are partial (`WHERE yarn_id IS NOT NULL`, `WHERE role = 'pattern'`),
     // and SQLite re-prepares a statement on every new bound value when only that value shows
-    // a partial index applies — once per yarn on a stash of 100,000.
+    // a partial index applies — once per yarn.
     let roleLiteral = role == "pattern" ? "'pattern'" : "'photo'"
     return try connection.query(
       """

@@ -34,7 +34,7 @@ extension LibraryStore {
   public func forEachYarn(includingPhotos: Bool = true, _ body: (Yarn) throws -> Void) throws {
     try read {
       // The photos of every yarn come from one query in the yarns' order, read alongside
-      // them, not from a query per yarn (a quarter of the reading at 100,000 yarns).
+      // them, not from a query per yarn.
       let photos = includingPhotos ? try YarnPhotoCursor(connection) : nil
       try connection.forEach("SELECT \(LibraryStore.yarnColumns) FROM yarn ORDER BY seq") {
         var yarn = try yarn(from: $0, includingPhotos: false)
