@@ -151,3 +151,35 @@ private final class LockedFlag: @unchecked Sendable {
 private final class ResultBox<T>: @unchecked Sendable {
   var value: T?
 }
+
+/// `stash import` in a cancelled task: nothing is planned or imported.
+@Suite struct ImportCancellationTests {
+  @Test func anImportInACancelledTaskStopsAndImportsNothing() async throws {
+    let csv = Data("Name,Brand\nRios,Malabrigo\nArroyo,Malabrigo\n".utf8)
+    let options = StashCSV.ImportOptions(
+      timeZone: TimeZone(secondsFromGMT: 0) ?? .current, now: Date(timeIntervalSince1970: 0))
+    // Planned outside, applied in a cancelled task: rolled back.
+    let store = try LibraryStore.inMemory()
+    let plan = try StashCSV.importPlan(from: csv, store: store, options: options)
+    #expect(plan.creates.count == 2)
+    let directory = store.directory
+    try store.close()
+    let task = Task {
+      while !Task.isCancelled { await Task.yield() }
+      let target = try LibraryStore(directory: directory, mode: .readWrite)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      var planned: Error?
+      do { _ = try StashCSV.importPlan(from: csv, store: target, options: options) } catch {
+        planned = error
+      }
+      var applied: Error?
+      do { try StashCSV.apply(plan, to: target) } catch { applied = error }
+      return (planned is CancellationError, applied is CancellationError, try target.isEmpty())
+    }
+    task.cancel()
+    let (planStopped, applyStopped, empty) = try await task.value
+    #expect(planStopped)
+    #expect(applyStopped)
+    #expect(empty)
+  }
+}

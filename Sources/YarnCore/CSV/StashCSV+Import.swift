@@ -135,7 +135,8 @@ extension StashCSV {
   ///   - options: delimiter, leniency, guard, time zone and clock.
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `CSVReadError` when the file is not CSV (strict mode) or not UTF-8;
-  ///   `StoreError` when the store cannot be read.
+  ///   `StoreError` when the store cannot be read; `CancellationError` when the current task
+  ///   is cancelled (checked before each row).
   public static func importPlan(
     from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
   ) throws -> ImportPlan {
@@ -152,7 +153,8 @@ extension StashCSV {
   /// - Parameters:
   ///   - existingYarn: the yarn with an ID, or `nil`.
   ///   - existingNotes: the texts of a yarn's notes, oldest first.
-  /// - Throws: `CSVReadError`; what the two functions throw.
+  /// - Throws: `CSVReadError`; what the two functions throw; `CancellationError` when the
+  ///   current task is cancelled (checked before each row).
   public static func importPlan(
     from data: Data, options: ImportOptions, existingYarn: (String) throws -> Yarn?,
     existingNotes: (String) throws -> [String]
@@ -170,6 +172,7 @@ extension StashCSV {
     reader.expectedFieldCount = header.fields.count
     var rowsByID: [String: Int] = [:]
     while let record = try reader.next() {
+      try Task.checkCancellation()
       var row = StashRowReader(
         record: record, layout: layout, options: options, expectedCount: header.fields.count)
       guard row.fieldCountIsRight else {
@@ -210,12 +213,16 @@ extension StashCSV {
   /// updates the changed ones.
   ///
   /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
-  ///   when the store refuses a change (then the transaction is rolled back, nothing is
-  ///   imported).
+  ///   when the store refuses a change, or `CancellationError` when the current task is
+  ///   cancelled (checked before each yarn): then the transaction is rolled back, nothing is
+  ///   imported.
   public static func apply(_ plan: ImportPlan, to store: LibraryStore) throws {
     guard plan.problems.isEmpty else { throw ImportError(problems: plan.problems) }
     try store.write {
-      for yarn in plan.creates { try store.insert(yarn) }
+      for yarn in plan.creates {
+        try Task.checkCancellation()
+        try store.insert(yarn)
+      }
       for yarn in plan.updates { try store.update(yarn) }
       for note in plan.notes { try store.insert(note) }
     }
