@@ -97,7 +97,7 @@ done
 echo "load after: $(uptime)" >>"$base/load.txt"
 
 # The table: best (fastest) and mean wall time, yarn's CPU (user + system, mean), the ratios.
-python3 - "$base" "$@" <<'PY'
+python3 - "$base" "$@" <<'PY' | tee "$base/results.md"
 import json, sys
 base, sizes = sys.argv[1], sys.argv[2:]
 pairs = [("create", "yarn backup create", ["Python zipfile + fsync", "zip -0 -r"], [1.3, 1.0]),
@@ -106,16 +106,16 @@ pairs = [("create", "yarn backup create", ["Python zipfile + fsync", "zip -0 -r"
 print(open(f"{base}/load.txt").read())
 print("| yarns | task | tool | best | mean ± σ | CPU (user+sys) | yarn / tool (best) | target | peak RSS |")
 print("|---:|---|---|---:|---:|---:|---:|---|---:|")
-best = {}
+best, cpu = {}, {}
 for n in sizes:
     for task, ours, peers, targets in pairs:
         results = {r["command"]: r for r in json.load(open(f"{base}/y{n}/{task}.json"))["results"]}
         rss = int(open(f"{base}/y{n}/rss-{task}").read().split()[-1]) / 1000
         y = results[ours]
         best[n, task] = y["min"]
-        cpu = y["user"] + y["system"]
+        cpu[n, task] = y["user"] + y["system"]
         print(f"| {int(n):,} | {task} | `{ours}` | {y['min']:.2f} s | {y['mean']:.2f} s ± {y['stddev'] or 0:.2f}"
-              f" | {cpu:.2f} s | | | {rss:.1f} MB {'(met)' if rss < 100 else '(**missed**)'} |")
+              f" | {cpu[n, task]:.2f} s | | | {rss:.1f} MB {'(met)' if rss < 100 else '(**missed**)'} |")
         for peer, target in zip(peers, targets):
             p = results[peer]
             ratio = y["min"] / p["min"]
@@ -126,6 +126,7 @@ if len(sizes) > 1:
     lo, hi = sizes[0], sizes[-1]
     print()
     for task, *_ in pairs:
-        print(f"{task}: {int(hi):,} yarns take {best[hi, task] / best[lo, task]:.2f}× the time of "
-              f"{int(lo):,} ({int(hi) / int(lo):.1f}× the yarns)")
+        print(f"{task}: {int(hi):,} yarns ({int(hi) / int(lo):.1f}× the yarns of {int(lo):,}) take "
+              f"{best[hi, task] / best[lo, task]:.2f}× the time (best), "
+              f"{cpu[hi, task] / cpu[lo, task]:.2f}× the CPU time (user + system)")
 PY
