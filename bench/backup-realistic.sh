@@ -22,7 +22,8 @@
 # Environment: YARN_BIN a ready build of scripts/build-release.sh (else it is built); RUNS;
 # WORK a folder for the data (default: a new folder under /tmp, removed at the end); with
 # WORK given, each size's library and backup.zip are kept there and reused by the next run
-# (delete WORK/yN/library to regenerate). Disk: about 4 GiB free per size while it runs.
+# (delete WORK/yN/library to regenerate). The table is also written to WORK/results.md.
+# Disk: up to about 7 GiB free while a size runs (library, backup.zip, files/, three zips).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
