@@ -20,14 +20,14 @@ public struct Attachment: Codable, Hashable, Sendable {
   }
 
   /// Whether `text` is 64 lower-case hexadecimal digits, the only form `sha256` may take.
-  public static func isValidDigest(_ text: String) -> Bool {
+  package static func isValidDigest(_ text: String) -> Bool {
     text.utf8.count == 64
       && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
   }
 
   /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `gif`, `webp`,
   /// `pdf`, `txt`), or `application/octet-stream`.
-  public static func mediaType(forFileName name: String) -> String {
+  package static func mediaType(forFileName name: String) -> String {
     let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
     switch ext {
     case "jpg", "jpeg": return "image/jpeg"

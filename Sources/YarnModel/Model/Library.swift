@@ -45,6 +45,6 @@ public struct Library: Codable, Hashable, Sendable {
 }
 
 /// Makes new identifiers: lower-case random UUIDs (RFC 9562 version 4).
-public enum Identifier {
-  public static func make() -> String { UUID().uuidString.lowercased() }
+package enum Identifier {
+  package static func make() -> String { UUID().uuidString.lowercased() }
 }

@@ -6,9 +6,9 @@
 
 /// Finds a yarn or a project by what a person types: its ID, a unique prefix of its ID, or its
 /// name (case-insensitive). The rule is the CLI's, kept here so an app can share it.
-public enum Lookup {
+package enum Lookup {
   /// Thrown when a reference matches nothing or more than one item.
-  public enum Failure: Error, Equatable, Sendable {
+  package enum Failure: Error, Equatable, Sendable {
     /// Thrown when nothing has that ID, ID prefix or name.
     case notFound(reference: String)
     /// Thrown when the reference fits several items: `(id, name)` of each.
@@ -16,9 +16,9 @@ public enum Lookup {
   }
 
   /// An item a reference could mean.
-  public struct Candidate: Equatable, Sendable {
-    public let id: String
-    public let name: String
+  package struct Candidate: Equatable, Sendable {
+    package let id: String
+    package let name: String
   }
 
   /// The one item of `items` that `reference` names.
@@ -31,7 +31,7 @@ public enum Lookup {
   ///
   /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates, those found
   ///   by name first.
-  public static func find<Item>(
+  package static func find<Item>(
     _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String
   ) throws(Failure) -> Item {
     let wanted = reference.trimmingSpaces()

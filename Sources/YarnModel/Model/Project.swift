@@ -106,7 +106,7 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
 extension Project {
   /// What is wrong with the project's days, or `nil` when they agree: a project cannot be
   /// finished before the day it was started.
-  public var datesProblem: String? {
+  package var datesProblem: String? {
     guard let started, let finished, finished < started else { return nil }
     return "'\(name)' cannot finish on \(finished) before it started on \(started)"
   }

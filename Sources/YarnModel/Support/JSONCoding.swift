@@ -9,9 +9,9 @@
 ///
 /// Sorted keys and a fixed date form make the output byte-identical for equal values, which
 /// the backup law (backup → restore → backup) relies on.
-public enum JSONCoding {
+package enum JSONCoding {
   /// An encoder with the package's conventions; `pretty` adds indentation for people.
-  public static func encoder(pretty: Bool = true) -> JSONEncoder {
+  package static func encoder(pretty: Bool = true) -> JSONEncoder {
     let encoder = JSONEncoder()
     var format: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     if pretty { format.insert(.prettyPrinted) }
@@ -26,7 +26,7 @@ public enum JSONCoding {
 
   /// A decoder that reads what `encoder` writes, and instants with fractional seconds or an
   /// offset (`2026-03-29T16:30:00.250+02:00`).
-  public static func decoder() -> JSONDecoder {
+  package static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .custom { decoder in
       let container = try decoder.singleValueContainer()
@@ -56,13 +56,13 @@ public enum JSONCoding {
   /// `earliestInstant...latestInstant` in UTC — even one written with an offset inside the
   /// years, such as `0001-01-01T00:00:00+18:00` (0000-12-31T06:00:00Z) — is refused where
   /// instants come in (`TimeInput`, `parseInstant`), so that every stored instant restores.
-  public static let earliestInstant = Date(timeIntervalSince1970: Double(earliestSecond))
+  package static let earliestInstant = Date(timeIntervalSince1970: Double(earliestSecond))
 
   /// The last whole second this package stores and writes: 9999-12-31T23:59:59Z
   /// (253,402,300,799 s from 1970-01-01T00:00:00Z); see `earliestInstant`. A fraction of it
   /// (`9999-12-31T23:59:59.5Z`) is read too, and truncated to it by the store and by
   /// `formatInstant`.
-  public static let latestInstant = Date(timeIntervalSince1970: Double(latestSecond))
+  package static let latestInstant = Date(timeIntervalSince1970: Double(latestSecond))
 
   /// `earliestInstant` and `latestInstant` in whole seconds from 1970-01-01T00:00:00Z.
   static let earliestSecond: Int64 = -62_135_596_800
@@ -73,7 +73,7 @@ public enum JSONCoding {
 
   /// Whether `date`, truncated to whole seconds as the store and `formatInstant` truncate it,
   /// lies within `earliestInstant...latestInstant`.
-  public static func isInInstantRange(_ date: Date) -> Bool {
+  package static func isInInstantRange(_ date: Date) -> Bool {
     let seconds = date.timeIntervalSince1970.rounded(.down)
     return seconds >= Double(earliestSecond) && seconds <= Double(latestSecond)
   }
@@ -83,7 +83,7 @@ public enum JSONCoding {
   /// others are written with a year that is not four digits and that `parseInstant` refuses.
   /// Beyond ±2^62 s (a row written outside yarn, up to ±2^63 s) the instant is written as
   /// ±2^62 s: the arithmetic below would overflow there, and such a text is refused anyway.
-  public static func formatInstant(_ date: Date) -> String {
+  package static func formatInstant(_ date: Date) -> String {
     let bound = Double(Int64(1) << 62)
     let exact = date.timeIntervalSince1970.rounded(.down)
     let seconds = Int64(exact.isNaN ? 0 : min(max(exact, -bound), bound))
@@ -116,7 +116,7 @@ public enum JSONCoding {
   /// and so is one whose UTC falls outside `earliestInstant...latestInstant`
   /// (`9999-12-31T23:59:59-18:00` is 10000-01-01T17:59:59Z). A fraction never carries into the
   /// next second: `9999-12-31T23:59:59.999999999Z` is read, and truncates to 23:59:59.
-  public static func parseInstant(_ text: String) -> Date? {
+  static func parseInstant(_ text: String) -> Date? {
     TimeInput.absoluteInstant(text, keepingFraction: true)
   }
 }

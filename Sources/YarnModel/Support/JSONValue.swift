@@ -9,7 +9,7 @@
 ///
 /// Numbers that are whole and fit in 64 bits are `integer`, so that sizes and counts keep
 /// every digit; other numbers are `number`.
-public enum JSONValue: Codable, Hashable, Sendable {
+package enum JSONValue: Codable, Hashable, Sendable {
   case null
   case bool(Bool)
   case integer(Int64)
@@ -19,19 +19,19 @@ public enum JSONValue: Codable, Hashable, Sendable {
   case object([String: JSONValue])
 
   /// The members of an object; `nil` for any other value.
-  public var object: [String: JSONValue]? {
+  var object: [String: JSONValue]? {
     if case .object(let members) = self { return members }
     return nil
   }
 
   /// The elements of an array; `nil` for any other value.
-  public var array: [JSONValue]? {
+  var array: [JSONValue]? {
     if case .array(let elements) = self { return elements }
     return nil
   }
 
   /// - Throws: `DecodingError.dataCorrupted` for input that is none of the JSON values.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
       self = .null
@@ -52,7 +52,7 @@ public enum JSONValue: Codable, Hashable, Sendable {
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {
     case .null: try container.encodeNil()

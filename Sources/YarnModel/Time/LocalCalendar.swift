@@ -12,11 +12,11 @@
 /// A local day runs from its first instant (local midnight, or the end of a DST gap that
 /// swallows midnight) to the first instant of the next day; every instant belongs to exactly
 /// one local day.
-public enum LocalCalendar {
+package enum LocalCalendar {
   /// The local day that contains `instant` in `timeZone`; the nearest day of the years
   /// 1...9999 when the local day falls outside them (0001-01-01T00:00:00Z is 0000-12-31 in
   /// New York: 0001-01-01 is given).
-  public static func day(containing instant: Date, in timeZone: any UTCOffsetProvider) -> CalendarDate {
+  package static func day(containing instant: Date, in timeZone: any UTCOffsetProvider) -> CalendarDate {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let local = seconds + Int64(timeZone.secondsFromGMT(for: instant))
     let days = floorDivide(local, 86_400)
@@ -26,7 +26,7 @@ public enum LocalCalendar {
   /// The first instant of `day` in `timeZone`: local midnight, its first occurrence when the
   /// clocks repeat it, or — in a zone whose clocks skip midnight for DST — the instant the
   /// day's clock starts at (such as 01:00).
-  public static func startOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
+  package static func startOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
     if let midnight = TimeInput.localInstant(day: day, hour: 0, minute: 0, second: 0, in: timeZone) {
       return midnight
     }
@@ -48,7 +48,7 @@ public enum LocalCalendar {
   }
 
   /// The instants `[start, end)` covered by the local days `from` through `to`, inclusive.
-  public static func interval(
+  package static func interval(
     from: CalendarDate, through to: CalendarDate, in timeZone: any UTCOffsetProvider
   )
     -> (start: Date, end: Date)
@@ -59,7 +59,7 @@ public enum LocalCalendar {
   /// The first instant after `day` in `timeZone`: the start of the next day; for 9999-12-31,
   /// the last day a `CalendarDate` holds, 10000-01-01T00:00:00Z, just after
   /// `JSONCoding.latestInstant`, so that the day holds every instant after its start.
-  public static func endOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
+  package static func endOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
     let next = day.adding(days: 1)
     guard next != day else { return Date(timeIntervalSince1970: Double(JSONCoding.latestSecond + 1)) }
     return startOfDay(next, in: timeZone)
@@ -69,7 +69,7 @@ public enum LocalCalendar {
   /// wall-clock time that the zone shows twice (the hour repeated when the clocks fall back)
   /// carries its UTC offset, so that the two read differently: `2026-11-01 01:30 -04:00` and
   /// `2026-11-01 01:30 -05:00` in New York.
-  public static func text(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
+  package static func text(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let offset = Int64(timeZone.secondsFromGMT(for: instant))
     let local = seconds + offset
@@ -86,7 +86,7 @@ public enum LocalCalendar {
   /// the hour (or half hour) that repeats when the clocks go back. Found from the offsets in
   /// force a day before and a day after (one change at most in between, as in every zone of
   /// the tz database): the other offset's instant with the same wall time must exist.
-  public static func isRepeated(_ instant: Date, in timeZone: any UTCOffsetProvider) -> Bool {
+  static func isRepeated(_ instant: Date, in timeZone: any UTCOffsetProvider) -> Bool {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let offset = Int64(timeZone.secondsFromGMT(for: instant))
     for probe in [seconds - 86_400, seconds + 86_400] {
@@ -102,7 +102,7 @@ public enum LocalCalendar {
   }
 
   /// `instant` in ISO 8601 with the zone's offset in force then: `2026-03-29T16:30:00+02:00`.
-  public static func iso8601(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
+  package static func iso8601(_ instant: Date, in timeZone: any UTCOffsetProvider) -> String {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
     let offset = Int64(timeZone.secondsFromGMT(for: instant))
     let local = seconds + offset
@@ -136,14 +136,14 @@ public enum LocalCalendar {
 
 /// An ISO 8601 week (ISO 8601-1:2019 §5.2.4.1): weeks begin on Monday, and week 1 of a year
 /// is the week holding its first Thursday, so a week belongs to the year of its Thursday.
-public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The ISO week-numbering year (for 2027-01-01, a Friday, it is 2026).
-  public let year: Int
+  package let year: Int
   /// The week, 1...53.
-  public let week: Int
+  package let week: Int
 
   /// The week that holds `day`.
-  public init(containing day: CalendarDate) {
+  package init(containing day: CalendarDate) {
     let days = day.daysSince1970
     let thursday = days - Int64(day.isoWeekday - 1) + 3
     let thursdayDate = CalendarDate(daysSince1970: thursday) ?? day
@@ -153,12 +153,12 @@ public struct ISOWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// `2026-W23`; the year has four digits (`0001-W01`), so that labels sort as text.
-  public var description: String {
+  package var description: String {
     let y = String(year)
     return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-W\(week < 10 ? "0" : "")\(week)"
   }
 
-  public static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
+  package static func < (lhs: ISOWeek, rhs: ISOWeek) -> Bool {
     (lhs.year, lhs.week) < (rhs.year, rhs.week)
   }
 }
@@ -171,7 +171,7 @@ extension CalendarDate {
 
   /// The day `days` after 1970-01-01 (before it when negative), by the proleptic Gregorian
   /// calendar (H. Hinnant's civil-from-days algorithm); `nil` outside the years 1...9999.
-  public init?(daysSince1970 days: Int64) {
+  init?(daysSince1970 days: Int64) {
     let (year, month, day) = CalendarDate.civil(fromDays: days)
     guard year >= 1, year <= 9999 else { return nil }
     self.init(year: Int(year), month: Int(month), day: Int(day))
@@ -193,14 +193,14 @@ extension CalendarDate {
   }
 
   /// The ISO 8601 day of the week: 1 Monday … 7 Sunday.
-  public var isoWeekday: Int {
+  var isoWeekday: Int {
     // 1970-01-01 was a Thursday (4).
     let fromMonday = (daysSince1970 + 3) % 7
     return Int(fromMonday < 0 ? fromMonday + 7 : fromMonday) + 1
   }
 
   /// `2026-06`: the year and month.
-  public var yearMonth: String {
+  package var yearMonth: String {
     let y = String(year)
     return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (month < 10 ? "0" : "")
       + String(month)

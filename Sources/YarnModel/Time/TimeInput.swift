@@ -11,11 +11,11 @@
 /// that a DST change skips or repeats follow RFC 5545 §3.3.5's reading of local time, made
 /// strict: a time inside a spring-forward gap does not exist and is refused; a time that occurs
 /// twice (fall-back) means its first occurrence unless an offset is written.
-public enum TimeInput {
+package enum TimeInput {
   /// Thrown when a time or a duration cannot be read; it quotes the input and says what forms
   /// are accepted.
-  public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Problem: Hashable, Sendable {
+  package struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Problem: Hashable, Sendable {
       /// Thrown when the text is no accepted form of time.
       case unreadableTime
       /// Thrown when the text is no accepted form of duration.
@@ -29,10 +29,10 @@ public enum TimeInput {
       /// 0000-12-31T06:00:00Z.
       case timeOutOfRange
     }
-    public let input: String
-    public let problem: Problem
+    package let input: String
+    package let problem: Problem
 
-    public var description: String {
+    package var description: String {
       switch problem {
       case .unreadableTime:
         return "cannot read the time \"\(input)\"; use 14:30, yesterday 20:00, 2026-03-29 14:30, "
@@ -65,7 +65,7 @@ public enum TimeInput {
   /// - Throws: `ParseError` when the text is unreadable, names a local time that does not
   ///   exist, or names an instant outside that range (`.timeOutOfRange`: `0001-01-01 00:00` in
   ///   a zone ahead of UTC, `9999-12-31T23:59:59-18:00`, `-999999999h`).
-  public static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
+  package static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
     throws(ParseError)
     -> Date
   {
@@ -134,7 +134,7 @@ public enum TimeInput {
   ///
   /// - Returns: whole seconds, more than zero and at most 1,000 hours.
   /// - Throws: `ParseError`.
-  public static func duration(_ text: String) throws(ParseError) -> Int64 {
+  package static func duration(_ text: String) throws(ParseError) -> Int64 {
     guard let seconds = durationSeconds(text.trimmingSpaces().lowercased()) else {
       throw ParseError(input: text, problem: .unreadableDuration)
     }
@@ -145,7 +145,7 @@ public enum TimeInput {
   }
 
   /// `h:mm` for a number of seconds (`1:30` for 5,400 s; `0:00` for less than a minute).
-  public static func hoursAndMinutes(_ seconds: Int64) -> String {
+  package static func hoursAndMinutes(_ seconds: Int64) -> String {
     let minutes = max(0, seconds) / 60
     let m = minutes % 60
     return "\(minutes / 60):\(m < 10 ? "0" : "")\(m)"
@@ -153,7 +153,7 @@ public enum TimeInput {
 
   /// The instant of a local wall-clock time in `timeZone`: the first occurrence when the time
   /// occurs twice, `nil` when the clocks skipped it.
-  public static func localInstant(
+  static func localInstant(
     day: CalendarDate, hour: Int, minute: Int, second: Int, in timeZone: any UTCOffsetProvider
   )
     -> Date?
@@ -323,7 +323,7 @@ public enum TimeInput {
 extension CalendarDate {
   /// Days from 1970-01-01 to this day (negative before), by the proleptic Gregorian calendar
   /// (H. Hinnant's days-from-civil algorithm).
-  public var daysSince1970: Int64 {
+  var daysSince1970: Int64 {
     let y = Int64(month <= 2 ? year - 1 : year)
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -335,7 +335,7 @@ extension CalendarDate {
 
   /// The day `days` after this one (before it when negative); the same day when that would
   /// leave the years 1...9999.
-  public func adding(days: Int) -> CalendarDate {
+  package func adding(days: Int) -> CalendarDate {
     CalendarDate(daysSince1970: daysSince1970 + Int64(days)) ?? self
   }
 }

@@ -53,7 +53,7 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
   /// `/usr/share/zoneinfo`, such as `Europe/Berlin`), or a POSIX rule (`EST5EDT`, `<+0530>-5:30`:
   /// a name of 3 or more letters, then an offset; POSIX.1-2017, 8.3 "TZ"). Empty is UTC by
   /// definition, so known.
-  public static func isKnown(_ value: String) -> Bool {
+  package static func isKnown(_ value: String) -> Bool {
     var name = Substring(value)
     if name.hasPrefix(":") { name.removeFirst() }
     if name.isEmpty { return true }

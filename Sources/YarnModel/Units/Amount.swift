@@ -120,7 +120,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `value` rounded to at most 2 decimals with trailing zeros trimmed: `2.5`, `3`, `0.33`.
-  public static func format(_ value: Double) -> String {
+  package static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
     let scaled = (value * 100).rounded()
     guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {

@@ -35,10 +35,10 @@ public struct RemainingEstimate: Hashable, Sendable {
   public let unconverted: [UnconvertedUsage]
 
   /// A usage counted against a yarn: the project it belongs to and the amount.
-  public struct CountedUsage: Hashable, Sendable {
-    public let projectID: String
-    public let amount: Amount
-    public init(projectID: String, amount: Amount) {
+  struct CountedUsage: Hashable, Sendable {
+    let projectID: String
+    let amount: Amount
+    init(projectID: String, amount: Amount) {
       self.projectID = projectID
       self.amount = amount
     }
@@ -50,7 +50,7 @@ public struct RemainingEstimate: Hashable, Sendable {
   ///   - yarn: the stash yarn; its quantity, override and put-up are used.
   ///   - usages: the usages to count (by default those of finished projects; see
   ///     `Library.usages(of:includeActive:)`).
-  public init(yarn: Yarn, usages: [CountedUsage]) {
+  init(yarn: Yarn, usages: [CountedUsage]) {
     if let override = yarn.remainingOverride {
       self.init(remaining: override, source: .override, deficit: nil, unconverted: [])
       return
@@ -95,7 +95,7 @@ extension Library {
   /// The usages counted against the yarn `yarnID`: those of finished projects, and of projects
   /// in progress too when `includeActive` is true. Planned, frogged and hibernating projects
   /// never count (frogged yarn went back to the stash).
-  public func usages(of yarnID: String, includeActive: Bool = false)
+  func usages(of yarnID: String, includeActive: Bool = false)
     -> [RemainingEstimate.CountedUsage]
   {
     var out: [RemainingEstimate.CountedUsage] = []

@@ -28,7 +28,7 @@ public enum YarnUnit: String, Codable, CaseIterable, Hashable, Sendable {
   }
 
   /// The unit's name for `value` in human output: `skein`/`skeins`; the others are symbols.
-  public func symbol(for value: Double) -> String {
+  func symbol(for value: Double) -> String {
     switch self {
     case .skein: value == 1 ? "skein" : "skeins"
     default: rawValue
@@ -49,6 +49,6 @@ public enum YarnUnit: String, Codable, CaseIterable, Hashable, Sendable {
   }
 
   /// The words `init(parsing:)` accepts, for error messages.
-  public static let acceptedWords =
+  package static let acceptedWords =
     "skeins (skein, sk, ball, hank), grams (g, gram), ounces (oz, ounce), yards (yd, yds, yard), meters (m, meter, metre)"
 }
