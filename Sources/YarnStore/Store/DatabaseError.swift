@@ -18,7 +18,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   public var primaryCode: Int32 { extendedCode & 0xff }
 
   /// An error with SQLite's extended result code, its message and the failing SQL, if any.
-  public init(extendedCode: Int32, message: String, sql: String? = nil) {
+  package init(extendedCode: Int32, message: String, sql: String? = nil) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql

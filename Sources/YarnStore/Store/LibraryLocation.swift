@@ -8,7 +8,7 @@ import YarnModel
 
 /// Where the library directory is: the rule of DESIGN.md "Store", kept here so that an app and
 /// the CLI find the same library.
-public enum LibraryLocation {
+package enum LibraryLocation {
   /// The library directory, by precedence:
   /// 1. `explicit` (the CLI's `--library DIR`), when given and not empty;
   /// 2. `$YARN_LIBRARY`, when set and not empty;
@@ -25,7 +25,7 @@ public enum LibraryLocation {
   ///   - explicit: the `--library` value, or `nil`.
   ///   - environment: the process environment (`ProcessInfo.processInfo.environment`).
   /// - Returns: a file URL of the directory, standardized (no `.` or `..` parts).
-  public static func resolve(explicit: String?, environment: [String: String]) -> URL {
+  package static func resolve(explicit: String?, environment: [String: String]) -> URL {
     let home = homeDirectory(environment)
     if let explicit, !explicit.isEmpty {
       return directory(expanding: explicit, home: home)

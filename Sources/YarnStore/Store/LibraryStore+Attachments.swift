@@ -56,7 +56,7 @@ extension LibraryStore {
   }
 
   /// Whether the bytes with this SHA-256 are stored (a valid digest whose file exists).
-  public func hasAttachment(sha256: String) -> Bool {
+  package func hasAttachment(sha256: String) -> Bool {
     guard Attachment.isValidDigest(sha256) else { return false }
     return FileManager.default.fileExists(atPath: attachmentURL(sha256: sha256).path)
   }

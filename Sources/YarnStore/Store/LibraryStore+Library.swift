@@ -58,7 +58,7 @@ extension LibraryStore {
   /// The SHA-256 of every attachment a yarn or project refers to.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func referencedAttachmentDigests() throws -> Set<String> {
+  package func referencedAttachmentDigests() throws -> Set<String> {
     try read {
       Set(try connection.query("SELECT DISTINCT sha256 FROM attachment") { $0.text(0) ?? "" })
     }
@@ -77,7 +77,7 @@ extension LibraryStore {
   ///   their table's name and then of their row (`row 3 of attachment refers to yarn y-9`,
   ///   `a usage of project p-9 (position 0) refers to project p-9`).
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func orphanedRows(limit: Int = 5) throws -> (count: Int, examples: [String]) {
+  package func orphanedRows(limit: Int = 5) throws -> (count: Int, examples: [String]) {
     try read {
       try LibraryStore.brokenReferences(
         connection, limit: limit,

@@ -49,7 +49,7 @@ extension LibraryStore {
   /// in creation order; an exact ID match comes first.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func sessions(idPrefix prefix: String, limit: Int = 10) throws -> [TimeSession] {
+  package func sessions(idPrefix prefix: String, limit: Int = 10) throws -> [TimeSession] {
     let lowered = prefix.lowercased()
     return try read {
       if let exact = try connection.query(
@@ -82,7 +82,7 @@ extension LibraryStore {
   /// The number of sessions recorded.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func sessionCount() throws -> Int {
+  func sessionCount() throws -> Int {
     try read { Int(try connection.integer("SELECT count(*) FROM time_session") ?? 0) }
   }
 }

@@ -40,13 +40,13 @@ public final class LibraryStore {
   }
 
   /// How long a statement waits for another process's lock before `StoreError.busy`: 5000 ms.
-  public static let busyTimeoutMilliseconds: Int32 = 5000
+  static let busyTimeoutMilliseconds: Int32 = 5000
   /// The database's file name inside the library directory.
-  public static let databaseFileName = "library.sqlite"
+  package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
-  public static let attachmentsFolderName = "attachments"
+  package static let attachmentsFolderName = "attachments"
   /// The database schema version (`PRAGMA user_version`) this code writes: 1.
-  public static var schemaVersion: Int { Schema.currentVersion }
+  static var schemaVersion: Int { Schema.currentVersion }
 
   /// The library directory, as given (standardized).
   public let directory: URL
@@ -203,7 +203,7 @@ public final class LibraryStore {
   }
 
   /// The path of `library.sqlite`.
-  public var databaseURL: URL {
+  var databaseURL: URL {
     directory.appendingPathComponent(LibraryStore.databaseFileName)
   }
 

@@ -8,7 +8,7 @@ import YarnModel
 
 /// An error from `LibraryStore`. Each case carries the data a message or an exit code needs;
 /// `description` is a lower-case sentence naming what went wrong and where.
-public enum StoreError: Error, CustomStringConvertible {
+public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// The kinds of item a library holds, for messages that name one.
   public enum Kind: String, Sendable, CustomStringConvertible {
     case yarn, project, note, session

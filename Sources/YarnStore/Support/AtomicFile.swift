@@ -17,22 +17,22 @@ import YarnModel
 /// and then the directory is fsynced (POSIX rename(2) is atomic within one file system). The
 /// temporary file, `.NAME.tmp-XXXXXX`, is locked (`flock`) while it is written; one that a
 /// killed process left is removed by the next atomic write to the same file.
-public enum AtomicFile {
+package enum AtomicFile {
   /// Thrown when a step of an atomic write fails; `path` is the file concerned.
-  public struct WriteError: Error, CustomStringConvertible {
-    public let path: String
-    public let reason: String
+  package struct WriteError: Error, CustomStringConvertible {
+    package let path: String
+    package let reason: String
     /// Whether writing failed midway (a write, sync or close of the open file: a full disk,
     /// an I/O error, a closed pipe) rather than the file not being created at all.
-    public var midway = false
-    public var description: String { "cannot write \(path): \(reason)" }
+    package var midway = false
+    package var description: String { "cannot write \(path): \(reason)" }
   }
 
   /// Writes `data` to `url` atomically.
   ///
   /// - Throws: `WriteError` when the temporary file cannot be created, written, synced or
   ///   renamed; the target is then untouched and the temporary file removed.
-  public static func write(_ data: Data, to url: URL) throws {
+  package static func write(_ data: Data, to url: URL) throws {
     try write(to: url) { fd in
       try data.withUnsafeBytes { buffer in
         try writeAll(fd, buffer, path: url.path)
@@ -50,7 +50,7 @@ public enum AtomicFile {
   /// mkstemp's private 0600).
   ///
   /// - Throws: what `body` throws, or `WriteError`; the target is then untouched.
-  public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+  package static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
     // stat(2) follows every link, including /proc's magic links (/dev/stdout on a pipe
     // resolves to "pipe:[N]", which no path names): a special file is opened by the given path.
     var target = stat()
@@ -157,7 +157,7 @@ public enum AtomicFile {
 
   /// fsyncs a directory so that a rename in it survives a power loss; errors are ignored
   /// (some file systems refuse to sync directories, and the data itself is already synced).
-  public static func syncDirectory(_ path: String) {
+  package static func syncDirectory(_ path: String) {
     let fd = open(path, O_RDONLY)
     if fd >= 0 {
       _ = fsync(fd)
@@ -166,7 +166,7 @@ public enum AtomicFile {
   }
 
   /// Writes every byte of `buffer` to `fd`, retrying short writes and EINTR.
-  public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
+  package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws {
     guard var base = buffer.baseAddress else { return }
     var left = buffer.count
     while left > 0 {

@@ -19,7 +19,7 @@ import YarnModel
 
 /// SHA-256 (FIPS 180-4) of bytes fed in pieces, through OpenSSL's libcrypto on Linux and
 /// CryptoKit on Apple systems. Not `Sendable`: one hasher belongs to one task.
-public final class SHA256Hasher {
+package final class SHA256Hasher {
   #if canImport(CryptoKit)
     private var hasher = CryptoKit.SHA256()
   #else
@@ -29,7 +29,7 @@ public final class SHA256Hasher {
   #endif
   private var finished = false
 
-  public init() {
+  package init() {
     #if !canImport(CryptoKit)
       var message = [CChar](repeating: 0, count: 512)
       if yarn_crypto_load(&message, message.count) == 1 {
@@ -51,7 +51,7 @@ public final class SHA256Hasher {
   }
 
   /// Adds `bytes` to the digest.
-  public func update(_ bytes: UnsafeRawBufferPointer) {
+  package func update(_ bytes: UnsafeRawBufferPointer) {
     guard !finished, bytes.count > 0 else { return }
     #if canImport(CryptoKit)
       hasher.update(bufferPointer: bytes)
@@ -61,7 +61,7 @@ public final class SHA256Hasher {
   }
 
   /// Adds `data` to the digest.
-  public func update(_ data: Data) {
+  package func update(_ data: Data) {
     data.withUnsafeBytes { update($0) }
   }
 
@@ -69,7 +69,7 @@ public final class SHA256Hasher {
   ///
   /// - Throws: `SystemLibraryError` when libcrypto could not be loaded; `SHA256Error.failed`
   ///   when libcrypto could not allocate or finish the digest.
-  public func finalize() throws -> String {
+  package func finalize() throws -> String {
     finished = true
     #if canImport(CryptoKit)
       return SHA256Hasher.hex(Array(hasher.finalize()))
@@ -85,7 +85,7 @@ public final class SHA256Hasher {
   }
 
   /// The SHA-256 of `data`, as 64 lower-case hexadecimal digits.
-  public static func hexDigest(of data: Data) throws -> String {
+  package static func hexDigest(of data: Data) throws -> String {
     let hasher = SHA256Hasher()
     hasher.update(data)
     return try hasher.finalize()
@@ -96,7 +96,7 @@ public final class SHA256Hasher {
   ///
   /// - Throws: `SHA256Error.unreadable` when the file cannot be opened or read (with the
   ///   system's reason); `SHA256Error.failed`.
-  public static func hexDigest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
+  package static func hexDigest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
     let path = url.path
     let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw SHA256Error.unreadable(path: path, reason: POSIX.errnoText()) }
@@ -130,7 +130,7 @@ public final class SHA256Hasher {
 }
 
 /// Thrown when the platform's SHA-256 implementation fails.
-public enum SHA256Error: Error, Equatable {
+package enum SHA256Error: Error, Equatable {
   /// Thrown when libcrypto cannot allocate a context or finish a digest.
   case failed
   /// Thrown when the file to hash cannot be opened or read: its path and the system's reason.
