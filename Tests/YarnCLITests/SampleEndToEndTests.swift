@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import YarnCore
+
+@testable import YarnCore
 
 /// The three jobs end to end on `samples/demo` (an unpacked backup), through the built binary.
 @Suite struct SampleEndToEndTests {

@@ -21,7 +21,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
     /// Distinct attachment files (by SHA-256), the number of `attachments/…` entries.
     public var attachments: Int
 
-    public init(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) {
+    init(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) {
       self.yarns = yarns
       self.projects = projects
       self.notes = notes
@@ -30,7 +30,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
     }
 
     /// The counts of `library`.
-    public init(of library: Library) {
+    init(of library: Library) {
       self.init(
         yarns: library.yarns.count, projects: library.projects.count,
         notes: library.notes.count, sessions: library.sessions.count,
@@ -47,7 +47,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
     /// The SHA-256 of the bytes (FIPS 180-4), 64 lower-case hexadecimal digits.
     public var sha256: String
 
-    public init(path: String, size: Int64, sha256: String) {
+    init(path: String, size: Int64, sha256: String) {
       self.path = path
       self.size = size
       self.sha256 = sha256
@@ -66,7 +66,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
   /// `library.json` first, then each attachment in the order `Library.attachments` gives.
   public var files: [File]
 
-  public init(
+  init(
     format: String = BackupManifest.formatName, formatVersion: Int, createdAt: Date,
     generator: String, counts: Counts, files: [File]
   ) {
@@ -79,7 +79,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
   }
 
   /// The value of `format`: `yarn-backup`.
-  public static let formatName = "yarn-backup"
+  static let formatName = "yarn-backup"
 
   /// The entry names of the format.
   static let manifestPath = "manifest.json"

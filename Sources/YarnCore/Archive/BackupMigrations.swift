@@ -18,19 +18,19 @@ import YarnStore
 /// `Backup.formatVersion`, and adds a golden archive of the new version under Tests/Fixtures.
 ///
 /// A backup of the current version is never converted (its bytes are read as they are).
-public enum BackupMigrations {
+enum BackupMigrations {
   /// One upgrade, from `from` to `from + 1`.
-  public struct Step: Sendable {
+  struct Step: Sendable {
     /// The version this step reads; it writes `from + 1`.
-    public let from: Int
+    let from: Int
     /// What changed, for people (`"yarns: 'colour' renamed 'colorway'"`).
-    public let summary: String
+    let summary: String
     let manifest: @Sendable (inout [String: JSONValue]) throws -> Void
     let library: @Sendable (inout [String: JSONValue]) throws -> Void
 
     /// A step; `manifest` and `library` change the decoded documents in place and throw
     /// `BackupMigrations.Failure` when a document cannot be upgraded.
-    public init(
+    init(
       from: Int, summary: String,
       manifest: @escaping @Sendable (inout [String: JSONValue]) throws -> Void = { _ in },
       library: @escaping @Sendable (inout [String: JSONValue]) throws -> Void = { _ in }
@@ -43,18 +43,18 @@ public enum BackupMigrations {
   }
 
   /// Why a document could not be upgraded.
-  public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+  struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+    var description: String { reason }
   }
 
   /// The chain: `chain[i].from == i + 1`, one step for every version below
   /// `Backup.formatVersion`. Empty while version 1 is the only version.
-  public static let chain: [Step] = []
+  static let chain: [Step] = []
 
   /// Whether `chain` holds exactly one step from each version in `1..<target`, in order.
-  public static func isComplete(_ chain: [Step], upTo target: Int) -> Bool {
+  static func isComplete(_ chain: [Step], upTo target: Int) -> Bool {
     chain.map(\.from) == Array(1..<max(1, target))
   }
 

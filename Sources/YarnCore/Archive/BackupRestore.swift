@@ -67,7 +67,7 @@ public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
   /// What differs, such as `quantity, colorway differ`.
   public var reason: String
 
-  public init(kind: String, id: String, name: String?, reason: String) {
+  init(kind: String, id: String, name: String?, reason: String) {
     self.kind = kind
     self.id = id
     self.name = name
@@ -107,7 +107,7 @@ extension Backup {
   /// How many safety backups a `.replace` keeps in the folder of `RestoreOptions.safetyBackup`:
   /// the newest 5 (by modification time) of the files named `yarn-backup-before-restore-*.zip`
   /// there; older ones are removed once a replace has committed.
-  public static let safetyBackupsKept = 5
+  static let safetyBackupsKept = 5
 
   /// Restores the backup at `url` (a zip, or a directory holding the same files) into
   /// `store`, as `options.mode` says, on the calling thread.
@@ -333,7 +333,7 @@ extension Backup {
 
 extension BackupManifest.Counts {
   /// All zero.
-  public static let zero = BackupManifest.Counts(
+  package static let zero = BackupManifest.Counts(
     yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 }
 

@@ -30,20 +30,20 @@ import YarnStore
 /// the target, then fsync and rename, so the target never holds a partial export.
 public enum LibraryExport {
   /// One CSV table of the export.
-  public struct Table: Sendable {
+  struct Table: Sendable {
     /// The entry name, such as `stash.csv`.
-    public var fileName: String
+    var fileName: String
     /// Writes the table; returns the number of records.
-    public var write: @Sendable (LibraryStore, CSVWriter) throws -> Int
+    var write: @Sendable (LibraryStore, CSVWriter) throws -> Int
 
-    public init(fileName: String, write: @escaping @Sendable (LibraryStore, CSVWriter) throws -> Int) {
+    init(fileName: String, write: @escaping @Sendable (LibraryStore, CSVWriter) throws -> Int) {
       self.fileName = fileName
       self.write = write
     }
   }
 
   /// `stash.csv`, `projects.csv` and `time.csv`.
-  public static let standardTables: [Table] = [
+  static let standardTables: [Table] = [
     Table(fileName: "stash.csv") { store, writer in try StashCSV.export(from: store, to: writer) },
     Table(fileName: "projects.csv") { store, writer in
       try ProjectCSV.export(from: store, to: writer)
@@ -75,7 +75,7 @@ public enum LibraryExport {
   @discardableResult
   public static func write(
     from store: LibraryStore, to url: URL, force: Bool = false, now: Date = Date(),
-    csvOptions: CSVOptions = CSVOptions(), tables: [Table] = standardTables,
+    csvOptions: CSVOptions = CSVOptions(),
     progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> Summary {
     var info = stat()
@@ -106,7 +106,7 @@ public enum LibraryExport {
       try store.read {
         // The tables, each written in memory (a few megabytes for a real library).
         var topNamer = SafeFileNamer(reserved: ["projects", "yarns"])
-        for table in tables {
+        for table in standardTables {
           var bytes = Data()
           let csv = CSVWriter(options: csvOptions) { bytes.append(contentsOf: $0) }
           _ = try table.write(store, csv)

@@ -25,15 +25,15 @@ import YarnStore
 ///
 /// `SafeFileNamer` also numbers collisions, `Flax`, `Flax (2)`, ignoring case and Unicode
 /// normalization (macOS and Windows see `flax` and `Flax`, or `é` and `e\u{301}`, as one name).
-public enum SafeFileName {
+enum SafeFileName {
   /// The most bytes of UTF-8 one name may take.
-  public static let maxBytes = 255
+  static let maxBytes = 255
 
   /// The longest extension (with its dot, in bytes) kept whole when a name is cut.
   static let maxExtensionBytes = 16
 
   /// `name` made safe by the rules above (no numbering).
-  public static func make(_ name: String) -> String {
+  static func make(_ name: String) -> String {
     var scalars = String.UnicodeScalarView()
     for scalar in name.unicodeScalars {
       switch scalar {
@@ -50,7 +50,7 @@ public enum SafeFileName {
 
   /// Whether `name`'s part before the first dot (trailing spaces ignored) is a Windows device
   /// name, in any case.
-  public static func isReserved(_ name: String) -> Bool {
+  static func isReserved(_ name: String) -> Bool {
     let base =
       name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first
       .map(String.init) ?? name
@@ -116,11 +116,11 @@ public enum SafeFileName {
 /// Gives out safe names in one folder, each distinct from the others when case and Unicode
 /// normalization are ignored: the second `Flax` is `Flax (2)`, the third `Flax (3)`; the
 /// second `front.jpg` is `front (2).jpg`.
-public struct SafeFileNamer: Sendable {
+struct SafeFileNamer: Sendable {
   private var taken = Set<String>()
 
   /// - Parameter reserved: names already used in the folder (such as `project.txt`).
-  public init(reserved: [String] = []) {
+  init(reserved: [String] = []) {
     for name in reserved { taken.insert(SafeFileName.collisionKey(name)) }
   }
 
@@ -128,7 +128,7 @@ public struct SafeFileNamer: Sendable {
   ///
   /// - Parameter isFolder: numbers a folder at its end (`v2.0 (2)`), a file before its
   ///   extension (`front (2).jpg`).
-  public mutating func claim(_ name: String, isFolder: Bool = false) -> String {
+  mutating func claim(_ name: String, isFolder: Bool = false) -> String {
     let safe = SafeFileName.make(name)
     var candidate = safe
     var number = 2

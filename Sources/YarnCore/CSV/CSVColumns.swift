@@ -8,9 +8,9 @@ import YarnStore
 #endif
 
 /// Thrown when a `--columns` list names a column that does not exist, or names one twice.
-public struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong with the name.
-  public enum Problem: Hashable, Sendable {
+  package enum Problem: Hashable, Sendable {
     /// Thrown when no column has that name.
     case unknown
     /// Thrown when the list names the column a second time (a file with two columns of one
@@ -19,18 +19,18 @@ public struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible
   }
 
   /// The name as the list gave it, without surrounding spaces.
-  public let name: String
-  public let problem: Problem
+  package let name: String
+  package let problem: Problem
   /// Every column there is, in order.
-  public let columns: [String]
+  package let columns: [String]
 
-  public init(name: String, problem: Problem = .unknown, columns: [String]) {
+  package init(name: String, problem: Problem = .unknown, columns: [String]) {
     self.name = name
     self.problem = problem
     self.columns = columns
   }
 
-  public var description: String {
+  package var description: String {
     switch problem {
     case .unknown:
       "unknown column \"\(name)\"; the columns are: " + columns.joined(separator: ", ")
@@ -41,12 +41,12 @@ public struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertible
 
 /// Reads `--columns` lists: comma-separated column names such as `Name,Colorway,Remaining`,
 /// matched in any case with surrounding spaces ignored.
-public enum CSVColumns {
+enum CSVColumns {
   /// The positions in `columns` of the names in `list`, in the list's order.
   ///
   /// - Throws: `CSVColumnError` for the first name that is not a column or that the list
   ///   names twice.
-  public static func positions(parsing list: String, in columns: [String]) throws(CSVColumnError) -> [Int] {
+  static func positions(parsing list: String, in columns: [String]) throws(CSVColumnError) -> [Int] {
     let keys = columns.map { $0.lowercased() }
     var out: [Int] = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
@@ -72,11 +72,11 @@ public enum CSVColumns {
 }
 
 /// A column of one of the CSV files: its raw value is its header.
-public protocol CSVColumn: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
+protocol CSVColumn: RawRepresentable, CaseIterable, Sendable where RawValue == String {}
 
 extension CSVColumn {
   /// Finds a column by its header, ignoring case and surrounding spaces.
-  public init?(header: String) {
+  init?(header: String) {
     let key = header.trimmingSpaces().lowercased()
     guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == key }) else {
       return nil

@@ -9,16 +9,16 @@ import YarnStore
 
 /// A record read from CSV, with the line it starts on (1-based, counting every line break,
 /// including those inside quoted fields).
-public struct CSVRecord: Hashable, Sendable {
+struct CSVRecord: Hashable, Sendable {
   /// The fields, decoded from UTF-8, quotes removed and doubled quotes undone.
-  public var fields: [String]
+  var fields: [String]
   /// The 1-based line the record starts on.
-  public var line: Int
+  var line: Int
   /// For each field, whether it was enclosed in double quotes in the file. The stash import
   /// uses it to undo the formula guard only where the writer could have added it.
-  public var quoted: [Bool]
+  var quoted: [Bool]
 
-  public init(fields: [String], line: Int, quoted: [Bool]? = nil) {
+  init(fields: [String], line: Int, quoted: [Bool]? = nil) {
     self.fields = fields
     self.line = line
     self.quoted = quoted ?? Array(repeating: false, count: fields.count)
@@ -46,7 +46,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
   /// 1-based column (in bytes from the start of the line), when known.
   public let column: Int?
 
-  public init(problem: Problem, line: Int, column: Int?) {
+  init(problem: Problem, line: Int, column: Int?) {
     self.problem = problem
     self.line = line
     self.column = column
@@ -84,7 +84,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
 /// every other quote is text. The record's line is then added to `guessedLines`.
 ///
 /// - Complexity: O(n) in the bytes of the input; the input is held in memory.
-public struct CSVReader {
+struct CSVReader {
   private let bytes: [UInt8]
   private let delimiter: UInt8
   private let lenient: Bool
@@ -92,16 +92,16 @@ public struct CSVReader {
   private var line = 1
   private var lineStart: Int
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
-  public private(set) var guessedLines: [Int] = []
+  private(set) var guessedLines: [Int] = []
   /// The number of fields every record should have (the header's), when known. Lenient mode
   /// uses it to decide between a strict reading and a guessed one; strict mode ignores it.
-  public var expectedFieldCount: Int?
+  var expectedFieldCount: Int?
 
   /// - Parameters:
   ///   - data: the whole input.
   ///   - delimiter: the field delimiter byte.
   ///   - lenient: guess what stray quotes mean instead of throwing (see the type's notes).
-  public init(data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false) {
+  init(data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false) {
     self.bytes = [UInt8](data)
     self.delimiter = delimiter
     self.lenient = lenient
@@ -113,7 +113,7 @@ public struct CSVReader {
   /// Reads every record.
   ///
   /// - Throws: `CSVReadError` (strict mode, or invalid UTF-8 in any mode).
-  public static func records(in data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false)
+  static func records(in data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false)
     throws -> [CSVRecord]
   {
     var reader = CSVReader(data: data, delimiter: delimiter, lenient: lenient)
@@ -126,7 +126,7 @@ public struct CSVReader {
   ///
   /// - Throws: `CSVReadError`: in strict mode for the grammar errors; in any mode for bytes
   ///   that are not UTF-8.
-  public mutating func next() throws -> CSVRecord? {
+  mutating func next() throws -> CSVRecord? {
     while position < bytes.count, bytes[position] == 0x0A || bytes[position] == 0x0D {
       consumeLineBreak()
     }

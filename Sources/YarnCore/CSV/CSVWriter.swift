@@ -24,7 +24,7 @@ public struct CSVOptions: Hashable, Sendable {
 
   /// Reads a delimiter as a user names it: `,`, `comma`, `;`, `semicolon`, `tab` or a TAB
   /// character; `nil` for anything else.
-  public static func delimiter(named name: String) -> UInt8? {
+  package static func delimiter(named name: String) -> UInt8? {
     switch name.lowercased() {
     case ",", "comma": UInt8(ascii: ",")
     case ";", "semicolon": UInt8(ascii: ";")
@@ -35,7 +35,7 @@ public struct CSVOptions: Hashable, Sendable {
 }
 
 /// One cell of a CSV record.
-public enum CSVField: Hashable, Sendable {
+package enum CSVField: Hashable, Sendable {
   /// Text, written as its UTF-8 bytes (quoted when needed, formula-guarded when asked).
   case text(String)
   /// A number, written in plain decimal (`3`, `2.5`, `0.1`); never formula-guarded.
@@ -44,9 +44,9 @@ public enum CSVField: Hashable, Sendable {
   case empty
 
   /// `.text(value)` when `value` is non-nil, else `.empty`.
-  public static func text(_ value: String?) -> CSVField { value.map { .text($0) } ?? .empty }
+  package static func text(_ value: String?) -> CSVField { value.map { .text($0) } ?? .empty }
   /// `.number(value)` when `value` is non-nil, else `.empty`.
-  public static func number(_ value: Double?) -> CSVField { value.map { .number($0) } ?? .empty }
+  package static func number(_ value: Double?) -> CSVField { value.map { .number($0) } ?? .empty }
 }
 
 /// Writes CSV records as RFC 4180 §2 describes them, streaming through a small buffer.
@@ -65,7 +65,7 @@ public enum CSVField: Hashable, Sendable {
 /// Character, and a quote followed by a combining accent is one Character.
 ///
 /// Memory is the buffer (64 KiB), whatever the number of records. Not `Sendable`.
-public final class CSVWriter {
+package final class CSVWriter {
   private let options: CSVOptions
   private let sink: (UnsafeRawBufferPointer) throws -> Void
   private var buffer: [UInt8] = []
@@ -75,7 +75,7 @@ public final class CSVWriter {
   /// - Parameters:
   ///   - options: delimiter, BOM and formula guard.
   ///   - sink: receives the bytes in pieces; what it throws is thrown from `write`/`flush`.
-  public init(options: CSVOptions = CSVOptions(), sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+  package init(options: CSVOptions = CSVOptions(), sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
     self.options = options
     self.sink = sink
     buffer.reserveCapacity(capacity + 1024)
@@ -85,7 +85,7 @@ public final class CSVWriter {
   /// errors (by default `file descriptor N`).
   ///
   /// - Throws (from `write`/`flush`): `AtomicFile.WriteError` when the descriptor fails.
-  public convenience init(fileDescriptor: Int32, options: CSVOptions = CSVOptions(), path: String? = nil) {
+  package convenience init(fileDescriptor: Int32, options: CSVOptions = CSVOptions(), path: String? = nil) {
     let name = path ?? "file descriptor \(fileDescriptor)"
     self.init(options: options) { bytes in
       try AtomicFile.writeAll(fileDescriptor, bytes, path: name)
@@ -95,7 +95,7 @@ public final class CSVWriter {
   /// Writes one record and its CRLF.
   ///
   /// - Throws: what the sink throws, when the buffer fills and is flushed.
-  public func write(_ record: [CSVField]) throws {
+  package func write(_ record: [CSVField]) throws {
     // Work on a local buffer (moved out and back, never copied): every access to a class's
     // stored property is checked for exclusivity at run time (bench/README.md, CSV export).
     var out: [UInt8] = []
@@ -123,7 +123,7 @@ public final class CSVWriter {
   }
 
   /// Writes the buffered bytes to the sink.
-  public func flush() throws {
+  package func flush() throws {
     if options.byteOrderMark && !wroteBOM {
       buffer.append(contentsOf: [0xEF, 0xBB, 0xBF])
       wroteBOM = true
@@ -134,7 +134,7 @@ public final class CSVWriter {
   }
 
   /// The bytes of `records` written with `options`: a convenience for small outputs and tests.
-  public static func encode(_ records: [[CSVField]], options: CSVOptions = CSVOptions()) -> [UInt8] {
+  package static func encode(_ records: [[CSVField]], options: CSVOptions = CSVOptions()) -> [UInt8] {
     var out: [UInt8] = []
     let writer = CSVWriter(options: options) { out.append(contentsOf: $0) }
     // The sink above cannot throw, so neither can the writer.
@@ -145,7 +145,7 @@ public final class CSVWriter {
 
   /// A number in plain decimal: whole numbers without a fraction (`3`), others in Swift's
   /// shortest round-trip form (`2.5`, `0.1`), so reading it back gives the same `Double`.
-  public static func format(_ value: Double) -> String {
+  package static func format(_ value: Double) -> String {
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"
   }

@@ -15,9 +15,9 @@ import YarnStore
 /// recorded), so that a project stays one row; the time logged is a number of seconds, which a
 /// spreadsheet can sum, and the same time as `h:mm` text for people. Days are `YYYY-MM-DD`;
 /// an unknown value is an empty cell.
-public enum ProjectCSV {
+package enum ProjectCSV {
   /// A column of the projects CSV.
-  public enum Column: String, CSVColumn {
+  package enum Column: String, CaseIterable, Sendable, CSVColumn {
     case name = "Name"
     case craft = "Craft"
     case status = "Status"
@@ -32,16 +32,16 @@ public enum ProjectCSV {
   }
 
   /// The default columns, in order.
-  public static let defaultColumns: [Column] = Column.allCases
+  package static let defaultColumns: [Column] = Column.allCases
 
   /// Thrown when `--columns` names a column that does not exist, or one twice.
-  public typealias UnknownColumnError = CSVColumnError
+  package typealias UnknownColumnError = CSVColumnError
 
   /// Parses a comma-separated list of column headers such as `Name,Status,Seconds`.
   ///
   /// - Throws: `CSVColumnError` for the first header that is not a column or that is named
   ///   twice.
-  public static func columns(parsing list: String) throws(CSVColumnError) -> [Column] {
+  package static func columns(parsing list: String) throws(CSVColumnError) -> [Column] {
     try CSVColumns.cases(parsing: list, of: Column.self)
   }
 
@@ -51,7 +51,7 @@ public enum ProjectCSV {
   /// - Returns: the number of projects written.
   /// - Throws: `StoreError` when the store cannot be read; what `writer`'s sink throws.
   @discardableResult
-  public static func export(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
+  package static func export(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
     try export(from: store, to: writer, columns: defaultColumns)
   }
 
@@ -69,7 +69,8 @@ public enum ProjectCSV {
   /// - Returns: the number of projects written.
   /// - Throws: `StoreError` when the store cannot be read; what `writer`'s sink throws.
   @discardableResult
-  public static func export(from store: LibraryStore, to writer: CSVWriter, columns: [Column]) throws -> Int {
+  package static func export(from store: LibraryStore, to writer: CSVWriter, columns: [Column]) throws -> Int
+  {
     try store.read {
       var yarnNames: [String: String] = [:]
       if columns.contains(.yarns) {
@@ -98,7 +99,7 @@ public enum ProjectCSV {
   /// - Parameters:
   ///   - yarnNames: yarn names by ID; a usage of a yarn not in it shows the yarn's ID.
   ///   - seconds: the time logged on the project, in seconds.
-  public static func record(
+  package static func record(
     for project: Project, yarnNames: [String: String], seconds: Int64, columns: [Column]
   ) -> [CSVField] {
     columns.map { column in
@@ -124,7 +125,7 @@ public enum ProjectCSV {
   }
 
   /// Seconds as `h:mm`, the minutes rounded down: `0:00`, `1:05`, `125:30`.
-  public static func hoursAndMinutes(_ seconds: Int64) -> String {
+  package static func hoursAndMinutes(_ seconds: Int64) -> String {
     let minutes = max(0, seconds) / 60
     let rest = minutes % 60
     return "\(minutes / 60):\(rest < 10 ? "0" : "")\(rest)"

@@ -8,6 +8,32 @@ import YarnStore
 #endif
 
 extension StashCSV {
+  /// The whole stash as CSV: the header, then one record per yarn in creation order, as
+  /// `options` says (RFC 4180 with CRLF line ends and the formula guard by default).
+  ///
+  /// The library is read in one read transaction, so the file is a consistent snapshot; the
+  /// CSV is built in memory (about 200 bytes a yarn). Write the bytes to a file, or hand them
+  /// to a share sheet, as they are: they are UTF-8 (with a byte order mark only when
+  /// `options.byteOrderMark` is set).
+  ///
+  /// - Parameters:
+  ///   - store: the library.
+  ///   - options: delimiter, byte order mark and formula guard.
+  ///   - columns: which columns, in which order (all of them, `defaultColumns`, by default).
+  ///   - includeActive: count the usages of projects in progress in the remaining estimate,
+  ///     not only those of finished projects.
+  /// - Returns: the CSV's bytes.
+  /// - Throws: `StoreError` when the store cannot be read (such as `.closed` or `.busy`).
+  public static func export(
+    from store: LibraryStore, options: CSVOptions = CSVOptions(), columns: [Column] = defaultColumns,
+    includeActive: Bool = false
+  ) throws -> Data {
+    var bytes = Data()
+    let writer = CSVWriter(options: options) { bytes.append(contentsOf: $0) }
+    try export(from: store, to: writer, columns: columns, includeActive: includeActive)
+    return bytes
+  }
+
   /// Writes the whole stash as CSV: the header, then one record per yarn in creation order.
   ///
   /// Streams: yarns are read one at a time from the store and written through `writer`'s
@@ -22,7 +48,7 @@ extension StashCSV {
   /// - Returns: the number of yarns written.
   /// - Throws: `StoreError` when the store cannot be read; what `writer`'s sink throws.
   @discardableResult
-  public static func export(
+  package static func export(
     from store: LibraryStore, to writer: CSVWriter, columns: [Column] = defaultColumns,
     includeActive: Bool = false
   ) throws -> Int {

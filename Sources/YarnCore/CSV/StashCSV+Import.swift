@@ -57,7 +57,7 @@ extension StashCSV {
     /// What is wrong, in lower case.
     public let reason: String
 
-    public init(line: Int, column: String?, reason: String) {
+    init(line: Int, column: String?, reason: String) {
       self.line = line
       self.column = column
       self.reason = reason
@@ -93,7 +93,7 @@ extension StashCSV {
     /// Lines (1-based) where the lenient reader guessed what a stray quote meant.
     public var guessedLines: [Int] = []
 
-    public init(dialect: Dialect) {
+    init(dialect: Dialect) {
       self.dialect = dialect
     }
   }
@@ -103,7 +103,7 @@ extension StashCSV {
     /// Every problem, in line order.
     public let problems: [ImportProblem]
 
-    public init(problems: [ImportProblem]) {
+    package init(problems: [ImportProblem]) {
       self.problems = problems
     }
 
@@ -155,7 +155,7 @@ extension StashCSV {
   ///   - existingNotes: the texts of a yarn's notes, oldest first.
   /// - Throws: `CSVReadError`; what the two functions throw; `CancellationError` when the
   ///   current task is cancelled (checked before each row).
-  public static func importPlan(
+  static func importPlan(
     from data: Data, options: ImportOptions, existingYarn: (String) throws -> Yarn?,
     existingNotes: (String) throws -> [String]
   ) throws -> ImportPlan {
@@ -230,7 +230,7 @@ extension StashCSV {
 
   /// Whether `id` may name a new yarn: 1 to 128 ASCII letters, digits, `-`, `_` or `.`
   /// (a lower-case UUID, as `Identifier.make()` gives, or another tool's plain ID).
-  public static func isValidImportedID(_ id: String) -> Bool {
+  static func isValidImportedID(_ id: String) -> Bool {
     let bytes = Array(id.utf8)
     guard (1...128).contains(bytes.count) else { return false }
     return bytes.allSatisfy { byte in

@@ -17,7 +17,7 @@ import YarnStore
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
 public enum StashCSV {
   /// A column of the stash CSV.
-  public enum Column: String, CSVColumn {
+  public enum Column: String, CaseIterable, Sendable, CSVColumn {
     case name = "Name"
     case brand = "Brand"
     case colorway = "Colorway"
@@ -45,18 +45,18 @@ public enum StashCSV {
   public static let defaultColumns: [Column] = Column.allCases
 
   /// Thrown when `--columns` names a column that does not exist, or one twice.
-  public typealias UnknownColumnError = CSVColumnError
+  package typealias UnknownColumnError = CSVColumnError
 
   /// Parses a comma-separated list of column headers such as `Name,Colorway,Remaining`.
   ///
   /// - Throws: `CSVColumnError` for the first header that is not a column or that is named
   ///   twice.
-  public static func columns(parsing list: String) throws(CSVColumnError) -> [Column] {
+  package static func columns(parsing list: String) throws(CSVColumnError) -> [Column] {
     try CSVColumns.cases(parsing: list, of: Column.self)
   }
 
   /// The header record for `columns`.
-  public static func header(_ columns: [Column]) -> [CSVField] {
+  static func header(_ columns: [Column]) -> [CSVField] {
     columns.map { .text($0.rawValue) }
   }
 
@@ -67,7 +67,7 @@ public enum StashCSV {
   ///   - remaining: its remaining estimate.
   ///   - notes: the texts of its notes, oldest first; joined by a blank line in one cell.
   ///   - columns: which columns, in which order.
-  public static func record(
+  static func record(
     for yarn: Yarn, remaining: RemainingEstimate, notes: [String], columns: [Column]
   ) -> [CSVField] {
     columns.map { column in

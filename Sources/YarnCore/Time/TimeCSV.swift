@@ -14,15 +14,15 @@ import YarnStore
 /// that a file means the same in every time zone), `Seconds` (a number), `Duration` (`h:mm`,
 /// text). A running session has empty `End`, `Seconds` and `Duration` cells: the file
 /// records what is known, not a value that depends on when it was written.
-public enum TimeCSV {
+package enum TimeCSV {
   /// The header record's names, in order.
-  public static let header = ["Project", "Start", "End", "Seconds", "Duration"]
+  package static let header = ["Project", "Start", "End", "Seconds", "Duration"]
 
   /// Writes every session of `store`, oldest first, and flushes `writer`.
   ///
   /// - Returns: the number of sessions written.
   /// - Throws: the store's errors; what `writer`'s sink throws.
-  public static func export(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
+  package static func export(from store: LibraryStore, to writer: CSVWriter) throws -> Int {
     try export(from: store, to: writer, range: (nil, nil), projectID: nil)
   }
 
@@ -31,7 +31,7 @@ public enum TimeCSV {
   ///
   /// - Returns: the number of sessions written.
   /// - Throws: the store's errors; what `writer`'s sink throws.
-  public static func export(
+  package static func export(
     from store: LibraryStore, to writer: CSVWriter, range: (start: Date?, end: Date?), projectID: String?
   ) throws -> Int {
     let (sessions, names) = try store.read {
@@ -44,10 +44,10 @@ public enum TimeCSV {
 
   /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's, or
   /// one named twice.
-  public typealias UnknownColumnError = CSVColumnError
+  package typealias UnknownColumnError = CSVColumnError
 
   /// The header of a report of `grouping`: `Period` (or `Project`), `Seconds`, `Duration`.
-  public static func reportHeader(_ grouping: TimeReport.Grouping) -> [String] {
+  package static func reportHeader(_ grouping: TimeReport.Grouping) -> [String] {
     [grouping == .project ? "Project" : "Period", "Seconds", "Duration"]
   }
 
@@ -56,7 +56,7 @@ public enum TimeCSV {
   /// order (`--columns` of `time log` and `time report`).
   ///
   /// - Throws: `CSVColumnError` for the first name that is not in `header` or is named twice.
-  public static func columns(parsing list: String, header: [String]) throws(CSVColumnError) -> [Int] {
+  package static func columns(parsing list: String, header: [String]) throws(CSVColumnError) -> [Int] {
     try CSVColumns.positions(parsing: list, in: header)
   }
 
@@ -73,7 +73,7 @@ public enum TimeCSV {
   /// - Returns: the number of sessions written.
   /// - Throws: what `writer`'s sink throws.
   @discardableResult
-  public static func write(
+  package static func write(
     _ sessions: [TimeSession], projectNames: [String: String], columns: [Int]? = nil, to writer: CSVWriter
   ) throws -> Int {
     try writer.write(pick(header.map { .text($0) }, columns))
@@ -87,7 +87,7 @@ public enum TimeCSV {
   }
 
   /// The record of one session.
-  public static func record(for session: TimeSession, projectName: String) -> [CSVField] {
+  package static func record(for session: TimeSession, projectName: String) -> [CSVField] {
     let seconds = session.end.map { _ in session.seconds() }
     return [
       .text(projectName),
@@ -106,7 +106,7 @@ public enum TimeCSV {
   /// - Returns: the number of rows written.
   /// - Throws: what `writer`'s sink throws.
   @discardableResult
-  public static func write(_ report: TimeReport, columns: [Int]? = nil, to writer: CSVWriter) throws -> Int {
+  package static func write(_ report: TimeReport, columns: [Int]? = nil, to writer: CSVWriter) throws -> Int {
     try writer.write(pick(reportHeader(report.grouping).map { .text($0) }, columns))
     for row in report.rows {
       try writer.write(

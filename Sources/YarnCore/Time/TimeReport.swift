@@ -92,7 +92,7 @@ public struct TimeReport: Hashable, Sendable {
   /// The parts of `[start, end)` in each local day it touches, in order, as whole seconds.
   ///
   /// - Complexity: O(d) for d days.
-  public static func splitByDay(start: Date, end: Date, in timeZone: any UTCOffsetProvider)
+  static func splitByDay(start: Date, end: Date, in timeZone: any UTCOffsetProvider)
     -> [(day: CalendarDate, seconds: Int64)]
   {
     var parts: [(CalendarDate, Int64)] = []
@@ -110,7 +110,7 @@ public struct TimeReport: Hashable, Sendable {
   }
 
   /// The period label of `day`: the day, its ISO week or its month.
-  public static func label(of day: CalendarDate, _ grouping: Grouping) -> String {
+  static func label(of day: CalendarDate, _ grouping: Grouping) -> String {
     switch grouping {
     case .day: day.iso8601
     case .week: ISOWeek(containing: day).description

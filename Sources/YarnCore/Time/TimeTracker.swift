@@ -16,7 +16,7 @@ import YarnStore
 /// seconds, as the store keeps them; the returned sessions carry the stored values.
 ///
 /// Not `Sendable`: it uses the store's connection.
-public struct TimeTracker {
+public final class TimeTracker {
   /// The library the sessions are recorded in.
   public let store: LibraryStore
 
@@ -253,7 +253,7 @@ public struct TimeTracker {
   ///
   /// - Throws: `TimeError.sessionNotFound`; `TimeError.ambiguousSession` listing the IDs
   ///   that begin with the prefix; the store's errors.
-  public func session(matching reference: String) throws -> TimeSession {
+  package func session(matching reference: String) throws -> TimeSession {
     let wanted = reference.trimmingSpaces()
     guard !wanted.isEmpty else { throw TimeError.sessionNotFound(reference: reference) }
     let found = try store.sessions(idPrefix: wanted, limit: 10)
@@ -337,7 +337,7 @@ public struct TimeTracker {
 
 /// An error of a `TimeTracker` rule. Instants in messages are ISO 8601 UTC; the CLI shows
 /// them in local time.
-public enum TimeError: Error, CustomStringConvertible {
+public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Which end of a session an instant is.
   public enum Edge: String, Sendable {
     case start, end
