@@ -14,7 +14,9 @@ import YarnStore
 /// The laws (tested): restoring a backup of library L gives L back, and backup → restore →
 /// backup gives a byte-identical `library.json`.
 public enum Backup {
-  /// The format version this version of yarn writes, and the newest it reads.
+  /// The format version this version of yarn writes, and the newest it reads: 1
+  /// (docs/FORMAT.md; backups of older versions are read too, as its "Versions and
+  /// compatibility promise" says).
   public static let formatVersion = 1
 
   /// Writes a backup zip of everything in `store` to `url`, on the calling thread.
@@ -30,14 +32,18 @@ public enum Backup {
   /// The library is checked as it is written, so that a backup a restore would refuse is
   /// known at once, not when it is needed: the checks `verify` makes of `library.json`
   /// (without those against the manifest, which `create` itself writes to match), and, in
-  /// the same read transaction, `LibraryStore.orphanedRows` looks for rows no item carries.
-  /// Both can find something only in a library changed outside yarn (foreign keys off, raw
-  /// SQL). Then the archive is still written, fsynced and kept at `url` — it holds everything
-  /// the library could give — and `BackupError.unrestorable` is thrown.
+  /// the same read transaction, the database is searched for rows no item carries (usages
+  /// and attachment records of a missing project or yarn). Both can find something only in a
+  /// library changed outside yarn (foreign keys off, raw SQL). Then the archive is still
+  /// written, fsynced and kept at `url` — it holds everything the library could give — and
+  /// `BackupError.unrestorable` is thrown.
   ///
   /// - Parameters:
+  ///   - store: the library to back up; only read.
+  ///   - url: the zip file to write (any name; `yarn` uses `yarn-backup-YYYYMMDD-HHMMSS.zip`).
   ///   - generator: what made the backup, for the manifest, such as `yarn 0.1.0`.
-  ///   - now: the manifest's `createdAt` (UTC; truncated to whole seconds).
+  ///   - now: the manifest's `createdAt` (an instant, written in UTC; truncated to whole
+  ///     seconds).
   ///   - force: whether an existing file at `url` may be replaced (default: refuse).
   ///   - progress: called with the fraction written, 0...1, while the zip is written, on the
   ///     calling thread (from libzip's progress callback, about every 1%).
@@ -46,10 +52,12 @@ public enum Backup {
   ///   written to `url` (the file exists) but a restore would refuse it, or it lacks rows of
   ///   the library; `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
-  ///   from its record; `BackupError.cannotWrite`; `StoreError` from reading the store;
-  ///   `CancellationError` when the current task is cancelled (checked between reads of the
-  ///   attachments). After any error but `.unrestorable` nothing is left at `url` (its old
-  ///   file, if any, is untouched), and no temporary file beside it.
+  ///   from its record; `BackupError.cannotWrite` when the archive cannot be written (a
+  ///   missing or read-only directory, a full disk); `StoreError` from reading the store;
+  ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
+  ///   task is cancelled (checked between reads of the attachments). After any error but
+  ///   `.unrestorable` nothing is left at `url` (its old file, if any, is untouched), and no
+  ///   temporary file beside it.
   /// - Complexity: O(library + attachment bytes) time; memory O(library).
   @discardableResult
   public static func create(
@@ -72,14 +80,18 @@ public enum Backup {
   /// checks it without changing anything, on the calling thread: every entry's name and
   /// kind, the manifest, every file's size and SHA-256 (reading each zip entry to its end, so
   /// libzip checks its CRC), `library.json` item by item, and everything `restore` into an
-  /// empty library would refuse (`LibraryCheck`): so `verify` passes exactly when such a
-  /// restore succeeds.
+  /// empty library would refuse (broken references, duplicate IDs, two running sessions,
+  /// instants outside 0001-01-01T00:00:00Z…9999-12-31T23:59:59Z): so `verify` passes exactly
+  /// when such a restore succeeds.
   ///
+  /// - Parameters:
+  ///   - url: the backup: a zip file, or a directory holding its files.
+  ///   - limits: what a hostile archive may not exceed (`BackupLimits.standard` by default).
   /// - Returns: the manifest when everything is right.
   /// - Throws: `BackupError.invalidBackup` listing every problem found; `.notFound`,
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
-  ///   get that far; `CancellationError` when the current task is cancelled (checked between
-  ///   attachments).
+  ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
+  ///   `CancellationError` when the current task is cancelled (checked between attachments).
   @discardableResult
   public static func verify(_ url: URL, limits: BackupLimits = .standard) throws -> BackupManifest {
     let reader = try BackupReader(url: url, limits: limits)
@@ -97,10 +109,12 @@ public enum Backup {
     return reader.manifest
   }
 
-  /// Restores the backup at `url` into `store`, which must be empty (`RestoreMode.emptyOnly`).
-  /// See `restore(from:into:options:)`.
+  /// Restores the backup at `url` into `store`, which must be empty (`RestoreMode.emptyOnly`),
+  /// on the calling thread. See `restore(from:into:options:)`.
   ///
   /// - Returns: the backup's manifest.
+  /// - Throws: as `restore(from:into:options:)`; `BackupError.libraryNotEmpty` when the
+  ///   library holds anything.
   @discardableResult
   public static func restore(
     from url: URL, into store: LibraryStore, limits: BackupLimits = .standard

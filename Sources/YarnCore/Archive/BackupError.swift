@@ -44,10 +44,12 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// it holds everything the library could give) when the library itself is not sound — it
   /// was changed outside yarn, with foreign keys off or raw SQL — so that a restore will
   /// refuse the backup (a note about a yarn that is missing, an instant outside
-  /// `JSONCoding.earliestInstant...latestInstant`), or the library holds rows the backup
-  /// lacks (`BackupProblem.orphanedRows`). Every problem found is listed.
+  /// 0001-01-01T00:00:00Z…9999-12-31T23:59:59Z), or the library holds rows the backup lacks
+  /// (`BackupProblem.orphanedRows`). Every problem found is listed.
   case unrestorable(path: String, problems: [BackupProblem])
 
+  /// A lower-case message naming the file, such as `no backup at PATH: no such file or
+  /// directory`; the cases with problems or conflicts list each on its own line after it.
   public var description: String {
     switch self {
     case .destinationExists(let path):
@@ -96,7 +98,10 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The limits a verification or restore enforces, so that a hostile archive (a zip bomb, an
-/// archive of a million entries) is refused before it costs much time, memory or disk.
+/// archive of a million entries) is refused before it costs much time, memory or disk. A
+/// backup over a limit is refused with `BackupError.invalidBackup` naming it
+/// (`BackupProblem.tooManyEntries`, `.tooManyBytes`, `.tooLarge`, `.compressionRatio`), or
+/// with `BackupError.invalidManifest` for a `manifest.json` over its limit.
 public struct BackupLimits: Hashable, Sendable {
   /// The most entries an archive (or files a manifest) may have.
   public var maxEntries: Int
@@ -107,12 +112,15 @@ public struct BackupLimits: Hashable, Sendable {
   /// The most bytes all files together may hold, by the manifest's sizes.
   public var maxTotalBytes: Int64
   /// The most an entry of at least `ratioFloorBytes` may inflate relative to its compressed
-  /// size. Photos and PDFs are stored (ratio 1) and JSON deflates about 5 to 20 times;
-  /// deflate itself tops out near 1032, which bombs use.
+  /// size (uncompressed bytes ÷ compressed bytes, rounded down). Photos and PDFs are stored
+  /// (ratio 1) and JSON deflates about 5 to 20 times; deflate itself tops out near 1032
+  /// (RFC 1951's longest match, 258 bytes, in about 2 bits), which bombs use.
+  /// `library.json` is exempt: `maxLibraryBytes` caps it instead.
   public var maxCompressionRatio: Int64
-  /// Entries smaller than this are exempt from the ratio check.
+  /// Entries smaller than this many bytes (uncompressed) are exempt from the ratio check.
   public var ratioFloorBytes: Int64
 
+  /// Limits; each one not given is the standard one (see `standard`).
   public init(
     maxEntries: Int = 100_000, maxManifestBytes: Int64 = 64 << 20,
     maxLibraryBytes: Int64 = 1 << 30, maxTotalBytes: Int64 = 1 << 40,
@@ -126,7 +134,7 @@ public struct BackupLimits: Hashable, Sendable {
     self.ratioFloorBytes = ratioFloorBytes
   }
 
-  /// The defaults: 100,000 entries, a 64 MiB manifest, a 1 GiB library.json, 1 TiB in all,
-  /// a compression ratio of 200 for entries of 1 MiB or more.
+  /// The defaults: 100,000 entries, a 64 MiB manifest, a 1 GiB `library.json`, 1 TiB in
+  /// all, a compression ratio of 200 for entries of 1 MiB (2^20 bytes) or more.
   public static let standard = BackupLimits()
 }

@@ -10,13 +10,20 @@ import YarnStore
 /// The `manifest.json` of a backup: what the archive is, when and by what it was made, how
 /// much it holds, and the size and SHA-256 of every other file in it (docs/FORMAT.md).
 ///
-/// Encoded with `JSONCoding.encoder()`: keys sorted, `createdAt` as ISO 8601 UTC whole seconds.
+/// Written as JSON with its keys sorted, `createdAt` as ISO 8601 in UTC with whole seconds
+/// (`2026-03-29T14:30:00Z`). A value comes from `Backup.create`, `Backup.verify` or a
+/// restore's `RestoreReport`.
 public struct BackupManifest: Codable, Hashable, Sendable {
-  /// How many of each thing `library.json` holds.
+  /// How many of each thing `library.json` holds (in a `RestoreReport`: how many were added,
+  /// left alone or replaced).
   public struct Counts: Codable, Hashable, Sendable {
+    /// Yarns (`Library.yarns`).
     public var yarns: Int
+    /// Projects (`Library.projects`).
     public var projects: Int
+    /// Notes (`Library.notes`).
     public var notes: Int
+    /// Time sessions (`Library.sessions`).
     public var sessions: Int
     /// Distinct attachment files (by SHA-256), the number of `attachments/…` entries.
     public var attachments: Int
@@ -42,7 +49,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
   public struct File: Codable, Hashable, Sendable {
     /// The path inside the backup, `/`-separated: `library.json` or `attachments/<sha256>`.
     public var path: String
-    /// The size in bytes.
+    /// The size in bytes (uncompressed).
     public var size: Int64
     /// The SHA-256 of the bytes (FIPS 180-4), 64 lower-case hexadecimal digits.
     public var sha256: String
@@ -56,12 +63,13 @@ public struct BackupManifest: Codable, Hashable, Sendable {
 
   /// Always `yarn-backup`.
   public var format: String
-  /// The format version; `Backup.formatVersion` for backups this version writes.
+  /// The format version, 1 or more; `Backup.formatVersion` for backups this version writes.
   public var formatVersion: Int
   /// When the backup was made (UTC instant, whole seconds).
   public var createdAt: Date
   /// What made it, such as `yarn 0.1.0`.
   public var generator: String
+  /// How many yarns, projects, notes, sessions and attachment files the backup holds.
   public var counts: Counts
   /// `library.json` first, then each attachment in the order `Library.attachments` gives.
   public var files: [File]

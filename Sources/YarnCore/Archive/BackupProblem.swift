@@ -22,7 +22,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   case invalidManifestEntry(String, reason: String)
   /// An encrypted entry (backups are never encrypted).
   case encrypted(String)
-  /// An entry compressed with a method other than stored (0) or deflated (8).
+  /// An entry compressed with a method other than stored (0) or deflated (8), the method
+  /// numbers of the zip format (PKWARE's APPNOTE.TXT, 4.4.5).
   case unsupportedMethod(String, method: Int)
   /// An entry whose size differs from the manifest's.
   case sizeMismatch(String, expected: Int64, found: Int64)
@@ -50,10 +51,12 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   case unusedAttachment(String)
   /// Found by `create`, not in a backup: the library's database holds `count` rows that no
   /// backup can hold, because the project or yarn they belong to is missing (usages of a
-  /// missing project, attachment records of a missing yarn or project;
-  /// `LibraryStore.orphanedRows`); `examples` names up to five of them.
+  /// missing project, attachment records of a missing yarn or project); `examples` names up
+  /// to five of them, such as `row 3 of attachment refers to yarn y-9`.
   case orphanedRows(count: Int, examples: [String])
 
+  /// One lower-case line naming the entry or record, such as `attachments/… holds 10 bytes,
+  /// manifest.json says 12`; entry names are quoted with control characters escaped.
   public var description: String {
     switch self {
     case .unsafeName(let name, let reason): return "unsafe entry name \(quote(name)): \(reason)"

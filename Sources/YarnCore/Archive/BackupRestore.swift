@@ -31,18 +31,25 @@ public enum RestoreMode: String, Hashable, Sendable {
 
 /// What a restore does and how.
 public struct RestoreOptions: Sendable {
+  /// How the library's own items are treated (`.emptyOnly` by default).
   public var mode: RestoreMode
   /// Check everything and work out what would happen, change nothing (the library, its
   /// attachments and the safety backup are not written).
   public var dryRun: Bool
   /// For `.replace` of a library that is not empty: where the safety backup of the library
-  /// is written first (it must not exist). Required then; ignored otherwise.
+  /// is written first (a zip file path that must not exist). Required then; ignored
+  /// otherwise. Once a replace that wrote one has committed, the files of its folder named
+  /// `yarn-backup-before-restore-*.zip` (as `yarn` names them) are removed but the newest 5,
+  /// by modification time.
   public var safetyBackup: URL?
-  /// The safety backup's generator and creation time (`Backup.create`).
+  /// The safety backup's generator, for its manifest (`Backup.create`), such as `yarn 0.1.0`.
   public var generator: String
+  /// The safety backup's creation instant (written in UTC, truncated to whole seconds).
   public var now: Date
+  /// What a hostile backup may not exceed (`BackupLimits.standard` by default).
   public var limits: BackupLimits
 
+  /// Options; by default a real (not dry-run) `.emptyOnly` restore with the standard limits.
   public init(
     mode: RestoreMode = .emptyOnly, dryRun: Bool = false, safetyBackup: URL? = nil,
     generator: String = "yarn", now: Date = Date(), limits: BackupLimits = .standard
@@ -61,6 +68,7 @@ public struct RestoreOptions: Sendable {
 public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
   /// `yarn`, `project`, `note` or `session`.
   public var kind: String
+  /// The item's ID, shared by the backup's item and the library's.
   public var id: String
   /// The yarn's or project's name in the backup, when it has one.
   public var name: String?
@@ -74,6 +82,7 @@ public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
     self.reason = reason
   }
 
+  /// `KIND ID (NAME): REASON`, such as `yarn y-1 (Cascade 220): quantity differs`.
   public var description: String {
     "\(kind) \(id)" + (name.map { " (\($0))" } ?? "") + ": \(reason)"
   }
@@ -81,8 +90,11 @@ public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
 
 /// What a restore did (or, in a dry run, would do).
 public struct RestoreReport: Hashable, Sendable {
+  /// The backup's manifest.
   public var manifest: BackupManifest
+  /// The mode the restore ran in.
   public var mode: RestoreMode
+  /// Whether it was a dry run: then nothing was changed, and the counts say what would be.
   public var dryRun: Bool
   /// The items added to the library; `attachments` counts files newly stored (bytes already
   /// in the library are shared, not stored twice).
@@ -140,8 +152,9 @@ extension Backup {
   ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
   ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
-  ///   dry run and the store is read-only); `CancellationError` when the current task is
-  ///   cancelled (checked between attachments; nothing is changed then).
+  ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
+  ///   loaded; `CancellationError` when the current task is cancelled (checked between
+  ///   attachments; nothing is changed then).
   @discardableResult
   public static func restore(
     from url: URL, into store: LibraryStore, options: RestoreOptions

@@ -15,16 +15,21 @@ import YarnStore
 
 /// `yarn export FILE.zip`: the library as a zip for people to open, not for `restore`.
 ///
-/// Entries (every name made safe by `SafeFileName`, collisions numbered):
+/// Entries (docs/CSV.md describes the three tables):
 /// ```
-/// stash.csv                      StashCSV.export (the default columns)
-/// projects.csv                   ProjectCSV.export
-/// time.csv                       TimeCSV.export (one row per session)
+/// stash.csv                      the stash, as StashCSV.export with the default columns
+/// projects.csv                   one row per project
+/// time.csv                       one row per time session (instants in UTC)
 /// projects/<project name>/project.txt   the project in plain text
 /// projects/<project name>/<photo>       its photos, and its pattern PDF, by their file names
 /// yarns/<yarn name>/yarn.txt            the yarn in plain text
 /// yarns/<yarn name>/<photo>             its photos
 /// ```
+/// Every name is made one that Windows, macOS and Linux all accept (`: * ? " < > | \ /` and
+/// control characters become `_`, trailing dots and spaces go, Windows device names such as
+/// `CON` get a `_` in front, at most 255 bytes of UTF-8), and names that collide, ignoring
+/// case and Unicode normalization, are numbered: `Flax`, `Flax (2)`.
+///
 /// Text is UTF-8 with LF line ends; CSV as `CSVOptions` says (RFC 4180, CRLF). Photos and PDFs
 /// are stored, text and CSV deflated. The zip is written like a backup: temporary files beside
 /// the target, then fsync and rename, so the target never holds a partial export.
@@ -53,25 +58,36 @@ public enum LibraryExport {
 
   /// What an export wrote.
   public struct Summary: Hashable, Sendable {
-    /// Every entry name, in order.
+    /// Every entry name, `/`-separated, in the order written.
     public var entries: [String]
+    /// The yarns written (one folder each).
     public var yarns: Int
+    /// The projects written (one folder each).
     public var projects: Int
     /// Attachment files written (a photo two yarns share is written in both folders).
     public var files: Int
   }
 
-  /// Writes the export of `store` to `url`.
+  /// Writes the export of `store` to `url`, on the calling thread; the library is read in
+  /// one read transaction.
   ///
   /// - Parameters:
+  ///   - store: the library; only read.
+  ///   - url: the zip file to write.
   ///   - force: replace a file at `url`.
-  ///   - now: the entries' times in the zip headers.
+  ///   - now: the modification time of every entry (zip headers keep it to 2 seconds), and
+  ///     where a running session ends in a project's time.
+  ///   - csvOptions: how the three CSV tables are written (RFC 4180 by default).
   ///   - progress: the fraction of the zip written, 0...1, while it is written, on the
   ///     calling thread.
+  /// - Returns: what was written.
   /// - Throws: `BackupError.destinationExists` when `url` exists and `force` is false;
-  ///   `BackupError.cannotWrite`; `BackupError.attachmentUnavailable`; `StoreError`;
-  ///   `CancellationError` when the current task is cancelled (between reads of the
-  ///   attachments). Nothing is left at `url` after an error, and no temporary file.
+  ///   `BackupError.cannotWrite` when the zip cannot be written;
+  ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
+  ///   from its record; `StoreError`;
+  ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
+  ///   task is cancelled (between reads of the attachments). Nothing is left at `url` after an
+  ///   error, and no temporary file.
   @discardableResult
   public static func write(
     from store: LibraryStore, to url: URL, force: Bool = false, now: Date = Date(),

@@ -25,8 +25,10 @@ struct CSVRecord: Hashable, Sendable {
   }
 }
 
-/// Thrown by `CSVReader` in strict mode, naming where the problem is.
+/// Thrown when a file is not CSV as RFC 4180 §2 defines it (by `StashCSV.importPlan`, unless
+/// it reads leniently) or not UTF-8 (in any mode), naming where the problem is.
 public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong at that place.
   public enum Problem: Hashable, Sendable {
     /// Thrown when a quoted field is still open at the end of the input.
     case unterminatedQuote
@@ -40,8 +42,9 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case fieldCount(expected: Int, found: Int)
   }
 
+  /// What is wrong.
   public let problem: Problem
-  /// 1-based line of the input.
+  /// 1-based line of the input (counting the line breaks inside quoted fields too).
   public let line: Int
   /// 1-based column (in bytes from the start of the line), when known.
   public let column: Int?
@@ -52,6 +55,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     self.column = column
   }
 
+  /// `line 3, column 17: a quoted field is never closed`.
   public var description: String {
     let place = column.map { "line \(line), column \($0)" } ?? "line \(line)"
     switch problem {

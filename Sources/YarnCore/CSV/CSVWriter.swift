@@ -7,15 +7,24 @@ import YarnStore
   import Foundation
 #endif
 
-/// How CSV is written and read.
+/// How CSV is written (`StashCSV.export`, `LibraryExport.write`).
+///
+/// Records follow RFC 4180 §2: UTF-8, CRLF after every record (the last one too), a field
+/// quoted when it holds the delimiter, a double quote, CR or LF, with a double quote inside
+/// doubled. Numbers are plain decimals (`3`, `2.5`).
 public struct CSVOptions: Hashable, Sendable {
-  /// The field delimiter byte: `,` (RFC 4180), `;` or TAB. Must not be `"`, CR or LF.
+  /// The field delimiter byte: `,` (RFC 4180, the default), `;` (for spreadsheets whose
+  /// locale writes decimal commas) or TAB. Must not be `"`, CR or LF.
   public var delimiter: UInt8
   /// Write a UTF-8 byte order mark (EF BB BF) first, which Excel needs to read UTF-8.
   public var byteOrderMark: Bool
-  /// Prefix text cells that a spreadsheet would run as a formula with `'` (see `CSVWriter`).
+  /// The formula guard (OWASP, "CSV Injection"): a text cell that begins with `=`, `+`, `-`,
+  /// `@`, TAB, CR or LF gets a leading `'` and is quoted, so that a spreadsheet shows it as
+  /// text instead of running it; numbers are never prefixed. `StashCSV.ImportOptions`'s
+  /// `undoFormulaGuard` takes the `'` off again.
   public var formulaGuard: Bool
 
+  /// Options; by default RFC 4180 (comma, no byte order mark) with the formula guard on.
   public init(delimiter: UInt8 = UInt8(ascii: ","), byteOrderMark: Bool = false, formulaGuard: Bool = true) {
     self.delimiter = delimiter
     self.byteOrderMark = byteOrderMark

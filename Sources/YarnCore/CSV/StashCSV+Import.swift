@@ -10,21 +10,27 @@ import YarnStore
 extension StashCSV {
   /// How a stash CSV is read by `importPlan(from:store:options:)`.
   public struct ImportOptions: Sendable {
-    /// The field delimiter byte: `,`, `;` or TAB.
+    /// The field delimiter byte: `,` (the default, RFC 4180), `;` or TAB; the file's own is
+    /// not guessed.
     public var delimiter: UInt8
-    /// Guess what unescaped quotes mean instead of refusing the file (`CSVReader`'s lenient
-    /// mode); every line guessed is listed in the plan's `guessedLines`.
+    /// Guess what unescaped quotes mean instead of refusing the file: files from exporters
+    /// that quote every field without doubling the quotes inside (YarnBuddy's). A record is
+    /// read strictly first; when that fails, or gives another number of fields than the
+    /// header, a quote closes a field only before a delimiter, a line end or the end of the
+    /// file. Every line guessed is listed in the plan's `guessedLines`.
     public var lenient: Bool
-    /// Undo the formula guard: drop the `'` that `CSVWriter` puts before a cell that begins
-    /// with `=`, `+`, `-`, `@`, TAB, CR or LF. Only a quoted field is changed (the writer
-    /// always quotes a guarded cell; see `CSVWriter.needsGuard(_:quoted:)`).
+    /// Undo the formula guard: drop the `'` that `StashCSV.export` puts before a cell that
+    /// begins with `=`, `+`, `-`, `@`, TAB, CR or LF. Only a quoted field is changed (the
+    /// export always quotes a guarded cell).
     public var undoFormulaGuard: Bool
     /// The time zone whose calendar day an instant in Date Added falls on (YarnBuddy writes
-    /// instants such as `2021-06-12 18:25:43 +0000`).
+    /// instants such as `2021-06-12 18:25:43 +0000`); by default the process's own.
     public var timeZone: any UTCOffsetProvider
     /// The creation instant of the notes the import adds.
     public var now: Date
 
+    /// Options; by default a strict reading of comma-separated UTF-8 that undoes the formula
+    /// guard, in the process's time zone, with notes created now.
     public init(
       delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false, undoFormulaGuard: Bool = true,
       timeZone: any UTCOffsetProvider = SystemTimeZone(), now: Date = Date()
@@ -37,7 +43,8 @@ extension StashCSV {
     }
   }
 
-  /// Which exporter a file comes from, told by its header.
+  /// Which exporter a file comes from, told by its header; the raw value names it in the
+  /// CLI's JSON output.
   public enum Dialect: String, Sendable {
     /// This tool's own `yarn stash export` (or a file with its column names).
     case yarn
@@ -63,6 +70,7 @@ extension StashCSV {
       self.reason = reason
     }
 
+    /// `line 3, column "Quantity": REASON`, or `line 3: REASON` for a whole row.
     public var description: String {
       column.map { "line \(line), column \"\($0)\": \(reason)" } ?? "line \(line): \(reason)"
     }
@@ -107,6 +115,7 @@ extension StashCSV {
       self.problems = problems
     }
 
+    /// `2 bad rows; nothing was imported:` then each problem on a line of its own.
     public var description: String {
       let rows = Set(problems.map(\.line)).count
       return "\(rows) bad row\(rows == 1 ? "" : "s"); nothing was imported:\n"
@@ -134,9 +143,9 @@ extension StashCSV {
   ///   - store: the library the rows are matched against (by yarn ID); only read.
   ///   - options: delimiter, leniency, guard, time zone and clock.
   /// - Returns: the plan; check `problems` before applying it.
-  /// - Throws: `CSVReadError` when the file is not CSV (strict mode) or not UTF-8;
-  ///   `StoreError` when the store cannot be read; `CancellationError` when the current task
-  ///   is cancelled (checked before each row).
+  /// - Throws: `CSVReadError` naming the line and column when the file is not CSV (strict
+  ///   mode) or not UTF-8; `StoreError` when the store cannot be read; `CancellationError`
+  ///   when the current task is cancelled (checked before each row).
   public static func importPlan(
     from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
   ) throws -> ImportPlan {
@@ -229,7 +238,7 @@ extension StashCSV {
   }
 
   /// Whether `id` may name a new yarn: 1 to 128 ASCII letters, digits, `-`, `_` or `.`
-  /// (a lower-case UUID, as `Identifier.make()` gives, or another tool's plain ID).
+  /// (a lower-case UUID, as yarn makes them, or another tool's plain ID).
   static func isValidImportedID(_ id: String) -> Bool {
     let bytes = Array(id.utf8)
     guard (1...128).contains(bytes.count) else { return false }

@@ -16,32 +16,55 @@ import YarnStore
 /// The Remaining cells are the user's override when Remaining Source is `override`, and
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
 public enum StashCSV {
-  /// A column of the stash CSV.
+  /// A column of the stash CSV; the raw value is its header. Number cells are plain decimals
+  /// (`220`, `2.5`); their unit is the next column's `skein`, `g`, `oz`, `yd` or `m`.
   public enum Column: String, CaseIterable, Sendable, CSVColumn {
+    /// `Name`: `Yarn.name`.
     case name = "Name"
+    /// `Brand`: `Yarn.brand`.
     case brand = "Brand"
+    /// `Colorway`: `Yarn.colorway`.
     case colorway = "Colorway"
+    /// `Color Family`: `Yarn.colorFamily`.
     case colorFamily = "Color Family"
+    /// `Dye Lot`: `Yarn.dyeLot`.
     case dyeLot = "Dye Lot"
+    /// `Weight`: the CYC category's label, such as `3 Light (DK)` (`YarnWeight.label`).
     case weight = "Weight"
+    /// `Fiber`: `Yarn.fiber`.
     case fiber = "Fiber"
+    /// `Length per Skein`: the number of `Yarn.lengthPerSkein`.
     case lengthPerSkein = "Length per Skein"
+    /// `Length Unit`: its unit, `yd` or `m`.
     case lengthUnit = "Length Unit"
+    /// `Net Weight per Skein`: the number of `Yarn.netWeightPerSkein`.
     case netWeightPerSkein = "Net Weight per Skein"
+    /// `Net Weight Unit`: its unit, `g` or `oz`.
     case netWeightUnit = "Net Weight Unit"
+    /// `Quantity`: the number of `Yarn.quantity`.
     case quantity = "Quantity"
+    /// `Quantity Unit`: its unit.
     case quantityUnit = "Quantity Unit"
+    /// `Remaining`: the number of the remaining estimate (not rounded), or of the override.
     case remaining = "Remaining"
+    /// `Remaining Unit`: its unit.
     case remainingUnit = "Remaining Unit"
+    /// `Remaining Source`: `RemainingEstimate.Source`'s raw value (`override`, `estimate`,
+    /// `incomplete`, `overdrawn`, `unknown`).
     case remainingSource = "Remaining Source"
+    /// `Purchase Location`: `Yarn.purchaseLocation`.
     case purchaseLocation = "Purchase Location"
+    /// `Date Added`: `Yarn.dateAdded` as `YYYY-MM-DD`.
     case dateAdded = "Date Added"
+    /// `Stashed`: `yes` or `no` (`Yarn.isStashed`).
     case stashed = "Stashed"
+    /// `Notes`: the texts of the yarn's notes, oldest first, separated by a blank line.
     case notes = "Notes"
+    /// `ID`: `Yarn.id`, which an import matches on.
     case id = "ID"
   }
 
-  /// The default columns, in order.
+  /// The default columns: every column, in the order `Column` lists them.
   public static let defaultColumns: [Column] = Column.allCases
 
   /// Thrown when `--columns` names a column that does not exist, or one twice.

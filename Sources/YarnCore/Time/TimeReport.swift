@@ -15,13 +15,14 @@ import YarnStore
 /// the range counts: a session reaching over the range's edge counts with its part inside.
 /// A running session counts until `now`.
 public struct TimeReport: Hashable, Sendable {
-  /// How the time is grouped.
+  /// How the time is grouped; the raw value is the word `yarn time report --by` takes.
   public enum Grouping: String, CaseIterable, Sendable {
     /// One row per project, the most time first (ties by name).
     case project
     /// One row per local day, `2026-06-01`.
     case day
-    /// One row per ISO 8601 week, `2026-W23` (weeks begin on Monday; see `ISOWeek`).
+    /// One row per ISO 8601 week, `2026-W23` (ISO 8601-1:2019 §5.2.4.1: weeks begin on
+    /// Monday, and week 1 holds the year's first Thursday, so 2027-01-01 is in `2026-W53`).
     case week
     /// One row per month, `2026-06`.
     case month
@@ -53,9 +54,9 @@ public struct TimeReport: Hashable, Sendable {
   ///   - projectNames: project names by ID, for `.project` rows (the ID stands in for a
   ///     missing name).
   ///   - grouping: how to group.
-  ///   - range: the instants counted, `[start, end)`, either bound optional
-  ///     (`LocalCalendar.interval(from:through:in:)` turns inclusive days into one).
-  ///   - timeZone: the zone whose midnights split days.
+  ///   - range: the instants counted, `[start, end)`, either bound optional (for local days
+  ///     D1 through D2, the first instant of D1 and the first instant of the day after D2).
+  ///   - timeZone: the zone whose midnights split days, such as `TimeZone.current`.
   ///   - now: where a running session ends.
   /// - Complexity: O(n + d) for n sessions covering d local days in all.
   public init(

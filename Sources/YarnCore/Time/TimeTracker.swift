@@ -7,15 +7,19 @@ import YarnStore
   import Foundation
 #endif
 
-/// Starts and stops the timer on a project: the rules of DESIGN.md "Time tracking" over a
+/// Starts and stops the timer on a project: the rules of docs/CLI.md ("time") over a
 /// `LibraryStore`.
 ///
 /// Every change runs in one `store.write` (`BEGIN IMMEDIATE`), so two processes starting a
 /// timer at once serialize: the second sees the first one's session and is refused. The
-/// schema's `one_running_session` index backs the rule up. Instants are truncated to whole
-/// seconds, as the store keeps them; the returned sessions carry the stored values.
+/// schema's `one_running_session` index backs the rule up. Instants are absolute (`Date`,
+/// stored in UTC) and truncated to whole seconds, as the store keeps them; the returned
+/// sessions carry the stored values. Inside a `store.write { }` of the caller, a change
+/// joins that transaction.
 ///
-/// Not `Sendable`: it uses the store's connection.
+/// Threads: not `Sendable`. A tracker uses its store's SQLite connection, so it belongs to
+/// the thread (or task) that uses the store, under the same rule as `LibraryStore`: never
+/// from two threads at once.
 public final class TimeTracker {
   /// The library the sessions are recorded in.
   public let store: LibraryStore
@@ -138,16 +142,17 @@ public final class TimeTracker {
   /// Without `day` the session ends at `now`. With `day` it is placed on that local day: it
   /// starts when the day's last session ends (a running one counts until `now`), or at the
   /// day's first instant when none has ended in it (for 0001-01-01 in a zone ahead of UTC, at
-  /// `JSONCoding.earliestInstant`), and it must end by the next local midnight and by `now`.
+  /// 0001-01-01T00:00:00Z, the first instant yarn stores), and it must end by the next local
+  /// midnight and by `now`.
   ///
   /// - Parameters:
   ///   - projectID: the `Project.id`.
-  ///   - seconds: the duration, more than zero.
+  ///   - seconds: the duration in whole seconds, more than zero.
   ///   - day: the local day to place it on, or `nil` for "just now".
   ///   - note: a note for the session.
   ///   - allowOverlap: as for `add(projectID:start:end:note:allowOverlap:now:)`.
   ///   - now: the present instant.
-  ///   - timeZone: the zone `day` is a day of.
+  ///   - timeZone: the zone `day` is a day of, such as `TimeZone.current`.
   /// - Returns: the new session.
   /// - Throws: `TimeError.noRoom` when the session does not fit in `day`;
   ///   `TimeError.inFuture` when `day` has not begun; otherwise as
@@ -340,7 +345,10 @@ public final class TimeTracker {
 public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Which end of a session an instant is.
   public enum Edge: String, Sendable {
-    case start, end
+    /// The session's start.
+    case start
+    /// The session's end.
+    case end
   }
 
   /// Thrown by `start` when a session is already running (and not switching): the running
@@ -366,6 +374,8 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Thrown when several sessions' IDs begin with `reference`: their IDs.
   case ambiguousSession(reference: String, ids: [String])
 
+  /// A lower-case sentence, such as `no timer is running`; instants in it are ISO 8601 UTC
+  /// (`2026-03-29T14:30:00Z`) and durations `h:mm`.
   public var description: String {
     switch self {
     case .alreadyRunning(let session, let projectName):

@@ -28,7 +28,9 @@ import YarnStore
 public struct YearSummary: Hashable, Sendable {
   /// A project and a number of seconds.
   public struct ProjectTime: Hashable, Sendable {
+    /// The project.
     public let project: Project
+    /// Whole seconds logged on it (see the summary's definitions for which).
     public let seconds: Int64
   }
 
@@ -36,7 +38,7 @@ public struct YearSummary: Hashable, Sendable {
   public struct WeightUse: Hashable, Sendable {
     /// The CYC category, or `nil` for yarns of unknown weight.
     public let weight: YarnWeight?
-    /// Grams, the full number (round for people).
+    /// Grams (net weight), the full number (round for people).
     public let grams: Double
     /// How many usages the grams come from.
     public let usages: Int
@@ -44,24 +46,29 @@ public struct YearSummary: Hashable, Sendable {
 
   /// A usage of a finished project that could not be converted to grams.
   public struct UnconvertedUse: Hashable, Sendable {
+    /// The finished project's `Project.id`.
     public let projectID: String
+    /// The finished project's name.
     public let projectName: String
+    /// The `Yarn.id` the usage names.
     public let yarnID: String
     /// The yarn's name, or its ID when the yarn is not in the library.
     public let yarnName: String
+    /// The yarn's CYC weight, or `nil` when unknown or the yarn is not in the library.
     public let weight: YarnWeight?
+    /// The amount used, in the unit the project recorded.
     public let amount: Amount
     /// The put-up facts the conversion lacks (empty when the yarn is not in the library).
     public let missing: [PutUpFact]
   }
 
-  /// The year summarized.
+  /// The year summarized, such as 2026.
   public let year: Int
   /// The projects finished in the year, by finished day, then name, each with all its time.
   public let finished: [ProjectTime]
   /// Time logged inside the year, by project: the most first (ties by name).
   public let perProject: [ProjectTime]
-  /// Time logged inside the year, all projects.
+  /// Time logged inside the year, all projects, in whole seconds.
   public let loggedSeconds: Int64
   /// The finished project with the most time, or `nil` when none was finished.
   public let longest: ProjectTime?
@@ -71,7 +78,7 @@ public struct YearSummary: Hashable, Sendable {
   /// The usages that could not be converted to grams, in project and usage order.
   public let unconverted: [UnconvertedUse]
 
-  /// The time of the finished projects together.
+  /// The time of the finished projects together, in whole seconds.
   public var finishedSeconds: Int64 { finished.reduce(0) { $0 + $1.seconds } }
 
   /// The average time per finished project (whole seconds, rounded down), or `nil` when none
@@ -87,8 +94,9 @@ public struct YearSummary: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - library: the whole library (`LibraryStore.library()`).
-  ///   - year: the year, such as 2026.
-  ///   - timeZone: the zone whose New Year midnights bound the year.
+  ///   - year: the year, such as 2026 (outside 1...9999 no time falls in it).
+  ///   - timeZone: the zone whose New Year midnights bound the year, such as
+  ///     `TimeZone.current`.
   ///   - now: where a running session ends.
   public init(library: Library, year: Int, timeZone: any UTCOffsetProvider, now: Date) {
     self.year = year

@@ -12,6 +12,10 @@ public struct Attachment: Codable, Hashable, Sendable {
   /// The SHA-256 of the bytes (FIPS 180-4), 64 lower-case hexadecimal digits.
   public var sha256: String
 
+  /// Describes a stored file; the values are taken as given, not checked (the store refuses a
+  /// `sha256` that is not 64 lower-case hex digits, or a negative `byteCount`, when the
+  /// attachment is recorded). `LibraryStore.importAttachment(from:fileName:mediaType:)`
+  /// makes one from a file.
   public init(fileName: String, mediaType: String, byteCount: Int64, sha256: String) {
     self.fileName = fileName
     self.mediaType = mediaType

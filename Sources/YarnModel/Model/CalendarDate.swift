@@ -50,12 +50,13 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// The day that contains `instant` in `timeZone` (by default the process's own zone, read
-  /// through the C library: `$TZ`, else `/etc/localtime`).
+  /// through the C library: `$TZ`, else `/etc/localtime`; see `SystemTimeZone`). An instant
+  /// whose local day falls outside the years 1...9999 gives 0001-01-01 or 9999-12-31.
   public init(containing instant: Date, in timeZone: any UTCOffsetProvider = SystemTimeZone()) {
     self = LocalCalendar.day(containing: instant, in: timeZone)
   }
 
-  /// `YYYY-MM-DD`.
+  /// `YYYY-MM-DD`, such as `2026-03-29` (ISO 8601 calendar date, extended format).
   public var iso8601: String {
     let y = String(year)
     let m = month < 10 ? "0\(month)" : "\(month)"
@@ -63,8 +64,10 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + m + "-" + d
   }
 
+  /// The same as `iso8601`: `2026-03-29`.
   public var description: String { iso8601 }
 
+  /// Whether `lhs` is an earlier day than `rhs`.
   public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
     (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
   }
@@ -81,6 +84,11 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 }
 
 extension CalendarDate: Codable {
+  /// Decodes a JSON string `YYYY-MM-DD`.
+  ///
+  /// - Throws: `DecodingError.typeMismatch` for a value that is not a string;
+  ///   `DecodingError.dataCorrupted` for a string that is not exactly `YYYY-MM-DD` or names no
+  ///   real day (`2026-02-30`).
   public init(from decoder: Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
@@ -91,6 +99,9 @@ extension CalendarDate: Codable {
     self = date
   }
 
+  /// Encodes the day as the string `YYYY-MM-DD`.
+  ///
+  /// - Throws: what `encoder` throws.
   public func encode(to encoder: Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(iso8601)

@@ -9,11 +9,18 @@
 /// This is the document a backup's `library.json` holds (see docs/FORMAT.md). Order is kept:
 /// each array is in the order the items were created.
 public struct Library: Codable, Hashable, Sendable {
+  /// The stash, in creation order.
   public var yarns: [Yarn]
+  /// The projects, in creation order.
   public var projects: [Project]
+  /// The notes about yarns and projects, in creation order.
   public var notes: [Note]
+  /// The time sessions, in creation order (not sorted by start).
   public var sessions: [TimeSession]
 
+  /// A library of these items, by default empty. References between them (a usage's yarn, a
+  /// note's or session's project) are not checked here; `LibraryStore.insert(library:)`
+  /// refuses a library whose references are broken.
   public init(
     yarns: [Yarn] = [], projects: [Project] = [], notes: [Note] = [], sessions: [TimeSession] = []
   ) {

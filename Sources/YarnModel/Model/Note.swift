@@ -8,10 +8,13 @@
 public struct Note: Codable, Hashable, Sendable, Identifiable {
   /// What a note is attached to.
   public enum Subject: Hashable, Sendable {
+    /// The yarn with this `Yarn.id`.
     case yarn(String)
+    /// The project with this `Project.id`.
     case project(String)
   }
 
+  /// A stable identifier, a lower-case UUID (RFC 9562) unless imported from elsewhere.
   public var id: String
   /// The `Yarn.id` it belongs to, or `nil` when it belongs to a project.
   public var yarnID: String?
@@ -24,6 +27,8 @@ public struct Note: Codable, Hashable, Sendable, Identifiable {
   /// When it was last changed (UTC instant, whole seconds).
   public var modified: Date
 
+  /// A note about `subject`; `modified` is `created` when not given. The store keeps both
+  /// instants in whole seconds (truncated toward the past).
   public init(id: String, subject: Subject, text: String, created: Date, modified: Date? = nil) {
     self.id = id
     switch subject {

@@ -1,9 +1,20 @@
-/// The craft a project is made in.
+/// The craft a project is made in. The raw value is the token in JSON, CSV and SQLite.
 public enum Craft: String, Codable, CaseIterable, Hashable, Sendable {
-  case knitting, crochet, weaving, spinning, embroidery, other
+  /// Knitting, `knitting`.
+  case knitting
+  /// Crochet, `crochet`.
+  case crochet
+  /// Weaving, `weaving`.
+  case weaving
+  /// Spinning yarn, `spinning`.
+  case spinning
+  /// Embroidery, `embroidery`.
+  case embroidery
+  /// Any other craft, `other`.
+  case other
 
   /// Reads `knitting`/`knit`, `crochet`/`crocheting`, `weaving`/`weave`, `spinning`/`spin`,
-  /// `embroidery`, `other`, in any case.
+  /// `embroidery`, `other`, in any case, spaces around ignored; `nil` for anything else.
   public init?(parsing text: String) {
     switch text.lowercased().trimmingSpaces() {
     case "knitting", "knit": self = .knitting
@@ -17,9 +28,12 @@ public enum Craft: String, Codable, CaseIterable, Hashable, Sendable {
   }
 }
 
-/// Where a project stands.
+/// Where a project stands. The raw value is the token in JSON, CSV and SQLite.
 public enum ProjectStatus: String, Codable, CaseIterable, Hashable, Sendable {
+  /// Not begun, `planned` (the default of a new project).
   case planned
+  /// Being worked on, `in-progress`; its usages count against the stash only when asked
+  /// (`includeActive`).
   case inProgress = "in-progress"
   /// Done; its yarn usages count against the stash.
   case finished
@@ -28,7 +42,9 @@ public enum ProjectStatus: String, Codable, CaseIterable, Hashable, Sendable {
   /// Set aside for now.
   case hibernating
 
-  /// Reads the raw value, also with a space or underscore (`in progress`), in any case.
+  /// Reads the raw value, also with a space or underscore (`in progress`), in any case, and
+  /// `wip`, `active`, `started` (in progress), `done`, `complete`, `completed` (finished);
+  /// `nil` for anything else.
   public init?(parsing text: String) {
     let key = text.lowercased().trimmingSpaces()
       .replacing(" ", with: "-").replacing("_", with: "-")
@@ -49,6 +65,7 @@ public struct Pattern: Codable, Hashable, Sendable {
   /// The pattern as a PDF file.
   public var pdf: Attachment?
 
+  /// A pattern; any of the three may be unknown.
   public init(name: String? = nil, url: String? = nil, pdf: Attachment? = nil) {
     self.name = name
     self.url = url
@@ -63,29 +80,37 @@ public struct YarnUsage: Codable, Hashable, Sendable {
   /// How much, in any unit; converted to the yarn's quantity unit by the remaining estimate.
   public var amount: Amount
 
+  /// A usage of `amount` of the yarn `yarnID`.
   public init(yarnID: String, amount: Amount) {
     self.yarnID = yarnID
     self.amount = amount
   }
 }
 
-/// A knitting or crochet project.
+/// A project: something made, or to be made, in one of the crafts.
 public struct Project: Codable, Hashable, Sendable, Identifiable {
-  /// A stable identifier, a lower-case UUID unless imported from elsewhere.
+  /// A stable identifier, a lower-case UUID (RFC 9562) unless imported from elsewhere.
   public var id: String
+  /// The project's name, such as `Flax for Leo`.
   public var name: String
+  /// The craft, or `nil` when unknown.
   public var craft: Craft?
+  /// Where the project stands; only `finished` projects' usages count against the stash by
+  /// default.
   public var status: ProjectStatus
+  /// The pattern followed, or `nil` for none.
   public var pattern: Pattern?
-  /// The day work began.
+  /// The day work began (a local calendar day, no time zone).
   public var started: CalendarDate?
-  /// The day it was finished (or frogged).
+  /// The day it was finished (or frogged); not before `started` when both are known.
   public var finished: CalendarDate?
   /// The yarns used, in the order recorded.
   public var usages: [YarnUsage]
   /// Photos, in the order they were attached.
   public var photos: [Attachment]
 
+  /// A project; everything but its ID and name may be left out (a planned project with no
+  /// craft, pattern, days, usages or photos).
   public init(
     id: String, name: String, craft: Craft? = nil, status: ProjectStatus = .planned,
     pattern: Pattern? = nil, started: CalendarDate? = nil, finished: CalendarDate? = nil,

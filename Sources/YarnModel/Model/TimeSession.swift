@@ -9,16 +9,19 @@
 /// Instants are absolute (stored and written in UTC) with whole-second resolution, so a
 /// duration never depends on a time zone or a DST change.
 public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
+  /// A stable identifier, a lower-case UUID (RFC 9562) unless imported from elsewhere.
   public var id: String
   /// The `Project.id` worked on.
   public var projectID: String
-  /// When work began.
+  /// When work began (an absolute instant; the store keeps whole seconds).
   public var start: Date
-  /// When work ended; `nil` while the session is running.
+  /// When work ended (an absolute instant, not before `start`); `nil` while the session is
+  /// running.
   public var end: Date?
   /// A note, such as `sleeve cuffs`.
   public var note: String?
 
+  /// A session on `projectID` from `start` to `end` (`nil`: still running).
   public init(id: String, projectID: String, start: Date, end: Date? = nil, note: String? = nil) {
     self.id = id
     self.projectID = projectID
@@ -30,7 +33,8 @@ public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
   /// Whether the session is still running.
   public var isRunning: Bool { end == nil }
 
-  /// Seconds from start to end, or to `now` while running; never negative.
+  /// Whole seconds from start to end (rounded to the nearest second), or to `now` while
+  /// running; never negative.
   public func seconds(now: Date = Date()) -> Int64 {
     let stop = end ?? now
     return max(0, Int64((stop.timeIntervalSince1970 - start.timeIntervalSince1970).rounded()))

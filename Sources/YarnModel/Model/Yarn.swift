@@ -14,27 +14,30 @@ public struct Yarn: Codable, Hashable, Sendable, Identifiable {
   public var colorFamily: String?
   /// The dye lot printed on the ball band.
   public var dyeLot: String?
-  /// The CYC yarn weight category.
+  /// The CYC yarn weight category (see `YarnWeight`), or `nil` when unknown.
   public var weight: YarnWeight?
   /// The fiber content as written on the band, such as `100% Peruvian highland wool`.
   public var fiber: String?
-  /// The length of one skein (`yd` or `m`).
+  /// The length of one skein (`yd` or `m`), as the ball band gives it.
   public var lengthPerSkein: Amount?
-  /// The net weight of one skein (`g` or `oz`).
+  /// The net weight of one skein (`g` or `oz`), as the ball band gives it.
   public var netWeightPerSkein: Amount?
-  /// How much the crafter bought, in any unit.
+  /// How much the crafter bought, in any unit (usually skeins).
   public var quantity: Amount?
-  /// What the crafter says is left, overriding the estimate.
+  /// What the crafter says is left, in any unit, overriding the estimate
+  /// (`RemainingEstimate.Source.override`).
   public var remainingOverride: Amount?
   /// Where it was bought.
   public var purchaseLocation: String?
-  /// The day it was added to the stash.
+  /// The day it was added to the stash (a local calendar day, no time zone).
   public var dateAdded: CalendarDate?
   /// Whether it is still in the stash (false once used up or given away).
   public var isStashed: Bool
   /// Photos, in the order they were attached.
   public var photos: [Attachment]
 
+  /// A yarn; everything but its ID and name may be left out (unknown), and it is in the
+  /// stash unless `isStashed` is false.
   public init(
     id: String, name: String, brand: String? = nil, colorway: String? = nil,
     colorFamily: String? = nil, dyeLot: String? = nil, weight: YarnWeight? = nil,
@@ -60,7 +63,7 @@ public struct Yarn: Codable, Hashable, Sendable, Identifiable {
     self.photos = photos
   }
 
-  /// The put-up facts used by conversions.
+  /// The put-up facts used by conversions: `lengthPerSkein` and `netWeightPerSkein`.
   public var putUp: PutUp {
     PutUp(lengthPerSkein: lengthPerSkein, netWeightPerSkein: netWeightPerSkein)
   }

@@ -9,13 +9,21 @@
 ///
 /// The raw value is the category number, 0 (Lace) to 7 (Jumbo).
 public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparable {
+  /// 0 Lace: fingering 10-count crochet thread, cobweb, light fingering.
   case lace = 0
+  /// 1 Super Fine: sock, fingering, baby.
   case superFine = 1
+  /// 2 Fine: sport, baby.
   case fine = 2
+  /// 3 Light: DK, light worsted.
   case light = 3
+  /// 4 Medium: worsted, afghan, aran.
   case medium = 4
+  /// 5 Bulky: chunky, craft, rug.
   case bulky = 5
+  /// 6 Super Bulky: super bulky, super chunky, roving.
   case superBulky = 6
+  /// 7 Jumbo: jumbo, roving.
   case jumbo = 7
 
   /// The CYC category name, such as "Light" or "Super Bulky".
@@ -60,6 +68,7 @@ public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparab
     }
   }
 
+  /// Orders the categories by number, finest (0 Lace) first.
   public static func < (lhs: YarnWeight, rhs: YarnWeight) -> Bool { lhs.rawValue < rhs.rawValue }
 
   /// Reads a weight as people write it: the category number (`3`), the CYC name (`Light`,

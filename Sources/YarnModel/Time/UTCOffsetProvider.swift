@@ -12,9 +12,11 @@
 
 /// A time zone as the time code needs it: its name and its offset from UTC at an instant.
 ///
-/// `TimeZone` is one (tests pass `TimeZone(identifier: "Europe/Berlin")`); `SystemTimeZone`
-/// is the process's own zone read through the C library, which the CLI uses so that `yarn
-/// time start` does not set up ICU's time zone service.
+/// `TimeZone` is one: an app passes `TimeZone.current` or `TimeZone(identifier:
+/// "Europe/Berlin")`. `SystemTimeZone` is the process's own zone read through the C library,
+/// which the CLI uses so that `yarn time start` does not set up ICU's time zone service.
+/// Local days, weeks and months are computed from `secondsFromGMT(for:)` alone, so an
+/// implementation must give the offset in force at any instant, DST included.
 public protocol UTCOffsetProvider: Sendable {
   /// The zone's name, such as `America/New_York`, for messages.
   var identifier: String { get }
@@ -31,6 +33,7 @@ extension TimeZone: UTCOffsetProvider {}
 /// ICU: no time zone service to load, and no silent fall-back to GMT in a statically linked
 /// binary whose Foundation carries no ICU data.
 public struct SystemTimeZone: UTCOffsetProvider, Sendable {
+  /// The process's zone. The value holds nothing: the C library is asked at each call.
   public init() {}
 
   /// `$TZ` without a leading `:`, else the zone `/etc/localtime` links to, else `local time`.
@@ -76,6 +79,9 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
     return rest.first.map { ("0"..."9").contains($0) } ?? false
   }
 
+  /// Seconds east of UTC in force at `date` in the process's zone (`tm_gmtoff` of
+  /// `localtime_r`, whole seconds), such as −18,000 for EST or 7,200 for CEST; 0 (UTC) when the
+  /// C library cannot convert the instant.
   public func secondsFromGMT(for date: Date) -> Int {
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()

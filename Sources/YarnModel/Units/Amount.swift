@@ -14,12 +14,15 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// The unit of `value`.
   public var unit: YarnUnit
 
+  /// `value` of `unit`, taken as given (the store refuses a value that is NaN or infinite
+  /// with `StoreError.invalidData`; use `init(parsing:)` for what people type).
   public init(_ value: Double, _ unit: YarnUnit) {
     self.value = value
     self.unit = unit
   }
 
-  /// The largest value `init(parsing:)` accepts: a billion of any unit is no real stash.
+  /// The largest value `init(parsing:)` accepts, 1,000,000,000 of any unit: a billion of
+  /// anything is no real stash.
   public static let maximumValue = 1_000_000_000.0
 
   /// Parses an amount as people write it: a number and a unit, with or without a space, in any
@@ -146,6 +149,7 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
   /// What was wrong.
   public let problem: Problem
 
+  /// The ways the text of an amount can be wrong.
   public enum Problem: Equatable, Sendable {
     /// Nothing but spaces.
     case empty
@@ -168,6 +172,8 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
     case unknownUnit(String)
   }
 
+  /// The message for people, quoting the input and ending with the accepted units:
+  /// `"3 bananas" has an unknown unit "bananas"; accepted units: skeins (skein, sk, …), …`.
   public var description: String {
     let reason: String
     switch problem {

@@ -9,6 +9,7 @@ public struct PutUp: Hashable, Sendable {
   /// The net weight of one skein (`g` or `oz`).
   public var netWeightPerSkein: Amount?
 
+  /// The facts as known; a missing one is `nil`.
   public init(lengthPerSkein: Amount? = nil, netWeightPerSkein: Amount? = nil) {
     self.lengthPerSkein = lengthPerSkein
     self.netWeightPerSkein = netWeightPerSkein
@@ -31,32 +32,38 @@ public struct PutUp: Hashable, Sendable {
   }
 }
 
-/// A fact of the put-up that a conversion needs.
+/// A fact of the put-up that a conversion needs. The raw value is the fact's name in words.
 public enum PutUpFact: String, Codable, Hashable, Sendable, CustomStringConvertible {
+  /// The length of one skein (`PutUp.lengthPerSkein`), `length per skein`.
   case lengthPerSkein = "length per skein"
+  /// The net weight of one skein (`PutUp.netWeightPerSkein`), `net weight per skein`.
   case netWeightPerSkein = "net weight per skein"
 
+  /// The raw value: `length per skein` or `net weight per skein`.
   public var description: String { rawValue }
 }
 
 /// Thrown when a conversion needs a put-up fact that is unknown.
 public struct ConversionError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The unit converted from and the unit asked for.
+  /// The unit converted from.
   public let from: YarnUnit
+  /// The unit asked for.
   public let to: YarnUnit
-  /// The facts that are missing, never empty.
+  /// The facts that are missing, never empty: the length per skein first when both are.
   public let missing: [PutUpFact]
 
+  /// `converting skein to g needs the net weight per skein`.
   public var description: String {
     let facts = missing.map { "the \($0)" }.joined(separator: " and ")
     return "converting \(from.rawValue) to \(to.rawValue) needs \(facts)"
   }
 }
 
-/// Conversions between the five yarn units.
+/// Conversions between the five yarn units (docs/UNITS.md).
 ///
-/// Mass and length convert within their dimension by exact constants; between dimensions,
-/// and to or from skeins, the put-up decides.
+/// Mass and length convert within their dimension by exact constants (`gramsPerOunce`,
+/// `metersPerYard`); between dimensions, and to or from skeins, the put-up decides: through
+/// the number of skeins, by the grams and meters of one skein. Results are not rounded.
 public enum UnitConversion {
   /// Grams in one avoirdupois ounce, exactly: 1 lb = 0.45359237 kg by the International Yard and
   /// Pound agreement of 1959 (NIST Handbook 44, Appendix C), and 1 oz = 1/16 lb.

@@ -4,15 +4,17 @@
 /// usage converted to the quantity's unit. A usage that cannot be converted is listed, never
 /// dropped; more used than owned gives zero with the deficit.
 public struct RemainingEstimate: Hashable, Sendable {
-  /// Where the figure comes from.
+  /// Where the figure comes from. The raw value is the stash CSV's `Remaining Source` cell.
   public enum Source: String, Codable, Hashable, Sendable {
     /// The user's own figure (`Yarn.remainingOverride`).
     case override
     /// Quantity minus every counted usage, all converted.
     case estimate
-    /// Some usage could not be converted: `value` counts only those that could.
+    /// Some usage could not be converted: `remaining` subtracts only those that could, and
+    /// `unconverted` lists the others.
     case incomplete
-    /// More was used than owned: `value` is 0 and `deficit` says by how much.
+    /// More was used than owned: `remaining` is 0 and `deficit` says by how much (usages
+    /// that could not be converted are in `unconverted`, as for `incomplete`).
     case overdrawn
     /// No quantity is known: there is no figure.
     case unknown
@@ -20,14 +22,18 @@ public struct RemainingEstimate: Hashable, Sendable {
 
   /// A usage that could not be converted to the yarn's quantity unit.
   public struct UnconvertedUsage: Hashable, Sendable {
+    /// The `Project.id` of the usage.
     public let projectID: String
+    /// The amount used, in the unit the project recorded.
     public let amount: Amount
     /// The put-up facts the conversion needs.
     public let missing: [PutUpFact]
   }
 
-  /// The amount left; `nil` when `source` is `unknown`.
+  /// The amount left, in the unit of the yarn's quantity (or of its override); `nil` when
+  /// `source` is `unknown`. Never negative; not rounded.
   public let remaining: Amount?
+  /// Where `remaining` comes from.
   public let source: Source
   /// How much more was used than owned, in the quantity's unit (only when `overdrawn`).
   public let deficit: Double?
@@ -108,7 +114,9 @@ extension Library {
     return out
   }
 
-  /// The remaining estimate of `yarn` against this library's projects.
+  /// The remaining estimate of `yarn` against this library's projects: the usages of its
+  /// finished projects, and of those in progress too when `includeActive` is true (planned,
+  /// frogged and hibernating projects never count).
   public func remaining(of yarn: Yarn, includeActive: Bool = false) -> RemainingEstimate {
     RemainingEstimate(yarn: yarn, usages: usages(of: yarn.id, includeActive: includeActive))
   }

@@ -6,16 +6,21 @@ public enum YarnUnit: String, Codable, CaseIterable, Hashable, Sendable {
   case skein
   /// Grams of net weight.
   case gram = "g"
-  /// Avoirdupois ounces of net weight.
+  /// Avoirdupois ounces of net weight (exactly 28.349523125 g; `UnitConversion.gramsPerOunce`).
   case ounce = "oz"
-  /// International yards of length.
+  /// International yards of length (exactly 0.9144 m; `UnitConversion.metersPerYard`).
   case yard = "yd"
   /// Meters of length.
   case meter = "m"
 
   /// What the unit measures.
   public enum Dimension: String, Sendable {
-    case count, mass, length
+    /// Skeins.
+    case count
+    /// Net weight: grams and ounces.
+    case mass
+    /// Length: yards and meters.
+    case length
   }
 
   /// Whether the unit counts skeins, weighs yarn or measures its length.
@@ -35,8 +40,9 @@ public enum YarnUnit: String, Codable, CaseIterable, Hashable, Sendable {
     }
   }
 
-  /// Reads a unit word, case-insensitively: `skein(s)`, `sk`, `ball(s)`, `hank(s)`; `g`,
-  /// `gram(s)`, `gr`; `oz`, `ounce(s)`; `yd`, `yds`, `yard(s)`; `m`, `meter(s)`, `metre(s)`.
+  /// Reads a unit word, case-insensitively: `skein(s)`, `sk`, `sks`, `ball(s)`, `hank(s)`;
+  /// `g`, `gr`, `gram(s)`, `gramme(s)`; `oz`, `ounce(s)`; `yd`, `yds`, `yard(s)`; `m`,
+  /// `meter(s)`, `metre(s)`. `nil` for anything else (spaces are not trimmed).
   public init?(parsing text: String) {
     switch text.lowercased() {
     case "skein", "skeins", "sk", "sks", "ball", "balls", "hank", "hanks": self = .skein

@@ -24,6 +24,8 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     self.sql = sql
   }
 
+  /// `database error 11 (database disk image is malformed): MESSAGE`, followed by
+  /// ` [sql: …]` when a statement failed.
   public var description: String {
     let name = String(cString: sqlite3_errstr(extendedCode))
     var text = "database error \(extendedCode) (\(name)): \(message)"

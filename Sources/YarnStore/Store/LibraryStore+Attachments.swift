@@ -25,11 +25,14 @@ extension LibraryStore {
   /// - Parameters:
   ///   - file: the file to import.
   ///   - fileName: the name to record; `file`'s last path component when `nil`.
-  ///   - mediaType: the IANA media type; `Attachment.mediaType(forFileName:)` of the name
-  ///     when `nil`.
-  /// - Returns: the attachment: `byteCount` is the number of bytes read.
+  ///   - mediaType: the IANA media type; when `nil`, the one of the name's extension
+  ///     (`jpg`/`jpeg`, `png`, `heic`, `gif`, `webp`, `pdf`, `txt`, in any case), else
+  ///     `application/octet-stream`.
+  /// - Returns: the attachment: `byteCount` is the number of bytes read, `sha256` their
+  ///   SHA-256 as 64 lower-case hex digits.
   /// - Throws: `StoreError.readOnly` in a `.readOnly` store; `StoreError.io` naming the path
-  ///   when the source cannot be read or the copy cannot be written (nothing is left behind).
+  ///   when the source cannot be read or the copy cannot be written (nothing is left behind);
+  ///   `SystemLibraryError` on Linux when OpenSSL's libcrypto (for SHA-256) cannot be loaded.
   public func importAttachment(from file: URL, fileName: String? = nil, mediaType: String? = nil)
     throws -> Attachment
   {
@@ -42,10 +45,11 @@ extension LibraryStore {
       byteCount: stored.byteCount, sha256: stored.sha256)
   }
 
-  /// Where the bytes with this SHA-256 are (or would be) stored:
-  /// `DIR/attachments/<first 2 hex digits>/<sha256>`. Text that is not 64 lower-case hex
-  /// digits gives `DIR/attachments/invalid-digest`, a path the store never writes, so no
-  /// input can point outside the folder.
+  /// Where the bytes with this SHA-256 are (or would be) stored, to show a photo or open a
+  /// pattern PDF: `DIR/attachments/<first 2 hex digits>/<sha256>`, read-only by convention
+  /// (never write or move it). Text that is not 64 lower-case hex digits gives
+  /// `DIR/attachments/invalid-digest`, a path the store never writes, so no input can point
+  /// outside the folder. Nothing is read: the file may be missing.
   public func attachmentURL(sha256: String) -> URL {
     let folder = directory.appendingPathComponent(LibraryStore.attachmentsFolderName)
     guard Attachment.isValidDigest(sha256) else {

@@ -16,10 +16,14 @@ extension LibraryStore {
   /// it; a zero-length session inside it is.
   ///
   /// - Parameters:
-  ///   - start: the range's first instant, or `nil` for no lower bound.
-  ///   - end: the instant after the range, or `nil` for no upper bound.
+  ///   - start: the range's first instant (truncated to whole seconds), or `nil` for no
+  ///     lower bound.
+  ///   - end: the instant after the range (truncated to whole seconds), or `nil` for no
+  ///     upper bound. For whole local days, pass the first instant of the first day and of
+  ///     the day after the last, as Foundation's `Calendar.startOfDay(for:)` gives them.
   ///   - projectID: only this project's sessions, or `nil` for all.
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
   public func sessions(from start: Date?, to end: Date?, projectID: String? = nil) throws -> [TimeSession] {
     var conditions: [String] = []
     var values: [SQLValue] = []
@@ -70,7 +74,8 @@ extension LibraryStore {
 
   /// The session with `id`, or `nil`.
   ///
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
   public func session(id: String) throws -> TimeSession? {
     try read {
       try connection.query(

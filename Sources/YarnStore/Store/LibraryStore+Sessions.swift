@@ -13,7 +13,8 @@ extension LibraryStore {
   /// Time sessions ordered by start (then creation), all of them or those of one project.
   ///
   /// - Parameter projectID: a `Project.id`, or `nil` for every project.
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
   public func sessions(projectID: String? = nil) throws -> [TimeSession] {
     try read {
       if let projectID {
@@ -39,7 +40,8 @@ extension LibraryStore {
 
   /// The running session (no end), or `nil`. The schema allows at most one.
   ///
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
   public func runningSession() throws -> TimeSession? {
     try read {
       try connection.query(

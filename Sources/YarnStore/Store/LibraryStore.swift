@@ -17,16 +17,23 @@ import YarnModel
 ///
 /// Every public method runs in a transaction: alone it is one transaction; inside `read` or
 /// `write` it joins that one. A command should do all of its work in one `write { }` so that
-/// it commits or rolls back as a whole. Two processes at once serialize: a writer takes the
-/// write lock at `BEGIN IMMEDIATE` and the other waits up to `busyTimeoutMilliseconds`.
+/// it commits or rolls back as a whole. Two processes (or two stores) at once serialize: a
+/// writer takes the write lock at `BEGIN IMMEDIATE` and the other waits up to 5 seconds, then
+/// throws `StoreError.busy`.
 ///
 /// Lists come back in creation order (sessions from `sessions(projectID:)` by start), so
 /// `insert(library: L)` into an empty store followed by `library()` gives back `L`, the law
 /// backup and restore rely on. Instants are stored as INTEGER Unix seconds (UTC), truncated
-/// toward the past to whole seconds on write, the same rule as `JSONCoding.formatInstant`.
+/// toward the past to whole seconds on write, as backups write them; so a value read back
+/// may differ from the one written by less than a second.
 ///
-/// Not `Sendable`: the store owns a SQLite connection that belongs to one thread at a time.
-/// Open one store per thread or process.
+/// Threads: not `Sendable`. A store owns one SQLite connection (opened in SQLite's
+/// multi-thread mode), which must never be used from two threads at once: use a store from
+/// one thread, or one task, at a time (Swift 6 keeps a value that is not `Sendable` in the
+/// isolation domain that made it), and open another store on the same directory for another
+/// thread or process; they share the library through SQLite's locks. The long operations
+/// that take a store (`Backup.create`, `Backup.restore`, `LibraryExport.write`) run on the
+/// calling thread: run them off the main thread, with a store of their own.
 public final class LibraryStore {
   /// How a store is opened.
   public enum Mode: Sendable {
@@ -48,7 +55,8 @@ public final class LibraryStore {
   /// The database schema version (`PRAGMA user_version`) this code writes: 1.
   static var schemaVersion: Int { Schema.currentVersion }
 
-  /// The library directory, as given (standardized).
+  /// The library directory, as given (standardized: no `.` or `..` parts); for an in-memory
+  /// library, the temporary directory that holds its attachments.
   public let directory: URL
   /// The mode it was opened in.
   public let mode: Mode
@@ -64,7 +72,8 @@ public final class LibraryStore {
   /// (`deleteUnreferencedFiles`).
   var droppedDigests = Set<String>()
 
-  /// Opens the library in `directory`.
+  /// Opens the library in `directory` (a directory path; the database is
+  /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
   /// switches the database to WAL and brings its schema up to date (`schemaVersion`; see
@@ -172,7 +181,10 @@ public final class LibraryStore {
     }
   }
 
-  /// Closes the database. Later calls throw `StoreError.closed`; closing twice does nothing.
+  /// Closes the database (checkpointing its write-ahead log when it has grown past about
+  /// 400 KB). Later calls throw `StoreError.closed`; closing twice does nothing. A store made
+  /// by `inMemory()` removes its temporary directory. Call it before the store is released:
+  /// releasing an open store closes the connection without the checkpoint.
   ///
   /// - Throws: `StoreError.database` when SQLite cannot close cleanly.
   public func close() throws {

@@ -11,7 +11,15 @@ import YarnModel
 public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// The kinds of item a library holds, for messages that name one.
   public enum Kind: String, Sendable, CustomStringConvertible {
-    case yarn, project, note, session
+    /// A `Yarn`.
+    case yarn
+    /// A `Project`.
+    case project
+    /// A `Note`.
+    case note
+    /// A `TimeSession`.
+    case session
+    /// The raw value: `yarn`, `project`, `note` or `session`.
     public var description: String { rawValue }
   }
 
@@ -48,6 +56,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// yarn.
     case database(code: Int32, message: String)
 
+    /// SQLite's message (`database or disk is full` for `.diskFull`).
     public var description: String {
       switch self {
       case .diskFull:
@@ -58,7 +67,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Thrown for any other failure SQLite reports.
+  /// Thrown for any other failure SQLite reports, such as a file that is not a database
+  /// (`DatabaseError.primaryCode` 26, SQLITE_NOTADB) or a corrupt one (11, SQLITE_CORRUPT).
   case database(DatabaseError)
   /// Thrown when opening a library whose database has an older schema version (`from`; 0 for
   /// a new database, which has no tables yet) fails to bring it to this code's version
@@ -66,8 +76,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// `from` with all its data. A lock held by another process is `.busy` instead, a newer
   /// database `.newerSchema`.
   case upgradeFailed(from: Int, to: Int, reason: UpgradeFailure)
-  /// Thrown when another process held the library locked for longer than the busy timeout
-  /// (`LibraryStore.busyTimeoutMilliseconds`); trying again later may succeed (exit 75).
+  /// Thrown when another process (or another store on the same directory) held the library
+  /// locked for longer than the busy timeout, 5 seconds; trying again later may succeed (the
+  /// CLI exits 75, EX_TEMPFAIL).
   case busy
   /// Thrown when the database was written by a newer version of yarn: its schema version
   /// `found` is above the `known` version of this code.
@@ -79,6 +90,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// Thrown when a file or directory of the library cannot be created, read or written.
   case io(path: String, reason: String)
 
+  /// A lower-case sentence naming what went wrong and where, such as `no yarn with id y-1 in
+  /// the library`; instants in it are ISO 8601 UTC.
   public var description: String {
     switch self {
     case .notFound(let kind, let id):

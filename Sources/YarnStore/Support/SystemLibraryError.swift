@@ -17,5 +17,6 @@ public struct SystemLibraryError: Error, Equatable, Sendable, CustomStringConver
     self.reason = reason
   }
 
+  /// `reason`.
   public var description: String { reason }
 }
