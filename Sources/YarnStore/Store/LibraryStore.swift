@@ -76,10 +76,11 @@ public final class LibraryStore {
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
-  /// switches the database to WAL and brings its schema up to date (`schemaVersion`; see
-  /// `migrate`). `.readOnly` on a missing directory or database creates nothing and gives an
-  /// empty library. `.readOnly` on an existing database opens it read-only (SQLite's own
-  /// read-only open) and never writes it when its schema is up to date; one of an older
+  /// switches the database to WAL and brings its schema up to date (schema version 1, kept in
+  /// `PRAGMA user_version`; the missing migrations run in one transaction). `.readOnly` on a
+  /// missing directory or database creates nothing and gives an empty library. `.readOnly`
+  /// on an existing database opens it read-only (SQLite's own read-only open) and never
+  /// writes it when its schema is up to date; one of an older
   /// version (version 0, an empty file: no tables yet) is brought up to date first by a
   /// short-lived writer (the one write a read may cause).
   ///
