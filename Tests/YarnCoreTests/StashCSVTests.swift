@@ -73,4 +73,27 @@ import Testing
       try StashCSV.columns(parsing: "Name,Colour")
     }
   }
+
+  /// The public export: the same bytes as the writer's, with `CSVOptions` applied.
+  @Test func exportAsDataMatchesTheWriterAndAppliesTheOptions() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try makeStore(directory)
+    #expect(Array(try StashCSV.export(from: store)) == (try export(store)))
+
+    let data = try StashCSV.export(
+      from: store, options: CSVOptions(delimiter: UInt8(ascii: ";"), byteOrderMark: true),
+      columns: [.name, .remaining, .remainingUnit, .purchaseLocation], includeActive: true)
+    #expect(Array(data.prefix(3)) == [0xEF, 0xBB, 0xBF])
+    #expect(
+      String(decoding: data.dropFirst(3), as: UTF8.self)
+        == "Name;Remaining;Remaining Unit;Purchase Location\r\n"
+        + "Cascade 220;0.5;skein;\"'=HYPERLINK(\"\"x\"\")\"\r\nMystery;;;\r\n")
+
+    let unguarded = try StashCSV.export(
+      from: store, options: CSVOptions(formulaGuard: false), columns: [.name, .purchaseLocation])
+    #expect(
+      String(decoding: unguarded, as: UTF8.self)
+        == "Name,Purchase Location\r\nCascade 220,\"=HYPERLINK(\"\"x\"\")\"\r\nMystery,\r\n")
+  }
 }
