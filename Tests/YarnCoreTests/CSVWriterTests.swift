@@ -49,6 +49,17 @@ import Testing
     #expect(checked == vectors.count)
   }
 
+  @Test func aRecordOfOneEmptyFieldIsNotAnEmptyLine() throws {
+    // Python: csv.writer(f, lineterminator="\r\n").writerows([["a"], [""], [None]]) writes
+    // 'a\r\n""\r\n""\r\n'; an empty line would be skipped by a reader (a lost row).
+    let bytes = CSVWriter.encode([[.text("a")], [.text("")], [.empty], [.empty, .empty]])
+    #expect(String(decoding: bytes, as: UTF8.self) == "a\r\n\"\"\r\n\"\"\r\n,\r\n")
+    var reader = CSVReader(data: Data(bytes), delimiter: 0x2C, lenient: false)
+    var count = 0
+    while try reader.next() != nil { count += 1 }
+    #expect(count == 4)
+  }
+
   @Test func quotesOnlyWhatNeedsIt() {
     #expect(written([["plain", "with space ", " lead"]]) == "plain,with space , lead\r\n")
     #expect(

@@ -252,7 +252,7 @@ extension Backup {
       throw error
     }
     // Committed: the files no record refers to any more (the replaced library's) go.
-    try? store.sweepAttachments()
+    _ = try? store.sweepAttachments()
     if let target = report.safetyBackup { pruneSafetyBackups(besides: target) }
     return report
   }

@@ -56,6 +56,15 @@ package enum CSVField: Hashable, Sendable {
   package static func text(_ value: String?) -> CSVField { value.map { .text($0) } ?? .empty }
   /// `.number(value)` when `value` is non-nil, else `.empty`.
   package static func number(_ value: Double?) -> CSVField { value.map { .number($0) } ?? .empty }
+
+  /// Whether the field is written as no bytes at all (`.empty`, or empty text).
+  var isEmptyText: Bool {
+    switch self {
+    case .empty: true
+    case .text(let text): text.isEmpty
+    case .number: false
+    }
+  }
 }
 
 /// Writes CSV records as RFC 4180 §2 describes them, streaming through a small buffer.
@@ -113,7 +122,9 @@ package final class CSVWriter {
       out.append(contentsOf: [0xEF, 0xBB, 0xBF])
     }
     wroteBOM = true
-    if record.count == 1, case .text(let text) = record[0], text.isEmpty {
+    // A record of one empty field would be an empty line, which readers skip (RFC 4180
+    // gives no record for it): it is written as `""`, as Python's csv.writer does.
+    if record.count == 1, record[0].isEmptyText {
       out.append(contentsOf: [0x22, 0x22])
     }
     let options = self.options
