@@ -300,6 +300,7 @@ import YarnCore
       #expect(result.stderr.contains("a yarn that reads format version 3 is needed"))
       #expect(result.stderr.contains("hint: install a newer version of yarn"))
     }
+    // Refused before a library is created for it.
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
@@ -483,8 +484,12 @@ import YarnCore
       signal: SIGTERM, after: 0.05)
     #expect(status == 143 || status == 0)
     if status == 143 {
-      // A failed restore into a new library takes the directory away again.
-      #expect(!FileManager.default.fileExists(atPath: other.path))
+      // A failed restore into a new library leaves it empty.
+      let left = try #require(
+        try yarn.run(["--library", other.path, "stash", "list", "--json"], useLibrary: false).json()
+          as? [Any])
+      #expect(left.isEmpty)
+      #expect(Self.files(under: other.appendingPathComponent("attachments")).isEmpty)
     }
   }
 

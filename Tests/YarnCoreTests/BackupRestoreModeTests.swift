@@ -263,6 +263,23 @@ import Testing
     }
   }
 
+  @Test func aDamagedFileInTheLibraryIsReplacedByTheBackupsCheckedBytes() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(mine, dir.appendingPathComponent("good.zip"))
+      let text = try #require(
+        try mine.library().attachments.first { $0.sha256 == Support.abcSHA256 })
+      // One byte of the stored "abc" goes bad on disk.
+      let stored = mine.attachmentURL(sha256: text.sha256)
+      try Data("abd".utf8).write(to: stored)
+      let report = try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge))
+      #expect(report.unchanged.yarns == 2)
+      #expect(try Data(contentsOf: stored) == Data("abc".utf8))
+      #expect(
+        try Backup.verify(try backup(mine, dir.appendingPathComponent("after.zip"))).counts.attachments == 4)
+    }
+  }
+
   @Test func staleTemporaryFilesOfAKilledBackupAreRemovedByTheNextOne() throws {
     try Support.withScratch { dir in
       let store = try Support.makeStore(in: dir)

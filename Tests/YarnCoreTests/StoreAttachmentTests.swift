@@ -212,10 +212,22 @@ import Testing
       try Data("partial".utf8).write(to: folder.appendingPathComponent(".restore-killed"))
       #expect(store.hasAttachment(sha256: stray.sha256))
 
+      // Files yarn did not write are not its to delete.
+      let foreign = ["README.txt", ".hidden", "zz/mine.txt"]
+      try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("zz"), withIntermediateDirectories: true)
+      for name in foreign { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
+
       #expect(try store.sweepAttachments() == 2)
       #expect(!store.hasAttachment(sha256: stray.sha256))
       #expect(store.hasAttachment(sha256: kept.sha256))
       #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".restore-killed").path))
+      // The stray file's shard folder, now empty, is gone; the kept one's stays.
+      let strayShard = store.attachmentURL(sha256: stray.sha256).deletingLastPathComponent()
+      #expect(!FileManager.default.fileExists(atPath: strayShard.path))
+      for name in foreign {
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+      }
       #expect(try store.sweepAttachments() == 0)
     }
   }

@@ -197,10 +197,14 @@ struct BackupRestore: ParsableCommand {
     let libraryURL = context.libraryURL
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
-    // Opening read-write creates the library directory; when the restore fails and the
-    // directory did not exist before, it is taken away again, so that a failed restore
-    // leaves everything as it was. A dry run opens read-only and creates nothing.
-    let existed = FileManager.default.fileExists(atPath: libraryURL.path)
+    // Opening read-write creates the library directory, which a failed restore leaves in
+    // place, empty: another `yarn` process may have opened it meanwhile, and removing it
+    // would lose what that process commits. So a backup is checked, but for its attachments'
+    // bytes, before a library is created for it. A dry run opens read-only and creates
+    // nothing.
+    if !dryRun, !FileManager.default.fileExists(atPath: libraryURL.path) {
+      try Backup.checkLibrary(of: url)
+    }
     var createdSafetyFolder = false
     let report: RestoreReport
     do {
@@ -217,7 +221,6 @@ struct BackupRestore: ParsableCommand {
         return try Backup.restore(from: url, into: store, options: options)
       }
     } catch {
-      if !existed, !dryRun { try? FileManager.default.removeItem(at: libraryURL) }
       if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
         // rmdir removes it only when empty: a safety backup written before a later failure
         // is kept.

@@ -99,6 +99,7 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var problems = reader.readLibrary().problems
+    try Task.checkCancellation()
     for file in reader.attachmentFiles {
       try Task.checkCancellation()
       if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
@@ -107,6 +108,21 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }
     return reader.manifest
+  }
+
+  /// Checks what can be checked of the backup at `url` without reading its attachments: the
+  /// names, kinds and manifest, and `library.json` (its size and SHA-256, every item, and
+  /// what a restore into an empty library would refuse of it). A caller about to create a
+  /// library only to restore into it (the CLI) calls this first, so that a backup refused
+  /// for these reasons creates no library.
+  ///
+  /// - Throws: the errors of `verify`, but for the attachments' bytes.
+  package static func checkLibrary(of url: URL, limits: BackupLimits = .standard) throws {
+    let reader = try BackupReader(url: url, limits: limits)
+    let problems =
+      reader.structuralProblems.isEmpty
+      ? reader.readLibrary().problems : reader.structuralProblems
+    guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
   }
 
   /// Restores the backup at `url` into `store`, which must be empty (`RestoreMode.emptyOnly`),

@@ -175,9 +175,11 @@ extension Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     let read = reader.readLibrary()
+    try Task.checkCancellation()
     var problems = read.problems
     let files = reader.attachmentFiles
     let plan = try RestorePlan(read.library, into: store, mode: mode)
+    try Task.checkCancellation()
 
     // Refused or a dry run: the attachments are only checked, so that every problem is
     // reported; nothing is written.
@@ -206,6 +208,8 @@ extension Backup {
         yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
         sessions: counts.sessions, attachments: try store.referencedAttachmentDigests().count)
     }
+    // A dry run refuses what the real restore would for want of space.
+    try checkFreeSpace(for: reader.manifest, in: store)
     if options.dryRun {
       // The real `--replace` first backs up every item of the library (the safety backup),
       // which fails on an item the store cannot read (a library changed outside yarn): read
@@ -214,7 +218,6 @@ extension Backup {
       return report
     }
 
-    try checkFreeSpace(for: reader.manifest, in: store)
     var placed: [String] = []
     do {
       try store.write {
@@ -245,6 +248,7 @@ extension Backup {
         guard final.conflicts.isEmpty else {
           throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
         }
+        try Task.checkCancellation()
         try store.insert(library: final.additions)
       }
     } catch {
@@ -257,10 +261,10 @@ extension Backup {
     return report
   }
 
-  /// Reads each attachment of the backup, checks it, and places those the store lacks in its
+  /// Reads each attachment of the backup, checks it, and places it in the store's
   /// content-addressed folder (through a temporary file in `attachments/`, fsynced, then
-  /// renamed), appending each placed file's path to `placed`. Run inside the restore's
-  /// write transaction.
+  /// renamed, replacing a file of the same digest, which may be damaged), appending the path
+  /// of each file the store lacked to `placed`. Run inside the restore's write transaction.
   ///
   /// - Throws: `BackupError.invalidBackup` listing every attachment problem, after reading
   ///   them all; `BackupError.cannotStage` when a file cannot be written;
@@ -274,10 +278,9 @@ extension Backup {
     var shards = Set<String>()
     for file in files {
       try Task.checkCancellation()
-      guard !store.hasAttachment(sha256: file.sha256) else {
-        if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
-        continue
-      }
+      // Written even when the library has a file of that digest: the backup's checked bytes
+      // replace it, so a damaged file in the library is mended, never trusted.
+      let existed = store.hasAttachment(sha256: file.sha256)
       let temporary = folder.appendingPathComponent(".restore-" + Identifier.make())
       if let problem = try reader.readAttachment(file, to: temporary) {
         problems.append(problem)
@@ -295,7 +298,7 @@ extension Backup {
         unlink(temporary.path)
         throw BackupError.cannotStage(path: target.path, reason: reason)
       }
-      placed.append(target.path)
+      if !existed { placed.append(target.path) }
       shards.insert(shard)
     }
     for shard in shards.sorted() { AtomicFile.syncDirectory(shard) }
@@ -321,7 +324,8 @@ extension Backup {
   }
 
   /// Refuses a restore that cannot fit: the files of the backup the store lacks (by the
-  /// manifest's sizes) and 64 MiB for the database must fit in the free space of the
+  /// manifest's sizes), the largest file it has (written again through a temporary copy) and
+  /// 64 MiB for the database must fit in the free space of the
   /// library's file system, so that a large backup fails at once, not after filling the disk.
   ///
   /// - Throws: `BackupError.cannotStage` naming both sizes.
@@ -329,17 +333,22 @@ extension Backup {
     var info = statvfs()
     guard statvfs(store.directory.path, &info) == 0 else { return }
     let free = Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+    // A file the library has is written again through a temporary copy: room for the
+    // largest of those at once.
+    var largestKept: Int64 = 0
     let needed = manifest.files.reduce(Int64(64 << 20)) { total, file in
       if file.path != BackupManifest.libraryPath, store.hasAttachment(sha256: file.sha256) {
+        largestKept = max(largestKept, file.size)
         return total
       }
       let (sum, overflow) = total.addingReportingOverflow(max(0, file.size))
       return overflow ? Int64.max : sum
-    }
-    if needed > free {
+    }.addingReportingOverflow(largestKept)
+    let neededBytes = needed.overflow ? Int64.max : needed.partialValue
+    if neededBytes > free {
       throw BackupError.cannotStage(
         path: store.directory.path,
-        reason: "not enough free space: the backup needs \(needed) bytes, \(free) are free")
+        reason: "not enough free space: the backup needs \(neededBytes) bytes, \(free) are free")
     }
   }
 }

@@ -15,12 +15,14 @@ import YarnModel
 extension LibraryStore {
   /// Copies the file at `file` into the library's attachments, named by the SHA-256 of its
   /// bytes, and describes it. The library's records are not changed: put the returned value
-  /// in a yarn's or project's `photos` (or `pattern.pdf`) and `update` it.
+  /// in a yarn's or project's `photos` (or `pattern.pdf`) and `update` it **in the same
+  /// `write { }`**, so that no other process's collection of unused files (after a removal
+  /// or a restore) can delete the file before its record is committed.
   ///
   /// The bytes are streamed in 1 MiB pieces (memory stays flat) into a temporary file in
   /// `attachments/` while they are hashed; the file is fsynced and renamed to
-  /// `attachments/<first 2 hex digits>/<sha256>`, and the folder fsynced. When that file is
-  /// already there with the same size, the copy is dropped: equal bytes are stored once.
+  /// `attachments/<first 2 hex digits>/<sha256>` (equal bytes are stored once; a file
+  /// already there, which may be damaged, is replaced), and the folder fsynced.
   ///
   /// - Parameters:
   ///   - file: the file to import.
@@ -38,8 +40,12 @@ extension LibraryStore {
   {
     guard mode == .readWrite else { throw StoreError.readOnly(path: directory.path) }
     let name = fileName ?? file.lastPathComponent
-    let stored = try AttachmentFiles.importFile(
-      file.path, into: directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+    // Under the write lock (joining the caller's transaction), so that no sweep in another
+    // process removes the file before the record that refers to it is committed.
+    let stored = try write {
+      try AttachmentFiles.importFile(
+        file.path, into: directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path)
+    }
     return Attachment(
       fileName: name, mediaType: mediaType ?? Attachment.mediaType(forFileName: name),
       byteCount: stored.byteCount, sha256: stored.sha256)
@@ -90,11 +96,13 @@ extension LibraryStore {
     }
   }
 
-  /// Deletes every file in `attachments/` that no attachment record refers to: files of
-  /// removed items that an earlier process could not delete, files a killed restore placed
-  /// before it could commit their records, and temporary files of killed imports and
-  /// restores. Runs in a write transaction, so it never deletes a file another process has
-  /// placed and is about to commit (files are placed only under the write lock).
+  /// Deletes the files in `attachments/` that yarn wrote and no attachment record refers to:
+  /// content files (`<2 hex>/<sha256>`) of removed items that an earlier process could not
+  /// delete or that a killed restore placed before it could commit their records, and the
+  /// temporary files of killed imports and restores (`.import-*`, `.restore-*`); then the
+  /// shard folders left empty. Any other file is left alone. Runs in a write transaction, so
+  /// it never deletes a file another process has placed and is about to commit (files are
+  /// placed only under the write lock: `importAttachment`, `Backup.restore`).
   ///
   /// - Returns: the number of files deleted.
   /// - Throws: `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
@@ -110,14 +118,18 @@ extension LibraryStore {
         let path = folder + "/" + name
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
-        if info.st_mode & S_IFMT != S_IFDIR {
-          if unlink(path) == 0 { deleted += 1 }  // a temporary file
+        if info.st_mode & S_IFMT == S_IFREG {
+          if name.hasPrefix(".import-") || name.hasPrefix(".restore-"), unlink(path) == 0 {
+            deleted += 1
+          }
           continue
         }
+        guard info.st_mode & S_IFMT == S_IFDIR, name.utf8.count == 2 else { continue }
         for file in (try? manager.contentsOfDirectory(atPath: path)) ?? []
-        where !(Attachment.isValidDigest(file) && file.hasPrefix(name) && referenced.contains(file)) {
+        where Attachment.isValidDigest(file) && file.hasPrefix(name) && !referenced.contains(file) {
           if unlink(path + "/" + file) == 0 { deleted += 1 }
         }
+        rmdir(path)  // only when empty
       }
       return deleted
     }
@@ -256,12 +268,6 @@ enum AttachmentFiles {
     let shard = folder + "/" + String(sha256.prefix(2))
     let shardIsNew = try makeDirectory(shard)
     let target = shard + "/" + sha256
-    var status = stat()
-    if lstat(target, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-      Int64(status.st_size) == count
-    {
-      return (sha256, count)  // the same bytes are stored already: drop the copy
-    }
     guard rename(temporary, target) == 0 else {
       throw StoreError.io(path: target, reason: POSIX.errnoText())
     }
