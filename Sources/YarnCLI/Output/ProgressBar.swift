@@ -5,8 +5,7 @@
 #endif
 
 /// A progress bar on standard error, drawn only when standard error is a terminal and
-/// `--quiet` is not given (DESIGN.md: "a progress bar on stderr for long work … when stderr is
-/// a TTY"); otherwise every call does nothing, so pipes and logs never see it.
+/// `--quiet` is not given; otherwise every call does nothing, so pipes and logs never see it.
 ///
 /// One line, redrawn in place with a carriage return: `backing up [#######.......]  47%`;
 /// `finish()` erases it, so the messages that follow start on a clean line.

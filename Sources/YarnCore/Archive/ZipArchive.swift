@@ -30,7 +30,7 @@ enum ZipArchive {
     case deflate
 
     /// `store` for the media types that are already compressed — `image/jpeg`, `image/png`,
-    /// `image/heic`, `application/pdf` (DESIGN.md: no recompression) — `deflate` otherwise.
+    /// `image/heic`, `application/pdf` (docs/FORMAT.md: not compressed again) — `deflate` otherwise.
     static func forMediaType(_ mediaType: String) -> Compression {
       switch mediaType.lowercased() {
       case "image/jpeg", "image/png", "image/heic", "application/pdf": return .store

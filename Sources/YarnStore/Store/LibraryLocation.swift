@@ -6,7 +6,7 @@ import YarnModel
   import Foundation
 #endif
 
-/// Where the library directory is: the rule of DESIGN.md "Store", kept here so that an app and
+/// Where the library directory is: the rule of docs/CLI.md "Where the library is", kept here so that an app and
 /// the CLI find the same library.
 package enum LibraryLocation {
   /// The library directory, by precedence:

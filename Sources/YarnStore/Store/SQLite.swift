@@ -85,8 +85,9 @@ final class Connection {
   /// Keeps the WAL when the connection closes: no checkpoint on close
   /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`) and the file kept (`SQLITE_FCNTL_PERSIST_WAL`), so
   /// that the next process appends to it instead of creating, syncing and deleting it again.
-  /// Committed frames stay durable in the WAL; SQLite's automatic checkpoint (at 100 pages:
-  /// see `LibraryStore.configure`) moves them into the database file.
+  /// Committed frames stay durable in the WAL; `LibraryStore.close()` checkpoints it into the
+  /// database file once it has grown past `LibraryStore.walCheckpointBytes` (the automatic
+  /// checkpoint is off), so it stays bounded.
   func keepWALOnClose() throws {
     let db = try db()
     var rc = yarn_sqlite_no_checkpoint_on_close(db)
