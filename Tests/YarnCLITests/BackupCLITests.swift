@@ -415,29 +415,11 @@ import YarnCore
     try? FileManager.default.removeItem(at: scratch)
   }
 
-  /// Starts `yarn arguments…`, kills it with SIGKILL after `delay` seconds (unless it ended),
-  /// and says whether it was killed.
-  static func runAndKill(_ arguments: [String], in directory: URL, after delay: Double) throws -> Bool {
-    guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = ["HOME": directory.path, "TZ": "UTC", "LANG": "C.UTF-8"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    usleep(useconds_t(delay * 1_000_000))
-    let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
-    process.waitUntilExit()
-    return killed && process.terminationReason == .uncaughtSignal
-  }
-
   /// Runs yarn with `arguments`, sends `signal` after `delay` seconds if it still runs, and
-  /// returns its exit status.
+  /// waits for it: its exit status, and whether the signal ended it.
   static func runAndSignal(
     _ arguments: [String], in directory: URL, signal number: Int32, after delay: Double
-  ) throws -> Int32 {
+  ) throws -> (status: Int32, endedBySignal: Bool) {
     guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
     let process = Process()
     process.executableURL = executable
@@ -448,9 +430,14 @@ import YarnCore
     process.standardError = FileHandle.nullDevice
     try process.run()
     usleep(useconds_t(delay * 1_000_000))
-    if process.isRunning { kill(process.processIdentifier, number) }
+    let sent = process.isRunning && kill(process.processIdentifier, number) == 0
     process.waitUntilExit()
-    return process.terminationStatus
+    return (process.terminationStatus, sent && process.terminationReason == .uncaughtSignal)
+  }
+
+  /// Runs yarn and `kill -9`s it after `delay` seconds: whether the kill ended it.
+  static func runAndKill(_ arguments: [String], in directory: URL, after delay: Double) throws -> Bool {
+    try runAndSignal(arguments, in: directory, signal: SIGKILL, after: delay).endedBySignal
   }
 
   @Test func ctrlCAndSIGTERMStopABackupOrRestoreAndLeaveNothing() throws {
@@ -464,7 +451,8 @@ import YarnCore
       try? FileManager.default.removeItem(at: target)
       let status = try Self.runAndSignal(
         ["--library", yarn.library.path, "backup", "create", "b.zip"], in: yarn.directory,
-        signal: SIGINT, after: delay)
+        signal: SIGINT, after: delay
+      ).status
       statuses.append(status)
       // Either stopped (130: no backup, no temporary file) or done before the signal (0).
       #expect(status == 130 || status == 0, "after \(delay) s")
@@ -481,7 +469,8 @@ import YarnCore
     let other = yarn.directory.appendingPathComponent("other")
     let status = try Self.runAndSignal(
       ["--library", other.path, "backup", "restore", backup.path], in: yarn.directory,
-      signal: SIGTERM, after: 0.05)
+      signal: SIGTERM, after: 0.05
+    ).status
     #expect(status == 143 || status == 0)
     if status == 143 {
       // A failed restore into a new library leaves it empty.
