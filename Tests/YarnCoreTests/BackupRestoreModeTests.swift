@@ -248,7 +248,8 @@ import Testing
       try FileManager.default.createDirectory(
         at: orphanURL.deletingLastPathComponent(), withIntermediateDirectories: true)
       try orphan.write(to: orphanURL)
-      let temporary = mine.directory.appendingPathComponent("attachments/.restore-killed")
+      let temporary = mine.directory.appendingPathComponent(
+        "attachments/.restore-0b6f1c52-3f4e-4d7a-9a51-6c2e8d0b7f11")
       try Data("partial".utf8).write(to: temporary)
 
       let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
@@ -286,7 +287,9 @@ import Testing
       let target = dir.appendingPathComponent("b.zip")
       // A killed backup of another name (the default name changes with the time).
       let dead = ".yarn-backup-20261201-120000.zip.tmp-" + Identifier.make()
-      for name in [dead, dead + ".aB3xYz", dead + ".lock", ".c.zip.tmp-x"] {
+      // Files of other programs that look alike, without yarn's lock file: left alone.
+      let lookalike = ".thesis.docx.tmp-" + Identifier.make()
+      for name in [dead, dead + ".aB3xYz", dead + ".lock", ".c.zip.tmp-x", lookalike, lookalike + ".bak"] {
         try Data("x".utf8).write(to: dir.appendingPathComponent(name))
       }
       // A backup still being written (its lock held) is left alone.
@@ -297,7 +300,9 @@ import Testing
         $0.hasPrefix(".")
       }
       let aliveName = URL(fileURLWithPath: alive.group).lastPathComponent
-      #expect(left.sorted() == [".c.zip.tmp-x", aliveName, aliveName + ".lock"].sorted())
+      #expect(
+        left.sorted()
+          == [".c.zip.tmp-x", aliveName, aliveName + ".lock", lookalike, lookalike + ".bak"].sorted())
       alive.remove()
       #expect(try Backup.verify(target).counts.yarns == 2)
     }

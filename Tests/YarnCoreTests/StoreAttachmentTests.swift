@@ -209,25 +209,32 @@ import Testing
       let stray = try store.importAttachment(
         from: try makeFile("stray.jpg", Array("stray".utf8), in: root))
       let folder = root.appendingPathComponent("lib/attachments")
-      try Data("partial".utf8).write(to: folder.appendingPathComponent(".restore-killed"))
+      let killed = ".restore-0b6f1c52-3f4e-4d7a-9a51-6c2e8d0b7f11"
+      try Data("partial".utf8).write(to: folder.appendingPathComponent(killed))
       #expect(store.hasAttachment(sha256: stray.sha256))
 
       // Files yarn did not write are not its to delete.
-      let foreign = ["README.txt", ".hidden", "zz/mine.txt"]
-      try FileManager.default.createDirectory(
-        at: folder.appendingPathComponent("zz"), withIntermediateDirectories: true)
+      let foreign = ["README.txt", ".hidden", "zz/mine.txt", ".import-mine", ".restore-notes.txt"]
+      for folderName in ["zz", "ok", "e3"] {
+        try FileManager.default.createDirectory(
+          at: folder.appendingPathComponent(folderName), withIntermediateDirectories: true)
+      }
       for name in foreign { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
 
       #expect(try store.sweepAttachments() == 2)
       #expect(!store.hasAttachment(sha256: stray.sha256))
       #expect(store.hasAttachment(sha256: kept.sha256))
-      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".restore-killed").path))
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(killed).path))
       // The stray file's shard folder, now empty, is gone; the kept one's stays.
       let strayShard = store.attachmentURL(sha256: stray.sha256).deletingLastPathComponent()
       #expect(!FileManager.default.fileExists(atPath: strayShard.path))
       for name in foreign {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
       }
+      // An empty folder that is not a shard (not two hex digits) is not yarn's; an empty
+      // shard is.
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("ok").path))
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("e3").path))
       #expect(try store.sweepAttachments() == 0)
     }
   }

@@ -134,9 +134,9 @@ extension Backup {
   /// record refers to are removed (`LibraryStore.sweepAttachments()`).
   ///
   /// All or nothing: after any error the store's records are what they were, and the files
-  /// this restore placed are removed. A process killed mid-restore leaves the records as they
-  /// were (SQLite's transaction) and perhaps files no record refers to, which the next sweep
-  /// removes (after the next restore or removal). Files are placed only while the write
+  /// this restore placed are removed (before the write lock is released). A process killed
+  /// mid-restore leaves the records as they were (SQLite's transaction) and perhaps files no
+  /// record refers to, which the next restore's sweep removes. Files are placed only while the write
   /// transaction holds the library's write lock, and the sweep takes that lock too, so a
   /// sweep never removes a file a restore is about to commit.
   ///
@@ -218,9 +218,11 @@ extension Backup {
       return report
     }
 
-    var placed: [String] = []
-    do {
-      try store.write {
+    try store.write {
+      // The files this restore placed are removed on any failure while the write lock is
+      // still held, so that no other process can commit a record of the same bytes first.
+      var placed: [String] = []
+      do {
         try placeAttachments(files, from: reader, into: store, placed: &placed, url: url)
         switch mode {
         case .emptyOnly:
@@ -250,10 +252,10 @@ extension Backup {
         }
         try Task.checkCancellation()
         try store.insert(library: final.additions)
+      } catch {
+        for path in placed { unlink(path) }
+        throw error
       }
-    } catch {
-      for path in placed { unlink(path) }
-      throw error
     }
     // Committed: the files no record refers to any more (the replaced library's) go.
     _ = try? store.sweepAttachments()

@@ -221,9 +221,10 @@ final class BackupTemporaryFiles {
     unlink(group + ".lock")
   }
 
-  /// Removes the temporary files of every earlier group in `directory` that no process holds
-  /// (its `.lock` is missing or can be locked): a backup, safety backup or export that was
-  /// killed. Errors are ignored (this is tidying, not the backup).
+  /// Removes the temporary files of every earlier group in `directory` whose `.lock` file is
+  /// there and held by no process: a backup, safety backup or export that was killed. Files
+  /// that look alike but have no lock file are not yarn's and stay. Errors are ignored (this
+  /// is tidying, not the backup).
   ///
   /// - Returns: the groups removed (`.NAME.tmp-<uuid>`), sorted.
   @discardableResult
@@ -244,11 +245,12 @@ final class BackupTemporaryFiles {
     }
     var removed: [String] = []
     for group in groups.sorted() {
-      let fd = open(directory + "/" + group + ".lock", O_RDWR | O_CLOEXEC)
-      if fd >= 0 {
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
-      }
+      // Only a group with its lock file is yarn's (others' files may look alike), and only
+      // one whose lock no process holds is stale.
+      let fd = open(directory + "/" + group + ".lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+      guard fd >= 0 else { continue }
+      defer { close(fd) }
+      guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
       removeGroup(directory + "/" + group)
       removed.append(group)
     }

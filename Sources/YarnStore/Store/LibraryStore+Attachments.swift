@@ -119,12 +119,12 @@ extension LibraryStore {
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
         if info.st_mode & S_IFMT == S_IFREG {
-          if name.hasPrefix(".import-") || name.hasPrefix(".restore-"), unlink(path) == 0 {
-            deleted += 1
-          }
+          if AttachmentFiles.isTemporaryName(name), unlink(path) == 0 { deleted += 1 }
           continue
         }
-        guard info.st_mode & S_IFMT == S_IFDIR, name.utf8.count == 2 else { continue }
+        guard info.st_mode & S_IFMT == S_IFDIR, name.utf8.count == 2,
+          name.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+        else { continue }
         for file in (try? manager.contentsOfDirectory(atPath: path)) ?? []
         where Attachment.isValidDigest(file) && file.hasPrefix(name) && !referenced.contains(file) {
           if unlink(path + "/" + file) == 0 { deleted += 1 }
@@ -205,6 +205,20 @@ extension LibraryStore {
 enum AttachmentFiles {
   /// The size of each read: 1 MiB.
   static let chunkSize = 1 << 20
+
+  /// Whether `name` is one of yarn's temporary files in `attachments/`: an import's
+  /// `.import-XXXXXX` (mkstemp: 6 letters or digits) or a restore's `.restore-<uuid>`.
+  package static func isTemporaryName(_ name: String) -> Bool {
+    func tail(after prefix: String, count: Int, _ allowed: (UInt8) -> Bool) -> Bool {
+      name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + count
+        && name.utf8.dropFirst(prefix.utf8.count).allSatisfy(allowed)
+    }
+    let alphanumeric = { (byte: UInt8) in
+      (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+    }
+    return tail(after: ".import-", count: 6, alphanumeric)
+      || tail(after: ".restore-", count: 36) { alphanumeric($0) || $0 == 45 }
+  }
 
   /// Copies `source` into `folder/<2 hex>/<sha256>` through a temporary file (see
   /// `LibraryStore.importAttachment`).
