@@ -37,7 +37,8 @@ struct BackupCreate: ParsableCommand {
         Without FILE the backup is written to yarn-backup-YYYYMMDD-HHMMSS.zip (local time)
         in the current directory. The zip is written to a temporary file beside FILE
         (.FILE.tmp-*) and renamed, so FILE never holds a partial backup; temporary files left
-        by a backup that was killed are removed by the next one. A progress bar is shown on
+        by a backup that was killed are removed by the next one written to that directory.
+        Ctrl-C stops it (exit 130; 143 for SIGTERM) and removes its temporary files. A progress bar is shown on
         standard error when it is a terminal.
         """,
       arguments: [.optional("file", "The zip file to write.")],
@@ -142,11 +143,14 @@ struct BackupRestore: ParsableCommand {
         (or new) library no option is needed. Into a library that holds anything, give:
           --replace  replace everything; a safety backup of the library is written first to
                      LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip
+                     (the newest 5 are kept)
           --merge    add the backup's items by ID: new items are added, items with the same
                      ID and content are left alone, and items with the same ID and other
                      content are conflicts: any conflict refuses the whole merge (65) and
                      lists them all, with nothing changed.
         --dry-run checks everything and says what would happen, changing nothing.
+        Ctrl-C stops it between two files (exit 130; 143 for SIGTERM), changing nothing; a
+        new library it created is then left empty.
 
         EXAMPLES:
           yarn --library ~/yarn-restored backup restore yarn-backup-20260329-143000.zip
