@@ -38,8 +38,8 @@ struct BackupCreate: ParsableCommand {
         in the current directory. The zip is written to a temporary file beside FILE
         (.FILE.tmp-*) and renamed, so FILE never holds a partial backup; temporary files left
         by a backup that was killed are removed by the next one written to that directory.
-        Ctrl-C stops it (exit 130; 143 for SIGTERM) and removes its temporary files. A progress bar is shown on
-        standard error when it is a terminal.
+        Ctrl-C stops it (exit 130; 143 for SIGTERM) and removes its temporary files. A
+        progress bar is shown on standard error when it is a terminal.
         """,
       arguments: [.optional("file", "The zip file to write.")],
       options: [.flag("force", "Replace FILE if it exists.")])
