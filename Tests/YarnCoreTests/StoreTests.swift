@@ -453,3 +453,31 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     #expect(!FileManager.default.fileExists(atPath: store.directory.path))
   }
 }
+
+@Suite struct NoteLookupTests {
+  @Test func aNoteIsNamedByItsIDOrAUniquePrefixOfFourOrMore() throws {
+    let store = try LibraryStore.inMemory()
+    defer { try? store.close() }
+    try store.insert(Yarn(id: "y1", name: "Rios"))
+    let created = Date(timeIntervalSince1970: 1_700_000_000)
+    for id in ["abcd-1", "abcd-2", "abce-3"] {
+      try store.insert(Note(id: id, subject: .yarn("y1"), text: id, created: created))
+    }
+    #expect(try store.note(matching: "abcd-2").text == "abcd-2")
+    #expect(try store.note(matching: "ABCE").text == "abce-3")  // case-insensitive
+    /// The error `note(matching: reference)` throws, as its description.
+    func failure(_ reference: String) -> String {
+      do {
+        _ = try store.note(matching: reference)
+        return "found"
+      } catch {
+        return String(describing: error)
+      }
+    }
+    #expect(failure("abcd") == "\"abcd\" begins the ids of 2 notes: abcd-1, abcd-2")
+    #expect(failure("abc") == "no note with id abc in the library")  // shorter than 4
+    #expect(failure("zzzz") == "no note with id zzzz in the library")
+    // `%` and `_` are plain characters, not LIKE patterns.
+    #expect(failure("ab_d") == "no note with id ab_d in the library")
+  }
+}

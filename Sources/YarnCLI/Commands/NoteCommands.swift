@@ -10,7 +10,8 @@ import YarnCore
 struct NoteCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "note", abstract: "Write notes about yarns and projects.", subcommands: [NoteAdd.self])
+      name: "note", abstract: "Write, list, show, edit and remove notes about yarns and projects.",
+      subcommands: [NoteAdd.self, NoteList.self, NoteShow.self, NoteEdit.self, NoteRemove.self])
   }
 }
 
@@ -26,47 +27,23 @@ struct NoteAdd: ParsableCommand {
           yarn note add --project Flax "Sleeves: 2 rows shorter than the pattern"
         """,
       arguments: [.variadic("text", "The note.")],
-      options: [
-        .value("project", "project", "The project the note is about."),
-        .value("yarn", "yarn", "The yarn the note is about."),
-      ])
+      options: NoteSubjectOption.options)
   }
 
-  enum Subject {
-    case project(String)
-    case yarn(String)
-  }
-
-  var subject: Subject
+  var subject: NoteSubjectOption
   var text: String
 
   init(from values: ParsedValues) throws {
-    switch (values.value("project"), values.value("yarn")) {
-    case (let project?, nil): subject = .project(project)
-    case (nil, let yarn?): subject = .yarn(yarn)
-    default: throw CLIError.needsExactlyOne(command: values.command, options: ["--project", "--yarn"])
+    guard let subject = try NoteSubjectOption(values) else {
+      throw CLIError.needsExactlyOne(command: values.command, options: ["--project", "--yarn"])
     }
-    text = values.argumentList("text").joined(separator: " ")
-    guard !text.trimmingSpacesAndNewlines().isEmpty else {
-      throw CLIError.badValue(
-        command: values.command, name: "<text>", value: text, reason: "a note cannot be empty")
-    }
+    self.subject = subject
+    text = try NoteSubjectOption.text(values)
   }
 
   func run(in context: Context) throws {
     let (note, about) = try context.write { store in
-      let noteSubject: Note.Subject
-      let about: String
-      switch subject {
-      case .project(let reference):
-        let project = try References.project(reference, in: try store.projects())
-        noteSubject = .project(project.id)
-        about = "project \(project.name)"
-      case .yarn(let reference):
-        let yarn = try References.yarn(reference, in: try store.yarns())
-        noteSubject = .yarn(yarn.id)
-        about = "yarn \(yarn.name)"
-      }
+      let (noteSubject, about) = try subject.resolve(in: store)
       let created = Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down))
       let note = Note(id: Identifier.make(), subject: noteSubject, text: text, created: created)
       try store.insert(note)
@@ -74,5 +51,211 @@ struct NoteAdd: ParsableCommand {
     }
     if context.global.json { try context.printJSON(note) }
     context.message("added a note to \(about)")
+  }
+}
+
+/// `--project P` or `--yarn Y`, naming what notes are about.
+enum NoteSubjectOption {
+  case project(String)
+  case yarn(String)
+
+  static let options: [OptionSpec] = [
+    .value("project", "project", "The project the note is about."),
+    .value("yarn", "yarn", "The yarn the note is about."),
+  ]
+
+  /// The one of `--project` and `--yarn` given; `nil` when neither is.
+  ///
+  /// - Throws: `CLIError.needsExactlyOne` when both are given.
+  init?(_ values: ParsedValues) throws {
+    switch (values.value("project"), values.value("yarn")) {
+    case (let project?, nil): self = .project(project)
+    case (nil, let yarn?): self = .yarn(yarn)
+    case (nil, nil): return nil
+    default: throw CLIError.needsExactlyOne(command: values.command, options: ["--project", "--yarn"])
+    }
+  }
+
+  /// The words of `<text>` joined with spaces; refused when blank.
+  static func text(_ values: ParsedValues) throws -> String {
+    let text = values.argumentList("text").joined(separator: " ")
+    guard !text.trimmingSpacesAndNewlines().isEmpty else {
+      throw CLIError.badValue(
+        command: values.command, name: "<text>", value: text, reason: "a note cannot be empty")
+    }
+    return text
+  }
+
+  /// The subject and its words (`yarn Rios`).
+  func resolve(in store: LibraryStore) throws -> (Note.Subject, String) {
+    switch self {
+    case .project(let reference):
+      let project = try References.project(reference, in: try store.projects())
+      return (.project(project.id), "project \(project.name)")
+    case .yarn(let reference):
+      let yarn = try References.yarn(reference, in: try store.yarns())
+      return (.yarn(yarn.id), "yarn \(yarn.name)")
+    }
+  }
+
+  /// What `note` is about, in words (`yarn Rios`); `names` maps yarn and project IDs to names.
+  static func about(_ note: Note, names: [String: String]) -> String {
+    switch note.subject {
+    case .yarn(let id): "yarn " + (names[id] ?? id)
+    case .project(let id): "project " + (names[id] ?? id)
+    case nil: "nothing"
+    }
+  }
+
+  /// The names of every yarn and project by ID.
+  static func names(in store: LibraryStore) throws -> [String: String] {
+    var names: [String: String] = [:]
+    try store.forEachYarn(includingPhotos: false) { names[$0.id] = $0.name }
+    for project in try store.projects() { names[project.id] = project.name }
+    return names
+  }
+}
+
+/// `yarn note list [--yarn Y | --project P]`.
+struct NoteList: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "list", abstract: "List notes, oldest first: all, or those about one yarn or project.",
+      discussion: """
+        The table shows each note's ID (its first 8 characters name it), what it is about, when
+        it was written and its first line; 'yarn note show ID' shows the whole note. --json
+        prints the notes as 'note show --json' does, in a list.
+        """,
+      options: NoteSubjectOption.options)
+  }
+
+  var subject: NoteSubjectOption?
+
+  init(from values: ParsedValues) throws {
+    subject = try NoteSubjectOption(values)
+  }
+
+  func run(in context: Context) throws {
+    let (notes, names) = try context.read { store in
+      let notes = try subject.map { try store.notes(about: try $0.resolve(in: store).0) } ?? store.notes()
+      return (notes, try NoteSubjectOption.names(in: store))
+    }
+    if context.global.json {
+      try context.printJSON(notes)
+      return
+    }
+    guard !notes.isEmpty else {
+      context.message(subject == nil ? "no notes yet; add one with 'yarn note add'" : "no notes about it")
+      return
+    }
+    var table = Table(["ID", "ABOUT", "WRITTEN", "NOTE"])
+    for note in notes {
+      let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+      let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
+      table.add([
+        shortID(note.id), NoteSubjectOption.about(note, names: names),
+        Formatting.localTime(note.created, timeZone: context.timeZone), first,
+      ])
+    }
+    context.output.write(table.text)
+  }
+}
+
+/// `yarn note show NOTE`.
+struct NoteShow: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "show", abstract: "Show a note: what it is about, when it was written and changed, its text.",
+      discussion: """
+        --json prints {"id", "yarnID" or "projectID", "text", "created", "modified"}, the
+        instants in ISO 8601 UTC.
+        """,
+      arguments: [.required("note", "The note: its ID or an ID prefix of at least 4 characters.")])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("note")
+  }
+
+  func run(in context: Context) throws {
+    let (note, names) = try context.read { store in
+      (try store.note(matching: reference), try NoteSubjectOption.names(in: store))
+    }
+    if context.global.json {
+      try context.printJSON(note)
+      return
+    }
+    let zone = context.timeZone
+    var text = Formatting.fields([
+      ("Note", note.id), ("About", NoteSubjectOption.about(note, names: names)),
+      ("Written", Formatting.localTime(note.created, timeZone: zone)),
+      ("Changed", note.modified == note.created ? nil : Formatting.localTime(note.modified, timeZone: zone)),
+    ])
+    text += "\n" + Table.printable(note.text) + "\n"
+    context.output.write(text)
+  }
+}
+
+/// `yarn note edit NOTE TEXT...`.
+struct NoteEdit: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "edit", abstract: "Replace a note's text.",
+      discussion: """
+        The words of TEXT are joined with spaces; quote it to keep line breaks. The note keeps
+        its ID, what it is about and when it was written; its changed time is now.
+        """,
+      arguments: [
+        .required("note", "The note: its ID or an ID prefix of at least 4 characters."),
+        .variadic("text", "The new text."),
+      ])
+  }
+
+  var reference: String
+  var text: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("note")
+    text = try NoteSubjectOption.text(values)
+  }
+
+  func run(in context: Context) throws {
+    let note = try context.write { store in
+      var note = try store.note(matching: reference)
+      note.text = text
+      note.modified = Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down))
+      try store.update(note)
+      return note
+    }
+    if context.global.json { try context.printJSON(note) }
+    context.message("changed note \(shortID(note.id))")
+  }
+}
+
+/// `yarn note rm NOTE`.
+struct NoteRemove: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "rm", abstract: "Remove a note.",
+      discussion: "--json prints the note removed.",
+      arguments: [.required("note", "The note: its ID or an ID prefix of at least 4 characters.")])
+  }
+
+  var reference: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("note")
+  }
+
+  func run(in context: Context) throws {
+    let note = try context.write { store in
+      let note = try store.note(matching: reference)
+      try store.deleteNote(id: note.id)
+      return note
+    }
+    if context.global.json { try context.printJSON(note) }
+    context.message("removed note \(shortID(note.id))")
   }
 }

@@ -177,7 +177,7 @@ struct ProjectShow: ParsableCommand {
     }
     let seconds = sessions.reduce(Int64(0)) { $0 + $1.seconds(now: context.now) }
     if context.global.json {
-      try context.printJSON(ProjectJSON(project: project, seconds: seconds))
+      try context.printJSON(ProjectJSON(project: project, seconds: seconds, notes: notes))
       return
     }
     let yarnNames = Dictionary(yarns.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })

@@ -215,7 +215,8 @@ struct StashShow: ParsableCommand {
     let estimate = library.remaining(of: yarn, includeActive: includeActive)
     let names = projectNames(library.projects)
     if context.global.json {
-      try context.printJSON(YarnJSON(yarn: yarn, remaining: estimate, projectNames: names))
+      try context.printJSON(
+        YarnJSON(yarn: yarn, remaining: estimate, projectNames: names, notes: notes))
       return
     }
     var putUp: String?

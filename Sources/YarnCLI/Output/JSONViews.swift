@@ -10,18 +10,21 @@ import YarnCore
 // model value as it is in library.json and adds the computed fields; unknown computed values
 // are written as `null`, never left out.
 
-/// A stash yarn: every `Yarn` field, `"quantity"` (`null` when unknown) and `"remaining"`.
+/// A stash yarn: every `Yarn` field, `"quantity"` (`null` when unknown) and `"remaining"`;
+/// `stash show` adds `"notes"`, the notes about it (as `note show --json`), oldest first.
 struct YarnJSON: Encodable {
   let yarn: Yarn
   let remaining: RemainingEstimate
   /// Project names by ID, for the unconverted usages.
   let projectNames: [String: String]
+  var notes: [Note]? = nil
 
-  private enum Key: String, CodingKey { case quantity, remaining }
+  private enum Key: String, CodingKey { case quantity, remaining, notes }
 
   func encode(to encoder: any Encoder) throws {
     try yarn.encode(to: encoder)
     var container = encoder.container(keyedBy: Key.self)
+    if let notes { try container.encode(notes, forKey: .notes) }
     if yarn.quantity == nil { try container.encodeNil(forKey: .quantity) }
     if remaining.remaining == nil {
       try container.encodeNil(forKey: .remaining)
@@ -74,17 +77,20 @@ struct UnconvertedJSON: Encodable {
   }
 }
 
-/// A project: every `Project` field plus `"seconds"`, the time logged on it.
+/// A project: every `Project` field plus `"seconds"`, the time logged on it; `project show`
+/// adds `"notes"`, the notes about it (as `note show --json`), oldest first.
 struct ProjectJSON: Encodable {
   let project: Project
   let seconds: Int64
+  var notes: [Note]? = nil
 
-  private enum Key: String, CodingKey { case seconds }
+  private enum Key: String, CodingKey { case seconds, notes }
 
   func encode(to encoder: any Encoder) throws {
     try project.encode(to: encoder)
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(seconds, forKey: .seconds)
+    if let notes { try container.encode(notes, forKey: .notes) }
   }
 }
 

@@ -155,6 +155,13 @@ extension ErrorPresenter {
       return ErrorReport(message: message, hint: "stop it first with 'yarn time stop'", code: .dataError)
     case .newerSchema:
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)
+    case .notFound(.note, _):
+      return ErrorReport(
+        message: message,
+        hint: "name a note by its ID or an ID prefix of at least 4 characters; see 'yarn note list'",
+        code: .dataError)
+    case .ambiguousID:
+      return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
       return ErrorReport(message: message, code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):

@@ -91,6 +91,28 @@ extension LibraryStore {
     }
   }
 
+  /// The note `reference` names: its full ID, or a unique prefix of its ID of at least 4
+  /// characters (case-insensitive), as tables show the first 8: the rule of sessions.
+  ///
+  /// - Throws: `StoreError.notFound` (kind `.note`) when none matches, or a prefix is shorter
+  ///   than 4 characters; `StoreError.ambiguousID` listing the IDs (up to 10) that begin with
+  ///   the prefix; `.busy`, `.closed`, `.database`.
+  public func note(matching reference: String) throws -> Note {
+    let wanted = reference.trimmingSpaces()
+    return try read {
+      let found = wanted.isEmpty ? [] : try ids(in: "note", prefix: wanted, limit: 10)
+      if found.count == 1, found[0] == wanted || wanted.count >= 4,
+        let note = try note(id: found[0])
+      {
+        return note
+      }
+      guard wanted.count >= 4, found.count > 1 else {
+        throw StoreError.notFound(kind: .note, id: reference)
+      }
+      throw StoreError.ambiguousID(kind: .note, reference: reference, ids: found)
+    }
+  }
+
   /// Deletes the note with `id`.
   ///
   /// - Throws: `StoreError.notFound` when no note has that ID; `.readOnly`, `.busy`,

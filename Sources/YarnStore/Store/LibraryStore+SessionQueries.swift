@@ -54,22 +54,24 @@ extension LibraryStore {
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
   package func sessions(idPrefix prefix: String, limit: Int = 10) throws -> [TimeSession] {
-    let lowered = prefix.lowercased()
-    return try read {
-      if let exact = try connection.query(
-        "SELECT \(LibraryStore.sessionColumns) FROM time_session WHERE id = ?", [.text(prefix)],
-        { try session(from: $0) }
-      ).first {
-        return [exact]
-      }
-      // substr comparison rather than LIKE: `%` and `_` in the prefix are plain characters.
-      return try connection.query(
-        """
-        SELECT \(LibraryStore.sessionColumns) FROM time_session
-        WHERE lower(substr(id, 1, ?)) = ? ORDER BY seq LIMIT ?
-        """, [.integer(Int64(lowered.count)), .text(lowered), .integer(Int64(max(1, limit)))]
-      ) { try session(from: $0) }
+    try read {
+      try ids(in: "time_session", prefix: prefix, limit: limit).compactMap { try session(id: $0) }
     }
+  }
+
+  /// The IDs of `table` (`time_session`, `note`) that `prefix` names: the exact ID alone when
+  /// there is one, else those that begin with `prefix` (case-insensitive), at most `limit`, in
+  /// creation order.
+  func ids(in table: String, prefix: String, limit: Int) throws -> [String] {
+    if try connection.integer("SELECT count(*) FROM \(table) WHERE id = ?", [.text(prefix)]) == 1 {
+      return [prefix]
+    }
+    // substr comparison rather than LIKE: `%` and `_` in the prefix are plain characters.
+    let lowered = prefix.lowercased()
+    return try connection.query(
+      "SELECT id FROM \(table) WHERE lower(substr(id, 1, ?)) = ? ORDER BY seq LIMIT ?",
+      [.integer(Int64(lowered.count)), .text(lowered), .integer(Int64(max(1, limit)))]
+    ) { $0.text(0) ?? "" }
   }
 
   /// The session with `id`, or `nil`.

@@ -27,6 +27,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case notFound(kind: Kind, id: String)
   /// Thrown when an insert uses an ID that an item of the same kind already has.
   case duplicateID(kind: Kind, id: String)
+  /// Thrown when a reference (an ID prefix, such as `note(matching:)` takes) begins several
+  /// items' IDs: `ids` are up to 10 of them, in creation order.
+  case ambiguousID(kind: Kind, reference: String, ids: [String])
   /// Thrown when an item refers to one that is not in the library: a usage's yarn, a note's
   /// yarn or project, a session's project. `from`/`fromID` name the referring item.
   case missingReference(kind: Kind, id: String, from: Kind, fromID: String)
@@ -98,6 +101,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "no \(kind) with id \(id) in the library"
     case .duplicateID(let kind, let id):
       return "a \(kind) with id \(id) is already in the library"
+    case .ambiguousID(let kind, let reference, let ids):
+      return "\"\(reference)\" begins the ids of \(ids.count) \(kind)s: "
+        + ids.joined(separator: ", ")
     case .missingReference(let kind, let id, let from, let fromID):
       return "\(from) \(fromID) refers to \(kind) \(id), which is not in the library"
     case .yarnInUse(let projects):

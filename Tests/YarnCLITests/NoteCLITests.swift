@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// `yarn note add | list | show | edit | rm`, and notes in `stash show --json` and
+/// `project show --json`.
+@Suite struct NoteCLITests {
+  /// The notes of the library as `note list --json` gives them.
+  private func notes(_ yarn: YarnRunner, _ extra: [String] = []) throws -> [[String: Any]] {
+    try #require(try yarn.ok(["note", "list", "--json"] + extra).json() as? [[String: Any]])
+  }
+
+  @Test func everyNoteCanBeListedShownEditedAndRemoved() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "soft, pills a little\nafter washing: fine"])
+    try yarn.ok(["note", "add", "--project", "Flax", "sleeves 2 rows shorter"])
+
+    let all = try notes(yarn)
+    #expect(
+      all.map { $0["text"] as? String } == [
+        "soft, pills a little\nafter washing: fine", "sleeves 2 rows shorter",
+      ])
+    #expect(
+      try notes(yarn, ["--project", "Flax"]).map { $0["text"] as? String } == ["sleeves 2 rows shorter"])
+    let table = try yarn.ok(["note", "list"]).stdout
+    #expect(table.contains("yarn Rios"))
+    #expect(table.contains("soft, pills a little …"))  // the first line, more marked
+    #expect(table.contains("project Flax"))
+
+    let id = try #require(all[0]["id"] as? String)
+    let prefix = String(id.prefix(6))
+    let shown = try yarn.ok(["note", "show", prefix]).stdout
+    #expect(shown.contains("About:        yarn Rios"))
+    #expect(shown.hasSuffix("soft, pills a little\nafter washing: fine\n"))
+
+    let edited = try #require(
+      try yarn.ok(["note", "edit", prefix, "blooms", "after", "washing", "--json"]).json() as? [String: Any])
+    #expect(edited["id"] as? String == id)
+    #expect(edited["text"] as? String == "blooms after washing")
+    #expect(edited["created"] as? String == all[0]["created"] as? String)
+    #expect(edited["yarnID"] as? String == all[0]["yarnID"] as? String)
+
+    // stash show --json carries the yarn's notes; project show --json the project's.
+    let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
+    #expect((rios["notes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["blooms after washing"])
+    let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
+    #expect((flax["notes"] as? [[String: Any]])?.count == 1)
+
+    let removed = try #require(try yarn.ok(["note", "rm", id, "--json"]).json() as? [String: Any])
+    #expect(removed["text"] as? String == "blooms after washing")
+    #expect(try notes(yarn).count == 1)
+  }
+
+  @Test func badReferencesAndTextChangeNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "keep me"])
+    let before = try notes(yarn)
+    let id = try #require(before.first?["id"] as? String)
+
+    for (command, status, words) in [
+      (["note", "show", "zzzz"], Int32(65), "no note with id zzzz"),
+      (["note", "rm", "ab"], 65, "an ID prefix of at least 4 characters"),  // too short
+      (["note", "edit", id, ""], 64, "a note cannot be empty"),
+      (["note", "edit", id], 64, "missing argument <text>"),
+      (["note", "list", "--yarn", "Nope"], 65, "no yarn matches 'Nope'"),
+      (["note", "list", "--yarn", "Rios", "--project", "X"], 64, "exactly one of --project or --yarn"),
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == status, "\(command): \(result.stderr)")
+      #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
+    }
+    #expect(try notes(yarn).map { $0["text"] as? String } == before.map { $0["text"] as? String })
+    #expect(try notes(yarn).map { $0["modified"] as? String } == before.map { $0["modified"] as? String })
+  }
+
+  @Test func anEmptyLibraryHasNoNotes() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    #expect(try notes(yarn).isEmpty)
+    let listed = try yarn.ok(["note", "list"])
+    #expect(listed.stdout.isEmpty)
+    #expect(listed.stderr.contains("no notes yet"))
+  }
+}
