@@ -55,7 +55,7 @@ import YarnCore
     #expect(
       report.text == """
         error: missing argument <amount>
-        usage: yarn project use <project> <yarn> <amount>
+        usage: yarn project use <project> <yarn> <amount> [<options>]
         hint: see 'yarn project use --help'
 
         """)

@@ -14,7 +14,8 @@ struct ProjectCommand: CommandGroup {
       abstract: "Add, list, show, edit, finish, remove and export projects; record yarn used.",
       subcommands: [
         ProjectAdd.self, ProjectList.self, ProjectShow.self, ProjectEdit.self, ProjectRemove.self,
-        ProjectFinish.self, ProjectUse.self, ProjectAttach.self, ProjectExport.self,
+        ProjectFinish.self, ProjectUse.self, ProjectUnuse.self, ProjectAttach.self,
+        ProjectDetach.self, ProjectExport.self,
       ])
   }
 }
@@ -251,7 +252,8 @@ struct ProjectRemove: ParsableCommand {
       name: "rm", abstract: "Remove a project with its notes and time sessions.",
       discussion: """
         A project with time sessions or notes is removed only with --force, since they go
-        with it; make a backup first ('yarn backup create') to keep them.
+        with it; make a backup first ('yarn backup create') to keep them. --json prints the
+        project removed.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.flag("force", "Remove it even though its time sessions and notes go with it.")],
@@ -285,6 +287,7 @@ struct ProjectRemove: ParsableCommand {
       try store.deleteProject(id: project.id)
       return project
     }
+    if context.global.json { try context.printJSON(project) }
     context.message("removed project \(project.name) (\(shortID(project.id)))")
   }
 }
@@ -332,6 +335,8 @@ struct ProjectUse: ParsableCommand {
       discussion: """
         The amount may be in any unit (skeins, g, oz, yd, m); the remaining estimate converts
         it with the yarn's put-up. Usages count against the stash once the project is finished.
+        Each use adds to what the project records of the yarn; --set replaces it instead
+        (to correct a mistake), and 'yarn project unuse' removes it.
 
         EXAMPLE:
           yarn project use Flax "Cascade 220" "1.5 skeins"
@@ -340,12 +345,14 @@ struct ProjectUse: ParsableCommand {
         .required("project", "The project: its name, ID or an ID prefix."),
         .required("yarn", "The yarn: its name, ID or an ID prefix."),
         .required("amount", "How much, such as \"1.5 skeins\", 120g or 300yd."),
-      ])
+      ],
+      options: [.flag("set", "Replace what the project records of the yarn with AMOUNT.")])
   }
 
   var projectReference: String
   var yarnReference: String
   var amount: Amount
+  var replacing: Bool
 
   init(from values: ParsedValues) throws {
     projectReference = try values.requiredArgument("project")
@@ -353,18 +360,65 @@ struct ProjectUse: ParsableCommand {
     amount = try values.typedArgument("amount", expected: "an amount such as '3 skeins'") {
       try Amount(parsing: $0)
     }
+    replacing = values.flag("set")
   }
 
   func run(in context: Context) throws {
     let (project, yarn) = try context.write { store in
       var project = try References.project(projectReference, in: try store.projects())
       let yarn = try References.yarn(yarnReference, in: try store.yarns())
-      project.usages.append(YarnUsage(yarnID: yarn.id, amount: amount))
+      if replacing {
+        project.setUsage(of: yarn.id, to: amount)
+      } else {
+        project.addUsage(of: yarn.id, amount)
+      }
       try store.update(project)
       return (project, yarn)
     }
     if context.global.json { try context.printJSON(project) }
-    context.message("recorded \(amount) of \(yarn.name) in \(project.name)")
+    context.message(
+      replacing
+        ? "\(project.name) now records \(amount) of \(yarn.name)"
+        : "recorded \(amount) of \(yarn.name) in \(project.name)")
+  }
+}
+
+/// `yarn project unuse PROJECT YARN`.
+struct ProjectUnuse: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "unuse", abstract: "Remove what a project records of a yarn's use.",
+      discussion: "--json prints the project as it is afterwards.",
+      arguments: [
+        .required("project", "The project: its name, ID or an ID prefix."),
+        .required("yarn", "The yarn: its name, ID or an ID prefix."),
+      ])
+  }
+
+  var projectReference: String
+  var yarnReference: String
+
+  init(from values: ParsedValues) throws {
+    projectReference = try values.requiredArgument("project")
+    yarnReference = try values.requiredArgument("yarn")
+  }
+
+  func run(in context: Context) throws {
+    let (project, yarn, removed) = try context.write { store in
+      var project = try References.project(projectReference, in: try store.projects())
+      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      let removed = project.removeUsages(of: yarn.id)
+      guard !removed.isEmpty else {
+        throw CLIError.invalidData(
+          message: "'\(project.name)' records no use of \(yarn.name)",
+          hint: "see 'yarn project show \(project.name)'")
+      }
+      try store.update(project)
+      return (project, yarn, removed)
+    }
+    if context.global.json { try context.printJSON(project) }
+    let amounts = removed.map(\.amount.description).joined(separator: ", ")
+    context.message("removed \(amounts) of \(yarn.name) from \(project.name)")
   }
 }
 
@@ -408,5 +462,58 @@ struct ProjectAttach: ParsableCommand {
     if context.global.json { try context.printJSON(attachment) }
     let role = isPattern ? "as its pattern" : "as a photo"
     context.message("attached \(attachment.fileName) to project \(project.name) \(role)")
+  }
+}
+
+/// `yarn project detach PROJECT NAME` and `yarn project detach PROJECT --pattern`.
+struct ProjectDetach: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "detach", abstract: "Detach a photo from a project, or its pattern PDF with --pattern.",
+      discussion: """
+        NAME is the photo's file name or a prefix of at least 4 characters of its SHA-256 (see
+        'project show --json'). The file is deleted from the library once no yarn or project
+        uses it. --json prints the attachment detached.
+        """,
+      arguments: [
+        .required("project", "The project: its name, ID or an ID prefix."),
+        .optional("name", "The photo: its file name or a SHA-256 prefix (not with --pattern)."),
+      ],
+      options: [.flag("pattern", "Detach the pattern PDF.")])
+  }
+
+  var reference: String
+  var name: String?
+  var isPattern: Bool
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("project")
+    name = values.argument("name")
+    isPattern = values.flag("pattern")
+    if isPattern == (name != nil) {
+      throw CLIError.needsExactlyOne(command: values.command, options: ["<name>", "--pattern"])
+    }
+  }
+
+  func run(in context: Context) throws {
+    let (project, attachment) = try context.write { store in
+      var project = try References.project(reference, in: try store.projects())
+      let attachment: Attachment
+      if let name {
+        attachment = try References.attachment(name, in: project.photos)
+        project.photos.removeAll { $0 == attachment }
+      } else {
+        guard let pdf = project.pattern?.pdf else {
+          throw CLIError.invalidData(message: "'\(project.name)' has no pattern PDF", hint: nil)
+        }
+        attachment = pdf
+        project.pattern?.pdf = nil
+        if project.pattern == Pattern() { project.pattern = nil }
+      }
+      try store.update(project)
+      return (project, attachment)
+    }
+    if context.global.json { try context.printJSON(attachment) }
+    context.message("detached \(attachment.fileName) from project \(project.name)")
   }
 }

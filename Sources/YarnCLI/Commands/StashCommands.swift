@@ -18,7 +18,7 @@ struct StashCommand: CommandGroup {
       name: "stash", abstract: "Add, list, show, edit, remove, export and import stash yarns.",
       subcommands: [
         StashAdd.self, StashList.self, StashShow.self, StashEdit.self, StashRemove.self,
-        StashAttach.self, StashExport.self, StashImport.self,
+        StashAttach.self, StashDetach.self, StashExport.self, StashImport.self,
       ])
   }
 }
@@ -41,6 +41,7 @@ struct YarnFields {
     .value("remaining", "amount", "What is left, overriding the estimate."),
     .value("location", "text", "Where it was bought."),
     .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
+    .value("stashed", "yes|no", "Whether it is still in the stash (no: used up or given away)."),
   ]
 
   var brand: String??
@@ -55,6 +56,7 @@ struct YarnFields {
   var remaining: Amount??
   var location: String??
   var added: CalendarDate??
+  var stashed: Bool?
 
   init(_ values: ParsedValues) throws {
     brand = try values.singleLine("brand")
@@ -71,6 +73,13 @@ struct YarnFields {
     quantity = try YarnFields.clearing(values, "quantity") { try values.amount($0) }
     remaining = try YarnFields.clearing(values, "remaining") { try values.amount($0) }
     added = try YarnFields.clearing(values, "added") { try values.date($0) }
+    stashed = try values.typed("stashed", expected: "yes or no") { text in
+      switch text.trimmingSpaces().lowercased() {
+      case "yes", "true": true
+      case "no", "false": false
+      default: nil
+      }
+    }
   }
 
   /// `nil` when the option is absent, `.some(nil)` when empty, else the parsed value.
@@ -96,6 +105,7 @@ struct YarnFields {
     if let remaining { yarn.remainingOverride = remaining }
     if let location { yarn.purchaseLocation = location }
     if let added { yarn.dateAdded = added }
+    if let stashed { yarn.isStashed = stashed }
   }
 }
 
@@ -307,6 +317,7 @@ struct StashRemove: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "rm", abstract: "Remove a yarn from the stash (refused while a project uses it).",
+      discussion: "--json prints the yarn removed.",
       arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
       aliases: ["remove"])
   }
@@ -322,6 +333,9 @@ struct StashRemove: ParsableCommand {
       let yarn = try References.yarn(reference, in: try store.yarns())
       try store.deleteYarn(id: yarn.id)
       return yarn
+    }
+    if context.global.json {
+      try context.printJSON(YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
     context.message("removed yarn \(yarn.name) (\(shortID(yarn.id)))")
   }
@@ -357,6 +371,43 @@ struct StashAttach: ParsableCommand {
     }
     if context.global.json { try context.printJSON(attachment) }
     context.message("attached \(attachment.fileName) to yarn \(yarn.name)")
+  }
+}
+
+/// `yarn stash detach YARN NAME`.
+struct StashDetach: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "detach", abstract: "Detach a photo from a yarn.",
+      discussion: """
+        NAME is the photo's file name or a prefix of at least 4 characters of its SHA-256 (see
+        'stash show --json'). The file is deleted from the library once no yarn or project
+        uses it. --json prints the attachment detached.
+        """,
+      arguments: [
+        .required("yarn", "The yarn: its name, ID or an ID prefix."),
+        .required("name", "The photo: its file name or a SHA-256 prefix."),
+      ])
+  }
+
+  var reference: String
+  var name: String
+
+  init(from values: ParsedValues) throws {
+    reference = try values.requiredArgument("yarn")
+    name = try values.requiredArgument("name")
+  }
+
+  func run(in context: Context) throws {
+    let (yarn, attachment) = try context.write { store in
+      var yarn = try References.yarn(reference, in: try store.yarns())
+      let attachment = try References.attachment(name, in: yarn.photos)
+      yarn.photos.removeAll { $0 == attachment }
+      try store.update(yarn)
+      return (yarn, attachment)
+    }
+    if context.global.json { try context.printJSON(attachment) }
+    context.message("detached \(attachment.fileName) from yarn \(yarn.name)")
   }
 }
 

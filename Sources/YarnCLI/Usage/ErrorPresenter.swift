@@ -134,12 +134,14 @@ enum ErrorPresenter {
       report.code = .dataError
       report.message = "no \(kind) matches '\(reference)'"
       report.hint =
-        "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
+        kind == "photo"
+        ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
+        : "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .dataError
       let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
       report.message = "'\(reference)' matches \(candidates.count) \(kind)s: \(list)"
-      report.hint = "use the ID or a longer ID prefix"
+      report.hint = kind == "photo" ? "use a longer SHA-256 prefix" : "use the ID or a longer ID prefix"
     case .inputMissing(let path):
       report.code = .noInput
       report.message = "cannot read '\(path)': no such file or directory"

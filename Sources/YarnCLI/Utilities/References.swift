@@ -11,6 +11,16 @@ enum References {
     try find(reference, kind: "project", in: projects, id: \.id, name: \.name)
   }
 
+  /// The photo `reference` names among `attachments`: its file name (case-insensitive) or a
+  /// prefix of at least 4 characters of its SHA-256; the same bytes attached twice are one.
+  static func attachment(_ reference: String, in attachments: [Attachment]) throws(CLIError)
+    -> Attachment
+  {
+    var seen = Set<String>()
+    let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
+    return try find(reference, kind: "photo", in: distinct, id: \.sha256, name: \.fileName)
+  }
+
   static func find<Item>(
     _ reference: String, kind: String, in items: [Item], id: (Item) -> String,
     name: (Item) -> String

@@ -136,3 +136,30 @@ extension Project {
     return "'\(name)' cannot finish on \(finished) before it started on \(started)"
   }
 }
+
+// MARK: Usages
+
+extension Project {
+  /// Records `amount` of the yarn `yarnID` as used, after the usages already recorded.
+  public mutating func addUsage(of yarnID: String, _ amount: Amount) {
+    usages.append(YarnUsage(yarnID: yarnID, amount: amount))
+  }
+
+  /// Replaces every usage of the yarn `yarnID` by one of `amount`, where the first of them
+  /// stood (after the others when there was none).
+  public mutating func setUsage(of yarnID: String, to amount: Amount) {
+    let first = usages.firstIndex { $0.yarnID == yarnID } ?? usages.count
+    usages.removeAll { $0.yarnID == yarnID }
+    usages.insert(YarnUsage(yarnID: yarnID, amount: amount), at: min(first, usages.count))
+  }
+
+  /// Removes every usage of the yarn `yarnID`.
+  ///
+  /// - Returns: the usages removed, in their order; empty when the project recorded none.
+  @discardableResult
+  public mutating func removeUsages(of yarnID: String) -> [YarnUsage] {
+    let removed = usages.filter { $0.yarnID == yarnID }
+    usages.removeAll { $0.yarnID == yarnID }
+    return removed
+  }
+}

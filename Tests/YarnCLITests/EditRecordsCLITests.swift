@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// Every record can be corrected from the command line: usages (`project use --set`,
+/// `project unuse`), photos and pattern PDFs (`stash detach`, `project detach`), whether a
+/// yarn is stashed (`stash edit --stashed`), and removals print what they removed.
+@Suite struct EditRecordsCLITests {
+  private func usages(_ yarn: YarnRunner, _ project: String) throws -> [[String: Any]] {
+    let shown = try #require(try yarn.ok(["project", "show", project, "--json"]).json() as? [String: Any])
+    return try #require(shown["usages"] as? [[String: Any]])
+  }
+
+  /// `{"value", "unit"}` of each usage.
+  private func amounts(_ usages: [[String: Any]]) -> [String] {
+    usages.map { usage in
+      let amount = usage["amount"] as? [String: Any]
+      return "\(amount?["value"] ?? "?") \(amount?["unit"] ?? "?")"
+    }
+  }
+
+  @Test func aUsageCanBeReplacedAndRemoved() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "--quantity", "3 skeins", "--net-weight-per-skein", "100g"])
+    try yarn.ok(["stash", "add", "Arroyo"])
+    try yarn.ok(["project", "add", "Flax", "--status", "finished"])
+    try yarn.ok(["project", "use", "Flax", "Rios", "1 skein"])
+    try yarn.ok(["project", "use", "Flax", "Arroyo", "20 g"])
+    try yarn.ok(["project", "use", "Flax", "Rios", "50 g"])
+    #expect(amounts(try usages(yarn, "Flax")) == ["1 skein", "20 g", "50 g"])
+
+    // --set: Rios's two usages become one, where the first stood.
+    try yarn.ok(["project", "use", "Flax", "Rios", "2 skeins", "--set"])
+    #expect(amounts(try usages(yarn, "Flax")) == ["2 skein", "20 g"])
+    // The estimate follows: 3 skeins - 2 skeins = 1 skein (100 g).
+    let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
+    let remaining = try #require(rios["remaining"] as? [String: Any])
+    #expect(remaining["value"] as? Double == 1)
+
+    try yarn.ok(["project", "unuse", "Flax", "Rios"])
+    #expect(amounts(try usages(yarn, "Flax")) == ["20 g"])
+    // Nothing recorded: refused, nothing changed.
+    let again = try yarn.run(["project", "unuse", "Flax", "Rios"])
+    #expect(again.status == 65)
+    #expect(again.stderr.contains("'Flax' records no use of Rios"))
+    #expect(amounts(try usages(yarn, "Flax")) == ["20 g"])
+    // A yarn no longer used can be removed; one still used cannot.
+    try yarn.ok(["stash", "rm", "Rios"])
+    #expect(try yarn.run(["stash", "rm", "Arroyo"]).status == 65)
+  }
+
+  @Test func photosAndPatternsCanBeDetachedAndTheirFilesGoWhenUnused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let abc = try yarn.file("front.jpg", Data("abc".utf8))
+    let xyz = try yarn.file("back.jpg", Data("xyz".utf8))
+    try yarn.ok(["stash", "attach", "Rios", abc.path])
+    try yarn.ok(["stash", "attach", "Rios", xyz.path])
+    try yarn.ok(["project", "attach", "Flax", abc.path])
+    try yarn.ok(["project", "attach", "Flax", xyz.path, "--pattern"])
+    // SHA-256("abc"), FIPS 180-2 appendix B.1.
+    let abcDigest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    let stored = yarn.library.appendingPathComponent("attachments/ba/" + abcDigest)
+
+    // By file name (case-insensitive): the yarn's photo goes; the project still uses the file.
+    let detached = try #require(
+      try yarn.ok(["stash", "detach", "Rios", "FRONT.JPG", "--json"]).json() as? [String: Any])
+    #expect(detached["sha256"] as? String == abcDigest)
+    #expect(FileManager.default.fileExists(atPath: stored.path))
+    // By SHA-256 prefix: the last use goes, and so does the file.
+    try yarn.ok(["project", "detach", "Flax", "ba78"])
+    #expect(!FileManager.default.fileExists(atPath: stored.path))
+
+    try yarn.ok(["project", "detach", "Flax", "--pattern"])
+    let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
+    #expect(flax["pattern"] == nil)
+    #expect((flax["photos"] as? [Any])?.isEmpty == true)
+
+    for (command, status, words) in [
+      (["stash", "detach", "Rios", "nope.jpg"], Int32(65), "no photo matches 'nope.jpg'"),
+      (["project", "detach", "Flax", "--pattern"], 65, "'Flax' has no pattern PDF"),
+      (["project", "detach", "Flax"], 64, "give exactly one of <name> or --pattern"),
+      (["project", "detach", "Flax", "back.jpg", "--pattern"], 64, "give exactly one of"),
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == status, "\(command): \(result.stderr)")
+      #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
+    }
+    // The yarn's other photo is untouched.
+    let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
+    #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])
+  }
+
+  @Test func aYarnCanBeMarkedUsedUpAndRemovalsPrintWhatTheyRemoved() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let edited = try #require(
+      try yarn.ok(["stash", "edit", "Rios", "--stashed", "no", "--json"]).json() as? [String: Any])
+    #expect(edited["isStashed"] as? Bool == false)
+    let bad = try yarn.run(["stash", "edit", "Rios", "--stashed", "maybe"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("expected yes or no"))
+    try yarn.ok(["stash", "edit", "Rios", "--stashed", "YES"])
+
+    let removed = try #require(try yarn.ok(["stash", "rm", "Rios", "--json"]).json() as? [String: Any])
+    #expect(removed["name"] as? String == "Rios")
+    #expect(removed["isStashed"] as? Bool == true)
+    try yarn.ok(["project", "add", "Flax"])
+    let project = try #require(try yarn.ok(["project", "rm", "Flax", "--json"]).json() as? [String: Any])
+    #expect(project["name"] as? String == "Flax")
+  }
+}
