@@ -113,3 +113,44 @@ import Testing
     #expect(project["name"] as? String == "Flax")
   }
 }
+
+/// `stash rm` and `project rm` say what would go with the item and need `--force` for it.
+@Suite struct SafeRemovalCLITests {
+  @Test func aRemovalThatTakesMoreNeedsForceAndSaysWhat() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "--quantity", "3 skeins"])
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "use", "Flax", "Rios", "1 skein"])
+    try yarn.ok(["project", "finish", "Flax", "--on", "2026-11-01"])
+    let photo = try yarn.file("rios.jpg", Data("abc".utf8))
+    try yarn.ok(["stash", "attach", "Rios", photo.path])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "soft"])
+    let before = try yarn.librarySnapshot()
+
+    let yarnRefused = try yarn.run(["stash", "rm", "Rios"])
+    #expect(yarnRefused.status == 65)
+    #expect(
+      yarnRefused.stderr.hasPrefix(
+        "error: removing yarn \"Rios\" would also remove 1 note, 1 photo and its usages in project \"Flax\"\n"
+      ))
+    #expect(yarnRefused.stderr.contains("hint: add --force"))
+    // A finished project's usages count against the stash: removing it gives yarn back.
+    let projectRefused = try yarn.run(["project", "rm", "Flax"])
+    #expect(projectRefused.status == 65)
+    #expect(
+      projectRefused.stderr.hasPrefix(
+        "error: removing project \"Flax\" would also give back to the stash what it used of \"Rios\"\n"))
+    #expect(try yarn.librarySnapshot() == before)
+
+    // Forced: the yarn goes with its note, photo and usage; the project stays.
+    let removed = try yarn.ok(["stash", "rm", "Rios", "--force"])
+    #expect(removed.stderr.contains("with 1 note, 1 photo, its usages in project \"Flax\""))
+    let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
+    #expect((flax["usages"] as? [Any])?.isEmpty == true)
+    #expect(try yarn.ok(["note", "list", "--json"]).json() as? [Any] != nil)
+    #expect((try yarn.ok(["note", "list", "--json"]).json() as? [Any])?.isEmpty == true)
+    // Now nothing goes with the project: no --force needed.
+    try yarn.ok(["project", "rm", "Flax"])
+  }
+}

@@ -421,7 +421,7 @@ import Testing
     }
 
     // An existing, empty library keeps its state.
-    try yarn.ok(["stash", "rm", "Cascade 220"])
+    try yarn.ok(["stash", "rm", "Cascade 220", "--force"])
     let before = try yarn.ok(["stash", "list", "--json"]).stdout
     let files = try FileManager.default.contentsOfDirectory(atPath: yarn.library.path).sorted()
     let result = try yarn.run(["backup", "restore", "flipped.zip"])

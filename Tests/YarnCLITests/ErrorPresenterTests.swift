@@ -17,7 +17,8 @@ import YarnCore
     #expect(code(CLIError.outputExists(path: "a.zip")) == .cannotCreate)
     #expect(code(CLIError.io(path: "standard output", reason: "broken pipe")) == .ioError)
     #expect(code(StoreError.busy) == .tempFail)
-    #expect(code(StoreError.yarnInUse(projects: ["Flax"])) == .dataError)
+    #expect(
+      code(StoreError.removalRefused(kind: .yarn, name: "Rios", effects: RemovalEffects())) == .dataError)
     #expect(code(StoreError.io(path: "/x", reason: "denied")) == .ioError)
     #expect(code(TimeError.notRunning) == .dataError)
     #expect(code(BackupError.destinationExists(path: "b.zip")) == .cannotCreate)

@@ -22,7 +22,8 @@ import Testing
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
   }
 
-  /// Removing a project whose time sessions and notes would go with it needs --force.
+  /// Removing a project whose time sessions and notes would go with it needs --force; the
+  /// error lists them.
   @Test func projectWithSessionsOrNotesNeedsForce() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -35,7 +36,7 @@ import Testing
     #expect(refused.status == 65)
     #expect(
       refused.stderr.hasPrefix(
-        "error: 'Flax' has 1 time session and 1 note, which would be removed with it\n"))
+        "error: removing project \"Flax\" would also remove 1 note and 1 time session\n"))
     #expect(try yarn.librarySnapshot() == before)
     _ = try yarn.ok(["project", "rm", "Flax", "--force"])
     _ = try yarn.ok(["project", "add", "Empty"])

@@ -158,10 +158,10 @@ import Testing
         Project(id: "p1", name: "Hat", craft: .knitting, status: .planned, photos: [shared]))
       #expect(shared.sha256 == StoreAttachmentTests.abc)
 
-      try store.deleteYarn(id: "y1")
+      try store.deleteYarn(id: "y1", force: true)
       #expect(!store.hasAttachment(sha256: own.sha256))  // used by y1 only
       #expect(store.hasAttachment(sha256: shared.sha256))  // the project still uses it
-      try store.deleteProject(id: "p1")
+      try store.deleteProject(id: "p1", force: true)
       #expect(!store.hasAttachment(sha256: shared.sha256))
     }
   }

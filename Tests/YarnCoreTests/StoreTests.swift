@@ -340,7 +340,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
 }
 
 @Suite struct StoreDeleteTests {
-  @Test func yarnUsedByProjectsCannotBeDeleted() throws {
+  @Test func aYarnGoesAloneOrWithItsUsagesOnlyWhenForced() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root, mode: .readWrite)
       try store.insert(Yarn(id: "y", name: "Cascade 220"))
@@ -349,18 +349,31 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       try store.insert(Project(id: "p1", name: "Hat", usages: use))
       try store.insert(Project(id: "p2", name: "Other"))
       try store.insert(Project(id: "p3", name: "Scarf \"long\"", usages: use + use))
+      try store.insert(
+        Note(id: "n", subject: .yarn("y"), text: "soft", created: Date(timeIntervalSince1970: 0)))
       do {
         try store.deleteYarn(id: "y")
         Issue.record("a yarn in use was deleted")
-      } catch StoreError.yarnInUse(let projects) {
-        #expect(projects == ["Hat", "Scarf \"long\""])
+      } catch StoreError.removalRefused(let kind, let name, let effects) {
+        #expect(kind == .yarn)
+        #expect(name == "Cascade 220")
+        #expect(effects.projectsUsingIt == ["Hat", "Scarf \"long\""])
+        #expect(effects.notes == 1)
+        #expect(
+          String(describing: StoreError.removalRefused(kind: kind, name: name, effects: effects))
+            == #"removing yarn "Cascade 220" would also remove 1 note and its usages in projects "Hat", "Scarf "long"""#
+        )
       }
-      #expect(
-        String(describing: StoreError.yarnInUse(projects: ["Hat", "Scarf"]))
-          == "the yarn is used by projects \"Hat\", \"Scarf\"")
       #expect(try store.yarn(id: "y") != nil)
+      #expect(try store.project(id: "p3")?.usages.count == 2)
       try store.deleteYarn(id: "free")
       #expect(try store.yarns().map(\.id) == ["y"])
+      // Forced: the usages and the note go with it; the projects stay.
+      let effects = try store.deleteYarn(id: "y", force: true)
+      #expect(effects.projectsUsingIt == ["Hat", "Scarf \"long\""])
+      #expect(try store.yarns().isEmpty)
+      #expect(try store.projects().map { $0.usages.count } == [0, 0, 0])
+      #expect(try store.notes().isEmpty)
     }
   }
 
@@ -382,7 +395,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       let library = try richLibrary(importingInto: store, scratch: root)
       try store.insert(library: library)
       let flax = "7a000000-0000-4000-8000-000000000001"
-      try store.deleteProject(id: flax)
+      try store.deleteProject(id: flax, force: true)
       #expect(try store.project(id: flax) == nil)
       #expect(try store.sessions(projectID: flax).isEmpty)
       #expect(try store.notes(about: .project(flax)).isEmpty)
@@ -398,7 +411,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       expected.sessions.removeAll { $0.projectID == flax }
       #expect(try store.library() == expected)
       // The yarn it used may now be deleted, and with it the yarn's note.
-      try store.deleteYarn(id: "3f1c9a2e-0000-4000-8000-000000000001")
+      try store.deleteYarn(id: "3f1c9a2e-0000-4000-8000-000000000001", force: true)
       #expect(try store.notes().count == 1)
     }
   }

@@ -249,14 +249,15 @@ struct ProjectEdit: ParsableCommand {
 struct ProjectRemove: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "rm", abstract: "Remove a project with its notes and time sessions.",
+      name: "rm", abstract: "Remove a project.",
       discussion: """
-        A project with time sessions or notes is removed only with --force, since they go
-        with it; make a backup first ('yarn backup create') to keep them. --json prints the
-        project removed.
+        A project with notes, photos, a pattern PDF or time sessions is removed only with
+        --force, since they go with it; so is a finished one, since what it used of the stash
+        then stops counting against it. The error lists them. Make a backup first ('yarn
+        backup create') to keep them. --json prints the project removed.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
-      options: [.flag("force", "Remove it even though its time sessions and notes go with it.")],
+      options: [.flag("force", "Remove it even though what is listed goes with it.")],
       aliases: ["remove"])
   }
 
@@ -271,20 +272,7 @@ struct ProjectRemove: ParsableCommand {
   func run(in context: Context) throws {
     let project = try context.write { store in
       let project = try References.project(reference, in: try store.projects())
-      if !force {
-        let sessions = try store.sessions(projectID: project.id).count
-        let notes = try store.notes(about: .project(project.id)).count
-        if sessions > 0 || notes > 0 {
-          var parts: [String] = []
-          if sessions > 0 { parts.append(Formatting.count(sessions, "time session")) }
-          if notes > 0 { parts.append(Formatting.count(notes, "note")) }
-          throw CLIError.invalidData(
-            message:
-              "'\(project.name)' has \(parts.joined(separator: " and ")), which would be removed with it",
-            hint: "add --force to remove them too (make a backup first with 'yarn backup create')")
-        }
-      }
-      try store.deleteProject(id: project.id)
+      try store.deleteProject(id: project.id, force: force)
       return project
     }
     if context.global.json { try context.printJSON(project) }

@@ -316,28 +316,35 @@ struct StashEdit: ParsableCommand {
 struct StashRemove: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "rm", abstract: "Remove a yarn from the stash (refused while a project uses it).",
-      discussion: "--json prints the yarn removed.",
+      name: "rm", abstract: "Remove a yarn from the stash.",
+      discussion: """
+        A yarn with notes or photos, or one a project records a usage of, is removed only with
+        --force, since they go with it (its usages too); the error lists them. Make a backup
+        first ('yarn backup create') to keep them. --json prints the yarn removed.
+        """,
       arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
+      options: [.flag("force", "Remove it even though its notes, photos and usages go with it.")],
       aliases: ["remove"])
   }
 
   var reference: String
+  var force: Bool
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("yarn")
+    force = values.flag("force")
   }
 
   func run(in context: Context) throws {
-    let yarn = try context.write { store in
+    let (yarn, effects) = try context.write { store in
       let yarn = try References.yarn(reference, in: try store.yarns())
-      try store.deleteYarn(id: yarn.id)
-      return yarn
+      return (yarn, try store.deleteYarn(id: yarn.id, force: force))
     }
     if context.global.json {
       try context.printJSON(YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
-    context.message("removed yarn \(yarn.name) (\(shortID(yarn.id)))")
+    let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
+    context.message("removed yarn \(yarn.name) (\(shortID(yarn.id)))\(with)")
   }
 }
 

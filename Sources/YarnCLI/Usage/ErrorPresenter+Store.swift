@@ -147,9 +147,10 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message, hint: "another yarn process is using the library; try again",
         code: .tempFail)
-    case .yarnInUse:
+    case .removalRefused:
       return ErrorReport(
-        message: message, hint: "a yarn stays in the stash while a project records a usage of it",
+        message: message,
+        hint: "add --force to remove it with them (make a backup first with 'yarn backup create')",
         code: .dataError)
     case .sessionAlreadyRunning:
       return ErrorReport(message: message, hint: "stop it first with 'yarn time stop'", code: .dataError)

@@ -95,13 +95,25 @@ extension LibraryStore {
   /// usages, notes, time sessions and attachment records; once the change commits, the
   /// attachment files that no other item refers to are deleted.
   ///
-  /// - Throws: `StoreError.notFound` when no project has that ID; `.readOnly`, `.busy`,
+  /// Safe removal: a project goes alone, or with what goes with it (and, for a finished one,
+  /// its usages stopping to count against the stash) only when `force` is true.
+  ///
+  /// - Returns: what went with it (`effectsOfRemoving(projectID:)`).
+  /// - Throws: `StoreError.removalRefused` listing what would go when that is not nothing and
+  ///   `force` is false; `.notFound` when no project has that ID; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
-  public func deleteProject(id: String) throws {
+  @discardableResult
+  public func deleteProject(id: String, force: Bool = false) throws -> RemovalEffects {
     try write {
+      let effects = try effectsOfRemoving(projectID: id)
+      guard effects.isEmpty || force else {
+        throw StoreError.removalRefused(
+          kind: .project, name: try project(id: id)?.name ?? id, effects: effects)
+      }
       try dropAttachments(where: "project_id = ?", [.text(id)])
       try connection.run("DELETE FROM project WHERE id = ?", [.text(id)])
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .project, id: id) }
+      return effects
     }
   }
 

@@ -100,24 +100,31 @@ extension LibraryStore {
     }
   }
 
-  /// Deletes the yarn with `id`, its photos' records and its notes; once the change commits,
-  /// the photo files that no other item refers to are deleted.
+  /// Deletes the yarn with `id`, its photos' records and its notes, and with `force` the
+  /// usages projects record of it; once the change commits, the photo files that no other
+  /// item refers to are deleted.
   ///
-  /// - Throws: `StoreError.yarnInUse` naming the projects (in creation order) whose usages
-  ///   refer to it; `.notFound` when no yarn has that ID; `.readOnly`, `.busy`, `.closed`,
-  ///   `.database`.
-  public func deleteYarn(id: String) throws {
+  /// Safe removal: a yarn goes alone, or with what goes with it only when `force` is true.
+  ///
+  /// - Returns: what went with it (`effectsOfRemoving(yarnID:)`).
+  /// - Throws: `StoreError.removalRefused` listing what would go when that is not nothing
+  ///   and `force` is false; `.notFound` when no yarn has that ID; `.readOnly`, `.busy`,
+  ///   `.closed`, `.database`.
+  @discardableResult
+  public func deleteYarn(id: String, force: Bool = false) throws -> RemovalEffects {
     try write {
-      guard try exists("yarn", id: id) else { throw StoreError.notFound(kind: .yarn, id: id) }
-      let users = try connection.query(
-        """
-        SELECT name FROM project
-        WHERE id IN (SELECT project_id FROM yarn_usage WHERE yarn_id = ?) ORDER BY seq
-        """, [.text(id)]
-      ) { $0.text(0) ?? "" }
-      if !users.isEmpty { throw StoreError.yarnInUse(projects: users) }
+      let effects = try effectsOfRemoving(yarnID: id)
+      guard effects.isEmpty || force else {
+        throw StoreError.removalRefused(
+          kind: .yarn, name: try yarn(id: id)?.name ?? id, effects: effects)
+      }
+      for var project in try projects() where project.usages.contains(where: { $0.yarnID == id }) {
+        project.removeUsages(of: id)
+        try update(project)
+      }
       try dropAttachments(where: "yarn_id = ?", [.text(id)])
       try connection.run("DELETE FROM yarn WHERE id = ?", [.text(id)])
+      return effects
     }
   }
 

@@ -33,9 +33,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// Thrown when an item refers to one that is not in the library: a usage's yarn, a note's
   /// yarn or project, a session's project. `from`/`fromID` name the referring item.
   case missingReference(kind: Kind, id: String, from: Kind, fromID: String)
-  /// Thrown by `deleteYarn(id:)` when projects use the yarn; `projects` are their names, in
-  /// creation order.
-  case yarnInUse(projects: [String])
+  /// Thrown by `deleteYarn(id:force:)` and `deleteProject(id:force:)` without `force` when
+  /// something would go with the item (`effects`); `name` is the item's name.
+  case removalRefused(kind: Kind, name: String, effects: RemovalEffects)
   /// Thrown when inserting or updating a session would make a second running one (the
   /// schema's `one_running_session` index refuses it); carries the session already running.
   case sessionAlreadyRunning(TimeSession)
@@ -106,10 +106,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         + ids.joined(separator: ", ")
     case .missingReference(let kind, let id, let from, let fromID):
       return "\(from) \(fromID) refers to \(kind) \(id), which is not in the library"
-    case .yarnInUse(let projects):
-      let names = projects.map { "\"\($0)\"" }.joined(separator: ", ")
-      let noun = projects.count == 1 ? "project" : "projects"
-      return "the yarn is used by \(noun) \(names)"
+    case .removalRefused(let kind, let name, let effects):
+      return "removing \(kind) \"\(name)\" would also \(effects.summary)"
     case .sessionAlreadyRunning(let session):
       return "a time session is already running: session \(session.id) on project "
         + "\(session.projectID) since \(JSONCoding.formatInstant(session.start))"

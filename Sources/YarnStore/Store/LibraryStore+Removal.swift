@@ -1,0 +1,114 @@
+import YarnModel
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What removing a yarn or a project takes with it, or changes elsewhere: the rule of safe
+/// removal is that an item goes alone, or only when the caller says so (`force`).
+public struct RemovalEffects: Hashable, Sendable {
+  /// The notes about it.
+  public var notes = 0
+  /// Its photos (records; a file goes only when no other item uses it).
+  public var photos = 0
+  /// Whether a project has a pattern PDF.
+  public var hasPatternPDF = false
+  /// A project's time sessions.
+  public var sessions = 0
+  /// A yarn: the names of the projects that record usages of it (those usages go too), in
+  /// creation order.
+  public var projectsUsingIt: [String] = []
+  /// A finished project: the names of the yarns its usages count against, which go back to
+  /// the stash (their remaining estimate grows), in the usages' order, each once.
+  public var yarnsGivenBack: [String] = []
+
+  public init() {}
+
+  /// Whether nothing goes with the item and nothing else changes.
+  public var isEmpty: Bool { self == RemovalEffects() }
+
+  /// What would go, in words: `2 notes`, `1 photo`, `the pattern PDF`, `3 time sessions`,
+  /// `its usages in project "Flax"` (not `yarnsGivenBack`).
+  public var removals: [String] {
+    func count(_ number: Int, _ noun: String) -> String {
+      "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+    func names(_ list: [String]) -> String { list.map { "\"\($0)\"" }.joined(separator: ", ") }
+    var out: [String] = []
+    if notes > 0 { out.append(count(notes, "note")) }
+    if photos > 0 { out.append(count(photos, "photo")) }
+    if hasPatternPDF { out.append("the pattern PDF") }
+    if sessions > 0 { out.append(count(sessions, "time session")) }
+    if !projectsUsingIt.isEmpty {
+      out.append(
+        "its usages in \(projectsUsingIt.count == 1 ? "project" : "projects") "
+          + names(projectsUsingIt))
+    }
+    return out
+  }
+
+  /// The effects in one phrase: `remove 2 notes and 1 photo, and give back to the stash what
+  /// it used of "Rios"`.
+  public var summary: String {
+    var parts = removals
+    let last = parts.popLast()
+    var text =
+      last.map { "remove " + (parts.isEmpty ? $0 : parts.joined(separator: ", ") + " and " + $0) } ?? ""
+    if !yarnsGivenBack.isEmpty {
+      let names = yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
+      text += (text.isEmpty ? "" : ", and ") + "give back to the stash what it used of \(names)"
+    }
+    return text
+  }
+}
+
+extension LibraryStore {
+  /// What removing the yarn with `id` would take with it: its notes, its photos, and the
+  /// usages that projects record of it.
+  ///
+  /// - Throws: `StoreError.notFound` when no yarn has that ID; `.busy`, `.closed`, `.database`.
+  public func effectsOfRemoving(yarnID id: String) throws -> RemovalEffects {
+    try read {
+      guard let yarn = try yarn(id: id) else { throw StoreError.notFound(kind: .yarn, id: id) }
+      var effects = RemovalEffects()
+      effects.notes = try notes(about: .yarn(id)).count
+      effects.photos = yarn.photos.count
+      effects.projectsUsingIt = try connection.query(
+        """
+        SELECT name FROM project
+        WHERE id IN (SELECT project_id FROM yarn_usage WHERE yarn_id = ?) ORDER BY seq
+        """, [.text(id)]
+      ) { $0.text(0) ?? "" }
+      return effects
+    }
+  }
+
+  /// What removing the project with `id` would take with it: its notes, photos, pattern PDF
+  /// and time sessions, and, when it is finished, the stash yarns its usages count against.
+  ///
+  /// - Throws: `StoreError.notFound` when no project has that ID; `.busy`, `.closed`,
+  ///   `.database`.
+  public func effectsOfRemoving(projectID id: String) throws -> RemovalEffects {
+    try read {
+      guard let project = try project(id: id) else {
+        throw StoreError.notFound(kind: .project, id: id)
+      }
+      var effects = RemovalEffects()
+      effects.notes = try notes(about: .project(id)).count
+      effects.photos = project.photos.count
+      effects.hasPatternPDF = project.pattern?.pdf != nil
+      effects.sessions = Int(
+        try connection.integer("SELECT count(*) FROM time_session WHERE project_id = ?", [.text(id)])
+          ?? 0)
+      if project.status == .finished {
+        var seen = Set<String>()
+        for usage in project.usages where seen.insert(usage.yarnID).inserted {
+          effects.yarnsGivenBack.append(try yarn(id: usage.yarnID)?.name ?? usage.yarnID)
+        }
+      }
+      return effects
+    }
+  }
+}
