@@ -44,4 +44,38 @@ import Testing
     let left = try yarn.ok(["project", "list", "--json"]).json() as? [Any]
     #expect(left?.isEmpty == true)
   }
+
+  /// A finished project always has a finished day, and only a finished one gets one.
+  @Test func statusAndFinishedDayAgree() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    func project(_ arguments: [String]) throws -> [String: Any] {
+      try #require(try yarn.ok(arguments + ["--json"]).json() as? [String: Any])
+    }
+    // --status finished without --finished: finished today (the runner's TZ is UTC).
+    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+    let hat = try project(["project", "add", "Hat", "--status", "finished"])
+    #expect(hat["finished"] as? String == today)
+    // Leaving finished clears the day.
+    let reopened = try project(["project", "edit", "Hat", "--status", "in-progress"])
+    #expect(reopened["finished"] == nil)
+    #expect(reopened["status"] as? String == "in-progress")
+    // --finished alone finishes it on that day; with another status it is refused.
+    let finished = try project(["project", "edit", "Hat", "--finished", "2026-11-20"])
+    #expect(finished["status"] as? String == "finished")
+    #expect(finished["finished"] as? String == "2026-11-20")
+    let before = try yarn.librarySnapshot()
+    let other = try yarn.run(["project", "edit", "Hat", "--status", "planned", "--finished", "2026-11-20"])
+    #expect(other.status == 64)
+    #expect(other.stderr.contains("a planned project has no finished day"))
+    // A finished project keeps a day: clearing it is refused.
+    let cleared = try yarn.run(["project", "edit", "Hat", "--finished", ""])
+    #expect(cleared.status == 65)
+    #expect(cleared.stderr.contains("'Hat' is finished; a finished project has a finished day"))
+    #expect(try yarn.librarySnapshot() == before)
+    // The year summary counts it.
+    let summary = try #require(
+      try yarn.ok(["summary", "--year", "2026", "--json"]).json() as? [String: Any])
+    #expect((summary["finished"] as? [Any])?.count == 1)
+  }
 }

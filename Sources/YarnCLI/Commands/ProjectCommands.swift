@@ -45,6 +45,12 @@ struct ProjectFields {
     patternURL = try values.singleLine("pattern-url", limit: nil)
     started = try ProjectFields.clearing(values, "started") { try values.date($0) }
     finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
+    // A finished day makes a project finished: with another status it is refused.
+    if case .some(.some) = finished, let status, status != .finished {
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--finished",
+        reason: "a \(status.rawValue) project has no finished day")
+    }
   }
 
   private static func clearing<T>(
@@ -55,16 +61,22 @@ struct ProjectFields {
     return .some(try read(name))
   }
 
-  /// Refuses a project finished before it started (65).
+  /// Refuses a finished project without a finished day, or one finished before it started
+  /// (65).
   static func checkDates(of project: Project) throws {
     if let problem = project.datesProblem {
-      throw CLIError.invalidData(message: problem, hint: "change --started or --finished")
+      throw CLIError.invalidData(
+        message: problem,
+        hint: project.finished == nil
+          ? "give --finished YYYY-MM-DD, or another --status" : "change --started or --finished")
     }
   }
 
-  func apply(to project: inout Project) {
+  /// Sets every given field; a status through `Project.setStatus`, so that the finished day
+  /// follows it (today, when it becomes finished without `--finished`).
+  func apply(to project: inout Project, today: CalendarDate) {
     if let craft { project.craft = craft }
-    if let status { project.status = status }
+    if let status { project.setStatus(status, today: today) }
     if patternName != nil || patternURL != nil {
       var pattern = project.pattern ?? Pattern()
       if let patternName { pattern.name = patternName }
@@ -73,7 +85,10 @@ struct ProjectFields {
         pattern.name == nil && pattern.url == nil && pattern.pdf == nil ? nil : pattern
     }
     if let started { project.started = started }
-    if let finished { project.finished = finished }
+    if let finished {
+      if let day = finished, project.status != .finished { project.setStatus(.finished, today: day) }
+      project.finished = finished
+    }
   }
 }
 
@@ -101,7 +116,7 @@ struct ProjectAdd: ParsableCommand {
 
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
-    fields.apply(to: &project)
+    fields.apply(to: &project, today: context.today)
     try ProjectFields.checkDates(of: project)
     try context.write { store in try store.insert(project) }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
@@ -235,7 +250,7 @@ struct ProjectEdit: ParsableCommand {
     let project = try context.write { store in
       var project = try References.project(reference, in: try store.projects())
       if let newName { project.name = newName }
-      fields.apply(to: &project)
+      fields.apply(to: &project, today: context.today)
       try ProjectFields.checkDates(of: project)
       try store.update(project)
       return project

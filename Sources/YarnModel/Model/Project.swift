@@ -129,11 +129,27 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
 }
 
 extension Project {
-  /// What is wrong with the project's days, or `nil` when they agree: a project cannot be
-  /// finished before the day it was started.
+  /// What is wrong with the project's days, or `nil` when they agree: a finished project has
+  /// a finished day, and it is not before the day it was started.
   package var datesProblem: String? {
+    if finished == nil, status == .finished {
+      return "'\(name)' is finished; a finished project has a finished day"
+    }
     guard let started, let finished, finished < started else { return nil }
     return "'\(name)' cannot finish on \(finished) before it started on \(started)"
+  }
+
+  /// Sets the status, keeping the finished day in step: a project that becomes finished
+  /// without a finished day is finished on `today` (a local calendar day); one that leaves
+  /// `finished` loses its finished day. (The rule of status and days: a finished project
+  /// always has a finished day, and only a finished one has one.)
+  public mutating func setStatus(_ newStatus: ProjectStatus, today: CalendarDate) {
+    status = newStatus
+    if newStatus == .finished {
+      if finished == nil { finished = today }
+    } else {
+      finished = nil
+    }
   }
 }
 
