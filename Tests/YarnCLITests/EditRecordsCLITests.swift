@@ -154,3 +154,40 @@ import Testing
     try yarn.ok(["project", "rm", "Flax"])
   }
 }
+
+/// Naming things: a unique prefix of a name works, an ambiguous one lists the matches (64),
+/// no match suggests the nearest name; amounts may be typed unquoted.
+@Suite struct NamingCLITests {
+  @Test func namePrefixesSuggestionsAndUnquotedAmounts() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Malabrigo Rios", "--net-weight-per-skein", "100g"])
+    try yarn.ok(["stash", "add", "Malabrigo Arroyo"])
+    try yarn.ok(["project", "add", "Leo's Dino Hat"])
+
+    let shown = try #require(
+      try yarn.ok(["stash", "show", "malabrigo r", "--json"]).json() as? [String: Any])
+    #expect(shown["name"] as? String == "Malabrigo Rios")
+    let edited = try #require(
+      try yarn.ok(["project", "edit", "leo", "--craft", "knitting", "--json"]).json() as? [String: Any])
+    #expect(edited["name"] as? String == "Leo's Dino Hat")
+
+    let ambiguous = try yarn.run(["stash", "show", "Mala"])
+    #expect(ambiguous.status == 64)
+    #expect(ambiguous.stderr.contains("'Mala' matches 2 yarns: "))
+    #expect(ambiguous.stderr.contains("(Malabrigo Rios)"))
+    #expect(ambiguous.stderr.contains("(Malabrigo Arroyo)"))
+
+    let typo = try yarn.run(["stash", "show", "Malabrgo Rios"])
+    #expect(typo.status == 65)
+    #expect(typo.stderr.hasPrefix("error: no yarn matches 'Malabrgo Rios'; did you mean 'Malabrigo Rios'?\n"))
+    let far = try yarn.run(["stash", "show", "Cascade"])
+    #expect(far.stderr.hasPrefix("error: no yarn matches 'Cascade'\n"))
+
+    // `2 skeins` unquoted is one amount; 2 skeins of 100 g are 200 g.
+    #expect(
+      try yarn.ok(["convert", "2", "skeins", "--to", "g", "--yarn", "malabrigo ri"]).stdout == "200 g\n")
+    #expect(
+      try yarn.ok(["convert", "2 skeins", "--to", "g", "--net-weight-per-skein", "100g"]).stdout == "200 g\n")
+  }
+}

@@ -236,7 +236,7 @@ import Testing
     let ids = list.compactMap { $0["id"] as? String }
     try #require(ids.count == 2)
     let result = try yarn.run(["stash", "show", "Cascade 220"])
-    #expect(result.status == 65)
+    #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("error: 'Cascade 220' matches 2 yarns: "))
     for id in ids { #expect(result.stderr.contains(id)) }
     let none = try yarn.run(["stash", "show", "Noro"])

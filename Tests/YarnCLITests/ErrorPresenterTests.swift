@@ -46,7 +46,7 @@ import YarnCore
         candidates: [.init(id: "aaaa1111", name: "Hat"), .init(id: "bbbb2222", name: "hat")]),
       root: RootCommand.self)
     #expect(ambiguous.text.hasPrefix("error: 'Hat' matches 2 projects: aaaa1111 (Hat), bbbb2222 (hat)\n"))
-    #expect(ambiguous.code == .dataError)
+    #expect(ambiguous.code == .usage)
   }
 
   @Test func usageLineOfTheCommand() {

@@ -22,7 +22,9 @@ struct ConvertCommand: ParsableCommand {
           yarn convert "2.5 skeins" --to yd --length-per-skein 220yd
           yarn convert 150g --to m --yarn "Cascade 220"
         """,
-      arguments: [.required("amount", "The amount, such as \"2 skeins\", 150g or 300yd.")],
+      arguments: [
+        .variadic("amount", "The amount, such as \"2 skeins\" (quoted or not), 150g or 300yd.")
+      ],
       options: [
         .value("to", "unit", "The unit wanted: skein, g, oz, yd or m.", required: true),
         .value("length-per-skein", "length", "The length of one skein, such as 220yd."),

@@ -38,9 +38,10 @@ enum CLIError: Error, Equatable {
   // MARK: Other errors
 
   /// Thrown when a yarn or project reference matches nothing (exit 65). `kind` is `yarn`,
-  /// `project` or `session`.
-  case notFound(kind: String, reference: String)
-  /// Thrown when a reference matches several items (exit 65): `(id, name)` of each.
+  /// `project` or `session`; `suggestion` the nearest name, when one is near enough.
+  case notFound(kind: String, reference: String, suggestion: String? = nil)
+  /// Thrown when a reference matches several items (exit 64, as it is the reference that is
+  /// not precise enough): `(id, name)` of each.
   case ambiguous(kind: String, reference: String, candidates: [Candidate])
   /// Thrown when an input file or directory does not exist or cannot be read (exit 66).
   case inputMissing(path: String)

@@ -100,11 +100,13 @@ struct ParsedValues: Equatable {
     return try convert(text, label: "--\(name)", expected: expected, parse)
   }
 
-  /// Reads positional argument `name` with `parse`, like `typed(_:expected:_:)`.
+  /// Reads positional argument `name` with `parse`, like `typed(_:expected:_:)`. For a
+  /// variadic argument its words are joined with spaces (`2 skeins` typed unquoted).
   func typedArgument<T>(_ name: String, expected: String, _ parse: (String) throws -> T?)
     throws(CLIError) -> T
   {
-    let text = try requiredArgument(name)
+    let words = argumentList(name)
+    let text = words.count > 1 ? words.joined(separator: " ") : try requiredArgument(name)
     return try convert(text, label: "<\(name)>", expected: expected, parse)
   }
 

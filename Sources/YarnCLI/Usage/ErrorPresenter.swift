@@ -130,18 +130,20 @@ enum ErrorPresenter {
       report.message = "give exactly one of " + (others.isEmpty ? last : "\(others) or \(last)")
     case .optionDoesNotApply(let command, let option, let reason):
       report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
-    case .notFound(let kind, let reference):
+    case .notFound(let kind, let reference, let suggestion):
       report.code = .dataError
-      report.message = "no \(kind) matches '\(reference)'"
+      report.message =
+        "no \(kind) matches '\(reference)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
       report.hint =
         kind == "photo"
         ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
-        : "name a \(kind) by its name, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
+        : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
     case .ambiguous(let kind, let reference, let candidates):
-      report.code = .dataError
+      report.code = .usage
       let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
       report.message = "'\(reference)' matches \(candidates.count) \(kind)s: \(list)"
-      report.hint = kind == "photo" ? "use a longer SHA-256 prefix" : "use the ID or a longer ID prefix"
+      report.hint =
+        kind == "photo" ? "use a longer SHA-256 prefix" : "use more of the name, the ID or a longer ID prefix"
     case .inputMissing(let path):
       report.code = .noInput
       report.message = "cannot read '\(path)': no such file or directory"

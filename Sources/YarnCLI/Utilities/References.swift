@@ -30,7 +30,13 @@ enum References {
     } catch {
       switch error {
       case .notFound(let reference):
-        throw .notFound(kind: kind, reference: reference)
+        throw .notFound(
+          kind: kind, reference: reference,
+          suggestion: EditDistance.nearest(
+            to: reference.trimmingSpaces().lowercased(),
+            in: items.map { name($0).trimmingSpaces().lowercased() }
+          ).flatMap { nearest in items.first { name($0).trimmingSpaces().lowercased() == nearest } }
+            .map(name))
       case .ambiguous(let reference, let candidates):
         throw .ambiguous(
           kind: kind, reference: reference,

@@ -27,7 +27,8 @@ package enum Lookup {
   /// (case-insensitive, spaces around either ignored) together with those whose ID begins with
   /// it (at least 4 characters, case-insensitive) — exactly one of them is the item, several
   /// are ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
-  /// silently). A name prefix is not accepted.
+  /// silently); else the items whose name begins with it (case-insensitive): exactly one is
+  /// the item, several are ambiguous.
   ///
   /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates, those found
   ///   by name first.
@@ -43,6 +44,9 @@ package enum Lookup {
     if lowered.count >= 4 {
       let named = Set(matches.map(id))
       matches += items.filter { !named.contains(id($0)) && id($0).lowercased().hasPrefix(lowered) }
+    }
+    if matches.isEmpty, !lowered.isEmpty {
+      matches = items.filter { name($0).trimmingSpaces().lowercased().hasPrefix(lowered) }
     }
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
