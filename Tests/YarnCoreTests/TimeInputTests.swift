@@ -100,13 +100,17 @@ import Testing
     #expect(try TimeInput.duration("2h") == 7200)
     #expect(try TimeInput.duration("45s") == 45)
     #expect(try TimeInput.duration("1h5m30s") == 3930)
+    // As yarn prints durations: parts apart.
+    #expect(try TimeInput.duration("1h 30m") == 5400)
+    #expect(try TimeInput.duration(" 2h 5m 30s ") == 7530)
     #expect(TimeInput.hoursAndMinutes(5400) == "1:30")
     #expect(TimeInput.hoursAndMinutes(59) == "0:00")
     #expect(TimeInput.hoursAndMinutes(36_000 + 540) == "10:09")
   }
 
   @Test(arguments: [
-    "", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h", "0:00", "1h 30m", ":30",
+    "", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h", "0:00", "1 h", "1h 3 0m",
+    ":30",
     "1::30", "1000h1s", "9999999999m", "h", "1:30:00", "1d",
   ])
   func badDurations(text: String) {

@@ -150,7 +150,7 @@ struct TimeAdd: ParsableCommand {
       options: [
         .value("from", "time", "When work began."),
         .value("to", "time", "When work ended."),
-        .value("duration", "duration", "How long: 1h30m, 90m, 1:30, 45s."),
+        .value("duration", "duration", "How long: 1h30m, 1h 30m, 90m, 1:30, 45s."),
         .value("on", "date", "With --duration: the local day (YYYY-MM-DD, today, yesterday)."),
         .value("note", "text", "A note for the session."),
         .flag("allow-overlap", "Record it even when it overlaps another session."),

@@ -189,6 +189,8 @@ package enum TimeInput {
         number.append(character)
         continue
       }
+      // Spaces between the parts, as yarn prints a duration (`1h 30m`).
+      if character == " ", number.isEmpty { continue }
       let rank: Int
       let factor: Int64
       switch character {
