@@ -88,6 +88,10 @@ import Testing
       #expect(result.status == status, "\(command): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
     }
+    // The same file attached twice under one name: one detach removes one of them.
+    let again = try yarn.file("back.jpg", Data("xyz".utf8))
+    try yarn.ok(["stash", "attach", "Rios", again.path])
+    try yarn.ok(["stash", "detach", "Rios", "back.jpg"])
     // The yarn's other photo is untouched.
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])

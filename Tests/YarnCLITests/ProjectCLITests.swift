@@ -67,7 +67,7 @@ import Testing
     let before = try yarn.librarySnapshot()
     let other = try yarn.run(["project", "edit", "Hat", "--status", "planned", "--finished", "2026-11-20"])
     #expect(other.status == 64)
-    #expect(other.stderr.contains("a planned project has no finished day"))
+    #expect(other.stderr.contains("a project that is planned has no finished day"))
     // A finished project keeps a day: clearing it is refused.
     let cleared = try yarn.run(["project", "edit", "Hat", "--finished", ""])
     #expect(cleared.status == 65)

@@ -49,7 +49,7 @@ struct ProjectFields {
     if case .some(.some) = finished, let status, status != .finished {
       throw CLIError.optionDoesNotApply(
         command: values.command, option: "--finished",
-        reason: "a \(status.rawValue) project has no finished day")
+        reason: "a project that is \(status.rawValue) has no finished day")
     }
   }
 
@@ -504,7 +504,8 @@ struct ProjectDetach: ParsableCommand {
       let attachment: Attachment
       if let name {
         attachment = try References.attachment(name, in: project.photos)
-        project.photos.removeAll { $0 == attachment }
+        // One photo goes, the first of that name and bytes.
+        if let index = project.photos.firstIndex(of: attachment) { project.photos.remove(at: index) }
       } else {
         guard let pdf = project.pattern?.pdf else {
           throw CLIError.invalidData(message: "'\(project.name)' has no pattern PDF", hint: nil)

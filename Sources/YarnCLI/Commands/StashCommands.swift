@@ -409,7 +409,8 @@ struct StashDetach: ParsableCommand {
     let (yarn, attachment) = try context.write { store in
       var yarn = try References.yarn(reference, in: try store.yarns())
       let attachment = try References.attachment(name, in: yarn.photos)
-      yarn.photos.removeAll { $0 == attachment }
+      // One photo goes, the first of that name and bytes (the same file may be attached twice).
+      if let index = yarn.photos.firstIndex(of: attachment) { yarn.photos.remove(at: index) }
       try store.update(yarn)
       return (yarn, attachment)
     }

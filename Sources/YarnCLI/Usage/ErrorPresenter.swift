@@ -143,7 +143,9 @@ enum ErrorPresenter {
       let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
       report.message = "'\(reference)' matches \(candidates.count) \(kind)s: \(list)"
       report.hint =
-        kind == "photo" ? "use a longer SHA-256 prefix" : "use more of the name, the ID or a longer ID prefix"
+        kind == "photo"
+        ? "name the photo by its file name, or a longer SHA-256 prefix"
+        : "use more of the name, the ID or a longer ID prefix"
     case .inputMissing(let path):
       report.code = .noInput
       report.message = "cannot read '\(path)': no such file or directory"
