@@ -98,21 +98,13 @@ enum NoteSubjectOption {
     }
   }
 
-  /// What `note` is about, in words (`yarn Rios`); `names` maps yarn and project IDs to names.
-  static func about(_ note: Note, names: [String: String]) -> String {
+  /// What `note` is about, in words (`yarn Rios`): one look-up of its yarn or project.
+  static func about(_ note: Note, in store: LibraryStore) throws -> String {
     switch note.subject {
-    case .yarn(let id): "yarn " + (names[id] ?? id)
-    case .project(let id): "project " + (names[id] ?? id)
+    case .yarn(let id): "yarn " + (try store.yarn(id: id)?.name ?? id)
+    case .project(let id): "project " + (try store.project(id: id)?.name ?? id)
     case nil: "nothing"
     }
-  }
-
-  /// The names of every yarn and project by ID.
-  static func names(in store: LibraryStore) throws -> [String: String] {
-    var names: [String: String] = [:]
-    try store.forEachYarn(includingPhotos: false) { names[$0.id] = $0.name }
-    for project in try store.projects() { names[project.id] = project.name }
-    return names
   }
 }
 
@@ -136,24 +128,24 @@ struct NoteList: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (notes, names) = try context.read { store in
+    let listed = try context.read { store in
       let notes = try subject.map { try store.notes(about: try $0.resolve(in: store).0) } ?? store.notes()
-      return (notes, try NoteSubjectOption.names(in: store))
+      return try notes.map { ($0, try NoteSubjectOption.about($0, in: store)) }
     }
     if context.global.json {
-      try context.printJSON(notes)
+      try context.printJSON(listed.map(\.0))
       return
     }
-    guard !notes.isEmpty else {
+    guard !listed.isEmpty else {
       context.message(subject == nil ? "no notes yet; add one with 'yarn note add'" : "no notes about it")
       return
     }
     var table = Table(["ID", "ABOUT", "WRITTEN", "NOTE"])
-    for note in notes {
+    for (note, about) in listed {
       let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
       let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
       table.add([
-        shortID(note.id), NoteSubjectOption.about(note, names: names),
+        shortID(note.id), about,
         Formatting.localTime(note.created, timeZone: context.timeZone), first,
       ])
     }
@@ -180,8 +172,9 @@ struct NoteShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (note, names) = try context.read { store in
-      (try store.note(matching: reference), try NoteSubjectOption.names(in: store))
+    let (note, about) = try context.read { store in
+      let note = try store.note(matching: reference)
+      return (note, try NoteSubjectOption.about(note, in: store))
     }
     if context.global.json {
       try context.printJSON(note)
@@ -189,7 +182,7 @@ struct NoteShow: ParsableCommand {
     }
     let zone = context.timeZone
     var text = Formatting.fields([
-      ("Note", note.id), ("About", NoteSubjectOption.about(note, names: names)),
+      ("Note", note.id), ("About", about),
       ("Written", Formatting.localTime(note.created, timeZone: zone)),
       ("Changed", note.modified == note.created ? nil : Formatting.localTime(note.modified, timeZone: zone)),
     ])
