@@ -39,7 +39,7 @@ enum YarnTool {
       case .run(let type, let values):
         let context = Context(
           global: try GlobalOptions(values), environment: environment, now: now, output: output,
-          messages: messages)
+          messages: messages, arguments: arguments)
         database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
         let command = try type.init(from: values)
         try command.run(in: context)

@@ -544,10 +544,10 @@ import YarnCore
       outcomes.append(killed ? (old ? "old" : "new") : "finished")
 
       // The next sweep (after the next restore or removal) tidies up: no temporary file, and
-      // no attachment file without a record.
+      // no attachment file without a record (or a step of the undo history).
       let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
       try store.sweepAttachments()
-      let referenced = try store.referencedAttachmentDigests()
+      let referenced = try store.keptAttachmentDigests()
       try store.close()
       let files = Self.files(under: yarn.library)
       #expect(!files.contains { $0.contains(".restore-") }, "after a kill at \(delay) s: \(files)")

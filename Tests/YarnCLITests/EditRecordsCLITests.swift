@@ -49,7 +49,7 @@ import Testing
     #expect(try yarn.run(["stash", "rm", "Arroyo"]).status == 65)
   }
 
-  @Test func photosAndPatternsCanBeDetachedAndTheirFilesGoWhenUnused() throws {
+  @Test func photosAndPatternsCanBeDetachedAndBroughtBack() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Rios"])
@@ -69,9 +69,14 @@ import Testing
       try yarn.ok(["stash", "detach", "Rios", "FRONT.JPG", "--json"]).json() as? [String: Any])
     #expect(detached["sha256"] as? String == abcDigest)
     #expect(FileManager.default.fileExists(atPath: stored.path))
-    // By SHA-256 prefix: the last use goes, and so does the file.
+    // By SHA-256 prefix: the last use goes; the file stays while `yarn undo` can bring the
+    // photo back (it goes once the history forgets the change: UndoHistoryTests).
     try yarn.ok(["project", "detach", "Flax", "ba78"])
-    #expect(!FileManager.default.fileExists(atPath: stored.path))
+    #expect(FileManager.default.fileExists(atPath: stored.path))
+    try yarn.ok(["undo"])
+    let back = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
+    #expect((back["photos"] as? [[String: Any]])?.map { $0["sha256"] as? String } == [abcDigest])
+    try yarn.ok(["project", "detach", "Flax", "ba78"])
 
     try yarn.ok(["project", "detach", "Flax", "--pattern"])
     let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])

@@ -141,9 +141,16 @@ import Testing
 }
 
 /// Attachment files are collected: once a change that drops attachment records commits, the
-/// files no record refers to any more are deleted; `sweepAttachments` deletes every file no
-/// record refers to (what a killed restore or import left).
+/// files no record and no step of the undo history refers to any more are deleted (a removal
+/// keeps its files until the history forgets it); `sweepAttachments` deletes every file no
+/// record or history refers to (what a killed restore or import left).
 @Suite struct AttachmentCollectionTests {
+  /// Forgets the whole undo history, as a `.replace` restore does: the files only the history
+  /// kept are deleted once that commits.
+  private func forgetHistory(_ store: LibraryStore) throws {
+    try store.withoutHistory(barrier: "forgotten") {}
+  }
+
   private func photo(_ store: LibraryStore, _ bytes: String, in root: URL) throws -> YarnCore.Attachment {
     try store.importAttachment(from: try makeFile(bytes + ".jpg", Array(bytes.utf8), in: root))
   }
@@ -159,9 +166,13 @@ import Testing
       #expect(shared.sha256 == StoreAttachmentTests.abc)
 
       try store.deleteYarn(id: "y1", force: true)
+      #expect(store.hasAttachment(sha256: own.sha256))  // undo can bring y1 back
+      try forgetHistory(store)
       #expect(!store.hasAttachment(sha256: own.sha256))  // used by y1 only
       #expect(store.hasAttachment(sha256: shared.sha256))  // the project still uses it
       try store.deleteProject(id: "p1", force: true)
+      #expect(store.hasAttachment(sha256: shared.sha256))
+      try forgetHistory(store)
       #expect(!store.hasAttachment(sha256: shared.sha256))
     }
   }
@@ -184,6 +195,8 @@ import Testing
       #expect(store.hasAttachment(sha256: first.sha256))
       #expect(try store.yarn(id: "y1")?.photos == [first])
       try store.update(yarn)
+      #expect(store.hasAttachment(sha256: first.sha256))  // undo can bring it back
+      try forgetHistory(store)
       #expect(!store.hasAttachment(sha256: first.sha256))
     }
   }
@@ -194,8 +207,10 @@ import Testing
       let one = try photo(store, "one", in: root)
       try store.insert(Yarn(id: "y1", name: "One", photos: [one]))
       try store.removeAll()
-      #expect(!store.hasAttachment(sha256: one.sha256))
       #expect(try store.isEmpty())
+      #expect(store.hasAttachment(sha256: one.sha256))  // undo can bring it back
+      try forgetHistory(store)
+      #expect(!store.hasAttachment(sha256: one.sha256))
     }
   }
 

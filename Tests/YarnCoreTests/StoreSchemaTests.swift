@@ -16,14 +16,22 @@ import Testing
       #expect(try pragma("foreign_keys") == "1")
       #expect(try pragma("synchronous") == "2")  // FULL
       #expect(try pragma("busy_timeout") == "5000")
-      #expect(try pragma("user_version") == "1")
-      #expect(Schema.currentVersion == 1)
-      #expect(LibraryStore.schemaVersion == 1)
-      #expect(Schema.migrations.map(\.name) == ["v1-library"])
+      #expect(try pragma("user_version") == "2")
+      #expect(Schema.currentVersion == 2)
+      #expect(LibraryStore.schemaVersion == 2)
+      #expect(Schema.migrations.map(\.name) == ["v1-library", "v2-history"])
       let tables = try store.connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
       ) { $0.text(0) ?? "" }
-      #expect(tables == ["attachment", "note", "project", "time_session", "yarn", "yarn_usage"])
+      #expect(
+        tables == [
+          "attachment", "history_change", "history_pause", "history_step", "note", "project",
+          "time_session", "yarn", "yarn_usage",
+        ])
+      // Three triggers (insert, update, delete) for each of the six tables of items.
+      #expect(
+        try store.connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'")
+          == 18)
       #expect(
         FileManager.default.fileExists(atPath: root.appendingPathComponent("attachments").path))
     }
@@ -128,7 +136,7 @@ import Testing
           Issue.record("a newer schema was opened in \(mode)")
         } catch StoreError.newerSchema(let found, let known) {
           #expect(found == 7)
-          #expect(known == 1)
+          #expect(known == 2)
         }
       }
       #expect(
@@ -184,6 +192,33 @@ import Testing
     }
   }
 
+  /// A library of schema version 1 (before the undo history) keeps every item when it is
+  /// upgraded to version 2; its history starts empty and records the next change.
+  @Test func aVersion1LibraryIsUpgradedWithItsItems() throws {
+    try withTemporaryDirectory { root in
+      let path = root.appendingPathComponent("library.sqlite").path
+      let raw = try Connection(path: path, flags: 0x2 | 0x4)  // READWRITE | CREATE
+      try LibraryStore.migrate(raw, migrations: Array(Schema.migrations.prefix(1)))
+      try raw.execute(
+        """
+        INSERT INTO yarn (seq, id, name, remaining_value, remaining_unit, is_stashed)
+        VALUES (1, 'y-1', 'Rios', 0.30000000000000004, 'g', 1)
+        """)
+      #expect(try raw.integer("PRAGMA user_version") == 1)
+      try raw.close()
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      #expect(try store.connection.integer("PRAGMA user_version") == 2)
+      #expect(
+        try store.yarns() == [
+          Yarn(id: "y-1", name: "Rios", remainingOverride: Amount(0.30000000000000004, .gram))
+        ])
+      #expect(try store.history() == [])
+      _ = try store.deleteYarn(id: "y-1")
+      try store.undo()
+      #expect(try store.yarns().map(\.name) == ["Rios"])
+    }
+  }
+
   @Test func readOnlyUpgradesAnOlderSchema() throws {
     try withTemporaryDirectory { root in
       // An empty file is an SQLite database at version 0.
@@ -192,9 +227,9 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())
-      #expect(try store.connection.integer("PRAGMA user_version") == 1)
+      #expect(try store.connection.integer("PRAGMA user_version") == 2)
       #expect(try store.connection.integer("PRAGMA foreign_keys") == 1)
-      #expect(try store.connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == 6)
+      #expect(try store.connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == 9)
       #expect(throws: StoreError.self) { try store.insert(Yarn(id: "y", name: "Y")) }
     }
   }

@@ -12,6 +12,7 @@ struct RootCommand: CommandGroup {
           yarn project use Flax "Cascade 220" "250 g"
           yarn time start Flax
           yarn backup create stash-backup.zip
+          yarn undo
 
         Exit status: 0 success, 64 usage error, 65 bad input data, 66 input missing,
         73 cannot create output, 74 I/O error, 75 library busy (try again).
@@ -19,6 +20,7 @@ struct RootCommand: CommandGroup {
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
         TimeCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
+        UndoCommand.self, RedoCommand.self,
       ])
   }
 }

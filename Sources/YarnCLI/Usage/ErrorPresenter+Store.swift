@@ -165,6 +165,12 @@ extension ErrorPresenter {
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
       return ErrorReport(message: message, code: .dataError)
+    case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):
+      return ErrorReport(message: message, hint: "see 'yarn undo --list'", code: .dataError)
+    case .cannotUndo(.barrier):
+      return ErrorReport(message: message, code: .dataError)
+    case .cannotUndo(.broken):
+      return ErrorReport(message: message, hint: "the library is as it was", code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):
       // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.
       return ErrorReport(

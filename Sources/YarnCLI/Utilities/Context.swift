@@ -23,11 +23,15 @@ final class Context {
   let now: Date
   let output: TextOutput
   let messages: TextOutput
+  /// The command line as typed, `yarn` and its arguments (quoted where a shell would need
+  /// it): what the library's undo history calls the change the command makes.
+  let commandLine: String
 
   init(
     global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
-    messages: TextOutput
+    messages: TextOutput, arguments: [String] = []
   ) {
+    commandLine = (["yarn"] + arguments.map(Context.shellQuoted)).joined(separator: " ")
     self.global = global
     self.environment = environment
     self.now = now
@@ -68,6 +72,7 @@ final class Context {
   /// A read-only store on a missing library is empty and creates nothing.
   func withStore<T>(_ mode: LibraryStore.Mode, _ body: (LibraryStore) throws -> T) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
+    store.changeLabel = commandLine
     let result: T
     do {
       result = try body(store)
@@ -88,6 +93,15 @@ final class Context {
   /// read-write, which creates the library when missing.
   func write<T>(_ body: (LibraryStore) throws -> T) throws -> T {
     try withStore(.readWrite) { store in try store.write { try body(store) } }
+  }
+
+  /// `argument` as a POSIX shell reads it back: as it is when it holds only letters, digits
+  /// and `-_./:=@%+,`; else in single quotes, a single quote written `'\''`.
+  static func shellQuoted(_ argument: String) -> String {
+    let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar)
+    }
+    return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
   }
 
   /// A message for people on standard error, silenced by `--quiet`.

@@ -224,34 +224,48 @@ extension Backup {
       var placed: [String] = []
       do {
         try placeAttachments(files, from: reader, into: store, placed: &placed, url: url)
+        // Planned again under the write lock: the library may have changed since.
+        func insertItems() throws {
+          let final = try RestorePlan(read.library, into: store, mode: mode)
+          guard final.conflicts.isEmpty else {
+            throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
+          }
+          try Task.checkCancellation()
+          try store.insert(library: final.additions)
+        }
         switch mode {
         case .emptyOnly:
           guard try store.isEmpty() else {
             throw BackupError.libraryNotEmpty(path: store.directory.path)
           }
+          try insertItems()
         case .replace:
-          if let target = options.safetyBackup, !(try store.isEmpty()) {
-            do {
-              try Backup.create(
-                from: store, to: target, generator: options.generator, now: options.now)
-            } catch BackupError.unrestorable(_, let problems) {
-              // A damaged library must still be replaceable: its safety backup, written
-              // and kept, holds everything it could give.
-              report.safetyBackupProblems = problems
-            }
-            report.safetyBackup = target
+          guard let target = options.safetyBackup, !(try store.isEmpty()) else {
+            // Nothing to replace: a restore like any other, which undo can reverse.
+            try store.removeAll()
+            try insertItems()
+            break
           }
-          try store.removeAll()
+          do {
+            try Backup.create(
+              from: store, to: target, generator: options.generator, now: options.now)
+          } catch BackupError.unrestorable(_, let problems) {
+            // A damaged library must still be replaceable: its safety backup, written
+            // and kept, holds everything it could give.
+            report.safetyBackupProblems = problems
+          }
+          report.safetyBackup = target
+          // Not recorded in the undo history, which it ends: the safety backup is the way back.
+          let barrier =
+            "it replaced the whole library with the backup \(url.path); the library before it "
+            + "is in the safety backup \(target.path)"
+          try store.withoutHistory(barrier: barrier) {
+            try store.removeAll()
+            try insertItems()
+          }
         case .merge:
-          break
+          try insertItems()
         }
-        // Planned again under the write lock: the library may have changed since.
-        let final = try RestorePlan(read.library, into: store, mode: mode)
-        guard final.conflicts.isEmpty else {
-          throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
-        }
-        try Task.checkCancellation()
-        try store.insert(library: final.additions)
       } catch {
         for path in placed { unlink(path) }
         throw error

@@ -83,20 +83,24 @@ extension LibraryStore {
     droppedDigests.formUnion(digests)
   }
 
-  /// After a commit: deletes the file of each of `digests` that no attachment record refers
-  /// to (in a write transaction of its own, so that no other process commits a record of it
+  /// After a commit: deletes the file of each of `digests` that no attachment record and no
+  /// step of the undo history refers to (in a write transaction of its own, so that no other process commits a record of it
   /// meanwhile). Best effort: a file left behind is only space, collected by the next sweep.
   func deleteUnreferencedFiles(_ digests: Set<String>) {
     _ = try? write {
       for digest in digests.sorted() where Attachment.isValidDigest(digest) {
         let used = try connection.integer(
-          "SELECT count(*) FROM attachment WHERE sha256 = ? LIMIT 1", [.text(digest)])
-        if (used ?? 0) == 0 { unlink(attachmentURL(sha256: digest).path) }
+          """
+          SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = ?1)
+            OR EXISTS (SELECT 1 FROM history_step WHERE sha256 = ?1)
+          """, [.text(digest)])
+        if used == 0 { unlink(attachmentURL(sha256: digest).path) }
       }
     }
   }
 
-  /// Deletes the files in `attachments/` that yarn wrote and no attachment record refers to:
+  /// Deletes the files in `attachments/` that yarn wrote and no attachment record (nor a step
+  /// of the undo history) refers to:
   /// content files (`<2 hex>/<sha256>`) of removed items that an earlier process could not
   /// delete or that a killed restore placed before it could commit their records, and the
   /// temporary files of killed imports and restores (`.import-*`, `.restore-*`); then the
@@ -109,8 +113,7 @@ extension LibraryStore {
   @discardableResult
   public func sweepAttachments() throws -> Int {
     try write {
-      let referenced = Set(
-        try connection.query("SELECT DISTINCT sha256 FROM attachment") { $0.text(0) ?? "" })
+      let referenced = try keptAttachmentDigests()
       let folder = directory.appendingPathComponent(LibraryStore.attachmentsFolderName).path
       let manager = FileManager.default
       var deleted = 0
@@ -170,6 +173,40 @@ extension LibraryStore {
           .integer(attachment.byteCount),
         ])
     }
+  }
+
+  /// The SHA-256 of every attachment file the library keeps: those an attachment record or a
+  /// step of the undo history refers to.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  package func keptAttachmentDigests() throws -> Set<String> {
+    try read {
+      Set(
+        try connection.query(
+          """
+          SELECT sha256 FROM attachment
+          UNION SELECT sha256 FROM history_step WHERE sha256 IS NOT NULL
+          """
+        ) { $0.text(0) ?? "" })
+    }
+  }
+
+  /// Replaces the attachments of `owner` in `role` with `list`; once the change commits, the
+  /// files no record refers to any more are deleted.
+  func replaceAttachments(_ list: [Attachment], owner: Note.Subject, role: String) throws {
+    let column =
+      switch owner {
+      case .yarn: "yarn_id"
+      case .project: "project_id"
+      }
+    let id =
+      switch owner {
+      case .yarn(let id), .project(let id): id
+      }
+    try dropAttachments(where: "\(column) = ? AND role = ?", [.text(id), .text(role)])
+    try connection.run(
+      "DELETE FROM attachment WHERE \(column) = ? AND role = ?", [.text(id), .text(role)])
+    try insertAttachments(list, owner: owner, role: role)
   }
 
   /// The attachments of `owner` in `role`, by position.

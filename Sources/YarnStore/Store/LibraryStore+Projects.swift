@@ -73,6 +73,9 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no project has that ID; otherwise as `insert(_:)`.
   public func update(_ project: Project) throws {
     try write {
+      guard let stored = try self.project(id: project.id) else {
+        throw StoreError.notFound(kind: .project, id: project.id)
+      }
       var bound = values(of: project)
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
       try connection.run(
@@ -81,13 +84,19 @@ extension LibraryStore {
           pattern_url = ?, started = ?, finished = ?
         WHERE id = ?
         """, bound)
-      guard connection.changes == 1 else {
-        throw StoreError.notFound(kind: .project, id: project.id)
+      // Only the parts that differ are written again, so that the undo history records
+      // what changed (a new name is not also "2 usages removed and added").
+      if stored.usages != project.usages {
+        try connection.run("DELETE FROM yarn_usage WHERE project_id = ?", [.text(project.id)])
+        try insertUsages(of: project)
       }
-      try connection.run("DELETE FROM yarn_usage WHERE project_id = ?", [.text(project.id)])
-      try dropAttachments(where: "project_id = ?", [.text(project.id)])
-      try connection.run("DELETE FROM attachment WHERE project_id = ?", [.text(project.id)])
-      try insertParts(of: project)
+      if stored.photos != project.photos {
+        try replaceAttachments(project.photos, owner: .project(project.id), role: "photo")
+      }
+      if stored.pattern?.pdf != project.pattern?.pdf {
+        try replaceAttachments(
+          project.pattern?.pdf.map { [$0] } ?? [], owner: .project(project.id), role: "pattern")
+      }
     }
   }
 
@@ -120,6 +129,14 @@ extension LibraryStore {
   // MARK: Rows
 
   private func insertParts(of project: Project) throws {
+    try insertUsages(of: project)
+    try insertAttachments(project.photos, owner: .project(project.id), role: "photo")
+    if let pdf = project.pattern?.pdf {
+      try insertAttachments([pdf], owner: .project(project.id), role: "pattern")
+    }
+  }
+
+  private func insertUsages(of project: Project) throws {
     let row = RowWriter(kind: .project, id: project.id)
     for (position, usage) in project.usages.enumerated() {
       guard try exists("yarn", id: usage.yarnID) else {
@@ -133,10 +150,6 @@ extension LibraryStore {
         """,
         [.text(project.id), .integer(Int64(position)), .text(usage.yarnID)]
           + (try row.amount(usage.amount, "amount of yarn \(usage.yarnID)")))
-    }
-    try insertAttachments(project.photos, owner: .project(project.id), role: "photo")
-    if let pdf = project.pattern?.pdf {
-      try insertAttachments([pdf], owner: .project(project.id), role: "pattern")
     }
   }
 

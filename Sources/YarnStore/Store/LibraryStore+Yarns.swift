@@ -94,9 +94,10 @@ extension LibraryStore {
         WHERE id = ?
         """, bound)
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }
-      try dropAttachments(where: "yarn_id = ?", [.text(yarn.id)])
-      try connection.run("DELETE FROM attachment WHERE yarn_id = ?", [.text(yarn.id)])
-      try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+      // Written again only when they differ, so that the undo history records what changed.
+      if try attachments(of: .yarn(yarn.id), role: "photo") != yarn.photos {
+        try replaceAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+      }
     }
   }
 

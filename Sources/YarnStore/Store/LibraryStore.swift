@@ -71,6 +71,10 @@ public final class LibraryStore {
   /// commits, those files that no record refers to any more are deleted
   /// (`deleteUnreferencedFiles`).
   var droppedDigests = Set<String>()
+  /// What the changes this store commits are called in the library's history (`history()`,
+  /// `undo()`): the `yarn` tool sets its command line, such as `yarn stash rm Rios --force`.
+  /// Empty by default; an app may set a short description before each change.
+  public var changeLabel = ""
 
   /// Opens the library in `directory` (a directory path; the database is
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
@@ -276,6 +280,7 @@ public final class LibraryStore {
       let value: T
       do {
         value = try body()
+        if write { try recordChange() }
         depth = 0
         try connection.execute("COMMIT")
       } catch {

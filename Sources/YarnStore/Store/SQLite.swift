@@ -116,6 +116,33 @@ final class Connection {
     }
   }
 
+  /// Runs `sql`, which must be exactly one statement (spaces may follow it), with no
+  /// parameters: the statements of the undo history, read from the database, are run so.
+  ///
+  /// - Throws: `DatabaseError` when it does not compile, when more follows the first
+  ///   statement (SQLITE_MISUSE), or when it fails.
+  func executeOne(_ sql: String) throws {
+    let db = try db()
+    var handle: OpaquePointer?
+    var rest: UnsafePointer<CChar>?
+    let rc = sql.withCString { text in
+      let rc = sqlite3_prepare_v2(db, text, -1, &handle, &rest)
+      if rc == SQLITE_OK, let tail = rest, String(cString: tail).contains(where: { !$0.isWhitespace }) {
+        return SQLITE_MISUSE
+      }
+      return rc
+    }
+    defer { sqlite3_finalize(handle) }
+    if rc == SQLITE_MISUSE {
+      throw DatabaseError(extendedCode: rc, message: "more than one statement")
+    }
+    // Errors without the statement: it holds the library's values.
+    guard rc == SQLITE_OK, let handle else { throw error(rc, sql: nil) }
+    var step = sqlite3_step(handle)
+    while step == SQLITE_ROW { step = sqlite3_step(handle) }
+    if step != SQLITE_DONE { throw error(sqlite3_extended_errcode(db), sql: nil) }
+  }
+
   /// A new statement, finalized when released.
   func prepare(_ sql: String) throws -> Statement {
     try Statement(db: try db(), sql: sql)

@@ -9,7 +9,7 @@ import YarnModel
 /// migration: add a new one at the end. A new library gets every migration in order too, so
 /// it ends with exactly the schema of an upgraded one.
 ///
-/// One version today, `v1-library`. A later migration that rebuilds a table (create `new_X`,
+/// Two versions today: `v1-library` (the items) and `v2-history` (the undo history). A later migration that rebuilds a table (create `new_X`,
 /// copy, drop `X`, rename; sqlite.org lang_altertable.html, "Making Other Kinds Of Table
 /// Schema Changes") must run with `PRAGMA foreign_keys = OFF`, set outside the transaction
 /// (else dropping `yarn` cascades to its notes and fails on the usages' RESTRICT), and run
@@ -26,7 +26,8 @@ enum Schema {
   static var currentVersion: Int { migrations.count }
 
   static let migrations: [Migration] = [
-    Migration(name: "v1-library", sql: v1)
+    Migration(name: "v1-library", sql: v1),
+    Migration(name: "v2-history", sql: v2),
   ]
 
   // Conventions of the tables:
@@ -167,4 +168,120 @@ enum Schema {
       WHERE role = 'pattern';
     CREATE INDEX attachment_by_digest ON attachment (sha256);
     """
+}
+
+extension Schema {
+  /// The tables of items whose changes the history records, each with its columns in the
+  /// order of `v1` and the columns that find one row (the primary key: `seq`, or a usage's
+  /// project and position). A migration that adds a column must drop and create the table's
+  /// history triggers again with the new list (`StoreSchemaTests` compares these lists with
+  /// the tables).
+  static let recordedTables: [(table: String, key: [String], columns: [String])] = [
+    (
+      "yarn", ["seq"],
+      [
+        "seq", "id", "name", "brand", "colorway", "color_family", "dye_lot", "weight", "fiber",
+        "length_per_skein_value", "length_per_skein_unit", "net_weight_per_skein_value",
+        "net_weight_per_skein_unit", "quantity_value", "quantity_unit", "remaining_value",
+        "remaining_unit", "purchase_location", "date_added", "is_stashed",
+      ]
+    ),
+    (
+      "project", ["seq"],
+      [
+        "seq", "id", "name", "craft", "status", "has_pattern", "pattern_name", "pattern_url",
+        "started", "finished",
+      ]
+    ),
+    (
+      "yarn_usage", ["project_id", "position"],
+      ["project_id", "position", "yarn_id", "amount_value", "amount_unit"]
+    ),
+    ("note", ["seq"], ["seq", "id", "yarn_id", "project_id", "text", "created", "modified"]),
+    ("time_session", ["seq"], ["seq", "id", "project_id", "start_time", "end_time", "note"]),
+    (
+      "attachment", ["seq"],
+      [
+        "seq", "yarn_id", "project_id", "role", "position", "sha256", "file_name", "media_type",
+        "byte_count",
+      ]
+    ),
+  ]
+
+  // The undo history (`LibraryStore+History.swift`), after sqlite.org/undoredo.html: a
+  // trigger on every insert, update and delete of an item's row writes the SQL statement that
+  // reverses it (`history_step.sql`, its values written by `quote()`, which keeps a REAL's
+  // every bit). While a write transaction is open its steps have no change yet (`change` is
+  // NULL); just before the commit the store gathers them into one `history_change`. Undoing a
+  // change runs its steps' statements newest first; the triggers record what reverses those,
+  // which becomes the change's redo. A row in `history_pause` (only ever inside the
+  // transaction of a `backup restore --replace`) turns the triggers off.
+  // - `stack`: `undo` (a change `yarn undo` can reverse), `redo` (an undone change `yarn redo`
+  //   can make again), `barrier` (a change that cannot be undone; nothing older is kept).
+  // - `made`: when the change was first made, Unix seconds (UTC); `label`: what made it (the
+  //   CLI's command line), possibly empty.
+  // - `item`, `action`: the table of the row (an attachment's role) and what the change did to it (`insert`,
+  //   `update`, `delete`), for the summary; `sha256`: the attachment file the row names, so
+  //   that a file only history refers to is kept until history drops it.
+  private static var v2: String {
+    var sql = """
+      CREATE TABLE history_change (
+        seq INTEGER PRIMARY KEY,
+        stack TEXT NOT NULL CHECK \(oneOf("stack", ["'undo'", "'redo'", "'barrier'"])),
+        made INTEGER NOT NULL,
+        label TEXT NOT NULL
+      );
+      CREATE TABLE history_step (
+        seq INTEGER PRIMARY KEY,
+        change INTEGER REFERENCES history_change (seq) ON DELETE CASCADE,
+        item TEXT NOT NULL,
+        action TEXT NOT NULL CHECK \(oneOf("action", ["'insert'", "'update'", "'delete'"])),
+        sha256 TEXT,
+        sql TEXT NOT NULL
+      );
+      CREATE INDEX history_step_by_change ON history_step (change);
+      CREATE INDEX history_step_by_digest ON history_step (sha256) WHERE sha256 IS NOT NULL;
+      CREATE TABLE history_pause (one INTEGER PRIMARY KEY CHECK (one = 1));
+
+      """
+    for (table, key, columns) in recordedTables {
+      func values(_ row: String) -> String {
+        columns.map { "quote(\(row).\($0))" }.joined(separator: " || ', ' || ")
+      }
+      func assignments(_ row: String) -> String {
+        columns.enumerated().map { index, column in
+          "'\(index == 0 ? "" : ", ")\(column) = ' || quote(\(row).\(column))"
+        }.joined(separator: " || ")
+      }
+      func whereKey(_ row: String) -> String {
+        "' WHERE ' || "
+          + key.enumerated().map { index, column in
+            "'\(index == 0 ? "" : " AND ")\(column) = ' || quote(\(row).\(column))"
+          }.joined(separator: " || ")
+      }
+      // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
+      func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
+      func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
+      let list = columns.joined(separator: ", ")
+      let reverse = [
+        ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
+        ("delete", "OLD", "'INSERT INTO \(table) (\(list)) VALUES (' || \(values("OLD")) || ')'"),
+        ("update", "OLD", "'UPDATE \(table) SET ' || \(assignments("OLD")) || \(whereKey("NEW"))"),
+      ]
+      // An update that changes no value is not recorded.
+      let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+      for (action, row, statement) in reverse {
+        sql += """
+          CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
+          WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND (\(changed))" : "")
+          BEGIN
+            INSERT INTO history_step (item, action, sha256, sql)
+            VALUES (\(item(row)), '\(action)', \(digest(row)), \(statement));
+          END;
+
+          """
+      }
+    }
+    return sql
+  }
 }

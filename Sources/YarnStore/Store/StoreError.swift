@@ -92,6 +92,23 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case closed
   /// Thrown when a file or directory of the library cannot be created, read or written.
   case io(path: String, reason: String)
+  /// Thrown by `undo()` and `redo()` when they cannot: nothing is changed then.
+  case cannotUndo(UndoRefusal)
+
+  /// Why `undo()` or `redo()` did nothing.
+  public enum UndoRefusal: Sendable, Equatable {
+    /// The history holds no change to undo.
+    case nothingToUndo
+    /// No undone change waits to be redone (none was undone, or a change made since ended
+    /// the redo line).
+    case nothingToRedo
+    /// The newest change replaced the whole library (`Backup.restore` with `.replace`): it
+    /// cannot be undone; its label names the safety backup that holds the library before it.
+    case barrier(LibraryChange)
+    /// Reversing the change failed: the library was changed outside yarn since (a row it
+    /// would bring back is there again, or one it refers to is gone). `reason` is SQLite's.
+    case broken(LibraryChange, reason: String)
+  }
 
   /// A lower-case sentence naming what went wrong and where, such as `no yarn with id y-1 in
   /// the library`; instants in it are ISO 8601 UTC.
@@ -136,6 +153,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "the library store is closed"
     case .io(let path, let reason):
       return "cannot access \(path): \(reason)"
+    case .cannotUndo(.nothingToUndo):
+      return "nothing to undo: the library's history is empty"
+    case .cannotUndo(.nothingToRedo):
+      return "nothing to redo: no undone change is waiting (a change made after an undo ends them)"
+    case .cannotUndo(.barrier(let change)):
+      return "the last change cannot be undone: \(change.label)"
+    case .cannotUndo(.broken(let change, let reason)):
+      let name = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
+      return "cannot reverse \(name): the library was changed outside yarn since (\(reason))"
     }
   }
 

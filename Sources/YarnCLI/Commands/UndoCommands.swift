@@ -1,0 +1,147 @@
+import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `yarn undo [--list]`: reverses the last change, or lists what can be undone.
+struct UndoCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "undo", abstract: "Undo the last change to the library, or list what can be undone.",
+      discussion: """
+        Each command that changes the library is one change: add, edit, rm, use, unuse,
+        attach, detach, note, time start/stop/add/edit/rm/cancel, stash import, backup restore.
+        'yarn undo' reverses the newest one and says what it did; run again, it steps further
+        back. The library keeps its last \(LibraryStore.historyLimit) changes. Undoing a removal
+        brings back everything that went with it, photos included. 'yarn redo' makes an undone
+        change again, until a new change is made.
+
+        A 'backup restore --replace' of a library that was not empty cannot be undone: undo
+        names the safety backup it wrote, which holds the library as it was before.
+
+        --list shows the changes, newest first: those 'yarn redo' would make again, then those
+        'yarn undo' would reverse. --json prints the change undone, or the list.
+
+        EXAMPLES:
+          yarn undo --list
+          yarn undo
+          yarn redo
+        """,
+      options: [.flag("list", "List the changes that can be undone and redone; change nothing.")])
+  }
+
+  var list: Bool
+
+  init(from values: ParsedValues) throws {
+    list = values.flag("list")
+  }
+
+  func run(in context: Context) throws {
+    if list {
+      let history = try context.read { store in try store.history() }
+      try HistoryOutput.list(history, in: context)
+      return
+    }
+    let change = try context.withStore(.readWrite) { store in try store.undo() }
+    try HistoryOutput.report(change, verb: "undid", in: context)
+  }
+}
+
+/// `yarn redo`: makes the most recently undone change again.
+struct RedoCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "redo", abstract: "Make the most recently undone change again.",
+      discussion: """
+        Redo makes again what 'yarn undo' reversed, most recently undone first, and the change
+        can then be undone again. A change made after an undo ends what can be redone.
+        --json prints the change redone.
+        """)
+  }
+
+  init(from values: ParsedValues) throws {}
+
+  func run(in context: Context) throws {
+    let change = try context.withStore(.readWrite) { store in try store.redo() }
+    try HistoryOutput.report(change, verb: "redid", in: context)
+  }
+}
+
+/// How `undo` and `redo` print changes.
+enum HistoryOutput {
+  /// `undid "yarn stash rm Rios --force" (2026-12-01 14:03): it had removed 1 yarn, 2 notes
+  /// and 1 photo` on standard error; with `--json` the change on standard output.
+  static func report(_ change: LibraryChange, verb: String, in context: Context) throws {
+    if context.global.json { try context.printJSON(ChangeJSON(change)) }
+    let what = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
+    let made = Formatting.localTime(change.made, timeZone: context.timeZone)
+    context.message("\(verb) \(what) (made \(made)): \(effects(of: change))")
+  }
+
+  /// The table of `yarn undo --list`, or its JSON.
+  static func list(_ history: [LibraryChange], in context: Context) throws {
+    if context.global.json {
+      try context.printJSON(history.map(ChangeJSON.init))
+      return
+    }
+    guard !history.isEmpty else {
+      context.message("nothing to undo: no change has been made since the history began")
+      return
+    }
+    var table = Table(["UNDO", "MADE", "CHANGE", "WHAT IT DID"])
+    var undoSteps = 0
+    for change in history {
+      let step: String
+      switch change.stack {
+      case .redo: step = "redo"
+      case .barrier: step = "-"
+      case .undo:
+        undoSteps += 1
+        step = String(undoSteps)
+      }
+      table.add([
+        step, Formatting.localTime(change.made, timeZone: context.timeZone),
+        change.label.isEmpty ? "change \(change.id)" : change.label,
+        change.stack == .barrier ? "cannot be undone: \(change.label)" : effects(of: change),
+      ])
+    }
+    context.output.write(table.text)
+  }
+
+  /// `added 1 yarn; changed 1 project; removed 2 notes and 1 photo`.
+  static func effects(of change: LibraryChange) -> String {
+    var parts: [String] = []
+    for action in [LibraryChange.Action.added, .changed, .removed] {
+      let counts = change.effects.filter { $0.action == action }.map {
+        Formatting.count($0.count, $0.item)
+      }
+      guard !counts.isEmpty else { continue }
+      let joined =
+        counts.count == 1
+        ? counts[0] : counts.dropLast().joined(separator: ", ") + " and " + counts.last!
+      parts.append("\(action.rawValue) \(joined)")
+    }
+    return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")
+  }
+
+  /// A change as JSON: `id`, `stack` (`undo`, `redo`, `barrier`), `made` (ISO 8601 UTC),
+  /// `label`, and `effects`, each `{"item", "action", "count"}`.
+  struct ChangeJSON: Encodable {
+    let id: Int64
+    let stack: LibraryChange.Stack
+    let made: Date
+    let label: String
+    let effects: [LibraryChange.Effect]
+
+    init(_ change: LibraryChange) {
+      id = change.id
+      stack = change.stack
+      made = change.made
+      label = change.label
+      effects = change.effects
+    }
+  }
+}

@@ -1,0 +1,280 @@
+import YarnModel
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One change the library's history holds: what one write transaction did (one `yarn`
+/// command), which `LibraryStore.undo()` can reverse and `LibraryStore.redo()` make again.
+public struct LibraryChange: Sendable, Equatable, Identifiable {
+  /// Where the change stands.
+  public enum Stack: String, Sendable, Codable {
+    /// Made (or redone): `undo()` reverses the newest such change.
+    case undo
+    /// Undone: `redo()` makes the most recently undone change again. Any new change (not an
+    /// undo or redo) forgets every undone one.
+    case redo
+    /// A change that cannot be undone: `Backup.restore` with `.replace`. Nothing older is kept;
+    /// `undo()` refuses it (`StoreError.cannotUndo`), pointing to the safety backup its label
+    /// names.
+    case barrier
+  }
+
+  /// What a change did to the rows of one kind.
+  public enum Action: String, Sendable, Codable {
+    /// Rows added.
+    case added
+    /// Rows changed in place.
+    case changed
+    /// Rows removed.
+    case removed
+  }
+
+  /// How many rows of one kind one change added, changed or removed.
+  public struct Effect: Sendable, Equatable, Codable {
+    /// The kind of row, singular: `yarn`, `project`, `yarn usage`, `note`, `time session`,
+    /// `photo`, `pattern PDF`.
+    public let item: String
+    /// What the change did to them (for a `.redo` change too: what it does when redone).
+    public let action: Action
+    /// How many rows, at least 1.
+    public let count: Int
+  }
+
+  /// The change's number in the history, unique and increasing (an undone change gets a new
+  /// one).
+  public let id: Int64
+  /// Where it stands.
+  public let stack: Stack
+  /// When it was first made (UTC, whole seconds); undoing and redoing keep it.
+  public let made: Date
+  /// What made it, as the writer said (`LibraryStore.changeLabel`: the `yarn` tool puts its
+  /// command line, such as `yarn stash rm Rios --force`); empty when the writer said nothing.
+  public let label: String
+  /// What it did, by kind of row, in the order added, changed, removed, and within each by
+  /// kind in the order of `Schema.recordedTables`; empty for a barrier.
+  public let effects: [Effect]
+}
+
+extension LibraryStore {
+  /// How many changes the history keeps for `undo()`: 50; an older one is forgotten when a
+  /// new one is made (and its attachment files deleted when nothing else refers to them).
+  /// Undone changes waiting for `redo()` are not counted.
+  public static let historyLimit = 50
+
+  /// The changes `undo()` and `redo()` can reach: first the undone ones that `redo()` would
+  /// make again, most recently undone first; then the made ones, newest first (`undo()` takes
+  /// the first of those), ending with a barrier when a `.replace` restore cut the history.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func history() throws -> [LibraryChange] {
+    try read {
+      let redo = try changes(where: "stack = 'redo'")
+      let undo = try changes(where: "stack <> 'redo'")
+      return redo + undo
+    }
+  }
+
+  /// Reverses the newest change of the history (`history()`'s first change whose stack is
+  /// `.undo`), in one write transaction, and keeps it for `redo()`. Undoing a removal brings
+  /// back every row that went with it, with the same IDs and order, and its attachment files
+  /// (kept while the history refers to them). Call it on its own, not inside `write { }`.
+  ///
+  /// - Returns: the change undone, as it was before (its stack `.undo`).
+  /// - Throws: `StoreError.cannotUndo` when the history is empty, when its newest change is a
+  ///   barrier (a `.replace` restore), or when the library was changed outside yarn so that
+  ///   the change can no longer be reversed (nothing is changed then);
+  ///   `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
+  @discardableResult
+  public func undo() throws -> LibraryChange {
+    try reverse(from: "stack <> 'redo'", becoming: .redo, none: .nothingToUndo)
+  }
+
+  /// Makes the most recently undone change again, in one write transaction; it can then be
+  /// undone again. Call it on its own, not inside `write { }`.
+  ///
+  /// - Returns: the change redone, as it was before (its stack `.redo`).
+  /// - Throws: `StoreError.cannotUndo(.nothingToRedo)` when no undone change is waiting (a
+  ///   change made since an undo forgets it), or `.cannotUndo(.broken)` as `undo()` does;
+  ///   `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
+  @discardableResult
+  public func redo() throws -> LibraryChange {
+    try reverse(from: "stack = 'redo'", becoming: .undo, none: .nothingToRedo)
+  }
+
+  /// Runs `body` (a `.replace` restore's removal and insertion of every item) with the
+  /// history off, inside the open write transaction, and then forgets the whole history and
+  /// records a barrier labelled `label` (what `undo()` will say instead of undoing it).
+  package func withoutHistory<T>(barrier label: String, _ body: () throws -> T) throws -> T {
+    try write {
+      try connection.run("INSERT INTO history_pause (one) VALUES (1)")
+      let value = try body()
+      try connection.run("DELETE FROM history_pause")
+      try forget(where: "1")
+      try connection.run(
+        "INSERT INTO history_change (stack, made, label) VALUES ('barrier', ?, ?)",
+        [.integer(Int64(Date().timeIntervalSince1970.rounded(.down))), .text(label)])
+      return value
+    }
+  }
+
+  /// Just before a write transaction commits: gathers the steps its statements recorded into
+  /// one new change on the undo stack, labelled `changeLabel`, forgets every undone change
+  /// (a new change ends the redo line), and forgets the changes past `historyLimit`.
+  func recordChange() throws {
+    guard try gather(stack: .undo, made: Date(), label: changeLabel) else { return }
+    try forget(where: "stack = 'redo'")
+    try forget(
+      where: """
+        stack <> 'redo' AND seq NOT IN (
+          SELECT seq FROM history_change WHERE stack <> 'redo' ORDER BY seq DESC LIMIT ?)
+        """,
+      [.integer(Int64(LibraryStore.historyLimit))])
+  }
+
+  // MARK: Helpers
+
+  /// Makes the steps with no change yet (those the open transaction recorded) one change on
+  /// `stack`. Returns whether there were any.
+  private func gather(stack: LibraryChange.Stack, made: Date, label: String) throws -> Bool {
+    guard
+      try connection.integer(
+        "SELECT EXISTS (SELECT 1 FROM history_step WHERE change IS NULL)") == 1
+    else { return false }
+    try connection.run(
+      "INSERT INTO history_change (stack, made, label) VALUES (?, ?, ?)",
+      [
+        .text(stack.rawValue), .integer(Int64(made.timeIntervalSince1970.rounded(.down))),
+        .text(label),
+      ])
+    try connection.run(
+      "UPDATE history_step SET change = (SELECT max(seq) FROM history_change) WHERE change IS NULL"
+    )
+    return true
+  }
+
+  /// Reverses the newest change `stack` selects in one write transaction: runs its steps
+  /// newest first. Their rows' triggers record the steps that reverse them in turn, which
+  /// become a change on `becoming` with the same label and day. Foreign keys are checked at
+  /// the commit (`defer_foreign_keys`), as a removal's steps bring a yarn back after its
+  /// notes.
+  private func reverse(
+    from stack: String, becoming: LibraryChange.Stack, none: StoreError.UndoRefusal
+  ) throws -> LibraryChange {
+    var picked: LibraryChange?
+    do {
+      return try write {
+        guard let change = try changes(where: stack, limit: 1).first else {
+          throw StoreError.cannotUndo(none)
+        }
+        if change.stack == .barrier { throw StoreError.cannotUndo(.barrier(change)) }
+        picked = change
+        try connection.execute("PRAGMA defer_foreign_keys = ON")
+        let steps = try connection.query(
+          "SELECT sql FROM history_step WHERE change = ? ORDER BY seq DESC", [.integer(change.id)]
+        ) { $0.text(0) ?? "" }
+        for sql in steps {
+          guard LibraryStore.isHistoryStatement(sql) else {
+            throw StoreError.cannotUndo(.broken(change, reason: "its history holds a foreign statement"))
+          }
+          try connection.executeOne(sql)
+        }
+        try forget(where: "seq = ?", [.integer(change.id)])
+        _ = try gather(stack: becoming, made: change.made, label: change.label)
+        return change
+      }
+    } catch let error as DatabaseError where !error.isBusy {
+      guard let change = picked else { throw StoreError.wrap(error) }
+      throw StoreError.cannotUndo(.broken(change, reason: error.message))
+    } catch StoreError.database(let error) {
+      // The commit's check of the deferred foreign keys.
+      guard let change = picked else { throw StoreError.database(error) }
+      throw StoreError.cannotUndo(.broken(change, reason: error.message))
+    }
+  }
+
+  /// Deletes the changes `condition` selects, with their steps, after noting the attachment
+  /// digests their steps name: once the transaction commits, the files no record or step
+  /// refers to any more are deleted.
+  private func forget(where condition: String, _ arguments: [SQLValue] = []) throws {
+    let digests = try connection.query(
+      """
+      SELECT DISTINCT sha256 FROM history_step WHERE sha256 IS NOT NULL
+        AND change IN (SELECT seq FROM history_change WHERE \(condition))
+      """, arguments
+    ) { $0.text(0) ?? "" }
+    droppedDigests.formUnion(digests)
+    try connection.run("DELETE FROM history_change WHERE \(condition)", arguments)
+  }
+
+  /// Whether `sql` has the shape of a statement the history's triggers write: one INSERT,
+  /// UPDATE or DELETE of a table of items (`Schema.recordedTables`). `executeOne` refuses a
+  /// second statement after it.
+  static func isHistoryStatement(_ sql: String) -> Bool {
+    Schema.recordedTables.contains { entry in
+      sql.hasPrefix("DELETE FROM \(entry.table) WHERE ")
+        || sql.hasPrefix("INSERT INTO \(entry.table) (")
+        || sql.hasPrefix("UPDATE \(entry.table) SET ")
+    }
+  }
+
+  /// The changes `condition` selects, newest first, with their effects.
+  private func changes(where condition: String, limit: Int = -1) throws -> [LibraryChange] {
+    let rows = try connection.query(
+      """
+      SELECT seq, stack, made, label FROM history_change WHERE \(condition)
+      ORDER BY seq DESC LIMIT ?
+      """, [.integer(Int64(limit))]
+    ) { row in
+      (
+        id: row.int64(0), stack: LibraryChange.Stack(rawValue: row.text(1) ?? "") ?? .undo,
+        made: Date(timeIntervalSince1970: TimeInterval(row.int64(2))), label: row.text(3) ?? ""
+      )
+    }
+    return try rows.map { row in
+      LibraryChange(
+        id: row.id, stack: row.stack, made: row.made, label: row.label,
+        effects: try effects(of: row.id, undone: row.stack == .redo))
+    }
+  }
+
+  /// What the change `id` did, counted from its steps. A step records the action of the
+  /// statement it reverses: for an undone change (`undone`), the statements undo ran, which
+  /// did the opposite of the change.
+  private func effects(of id: Int64, undone: Bool) throws -> [LibraryChange.Effect] {
+    let counts = try connection.query(
+      "SELECT item, action, count(*) FROM history_step WHERE change = ? GROUP BY item, action",
+      [.integer(id)]
+    ) { (item: $0.text(0) ?? "", action: $0.text(1) ?? "", count: Int($0.int64(2))) }
+    let order = ["yarn", "project", "yarn_usage", "note", "time_session", "photo", "pattern"]
+    var effects: [LibraryChange.Effect] = []
+    for action in [LibraryChange.Action.added, .changed, .removed] {
+      let recorded: String =
+        switch action {
+        case .added: undone ? "delete" : "insert"
+        case .changed: "update"
+        case .removed: undone ? "insert" : "delete"
+        }
+      for item in order {
+        guard let entry = counts.first(where: { $0.item == item && $0.action == recorded }) else {
+          continue
+        }
+        effects.append(
+          LibraryChange.Effect(item: LibraryStore.noun(ofItem: item), action: action, count: entry.count))
+      }
+    }
+    return effects
+  }
+
+  /// The word for a kind of row the history records (`yarn_usage`: `yarn usage`).
+  private static func noun(ofItem item: String) -> String {
+    switch item {
+    case "yarn_usage": "yarn usage"
+    case "time_session": "time session"
+    case "pattern": "pattern PDF"
+    default: item
+    }
+  }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
+
+/// The library's undo history: `LibraryStore.undo()`, `redo()`, `history()`, the barrier of a
+/// `.replace` restore, and the attachment files only history refers to.
+@Suite struct UndoHistoryTests {
+  /// SHA-256("abc"), FIPS 180-2 appendix B.1.
+  static let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+  func open(_ root: URL) throws -> LibraryStore {
+    try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+  }
+
+  /// A yarn with a fractional amount whose decimal form is long (0.1 + 0.2 g), so that a
+  /// value that went through text and lost a bit would differ.
+  func rios(photos: [YarnModel.Attachment] = []) -> Yarn {
+    Yarn(
+      id: "y-rios", name: "Rios", brand: "Malabrigo", colorway: "Azul Profundo", dyeLot: "A12",
+      weight: .medium, lengthPerSkein: Amount(210, .yard), netWeightPerSkein: Amount(100, .gram),
+      quantity: Amount(3, .skein), remainingOverride: Amount(0.1 + 0.2, .gram),
+      dateAdded: CalendarDate(year: 2026, month: 3, day: 14), photos: photos)
+  }
+
+  @Test func undoingAnAddRemovesItAndRedoBringsItBackAsItWas() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      store.changeLabel = "yarn stash add Rios"
+      try store.insert(rios())
+      #expect(try store.yarns() == [rios()])
+
+      let undone = try store.undo()
+      #expect(undone.label == "yarn stash add Rios")
+      #expect(undone.effects == [LibraryChange.Effect(item: "yarn", action: .added, count: 1)])
+      #expect(try store.yarns() == [])
+      // The undone change waits for redo, described by what it does.
+      let history = try store.history()
+      #expect(history.map(\.stack) == [.redo])
+      #expect(history.first?.effects == [LibraryChange.Effect(item: "yarn", action: .added, count: 1)])
+
+      let redone = try store.redo()
+      #expect(redone.label == "yarn stash add Rios")
+      #expect(try store.yarns() == [rios()])
+      #expect(try store.history().map(\.stack) == [.undo])
+    }
+  }
+
+  @Test func undoingAnEditRestoresEveryValueExactly() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(rios())
+      var edited = rios()
+      edited.name = "Rios (frogged)"
+      edited.remainingOverride = Amount(1.0 / 3.0, .ounce)
+      edited.brand = nil
+      edited.isStashed = false
+      try store.update(edited)
+      #expect(try store.yarn(id: "y-rios") == edited)
+
+      let undone = try store.undo()
+      #expect(undone.effects == [LibraryChange.Effect(item: "yarn", action: .changed, count: 1)])
+      let back = try #require(try store.yarn(id: "y-rios"))
+      #expect(back == rios())
+      // 0.1 + 0.2 is 0.30000000000000004: every bit came back.
+      #expect(back.remainingOverride?.value == 0.30000000000000004)
+    }
+  }
+
+  @Test func undoingAForcedRemovalBringsBackEverythingThatWentWithIt() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      let photo = try store.importAttachment(
+        from: try makeFile("swatch.jpg", Array("abc".utf8), in: root))
+      #expect(photo.sha256 == Self.abc)
+      try store.insert(rios(photos: [photo]))
+      try store.insert(
+        Project(
+          id: "p-hat", name: "Hat", status: .finished,
+          started: CalendarDate(year: 2026, month: 4, day: 1),
+          finished: CalendarDate(year: 2026, month: 4, day: 9),
+          usages: [YarnUsage(yarnID: "y-rios", amount: Amount(80, .gram))]))
+      let first = Note(
+        id: "n-1", subject: .yarn("y-rios"), text: "soft", created: Date(timeIntervalSince1970: 1_770_000_000))
+      let second = Note(
+        id: "n-2", subject: .yarn("y-rios"), text: "pools\nin stripes",
+        created: Date(timeIntervalSince1970: 1_770_000_600))
+      try store.insert(first)
+      try store.insert(second)
+      let before = try store.library()
+
+      store.changeLabel = "yarn stash rm Rios --force"
+      _ = try store.deleteYarn(id: "y-rios", force: true)
+      #expect(try store.yarns() == [])
+      #expect(try store.notes() == [])
+      // The photo's file stays while the history can bring the yarn back.
+      let file = store.attachmentURL(sha256: Self.abc)
+      #expect(FileManager.default.fileExists(atPath: file.path))
+      // A sweep keeps it too.
+      #expect(try store.sweepAttachments() == 0)
+      #expect(FileManager.default.fileExists(atPath: file.path))
+
+      let undone = try store.undo()
+      #expect(undone.label == "yarn stash rm Rios --force")
+      #expect(
+        undone.effects == [
+          LibraryChange.Effect(item: "yarn", action: .removed, count: 1),
+          LibraryChange.Effect(item: "yarn usage", action: .removed, count: 1),
+          LibraryChange.Effect(item: "note", action: .removed, count: 2),
+          LibraryChange.Effect(item: "photo", action: .removed, count: 1),
+        ])
+      #expect(try store.library() == before)
+      #expect(try Data(contentsOf: file) == Data("abc".utf8))
+    }
+  }
+
+  @Test func steppingBackGoesThroughEveryChangeInOrder() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      for index in 1...3 {
+        store.changeLabel = "add \(index)"
+        try store.insert(Yarn(id: "y-\(index)", name: "Yarn \(index)"))
+      }
+      #expect(try store.history().map(\.label) == ["add 3", "add 2", "add 1"])
+      #expect(try store.undo().label == "add 3")
+      #expect(try store.undo().label == "add 2")
+      #expect(try store.yarns().map(\.id) == ["y-1"])
+      // Redo takes the most recently undone first.
+      #expect(try store.history().map(\.label) == ["add 2", "add 3", "add 1"])
+      #expect(try store.redo().label == "add 2")
+      #expect(try store.yarns().map(\.id) == ["y-1", "y-2"])
+      // A new change ends the redo line.
+      store.changeLabel = "add 4"
+      try store.insert(Yarn(id: "y-4", name: "Yarn 4"))
+      #expect(throws: StoreError.self) { try store.redo() }
+      #expect(try store.history().map(\.label) == ["add 4", "add 2", "add 1"])
+      #expect(try store.undo().label == "add 4")
+      #expect(try store.undo().label == "add 2")
+      #expect(try store.undo().label == "add 1")
+      #expect(try store.yarns() == [])
+      do {
+        try store.undo()
+        Issue.record("undo of an empty history did not throw")
+      } catch StoreError.cannotUndo(.nothingToUndo) {
+      }
+    }
+  }
+
+  @Test func aReadOrAChangeThatChangesNothingIsNotAChange() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      _ = try store.yarns()
+      try store.write {}
+      #expect(try store.history().count == 1)
+    }
+  }
+
+  @Test func theHistoryKeepsTheLastFiftyChangesAndThenLetsGoOfTheirFiles() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      let photo = try store.importAttachment(
+        from: try makeFile("swatch.jpg", Array("abc".utf8), in: root))
+      try store.insert(Yarn(id: "y-photo", name: "Photo", photos: [photo]))
+      _ = try store.deleteYarn(id: "y-photo", force: true)
+      let file = store.attachmentURL(sha256: Self.abc)
+      // 2 changes so far; 48 more keep the removal within the last 50.
+      for index in 1...48 { try store.insert(Yarn(id: "y-\(index)", name: "Yarn \(index)")) }
+      #expect(try store.history().count == 50)
+      #expect(FileManager.default.fileExists(atPath: file.path))
+      // The 51st change forgets the first (the insert); the 52nd the removal, and its file.
+      try store.insert(Yarn(id: "y-49", name: "Yarn 49"))
+      #expect(FileManager.default.fileExists(atPath: file.path))
+      try store.insert(Yarn(id: "y-50", name: "Yarn 50"))
+      #expect(try store.history().count == 50)
+      #expect(!FileManager.default.fileExists(atPath: file.path))
+      for _ in 1...50 { try store.undo() }
+      #expect(try store.yarns() == [])
+      #expect(throws: StoreError.self) { try store.undo() }
+    }
+  }
+
+  @Test func aReplaceRestoreCannotBeUndoneAndCutsTheHistory() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      try store.withoutHistory(barrier: "it replaced the whole library") {
+        try store.removeAll()
+        try store.insert(Yarn(id: "y-2", name: "Two"))
+      }
+      let history = try store.history()
+      #expect(history.map(\.stack) == [.barrier])
+      #expect(history.first?.effects == [])
+      do {
+        try store.undo()
+        Issue.record("undo of a barrier did not throw")
+      } catch StoreError.cannotUndo(.barrier(let change)) {
+        #expect(change.label == "it replaced the whole library")
+      }
+      #expect(try store.yarns().map(\.id) == ["y-2"])
+      // Later changes can be undone back to the barrier.
+      try store.insert(Yarn(id: "y-3", name: "Three"))
+      try store.undo()
+      #expect(try store.yarns().map(\.id) == ["y-2"])
+      #expect(throws: StoreError.self) { try store.undo() }
+    }
+  }
+
+  @Test func aChangeThatCanNoLongerBeReversedLeavesTheLibraryAsItWas() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      _ = try store.deleteYarn(id: "y-1")
+      // Outside yarn, with the history off: a row takes the removed yarn's place.
+      try store.connection.execute(
+        """
+        INSERT INTO history_pause VALUES (1);
+        INSERT INTO yarn (seq, id, name, is_stashed) VALUES (1, 'y-other', 'Other', 1);
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo over a changed library did not throw")
+      } catch StoreError.cannotUndo(.broken(let change, let reason)) {
+        #expect(change.effects == [LibraryChange.Effect(item: "yarn", action: .removed, count: 1)])
+        #expect(reason.contains("UNIQUE constraint failed"))
+      }
+      #expect(try store.yarns().map(\.id) == ["y-other"])
+      #expect(try store.history().count == 2)
+    }
+  }
+
+  @Test func historyRunsOnlyStatementsOfItsOwnShape() throws {
+    #expect(LibraryStore.isHistoryStatement("DELETE FROM yarn WHERE seq = 1"))
+    #expect(LibraryStore.isHistoryStatement("INSERT INTO yarn_usage (project_id) VALUES ('p')"))
+    #expect(LibraryStore.isHistoryStatement("UPDATE time_session SET seq = 1 WHERE seq = 1"))
+    #expect(!LibraryStore.isHistoryStatement("DROP TABLE yarn"))
+    #expect(!LibraryStore.isHistoryStatement("ATTACH DATABASE 'x' AS x"))
+    #expect(!LibraryStore.isHistoryStatement("DELETE FROM history_change WHERE 1"))
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      // A second statement after a well-shaped first one is refused, and nothing runs.
+      try store.connection.execute(
+        "UPDATE history_step SET sql = 'DELETE FROM yarn WHERE seq = 1; DROP TABLE note'")
+      #expect(throws: StoreError.self) { try store.undo() }
+      #expect(try store.yarns().map(\.id) == ["y-1"])
+      #expect(try store.notes() == [])
+    }
+  }
+
+  @Test func theTriggersCoverEveryColumnOfEveryTable() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      for entry in Schema.recordedTables {
+        let columns = try store.connection.query(
+          "SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(entry.table)]
+        ) { $0.text(0) ?? "" }
+        #expect(columns == entry.columns, "table \(entry.table)")
+      }
+    }
+  }
+}
