@@ -83,7 +83,8 @@ import Testing
           finished: CalendarDate(year: 2026, month: 4, day: 9),
           usages: [YarnUsage(yarnID: "y-rios", amount: Amount(80, .gram))]))
       let first = Note(
-        id: "n-1", subject: .yarn("y-rios"), text: "soft", created: Date(timeIntervalSince1970: 1_770_000_000))
+        id: "n-1", subject: .yarn("y-rios"), text: "soft", created: Date(timeIntervalSince1970: 1_770_000_000)
+      )
       let second = Note(
         id: "n-2", subject: .yarn("y-rios"), text: "pools\nin stripes",
         created: Date(timeIntervalSince1970: 1_770_000_600))

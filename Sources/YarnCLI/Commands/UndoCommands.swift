@@ -72,13 +72,15 @@ struct RedoCommand: ParsableCommand {
 
 /// How `undo` and `redo` print changes.
 enum HistoryOutput {
-  /// `undid "yarn stash rm Rios --force" (2026-12-01 14:03): it had removed 1 yarn, 2 notes
-  /// and 1 photo` on standard error; with `--json` the change on standard output.
+  /// `undid "yarn stash rm Rios --force" (made 2026-12-01 14:03); it had removed 1 yarn,
+  /// 2 notes and 1 photo` (`redid …, which removed …`) on standard error; with `--json` the
+  /// change on standard output.
   static func report(_ change: LibraryChange, verb: String, in context: Context) throws {
     if context.global.json { try context.printJSON(ChangeJSON(change)) }
     let what = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
     let made = Formatting.localTime(change.made, timeZone: context.timeZone)
-    context.message("\(verb) \(what) (made \(made)): \(effects(of: change))")
+    let did = verb == "undid" ? "; it had " : ", which "
+    context.message("\(verb) \(what) (made \(made))\(did)\(effects(of: change))")
   }
 
   /// The table of `yarn undo --list`, or its JSON.
@@ -118,10 +120,9 @@ enum HistoryOutput {
       let counts = change.effects.filter { $0.action == action }.map {
         Formatting.count($0.count, $0.item)
       }
-      guard !counts.isEmpty else { continue }
+      guard let last = counts.last else { continue }
       let joined =
-        counts.count == 1
-        ? counts[0] : counts.dropLast().joined(separator: ", ") + " and " + counts.last!
+        counts.count == 1 ? last : counts.dropLast().joined(separator: ", ") + " and " + last
       parts.append("\(action.rawValue) \(joined)")
     }
     return parts.isEmpty ? "nothing" : parts.joined(separator: "; ")

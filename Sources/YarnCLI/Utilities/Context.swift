@@ -98,9 +98,12 @@ final class Context {
   /// `argument` as a POSIX shell reads it back: as it is when it holds only letters, digits
   /// and `-_./:=@%+,`; else in single quotes, a single quote written `'\''`.
   static func shellQuoted(_ argument: String) -> String {
-    let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy { scalar in
-      scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar)
-    }
+    let allowed = "-_./:=@%+,".unicodeScalars
+    let plain =
+      !argument.isEmpty
+      && argument.unicodeScalars.allSatisfy { scalar in
+        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || allowed.contains(scalar)
+      }
     return plain ? argument : "'" + argument.replacing("'", with: "'\\''") + "'"
   }
 

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+
+/// `yarn undo` and `yarn redo`: every kind of change a command makes is reversed exactly, and
+/// the refusals say why.
+@Suite struct UndoCLITests {
+  /// The library's items as JSON (the document a backup holds): what undo must give back.
+  func items(_ yarn: YarnRunner) throws -> Data {
+    // Read-only: a library not yet made reads as empty, as it is after undoing its first change.
+    let store = try LibraryStore(directory: yarn.library, mode: .readOnly)
+    defer { try? store.close() }
+    return try JSONCoding.encoder().encode(try store.library())
+  }
+
+  /// Runs `arguments`, then `yarn undo`: the library holds what it held before, and the undo
+  /// names the command. Then `yarn redo` gives back what the command made.
+  func expectUndone(
+    _ arguments: [String], in yarn: YarnRunner, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let before = try items(yarn)
+    try yarn.ok(arguments, sourceLocation: sourceLocation)
+    let after = try items(yarn)
+    #expect(after != before, "\(arguments) changed nothing", sourceLocation: sourceLocation)
+    let undo = try yarn.ok(["undo"], sourceLocation: sourceLocation)
+    #expect(
+      undo.stderr.hasPrefix("undid \"yarn --library \(yarn.library.path) \(arguments[0]) "),
+      "\(undo.stderr)", sourceLocation: sourceLocation)
+    #expect(try items(yarn) == before, "undo of \(arguments)", sourceLocation: sourceLocation)
+    try yarn.ok(["redo"], sourceLocation: sourceLocation)
+    #expect(try items(yarn) == after, "redo of \(arguments)", sourceLocation: sourceLocation)
+  }
+
+  @Test func everyKindOfChangeIsUndoneAndRedone() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let photo = try yarn.file("swatch.jpg", Data("abc".utf8))
+    let pdf = try yarn.file("hat.pdf", Data("%PDF-1.4\n".utf8))
+    try expectUndone(
+      ["stash", "add", "Rios", "--brand", "Malabrigo", "--quantity", "3 skeins"], in: yarn)
+    try expectUndone(["stash", "edit", "Rios", "--colorway", "Azul"], in: yarn)
+    try expectUndone(["stash", "edit", "Rios", "--stashed", "no"], in: yarn)
+    try expectUndone(["stash", "attach", "Rios", photo.path], in: yarn)
+    try expectUndone(["stash", "detach", "Rios", "swatch.jpg"], in: yarn)
+    try expectUndone(["note", "add", "--yarn", "Rios", "soft"], in: yarn)
+    try expectUndone(["project", "add", "Hat", "--status", "in-progress"], in: yarn)
+    try expectUndone(["project", "use", "Hat", "Rios", "50 g"], in: yarn)
+    try expectUndone(["project", "use", "Hat", "Rios", "80 g", "--set"], in: yarn)
+    try expectUndone(["project", "attach", "Hat", pdf.path, "--pattern"], in: yarn)
+    try expectUndone(["project", "edit", "Hat", "--status", "finished"], in: yarn)
+    try expectUndone(["project", "unuse", "Hat", "Rios"], in: yarn)
+    let noteID = try #require(
+      (try yarn.ok(["note", "list", "--json"]).json() as? [[String: Any]])?.first?["id"] as? String)
+    try expectUndone(["note", "edit", String(noteID.prefix(8)), "softer"], in: yarn)
+    try expectUndone(["note", "rm", String(noteID.prefix(8))], in: yarn)
+    try expectUndone(
+      ["time", "add", "Hat", "--from", "2026-03-29 14:30", "--to", "2026-03-29 15:00"], in: yarn)
+    let sessionID = try #require(
+      (try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])?.first?["id"] as? String)
+    try expectUndone(["time", "edit", sessionID, "--to", "2026-03-29 15:15"], in: yarn)
+    try expectUndone(["time", "rm", sessionID], in: yarn)
+    // Each redo makes the change again: the timer runs after the first, stops after the second.
+    try expectUndone(["time", "start", "Hat", "--at", "2026-03-30 10:00"], in: yarn)
+    try expectUndone(["time", "stop", "--at", "2026-03-30 10:45"], in: yarn)
+    try yarn.ok(["time", "start", "Hat", "--at", "2026-03-30 11:00"])
+    try expectUndone(["time", "cancel"], in: yarn)
+    let csv = try yarn.file("in.csv", Data("Name,Brand\nArroyo,Malabrigo\nWorsted,Cascade\n".utf8))
+    try expectUndone(["stash", "import", csv.path], in: yarn)
+    try yarn.ok(["backup", "create", "b.zip"])
+    try yarn.ok(["stash", "add", "Tosh Merino"])
+    try expectUndone(["project", "rm", "Hat", "--force"], in: yarn)
+    try expectUndone(["stash", "rm", "Rios", "--force"], in: yarn)
+    try expectUndone(["backup", "restore", "b.zip", "--merge"], in: yarn)
+  }
+
+  @Test func undoingARemovalBringsBackItsPhotoAndNotes() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("swatch.jpg", Data("abc".utf8)).path])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "pools", "in", "stripes"])
+    let shown = try yarn.ok(["stash", "show", "Rios", "--json"]).stdout
+    try yarn.ok(["stash", "rm", "Rios", "--force"])
+    #expect(try yarn.run(["stash", "show", "Rios"]).status == 65)
+
+    let undo = try yarn.ok(["undo"]).stderr
+    #expect(
+      undo.hasPrefix("undid \"yarn --library \(yarn.library.path) stash rm Rios --force\" (made "))
+    // The local time (TZ=UTC) it was made, then what it had done.
+    #expect(undo.hasSuffix("); it had removed 1 yarn, 1 note and 1 photo\n"), "\(undo)")
+    #expect(try yarn.ok(["stash", "show", "Rios", "--json"]).stdout == shown)
+    // SHA-256("abc"), FIPS 180-2 appendix B.1: the photo's bytes are back too.
+    let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    let file = yarn.library.appendingPathComponent("attachments/ba/" + digest)
+    #expect(try Data(contentsOf: file) == Data("abc".utf8))
+  }
+
+  @Test func theListShowsWhatCanBeRedoneThenWhatCanBeUndone() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    #expect(try yarn.ok(["undo", "--list", "--json"]).stdout == "[\n\n]\n")
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "add", "Arroyo"])
+    try yarn.ok(["stash", "edit", "Rios", "--brand", "Malabrigo"])
+    try yarn.ok(["undo"])
+    let list = try #require(try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]])
+    let prefix = "yarn --library \(yarn.library.path) "
+    #expect(
+      list.map { $0["label"] as? String } == [
+        prefix + "stash edit Rios --brand Malabrigo", prefix + "stash add Arroyo",
+        prefix + "stash add Rios",
+      ])
+    #expect(list.map { $0["stack"] as? String } == ["redo", "undo", "undo"])
+    let effects = list.first?["effects"] as? [[String: Any]]
+    #expect(effects?.count == 1)
+    #expect(effects?.first?["item"] as? String == "yarn")
+    #expect(effects?.first?["action"] as? String == "changed")
+    #expect(effects?.first?["count"] as? Int == 1)
+
+    let table = try yarn.ok(["undo", "--list"]).stdout.split(separator: "\n")
+    #expect(table.count == 4)
+    #expect(table[0].hasPrefix("UNDO  MADE"))
+    #expect(table[1].hasPrefix("redo  "))
+    #expect(table[1].hasSuffix("stash edit Rios --brand Malabrigo  changed 1 yarn"))
+    #expect(table[2].hasPrefix("1     "))
+    #expect(table[2].hasSuffix("stash add Arroyo                   added 1 yarn"))
+    #expect(table[3].hasPrefix("2     "))
+  }
+
+  @Test func nothingToUndoOrRedoIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let undo = try yarn.run(["undo"])
+    #expect(undo.status == 65)
+    #expect(
+      undo.stderr
+        == "error: nothing to undo: the library's history is empty\nhint: see 'yarn undo --list'\n")
+    try yarn.ok(["stash", "add", "Rios"])
+    let redo = try yarn.run(["redo"])
+    #expect(redo.status == 65)
+    #expect(
+      redo.stderr
+        == "error: nothing to redo: no undone change is waiting (a change made after an undo "
+        + "ends them)\nhint: see 'yarn undo --list'\n")
+    // A change after an undo ends what can be redone.
+    try yarn.ok(["undo"])
+    try yarn.ok(["stash", "add", "Arroyo"])
+    #expect(try yarn.run(["redo"]).status == 65)
+    #expect(try yarn.run(["undo", "extra"]).status == 64)
+  }
+
+  @Test func aReplaceRestoreIsNotUndoneAndUndoNamesItsSafetyBackup() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["backup", "create", "b.zip"])
+    try yarn.ok(["stash", "add", "Arroyo"])
+    let restored = try yarn.ok(["backup", "restore", "b.zip", "--replace", "--json"])
+    let safety = try #require(
+      (try JSONSerialization.jsonObject(with: Data(restored.stdout.utf8)) as? [String: Any])?[
+        "safetyBackup"] as? String)
+    let before = try items(yarn)
+    let undo = try yarn.run(["undo"])
+    #expect(undo.status == 65)
+    #expect(
+      undo.stderr
+        == "error: the last change cannot be undone: it replaced the whole library with the "
+        + "backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
+        + "is in the safety backup \(safety)\n")
+    #expect(try items(yarn) == before)
+    let list = try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]]
+    #expect(list?.map { $0["stack"] as? String } == ["barrier"])
+  }
+}
