@@ -252,6 +252,27 @@ import Testing
     }
   }
 
+  @Test func undoTakesTheWriteLockAndWaitsForAnotherWriter() throws {
+    try withTemporaryDirectory { root in
+      let holder = try LibraryStore(directory: root, mode: .readWrite)
+      let waiter = try LibraryStore(directory: root, mode: .readWrite, busyTimeout: 50)
+      try holder.insert(Yarn(id: "y-1", name: "One"))
+      try holder.write {
+        try holder.insert(Yarn(id: "y-2", name: "Two"))
+        do {
+          try waiter.undo()
+          Issue.record("an undo got through a held lock")
+        } catch StoreError.busy {
+        } catch {
+          Issue.record("expected StoreError.busy, got \(error)")
+        }
+      }
+      // Once the lock is free the undo reverses the newest change, the holder's.
+      #expect(try waiter.undo().effects == [LibraryChange.Effect(item: "yarn", action: .added, count: 1)])
+      #expect(try waiter.yarns().map(\.id) == ["y-1"])
+    }
+  }
+
   @Test func theTriggersCoverEveryColumnOfEveryTable() throws {
     try withTemporaryDirectory { root in
       let store = try open(root)
