@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YarnCore
 
+@testable import YarnCLI
+
 /// Tables, `show` and standard error are made printable: an escape sequence in what was typed
 /// or in a name the library holds (restored from a backup made elsewhere) reaches the terminal
 /// as U+FFFD, never as ESC or BEL, so it cannot recolor, move the cursor or retitle it. JSON
@@ -27,6 +29,24 @@ import YarnCore
     #expect(show.stdout.contains("Colorway:     a\u{FFFD}b\n"))
     let json = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
     #expect(json.first?["name"] as? String == "Red\u{1B}[31m\u{7}")
+  }
+
+  /// A table's cells are made one line and printable once, as rows are added; the widths
+  /// count the cells as shown.
+  @Test func tableCellsAreFlattenedAndAligned() {
+    var table = Table(["NAME", "NOTE"])
+    table.add(["a\r\nb", "x"])  // CR LF is one line break: one space
+    table.add(["\u{1B}[1m", "tab\there"])
+    table.add(["c\u{2028}d\u{85}e\rf", "\u{9B}\r"])  // a lone CR is a line break too
+    #expect(
+      table.text
+        == "NAME     NOTE\n"
+        + "a b      x\n"
+        + "\u{FFFD}[1m     tab here\n"
+        + "c d e f  \u{FFFD}\n")
+    #expect(Table.flatten("plain") == "plain")
+    #expect(Table.printable("a\r\nb\rc\u{7}\td\n") == "a\nb\u{FFFD}c\u{FFFD}\td\n")
+    #expect(Table.printable("end\r") == "end\u{FFFD}")
   }
 
   @Test func anErrorQuotingATypedEscapeSequenceIsPrintable() throws {
