@@ -157,7 +157,7 @@ import YarnCore
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     let real = try yarn.ok(["stash", "import", "in.csv", "--delimiter", "semicolon", "--json"])
     let summary = try #require(try real.json() as? [String: Any])
-    #expect(summary["created"] as? Int == 1)
+    #expect(summary["added"] as? Int == 1)
     #expect(summary["ignoredColumns"] as? [String] == ["Rating"])
     let list = try yarn.ok(["stash", "list", "--json"])
     let yarns = try #require(try list.json() as? [[String: Any]])

@@ -284,8 +284,18 @@ import Testing
     // 23:30 UTC is already the next day in Auckland (UTC+12 in August).
     var auckland = options(lenient: true)
     auckland.timeZone = TimeZone(identifier: "Pacific/Auckland") ?? Self.utc
+    // Imported again, the rows match the yarns by name, colorway and dye lot: only the days
+    // that fall on the next day in Auckland change (Rios at 21:00 and Mystery lace at 16:03
+    // there stay on their day).
     let there = try StashCSV.importPlan(from: data, store: store, options: auckland)
-    #expect(there.creates[2].dateAdded == CalendarDate(year: 2021, month: 8, day: 21))
+    #expect(there.creates == [] && there.unchanged == 2)
+    #expect(
+      there.changes.map { "\($0.line) \($0.name): \($0.changes.map(\.description))" } == [
+        "2 Cascade 220: [\"Date Added: 2021-06-12 → 2021-06-13\"]",
+        "6 Shelter \"Almanac\": [\"Date Added: 2021-08-20 → 2021-08-21\"]",
+        "8 Lion Brand Wool-Ease: [\"Date Added: 2020-11-02 → 2020-11-03\"]",
+        "9 Jamieson's Spindrift: [\"Date Added: 2022-01-15 → 2022-01-16\"]",
+      ])
   }
 
   @Test func yarnBuddyWeightLabelsAllParse() {
