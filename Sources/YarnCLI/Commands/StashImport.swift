@@ -131,11 +131,11 @@ struct StashImport: ParsableCommand {
     ].joined(separator: ", ")
     for update in plan.changes {
       context.message(
-        "\(dryRun ? "would update" : "updated") “\(update.name)” (line \(update.line)): "
+        "line \(update.line): \(dryRun ? "would update" : "updated") “\(update.name)”: "
           + update.changes.map(\.description).joined(separator: "; "))
     }
     for taken in plan.remainingOverrides {
-      context.message("\(taken) (line \(taken.line))")
+      context.message("line \(taken.line): \(taken)")
     }
     let source = plan.dialect == .yarnBuddy ? " (a YarnBuddy export)" : ""
     context.message(

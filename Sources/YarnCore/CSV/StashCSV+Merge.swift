@@ -17,11 +17,11 @@ extension StashCSV {
     /// The value after, or `nil` for unknown.
     public let new: String?
 
-    /// `Colorway: Ruby → Garnet`; an unknown value is `none`; the remaining override is
+    /// `Colorway Ruby → Garnet`; an unknown value is `(none)`; the remaining override is
     /// called `Remaining override`.
     public var description: String {
       let name = column == .remaining ? "Remaining override" : column.rawValue
-      return "\(name): \(old ?? "none") → \(new ?? "none")"
+      return "\(name) \(old ?? "(none)") → \(new ?? "(none)")"
     }
   }
 
@@ -184,7 +184,8 @@ struct StashMerger {
       ["name"]
       + [(StashCSV.Column.brand, "brand"), (.colorway, "colorway"), (.dyeLot, "dye lot")]
       .filter { compared.contains($0.0) }.map(\.1)
-    return words.dropLast().joined(separator: ", ") + " and " + (words.last ?? "")
+    guard words.count > 1, let last = words.last else { return "name" }
+    return words.dropLast().joined(separator: ", ") + " and " + last
   }
 
   /// Reads one record: settles it now when it has an ID, else keeps it for
@@ -252,8 +253,7 @@ struct StashMerger {
         try Task.checkCancellation()
         var found: (index: Int, row: StashRowReader)?
         for (position, yarn) in free.enumerated() {
-          var attempt = row
-          attempt.read(base: yarn, id: nil, projects: projects)
+          let attempt = reading(row, matching: yarn)
           if attempt.problems.isEmpty && attempt.yarn == yarn {
             found = (position, attempt)
             break
@@ -270,9 +270,8 @@ struct StashMerger {
           row.read(base: nil, id: nil, projects: projects)
           try settle(row, base: nil)
         }
-      } else if left.count == 1 && free.count == 1, var row = left.first {
-        row.read(base: free[0], id: nil, projects: projects)
-        try settle(row, base: free[0])
+      } else if left.count == 1 && free.count == 1, let row = left.first {
+        try settle(reading(row, matching: free[0]), base: free[0])
       } else {
         for var row in left {
           row.read(base: nil, id: nil, projects: projects)
@@ -281,6 +280,30 @@ struct StashMerger {
         }
       }
     }
+  }
+
+  /// `row` read into `yarn`, which it matches by key: where the row spells the name, brand,
+  /// colorway or dye lot otherwise only in case or spaces, the yarn keeps its own spelling
+  /// (the match says they are the same).
+  private func reading(_ row: StashRowReader, matching yarn: Yarn) -> StashRowReader {
+    var row = row
+    row.read(base: yarn, id: nil, projects: projects)
+    guard var read = row.yarn else { return row }
+    let fields: [WritableKeyPath<Yarn, String?>] = [\.brand, \.colorway, \.dyeLot]
+    for field in fields
+    where StashMatchKey.normalized(read[keyPath: field] ?? "")
+      == StashMatchKey.normalized(yarn[keyPath: field] ?? "")
+    {
+      read[keyPath: field] = yarn[keyPath: field]
+    }
+    if StashMatchKey.normalized(read.name) == StashMatchKey.normalized(yarn.name) { read.name = yarn.name }
+    row.yarn = read
+    if let taken = row.remainingTaken {
+      row.remainingTaken = StashCSV.RemainingOverride(
+        line: taken.line, yarnID: taken.yarnID, name: read.name, remaining: taken.remaining,
+        estimate: taken.estimate)
+    }
+    return row
   }
 
   /// The problem of a row that fits several yarns, or a yarn that other rows fit too.
