@@ -439,6 +439,17 @@ extension StashImportTests {
         "Remaining of “Lace” taken as 0.5 skeins (estimate 0.67 skeins)"
       ])
     #expect(try store.yarn(id: "l")?.remainingOverride == Amount(0.5, .skein))
+    // A yarn matched by name keeps its photo when a row updates it.
+    let photoFile = directory.appendingPathComponent("p.jpg")
+    try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: photoFile)
+    let photo = try store.importAttachment(from: photoFile)
+    var withPhoto = try #require(try store.yarn(id: "m"))
+    withPhoto.photos = [photo]
+    try store.update(withPhoto)
+    let bought = try importing("Name,Colorway,Quantity\r\nMystery,,2 skeins\r\n", into: store)
+    #expect(
+      bought.changes.map(\.changes) == [[StashCSV.FieldChange(column: .quantity, old: nil, new: "2 skeins")]])
+    #expect(try store.yarn(id: "m")?.photos == [photo])
     // A colorway edited in a file without IDs names another yarn: the row adds it.
     let renamed = try importing("Name,Colorway,Quantity\r\nMalabrigo Rios,Azul,250 g\r\n", into: store)
     #expect(renamed.creates.map(\.colorway) == ["Azul"] && renamed.updates == [])

@@ -164,7 +164,7 @@ extension StashCSV {
         from: data, options: options,
         library: ImportLibrary(
           yarn: { try store.yarn(id: $0) }, notes: { try store.notes(about: .yarn($0)).map(\.text) },
-          forEachYarn: { try store.forEachYarn(includingPhotos: false, $0) },
+          forEachYarn: { try store.forEachYarn(includingPhotos: true, $0) },
           projects: { Library(projects: try store.projects()) }))
     }
   }
