@@ -439,6 +439,17 @@ extension StashImportTests {
         "Remaining of “Lace” taken as 0.5 skeins (estimate 0.67 skeins)"
       ])
     #expect(try store.yarn(id: "l")?.remainingOverride == Amount(0.5, .skein))
+    // Remaining Source changed alone leaves Rios's 120 g, which is not the estimate (250 g):
+    // still the override. An empty Remaining drops it.
+    let sourceOnly = try importing(
+      "ID,Remaining,Remaining Unit,Remaining Source\r\nr,120,g,estimate\r\n", into: store)
+    #expect(sourceOnly.unchanged == 1 && sourceOnly.updates == [])
+    let emptied = try importing(
+      "ID,Remaining,Remaining Unit,Remaining Source\r\nr,,,estimate\r\n", into: store)
+    #expect(
+      emptied.changes.map(\.changes) == [[StashCSV.FieldChange(column: .remaining, old: "120 g", new: nil)]])
+    #expect(emptied.remainingOverrides == [])
+    #expect(try store.yarn(id: "r")?.remainingOverride == nil)
     // A yarn matched by name keeps its photo when a row updates it.
     let photoFile = directory.appendingPathComponent("p.jpg")
     try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: photoFile)

@@ -188,8 +188,8 @@ struct StashMerger {
     return words.dropLast().joined(separator: ", ") + " and " + last
   }
 
-  /// Reads one record: settles it now when it has an ID, else keeps it for
-  /// `matchRowsWithoutID()`.
+  /// Reads one record: settles it now when it has an ID (or cannot be matched: a bad ID, a
+  /// bad key cell, no name), else keeps it for `finish()`.
   mutating func read(_ record: CSVRecord) throws {
     var row = StashRowReader(record: record, layout: layout, options: options, expectedCount: fieldCount)
     guard row.fieldCountIsRight else {
@@ -198,7 +198,7 @@ struct StashMerger {
     }
     if let id = row.readID(rowsByID: &rowsByID) {
       let existing = try library.yarn(id)
-      if existing == nil, let key = row.matchKey(comparing: compared), layout.index[.name] != nil {
+      if existing == nil, let key = row.matchKey(comparing: compared) {
         newIDs.append((record.line, key))
       }
       if existing != nil { claimed.insert(id) }
