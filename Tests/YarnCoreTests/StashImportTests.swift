@@ -489,8 +489,8 @@ extension StashImportTests {
     let twice = try plan("Name,Quantity\r\nCascade 220,1 skein\r\n CASCADE 220 ,4 skeins\r\n", store)
     #expect(
       twice.problems.map(\.description) == [
-        "line 2: fits the yarn c by name, as line 3 does too; give the yarn's ID in an ID column to say which",
-        "line 3: fits the yarn c by name, as line 2 does too; give the yarn's ID in an ID column to say which",
+        "line 2: fits the yarn “Cascade 220” (ID c) by name, as line 3 does too; give the yarn's ID in an ID column to say which",
+        "line 3: fits the yarn “Cascade 220” (ID c) by name, as line 2 does too; give the yarn's ID in an ID column to say which",
       ])
     // A row equal to one of the yarns is that yarn; the one row left then updates the one
     // yarn left.

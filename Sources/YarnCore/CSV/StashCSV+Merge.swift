@@ -321,7 +321,9 @@ struct StashMerger {
       : "lines \(others.dropLast().joined(separator: ", ")) and \(others.last ?? "") do"
     return .init(
       line: line, column: nil,
-      reason: "fits the yarn \(yarns.map(\.id).joined()) by \(keyWords), as \(lines) too" + hint)
+      reason:
+        "fits the yarn “\(yarns.map(\.name).joined())” (ID \(yarns.map(\.id).joined())) by \(keyWords), as \(lines) too"
+        + hint)
   }
 
   private func list(_ yarns: [Yarn]) -> String {
