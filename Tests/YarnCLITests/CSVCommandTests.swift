@@ -157,11 +157,51 @@ import YarnCore
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     let real = try yarn.ok(["stash", "import", "in.csv", "--delimiter", "semicolon", "--json"])
     let summary = try #require(try real.json() as? [String: Any])
-    #expect(summary["created"] as? Int == 1)
+    #expect(summary["added"] as? Int == 1)
     #expect(summary["ignoredColumns"] as? [String] == ["Rating"])
     let list = try yarn.ok(["stash", "list", "--json"])
     let yarns = try #require(try list.json() as? [[String: Any]])
     #expect(yarns.map { $0["name"] as? String } == ["Rios"])
+  }
+
+  @Test func importingTheSameFileTwiceAddsNothingAndEditsAreListed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let header = "Name,Colorway,Quantity,Remaining\r\n"
+    _ = try yarn.file(
+      "in.csv",
+      Data((header + "Rios,Archangel,3 skeins,3 skeins\r\nCascade 220,Ruby,2 skeins,1 skein\r\n").utf8))
+    let first = try yarn.ok(["stash", "import", "in.csv"])
+    #expect(
+      first.stderr
+        == "line 3: Remaining of “Cascade 220” taken as 1 skein (estimate 2 skeins)\n"
+        + "imported in.csv: 2 yarns added, 0 updated, 0 unchanged\n")
+    let dry = try yarn.ok(["stash", "import", "in.csv", "--dry-run", "--json"])
+    #expect(
+      dry.stderr == "dry run of in.csv: 0 yarns to add, 0 to update, 2 unchanged; nothing was changed\n")
+    let summary = try #require(try dry.json() as? [String: Any])
+    #expect(summary["added"] as? Int == 0 && summary["updated"] as? Int == 0)
+    #expect(summary["unchanged"] as? Int == 2 && summary["overrides"] as? Int == 0)
+    let second = try yarn.ok(["stash", "import", "in.csv"])
+    #expect(second.stderr == "imported in.csv: 0 yarns added, 0 updated, 2 unchanged\n")
+    // Rios's Remaining edited in a spreadsheet: an override, said per yarn.
+    _ = try yarn.file(
+      "edited.csv",
+      Data((header + "Rios,Archangel,3 skeins,2 skeins\r\nCascade 220,Ruby,2 skeins,1 skein\r\n").utf8))
+    let edited = try yarn.ok(["stash", "import", "edited.csv", "--json"])
+    #expect(
+      edited.stderr
+        == "line 2: updated “Rios”: Remaining override (none) → 2 skeins\n"
+        + "line 2: Remaining of “Rios” taken as 2 skeins (estimate 3 skeins)\n"
+        + "imported edited.csv: 0 yarns added, 1 updated, 1 unchanged\n")
+    let counts = try #require(try edited.json() as? [String: Any])
+    #expect(
+      counts["updated"] as? Int == 1 && counts["unchanged"] as? Int == 1 && counts["overrides"] as? Int == 1)
+    let overrides = try #require(counts["remainingOverrides"] as? [[String: Any]])
+    #expect(overrides.map { $0["name"] as? String } == ["Rios"])
+    #expect((overrides.first?["remaining"] as? [String: Any])?["value"] as? Double == 2)
+    let list = try yarn.ok(["stash", "list", "--json"])
+    #expect((try list.json() as? [[String: Any]])?.count == 2)
   }
 
   @Test func yarnBuddyExportMovesOverWithLenient() throws {

@@ -284,8 +284,18 @@ import Testing
     // 23:30 UTC is already the next day in Auckland (UTC+12 in August).
     var auckland = options(lenient: true)
     auckland.timeZone = TimeZone(identifier: "Pacific/Auckland") ?? Self.utc
+    // Imported again, the rows match the yarns by name, colorway and dye lot: only the days
+    // that fall on the next day in Auckland change (Rios at 21:00 and Mystery lace at 16:03
+    // there stay on their day).
     let there = try StashCSV.importPlan(from: data, store: store, options: auckland)
-    #expect(there.creates[2].dateAdded == CalendarDate(year: 2021, month: 8, day: 21))
+    #expect(there.creates == [] && there.unchanged == 2)
+    #expect(
+      there.changes.map { "\($0.line) \($0.name): \($0.changes.map(\.description))" } == [
+        "2 Cascade 220: [\"Date Added 2021-06-12 → 2021-06-13\"]",
+        "6 Shelter \"Almanac\": [\"Date Added 2021-08-20 → 2021-08-21\"]",
+        "8 Lion Brand Wool-Ease: [\"Date Added 2020-11-02 → 2020-11-03\"]",
+        "9 Jamieson's Spindrift: [\"Date Added 2022-01-15 → 2022-01-16\"]",
+      ])
   }
 
   @Test func yarnBuddyWeightLabelsAllParse() {
@@ -295,5 +305,209 @@ import Testing
       "Super Bulky (6), Roving", "Jumbo (7)",
     ]
     #expect(labels.map { YarnWeight(parsing: $0) } == YarnWeight.allCases.map { $0 })
+  }
+}
+
+/// Importing a file whose rows are already in the library (issue 12, item 8).
+extension StashImportTests {
+  /// Cascade 220 (3 skeins of 220 yd and 100 g; a finished project used 1 skein and one in
+  /// progress 110 yd, so 2 skeins are left, or 1.5 counting the one in progress); Lace (1
+  /// skein of 300 yd, 100 yd used: 2/3 of a skein left); Malabrigo Rios (250 g, 100 g by
+  /// override); Mystery (no quantity). A note on Cascade 220.
+  func matchingLibrary(in store: LibraryStore) throws {
+    try store.insert(
+      library: Library(
+        yarns: [
+          Yarn(
+            id: "c", name: "Cascade 220", brand: "Cascade Yarns", colorway: "Ruby", dyeLot: "A1",
+            lengthPerSkein: Amount(220, .yard), netWeightPerSkein: Amount(100, .gram),
+            quantity: Amount(3, .skein)),
+          Yarn(id: "l", name: "Lace", lengthPerSkein: Amount(300, .yard), quantity: Amount(1, .skein)),
+          Yarn(
+            id: "r", name: "Malabrigo Rios", colorway: "Archangel", quantity: Amount(250, .gram),
+            remainingOverride: Amount(100, .gram)),
+          Yarn(id: "m", name: "Mystery"),
+        ],
+        projects: [
+          Project(
+            id: "p1", name: "Hat", status: .finished, started: CalendarDate(year: 2026, month: 1, day: 1),
+            finished: CalendarDate(year: 2026, month: 1, day: 5),
+            usages: [
+              YarnUsage(yarnID: "c", amount: Amount(1, .skein)),
+              YarnUsage(yarnID: "l", amount: Amount(100, .yard)),
+            ]),
+          Project(
+            id: "p2", name: "Scarf", status: .inProgress, started: CalendarDate(year: 2026, month: 2, day: 1),
+            usages: [YarnUsage(yarnID: "c", amount: Amount(110, .yard))]),
+        ],
+        notes: [Note(id: "n1", subject: .yarn("c"), text: "soft", created: Self.now)]))
+  }
+
+  func plan(_ text: String, _ store: LibraryStore, lenient: Bool = false) throws -> StashCSV.ImportPlan {
+    try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options(lenient: lenient))
+  }
+
+  @Test func anExportImportedBackIntoItsLibraryChangesNothing() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try matchingLibrary(in: store)
+    let before = try store.yarns()
+    let withoutID = StashCSV.defaultColumns.filter { $0 != .id }
+    for (columns, active) in [
+      (StashCSV.defaultColumns, false), (StashCSV.defaultColumns, true), (withoutID, false),
+    ] {
+      let csv = try StashCSV.export(from: store, columns: columns, includeActive: active)
+      let plan = try StashCSV.importPlan(from: csv, store: store, options: options())
+      #expect(plan.problems == [] && plan.warnings == [])
+      #expect(plan.unchanged == 4, "columns \(columns.count), include active \(active)")
+      #expect(plan.creates == [] && plan.updates == [] && plan.remainingOverrides == [])
+      try StashCSV.apply(plan, to: store)
+      #expect(try store.yarns() == before)
+      #expect(try store.notes().map(\.text) == ["soft"])
+    }
+  }
+
+  @Test func importingAFileTwiceIsImportingItOnce() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    // Two equal rows are two yarns (the file says so); no ID column.
+    let text =
+      "Name,Colorway,Quantity,Remaining\r\nRios,Archangel,3 skeins,3 skeins\r\nRios,Archangel,3 skeins,3 skeins\r\n"
+      + "Cascade 220,,2 skeins,1 skein\r\n"
+    let first = try importing(text, into: store)
+    #expect(first.creates.map(\.name) == ["Rios", "Rios", "Cascade 220"])
+    #expect(
+      first.remainingOverrides.map(\.description) == [
+        "Remaining of “Cascade 220” taken as 1 skein (estimate 2 skeins)"
+      ])
+    let once = try store.yarns()
+    let second = try importing(text, into: store)
+    #expect(second.creates == [] && second.updates == [] && second.remainingOverrides == [])
+    #expect(second.unchanged == 3)
+    #expect(try store.yarns() == once)
+    // YarnBuddy's file likewise: its six yarns once.
+    let yarnBuddy = try String(contentsOf: Self.yarnBuddyFile, encoding: .utf8)
+    #expect(try importing(yarnBuddy, into: store, lenient: true).creates.count == 6)
+    let again = try importing(yarnBuddy, into: store, lenient: true)
+    #expect(again.creates == [] && again.updates == [] && again.unchanged == 6 && again.warnings == [])
+    #expect(try store.yarns().count == 9)
+  }
+
+  @Test func spreadsheetEditsUpdateTheYarnAndSayWhat() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try matchingLibrary(in: store)
+    // Cascade: colorway edited, Remaining left at the estimate (2 skeins, here as 200 g at
+    // 100 g a skein); Lace: 0.6666666666666667 saved as 0.67; Rios: override edited; Mystery
+    // as exported.
+    let edited = """
+      ID,Name,Colorway,Quantity,Quantity Unit,Remaining,Remaining Unit,Remaining Source\r
+      c,Cascade 220,Garnet,3,skein,200,g,estimate\r
+      l,Lace,,1,skein,0.67,skein,estimate\r
+      r,Malabrigo Rios,Archangel,250,g,120,g,override\r
+      m,Mystery,,,,,,unknown\r
+
+      """
+    let plan = try importing(edited, into: store)
+    #expect(plan.problems == [] && plan.creates == [] && plan.unchanged == 2)
+    #expect(
+      plan.changes.map { "\($0.line) \($0.yarnID): \($0.changes.map(\.description))" } == [
+        "2 c: [\"Colorway Ruby → Garnet\"]", "4 r: [\"Remaining override 100 g → 120 g\"]",
+      ])
+    #expect(
+      plan.remainingOverrides.map(\.description) == [
+        "Remaining of “Malabrigo Rios” taken as 120 g (estimate 250 g)"
+      ])
+    #expect(try store.yarn(id: "c")?.colorway == "Garnet")
+    #expect(try store.yarn(id: "c")?.remainingOverride == nil)
+    #expect(try store.yarn(id: "r")?.remainingOverride == Amount(120, .gram))
+    // Without IDs, rows match by name and colorway, case and spaces aside. A Remaining other
+    // than the estimate (Lace: 0.5 where 0.67 is left) is the override.
+    let trimmed =
+      "Name,Colorway,Remaining,Remaining Unit\r\nLace,,0.5,skein\r\ncascade   220,GARNET,200,g\r\n"
+    let second = try importing(trimmed, into: store)
+    #expect(second.creates == [] && second.unchanged == 1)
+    #expect(
+      second.changes.map(\.changes) == [
+        [StashCSV.FieldChange(column: .remaining, old: nil, new: "0.5 skeins")]
+      ])
+    #expect(
+      second.remainingOverrides.map(\.description) == [
+        "Remaining of “Lace” taken as 0.5 skeins (estimate 0.67 skeins)"
+      ])
+    #expect(try store.yarn(id: "l")?.remainingOverride == Amount(0.5, .skein))
+    // Remaining Source changed alone leaves Rios's 120 g, which is not the estimate (250 g):
+    // still the override. An empty Remaining drops it.
+    let sourceOnly = try importing(
+      "ID,Remaining,Remaining Unit,Remaining Source\r\nr,120,g,estimate\r\n", into: store)
+    #expect(sourceOnly.unchanged == 1 && sourceOnly.updates == [])
+    let emptied = try importing(
+      "ID,Remaining,Remaining Unit,Remaining Source\r\nr,,,estimate\r\n", into: store)
+    #expect(
+      emptied.changes.map(\.changes) == [[StashCSV.FieldChange(column: .remaining, old: "120 g", new: nil)]])
+    #expect(emptied.remainingOverrides == [])
+    #expect(try store.yarn(id: "r")?.remainingOverride == nil)
+    // A yarn matched by name keeps its photo when a row updates it.
+    let photoFile = directory.appendingPathComponent("p.jpg")
+    try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: photoFile)
+    let photo = try store.importAttachment(from: photoFile)
+    var withPhoto = try #require(try store.yarn(id: "m"))
+    withPhoto.photos = [photo]
+    try store.update(withPhoto)
+    let bought = try importing("Name,Colorway,Quantity\r\nMystery,,2 skeins\r\n", into: store)
+    #expect(
+      bought.changes.map(\.changes) == [[StashCSV.FieldChange(column: .quantity, old: nil, new: "2 skeins")]])
+    #expect(try store.yarn(id: "m")?.photos == [photo])
+    // A colorway edited in a file without IDs names another yarn: the row adds it.
+    let renamed = try importing("Name,Colorway,Quantity\r\nMalabrigo Rios,Azul,250 g\r\n", into: store)
+    #expect(renamed.creates.map(\.colorway) == ["Azul"] && renamed.updates == [])
+  }
+
+  @Test func rowsThatFitSeveralYarnsOrOneYarnTwiceAreRefused() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try store.insert(
+      library: Library(yarns: [
+        Yarn(id: "a", name: "Rios", colorway: "Archangel", quantity: Amount(3, .skein)),
+        Yarn(id: "b", name: "Rios", colorway: "Archangel", quantity: Amount(5, .skein)),
+        Yarn(id: "c", name: "Cascade 220", quantity: Amount(2, .skein)),
+      ]))
+    let before = try store.yarns()
+    // One row, two yarns: refused, and nothing is imported.
+    let several = try plan("Name,Colorway,Quantity\r\nRios,Archangel,4 skeins\r\n", store)
+    #expect(
+      several.problems.map(\.description) == [
+        "line 2: fits 2 yarns of the library by name and colorway (IDs a and b); give the yarn's ID in an ID column to say which"
+      ])
+    #expect(throws: StashCSV.ImportError.self) { try StashCSV.apply(several, to: store) }
+    #expect(try store.yarns() == before)
+    // Two rows, one yarn: both refused.
+    let twice = try plan("Name,Quantity\r\nCascade 220,1 skein\r\n CASCADE 220 ,4 skeins\r\n", store)
+    #expect(
+      twice.problems.map(\.description) == [
+        "line 2: fits the yarn “Cascade 220” (ID c) by name, as line 3 does too; give the yarn's ID in an ID column to say which",
+        "line 3: fits the yarn “Cascade 220” (ID c) by name, as line 2 does too; give the yarn's ID in an ID column to say which",
+      ])
+    // A row equal to one of the yarns is that yarn; the one row left then updates the one
+    // yarn left.
+    let paired = try plan(
+      "Name,Colorway,Quantity\r\nRios,Archangel,4 skeins\r\nRios,Archangel,3 skeins\r\n", store)
+    #expect(paired.problems == [] && paired.unchanged == 1)
+    #expect(paired.changes.map { "\($0.line) \($0.yarnID)" } == ["2 b"])
+    #expect(paired.updates.map(\.quantity) == [Amount(4, .skein)])
+    // A yarn named by ID is not matched by another row; an ID no yarn has adds a yarn, with
+    // a warning when the library has one of the same name and colorway.
+    let ids = try plan(
+      "ID,Name,Colorway,Quantity\r\na,Rios,Archangel,3 skeins\r\n,Rios,Archangel,5 skeins\r\nzz,Cascade 220,,2 skeins\r\n",
+      store)
+    #expect(ids.problems == [] && ids.unchanged == 2 && ids.creates.map(\.id) == ["zz"])
+    #expect(
+      ids.warnings.map(\.description) == [
+        "line 4, column \"ID\": no yarn has this ID, so the row adds a yarn, though the yarn c has the same name and colorway"
+      ])
   }
 }

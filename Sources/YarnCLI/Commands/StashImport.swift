@@ -15,9 +15,13 @@ struct StashImport: ParsableCommand {
         Reads 'yarn stash export' files and YarnBuddy's stash export. Columns are found by
         their header, in any order and any case; unknown columns are reported and ignored.
         A row whose ID is an existing yarn's updates that yarn (the columns present only; an
-        empty cell clears a field); other rows add yarns. All or nothing: when any row is
-        bad, every bad row is listed with its line and column, nothing is imported, and the
-        exit status is 65. See docs/CSV.md.
+        empty cell clears a field); a row without an ID is matched by name, brand, colorway
+        and dye lot. A row equal to its yarn changes nothing, so importing a file twice adds
+        nothing the second time; every yarn updated is listed with what changes, and every
+        Remaining taken as an override (it differs from the estimate). Other rows add yarns.
+        All or nothing: when any row is bad (or fits several yarns), every bad row is listed
+        with its line and column, nothing is imported, and the exit status is 65. See
+        docs/CSV.md.
 
         EXAMPLES:
           yarn stash import stash.csv --dry-run
@@ -56,10 +60,15 @@ struct StashImport: ParsableCommand {
     var file: String
     var format: String
     var dryRun: Bool
-    var created: Int
+    var added: Int
     var updated: Int
     var unchanged: Int
+    var overrides: Int
     var notes: Int
+    /// Each yarn updated: its line, ID, name and the fields that change.
+    var updates: [Update]
+    /// Each Remaining taken as an override.
+    var remainingOverrides: [Override]
     var ignoredColumns: [String]
     var guessedLines: [Int]
     var warnings: [String]
@@ -108,9 +117,11 @@ struct StashImport: ParsableCommand {
     if context.global.json {
       try context.printJSON(
         Summary(
-          file: file, format: plan.dialect.rawValue, dryRun: dryRun, created: plan.creates.count,
-          updated: plan.updates.count, unchanged: plan.unchanged, notes: plan.notes.count,
-          ignoredColumns: plan.ignoredColumns, guessedLines: plan.guessedLines,
+          file: file, format: plan.dialect.rawValue, dryRun: dryRun, added: plan.creates.count,
+          updated: plan.updates.count, unchanged: plan.unchanged, overrides: plan.remainingOverrides.count,
+          notes: plan.notes.count, updates: plan.changes.map(Update.init),
+          remainingOverrides: plan.remainingOverrides.map(Override.init), ignoredColumns: plan.ignoredColumns,
+          guessedLines: plan.guessedLines,
           warnings: plan.warnings.map(\.description)))
     }
     let counts = [
@@ -118,11 +129,60 @@ struct StashImport: ParsableCommand {
       "\(plan.updates.count)" + (dryRun ? " to update" : " updated"),
       "\(plan.unchanged) unchanged",
     ].joined(separator: ", ")
+    for update in plan.changes {
+      context.message(
+        "line \(update.line): \(dryRun ? "would update" : "updated") “\(update.name)”: "
+          + update.changes.map(\.description).joined(separator: "; "))
+    }
+    for taken in plan.remainingOverrides {
+      context.message("line \(taken.line): \(taken)")
+    }
     let source = plan.dialect == .yarnBuddy ? " (a YarnBuddy export)" : ""
     context.message(
       dryRun
         ? "dry run of \(file)\(source): \(counts); nothing was changed"
         : "imported \(file)\(source): \(counts)")
+  }
+
+  /// A yarn the import updates, in `--json`.
+  struct Update: Encodable {
+    struct Field: Encodable {
+      var column: String
+      var old: String?
+      var new: String?
+    }
+    var line: Int
+    var id: String
+    var name: String
+    var changes: [Field]
+
+    init(_ update: StashCSV.YarnUpdate) {
+      line = update.line
+      id = update.yarnID
+      name = update.name
+      changes = update.changes.map {
+        Field(
+          column: $0.column == .remaining ? "Remaining override" : $0.column.rawValue, old: $0.old,
+          new: $0.new)
+      }
+    }
+  }
+
+  /// A Remaining taken as an override, in `--json`.
+  struct Override: Encodable {
+    var line: Int
+    var id: String
+    var name: String
+    var remaining: Amount
+    var estimate: Amount?
+
+    init(_ taken: StashCSV.RemainingOverride) {
+      line = taken.line
+      id = taken.yarnID
+      name = taken.name
+      remaining = taken.remaining
+      estimate = taken.estimate
+    }
   }
 
   /// The delimiter the file's first line seems to use instead of `delimiter`: when that line

@@ -85,10 +85,16 @@ extension StashCSV {
     public var dialect: Dialect
     /// New yarns, in the file's order.
     public var creates: [Yarn] = []
-    /// Existing yarns (matched by ID) with the file's values, in the file's order.
+    /// Existing yarns (matched by ID, or by name, brand, colorway and dye lot) with the
+    /// file's values, in the file's order.
     public var updates: [Yarn] = []
+    /// What changes in each of `updates`, in the same order: the line and every field.
+    public var changes: [YarnUpdate] = []
     /// Rows whose yarn already holds exactly the file's values.
     public var unchanged = 0
+    /// The Remaining cells taken as a yarn's remaining override where the import sets or
+    /// changes it (new and updated yarns), in the file's order.
+    public var remainingOverrides: [RemainingOverride] = []
     /// The notes to add: one per new yarn whose Notes cell is not empty.
     public var notes: [Note] = []
     /// Bad rows and header problems; when not empty, nothing may be imported.
@@ -129,18 +135,22 @@ extension StashCSV {
   /// surrounding spaces; YarnBuddy's `Length`, `Net Weight` and `Fiber Type` are read too,
   /// and unknown headers are listed in `ignoredColumns`. A row whose ID is an existing
   /// yarn's updates that yarn (only the columns present; an empty cell clears a field, photos
-  /// and notes are kept); any other row creates a yarn, with its ID when it has one. An amount
-  /// is a number with its unit column, or text such as `3.0 skeins`. Remaining is the
-  /// override when Remaining Source is `override`; without a Remaining Source column a
-  /// Remaining that differs from the Quantity becomes the override. A new yarn's Notes cell
-  /// becomes one note.
+  /// and notes are kept); a row without an ID is matched by name, brand, colorway and dye lot
+  /// (case and runs of spaces aside; a column the file lacks is not compared), each library
+  /// yarn to at most one row, a row equal to a yarn first; a row that fits several yarns, or
+  /// a yarn that several rows fit, is a problem. A row equal to its yarn is unchanged; any
+  /// other row creates a yarn, with its ID when it has one. An amount is a number with its
+  /// unit column, or text such as `3.0 skeins`. Remaining is the override when Remaining
+  /// Source is `override`, and otherwise when it differs from the estimate (of the yarn in
+  /// the library or as the row makes it, finished projects counted, or those in progress
+  /// too). A new yarn's Notes cell becomes one note.
   ///
   /// Call it inside `store.write` and pass the plan to `apply(_:to:)` in the same transaction
   /// for an import that no other process can interleave with.
   ///
   /// - Parameters:
   ///   - data: the file's bytes.
-  ///   - store: the library the rows are matched against (by yarn ID); only read.
+  ///   - store: the library the rows are matched against; only read.
   ///   - options: delimiter, leniency, guard, time zone and clock.
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `CSVReadError` naming the line and column when the file is not CSV (strict
@@ -151,23 +161,38 @@ extension StashCSV {
   ) throws -> ImportPlan {
     try store.read {
       try importPlan(
-        from: data, options: options, existingYarn: { try store.yarn(id: $0) },
-        existingNotes: { try store.notes(about: .yarn($0)).map(\.text) })
+        from: data, options: options,
+        library: ImportLibrary(
+          yarn: { try store.yarn(id: $0) }, notes: { try store.notes(about: .yarn($0)).map(\.text) },
+          forEachYarn: { try store.forEachYarn(includingPhotos: true, $0) },
+          projects: { Library(projects: try store.projects()) }))
     }
   }
 
-  /// The plan of an import, with the library reached through two functions (for tests and
-  /// for stores other than `LibraryStore`).
+  /// The library as an import reads it, through functions (for tests, and for stores other
+  /// than `LibraryStore`).
+  struct ImportLibrary {
+    /// The yarn with an ID, or `nil`.
+    var yarn: (String) throws -> Yarn?
+    /// The texts of a yarn's notes, oldest first.
+    var notes: (String) throws -> [String]
+    /// Hands every yarn, photos included, to a function in creation order.
+    var forEachYarn: (_ body: (Yarn) throws -> Void) throws -> Void
+    /// The projects, whose usages make the remaining estimates.
+    var projects: () throws -> Library
+  }
+
+  /// The plan of an import against `library`.
   ///
-  /// - Parameters:
-  ///   - existingYarn: the yarn with an ID, or `nil`.
-  ///   - existingNotes: the texts of a yarn's notes, oldest first.
-  /// - Throws: `CSVReadError`; what the two functions throw; `CancellationError` when the
+  /// Reads the file once; rows with an ID are settled as they come, rows without one once
+  /// the whole file is read (a yarn may be matched by one row only), against the library
+  /// yarns with the keys the file holds (one walk over the stash, only when such rows exist).
+  ///
+  /// - Throws: `CSVReadError`; what `library`'s functions throw; `CancellationError` when the
   ///   current task is cancelled (checked before each row).
-  static func importPlan(
-    from data: Data, options: ImportOptions, existingYarn: (String) throws -> Yarn?,
-    existingNotes: (String) throws -> [String]
-  ) throws -> ImportPlan {
+  static func importPlan(from data: Data, options: ImportOptions, library: ImportLibrary) throws
+    -> ImportPlan
+  {
     var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
     guard let header = try reader.next() else {
       var plan = ImportPlan(dialect: .yarn)
@@ -175,46 +200,15 @@ extension StashCSV {
       return plan
     }
     let layout = StashHeaderLayout(header)
-    var plan = ImportPlan(dialect: layout.dialect)
-    plan.ignoredColumns = layout.ignored
-    plan.problems = layout.problems
+    var merger = try StashMerger(
+      layout: layout, options: options, library: library, fieldCount: header.fields.count)
     reader.expectedFieldCount = header.fields.count
-    var rowsByID: [String: Int] = [:]
     while let record = try reader.next() {
       try Task.checkCancellation()
-      var row = StashRowReader(
-        record: record, layout: layout, options: options, expectedCount: header.fields.count)
-      guard row.fieldCountIsRight else {
-        plan.problems.append(contentsOf: row.problems)
-        continue
-      }
-      try row.read(existingYarn: existingYarn, rowsByID: &rowsByID)
-      plan.problems.append(contentsOf: row.problems)
-      guard row.problems.isEmpty, let yarn = row.yarn else { continue }
-      if let existing = row.existing {
-        if let notes = row.notesText, notes != (try existingNotes(existing.id)).joined(separator: "\n\n") {
-          plan.warnings.append(
-            ImportProblem(
-              line: record.line, column: layout.header(of: .notes),
-              reason:
-                "differs from the notes of yarn \(existing.id); import adds no notes to an existing yarn"
-            ))
-        }
-        if yarn == existing {
-          plan.unchanged += 1
-        } else {
-          plan.updates.append(yarn)
-        }
-      } else {
-        plan.creates.append(yarn)
-        if let text = row.notesText, !text.isEmpty {
-          plan.notes.append(
-            Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now))
-        }
-      }
+      try merger.read(record)
     }
+    var plan = try merger.finish()
     plan.guessedLines = reader.guessedLines
-    plan.problems.sort { $0.line < $1.line }
     return plan
   }
 
@@ -250,7 +244,7 @@ extension StashCSV {
 }
 
 /// Where each known column is in a header, and what is wrong with the header.
-private struct StashHeaderLayout {
+struct StashHeaderLayout {
   var index: [StashCSV.Column: Int] = [:]
   var names: [String]
   var ignored: [String] = []
@@ -303,15 +297,15 @@ private struct StashHeaderLayout {
 }
 
 /// Reads one record into a yarn, collecting every problem of the row.
-private struct StashRowReader {
+struct StashRowReader {
   let record: CSVRecord
   let layout: StashHeaderLayout
   let options: StashCSV.ImportOptions
   var problems: [StashCSV.ImportProblem] = []
-  /// The yarn the row names by ID, when there is one.
-  var existing: Yarn?
   /// The yarn with the row's values.
   var yarn: Yarn?
+  /// The Remaining cell taken as an override that the yarn did not have, when it is one.
+  var remainingTaken: StashCSV.RemainingOverride?
   /// The Notes cell (YarnBuddy's trailing line break removed), when the column is there.
   var notesText: String?
 
@@ -354,20 +348,47 @@ private struct StashRowReader {
     problems.append(.init(line: record.line, column: layout.header(of: column), reason: reason))
   }
 
-  mutating func read(existingYarn: (String) throws -> Yarn?, rowsByID: inout [String: Int]) throws {
-    var id: String?
-    if let given = cell(.id), !given.isEmpty {
-      if let earlier = rowsByID[given] {
-        problem(.id, "the ID \(given) is also on line \(earlier)")
-      } else if !StashCSV.isValidImportedID(given) {
-        problem(.id, "\"\(given)\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')")
-      } else {
-        rowsByID[given] = record.line
-        id = given
-        existing = try existingYarn(given)
-      }
+  /// The row's ID: `nil` when the cell is empty, missing or refused (a problem is recorded
+  /// for an ID that is not one, or that an earlier row has).
+  mutating func readID(rowsByID: inout [String: Int]) -> String? {
+    guard let given = cell(.id), !given.isEmpty else { return nil }
+    if let earlier = rowsByID[given] {
+      problem(.id, "the ID \(given) is also on line \(earlier)")
+    } else if !StashCSV.isValidImportedID(given) {
+      problem(.id, "\"\(given)\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')")
+    } else {
+      rowsByID[given] = record.line
+      return given
     }
-    var yarn = existing ?? Yarn(id: id ?? Identifier.make(), name: "")
+    return nil
+  }
+
+  /// The row's match key (`StashMatchKey`), comparing the columns of `compared` that the
+  /// file has; `nil` without a Name column or when a key cell is refused or the name empty
+  /// (reading the row records why).
+  func matchKey(comparing compared: Set<StashCSV.Column>) -> StashMatchKey? {
+    func value(_ column: StashCSV.Column) -> String?? {
+      guard let text = cell(column), case .success(let value) = LineText.checked(text) else { return nil }
+      return .some(value.isEmpty ? nil : value)
+    }
+    guard let name = value(.name), let name, !name.isEmpty else { return nil }
+    var parts: [StashCSV.Column: String?] = [:]
+    for column in compared {
+      guard let part = value(column) else { return nil }
+      parts[column] = part
+    }
+    return StashMatchKey(name: name, brand: parts[.brand], colorway: parts[.colorway], dyeLot: parts[.dyeLot])
+  }
+
+  /// Reads the row into `base` (an existing yarn it matches), or into a new yarn with `id`
+  /// (a new ID when `nil`).
+  ///
+  /// - Parameters:
+  ///   - base: the library yarn the row matches, or `nil` for a new yarn.
+  ///   - id: the row's ID, for a new yarn.
+  ///   - projects: the library's projects, whose usages make the remaining estimates.
+  mutating func read(base: Yarn?, id: String?, projects: Library) {
+    var yarn = base ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let cell = cell(.name) {
       if let name = line(.name, cell, rule: "names") {
         if name.isEmpty {
@@ -376,7 +397,7 @@ private struct StashRowReader {
           yarn.name = name
         }
       }
-    } else if existing == nil {
+    } else if base == nil {
       problems.append(
         .init(
           line: record.line, column: nil, reason: "a new yarn needs a name, and the file has no Name column"))
@@ -420,7 +441,7 @@ private struct StashRowReader {
     if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "a quantity") {
       yarn.quantity = value
     }
-    readRemaining(into: &yarn)
+    readRemaining(into: &yarn, base: base, projects: projects)
     if let value = text(.dateAdded) {
       if let value {
         if let day = day(value) {
@@ -454,6 +475,13 @@ private struct StashRowReader {
       }
       notesText = notes
     }
+    if let override = yarn.remainingOverride, override != base?.remainingOverride {
+      var plain = yarn
+      plain.remainingOverride = nil
+      remainingTaken = StashCSV.RemainingOverride(
+        line: record.line, yarnID: yarn.id, name: yarn.name, remaining: override,
+        estimate: projects.remaining(of: plain).remaining)
+    }
     self.yarn = yarn
   }
 
@@ -475,28 +503,46 @@ private struct StashRowReader {
     }
   }
 
-  /// The Remaining cells: the override when Remaining Source says `override`; without a
-  /// Remaining Source column, a Remaining other than the Quantity.
-  mutating func readRemaining(into yarn: inout Yarn) {
+  /// The Remaining cells: the override when Remaining Source says `override`; otherwise a
+  /// Remaining that is not an estimate (`StashCSV.isEstimate`) of the yarn, neither as the
+  /// library has it (what an export wrote) nor as the row makes it, counting the finished
+  /// projects or those in progress too (`--include-active`). An empty Remaining, or a
+  /// Remaining Source other than `override` without a Remaining column, clears the override.
+  mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, projects: Library) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "a remaining amount")
-    guard let source = cell(.remainingSource) else {
-      guard let value else { return }
-      yarn.remainingOverride = value == yarn.quantity ? nil : value
-      return
-    }
-    switch source.trimmingSpaces().lowercased() {
+    let source = cell(.remainingSource)
+    switch source?.trimmingSpaces().lowercased() {
     case "override":
       if let value, let amount = value {
         yarn.remainingOverride = amount
       } else {
         problem(.remaining, "Remaining Source is override, so Remaining and its unit are needed")
       }
-    case "", "estimate", "incomplete", "overdrawn", "unknown":
-      yarn.remainingOverride = nil
+      return
+    case nil, "", "estimate", "incomplete", "overdrawn", "unknown":
+      break
     default:
       problem(
-        .remainingSource, "\"\(source)\" is not override, estimate, incomplete, overdrawn or unknown")
+        .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
+      return
     }
+    guard let value else {
+      if source != nil { yarn.remainingOverride = nil }
+      return
+    }
+    guard let amount = value else {
+      yarn.remainingOverride = nil
+      return
+    }
+    let isEstimate = [yarn, base].contains { candidate in
+      guard var plain = candidate else { return false }
+      plain.remainingOverride = nil
+      return [false, true].contains { active in
+        StashCSV.isEstimate(
+          amount, projects.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
+      }
+    }
+    yarn.remainingOverride = isEstimate ? nil : amount
   }
 
   /// An amount from a number cell and its unit cell, or from text such as `3.0 skeins` in

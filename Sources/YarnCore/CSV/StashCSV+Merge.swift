@@ -1,0 +1,366 @@
+import YarnModel
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension StashCSV {
+  /// One field an import changes in an existing yarn, as people read it.
+  public struct FieldChange: Hashable, Sendable, CustomStringConvertible {
+    /// The column whose value changes (`.remaining` for the remaining override).
+    public let column: Column
+    /// The value before, as text (`Ruby`, `3 skeins`, `2024-05-01`), or `nil` for unknown.
+    public let old: String?
+    /// The value after, or `nil` for unknown.
+    public let new: String?
+
+    /// `Colorway Ruby → Garnet`; an unknown value is `(none)`; the remaining override is
+    /// called `Remaining override`.
+    public var description: String {
+      let name = column == .remaining ? "Remaining override" : column.rawValue
+      return "\(name) \(old ?? "(none)") → \(new ?? "(none)")"
+    }
+  }
+
+  /// An existing yarn a row of the file changes: which yarn, on which line, and every field
+  /// that changes, so that nothing an import replaces goes unsaid.
+  public struct YarnUpdate: Hashable, Sendable {
+    /// The 1-based line the row starts on.
+    public let line: Int
+    /// The yarn's ID (it does not change).
+    public let yarnID: String
+    /// The yarn's name after the import.
+    public let name: String
+    /// The fields that change, in the columns' order.
+    public let changes: [FieldChange]
+  }
+
+  /// A Remaining cell the import takes as the yarn's remaining override (it differs from the
+  /// estimate, or Remaining Source says `override`).
+  public struct RemainingOverride: Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line the row starts on.
+    public let line: Int
+    /// The yarn's ID.
+    public let yarnID: String
+    /// The yarn's name.
+    public let name: String
+    /// The override the import stores.
+    public let remaining: Amount
+    /// The estimate from the finished projects (quantity less usages) of the yarn as the
+    /// row makes it; `nil` when there is no quantity.
+    public let estimate: Amount?
+
+    /// `Remaining of “Cascade 220” taken as 120 g (estimate 150 g)`.
+    public var description: String {
+      "Remaining of “\(name)” taken as \(remaining) ("
+        + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
+    }
+  }
+
+  /// The fields that differ between `old` and `new`, in the columns' order.
+  static func changes(from old: Yarn, to new: Yarn) -> [FieldChange] {
+    let columns: [(Column, (Yarn) -> String?)] = [
+      (.name, { $0.name }), (.brand, \.brand), (.colorway, \.colorway), (.colorFamily, \.colorFamily),
+      (.dyeLot, \.dyeLot), (.weight, { $0.weight?.label }), (.fiber, \.fiber),
+      (.lengthPerSkein, { $0.lengthPerSkein.map(exact) }),
+      (.netWeightPerSkein, { $0.netWeightPerSkein.map(exact) }),
+      (.quantity, { $0.quantity.map(exact) }), (.remaining, { $0.remainingOverride.map(exact) }),
+      (.purchaseLocation, \.purchaseLocation), (.dateAdded, { $0.dateAdded?.iso8601 }),
+      (.stashed, { $0.isStashed ? "yes" : "no" }),
+    ]
+    return columns.compactMap { column, text in
+      let before = text(old)
+      let after = text(new)
+      return before == after ? nil : FieldChange(column: column, old: before, new: after)
+    }
+  }
+
+  /// An amount as yarn shows it (`2.5 skeins`, `0.33 oz`), or with every digit the CSV
+  /// writes when two decimals would round it (so that a change is never shown as
+  /// `2.33 skeins → 2.33 skeins`).
+  static func exact(_ amount: Amount) -> String {
+    if Double(Amount.format(amount.value)) == amount.value { return amount.description }
+    return "\(CSVWriter.format(amount.value)) \(amount.unit == .skein ? "skeins" : amount.unit.rawValue)"
+  }
+}
+
+/// What a row without an ID is matched on: the name, brand, colorway and dye lot, compared
+/// without regard to case and to runs of spaces; a column the file does not have is not
+/// compared (`nil`), and an unknown value is the empty string.
+struct StashMatchKey: Hashable {
+  var name: String
+  var brand: String?
+  var colorway: String?
+  var dyeLot: String?
+
+  /// The key of a library yarn, comparing only the columns `compared` holds.
+  init(_ yarn: Yarn, comparing compared: Set<StashCSV.Column>) {
+    self.init(
+      name: yarn.name, brand: compared.contains(.brand) ? .some(yarn.brand) : nil,
+      colorway: compared.contains(.colorway) ? .some(yarn.colorway) : nil,
+      dyeLot: compared.contains(.dyeLot) ? .some(yarn.dyeLot) : nil)
+  }
+
+  /// A key from values; the outer `nil` of a field means "not compared", the inner one
+  /// "unknown".
+  init(name: String, brand: String??, colorway: String??, dyeLot: String??) {
+    self.name = StashMatchKey.normalized(name)
+    self.brand = brand.map { StashMatchKey.normalized($0 ?? "") }
+    self.colorway = colorway.map { StashMatchKey.normalized($0 ?? "") }
+    self.dyeLot = dyeLot.map { StashMatchKey.normalized($0 ?? "") }
+  }
+
+  /// `text` in lower case (Unicode's full mapping), without spaces around it and with every
+  /// run of white space inside as one space: `Cascade  220 ` and `cascade 220` are one key.
+  static func normalized(_ text: String) -> String {
+    text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  }
+}
+
+extension StashCSV {
+  /// Whether `cell` is the figure of `estimate`: the same amount once converted to the
+  /// estimate's unit (with `putUp`), within 0.005 of that unit, half the last of the two
+  /// decimals yarn shows amounts with. A spreadsheet that saved 2.3333333333333335 as `2.33`
+  /// or `2.333333` has not changed it.
+  static func isEstimate(_ cell: Amount, _ estimate: Amount?, putUp: PutUp) -> Bool {
+    guard let estimate, let converted = try? UnitConversion.convert(cell, to: estimate.unit, putUp: putUp)
+    else { return false }
+    return abs(converted.value - estimate.value) <= 0.005 + 1e-9 * abs(estimate.value)
+  }
+}
+
+/// Settles each row of a stash CSV against the library, building the import's plan.
+///
+/// A row with an ID is settled as it is read: the yarn with that ID, or a new yarn with it.
+/// Rows without an ID wait until the file is read, then are matched by `StashMatchKey`:
+/// within one key, each row takes the first library yarn it leaves unchanged; of the rows
+/// and yarns left, a single row updates a single yarn, rows with no yarn left are added, and
+/// any other case (one row, several yarns; several rows, one yarn or more) is a problem of
+/// each such row. A library yarn that a row names by ID is matched by no other row.
+struct StashMerger {
+  let layout: StashHeaderLayout
+  let options: StashCSV.ImportOptions
+  let library: StashCSV.ImportLibrary
+  let fieldCount: Int
+  /// The projects, for the remaining estimates.
+  let projects: Library
+  /// The key columns other than Name that the file has.
+  let compared: Set<StashCSV.Column>
+  private var plan: StashCSV.ImportPlan
+  private var rowsByID: [String: Int] = [:]
+  /// Library yarns that a row names by ID.
+  private var claimed: Set<String> = []
+  /// Rows without an ID (their ID read, nothing else), by key, and the keys in the order
+  /// they first appear.
+  private var waiting: [StashMatchKey: [StashRowReader]] = [:]
+  private var keyOrder: [StashMatchKey] = []
+  /// Rows whose ID no library yarn has, with their keys: a warning when the key fits one.
+  private var newIDs: [(line: Int, key: StashMatchKey)] = []
+  private var creates: [(line: Int, yarn: Yarn)] = []
+  private var updates: [(yarn: Yarn, change: StashCSV.YarnUpdate)] = []
+  private var notes: [(line: Int, note: Note)] = []
+
+  init(
+    layout: StashHeaderLayout, options: StashCSV.ImportOptions, library: StashCSV.ImportLibrary,
+    fieldCount: Int
+  ) throws {
+    self.layout = layout
+    self.options = options
+    self.library = library
+    self.fieldCount = fieldCount
+    projects = try library.projects()
+    compared = Set([StashCSV.Column.brand, .colorway, .dyeLot].filter { layout.index[$0] != nil })
+    plan = StashCSV.ImportPlan(dialect: layout.dialect)
+    plan.ignoredColumns = layout.ignored
+    plan.problems = layout.problems
+  }
+
+  /// What the key compares, for messages: `name, colorway and dye lot`.
+  var keyWords: String {
+    let words =
+      ["name"]
+      + [(StashCSV.Column.brand, "brand"), (.colorway, "colorway"), (.dyeLot, "dye lot")]
+      .filter { compared.contains($0.0) }.map(\.1)
+    guard words.count > 1, let last = words.last else { return "name" }
+    return words.dropLast().joined(separator: ", ") + " and " + last
+  }
+
+  /// Reads one record: settles it now when it has an ID (or cannot be matched: a bad ID, a
+  /// bad key cell, no name), else keeps it for `finish()`.
+  mutating func read(_ record: CSVRecord) throws {
+    var row = StashRowReader(record: record, layout: layout, options: options, expectedCount: fieldCount)
+    guard row.fieldCountIsRight else {
+      plan.problems.append(contentsOf: row.problems)
+      return
+    }
+    if let id = row.readID(rowsByID: &rowsByID) {
+      let existing = try library.yarn(id)
+      if existing == nil, let key = row.matchKey(comparing: compared) {
+        newIDs.append((record.line, key))
+      }
+      if existing != nil { claimed.insert(id) }
+      row.read(base: existing, id: id, projects: projects)
+      try settle(row, base: existing)
+    } else if row.problems.isEmpty, let key = row.matchKey(comparing: compared) {
+      if waiting[key] == nil { keyOrder.append(key) }
+      waiting[key, default: []].append(row)
+    } else {
+      row.read(base: nil, id: nil, projects: projects)
+      try settle(row, base: nil)
+    }
+  }
+
+  /// Matches the rows without an ID (see the type's rules) and returns the plan, in the
+  /// file's order.
+  mutating func finish() throws -> StashCSV.ImportPlan {
+    if !keyOrder.isEmpty || !newIDs.isEmpty { try matchRowsWithoutID() }
+    plan.problems.sort { $0.line < $1.line }
+    plan.warnings.sort { $0.line < $1.line }
+    creates.sort { $0.line < $1.line }
+    updates.sort { $0.change.line < $1.change.line }
+    notes.sort { $0.line < $1.line }
+    plan.remainingOverrides.sort { $0.line < $1.line }
+    plan.creates = creates.map(\.yarn)
+    plan.updates = updates.map(\.yarn)
+    plan.changes = updates.map(\.change)
+    plan.notes = notes.map(\.note)
+    return plan
+  }
+
+  private mutating func matchRowsWithoutID() throws {
+    let wanted = Set(keyOrder).union(newIDs.map(\.key))
+    var index: [StashMatchKey: [Yarn]] = [:]
+    try library.forEachYarn { yarn in
+      let key = StashMatchKey(yarn, comparing: compared)
+      if wanted.contains(key) { index[key, default: []].append(yarn) }
+    }
+    for row in newIDs {
+      guard let others = index[row.key], !others.isEmpty else { continue }
+      plan.warnings.append(
+        .init(
+          line: row.line, column: layout.header(of: .id),
+          reason: "no yarn has this ID, so the row adds a yarn, though "
+            + (others.count == 1 ? "the yarn \(others[0].id) has" : "the yarns \(list(others)) have")
+            + " the same \(keyWords)"))
+    }
+    for key in keyOrder {
+      var free = index[key, default: []].filter { !claimed.contains($0.id) }
+      var left: [StashRowReader] = []
+      for row in waiting[key, default: []] {
+        try Task.checkCancellation()
+        var found: (index: Int, row: StashRowReader)?
+        for (position, yarn) in free.enumerated() {
+          let attempt = reading(row, matching: yarn)
+          if attempt.problems.isEmpty && attempt.yarn == yarn {
+            found = (position, attempt)
+            break
+          }
+        }
+        if let found {
+          try settle(found.row, base: free.remove(at: found.index))
+        } else {
+          left.append(row)
+        }
+      }
+      if free.isEmpty {
+        for var row in left {
+          row.read(base: nil, id: nil, projects: projects)
+          try settle(row, base: nil)
+        }
+      } else if left.count == 1 && free.count == 1, let row = left.first {
+        try settle(reading(row, matching: free[0]), base: free[0])
+      } else {
+        for var row in left {
+          row.read(base: nil, id: nil, projects: projects)
+          plan.problems.append(contentsOf: row.problems)
+          plan.problems.append(ambiguity(of: row.record.line, rows: left.map(\.record.line), yarns: free))
+        }
+      }
+    }
+  }
+
+  /// `row` read into `yarn`, which it matches by key: where the row spells the name, brand,
+  /// colorway or dye lot otherwise only in case or spaces, the yarn keeps its own spelling
+  /// (the match says they are the same).
+  private func reading(_ row: StashRowReader, matching yarn: Yarn) -> StashRowReader {
+    var row = row
+    row.read(base: yarn, id: nil, projects: projects)
+    guard var read = row.yarn else { return row }
+    let fields: [WritableKeyPath<Yarn, String?>] = [\.brand, \.colorway, \.dyeLot]
+    for field in fields
+    where StashMatchKey.normalized(read[keyPath: field] ?? "")
+      == StashMatchKey.normalized(yarn[keyPath: field] ?? "")
+    {
+      read[keyPath: field] = yarn[keyPath: field]
+    }
+    if StashMatchKey.normalized(read.name) == StashMatchKey.normalized(yarn.name) { read.name = yarn.name }
+    row.yarn = read
+    if let taken = row.remainingTaken {
+      row.remainingTaken = StashCSV.RemainingOverride(
+        line: taken.line, yarnID: taken.yarnID, name: read.name, remaining: taken.remaining,
+        estimate: taken.estimate)
+    }
+    return row
+  }
+
+  /// The problem of a row that fits several yarns, or a yarn that other rows fit too.
+  private func ambiguity(of line: Int, rows: [Int], yarns: [Yarn]) -> StashCSV.ImportProblem {
+    let hint = "; give the yarn's ID in an ID column to say which"
+    if yarns.count > 1 {
+      return .init(
+        line: line, column: nil,
+        reason: "fits \(yarns.count) yarns of the library by \(keyWords) (IDs \(list(yarns)))" + hint)
+    }
+    let others = rows.filter { $0 != line }.map(String.init)
+    let lines =
+      others.count == 1
+      ? "line \(others[0]) does"
+      : "lines \(others.dropLast().joined(separator: ", ")) and \(others.last ?? "") do"
+    return .init(
+      line: line, column: nil,
+      reason:
+        "fits the yarn “\(yarns.map(\.name).joined())” (ID \(yarns.map(\.id).joined())) by \(keyWords), as \(lines) too"
+        + hint)
+  }
+
+  private func list(_ yarns: [Yarn]) -> String {
+    let ids = yarns.map(\.id)
+    return ids.count <= 1 ? ids.joined() : ids.dropLast().joined(separator: ", ") + " and " + (ids.last ?? "")
+  }
+
+  /// Records a row read against `base` (or as a new yarn): its problems, or what it adds,
+  /// changes or leaves as it is.
+  private mutating func settle(_ row: StashRowReader, base: Yarn?) throws {
+    plan.problems.append(contentsOf: row.problems)
+    guard row.problems.isEmpty, let yarn = row.yarn else { return }
+    let line = row.record.line
+    if let base {
+      if let text = row.notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
+        plan.warnings.append(
+          .init(
+            line: line, column: layout.header(of: .notes),
+            reason: "differs from the notes of yarn \(base.id); import adds no notes to an existing yarn"))
+      }
+      if yarn == base {
+        plan.unchanged += 1
+        return
+      }
+      updates.append(
+        (
+          yarn,
+          StashCSV.YarnUpdate(
+            line: line, yarnID: yarn.id, name: yarn.name, changes: StashCSV.changes(from: base, to: yarn))
+        ))
+    } else {
+      creates.append((line, yarn))
+      if let text = row.notesText, !text.isEmpty {
+        notes.append(
+          (line, Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)))
+      }
+    }
+    if let taken = row.remainingTaken { plan.remainingOverrides.append(taken) }
+  }
+}
