@@ -41,7 +41,9 @@ make_library() {
   local n=$1 dir=$2
   "$yarn" --library "$dir" stash add seed -q
   "$yarn" --library "$dir" stash rm seed -q
+  # The undo history paused (a row in history_pause): a prefill is not a change.
   sqlite3 "$dir/library.sqlite" <<SQL
+INSERT INTO history_pause VALUES (1);
 WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $n)
 INSERT INTO yarn (id, name, brand, colorway, color_family, dye_lot, weight, fiber,
   length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
@@ -56,6 +58,7 @@ SELECT printf('%08x-0000-4000-8000-%012x', n, n * 7919),
   CASE n % 5 WHEN 0 THEN '=cmd|'' /C calc''!A0' ELSE 'Knit Happens, Main St' END,
   printf('20%02d-%02d-%02d', n % 26, (n % 12) + 1, (n % 28) + 1), 1
 FROM i;
+DELETE FROM history_pause;
 SQL
 }
 

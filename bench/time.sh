@@ -52,11 +52,14 @@ prefill() {  # prefill SIZE DIR
   "$yarn" --library "$dir/yarn" project add Flax -q
   local project
   project=$(sqlite3 "$dir/yarn/library.sqlite" "SELECT id FROM project LIMIT 1")
+  # With the undo history paused (a row in history_pause), as a prefill is not a change.
   sqlite3 "$dir/yarn/library.sqlite" "
+    INSERT INTO history_pause VALUES (1);
     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $n)
     INSERT INTO time_session (id, project_id, start_time, end_time, note)
     SELECT printf('%08x-0000-4000-8000-%012x', i, i), '$project',
-           $now - ($n - i + 2) * 3600, $now - ($n - i + 2) * 3600 + 1800, NULL FROM c;"
+           $now - ($n - i + 2) * 3600, $now - ($n - i + 2) * 3600 + 1800, NULL FROM c;
+    DELETE FROM history_pause;"
   # Timewarrior and Watson: their files, written directly.
   python3 - "$n" "$now" "$dir" <<'PY'
 import json, os, sys, time, uuid

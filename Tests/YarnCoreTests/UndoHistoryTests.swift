@@ -233,6 +233,27 @@ import Testing
     }
   }
 
+  @Test func aChangeMadeOutsideYarnIsAChangeOfItsOwn() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      store.changeLabel = "add one"
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      // Another writer (the sqlite3 shell) runs into the triggers but gathers nothing.
+      let raw = try Connection(
+        path: root.appendingPathComponent("lib/library.sqlite").path, flags: 0x2)
+      try raw.execute("UPDATE yarn SET name = 'Uno' WHERE id = 'y-1'")
+      try raw.close()
+      store.changeLabel = "add two"
+      try store.insert(Yarn(id: "y-2", name: "Two"))
+      #expect(
+        try store.history().map(\.label) == ["add two", "changes made outside yarn", "add one"])
+      try store.undo()
+      #expect(try store.yarns().map(\.name) == ["Uno"])
+      #expect(try store.undo().label == "changes made outside yarn")
+      #expect(try store.yarns().map(\.name) == ["One"])
+    }
+  }
+
   @Test func historyRunsOnlyStatementsOfItsOwnShape() throws {
     #expect(LibraryStore.isHistoryStatement("DELETE FROM yarn WHERE seq = 1"))
     #expect(LibraryStore.isHistoryStatement("INSERT INTO yarn_usage (project_id) VALUES ('p')"))

@@ -120,6 +120,17 @@ extension LibraryStore {
     }
   }
 
+  /// What the history calls steps that a writer other than yarn recorded (the `sqlite3`
+  /// shell, say: the triggers are in the database).
+  static let outsideChangeLabel = "changes made outside yarn"
+
+  /// At the start of a write transaction: steps already waiting were recorded by a writer
+  /// other than yarn, which never gathered them. They become a change of their own
+  /// (`outsideChangeLabel`), so that they are not undone as part of the next one.
+  func recordOutsideChanges() throws {
+    _ = try gather(stack: .undo, made: Date(), label: LibraryStore.outsideChangeLabel)
+  }
+
   /// Just before a write transaction commits: gathers the steps its statements recorded into
   /// one new change on the undo stack, labelled `changeLabel`, forgets every undone change
   /// (a new change ends the redo line), and forgets the changes past `historyLimit`.

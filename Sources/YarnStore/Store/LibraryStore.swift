@@ -279,6 +279,7 @@ public final class LibraryStore {
       depth = 1
       let value: T
       do {
+        if write { try recordOutsideChanges() }
         value = try body()
         if write { try recordChange() }
         depth = 0
