@@ -104,9 +104,6 @@ extension ErrorPresenter {
           + "(session \(String(session.id.prefix(8))))",
         hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
         code: .dataError)
-    case .noRoom:
-      return ErrorReport(
-        message: error.description, hint: "give --from and --to, or a shorter --duration", code: .dataError)
     case .sessionNotFound:
       return ErrorReport(
         message: error.description,
