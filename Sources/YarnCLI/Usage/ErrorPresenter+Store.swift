@@ -22,7 +22,14 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "\(path) already exists", hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
+    case .notEnoughSpace:
+      return ErrorReport(
+        message: message, hint: "free some disk space and try again; nothing was changed", code: .ioError)
     case .cannotWrite, .cannotStage:
+      // A full disk is an I/O error (74) as everywhere; a missing or read-only directory is 73.
+      if error.isDiskFull {
+        return ErrorReport(message: message, hint: "free some disk space and try again", code: .ioError)
+      }
       return ErrorReport(message: message, code: .cannotCreate)
     case .libraryNotEmpty:
       return ErrorReport(
