@@ -332,6 +332,32 @@ import Testing
     #expect(log.last?["start"] as? String == end)
   }
 
+  /// A recorded instant with seconds the log does not show (a timer stopped at 10:45:20 is
+  /// shown 10:45) is named with them where it makes a typed minute overlap or come too early.
+  @Test func hiddenSecondsAreShownWhereTheyClash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01T10:00:00Z", "--to", "2026-06-01T10:45:20Z"])
+    let log = try yarn.ok(["time", "log"])
+    #expect(log.stdout.contains("2026-06-01 10:00  2026-06-01 10:45  45m"), "\(log.stdout)")
+    let clash = try yarn.run(["time", "add", "Hat", "--from", "2026-06-01 10:45", "--duration", "30m"])
+    #expect(clash.status == 65)
+    #expect(
+      clash.stderr.hasPrefix(
+        "error: it overlaps the session on \"Flax\" from 2026-06-01 10:00 to 2026-06-01 10:45:20 (session "),
+      "\(clash.stderr)")
+    try yarn.ok(["time", "add", "Hat", "--from", "2026-06-01 10:46", "--duration", "30m"])
+    try yarn.ok(["time", "start", "Flax", "--at", "2026-06-01T12:00:07Z"])
+    let early = try yarn.run(["time", "stop", "--at", "2026-06-01 12:00"])
+    #expect(early.status == 65)
+    #expect(
+      early.stderr.hasPrefix(
+        "error: the timer started at 2026-06-01 12:00:07; it cannot stop at 2026-06-01 12:00\n"),
+      "\(early.stderr)")
+  }
+
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
   /// as `time stop` does.
   @Test func switchSaysWhatItStopped() throws {

@@ -83,6 +83,19 @@ extension ErrorPresenter {
   static func report(for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> ErrorReport
   {
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
+    // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
+    // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
+    func exact(_ instant: Date) -> String {
+      let text = local(instant)
+      let local =
+        Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
+      let second = ((local % 60) + 60) % 60
+      guard second != 0 else { return text }
+      var parts = text.split(separator: " ", maxSplits: 2).map(String.init)
+      guard parts.count >= 2 else { return text }
+      parts[1] += second < 10 ? ":0\(second)" : ":\(second)"
+      return parts.joined(separator: " ")
+    }
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
@@ -95,7 +108,7 @@ extension ErrorPresenter {
         code: .dataError)
     case .endBeforeStart(let session, let end):
       return ErrorReport(
-        message: "the timer started at \(local(session.start)); it cannot stop at \(local(end))",
+        message: "the timer started at \(exact(session.start)); it cannot stop at \(local(end))",
         code: .dataError)
     case .endNotAfterStart(let start, let end):
       return ErrorReport(
@@ -105,9 +118,9 @@ extension ErrorPresenter {
         message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
         hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
     case .overlaps(let session, let projectName):
-      let end = session.end.map(local) ?? "now (running)"
+      let end = session.end.map(exact) ?? "now (running)"
       return ErrorReport(
-        message: "it overlaps the session on \"\(projectName)\" from \(local(session.start)) to \(end) "
+        message: "it overlaps the session on \"\(projectName)\" from \(exact(session.start)) to \(end) "
           + "(session \(String(session.id.prefix(8))))",
         hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
         code: .dataError)

@@ -102,8 +102,9 @@ final class Context {
   /// nothing is ever deleted that another process could have written. `body` must have no
   /// effect outside the store it is given (the commands' bodies only read and write it).
   func write<T>(_ body: (LibraryStore) throws -> T) throws -> T {
-    if libraryIsMissing {
-      let rehearsal = try LibraryStore.inMemory()
+    // (Without a temporary directory for the rehearsal's attachments, the command runs as
+    // before: the rehearsal only spares a failure its library.)
+    if libraryIsMissing, let rehearsal = try? LibraryStore.inMemory() {
       defer { try? rehearsal.close() }
       _ = try rehearsal.write { try body(rehearsal) }
     }
