@@ -3,6 +3,7 @@ import Testing
 import YarnCore
 
 @testable import YarnCLI
+@testable import YarnStore
 
 /// The one mapping from errors to words and exit statuses (sysexits(3)).
 @Suite struct ErrorPresenterTests {
@@ -34,6 +35,32 @@ import YarnCore
       #expect(code(error) == .dataError)
     }
     #expect(code(CocoaError(.fileReadNoSuchFile)) == .noInput)
+  }
+
+  /// Issue 12, item 9: a full disk is 74 everywhere; 73 stays for an output that exists or a
+  /// directory that is missing or read-only.
+  @Test func aFullDiskIsAnIOError() {
+    let full = "no space left on device"
+    #expect(code(BackupError.cannotWrite(path: "/b/x.zip", reason: full)) == .ioError)
+    #expect(code(BackupError.cannotWrite(path: "/b/x.zip", reason: "write error: \(full)")) == .ioError)
+    #expect(code(BackupError.cannotStage(path: "/lib/attachments/ab", reason: full)) == .ioError)
+    #expect(code(BackupError.cannotWrite(path: "/b/x.zip", reason: "disk quota exceeded")) == .ioError)
+    #expect(
+      code(BackupError.cannotWrite(path: "/b/x.zip", reason: "no such file or directory")) == .cannotCreate)
+    #expect(
+      code(BackupError.cannotStage(path: "/lib/attachments/ab", reason: "permission denied")) == .cannotCreate
+    )
+    #expect(code(AtomicFile.WriteError(path: "/o/s.csv", reason: full)) == .ioError)
+    #expect(code(AtomicFile.WriteError(path: "/o/s.csv", reason: "permission denied")) == .cannotCreate)
+    let space = ErrorPresenter.report(
+      for: BackupError.notEnoughSpace(path: "/home/u/lib", needed: 1_049_600, free: 4_096),
+      root: RootCommand.self)
+    #expect(space.code == .ioError)
+    #expect(
+      space.message
+        == "not enough free space for the library at /home/u/lib: the restore needs 1049600 bytes, 4096 are free"
+    )
+    #expect(space.hint == "free some disk space and try again; nothing was changed")
   }
 
   @Test func everyReportHasAnErrorLine() {

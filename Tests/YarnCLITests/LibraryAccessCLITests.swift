@@ -51,6 +51,69 @@ import Testing
     #expect(result.stderr.hasPrefix("error: cannot access \(below.path): not a directory\n"))
   }
 
+  /// Issue 12, item 9: a command that fails creates no library — not its directory, not the
+  /// directories above it, not a `library.sqlite` in a directory that exists — so a
+  /// mistyped `--library` leaves nothing behind; one that succeeds creates it.
+  @Test func aFailingCommandCreatesNoLibrary() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let typo = yarn.directory.appendingPathComponent("yran")
+    let library = typo.appendingPathComponent("library")
+    for arguments in [
+      ["time", "start", "Flax"], ["time", "stop"], ["time", "add", "Flax", "--duration", "1h"],
+      ["project", "finish", "Flax"], ["stash", "rm", "Rios"], ["note", "add", "--yarn", "Rios", "soft"],
+    ] {
+      let result = try yarn.run(["--library", library.path] + arguments, useLibrary: false)
+      #expect(result.status == 65, "\(arguments): \(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: typo.path), "\(arguments) created \(typo.path)")
+    }
+    // A directory that exists gets no library.sqlite and no attachments/ folder.
+    let empty = yarn.directory.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+    let refused = try yarn.run(["--library", empty.path, "time", "start", "Flax"], useLibrary: false)
+    #expect(refused.status == 65)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
+    // A command that succeeds creates the library, with what it wrote in it.
+    let added = try yarn.run(["--library", library.path, "project", "add", "Flax"], useLibrary: false)
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stderr.hasPrefix("added project Flax ("), "\(added.stderr)")
+    #expect(FileManager.default.fileExists(atPath: library.appendingPathComponent("library.sqlite").path))
+    let listed = try yarn.run(["--library", library.path, "project", "list", "--json"], useLibrary: false)
+    let projects = try #require(try listed.json() as? [[String: Any]])
+    #expect(projects.map { $0["name"] as? String } == ["Flax"])
+    #expect(listed.stderr == "")
+  }
+
+  /// Issue 12, item 9: reading a library that does not exist succeeds with empty data (so
+  /// that scripts keep working) and says so on standard error, naming the path, even with
+  /// `--quiet`; it creates nothing. A command about to create the library (`stash import`,
+  /// `backup restore`) does not warn.
+  @Test func readingAMissingLibrarySaysSoAndReadsAsEmpty() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let typo = yarn.directory.appendingPathComponent("yran")
+    let warning = "warning: there is no library at \(typo.path); it reads as empty\n"
+    for arguments in [
+      ["stash", "list"], ["time", "log", "--json"], ["project", "list", "--json"], ["-q", "time", "status"],
+    ] {
+      let result = try yarn.run(["--library", typo.path] + arguments, useLibrary: false)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix(warning), "\(arguments): \(result.stderr)")
+    }
+    let log = try yarn.run(["--library", typo.path, "time", "log", "--json"], useLibrary: false)
+    #expect((try log.json() as? [Any])?.isEmpty == true)
+    #expect(!FileManager.default.fileExists(atPath: typo.path))
+    // An import into a new library says only what it did.
+    let csv = try yarn.file("s.csv", Data("Name\r\nRios\r\n".utf8))
+    let imported = try yarn.run(["--library", typo.path, "stash", "import", csv.path], useLibrary: false)
+    #expect(imported.status == 0)
+    #expect(imported.stderr == "imported \(csv.path): 1 yarn added, 0 updated, 0 unchanged\n")
+    // The library exists now, and reading it says nothing more.
+    let stash = try yarn.run(["--library", typo.path, "stash", "list"], useLibrary: false)
+    #expect(stash.status == 0)
+    #expect(stash.stderr == "")
+  }
+
   /// A library directory that cannot be created gave Foundation's "The operation could not
   /// be completed." text; the system's reason is said instead.
   @Test func libraryThatCannotBeCreatedSaysWhy() throws {

@@ -117,6 +117,33 @@ import YarnCore
     #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
   }
 
+  /// A zip is built beside its target and renamed over it: with `--force` that replaced a
+  /// FIFO or a device (`/dev/full`, for root) with a file. Such a target is refused (73) and
+  /// left as it is; so is a directory.
+  @Test func aZipDoesNotReplaceAFIFOOrADirectory() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let fifo = yarn.directory.appendingPathComponent("pipe").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let folder = yarn.directory.appendingPathComponent("folder").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    for command in [["backup", "create"], ["export"]] {
+      let piped = try yarn.run(command + [fifo, "--force"])
+      #expect(piped.status == 73, "\(command): \(piped.stderr)")
+      #expect(
+        piped.stderr.hasPrefix(
+          "error: cannot write backup \(fifo): it is not a regular file (a device, FIFO or socket), "
+            + "which a zip cannot replace\n"), "\(command): \(piped.stderr)")
+      var info = stat()
+      #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "\(command) replaced the FIFO")
+      let directory = try yarn.run(command + [folder, "--force"])
+      #expect(directory.status == 73, "\(command): \(directory.stderr)")
+      #expect(directory.stderr.hasPrefix("error: cannot create '\(folder)': it is a directory\n"))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    }
+  }
+
   /// The system's reasons were printed as the C library writes them ("No such file or
   /// directory"); every message of yarn is lower case.
   @Test func systemReasonsAreLowerCase() throws {

@@ -209,20 +209,34 @@ import Testing
     #expect(endLater.status == 65)
     #expect(endLater.stderr.contains("the end 2099-06-01 11:00 is in the future"))
     #expect(try status(["time", "start", "Flax", "--at", "2099-01-01 00:00"]).status == 65)
-    #expect(try status(["time", "add", "Flax", "--duration", "1h", "--on", "2099-01-01"]).status == 65)
+    #expect(
+      try status(["time", "add", "Flax", "--from", "2099-01-01 10:00", "--duration", "1h"]).status == 65)
 
-    // --duration --on packs the day: 1 h from midnight, then 30 min after it.
+    // --from with --duration: 1 h from midnight EDT (04:00Z), then 30 min from 01:00 EDT.
     expectOK(
-      try status(["time", "add", "Flax", "--duration", "1h", "--on", "2026-06-01", "--note", "swatch"]))
-    expectOK(try status(["time", "add", "Hat", "--duration", "30m", "--on", "2026-06-01"]))
+      try status([
+        "time", "add", "Flax", "--from", "2026-06-01 00:00", "--duration", "1h", "--note", "swatch",
+      ]))
+    expectOK(try status(["time", "add", "Hat", "--from", "2026-06-01 01:00", "--duration", "30m"]))
     var log = try sessions(yarn, env)
     #expect(log.map { $0["start"] as? String } == ["2026-06-01T04:00:00Z", "2026-06-01T05:00:00Z"])
+    #expect(log.map { $0["end"] as? String } == ["2026-06-01T05:00:00Z", "2026-06-01T05:30:00Z"])
     #expect(log.map { $0["seconds"] as? Int } == [3_600, 1_800])
     #expect(log.first?["note"] as? String == "swatch")
-    // 22 h 30 min are left in the day (05:30Z to 04:00Z): 24 h do not fit.
-    let full = try status(["time", "add", "Flax", "--duration", "24h", "--on", "2026-06-01"])
-    #expect(full.status == 65)
-    #expect(full.stderr.contains("does not fit on 2026-06-01"))
+    // 00:30 to 01:30 EDT shares time with both.
+    let overlapAdd = try status(["time", "add", "Hat", "--from", "2026-06-01 00:30", "--duration", "1h"])
+    #expect(overlapAdd.status == 65)
+    #expect(
+      overlapAdd.stderr.contains("overlaps the session on \"Flax\" from 2026-06-01 00:00 to 2026-06-01 01:00")
+    )
+    // A day alone would make up the clock time: refused, pointing to --from.
+    let onDay = try status(["time", "add", "Flax", "--duration", "24h", "--on", "2026-06-01"])
+    #expect(onDay.status == 64)
+    #expect(
+      onDay.stderr.hasPrefix(
+        "error: bad value '2026-06-01' for --on: yarn does not make up when the work began; add --from "
+          + "with the day and time, such as --from \"2026-06-01 14:00\"\n"), "\(onDay.stderr)")
+    #expect(try sessions(yarn, env).count == 2)
 
     // Edit and rm by ID prefix; a prefix under 4 characters names nothing.
     let hatID = try #require(log.last?["id"] as? String)
@@ -293,6 +307,57 @@ import Testing
     #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
   }
 
+  /// Issue 12, item 6: `time add P --duration 45m` ends on the minute the log shows, so that
+  /// minute typed back as the next start meets the session instead of overlapping it by
+  /// seconds that are not shown.
+  @Test func aDurationsShownEndTypedBackMeetsIt() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let utc = ["TZ": "UTC"]
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    let added = try yarn.run(["time", "add", "Flax", "--duration", "45m"], environment: utc)
+    expectOK(added)
+    let logged = try #require(try sessions(yarn, utc).first)
+    let end = try #require(logged["end"] as? String)
+    #expect(end.hasSuffix(":00Z"), "\(end)")
+    #expect((logged["start"] as? String)?.hasSuffix(":00Z") == true)
+    #expect(logged["seconds"] as? Int == 2_700)
+    // "added 45m on Flax: 2026-06-01 12:30 – 13:15 (session …)": the end as shown.
+    let span = try #require(added.stderr.split(separator: "– ").last?.split(separator: " (session").first)
+    let started = try yarn.run(["time", "start", "Hat", "--at", String(span)], environment: utc)
+    expectOK(started)
+    let log = try sessions(yarn, utc)
+    #expect(log.count == 2)
+    #expect(log.last?["start"] as? String == end)
+  }
+
+  /// A recorded instant with seconds the log does not show (a timer stopped at 10:45:20 is
+  /// shown 10:45) is named with them where it makes a typed minute overlap or come too early.
+  @Test func hiddenSecondsAreShownWhereTheyClash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01T10:00:00Z", "--to", "2026-06-01T10:45:20Z"])
+    let log = try yarn.ok(["time", "log"])
+    #expect(log.stdout.contains("2026-06-01 10:00  2026-06-01 10:45  45m"), "\(log.stdout)")
+    let clash = try yarn.run(["time", "add", "Hat", "--from", "2026-06-01 10:45", "--duration", "30m"])
+    #expect(clash.status == 65)
+    #expect(
+      clash.stderr.hasPrefix(
+        "error: it overlaps the session on \"Flax\" from 2026-06-01 10:00 to 2026-06-01 10:45:20 (session "),
+      "\(clash.stderr)")
+    try yarn.ok(["time", "add", "Hat", "--from", "2026-06-01 10:46", "--duration", "30m"])
+    try yarn.ok(["time", "start", "Flax", "--at", "2026-06-01T12:00:07Z"])
+    let early = try yarn.run(["time", "stop", "--at", "2026-06-01 12:00"])
+    #expect(early.status == 65)
+    #expect(
+      early.stderr.hasPrefix(
+        "error: the timer started at 2026-06-01 12:00:07; it cannot stop at 2026-06-01 12:00\n"),
+      "\(early.stderr)")
+  }
+
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
   /// as `time stop` does.
   @Test func switchSaysWhatItStopped() throws {
@@ -338,7 +403,8 @@ import Testing
     let executable = try #require(YarnRunner.executable)
     let err = yarn.directory.appendingPathComponent("err")
     shell.arguments = [
-      "-c", "\"$0\" --library \"$1\" time add Flax --duration 1m --on 2026-06-02 --json >/dev/full 2>\"$2\"",
+      "-c",
+      "\"$0\" --library \"$1\" time add Flax --from '2026-06-02 10:00' --duration 1m --json >/dev/full 2>\"$2\"",
       executable.path, yarn.library.path, err.path,
     ]
     shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]

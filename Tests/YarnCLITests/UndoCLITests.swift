@@ -136,6 +136,9 @@ import Testing
     #expect(
       undo.stderr
         == "error: nothing to undo: the library's history is empty\nhint: see 'yarn undo --list'\n")
+    // Nor is a library made for it.
+    #expect(try yarn.run(["redo"]).status == 65)
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     try yarn.ok(["stash", "add", "Rios"])
     let redo = try yarn.run(["redo"])
     #expect(redo.status == 65)

@@ -348,16 +348,31 @@ import Testing
           .init(path: "library.json", size: 10, sha256: digest),
           .init(path: "attachments/" + digest, size: 1 << 60, sha256: digest),
         ])
-      // 2^60 + 10 + 64 MiB (the database's allowance) = 1152921504673955850.
+      // 2^60 + 2 × 10 (library.json, in the database and its log) + 1 MiB (the margin)
+      // = 1152921504607895572; named with the library's folder.
       do {
         try Backup.checkFreeSpace(for: manifest, in: store)
-        Issue.record("expected cannotStage")
-      } catch BackupError.cannotStage(_, let reason) {
-        #expect(reason.hasPrefix("not enough free space: the backup needs 1152921504673955850 bytes"))
+        Issue.record("expected notEnoughSpace")
+      } catch BackupError.notEnoughSpace(let path, let needed, _) {
+        #expect(path == store.directory.path)
+        #expect(needed == 1_152_921_504_607_895_572)
       }
+      // A backup of 1 KB (library.json of 1,000 bytes, no attachments) asks for
+      // 2 × 1,000 + 1,048,576 = 1,050,576 bytes, not the 64 MiB it once did.
       var small = manifest
-      small.files[1].size = 3
+      small.files = [.init(path: "library.json", size: 1_000, sha256: digest)]
+      #expect(Backup.neededSpace(for: small, in: store) == 1_050_576)
       try Backup.checkFreeSpace(for: small, in: store)
+      // An attachment the library has counts once, as the largest one written again through
+      // a temporary copy: 2^60 + 20 + 1 MiB again; one it lacks of 3 bytes adds 3.
+      let target = store.attachmentURL(sha256: digest)
+      try FileManager.default.createDirectory(
+        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("abc".utf8).write(to: target)
+      let other = String(repeating: "b", count: 64)
+      var kept = manifest
+      kept.files.append(.init(path: "attachments/" + other, size: 3, sha256: other))
+      #expect(Backup.neededSpace(for: kept, in: store) == 1_152_921_504_607_895_575)
     }
   }
 }

@@ -106,15 +106,15 @@ import Testing
     }
   }
 
-  @Test func aDayOfYearOneAheadOfUTCBeginsAtTheFirstInstant() throws {
+  @Test func aDurationFromTheFirstInstantIsStored() throws {
     try Support.withScratch { dir in
       let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
       let project = Project(id: "p1", name: "Flax")
       try store.write { try store.insert(project) }
-      // 0001-01-01 at UTC+9 begins at 0000-12-31T15:00:00Z, before the first instant.
+      // 0001-01-01T00:00:00Z is the first instant yarn stores; one hour from it ends at 01:00.
+      let first = try #require(JSONCoding.parseInstant("0001-01-01T00:00:00Z"))
       let session = try TimeTracker(store: store).add(
-        projectID: "p1", seconds: 3_600, on: CalendarDate(year: 1, month: 1, day: 1), note: nil, now: now,
-        timeZone: try zone(hours: 9))
+        projectID: "p1", seconds: 3_600, from: first, note: nil, now: now)
       #expect(JSONCoding.formatInstant(session.start) == "0001-01-01T00:00:00Z")
       #expect(session.end.map(JSONCoding.formatInstant) == "0001-01-01T01:00:00Z")
     }

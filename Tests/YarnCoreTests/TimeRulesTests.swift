@@ -170,47 +170,48 @@ import Testing
     }
   }
 
-  @Test func durationAloneEndsNowAndOnADayItPacksAfterTheDaysLastSession() throws {
+  @Test func aDurationAloneEndsAtTheWholeMinuteAndOneFromAStartRunsFromIt() throws {
+    // 53 seconds past 16:00: the clock shows 16:00.
+    let ticking = Date(timeIntervalSince1970: 1_781_539_253)
     try withTracker { tracker, store in
-      let justNow = try tracker.add(
-        projectID: "socks", seconds: 5_400, on: nil, note: nil, now: now, timeZone: newYork)
-      #expect(justNow.end == now)
-      #expect(justNow.start == (try at("2026-06-15T14:30:00Z")))
-      // 2026-06-10 in New York runs 04:00Z (EDT midnight) to 04:00Z on the 11th.
-      let day = try #require(CalendarDate(iso8601: "2026-06-10"))
-      let first = try tracker.add(
-        projectID: "hat", seconds: 3_600, on: day, note: nil, now: now, timeZone: newYork)
-      #expect(first.start == (try at("2026-06-10T04:00:00Z")))
-      #expect(first.end == (try at("2026-06-10T05:00:00Z")))
-      _ = try tracker.add(
-        projectID: "socks", start: try at("2026-06-10T20:00:00Z"), end: try at("2026-06-10T22:00:00Z"),
-        note: nil,
-        now: now)
-      let packed = try tracker.add(
-        projectID: "hat", seconds: 1_800, on: day, note: nil, now: now, timeZone: newYork)
-      #expect(packed.start == (try at("2026-06-10T22:00:00Z")))
-      // From 22:30Z to midnight at 04:00Z there are 5 h 30 min left: 6 h does not fit.
+      let justNow = try tracker.add(projectID: "socks", seconds: 2_700, note: nil, now: ticking)
+      #expect(justNow.start == (try at("2026-06-15T15:15:00Z")))
+      #expect(justNow.end == (try at("2026-06-15T16:00:00Z")))
+      // Its end, as shown (16:00), typed back as the next start meets it: no overlap.
+      let next = try tracker.start(
+        projectID: "hat", at: try at("2026-06-15T16:00:00Z"), note: nil, now: ticking)
+      #expect(next.start == justNow.end)
+      _ = try tracker.cancel()
+      // 45 s ending at 16:00 begin at 15:59:15, inside the first session.
+      do {
+        _ = try tracker.add(projectID: "hat", seconds: 45, note: nil, now: ticking)
+        Issue.record("a duration overlapping the last session was recorded")
+      } catch TimeError.overlaps(let other, _) {
+        #expect(other == justNow)
+      }
+      // From a start: 1 h 30 min from 18:00Z ends at 19:30Z; a start with seconds keeps them.
+      let evening = try tracker.add(
+        projectID: "hat", seconds: 5_400, from: try at("2026-06-10T18:00:00Z"), note: "brim", now: ticking)
+      #expect(evening.start == (try at("2026-06-10T18:00:00Z")))
+      #expect(evening.end == (try at("2026-06-10T19:30:00Z")))
+      #expect(evening.note == "brim")
+      let odd = try tracker.add(
+        projectID: "hat", seconds: 60, from: try at("2026-06-12T09:00:30Z"), note: nil, now: ticking)
+      #expect(odd.end == (try at("2026-06-12T09:01:30Z")))
+      // One hour from 16:00:00Z ends at 17:00Z, after now (16:00:53Z).
       do {
         _ = try tracker.add(
-          projectID: "hat", seconds: 21_600, on: day, note: nil, now: now, timeZone: newYork)
-        Issue.record("a session past midnight was packed into the day")
-      } catch TimeError.noRoom(let noRoomDay, let seconds, let free) {
-        #expect(noRoomDay == day)
-        #expect(seconds == 21_600)
-        #expect(free == 19_800)
+          projectID: "hat", seconds: 3_600, from: try at("2026-06-15T16:00:00Z"), note: nil, now: ticking)
+        Issue.record("a session ending in the future was recorded")
+      } catch TimeError.inFuture(let edge, let instant, let present) {
+        #expect(edge == .end)
+        #expect(instant == (try at("2026-06-15T17:00:00Z")))
+        #expect(present == ticking)
       }
-      // In Berlin 2026-06-01 begins at 2026-05-31T22:00Z (CEST midnight).
-      let berlinDay = try #require(CalendarDate(iso8601: "2026-06-01"))
-      let inBerlin = try tracker.add(
-        projectID: "hat", seconds: 600, on: berlinDay, note: nil, now: now, timeZone: berlin)
-      #expect(inBerlin.start == (try at("2026-05-31T22:00:00Z")))
-      // A day that has not begun.
-      let tomorrow = try #require(CalendarDate(iso8601: "2026-06-16"))
       #expect(throws: TimeError.self) {
-        _ = try tracker.add(
-          projectID: "hat", seconds: 60, on: tomorrow, note: nil, now: now, timeZone: newYork)
+        _ = try tracker.add(projectID: "hat", seconds: 0, note: nil, now: ticking)
       }
-      #expect(try store.sessions().count == 5)
+      #expect(try store.sessions().count == 3)
     }
   }
 

@@ -212,7 +212,7 @@ struct BackupRestore: ParsableCommand {
     var createdSafetyFolder = false
     let report: RestoreReport
     do {
-      report = try context.withStore(dryRun ? .readOnly : .readWrite) { store in
+      report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false) { store in
         if mode == .replace, !dryRun, !(try store.isEmpty()) {
           let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
           let folder = target.deletingLastPathComponent()

@@ -83,7 +83,7 @@ struct StashImport: ParsableCommand {
     do {
       // Checked read-only first, so that a bad file changes nothing, not even by creating
       // the library; then planned again and applied in one write transaction.
-      plan = try context.read { store in
+      plan = try context.read(warnIfMissing: false) { store in
         try StashCSV.importPlan(from: data, store: store, options: options)
       }
       if !dryRun && plan.problems.isEmpty {

@@ -127,16 +127,18 @@ struct TimeStop: ParsableCommand {
   }
 }
 
-/// `yarn time add PROJECT (--from TIME --to TIME | --duration D [--on DATE]) [--note TEXT]
+/// `yarn time add PROJECT (--from TIME --to TIME | [--from TIME] --duration D) [--note TEXT]
 /// [--allow-overlap]`.
 struct TimeAdd: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "add", abstract: "Record time spent on a project after the fact.",
       discussion: """
-        Give --from and --to, or --duration. --duration alone ends the session now;
-        with --on DATE it is placed on that local day, starting when the day's last session
-        ended (or at its first instant) and ending by midnight.
+        Give --from and --to, --from and --duration, or --duration alone. --duration alone
+        ends the session at the present minute (13:15 when it is 13:15:53), so the end that
+        'yarn time log' shows can be typed back as the next start without overlapping it.
+        yarn never makes up a clock time: for another day, say when the work began with
+        --from "2026-03-28 14:00".
 
         A session must end after it starts and not in the future, and must not overlap
         another one (which the error names) unless --allow-overlap. Durations are absolute:
@@ -144,14 +146,15 @@ struct TimeAdd: ParsableCommand {
 
         EXAMPLES:
           yarn time add Flax --from "yesterday 20:00" --to "yesterday 21:30"
-          yarn time add Flax --duration 1h30m --on 2026-03-28 --note "sleeve"
+          yarn time add Flax --from "2026-03-28 14:00" --duration 1h30m --note "sleeve"
+          yarn time add Flax --duration 45m
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [
         .value("from", "time", "When work began."),
         .value("to", "time", "When work ended."),
         .value("duration", "duration", "How long: 1h30m, 1h 30m, 90m, 1:30, 45s."),
-        .value("on", "date", "With --duration: the local day (YYYY-MM-DD, today, yesterday)."),
+        .value("on", "date", "Not accepted: give the day in --from (--from \"2026-03-28 14:00\")."),
         .value("note", "text", "A note for the session."),
         .flag("allow-overlap", "Record it even when it overlaps another session."),
       ])
@@ -175,17 +178,25 @@ struct TimeAdd: ParsableCommand {
     duration = try values.value("duration").map { text throws(CLIError) in
       try TimeOptions.duration(text, command: values.command)
     }
-    let interval = from != nil || to != nil
-    if interval == (duration != nil) {
+    if let on {
+      // A day without a clock time would make one up (it used to: midnight, or the end of
+      // the day's last session).
+      let example = "--from \"\(on) 14:00\""
+      throw CLIError.badValue(
+        command: command, name: "--on", value: on,
+        reason: from == nil
+          ? "yarn does not make up when the work began; add --from with the day and time, such as \(example)"
+          : "give the day in --from instead, such as \(example)")
+    }
+    if from == nil && to == nil && duration == nil {
       throw CLIError.needsExactlyOne(command: command, options: ["--from with --to", "--duration"])
     }
-    if interval && (from == nil || to == nil) {
-      throw CLIError.missingOption(command: command, option: from == nil ? "--from" : "--to")
+    if to != nil && from == nil {
+      throw CLIError.missingOption(command: command, option: "--from")
     }
-    if on != nil && duration == nil {
-      throw CLIError.badValue(
-        command: command, name: "--on", value: on ?? "",
-        reason: "it goes with --duration; --from and --to carry their day")
+    if from != nil && (to == nil) == (duration == nil) {
+      // --from with both, or with neither: the end is --to, or --from plus the duration.
+      throw CLIError.needsExactlyOne(command: command, options: ["--to", "--duration"])
     }
     note = values.value("note").flatMap {
       $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
@@ -200,7 +211,6 @@ struct TimeAdd: ParsableCommand {
       try TimeOptions.instant($0, option: "--from", command: command, context: context)
     }
     let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
-    let day = try on.map { try TimeOptions.day($0, option: "--on", command: command, context: context) }
     let (session, project) = try TimeOptions.presenting(context) {
       try context.write { store in
         let project = try References.project(reference, in: try store.projects())
@@ -211,8 +221,9 @@ struct TimeAdd: ParsableCommand {
             projectID: project.id, start: start, end: end, note: note, allowOverlap: allowOverlap, now: now)
         } else {
           session = try tracker.add(
-            projectID: project.id, seconds: duration ?? 0, on: day, note: note, allowOverlap: allowOverlap,
-            now: now, timeZone: zone)
+            projectID: project.id, seconds: duration ?? 0, from: start, note: note,
+            allowOverlap: allowOverlap,
+            now: now)
         }
         return (session, project)
       }

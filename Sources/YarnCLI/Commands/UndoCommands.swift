@@ -45,6 +45,8 @@ struct UndoCommand: ParsableCommand {
       try HistoryOutput.list(history, in: context)
       return
     }
+    // A library not made yet has no history, and is not made for nothing.
+    if context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToUndo) }
     let change = try context.withStore(.readWrite) { store in try store.undo() }
     try HistoryOutput.report(change, verb: "undid", in: context)
   }
@@ -65,6 +67,7 @@ struct RedoCommand: ParsableCommand {
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
+    if context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToRedo) }
     let change = try context.withStore(.readWrite) { store in try store.redo() }
     try HistoryOutput.report(change, verb: "redid", in: context)
   }

@@ -22,7 +22,14 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "\(path) already exists", hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
+    case .notEnoughSpace:
+      return ErrorReport(
+        message: message, hint: "free some disk space and try again; nothing was changed", code: .ioError)
     case .cannotWrite, .cannotStage:
+      // A full disk is an I/O error (74) as everywhere; a missing or read-only directory is 73.
+      if error.isDiskFull {
+        return ErrorReport(message: message, hint: "free some disk space and try again", code: .ioError)
+      }
       return ErrorReport(message: message, code: .cannotCreate)
     case .libraryNotEmpty:
       return ErrorReport(
@@ -76,6 +83,19 @@ extension ErrorPresenter {
   static func report(for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> ErrorReport
   {
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
+    // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
+    // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
+    func exact(_ instant: Date) -> String {
+      let text = local(instant)
+      let local =
+        Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
+      let second = ((local % 60) + 60) % 60
+      guard second != 0 else { return text }
+      var parts = text.split(separator: " ", maxSplits: 2).map(String.init)
+      guard parts.count >= 2 else { return text }
+      parts[1] += second < 10 ? ":0\(second)" : ":\(second)"
+      return parts.joined(separator: " ")
+    }
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
@@ -88,7 +108,7 @@ extension ErrorPresenter {
         code: .dataError)
     case .endBeforeStart(let session, let end):
       return ErrorReport(
-        message: "the timer started at \(local(session.start)); it cannot stop at \(local(end))",
+        message: "the timer started at \(exact(session.start)); it cannot stop at \(local(end))",
         code: .dataError)
     case .endNotAfterStart(let start, let end):
       return ErrorReport(
@@ -98,15 +118,12 @@ extension ErrorPresenter {
         message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
         hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
     case .overlaps(let session, let projectName):
-      let end = session.end.map(local) ?? "now (running)"
+      let end = session.end.map(exact) ?? "now (running)"
       return ErrorReport(
-        message: "it overlaps the session on \"\(projectName)\" from \(local(session.start)) to \(end) "
+        message: "it overlaps the session on \"\(projectName)\" from \(exact(session.start)) to \(end) "
           + "(session \(String(session.id.prefix(8))))",
         hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
         code: .dataError)
-    case .noRoom:
-      return ErrorReport(
-        message: error.description, hint: "give --from and --to, or a shorter --duration", code: .dataError)
     case .sessionNotFound:
       return ErrorReport(
         message: error.description,

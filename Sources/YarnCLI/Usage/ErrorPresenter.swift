@@ -62,7 +62,9 @@ enum ErrorPresenter {
       return ErrorReport(message: error.description, code: .dataError)
     }
     if let error = error as? AtomicFile.WriteError {
-      return ErrorReport(message: error.description, code: error.midway ? .ioError : .cannotCreate)
+      // A full disk is 74 even when the temporary file could not be created.
+      let full = error.midway || POSIX.isDiskFull(error.reason)
+      return ErrorReport(message: error.description, code: full ? .ioError : .cannotCreate)
     }
     if let report = storeReport(for: error, database: database) { return report }
     if let error = error as? SystemLibraryError {

@@ -69,10 +69,17 @@ final class Context {
 
   /// Opens the library in `mode`, runs `body`, and closes the store.
   ///
-  /// A read-only store on a missing library is empty and creates nothing.
-  func withStore<T>(_ mode: LibraryStore.Mode, _ body: (LibraryStore) throws -> T) throws -> T {
+  /// A read-only store on a missing library is empty and creates nothing; unless
+  /// `warnIfMissing` is false, a warning on standard error says so and names the path
+  /// (the command still succeeds with empty data, so that scripts keep working).
+  func withStore<T>(
+    _ mode: LibraryStore.Mode, warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T
+  ) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
     store.changeLabel = commandLine
+    if warnIfMissing, mode == .readOnly, store.isInMemory {
+      warning("there is no library at \(store.directory.path); it reads as empty")
+    }
     let result: T
     do {
       result = try body(store)
@@ -84,15 +91,38 @@ final class Context {
     return result
   }
 
-  /// Runs `body` in one read transaction of the library opened read-only.
-  func read<T>(_ body: (LibraryStore) throws -> T) throws -> T {
-    try withStore(.readOnly) { store in try store.read { try body(store) } }
+  /// Runs `body` in one read transaction of the library opened read-only (see `withStore`
+  /// for a missing library).
+  func read<T>(warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T) throws -> T {
+    try withStore(.readOnly, warnIfMissing: warnIfMissing) { store in try store.read { try body(store) } }
   }
 
   /// Runs `body` in one write transaction (rolled back when it throws) of the library opened
   /// read-write, which creates the library when missing.
+  ///
+  /// A command that fails creates no library: when the library has no `library.sqlite` yet,
+  /// `body` first runs in a rehearsal on an empty library in memory, and only when it
+  /// succeeds there is the library created and `body` run again on it. A failure of `body`
+  /// (a project that is not there, in a mistyped `--library`) so leaves nothing behind, and
+  /// nothing is ever deleted that another process could have written. `body` must have no
+  /// effect outside the store it is given (the commands' bodies only read and write it).
   func write<T>(_ body: (LibraryStore) throws -> T) throws -> T {
-    try withStore(.readWrite) { store in try store.write { try body(store) } }
+    // (Without a temporary directory for the rehearsal's attachments, the command runs as
+    // before: the rehearsal only spares a failure its library.)
+    if libraryIsMissing, let rehearsal = try? LibraryStore.inMemory() {
+      defer { try? rehearsal.close() }
+      _ = try rehearsal.write { try body(rehearsal) }
+    }
+    return try withStore(.readWrite) { store in try store.write { try body(store) } }
+  }
+
+  /// Whether the library has no `library.sqlite` (nothing, or no directory, at the path).
+  /// Any other answer (permission denied, a file where the directory should be) is left to
+  /// the store to report when it opens the library.
+  var libraryIsMissing: Bool {
+    var status = stat()
+    let database = libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
+    return stat(database, &status) != 0 && errno == ENOENT
   }
 
   /// `argument` as a POSIX shell reads it back: as it is when it holds only letters, digits

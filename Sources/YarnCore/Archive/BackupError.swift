@@ -33,6 +33,10 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `restore` when the attachments cannot be staged into or moved inside the
   /// library (disk full, permissions); nothing was inserted.
   case cannotStage(path: String, reason: String)
+  /// Thrown by `restore` (also in a dry run) before anything is written when the file system
+  /// of the library at `path` has `free` bytes and the restore needs `needed`
+  /// (`Backup.checkFreeSpace`); nothing was changed.
+  case notEnoughSpace(path: String, needed: Int64, free: Int64)
   /// Thrown by a `.merge` restore (also in a dry run) when items of the backup have the ID of
   /// a library item with other content, or both hold a running session; every conflict is
   /// listed and nothing was changed.
@@ -78,6 +82,9 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "the library at \(path) is not empty"
     case .cannotStage(let path, let reason):
       return "cannot store restored attachment \(path): \(reason)"
+    case .notEnoughSpace(let path, let needed, let free):
+      return "not enough free space for the library at \(path): the restore needs \(needed) bytes, "
+        + "\(free) are free"
     case .mergeConflicts(let path, let conflicts):
       let count = conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts"
       return "cannot merge \(path) into the library: \(count); nothing was changed:\n"
@@ -93,6 +100,19 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       let what = refused ? "a restore will refuse it" : "it lacks rows of the library"
       return "the backup \(path) was written, but \(what) (\(count)):\n"
         + problems.map { "  - \($0.description)" }.joined(separator: "\n")
+    }
+  }
+}
+
+extension BackupError {
+  /// Whether the error is a full disk or quota: `.notEnoughSpace`, or `.cannotWrite` and
+  /// `.cannotStage` whose system reason is ENOSPC's or EDQUOT's (the CLI's exit 74, where a
+  /// missing or read-only directory is 73).
+  public var isDiskFull: Bool {
+    switch self {
+    case .notEnoughSpace: true
+    case .cannotWrite(_, let reason), .cannotStage(_, let reason): POSIX.isDiskFull(reason)
+    default: false
     }
   }
 }

@@ -147,8 +147,9 @@ extension Backup {
   ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
   ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
-  ///   `.cannotStage` when the attachments cannot be written into the library (or do not
-  ///   fit its free space); the errors of `create` for the safety backup but
+  ///   `.notEnoughSpace` when the library's file system lacks the room it needs
+  ///   (`checkFreeSpace`); `.cannotStage` when the attachments cannot be written into the
+  ///   library; the errors of `create` for the safety backup but
   ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
   ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
@@ -339,33 +340,50 @@ extension Backup {
     for old in backups.dropFirst(safetyBackupsKept) { unlink(folder + "/" + old.name) }
   }
 
-  /// Refuses a restore that cannot fit: the files of the backup the store lacks (by the
-  /// manifest's sizes), the largest file it has (written again through a temporary copy) and
-  /// 64 MiB for the database must fit in the free space of the
-  /// library's file system, so that a large backup fails at once, not after filling the disk.
+  /// The free space a restore asks for beyond what its files take (`checkFreeSpace`): 1 MiB,
+  /// for the database's pages and journal beyond its items and for the file system's own
+  /// blocks.
+  static let freeSpaceMarginBytes: Int64 = 1 << 20
+
+  /// Refuses a restore that cannot fit, so that a large backup fails at once, not after
+  /// filling the disk. The library's file system must have free: the size of each attachment
+  /// of the backup the library lacks, the size of the largest one it has (written again
+  /// through a temporary copy), twice the size of `library.json` (its items in the database,
+  /// and again in the database's write-ahead log until it is checkpointed), and
+  /// `freeSpaceMarginBytes` — by the manifest's sizes. A file system whose free space cannot
+  /// be read is not checked.
   ///
-  /// - Throws: `BackupError.cannotStage` naming both sizes.
+  /// - Throws: `BackupError.notEnoughSpace` naming the library folder and both sizes.
   static func checkFreeSpace(for manifest: BackupManifest, in store: LibraryStore) throws {
     var info = statvfs()
     guard statvfs(store.directory.path, &info) == 0 else { return }
     let free = Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
-    // A file the library has is written again through a temporary copy: room for the
-    // largest of those at once.
-    var largestKept: Int64 = 0
-    let needed = manifest.files.reduce(Int64(64 << 20)) { total, file in
-      if file.path != BackupManifest.libraryPath, store.hasAttachment(sha256: file.sha256) {
-        largestKept = max(largestKept, file.size)
-        return total
-      }
-      let (sum, overflow) = total.addingReportingOverflow(max(0, file.size))
-      return overflow ? Int64.max : sum
-    }.addingReportingOverflow(largestKept)
-    let neededBytes = needed.overflow ? Int64.max : needed.partialValue
-    if neededBytes > free {
-      throw BackupError.cannotStage(
-        path: store.directory.path,
-        reason: "not enough free space: the backup needs \(neededBytes) bytes, \(free) are free")
+    let needed = neededSpace(for: manifest, in: store)
+    if needed > free {
+      throw BackupError.notEnoughSpace(path: store.directory.path, needed: needed, free: free)
     }
+  }
+
+  /// The bytes `checkFreeSpace` asks for (`Int64.max` when they overflow).
+  static func neededSpace(for manifest: BackupManifest, in store: LibraryStore) -> Int64 {
+    var needed = freeSpaceMarginBytes
+    var largestKept: Int64 = 0
+    func add(_ bytes: Int64) {
+      let (sum, overflow) = needed.addingReportingOverflow(max(0, bytes))
+      needed = overflow ? Int64.max : sum
+    }
+    for file in manifest.files {
+      if file.path == BackupManifest.libraryPath {
+        add(file.size)
+        add(file.size)
+      } else if store.hasAttachment(sha256: file.sha256) {
+        largestKept = max(largestKept, file.size)
+      } else {
+        add(file.size)
+      }
+    }
+    add(largestKept)
+    return needed
   }
 }
 

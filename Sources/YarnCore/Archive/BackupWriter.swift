@@ -55,6 +55,7 @@ enum BackupWriter {
     let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    try checkReplaceable(url)
     let problems = LibraryCheck.problems(of: library)
     let libraryData: Data
     do { libraryData = try JSONCoding.encoder().encode(library) } catch {
@@ -153,6 +154,24 @@ enum BackupWriter {
           reason: "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)")
       }
       return (attachment, file)
+    }
+  }
+
+  /// Refuses a target that exists and is not a regular file (or a link to one): a zip is
+  /// built beside it and renamed over it, which would replace a directory's name, a FIFO or
+  /// a device such as `/dev/full` (when the user may write `/dev`) with a file.
+  ///
+  /// - Throws: `BackupError.cannotWrite` naming what is there.
+  static func checkReplaceable(_ url: URL) throws {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFDIR: throw BackupError.cannotWrite(path: url.path, reason: "it is a directory")
+    default:
+      throw BackupError.cannotWrite(
+        path: url.path,
+        reason: "it is not a regular file (a device, FIFO or socket), which a zip cannot replace")
     }
   }
 

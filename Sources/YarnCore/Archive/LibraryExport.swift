@@ -96,6 +96,7 @@ public enum LibraryExport {
   ) throws -> Summary {
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    try BackupWriter.checkReplaceable(url)
     BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
     let temporary = try BackupTemporaryFiles(besides: url)
     defer { temporary.remove() }

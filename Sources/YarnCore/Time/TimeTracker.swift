@@ -137,56 +137,44 @@ public final class TimeTracker {
     }
   }
 
-  /// Records a finished session of `seconds` (`yarn time add --duration [--on]`).
+  /// Records a finished session of `seconds` (`yarn time add --duration [--from]`).
   ///
-  /// Without `day` the session ends at `now`. With `day` it is placed on that local day: it
-  /// starts when the day's last session ends (a running one counts until `now`), or at the
-  /// day's first instant when none has ended in it (for 0001-01-01 in a zone ahead of UTC, at
-  /// 0001-01-01T00:00:00Z, the first instant yarn stores), and it must end by the next local
-  /// midnight and by `now`.
+  /// With `start` the session runs from `start` (truncated to whole seconds) for `seconds`.
+  /// Without it, the session ends at the whole minute at or before `now` (`now` 13:15:53 ends
+  /// it at 13:15:00) and starts `seconds` earlier: its end is the minute `yarn time log`
+  /// shows, so typing that minute back as the start of the next session (`time start Q --at
+  /// 13:15`) meets it exactly instead of overlapping it by seconds that are not shown. (Minutes
+  /// are whole in UTC and in every zone of today, whose offsets are whole minutes.) No clock
+  /// time is ever made up: a duration is placed at a time typed or at the present.
   ///
   /// - Parameters:
   ///   - projectID: the `Project.id`.
   ///   - seconds: the duration in whole seconds, more than zero.
-  ///   - day: the local day to place it on, or `nil` for "just now".
+  ///   - start: when work began, or `nil` for "ending just now".
   ///   - note: a note for the session.
   ///   - allowOverlap: as for `add(projectID:start:end:note:allowOverlap:now:)`.
   ///   - now: the present instant.
-  ///   - timeZone: the zone `day` is a day of, such as `TimeZone.current`.
   /// - Returns: the new session.
-  /// - Throws: `TimeError.noRoom` when the session does not fit in `day`;
-  ///   `TimeError.inFuture` when `day` has not begun; otherwise as
-  ///   `add(projectID:start:end:note:allowOverlap:now:)`.
+  /// - Throws: as `add(projectID:start:end:note:allowOverlap:now:)` (`TimeError.inFuture`
+  ///   when the session from `start` would end after `now`); `TimeError.endNotAfterStart`
+  ///   for `seconds` of zero or less.
   public func add(
-    projectID: String, seconds: Int64, on day: CalendarDate?, note: String?,
-    allowOverlap: Bool = false, now: Date = Date(), timeZone: any UTCOffsetProvider
+    projectID: String, seconds: Int64, from start: Date? = nil, note: String?,
+    allowOverlap: Bool = false, now: Date = Date()
   ) throws -> TimeSession {
     let present = LibraryStore.truncated(now)
-    guard seconds > 0 else {
-      throw TimeError.endNotAfterStart(start: present, end: present)
+    let from: Date
+    let to: Date
+    if let start {
+      from = LibraryStore.truncated(start)
+      to = from.addingTimeInterval(Double(max(0, seconds)))
+    } else {
+      to = Date(timeIntervalSince1970: (present.timeIntervalSince1970 / 60).rounded(.down) * 60)
+      from = to.addingTimeInterval(-Double(max(0, seconds)))
     }
-    guard let day else {
-      return try add(
-        projectID: projectID, start: present.addingTimeInterval(-Double(seconds)), end: present,
-        note: note, allowOverlap: allowOverlap, now: present)
-    }
-    var (dayStart, nextDay) = LocalCalendar.interval(from: day, through: day, in: timeZone)
-    // 0001-01-01 in a zone ahead of UTC begins before the first instant yarn stores.
-    dayStart = max(dayStart, JSONCoding.earliestInstant)
-    guard dayStart < present else { throw TimeError.inFuture(.start, dayStart, now: present) }
-    let limit = min(nextDay, present)
-    return try store.write {
-      var start = dayStart
-      for session in try store.sessions(from: dayStart, to: limit) {
-        start = max(start, min(session.end ?? present, limit))
-      }
-      let end = start.addingTimeInterval(Double(seconds))
-      guard end <= limit else {
-        throw TimeError.noRoom(day: day, seconds: seconds, free: Int64(limit.timeIntervalSince(start)))
-      }
-      return try add(
-        projectID: projectID, start: start, end: end, note: note, allowOverlap: allowOverlap, now: present)
-    }
+    guard seconds > 0 else { throw TimeError.endNotAfterStart(start: from, end: to) }
+    return try add(
+      projectID: projectID, start: from, end: to, note: note, allowOverlap: allowOverlap, now: present)
   }
 
   /// Changes a recorded (or the running) session (`yarn time edit`).
@@ -365,9 +353,6 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Thrown when a session would share time with another one: that session and its
   /// project's name.
   case overlaps(TimeSession, projectName: String)
-  /// Thrown by `add --duration --on DAY` when the day has only `free` seconds left after its
-  /// last session (or before now) for a session of `seconds`.
-  case noRoom(day: CalendarDate, seconds: Int64, free: Int64)
   /// Thrown when no session has the ID or ID prefix `reference` (or the prefix is shorter
   /// than 4 characters).
   case sessionNotFound(reference: String)
@@ -396,9 +381,6 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
     case .overlaps(let session, let projectName):
       return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
         + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(session.id))"
-    case .noRoom(let day, let seconds, let free):
-      return "a session of \(TimeInput.hoursAndMinutes(seconds)) does not fit on \(day) after its "
-        + "last session: \(TimeInput.hoursAndMinutes(max(0, free))) left before the day ends or now"
     case .sessionNotFound(let reference):
       if reference.trimmingSpaces().count < 4 {
         return
