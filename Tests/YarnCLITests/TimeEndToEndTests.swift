@@ -316,7 +316,7 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     _ = try yarn.ok(["project", "add", "Flax"])
-    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00"])
+    _ = try yarn.ok(["time", "add", "Flax", "--from", "-3h", "--to", "-1h"])
     // A session reference of 3 characters is named as too short, not as missing.
     let short = try yarn.run(["time", "rm", "abc"])
     #expect(short.status == 65)
@@ -328,7 +328,7 @@ import Testing
       force.stderr.hasPrefix(
         "error: '--force' does not apply to 'yarn time log': it applies only to --format csv\n"))
     // `time start --at` has no --allow-overlap: the hint does not offer it to start.
-    let overlap = try yarn.run(["time", "start", "Flax", "--at", "2026-06-01 10:30"])
+    let overlap = try yarn.run(["time", "start", "Flax", "--at", "-2h"])
     #expect(overlap.status == 65)
     #expect(
       overlap.stderr.contains("hint: change the times; 'time add' and 'time edit' take --allow-overlap"))

@@ -182,7 +182,8 @@ import Testing
       try theirs.write {
         try theirs.insert(Project(id: "t-project", name: "Mittens"))
         try theirs.insert(
-          TimeSession(id: "t-run", projectID: "t-project", start: Date(timeIntervalSince1970: 5)))
+          // Started after the library's recorded sessions end: only the running one conflicts.
+          TimeSession(id: "t-run", projectID: "t-project", start: Date(timeIntervalSince1970: 1_780_000_000)))
       }
       let zip = try backup(theirs, dir.appendingPathComponent("t.zip"))
       let running = try #require(try mine.runningSession())
@@ -312,9 +313,9 @@ import Testing
 
   @Test func largeCompressibleFilesAndLibrariesStillRestore() throws {
     try Support.withScratch { dir in
-      // A 2 MiB text file of one letter deflates about 1000 times, and so does a yarn name
-      // of 3 MiB of one letter: a reader takes such ratios for a zip bomb, so yarn stores
-      // large attachments, and library.json is capped by size instead.
+      // A 2 MiB text file of one letter deflates about 1000 times, and so do 32 notes of
+      // 100,000 letters (the longest a note may be): a reader takes such ratios for a zip
+      // bomb, so yarn stores large attachments, and library.json is capped by size instead.
       let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
       let file = dir.appendingPathComponent("pattern.txt")
       try Data(repeating: UInt8(ascii: "k"), count: 2 << 20).write(to: file)
@@ -322,8 +323,16 @@ import Testing
       let small = dir.appendingPathComponent("small.txt")
       try Data(repeating: UInt8(ascii: "p"), count: 1000).write(to: small)
       let note = try store.importAttachment(from: small)
-      try store.insert(
-        Yarn(id: "y", name: String(repeating: "a", count: 3 << 20), photos: [text, note]))
+      try store.write {
+        try store.insert(Yarn(id: "y", name: "Letters", photos: [text, note]))
+        for index in 0..<32 {
+          try store.insert(
+            Note(
+              id: "n\(index)", subject: .yarn("y"),
+              text: String(repeating: "a", count: Rules.maximumNoteLength),
+              created: Date(timeIntervalSince1970: 0)))
+        }
+      }
       let zip = try backup(store, dir.appendingPathComponent("b.zip"))
       let reader = try ZipArchive.Reader(url: zip)
       let methods = Dictionary(

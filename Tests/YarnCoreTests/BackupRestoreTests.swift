@@ -128,8 +128,10 @@ import Testing
             id: "s2", projectID: "p1", start: Date(timeIntervalSince1970: 3000.75),
             end: Date(timeIntervalSince1970: 3000.25)),
         ])
-      let expected = BackupProblem.inconsistentLibrary(
-        reason: "session s1 ends at 1970-01-01T00:16:40Z, before it starts at 1970-01-01T00:33:20Z")
+      let expected = BackupProblem.brokenRule(
+        kind: "session", id: "s1", name: nil,
+        violation: RuleViolation(
+          field: "end", reason: "1970-01-01T00:16:40Z is before the start 1970-01-01T00:33:20Z"))
       try expectRefusedAlike(
         try backup(library, named: "b.zip", in: dir), expected, target: try emptyStore(dir))
     }

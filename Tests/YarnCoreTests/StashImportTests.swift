@@ -65,7 +65,10 @@ import Testing
           purchaseLocation: line.isEmpty ? nil : line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 2000 + index, month: 2, day: 29 - index % 2) : nil,
           isStashed: index % 4 != 3))
-      notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
+      // A note is never blank (`Rules.noteText`).
+      if !text.allSatisfy(\.isWhitespace) {
+        notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
+      }
     }
     return Library(yarns: yarns, notes: notes)
   }
@@ -145,13 +148,13 @@ import Testing
     let described = plan.problems.map(\.description)
     #expect(
       described == [
-        "line 3, column \"Name\": a yarn needs a name",
+        "line 3, column \"Name\": is blank",
         "line 3, column \"Quantity Unit\": \"bananas\" is not a unit: \(YarnUnit.acceptedWords)",
         "line 3, column \"Date Added\": \"2024-02-30\" is not a date (YYYY-MM-DD)",
         "line 3, column \"ID\": the ID good-1 is also on line 2",
         "line 3, column \"Stashed\": \"maybe\" is not yes or no",
         "line 5: 2 fields where the header has 7 (a quote the exporter did not double? try --lenient)",
-        "line 6, column \"Name\": holds a line break (U+000A); names are one line",
+        "line 6, column \"Name\": holds a line break (U+000A); it must be one line",
         "line 6, column \"Quantity\": \"-1\" is negative; an amount is zero or more; accepted units: \(YarnUnit.acceptedWords)",
         "line 6, column \"Weight\": \"purple\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)",
         "line 8, column \"ID\": \"bad id!\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')",

@@ -47,9 +47,7 @@ struct TimeStart: ParsableCommand {
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
     at = values.value("at")
-    note = values.value("note").flatMap {
-      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
-    }
+    note = try values.clearable("note") ?? nil
     switching = values.flag("switch")
     command = values.command
   }
@@ -187,9 +185,7 @@ struct TimeAdd: ParsableCommand {
         command: command, name: "--on", value: on ?? "",
         reason: "it goes with --duration; --from and --to carry their day")
     }
-    note = values.value("note").flatMap {
-      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
-    }
+    note = try values.clearable("note") ?? nil
     allowOverlap = values.flag("allow-overlap")
   }
 
@@ -260,7 +256,7 @@ struct TimeEdit: ParsableCommand {
     from = values.value("from")
     to = values.value("to")
     project = values.value("project")
-    note = values.clearable("note")
+    note = try values.clearable("note")
     allowOverlap = values.flag("allow-overlap")
     command = values.command
     if from == nil && to == nil && project == nil && note == nil {

@@ -104,6 +104,12 @@ extension ErrorPresenter {
           + "(session \(String(session.id.prefix(8))))",
         hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
         code: .dataError)
+    case .brokenRule:
+      return ErrorReport(
+        message: error.description,
+        hint: "a session lasts at most \(Rules.duration(Rules.maximumSessionSeconds)); "
+          + "record a longer stretch as several sessions, or stop a forgotten timer with --at",
+        code: .dataError)
     case .noRoom:
       return ErrorReport(
         message: error.description, hint: "give --from and --to, or a shorter --duration", code: .dataError)
@@ -163,7 +169,7 @@ extension ErrorPresenter {
         code: .dataError)
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
-    case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
+    case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):
       // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.

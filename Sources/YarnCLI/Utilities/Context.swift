@@ -68,6 +68,9 @@ final class Context {
   /// A read-only store on a missing library is empty and creates nothing.
   func withStore<T>(_ mode: LibraryStore.Mode, _ body: (LibraryStore) throws -> T) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
+    // The store's rule that no session is in the future is read against this command's now.
+    let now = self.now
+    store.clock = { now }
     let result: T
     do {
       result = try body(store)

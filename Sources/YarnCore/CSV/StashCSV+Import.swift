@@ -191,6 +191,21 @@ extension StashCSV {
       try row.read(existingYarn: existingYarn, rowsByID: &rowsByID)
       plan.problems.append(contentsOf: row.problems)
       guard row.problems.isEmpty, let yarn = row.yarn else { continue }
+      // Every rule of the model the row's yarn and note would break (`Rules`), in its words,
+      // so that nothing the store would refuse reaches `apply`.
+      var broken = yarn.ruleViolations().map {
+        ImportProblem(line: record.line, column: nil, reason: "\($0)")
+      }
+      if row.existing == nil, let text = row.notesText, !text.allSatisfy(\.isWhitespace),
+        let violation = Rules.noteText(text, field: "note")
+      {
+        broken.append(
+          ImportProblem(line: record.line, column: layout.header(of: .notes), reason: violation.reason))
+      }
+      guard broken.isEmpty else {
+        plan.problems.append(contentsOf: broken)
+        continue
+      }
       if let existing = row.existing {
         if let notes = row.notesText, notes != (try existingNotes(existing.id)).joined(separator: "\n\n") {
           plan.warnings.append(
@@ -207,7 +222,7 @@ extension StashCSV {
         }
       } else {
         plan.creates.append(yarn)
-        if let text = row.notesText, !text.isEmpty {
+        if let text = row.notesText, !text.allSatisfy(\.isWhitespace) {
           plan.notes.append(
             Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now))
         }
@@ -369,9 +384,9 @@ private struct StashRowReader {
     }
     var yarn = existing ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let cell = cell(.name) {
-      if let name = line(.name, cell, rule: "names") {
+      if let name = line(.name, cell) {
         if name.isEmpty {
-          problem(.name, "a yarn needs a name")
+          problem(.name, Rules.name("").map(\.reason) ?? "is blank")
         } else {
           yarn.name = name
         }
@@ -387,7 +402,7 @@ private struct StashRowReader {
     /// A one-line text cell: `nil` without the column or when the cell is refused (a problem
     /// is recorded), `.some(nil)` when empty or spaces only.
     func oneLine(_ column: StashCSV.Column) -> String?? {
-      guard let text = cell(column), let value = line(column, text, rule: "this column") else {
+      guard let text = cell(column), let value = line(column, text) else {
         return nil
       }
       return .some(value.isEmpty ? nil : value)
@@ -409,15 +424,15 @@ private struct StashRowReader {
         yarn.weight = nil
       }
     }
-    if let value = amount(.lengthPerSkein, .lengthUnit, dimension: .length, what: "a length per skein") {
+    if let value = amount(.lengthPerSkein, .lengthUnit, dimension: .length, what: "length per skein") {
       yarn.lengthPerSkein = value
     }
     if let value = amount(
-      .netWeightPerSkein, .netWeightUnit, dimension: .mass, what: "a net weight per skein")
+      .netWeightPerSkein, .netWeightUnit, dimension: .mass, what: "net weight per skein")
     {
       yarn.netWeightPerSkein = value
     }
-    if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "a quantity") {
+    if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "quantity") {
       yarn.quantity = value
     }
     readRemaining(into: &yarn)
@@ -458,19 +473,15 @@ private struct StashRowReader {
   }
 
   /// `text` of a one-line cell without the spaces around it (`LineText`), or `nil` with a
-  /// problem recorded when it holds a control character (`holds a line break (U+000A);
-  /// names are one line`) or is over `LineText.maximumLength` Characters. `rule` is what the
-  /// rule is about: `names` or `this column`.
-  mutating func line(_ column: StashCSV.Column, _ text: String, rule: String) -> String? {
+  /// problem recorded in the words of the model's rule (`Rules.line(_:field:limit:)`) when it
+  /// holds a control character (`holds a line break (U+000A); it must be one line`) or is
+  /// over `Rules.maximumNameLength` Characters.
+  mutating func line(_ column: StashCSV.Column, _ text: String) -> String? {
     switch LineText.checked(text) {
     case .success(let value):
       return value
     case .failure(let failure):
-      let verb = rule == "names" ? "are" : "is"
-      switch failure {
-      case .controlCharacter: problem(column, "\(failure); \(rule) \(verb) one line")
-      case .tooLong(_, let limit): problem(column, "\(failure); \(rule) \(verb) at most \(limit) characters")
-      }
+      problem(column, Rules.line(text, field: "")?.reason ?? "\(failure)")
       return nil
     }
   }
@@ -478,7 +489,7 @@ private struct StashRowReader {
   /// The Remaining cells: the override when Remaining Source says `override`; without a
   /// Remaining Source column, a Remaining other than the Quantity.
   mutating func readRemaining(into yarn: inout Yarn) {
-    let value = amount(.remaining, .remainingUnit, dimension: nil, what: "a remaining amount")
+    let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     guard let source = cell(.remainingSource) else {
       guard let value else { return }
       yarn.remainingOverride = value == yarn.quantity ? nil : value
@@ -540,20 +551,10 @@ private struct StashRowReader {
         return .some(nil)
       }
     }
-    if amount.value < 0 || amount.value > Amount.maximumValue {
-      problem(valueColumn, "\(valueText) is out of range (0 to \(Int(Amount.maximumValue)))")
+    // The model's rule (`Rules.amount`), in its words; the column names the field.
+    if let violation = Rules.amount(amount, field: what, dimension: dimension) {
+      problem(valueColumn, violation.reason)
       return .some(nil)
-    }
-    if let dimension {
-      guard amount.unit.dimension == dimension else {
-        let units = dimension == .length ? "yd or m" : "g or oz"
-        problem(valueColumn, "\(what) is in \(units), not \(amount.unit.rawValue)")
-        return .some(nil)
-      }
-      guard amount.value > 0 else {
-        problem(valueColumn, "\(what) must be more than 0")
-        return .some(nil)
-      }
     }
     return .some(amount)
   }

@@ -52,6 +52,10 @@ public final class TimeTracker {
     let start = LibraryStore.truncated(at)
     let present = LibraryStore.truncated(now)
     guard start <= present else { throw TimeError.inFuture(.start, start, now: present) }
+    // A session started longer ago than one may last could never be stopped.
+    if let violation = Rules.length(Rules.seconds(present) - Rules.seconds(start)) {
+      throw TimeError.brokenRule(violation)
+    }
     return try store.write {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
@@ -126,6 +130,9 @@ public final class TimeTracker {
     guard from <= present else { throw TimeError.inFuture(.start, from, now: present) }
     guard to > from else { throw TimeError.endNotAfterStart(start: from, end: to) }
     guard to <= present else { throw TimeError.inFuture(.end, to, now: present) }
+    if let violation = Rules.length(Rules.seconds(to) - Rules.seconds(from)) {
+      throw TimeError.brokenRule(violation)
+    }
     return try store.write {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
@@ -165,6 +172,7 @@ public final class TimeTracker {
     guard seconds > 0 else {
       throw TimeError.endNotAfterStart(start: present, end: present)
     }
+    if let violation = Rules.length(seconds) { throw TimeError.brokenRule(violation) }
     guard let day else {
       return try add(
         projectID: projectID, start: present.addingTimeInterval(-Double(seconds)), end: present,
@@ -229,6 +237,11 @@ public final class TimeTracker {
         if let end = session.end {
           guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
           guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
+          if let violation = Rules.length(Rules.seconds(end) - Rules.seconds(session.start)) {
+            throw TimeError.brokenRule(violation)
+          }
+        } else if let violation = Rules.length(Rules.seconds(present) - Rules.seconds(session.start)) {
+          throw TimeError.brokenRule(violation)
         }
         if !allowOverlap {
           try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
@@ -311,6 +324,9 @@ public final class TimeTracker {
   /// with `end == start`.
   private func finish(_ running: TimeSession, at end: Date) throws -> TimeSession {
     guard end >= running.start else { throw TimeError.endBeforeStart(running, end: end) }
+    if let violation = Rules.length(Rules.seconds(end) - Rules.seconds(running.start)) {
+      throw TimeError.brokenRule(violation)
+    }
     var stopped = running
     stopped.end = end
     if end == running.start {
@@ -322,15 +338,12 @@ public final class TimeTracker {
   }
 
   /// Throws `TimeError.overlaps` for the first session (by start) other than `excluding`
-  /// that shares an instant with `[start, end)`; `end == nil` is a running session, reaching
-  /// to `now` and on. A running session found counts until `now`; zero-length ones overlap
-  /// nothing.
+  /// that shares an instant with `[start, end)` (`TimeSession.overlaps(_:now:)`); `end ==
+  /// nil` is a running session, counting until `now` (no recorded session ends later).
   private func checkOverlap(start: Date, end: Date?, excluding: String?, now: Date) throws {
-    if let end, end <= start { return }
-    for other in try store.sessions(from: start, to: end) where other.id != excluding {
-      let otherEnd = other.end ?? max(now, other.start)
-      guard otherEnd > other.start, otherEnd > start else { continue }
-      if let end, other.start >= end { continue }
+    let candidate = TimeSession(id: excluding ?? "", projectID: "", start: start, end: end)
+    for other in try store.sessions(from: start, to: end)
+    where other.id != excluding && candidate.overlaps(other, now: now) {
       throw TimeError.overlaps(other, projectName: try projectName(other.projectID))
     }
   }
@@ -344,12 +357,7 @@ public final class TimeTracker {
 /// them in local time.
 public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Which end of a session an instant is.
-  public enum Edge: String, Sendable {
-    /// The session's start.
-    case start
-    /// The session's end.
-    case end
-  }
+  public typealias Edge = Rules.Edge
 
   /// Thrown by `start` when a session is already running (and not switching): the running
   /// session and its project's name.
@@ -368,6 +376,10 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Thrown by `add --duration --on DAY` when the day has only `free` seconds left after its
   /// last session (or before now) for a session of `seconds`.
   case noRoom(day: CalendarDate, seconds: Int64, free: Int64)
+  /// Thrown when the session would break a rule of the model (`Rules`): it would last longer
+  /// than `Rules.maximumSessionSeconds` (`add`, `edit`, `stop`, and `start` at an instant
+  /// longer ago than that).
+  case brokenRule(RuleViolation)
   /// Thrown when no session has the ID or ID prefix `reference` (or the prefix is shorter
   /// than 4 characters).
   case sessionNotFound(reference: String)
@@ -391,8 +403,9 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
       return "a session must end after it starts: \(JSONCoding.formatInstant(start)) to "
         + "\(JSONCoding.formatInstant(end))"
     case .inFuture(let edge, let instant, let now):
-      return "the \(edge.rawValue) \(JSONCoding.formatInstant(instant)) is in the future "
-        + "(now is \(JSONCoding.formatInstant(now)))"
+      return "the \(Rules.future(edge, instant, now: now))"
+    case .brokenRule(let violation):
+      return "the session's \(violation)"
     case .overlaps(let session, let projectName):
       return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
         + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(session.id))"

@@ -136,6 +136,16 @@ struct RowWriter {
 }
 
 extension LibraryStore {
+  /// Throws the first of `violations` (an item's `ruleViolations()`) as
+  /// `StoreError.brokenRule` naming the item (and its `name`); nothing when there is none.
+  static func refuse(
+    _ violations: [RuleViolation], kind: StoreError.Kind, id: String, name: String? = nil
+  ) throws {
+    if let first = violations.first {
+      throw StoreError.brokenRule(kind: kind, id: id, name: name, violation: first)
+    }
+  }
+
   /// `date` as whole Unix seconds, truncated toward the past, the form instants are stored in.
   ///
   /// - Throws: `StoreError.invalidData` when the instant is not finite or beyond ±2^63 s.
