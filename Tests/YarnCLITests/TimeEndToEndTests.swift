@@ -293,6 +293,34 @@ import Testing
     #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
   }
 
+  /// One maximum session length, 24 hours, however the session is made: `--from/--to` and
+  /// `--at` are refused with the rule's words (65), a longer `--duration` as a bad value (64).
+  @Test func noSessionLongerThanADay() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    let before = try yarn.librarySnapshot()
+    let span = try yarn.run(["time", "add", "Flax", "--from", "-24h1m", "--to", "now"])
+    #expect(span.status == 65)
+    #expect(
+      span.stderr.hasPrefix(
+        "error: the session's length 24h 1m is over the limit of 24h (one sitting)\n"
+          + "hint: a session lasts at most 24h; record a longer stretch as several sessions, "
+          + "or stop a forgotten timer with --at\n"))
+    let start = try yarn.run(["time", "start", "Flax", "--at", "-25h"])
+    #expect(start.status == 65)
+    #expect(
+      start.stderr.hasPrefix("error: the session's length 25h is over the limit of 24h (one sitting)\n"))
+    let duration = try yarn.run(["time", "add", "Flax", "--duration", "24h1m"])
+    #expect(duration.status == 64)
+    #expect(
+      duration.stderr.contains(
+        "the duration \"24h1m\" must be more than zero and at most 24h, the longest a session may last"))
+    #expect(try yarn.librarySnapshot() == before)
+    // A day exactly is one sitting.
+    try yarn.ok(["time", "add", "Flax", "--duration", "24h"])
+  }
+
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
   /// as `time stop` does.
   @Test func switchSaysWhatItStopped() throws {

@@ -168,6 +168,36 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// Amounts and notes that break the model's rules (`Rules`) are named by line and column
+  /// in the rule's words; values at the edges (the ceiling, tiny fractions) are taken.
+  @Test func amountsAndNotesBreakingTheRulesAreNamedInTheRulesWords() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let text =
+      "Name,Quantity,Quantity Unit,Length per Skein,Length Unit,Net Weight per Skein,Net Weight Unit,Notes\r\n"
+      + "Huge,2000000000,g,,,,,\r\n"
+      + "Zero,1,skein,0,m,,,\r\n"
+      + "Kilo,1,skein,,,100,yd,\r\n"
+      + "Bell,1,skein,,,,,\"ding\u{7}\"\r\n"
+      + "Fine,1000000000,g,0.5,yd,5e-324,oz,\"two\nlines\"\r\n"
+    let plan = try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options())
+    #expect(
+      plan.problems.map(\.description) == [
+        "line 2, column \"Quantity\": 2000000000 g is over the limit of 1000000000",
+        "line 3, column \"Length per Skein\": 0 m must be more than 0",
+        "line 4, column \"Net Weight per Skein\": 100 yd is not in g or oz",
+        "line 5, column \"Notes\": holds a control character (U+0007); "
+          + "a note may hold line breaks and tabs, no other control character",
+      ])
+    let fine = try #require(plan.creates.first)
+    #expect(plan.creates.count == 1)
+    #expect(fine.quantity == Amount(1_000_000_000, .gram))
+    #expect(fine.lengthPerSkein == Amount(0.5, .yard))
+    #expect(fine.netWeightPerSkein == Amount(5e-324, .ounce))
+    #expect(plan.notes.map(\.text) == ["two\nlines"])
+  }
+
   @Test func headerProblems() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { Fixtures.cleanUp(directory) }
