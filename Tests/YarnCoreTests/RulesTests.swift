@@ -219,6 +219,19 @@ import Testing
     }
   }
 
+  /// Instants beyond what the store holds do not overflow the rules' arithmetic: the length
+  /// counts as the longest an `Int64` of seconds holds (2^63 − 1 s = 2562047788015215 h
+  /// 30 min 7 s).
+  @Test func instantsFarOutOfRangeAreRefusedWithoutOverflow() throws {
+    try withStore { (store: LibraryStore) throws in
+      let session = TimeSession(
+        id: "s1", projectID: "p", start: Date(timeIntervalSince1970: -1e300),
+        end: Date(timeIntervalSince1970: 1e300))
+      let got = message { try store.insert(session) }
+      #expect(got == "session s1: length 2562047788015215h 30m 7s is over the limit of 24h (one sitting)")
+    }
+  }
+
   /// The words of `TimeTracker` and of the store are the rule's: the length and the future.
   @Test func theTrackerSaysTheRulesInTheirWords() {
     #expect(

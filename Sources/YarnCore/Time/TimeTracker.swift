@@ -53,7 +53,7 @@ public final class TimeTracker {
     let present = LibraryStore.truncated(now)
     guard start <= present else { throw TimeError.inFuture(.start, start, now: present) }
     // A session started longer ago than one may last could never be stopped.
-    if let violation = Rules.length(Rules.seconds(present) - Rules.seconds(start)) {
+    if let violation = Rules.length(from: start, to: present) {
       throw TimeError.brokenRule(violation)
     }
     return try store.write {
@@ -130,7 +130,7 @@ public final class TimeTracker {
     guard from <= present else { throw TimeError.inFuture(.start, from, now: present) }
     guard to > from else { throw TimeError.endNotAfterStart(start: from, end: to) }
     guard to <= present else { throw TimeError.inFuture(.end, to, now: present) }
-    if let violation = Rules.length(Rules.seconds(to) - Rules.seconds(from)) {
+    if let violation = Rules.length(from: from, to: to) {
       throw TimeError.brokenRule(violation)
     }
     return try store.write {
@@ -237,10 +237,10 @@ public final class TimeTracker {
         if let end = session.end {
           guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
           guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
-          if let violation = Rules.length(Rules.seconds(end) - Rules.seconds(session.start)) {
+          if let violation = Rules.length(from: session.start, to: end) {
             throw TimeError.brokenRule(violation)
           }
-        } else if let violation = Rules.length(Rules.seconds(present) - Rules.seconds(session.start)) {
+        } else if let violation = Rules.length(from: session.start, to: present) {
           throw TimeError.brokenRule(violation)
         }
         if !allowOverlap {
@@ -324,7 +324,7 @@ public final class TimeTracker {
   /// with `end == start`.
   private func finish(_ running: TimeSession, at end: Date) throws -> TimeSession {
     guard end >= running.start else { throw TimeError.endBeforeStart(running, end: end) }
-    if let violation = Rules.length(Rules.seconds(end) - Rules.seconds(running.start)) {
+    if let violation = Rules.length(from: running.start, to: end) {
       throw TimeError.brokenRule(violation)
     }
     var stopped = running

@@ -133,8 +133,8 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
 extension Project {
   /// Sets the status, keeping the finished day in step: a project that becomes finished
   /// without a finished day is finished on `today` (a local calendar day); one that leaves
-  /// `finished` loses its finished day. (The rule of status and days: a finished project
-  /// always has a finished day, and only a finished one has one.)
+  /// `finished` loses its finished day, so that the result keeps the rule of status and days
+  /// (`Rules.days(status:started:finished:)`) unless the finished day is before `started`.
   public mutating func setStatus(_ newStatus: ProjectStatus, today: CalendarDate) {
     status = newStatus
     if newStatus == .finished {

@@ -42,7 +42,9 @@ public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible 
 ///   hibernating one has none (a frogged one may keep the day it was frogged); the finished
 ///   day is not before the started day.
 /// - A session: it does not end before it starts, lasts at most `maximumSessionSeconds`,
-///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance).
+///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance). A running
+///   session's length is checked when it stops (`TimeTracker` also refuses to start one
+///   longer ago than the maximum), so that a backup made while a timer ran still restores.
 public enum Rules {
   /// The most Characters (as `String.count` counts them) a name or one-line field may have:
   /// 200, in line with what sites such as Ravelry allow for a name.
@@ -201,7 +203,8 @@ public enum Rules {
     start: Date, end: Date?, now: Date, tolerance: Int64 = clockSkewSeconds
   ) -> RuleViolation? {
     let from = seconds(start)
-    let latest = seconds(now) + tolerance
+    let (sum, overflow) = seconds(now).addingReportingOverflow(tolerance)
+    let latest = overflow ? Int64.max : sum
     if let end {
       let to = seconds(end)
       if to < from {
@@ -209,12 +212,20 @@ public enum Rules {
           field: "end",
           reason: "\(JSONCoding.formatInstant(end)) is before the start \(JSONCoding.formatInstant(start))")
       }
-      if let violation = length(to - from) { return violation }
+      if let violation = length(from: start, to: end) { return violation }
       if to > latest { return future(.end, end, now: now) }
     } else if from > latest {
       return future(.start, start, now: now)
     }
     return nil
+  }
+
+  /// A session from `start` to `end` (whole seconds, truncated) longer than
+  /// `maximumSessionSeconds`, or `nil`. Instants beyond what an `Int64` of seconds holds
+  /// count as the farthest it holds.
+  public static func length(from start: Date, to end: Date) -> RuleViolation? {
+    let (difference, overflow) = seconds(end).subtractingReportingOverflow(seconds(start))
+    return length(overflow ? Int64.max : difference)
   }
 
   /// A session of `seconds` longer than `maximumSessionSeconds`, or `nil`.
@@ -249,7 +260,7 @@ public enum Rules {
   }
 
   /// `date` in whole Unix seconds, truncated toward the past, as the store keeps instants.
-  package static func seconds(_ date: Date) -> Int64 {
+  static func seconds(_ date: Date) -> Int64 {
     Int64(exactly: date.timeIntervalSince1970.rounded(.down))
       ?? (date.timeIntervalSince1970 < 0 ? .min : .max)
   }

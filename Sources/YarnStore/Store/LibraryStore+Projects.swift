@@ -138,7 +138,7 @@ extension LibraryStore {
         VALUES (?, ?, ?, ?, ?)
         """,
         [.text(project.id), .integer(Int64(position)), .text(usage.yarnID)]
-          + (try row.amount(usage.amount, "amount of yarn \(usage.yarnID)")))
+          + row.amount(usage.amount))
     }
     try insertAttachments(project.photos, owner: .project(project.id), role: "photo")
     if let pdf = project.pattern?.pdf {

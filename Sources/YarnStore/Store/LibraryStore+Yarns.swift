@@ -140,10 +140,10 @@ extension LibraryStore {
       .text(yarn.colorFamily), .text(yarn.dyeLot), .integer(yarn.weight?.rawValue),
       .text(yarn.fiber),
     ]
-    out += try row.amount(yarn.lengthPerSkein, "length per skein")
-    out += try row.amount(yarn.netWeightPerSkein, "net weight per skein")
-    out += try row.amount(yarn.quantity, "quantity")
-    out += try row.amount(yarn.remainingOverride, "remaining")
+    out += row.amount(yarn.lengthPerSkein)
+    out += row.amount(yarn.netWeightPerSkein)
+    out += row.amount(yarn.quantity)
+    out += row.amount(yarn.remainingOverride)
     out += [
       .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .integer(yarn.isStashed ? 1 : 0),
     ]

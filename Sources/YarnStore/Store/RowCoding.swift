@@ -125,12 +125,10 @@ struct RowWriter {
 
   func day(_ date: CalendarDate?) -> SQLValue { .text(date?.iso8601) }
 
-  /// The value and unit columns of an amount; the value must be a finite number.
-  func amount(_ amount: Amount?, _ what: String) throws -> [SQLValue] {
+  /// The value and unit columns of an amount (which the item's rules have checked:
+  /// `Rules.amount(_:field:dimension:)`).
+  func amount(_ amount: Amount?) -> [SQLValue] {
     guard let amount else { return [.null, .null] }
-    guard amount.value.isFinite else {
-      throw invalid("\(what) \(amount.value) is not a finite number")
-    }
     return [.real(amount.value), .text(amount.unit.rawValue)]
   }
 }

@@ -42,9 +42,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// Thrown when an attachment's bytes are not in the library's `attachments/` folder (import
   /// them first with `importAttachment(from:)`).
   case missingAttachment(sha256: String)
-  /// Thrown when a value breaks a rule of the schema (a session that ends before it starts,
-  /// an amount that is not a finite number, a malformed digest, a note about both or neither
-  /// of a yarn and a project), or when a stored row cannot be read back as a model value.
+  /// Thrown when a value breaks a rule of the schema that is not a rule of the model (an
+  /// instant beyond ±2^63 s, a malformed digest, a note about both or neither of a yarn and a
+  /// project), or when a stored row cannot be read back as a model value.
   case invalidData(kind: Kind, id: String, reason: String)
   /// Thrown when an inserted or updated item breaks a rule of the model (`Rules`): a blank
   /// name, a negative amount, a finished project without a finished day, a session over
