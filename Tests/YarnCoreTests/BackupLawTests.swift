@@ -408,6 +408,10 @@ import Testing
   /// do, and the item and words of the store's `StoreError.brokenRule` are among verify's
   /// problems, as `library.json: ` and the same sentence.
   @Test func whatTheStoreRefusesVerifyAndRestoreRefuseInTheSameWords() throws {
+    // Verify, restore and the store each read the clock: the second may differ.
+    func timeless(_ problem: Any) -> String {
+      "\(problem)".replacing(/\(now is [0-9T:Z-]+\)/, with: "(now is …)")
+    }
     try Support.withScratch { dir in
       let files = dir.appendingPathComponent("files")
       try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
@@ -431,7 +435,7 @@ import Testing
           try Backup.restore(from: zip, into: target)
         } catch BackupError.invalidBackup(_, let found) {
           restoreRefused = true
-          #expect(found == problems, "seed \(seed)")
+          #expect(found.map(timeless) == problems.map(timeless), "seed \(seed)")
         }
         #expect(restoreRefused == !problems.isEmpty, "seed \(seed)")
         let fresh = try LibraryStore(directory: dir.appendingPathComponent("f-\(seed)"), mode: .readWrite)
@@ -445,7 +449,7 @@ import Testing
             continue
           }
           #expect(
-            problems.map(\.description).contains("library.json: \(error)"),
+            problems.map(timeless).contains(timeless("library.json: \(error)")),
             "seed \(seed): \(error) not in \(problems)")
         }
       }
