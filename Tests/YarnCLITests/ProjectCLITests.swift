@@ -17,6 +17,9 @@ import Testing
     // The store's rule, in its words (`Rules.days`), naming the project by ID and name.
     #expect(edit.stderr.hasPrefix("error: project "))
     #expect(edit.stderr.contains(" (Flax): finished day 2026-03-09 is before the started day 2026-03-10\n"))
+    #expect(
+      edit.stderr.hasSuffix(
+        "hint: change --started or --finished (the day of 'project finish --on'), or --status\n"))
     #expect(try yarn.librarySnapshot() == before)
     let finish = try yarn.run(["project", "finish", "Flax", "--on", "2026-03-09"])
     #expect(finish.status == 65)

@@ -28,7 +28,8 @@ struct TimeStart: ParsableCommand {
         running project, unless --switch, which stops it at the same instant.
 
         TIME is read in the local time zone ($TZ): 14:30, yesterday 20:00, 2026-03-29 14:30,
-        2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future is refused.
+        2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future, or more than 24 hours
+        ago (the longest a session may last), is refused.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [
@@ -136,9 +137,10 @@ struct TimeAdd: ParsableCommand {
         with --on DATE it is placed on that local day, starting when the day's last session
         ended (or at its first instant) and ending by midnight.
 
-        A session must end after it starts and not in the future, and must not overlap
-        another one (which the error names) unless --allow-overlap. Durations are absolute:
-        01:30 to 03:30 on a spring-forward night is 1 hour.
+        A session must end after it starts, last at most 24 hours (one sitting) and not end
+        in the future, and must not overlap another one (which the error names) unless
+        --allow-overlap. Durations are absolute: 01:30 to 03:30 on a spring-forward night is
+        1 hour.
 
         EXAMPLES:
           yarn time add Flax --from "yesterday 20:00" --to "yesterday 21:30"

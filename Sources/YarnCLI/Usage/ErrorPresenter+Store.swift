@@ -169,6 +169,11 @@ extension ErrorPresenter {
         code: .dataError)
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
+    case .brokenRule(.project, _, _, let violation) where violation.field == "finished day":
+      return ErrorReport(
+        message: message,
+        hint: "change --started or --finished (the day of 'project finish --on'), or --status",
+        code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):

@@ -22,7 +22,7 @@ package enum TimeInput {
       case unreadableDuration
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
       case nonexistentLocalTime(zone: String)
-      /// Thrown when a duration is zero or too long (over 1,000 hours).
+      /// Thrown when a duration is zero or too long (over `Rules.maximumSessionSeconds`, 24 h).
       case durationOutOfRange
       /// Thrown when the time, in UTC, falls outside the instants yarn stores and writes
       /// (`JSONCoding.earliestInstant...latestInstant`): `0001-01-01T00:00:00+18:00` is
