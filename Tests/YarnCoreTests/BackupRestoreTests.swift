@@ -137,8 +137,8 @@ import Testing
     }
   }
 
-  /// Each rule of the model (`Rules`) broken in a backup: verify and restore refuse it
-  /// alike, naming the record as `library.json: KIND ID (NAME): FIELD REASON`, and the store
+  /// Each rule of the model (`Rules`) broken in a backup: verify and restore (into an empty
+  /// library and with `--merge`) refuse it alike, naming the record as `library.json: KIND ID (NAME): FIELD REASON`, and the store
   /// refuses the same record in the same words (without `library.json: `).
   @Test(arguments: [
     (
@@ -192,6 +192,17 @@ import Testing
       }
       #expect(restored.count == 1 && restored[0].hasPrefix(expected), "\(restored)")
       #expect(try target.isEmpty())
+      // A merge into a library that holds something refuses it alike, changing nothing.
+      let full = try Support.makeStore(in: dir)
+      let before = try full.library()
+      var merged: [String] = []
+      do {
+        try Backup.restore(from: zip, into: full, options: RestoreOptions(mode: .merge))
+      } catch BackupError.invalidBackup(_, let problems) {
+        merged = problems.map(\.description)
+      }
+      #expect(merged.count == 1 && merged[0].hasPrefix(expected), "\(merged)")
+      #expect(try full.library() == before)
       do {
         try target.insert(library: library)
         Issue.record("the store took \(expected)")
