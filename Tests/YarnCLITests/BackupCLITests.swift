@@ -184,6 +184,35 @@ import YarnCore
     #expect(names == ["Brooklyn Tweed Shelter", "Cascade 220", "Rios"])
   }
 
+  /// `backup restore --merge` refuses a backup whose sessions share time with the library's
+  /// (the rule of `time add`), listing each pair, and changes nothing (65).
+  @Test func mergeRefusesOverlappingSessionsListingThePairs() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00"])
+    let other = yarn.directory.appendingPathComponent("other")
+    let run = { (arguments: [String]) in
+      try yarn.run(["--library", other.path] + arguments, useLibrary: false)
+    }
+    #expect(try run(["project", "add", "Hat"]).status == 0)
+    #expect(
+      try run(["time", "add", "Hat", "--from", "2026-06-01 10:30", "--to", "2026-06-01 12:00"]).status == 0)
+    #expect(try run(["backup", "create", yarn.directory.appendingPathComponent("hat.zip").path]).status == 0)
+    let before = try Self.state(of: yarn.library)
+    let flaxSession = try #require(before.library.sessions.first?.id)
+    let merge = try yarn.run(["backup", "restore", "hat.zip", "--merge"])
+    #expect(merge.status == 65)
+    #expect(merge.stderr.contains("1 conflict; nothing was changed"))
+    // The runner's TZ is UTC.
+    #expect(
+      merge.stderr.contains(
+        ": from 2026-06-01T10:30:00Z to 2026-06-01T12:00:00Z, it overlaps the session on \"Flax\" "
+          + "from 2026-06-01T10:00:00Z to 2026-06-01T11:00:00Z (session \(flaxSession))"),
+      "\(merge.stderr)")
+    #expect(try Self.state(of: yarn.library) == before)
+  }
+
   /// A merge that finds the backup's photo already stored says so: 1 attachment unchanged
   /// (it said 0, beside every other item counted unchanged).
   @Test func mergeCountsAttachmentsAlreadyThere() throws {

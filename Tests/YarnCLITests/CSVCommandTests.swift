@@ -79,7 +79,7 @@ import YarnCore
     #expect(
       result.stderr == """
         error: bad.csv: 2 bad rows; nothing was imported:
-          line 3, column "Name": a yarn needs a name
+          line 3, column "Name": is blank
           line 5, column "Quantity": "3 bananas" has an unknown unit "bananas"; accepted units: \(YarnUnit.acceptedWords)
           line 5, column "Weight": "purple" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)
         hint: fix or remove these rows and import again

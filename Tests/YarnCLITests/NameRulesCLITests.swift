@@ -46,7 +46,7 @@ import YarnCore
     #expect(newline.status == 64)
     #expect(
       newline.stderr
-        == "error: bad value 'Cascade\\n220' for <name>: it holds a line break (U+000A); names are one line\n"
+        == "error: bad value 'Cascade\\n220' for <name>: holds a line break (U+000A); it must be one line\n"
         + "usage: yarn stash add <name> [<options>]\n"
         + "hint: see 'yarn stash add --help'\n")
     // At either end too: refused, not trimmed.
@@ -56,19 +56,19 @@ import YarnCore
     #expect(tab.status == 64)
     #expect(
       tab.stderr.hasPrefix(
-        "error: bad value 'Azul\\tProfundo' for --colorway: it holds a tab (U+0009); --colorway takes one line of text\n"
+        "error: bad value 'Azul\\tProfundo' for --colorway: holds a tab (U+0009); it must be one line\n"
       ))
 
     let nel = try yarn.run(["project", "edit", "Flax", "--name", "Flax\u{85}Light"])
     #expect(nel.status == 64)
     #expect(
       nel.stderr.hasPrefix(
-        "error: bad value 'Flax\\u{85}Light' for --name: it holds a line break (U+0085); names are one line\n"
+        "error: bad value 'Flax\\u{85}Light' for --name: holds a line break (U+0085); it must be one line\n"
       ))
 
     let escape = try yarn.run(["project", "add", "Hat", "--pattern", "\u{1B}[31mRed"])
     #expect(escape.status == 64)
-    #expect(escape.stderr.contains("for --pattern: it holds a control character (U+001B)"))
+    #expect(escape.stderr.contains("for --pattern: holds a control character (U+001B)"))
 
     #expect(try yarn.librarySnapshot() == before)
   }
@@ -84,12 +84,12 @@ import YarnCore
     #expect(long.status == 64)
     #expect(
       long.stderr.hasPrefix(
-        "error: bad value '\(family)\(String(repeating: "a", count: 39))…' for <name>: it is 201 "
-          + "characters long; names are at most 200 characters\n"))
+        "error: bad value '\(family)\(String(repeating: "a", count: 39))…' for <name>: is 201 "
+          + "characters long; the limit is 200\n"))
     let brand = try yarn.run(["stash", "edit", fits, "--brand", String(repeating: "b", count: 201)])
     #expect(brand.status == 64)
     #expect(
-      brand.stderr.contains("for --brand: it is 201 characters long; --brand takes at most 200 characters"))
+      brand.stderr.contains("for --brand: is 201 characters long; the limit is 200"))
     #expect(try yarn.librarySnapshot() == before)
     let list = try #require(try yarn.ok(["--json", "stash", "list"]).json() as? [[String: Any]])
     #expect(list.map { $0["name"] as? String } == [fits])
@@ -118,8 +118,8 @@ import YarnCore
     #expect(
       result.stderr == """
         error: in.csv: 2 bad rows; nothing was imported:
-          line 2, column "Name": holds a NUL character (U+0000); names are one line
-          line 3, column "Name": holds a line break (U+000A); names are one line
+          line 2, column "Name": holds a NUL character (U+0000); it must be one line
+          line 3, column "Name": holds a line break (U+000A); it must be one line
         hint: fix or remove these rows and import again
 
         """)

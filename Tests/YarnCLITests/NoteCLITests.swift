@@ -64,7 +64,7 @@ import Testing
     for (command, status, words) in [
       (["note", "show", "zzzz"], Int32(65), "no note with id zzzz"),
       (["note", "rm", "ab"], 65, "an ID prefix of at least 4 characters"),  // too short
-      (["note", "edit", id, ""], 64, "a note cannot be empty"),
+      (["note", "edit", id, ""], 64, "for <text>: is blank"),
       (["note", "edit", id], 64, "missing argument <text>"),
       (["note", "list", "--yarn", "Nope"], 65, "no yarn matches 'Nope'"),
       (["note", "list", "--yarn", "Rios", "--project", "X"], 64, "exactly one of --project or --yarn"),

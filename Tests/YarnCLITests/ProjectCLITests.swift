@@ -14,11 +14,16 @@ import Testing
     let before = try yarn.librarySnapshot()
     let edit = try yarn.run(["project", "edit", "Flax", "--finished", "2026-03-09"])
     #expect(edit.status == 65)
+    // The store's rule, in its words (`Rules.days`), naming the project by ID and name.
+    #expect(edit.stderr.hasPrefix("error: project "))
+    #expect(edit.stderr.contains(" (Flax): finished day 2026-03-09 is before the started day 2026-03-10\n"))
     #expect(
-      edit.stderr.hasPrefix("error: 'Flax' cannot finish on 2026-03-09 before it started on 2026-03-10\n"))
+      edit.stderr.hasSuffix(
+        "hint: change --started or --finished (the day of 'project finish --on'), or --status\n"))
     #expect(try yarn.librarySnapshot() == before)
     let finish = try yarn.run(["project", "finish", "Flax", "--on", "2026-03-09"])
     #expect(finish.status == 65)
+    #expect(finish.stderr.contains(" (Flax): finished day 2026-03-09 is before the started day 2026-03-10\n"))
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
   }
 
@@ -71,7 +76,7 @@ import Testing
     // A finished project keeps a day: clearing it is refused.
     let cleared = try yarn.run(["project", "edit", "Hat", "--finished", ""])
     #expect(cleared.status == 65)
-    #expect(cleared.stderr.contains("'Hat' is finished; a finished project has a finished day"))
+    #expect(cleared.stderr.contains(" (Hat): finished day is missing; a finished project has one\n"))
     #expect(try yarn.librarySnapshot() == before)
     // The year summary counts it.
     let summary = try #require(

@@ -349,13 +349,47 @@ import Testing
         "error: it overlaps the session on \"Flax\" from 2026-06-01 10:00 to 2026-06-01 10:45:20 (session "),
       "\(clash.stderr)")
     try yarn.ok(["time", "add", "Hat", "--from", "2026-06-01 10:46", "--duration", "30m"])
-    try yarn.ok(["time", "start", "Flax", "--at", "2026-06-01T12:00:07Z"])
-    let early = try yarn.run(["time", "stop", "--at", "2026-06-01 12:00"])
+    // A timer started two hours ago at a minute and 7 seconds (within a day: the longest a
+    // session may run), stopped at that minute as typed.
+    let minute = Date(
+      timeIntervalSince1970: TimeInterval((Int(Date().timeIntervalSince1970) / 60 - 120) * 60))
+    let iso = ISO8601DateFormatter().string(from: minute)  // such as 2026-12-01T10:00:00Z
+    let shown = String(iso.prefix(16)).replacing("T", with: " ")  // 2026-12-01 10:00, in TZ=UTC
+    try yarn.ok(["time", "start", "Flax", "--at", String(iso.dropLast(3)) + "07Z"])
+    let early = try yarn.run(["time", "stop", "--at", shown])
     #expect(early.status == 65)
     #expect(
       early.stderr.hasPrefix(
-        "error: the timer started at 2026-06-01 12:00:07; it cannot stop at 2026-06-01 12:00\n"),
+        "error: the timer started at \(shown):07; it cannot stop at \(shown)\n"),
       "\(early.stderr)")
+  }
+
+  /// One maximum session length, 24 hours, however the session is made: `--from/--to` and
+  /// `--at` are refused with the rule's words (65), a longer `--duration` as a bad value (64).
+  @Test func noSessionLongerThanADay() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    let before = try yarn.librarySnapshot()
+    let span = try yarn.run(["time", "add", "Flax", "--from", "-24h1m", "--to", "now"])
+    #expect(span.status == 65)
+    #expect(
+      span.stderr.hasPrefix(
+        "error: the session's length 24h 1m is over the limit of 24h (one sitting)\n"
+          + "hint: a session lasts at most 24h; record a longer stretch as several sessions, "
+          + "or stop a forgotten timer with --at\n"))
+    let start = try yarn.run(["time", "start", "Flax", "--at", "-25h"])
+    #expect(start.status == 65)
+    #expect(
+      start.stderr.hasPrefix("error: the session's length 25h is over the limit of 24h (one sitting)\n"))
+    let duration = try yarn.run(["time", "add", "Flax", "--duration", "24h1m"])
+    #expect(duration.status == 64)
+    #expect(
+      duration.stderr.contains(
+        "the duration \"24h1m\" must be more than zero and at most 24h, the longest a session may last"))
+    #expect(try yarn.librarySnapshot() == before)
+    // A day exactly is one sitting.
+    try yarn.ok(["time", "add", "Flax", "--duration", "24h"])
   }
 
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
@@ -381,7 +415,7 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     _ = try yarn.ok(["project", "add", "Flax"])
-    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-06-01 10:00", "--to", "2026-06-01 11:00"])
+    _ = try yarn.ok(["time", "add", "Flax", "--from", "-3h", "--to", "-1h"])
     // A session reference of 3 characters is named as too short, not as missing.
     let short = try yarn.run(["time", "rm", "abc"])
     #expect(short.status == 65)
@@ -393,7 +427,7 @@ import Testing
       force.stderr.hasPrefix(
         "error: '--force' does not apply to 'yarn time log': it applies only to --format csv\n"))
     // `time start --at` has no --allow-overlap: the hint does not offer it to start.
-    let overlap = try yarn.run(["time", "start", "Flax", "--at", "2026-06-01 10:30"])
+    let overlap = try yarn.run(["time", "start", "Flax", "--at", "-2h"])
     #expect(overlap.status == 65)
     #expect(
       overlap.stderr.contains("hint: change the times; 'time add' and 'time edit' take --allow-overlap"))

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YarnCore
 
+@testable import YarnStore
+
 /// Runs the built `yarn` executable in a fresh temporary directory, for end-to-end tests.
 ///
 /// Every test makes its own `YarnRunner` (its own directory and library) and calls `cleanUp()`
@@ -143,5 +145,22 @@ struct YarnRunner {
 
   enum RunnerError: Error {
     case noExecutable
+  }
+}
+
+extension YarnRunner {
+  /// Stores `yarn` in the runner's library with its name and colorway as they are, past the
+  /// store's rules (`Rules`): as a library changed outside yarn (with `sqlite3`) may hold
+  /// them, for tests of how such values are shown.
+  func storeBreakingTheRules(_ yarn: Yarn) throws {
+    let store = try LibraryStore(directory: library, mode: .readWrite)
+    defer { try? store.close() }
+    var valid = yarn
+    valid.name = "placeholder"
+    valid.colorway = nil
+    try store.insert(valid)
+    try store.connection.run(
+      "UPDATE yarn SET name = ?, colorway = ? WHERE id = ?",
+      [.text(yarn.name), .text(yarn.colorway), .text(yarn.id)])
   }
 }

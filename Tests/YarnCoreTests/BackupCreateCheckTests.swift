@@ -135,9 +135,10 @@ import Testing
           .inconsistentLibrary(
             reason: "note n-1: created (253402300800 s from 1970-01-01T00:00:00Z) falls outside "
               + "0001-01-01T00:00:00Z … 9999-12-31T23:59:59Z in UTC"),
-          .inconsistentLibrary(
-            reason: "session s-1 ends at 1970-01-01T00:00:50Z, before it starts at "
-              + "1970-01-01T00:01:40Z"),
+          .brokenRule(
+            kind: "session", id: "s-1", name: nil,
+            violation: RuleViolation(
+              field: "end", reason: "1970-01-01T00:00:50Z is before the start 1970-01-01T00:01:40Z")),
         ])
       #expect(FileManager.default.fileExists(atPath: zip.path))
       // verify cannot read the instant back (so it does not get as far as the session).

@@ -175,6 +175,49 @@ import Testing
     }
   }
 
+  /// A merge refuses the backup's sessions that share time with the library's, as `time add`
+  /// refuses them, listing each pair; one that ends as a library session starts does not
+  /// overlap it. The library (`Support.makeStore`) has "yoke" on Flax sweater from
+  /// 2026-01-01T20:40:00Z to 22:10:00Z and Vanilla socks running since 2026-01-03T00:26:40Z.
+  @Test func sessionsOverlappingTheLibrarysAreConflictsListedInPairs() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let theirs = try LibraryStore(directory: dir.appendingPathComponent("t"), mode: .readWrite)
+      func session(_ id: String, _ start: TimeInterval, _ end: TimeInterval) -> TimeSession {
+        TimeSession(
+          id: id, projectID: "t-project", start: Date(timeIntervalSince1970: start),
+          end: Date(timeIntervalSince1970: end))
+      }
+      try theirs.write {
+        try theirs.insert(Project(id: "t-project", name: "Mittens"))
+        try theirs.insert(session("t-1", 1_767_304_800, 1_767_308_400))  // 22:00 to 23:00
+        try theirs.insert(session("t-2", 1_767_305_400, 1_767_308_400))  // 22:10 to 23:00
+        try theirs.insert(session("t-3", 1_767_402_000, 1_767_405_600))  // Jan 3, 01:00 to 02:00
+      }
+      let zip = try backup(theirs, dir.appendingPathComponent("t.zip"))
+      let before = try snapshot(mine)
+      let expected = [
+        RestoreConflict(
+          kind: "session", id: "t-1", name: nil,
+          reason: "from 2026-01-01T22:00:00Z to 2026-01-01T23:00:00Z, it overlaps the session on "
+            + "\"Flax sweater\" from 2026-01-01T20:40:00Z to 2026-01-01T22:10:00Z "
+            + "(session 0d000000-0000-4000-8000-000000000001)"),
+        RestoreConflict(
+          kind: "session", id: "t-3", name: nil,
+          reason: "from 2026-01-03T01:00:00Z to 2026-01-03T02:00:00Z, it overlaps the session on "
+            + "\"Vanilla socks\" from 2026-01-03T00:26:40Z to now (running) "
+            + "(session 0d000000-0000-4000-8000-000000000002)"),
+      ]
+      for dryRun in [true, false] {
+        #expect(throws: BackupError.mergeConflicts(path: zip.path, conflicts: expected)) {
+          try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge, dryRun: dryRun))
+        }
+        let after = try snapshot(mine)
+        #expect(after.0 == before.0 && after.1 == before.1)
+      }
+    }
+  }
+
   @Test func aSecondRunningSessionIsAConflict() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)
@@ -182,7 +225,8 @@ import Testing
       try theirs.write {
         try theirs.insert(Project(id: "t-project", name: "Mittens"))
         try theirs.insert(
-          TimeSession(id: "t-run", projectID: "t-project", start: Date(timeIntervalSince1970: 5)))
+          // Started after the library's recorded sessions end: only the running one conflicts.
+          TimeSession(id: "t-run", projectID: "t-project", start: Date(timeIntervalSince1970: 1_780_000_000)))
       }
       let zip = try backup(theirs, dir.appendingPathComponent("t.zip"))
       let running = try #require(try mine.runningSession())
@@ -312,9 +356,9 @@ import Testing
 
   @Test func largeCompressibleFilesAndLibrariesStillRestore() throws {
     try Support.withScratch { dir in
-      // A 2 MiB text file of one letter deflates about 1000 times, and so does a yarn name
-      // of 3 MiB of one letter: a reader takes such ratios for a zip bomb, so yarn stores
-      // large attachments, and library.json is capped by size instead.
+      // A 2 MiB text file of one letter deflates about 1000 times, and so do 32 notes of
+      // 100,000 letters (the longest a note may be): a reader takes such ratios for a zip
+      // bomb, so yarn stores large attachments, and library.json is capped by size instead.
       let store = try LibraryStore(directory: dir.appendingPathComponent("a"), mode: .readWrite)
       let file = dir.appendingPathComponent("pattern.txt")
       try Data(repeating: UInt8(ascii: "k"), count: 2 << 20).write(to: file)
@@ -322,8 +366,16 @@ import Testing
       let small = dir.appendingPathComponent("small.txt")
       try Data(repeating: UInt8(ascii: "p"), count: 1000).write(to: small)
       let note = try store.importAttachment(from: small)
-      try store.insert(
-        Yarn(id: "y", name: String(repeating: "a", count: 3 << 20), photos: [text, note]))
+      try store.write {
+        try store.insert(Yarn(id: "y", name: "Letters", photos: [text, note]))
+        for index in 0..<32 {
+          try store.insert(
+            Note(
+              id: "n\(index)", subject: .yarn("y"),
+              text: String(repeating: "a", count: Rules.maximumNoteLength),
+              created: Date(timeIntervalSince1970: 0)))
+        }
+      }
       let zip = try backup(store, dir.appendingPathComponent("b.zip"))
       let reader = try ZipArchive.Reader(url: zip)
       let methods = Dictionary(

@@ -128,10 +128,87 @@ import Testing
             id: "s2", projectID: "p1", start: Date(timeIntervalSince1970: 3000.75),
             end: Date(timeIntervalSince1970: 3000.25)),
         ])
-      let expected = BackupProblem.inconsistentLibrary(
-        reason: "session s1 ends at 1970-01-01T00:16:40Z, before it starts at 1970-01-01T00:33:20Z")
+      let expected = BackupProblem.brokenRule(
+        kind: "session", id: "s1", name: nil,
+        violation: RuleViolation(
+          field: "end", reason: "1970-01-01T00:16:40Z is before the start 1970-01-01T00:33:20Z"))
       try expectRefusedAlike(
         try backup(library, named: "b.zip", in: dir), expected, target: try emptyStore(dir))
+    }
+  }
+
+  /// Each rule of the model (`Rules`) broken in a backup: verify and restore (into an empty
+  /// library and with `--merge`) refuse it alike, naming the record as `library.json: KIND ID (NAME): FIELD REASON`, and the store
+  /// refuses the same record in the same words (without `library.json: `).
+  @Test(arguments: [
+    (
+      Library(yarns: [Yarn(id: "y1", name: "Rios\nAzul")]),
+      "library.json: yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"
+    ),
+    (
+      Library(yarns: [Yarn(id: "y1", name: "Rios", quantity: Amount(-5, .gram))]),
+      "library.json: yarn y1 (Rios): quantity -5 g is negative"
+    ),
+    (
+      Library(projects: [Project(id: "p1", name: "Hat", status: .finished)]),
+      "library.json: project p1 (Hat): finished day is missing; a finished project has one"
+    ),
+    (
+      Library(
+        yarns: [Yarn(id: "y1", name: "Rios")],
+        notes: [Note(id: "n1", subject: .yarn("y1"), text: "  ", created: Date(timeIntervalSince1970: 0))]),
+      "library.json: note n1: text is blank"
+    ),
+    (
+      Library(
+        projects: [Project(id: "p1", name: "Hat")],
+        sessions: [
+          TimeSession(
+            id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 0),
+            end: Date(timeIntervalSince1970: 90_000))
+        ]),
+      "library.json: session s1: length 25h is over the limit of 24h (one sitting)"
+    ),
+    (
+      // 4102444800 s is 2100-01-01T00:00:00Z: in the future for a good while.
+      Library(
+        projects: [Project(id: "p1", name: "Hat")],
+        sessions: [TimeSession(id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 4_102_444_800))]),
+      "library.json: session s1: start 2100-01-01T00:00:00Z is in the future (now is "
+    ),
+  ])
+  func everyRuleIsRefusedAlikeByVerifyRestoreAndTheStore(library: Library, expected: String) throws {
+    try Support.withScratch { dir in
+      let zip = try backup(library, named: "b.zip", in: dir)
+      var verified: [String] = []
+      do { try Backup.verify(zip) } catch BackupError.invalidBackup(_, let problems) {
+        verified = problems.map(\.description)
+      }
+      #expect(verified.count == 1 && verified[0].hasPrefix(expected), "\(verified)")
+      let target = try emptyStore(dir)
+      var restored: [String] = []
+      do { try Backup.restore(from: zip, into: target) } catch BackupError.invalidBackup(_, let problems) {
+        restored = problems.map(\.description)
+      }
+      #expect(restored.count == 1 && restored[0].hasPrefix(expected), "\(restored)")
+      #expect(try target.isEmpty())
+      // A merge into a library that holds something refuses it alike, changing nothing.
+      let full = try Support.makeStore(in: dir)
+      let before = try full.library()
+      var merged: [String] = []
+      do {
+        try Backup.restore(from: zip, into: full, options: RestoreOptions(mode: .merge))
+      } catch BackupError.invalidBackup(_, let problems) {
+        merged = problems.map(\.description)
+      }
+      #expect(merged.count == 1 && merged[0].hasPrefix(expected), "\(merged)")
+      #expect(try full.library() == before)
+      do {
+        try target.insert(library: library)
+        Issue.record("the store took \(expected)")
+      } catch let error as StoreError {
+        #expect("library.json: \(error)".hasPrefix(expected))
+      }
     }
   }
 

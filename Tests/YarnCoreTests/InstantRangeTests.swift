@@ -160,7 +160,9 @@ import Testing
       let end = try #require(JSONCoding.parseInstant("9999-12-31T23:59:59.75Z"))
       try store.write {
         try store.insert(Project(id: "p1", name: "Flax"))
-        try store.insert(TimeSession(id: "s1", projectID: "p1", start: start, end: end))
+        // A session may not end in the future (`Rules`): the note holds the last instant.
+        try store.insert(
+          TimeSession(id: "s1", projectID: "p1", start: start, end: start.addingTimeInterval(3600)))
         try store.insert(
           Note(id: "n1", subject: .project("p1"), text: "x", created: start, modified: end))
       }

@@ -80,11 +80,11 @@ import Testing
     let plan = try Self.plan(csv, store: store)
     #expect(
       plan.problems.map(\.description) == [
-        "line 4, column \"Name\": holds a line break (U+000A); names are one line",
-        "line 6, column \"Name\": holds a NUL character (U+0000); names are one line",
-        "line 6, column \"Brand\": holds a tab (U+0009); this column is one line",
-        "line 8, column \"Name\": is 201 characters long; names are at most 200 characters",
-        "line 9, column \"Name\": holds a line break (U+0085); names are one line",
+        "line 4, column \"Name\": holds a line break (U+000A); it must be one line",
+        "line 6, column \"Name\": holds a NUL character (U+0000); it must be one line",
+        "line 6, column \"Brand\": holds a tab (U+0009); it must be one line",
+        "line 8, column \"Name\": is 201 characters long; the limit is 200",
+        "line 9, column \"Name\": holds a line break (U+0085); it must be one line",
       ])
     #expect(plan.creates.map(\.name) == ["Rios", long])
     #expect(plan.creates.first?.brand == "Malabrigo")

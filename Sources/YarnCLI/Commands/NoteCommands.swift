@@ -76,12 +76,14 @@ enum NoteSubjectOption {
     }
   }
 
-  /// The words of `<text>` joined with spaces; refused when blank.
+  /// The words of `<text>` joined with spaces; refused (64) when they break the rule of a
+  /// note's text (`Rules.noteText(_:field:)`: blank, too long, a control character).
   static func text(_ values: ParsedValues) throws -> String {
     let text = values.argumentList("text").joined(separator: " ")
-    guard !text.trimmingSpacesAndNewlines().isEmpty else {
+    if let violation = Rules.noteText(text) {
       throw CLIError.badValue(
-        command: values.command, name: "<text>", value: text, reason: "a note cannot be empty")
+        command: values.command, name: "<text>", value: LineText.visible(String(text.prefix(40))),
+        reason: violation.reason)
     }
     return text
   }

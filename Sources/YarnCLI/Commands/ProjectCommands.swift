@@ -42,7 +42,7 @@ struct ProjectFields {
     craft = try ProjectFields.clearing(values, "craft") { try values.craft($0) }
     status = try values.status("status")
     patternName = try values.singleLine("pattern")
-    patternURL = try values.singleLine("pattern-url", limit: nil)
+    patternURL = try values.singleLine("pattern-url", limit: Rules.maximumURLLength)
     started = try ProjectFields.clearing(values, "started") { try values.date($0) }
     finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
     // A finished day makes a project finished: with another status it is refused.
@@ -59,17 +59,6 @@ struct ProjectFields {
     guard let text = values.value(name) else { return nil }
     if text.trimmingSpaces().isEmpty { return .some(nil) }
     return .some(try read(name))
-  }
-
-  /// Refuses a finished project without a finished day, or one finished before it started
-  /// (65).
-  static func checkDates(of project: Project) throws {
-    if let problem = project.datesProblem {
-      throw CLIError.invalidData(
-        message: problem,
-        hint: project.finished == nil
-          ? "give --finished YYYY-MM-DD, or another --status" : "change --started or --finished")
-    }
   }
 
   /// Sets every given field; a status through `Project.setStatus`, so that the finished day
@@ -117,7 +106,6 @@ struct ProjectAdd: ParsableCommand {
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
     fields.apply(to: &project, today: context.today)
-    try ProjectFields.checkDates(of: project)
     try context.write { store in try store.insert(project) }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
     context.message("added project \(project.name) (\(shortID(project.id)))")
@@ -251,7 +239,6 @@ struct ProjectEdit: ParsableCommand {
       var project = try References.project(reference, in: try store.projects())
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
-      try ProjectFields.checkDates(of: project)
       try store.update(project)
       return project
     }
@@ -319,9 +306,6 @@ struct ProjectFinish: ParsableCommand {
       var project = try References.project(reference, in: try store.projects())
       project.status = .finished
       project.finished = finished
-      if let problem = project.datesProblem {
-        throw CLIError.invalidData(message: problem, hint: "give the day with --on YYYY-MM-DD")
-      }
       try store.update(project)
       return project
     }

@@ -28,7 +28,8 @@ struct TimeStart: ParsableCommand {
         running project, unless --switch, which stops it at the same instant.
 
         TIME is read in the local time zone ($TZ): 14:30, yesterday 20:00, 2026-03-29 14:30,
-        2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future is refused.
+        2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future, or more than 24 hours
+        ago (the longest a session may last), is refused.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [
@@ -47,9 +48,7 @@ struct TimeStart: ParsableCommand {
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
     at = values.value("at")
-    note = values.value("note").flatMap {
-      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
-    }
+    note = try values.clearable("note") ?? nil
     switching = values.flag("switch")
     command = values.command
   }
@@ -140,9 +139,10 @@ struct TimeAdd: ParsableCommand {
         yarn never makes up a clock time: for another day, say when the work began with
         --from "2026-03-28 14:00".
 
-        A session must end after it starts and not in the future, and must not overlap
-        another one (which the error names) unless --allow-overlap. Durations are absolute:
-        01:30 to 03:30 on a spring-forward night is 1 hour.
+        A session must end after it starts, last at most 24 hours (one sitting) and not end
+        in the future, and must not overlap another one (which the error names) unless
+        --allow-overlap. Durations are absolute: 01:30 to 03:30 on a spring-forward night is
+        1 hour.
 
         EXAMPLES:
           yarn time add Flax --from "yesterday 20:00" --to "yesterday 21:30"
@@ -198,9 +198,7 @@ struct TimeAdd: ParsableCommand {
       // --from with both, or with neither: the end is --to, or --from plus the duration.
       throw CLIError.needsExactlyOne(command: command, options: ["--to", "--duration"])
     }
-    note = values.value("note").flatMap {
-      $0.trimmingSpacesAndNewlines().isEmpty ? nil : $0
-    }
+    note = try values.clearable("note") ?? nil
     allowOverlap = values.flag("allow-overlap")
   }
 
@@ -271,7 +269,7 @@ struct TimeEdit: ParsableCommand {
     from = values.value("from")
     to = values.value("to")
     project = values.value("project")
-    note = values.clearable("note")
+    note = try values.clearable("note")
     allowOverlap = values.flag("allow-overlap")
     command = values.command
     if from == nil && to == nil && project == nil && note == nil {

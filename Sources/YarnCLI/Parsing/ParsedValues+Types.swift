@@ -72,10 +72,19 @@ extension ParsedValues {
   /// means "clear it" (`nil` inside); one-line fields use `singleLine(_:limit:)`.
   ///
   /// Returns `nil` when the option is absent, `.some(nil)` for `--note ""`.
-  func clearable(_ name: String) -> String?? {
+  /// - Throws: `CLIError.badValue` when the text breaks the rule of a note
+  ///   (`Rules.noteText(_:field:)`: too long, a control character other than a line break or
+  ///   a tab).
+  func clearable(_ name: String) throws(CLIError) -> String?? {
     guard let text = value(name) else { return nil }
     let trimmed = text.trimmingSpacesAndNewlines()
-    return .some(trimmed.isEmpty ? nil : text)
+    if trimmed.isEmpty { return .some(nil) }
+    if let violation = Rules.noteText(text) {
+      throw .badValue(
+        command: command, name: "--\(name)", value: LineText.visible(String(text.prefix(40))),
+        reason: violation.reason)
+    }
+    return .some(text)
   }
 
   /// `YYYY-MM-DD`, `today` or `yesterday`.

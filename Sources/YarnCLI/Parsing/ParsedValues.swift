@@ -40,12 +40,12 @@ struct ParsedValues: Equatable {
   /// Characters, and more than white space.
   ///
   /// - Throws: `CLIError.badValue` naming `label`, when the name is empty, holds a control
-  ///   character (naming it: `it holds a line break (U+000A); names are one line`) or is too
-  ///   long.
+  ///   character (naming it: `holds a line break (U+000A); it must be one line`) or is too
+  ///   long, in the words of the model's rules (`Rules.name(_:field:)`).
   func nonEmptyName(_ value: String, label: String) throws(CLIError) -> String {
-    let name = try line(value, label: label, what: "names", plural: true)
-    guard !name.isEmpty else {
-      throw .badValue(command: command, name: label, value: value, reason: "a name cannot be empty")
+    let name = try line(value, label: label)
+    if let violation = Rules.name(name) {
+      throw .badValue(command: command, name: label, value: value, reason: violation.reason)
     }
     return name
   }
@@ -53,39 +53,33 @@ struct ParsedValues: Equatable {
   /// The value of option `--name`, a one-line text field such as `--brand` (`LineText`),
   /// where an empty value means "clear it".
   ///
-  /// - Parameter limit: the most Characters allowed (200), `nil` for none (a URL).
+  /// - Parameter limit: the most Characters allowed (200; `Rules.maximumURLLength` for a URL).
   /// - Returns: `nil` when the option is absent, `.some(nil)` for an empty value or one of
   ///   spaces only (`--brand ""`), else the value without the spaces around it.
   /// - Throws: `CLIError.badValue` naming the option, when the value holds a control
   ///   character or is too long.
-  func singleLine(_ name: String, limit: Int? = LineText.maximumLength) throws(CLIError) -> String?? {
+  func singleLine(_ name: String, limit: Int = LineText.maximumLength) throws(CLIError) -> String?? {
     guard let text = value(name) else { return nil }
     let label = "--\(name)"
-    let trimmed = try line(text, label: label, what: label, plural: false, limit: limit)
+    let trimmed = try line(text, label: label, limit: limit)
     return .some(trimmed.isEmpty ? nil : trimmed)
   }
 
   /// `text` checked by `LineText.checked(_:limit:)`; a problem is `CLIError.badValue` whose
-  /// reason names the character or the length and the rule for `what` (`names`, `--brand`).
+  /// reason is the model's rule's (`Rules.line(_:field:limit:)`), such as `holds a line break
+  /// (U+000A); it must be one line`.
   private func line(
-    _ text: String, label: String, what: String, plural: Bool,
-    limit: Int? = LineText.maximumLength
+    _ text: String, label: String, limit: Int = LineText.maximumLength
   ) throws(CLIError) -> String {
     switch LineText.checked(text, limit: limit) {
     case .success(let trimmed):
       return trimmed
     case .failure(let problem):
-      let rule: String
       var shown = LineText.visible(text)
-      switch problem {
-      case .controlCharacter: rule = plural ? "\(what) are one line" : "\(what) takes one line of text"
-      case .tooLong(_, let limit):
-        rule =
-          plural ? "\(what) are at most \(limit) characters" : "\(what) takes at most \(limit) characters"
-        // The start is enough to tell which value it is.
-        shown = String(shown.prefix(40)) + "…"
-      }
-      throw .badValue(command: command, name: label, value: shown, reason: "it \(problem); \(rule)")
+      // The start is enough to tell which value it is.
+      if case .tooLong = problem { shown = String(shown.prefix(40)) + "…" }
+      let reason = Rules.line(text, field: label, limit: limit)?.reason ?? "\(problem)"
+      throw .badValue(command: command, name: label, value: shown, reason: reason)
     }
   }
 

@@ -124,6 +124,12 @@ extension ErrorPresenter {
           + "(session \(String(session.id.prefix(8))))",
         hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
         code: .dataError)
+    case .brokenRule:
+      return ErrorReport(
+        message: error.description,
+        hint: "a session lasts at most \(Rules.duration(Rules.maximumSessionSeconds)); "
+          + "record a longer stretch as several sessions, or stop a forgotten timer with --at",
+        code: .dataError)
     case .sessionNotFound:
       return ErrorReport(
         message: error.description,
@@ -180,7 +186,12 @@ extension ErrorPresenter {
         code: .dataError)
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
-    case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData:
+    case .brokenRule(.project, _, _, let violation) where violation.field == "finished day":
+      return ErrorReport(
+        message: message,
+        hint: "change --started or --finished (the day of 'project finish --on'), or --status",
+        code: .dataError)
+    case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):
       return ErrorReport(message: message, hint: "see 'yarn undo --list'", code: .dataError)

@@ -77,6 +77,9 @@ final class Context {
   ) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
     store.changeLabel = commandLine
+    // The store's rule that no session is in the future is read against this command's now.
+    let now = self.now
+    store.clock = { now }
     if warnIfMissing, mode == .readOnly, store.isInMemory {
       warning("there is no library at \(store.directory.path); it reads as empty")
     }

@@ -44,6 +44,10 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   /// A record that refers to something the library lacks, or that breaks a rule of the
   /// model (a duplicate ID, two running sessions); `reason` names the records.
   case inconsistentLibrary(reason: String)
+  /// A record of `library.json` that breaks a rule of the model (`Rules`): `kind` (`yarn`,
+  /// `project`, `note`, `session`), `id` and `name` (a yarn's or project's) name it,
+  /// `violation` the field and why, in the words of `StoreError.brokenRule`.
+  case brokenRule(kind: String, id: String, name: String?, violation: RuleViolation)
   /// The manifest's `counts` disagree with `library.json`.
   case countMismatch(kind: String, manifest: Int, library: Int)
   /// An attachment the manifest lists that no yarn or project uses (a restore would store a
@@ -86,6 +90,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
     case .invalidLibrary(let reason): return "library.json is not a valid library: \(reason)"
     case .inconsistentLibrary(let reason): return "library.json: \(reason)"
+    case .brokenRule(let kind, let id, let name, let violation):
+      return "library.json: \(kind) \(id)\(name.map { " (\($0))" } ?? ""): \(violation)"
     case .countMismatch(let kind, let manifest, let library):
       return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
     case .unusedAttachment(let path):

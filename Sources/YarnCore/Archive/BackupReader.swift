@@ -199,7 +199,9 @@ final class BackupReader {
   /// `yarns[3].quantity`, then a count).
   ///
   /// - Complexity: memory O(size of `library.json`): about 10 MB for a real library.
-  func readLibrary() -> LibraryRead {
+  ///
+  /// - Parameter now: the present instant, for the rule that no session is in the future.
+  func readLibrary(now: Date = Date()) -> LibraryRead {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
       return LibraryRead(library: Library(), problems: [.missing(BackupManifest.libraryPath)])
     }
@@ -231,7 +233,7 @@ final class BackupReader {
     guard decoded.problems.isEmpty else { return decoded }
     return LibraryRead(
       library: decoded.library,
-      problems: LibraryCheck.problems(of: decoded.library, manifest: manifest))
+      problems: LibraryCheck.problems(of: decoded.library, manifest: manifest, now: now))
   }
 
   /// Decodes `library.json`'s bytes, each item on its own (`Decoded`): the items that

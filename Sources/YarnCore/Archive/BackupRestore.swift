@@ -25,7 +25,9 @@ public enum RestoreMode: String, Hashable, Sendable {
   /// library lacks is added (after the library's own items); an item with the same ID and
   /// the same content is left as it is; an item with the same ID and other content is a
   /// conflict, and any conflict refuses the whole merge (`BackupError.mergeConflicts`)
-  /// before anything changes.
+  /// before anything changes. A session the backup adds that shares time with one of the
+  /// library (`TimeSession.overlaps(_:now:)`, the rule of `time add`) is a conflict too,
+  /// one for each pair.
   case merge
 }
 
@@ -175,7 +177,7 @@ extension Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-    let read = reader.readLibrary()
+    let read = reader.readLibrary(now: store.clock())
     try Task.checkCancellation()
     var problems = read.problems
     let files = reader.attachmentFiles
@@ -437,6 +439,23 @@ struct RestorePlan {
     for yarn in library.yarns {
       if see(yarn, try store.yarn(id: yarn.id), kind: "yarn", id: yarn.id, name: yarn.name, \.yarns) {
         additions.yarns.append(yarn)
+      }
+    }
+    // No session the backup adds shares time with one of the library (the rule of `time
+    // add`, `TimeSession.overlaps(_:now:)`): each pair is a conflict.
+    let now = store.clock()
+    for session in additions.sessions {
+      let mine = RestorePlan.stored(session)
+      // Two running sessions are the conflict below, not an overlap.
+      for other in try store.sessions(from: mine.start, to: mine.end)
+      where !(mine.isRunning && other.isRunning) && mine.overlaps(other, now: now) {
+        let projectName = try store.project(id: other.projectID)?.name ?? other.projectID
+        conflicts.append(
+          RestoreConflict(
+            kind: "session", id: session.id, name: nil,
+            reason: "from \(JSONCoding.formatInstant(mine.start)) to "
+              + "\(mine.end.map { JSONCoding.formatInstant($0) } ?? "now (running)"), "
+              + TimeError.overlaps(other, projectName: projectName).description))
       }
     }
     // At most one session runs: one the backup adds while the library has another.

@@ -13,8 +13,8 @@ import YarnStore
 /// Everything the store would refuse when the items are inserted is checked here, so that
 /// `verify` passes exactly when `restore` into an empty library succeeds: unique IDs; every
 /// usage's yarn, every session's project and every note's yarn or project present; a note
-/// about exactly one of them; no session ending before it starts (in whole seconds, as the
-/// store keeps instants); instants the store can hold; at most one running session; every
+/// about exactly one of them; every rule of the model (`Rules`: names, amounts, a project's
+/// days, a session's instants at `now`); instants the store can hold; at most one running session; every
 /// attachment with a well-formed digest, in the manifest with the same size; no attachment in
 /// the manifest that no item uses; the manifest's counts equal to the items'.
 ///
@@ -25,6 +25,8 @@ import YarnStore
 /// Memory: the IDs and the references, not the items.
 final class LibraryCheck {
   private let manifest: BackupManifest?
+  /// The present instant, for the rule that no session is in the future.
+  private let now: Date
   private var problems: [BackupProblem] = []
   private var yarnIDs = Set<StoredID>()
   private var projectIDs = Set<StoredID>()
@@ -41,8 +43,10 @@ final class LibraryCheck {
 
   /// Every problem of `library`, alone (`manifest` `nil`: what `Backup.create` checks of
   /// the library it writes) or as the document of a backup with `manifest`.
-  static func problems(of library: Library, manifest: BackupManifest? = nil) -> [BackupProblem] {
-    let check = manifest.map(LibraryCheck.init(manifest:)) ?? LibraryCheck()
+  static func problems(
+    of library: Library, manifest: BackupManifest? = nil, now: Date = Date()
+  ) -> [BackupProblem] {
+    let check = manifest.map { LibraryCheck(manifest: $0, now: now) } ?? LibraryCheck(now: now)
     // The file's order (sorted keys): notes, projects, sessions, yarns.
     library.notes.forEach(check.add)
     library.projects.forEach(check.add)
@@ -52,8 +56,9 @@ final class LibraryCheck {
   }
 
   /// A check of a backup's items against `manifest`.
-  init(manifest: BackupManifest) {
+  init(manifest: BackupManifest, now: Date = Date()) {
     self.manifest = manifest
+    self.now = now
     for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
       sizes[file.sha256] = file.size
     }
@@ -61,11 +66,18 @@ final class LibraryCheck {
 
   /// A check of items alone, without a manifest: what `Backup.create` runs on the items it
   /// writes (the attachments it zips are those the items list, checked as they are read).
-  init() {
+  init(now: Date = Date()) {
     manifest = nil
+    self.now = now
   }
 
   private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
+
+  private func report(_ violations: [RuleViolation], kind: String, id: String, name: String? = nil) {
+    for violation in violations {
+      problems.append(.brokenRule(kind: kind, id: id, name: name, violation: violation))
+    }
+  }
 
   private func unique(_ id: String, in set: inout Set<StoredID>, kind: String) {
     if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(id)") }
@@ -108,12 +120,14 @@ final class LibraryCheck {
   func add(_ yarn: Yarn) {
     counts.yarns += 1
     unique(yarn.id, in: &yarnIDs, kind: "yarn")
+    report(yarn.ruleViolations(), kind: "yarn", id: yarn.id, name: yarn.name)
     for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
   }
 
   func add(_ project: Project) {
     counts.projects += 1
     unique(project.id, in: &projectIDs, kind: "project")
+    report(project.ruleViolations(), kind: "project", id: project.id, name: project.name)
     for usage in project.usages {
       usages.append((project.id, project.name, usage.yarnID))
     }
@@ -125,6 +139,7 @@ final class LibraryCheck {
   func add(_ note: Note) {
     counts.notes += 1
     unique(note.id, in: &noteIDs, kind: "note")
+    report(note.ruleViolations(), kind: "note", id: note.id)
     checkInstant(note.created, "note \(note.id): created")
     checkInstant(note.modified, "note \(note.id): modified")
     if note.yarnID != nil, note.projectID != nil {
@@ -140,15 +155,10 @@ final class LibraryCheck {
     counts.sessions += 1
     unique(session.id, in: &sessionIDs, kind: "session")
     sessionProjects.append((session.id, session.projectID))
+    report(session.ruleViolations(now: now), kind: "session", id: session.id)
     checkInstant(session.start, "session \(session.id): start")
     if let end = session.end {
       checkInstant(end, "session \(session.id): end")
-      // The store keeps whole seconds (truncated), and refuses an end before the start.
-      if end.timeIntervalSince1970.rounded(.down) < session.start.timeIntervalSince1970.rounded(.down) {
-        report(
-          "session \(session.id) ends at \(JSONCoding.formatInstant(end)), before it starts at "
-            + JSONCoding.formatInstant(session.start))
-      }
     } else {
       running.append(session.id)
     }

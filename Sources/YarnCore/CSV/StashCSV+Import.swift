@@ -390,9 +390,9 @@ struct StashRowReader {
   mutating func read(base: Yarn?, id: String?, projects: Library) {
     var yarn = base ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let cell = cell(.name) {
-      if let name = line(.name, cell, rule: "names") {
+      if let name = line(.name, cell) {
         if name.isEmpty {
-          problem(.name, "a yarn needs a name")
+          problem(.name, Rules.name("").map(\.reason) ?? "is blank")
         } else {
           yarn.name = name
         }
@@ -408,7 +408,7 @@ struct StashRowReader {
     /// A one-line text cell: `nil` without the column or when the cell is refused (a problem
     /// is recorded), `.some(nil)` when empty or spaces only.
     func oneLine(_ column: StashCSV.Column) -> String?? {
-      guard let text = cell(column), let value = line(column, text, rule: "this column") else {
+      guard let text = cell(column), let value = line(column, text) else {
         return nil
       }
       return .some(value.isEmpty ? nil : value)
@@ -430,15 +430,15 @@ struct StashRowReader {
         yarn.weight = nil
       }
     }
-    if let value = amount(.lengthPerSkein, .lengthUnit, dimension: .length, what: "a length per skein") {
+    if let value = amount(.lengthPerSkein, .lengthUnit, dimension: .length, what: "length per skein") {
       yarn.lengthPerSkein = value
     }
     if let value = amount(
-      .netWeightPerSkein, .netWeightUnit, dimension: .mass, what: "a net weight per skein")
+      .netWeightPerSkein, .netWeightUnit, dimension: .mass, what: "net weight per skein")
     {
       yarn.netWeightPerSkein = value
     }
-    if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "a quantity") {
+    if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "quantity") {
       yarn.quantity = value
     }
     readRemaining(into: &yarn, base: base, projects: projects)
@@ -486,19 +486,15 @@ struct StashRowReader {
   }
 
   /// `text` of a one-line cell without the spaces around it (`LineText`), or `nil` with a
-  /// problem recorded when it holds a control character (`holds a line break (U+000A);
-  /// names are one line`) or is over `LineText.maximumLength` Characters. `rule` is what the
-  /// rule is about: `names` or `this column`.
-  mutating func line(_ column: StashCSV.Column, _ text: String, rule: String) -> String? {
+  /// problem recorded in the words of the model's rule (`Rules.line(_:field:limit:)`) when it
+  /// holds a control character (`holds a line break (U+000A); it must be one line`) or is
+  /// over `Rules.maximumNameLength` Characters.
+  mutating func line(_ column: StashCSV.Column, _ text: String) -> String? {
     switch LineText.checked(text) {
     case .success(let value):
       return value
     case .failure(let failure):
-      let verb = rule == "names" ? "are" : "is"
-      switch failure {
-      case .controlCharacter: problem(column, "\(failure); \(rule) \(verb) one line")
-      case .tooLong(_, let limit): problem(column, "\(failure); \(rule) \(verb) at most \(limit) characters")
-      }
+      problem(column, Rules.line(text, field: "")?.reason ?? "\(failure)")
       return nil
     }
   }
@@ -509,7 +505,7 @@ struct StashRowReader {
   /// projects or those in progress too (`--include-active`). An empty Remaining, or a
   /// Remaining Source other than `override` without a Remaining column, clears the override.
   mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, projects: Library) {
-    let value = amount(.remaining, .remainingUnit, dimension: nil, what: "a remaining amount")
+    let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
     switch source?.trimmingSpaces().lowercased() {
     case "override":
@@ -586,20 +582,10 @@ struct StashRowReader {
         return .some(nil)
       }
     }
-    if amount.value < 0 || amount.value > Amount.maximumValue {
-      problem(valueColumn, "\(valueText) is out of range (0 to \(Int(Amount.maximumValue)))")
+    // The model's rule (`Rules.amount`), in its words; the column names the field.
+    if let violation = Rules.amount(amount, field: what, dimension: dimension) {
+      problem(valueColumn, violation.reason)
       return .some(nil)
-    }
-    if let dimension {
-      guard amount.unit.dimension == dimension else {
-        let units = dimension == .length ? "yd or m" : "g or oz"
-        problem(valueColumn, "\(what) is in \(units), not \(amount.unit.rawValue)")
-        return .some(nil)
-      }
-      guard amount.value > 0 else {
-        problem(valueColumn, "\(what) must be more than 0")
-        return .some(nil)
-      }
     }
     return .some(amount)
   }

@@ -337,6 +337,20 @@ struct StashMerger {
     plan.problems.append(contentsOf: row.problems)
     guard row.problems.isEmpty, let yarn = row.yarn else { return }
     let line = row.record.line
+    // Every rule of the model the row's yarn and new note would break (`Rules`), in its
+    // words, so that nothing the store would refuse reaches `apply`.
+    var broken = yarn.ruleViolations().map {
+      StashCSV.ImportProblem(line: line, column: nil, reason: "\($0)")
+    }
+    if base == nil, let text = row.notesText, !text.allSatisfy(\.isWhitespace),
+      let violation = Rules.noteText(text, field: "note")
+    {
+      broken.append(.init(line: line, column: layout.header(of: .notes), reason: violation.reason))
+    }
+    guard broken.isEmpty else {
+      plan.problems.append(contentsOf: broken)
+      return
+    }
     if let base {
       if let text = row.notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
         plan.warnings.append(
@@ -356,7 +370,7 @@ struct StashMerger {
         ))
     } else {
       creates.append((line, yarn))
-      if let text = row.notesText, !text.isEmpty {
+      if let text = row.notesText, !text.allSatisfy(\.isWhitespace) {
         notes.append(
           (line, Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)))
       }

@@ -52,6 +52,10 @@ public final class TimeTracker {
     let start = LibraryStore.truncated(at)
     let present = LibraryStore.truncated(now)
     guard start <= present else { throw TimeError.inFuture(.start, start, now: present) }
+    // A session started longer ago than one may last could never be stopped.
+    if let violation = Rules.length(from: start, to: present) {
+      throw TimeError.brokenRule(violation)
+    }
     return try store.write {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
@@ -126,6 +130,9 @@ public final class TimeTracker {
     guard from <= present else { throw TimeError.inFuture(.start, from, now: present) }
     guard to > from else { throw TimeError.endNotAfterStart(start: from, end: to) }
     guard to <= present else { throw TimeError.inFuture(.end, to, now: present) }
+    if let violation = Rules.length(from: from, to: to) {
+      throw TimeError.brokenRule(violation)
+    }
     return try store.write {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
@@ -157,22 +164,26 @@ public final class TimeTracker {
   /// - Returns: the new session.
   /// - Throws: as `add(projectID:start:end:note:allowOverlap:now:)` (`TimeError.inFuture`
   ///   when the session from `start` would end after `now`); `TimeError.endNotAfterStart`
-  ///   for `seconds` of zero or less.
+  ///   for `seconds` of zero or less; `TimeError.brokenRule` for more than
+  ///   `Rules.maximumSessionSeconds`.
   public func add(
     projectID: String, seconds: Int64, from start: Date? = nil, note: String?,
     allowOverlap: Bool = false, now: Date = Date()
   ) throws -> TimeSession {
     let present = LibraryStore.truncated(now)
+    guard seconds > 0 else {
+      throw TimeError.endNotAfterStart(start: present, end: present)
+    }
+    if let violation = Rules.length(seconds) { throw TimeError.brokenRule(violation) }
     let from: Date
     let to: Date
     if let start {
       from = LibraryStore.truncated(start)
-      to = from.addingTimeInterval(Double(max(0, seconds)))
+      to = from.addingTimeInterval(Double(seconds))
     } else {
       to = Date(timeIntervalSince1970: (present.timeIntervalSince1970 / 60).rounded(.down) * 60)
-      from = to.addingTimeInterval(-Double(max(0, seconds)))
+      from = to.addingTimeInterval(-Double(seconds))
     }
-    guard seconds > 0 else { throw TimeError.endNotAfterStart(start: from, end: to) }
     return try add(
       projectID: projectID, start: from, end: to, note: note, allowOverlap: allowOverlap, now: present)
   }
@@ -217,6 +228,11 @@ public final class TimeTracker {
         if let end = session.end {
           guard end > session.start else { throw TimeError.endNotAfterStart(start: session.start, end: end) }
           guard end <= present else { throw TimeError.inFuture(.end, end, now: present) }
+          if let violation = Rules.length(from: session.start, to: end) {
+            throw TimeError.brokenRule(violation)
+          }
+        } else if let violation = Rules.length(from: session.start, to: present) {
+          throw TimeError.brokenRule(violation)
         }
         if !allowOverlap {
           try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
@@ -299,6 +315,9 @@ public final class TimeTracker {
   /// with `end == start`.
   private func finish(_ running: TimeSession, at end: Date) throws -> TimeSession {
     guard end >= running.start else { throw TimeError.endBeforeStart(running, end: end) }
+    if let violation = Rules.length(from: running.start, to: end) {
+      throw TimeError.brokenRule(violation)
+    }
     var stopped = running
     stopped.end = end
     if end == running.start {
@@ -310,15 +329,12 @@ public final class TimeTracker {
   }
 
   /// Throws `TimeError.overlaps` for the first session (by start) other than `excluding`
-  /// that shares an instant with `[start, end)`; `end == nil` is a running session, reaching
-  /// to `now` and on. A running session found counts until `now`; zero-length ones overlap
-  /// nothing.
+  /// that shares an instant with `[start, end)` (`TimeSession.overlaps(_:now:)`); `end ==
+  /// nil` is a running session, counting until `now` (no recorded session ends later).
   private func checkOverlap(start: Date, end: Date?, excluding: String?, now: Date) throws {
-    if let end, end <= start { return }
-    for other in try store.sessions(from: start, to: end) where other.id != excluding {
-      let otherEnd = other.end ?? max(now, other.start)
-      guard otherEnd > other.start, otherEnd > start else { continue }
-      if let end, other.start >= end { continue }
+    let candidate = TimeSession(id: excluding ?? "", projectID: "", start: start, end: end)
+    for other in try store.sessions(from: start, to: end)
+    where other.id != excluding && candidate.overlaps(other, now: now) {
       throw TimeError.overlaps(other, projectName: try projectName(other.projectID))
     }
   }
@@ -332,12 +348,7 @@ public final class TimeTracker {
 /// them in local time.
 public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Which end of a session an instant is.
-  public enum Edge: String, Sendable {
-    /// The session's start.
-    case start
-    /// The session's end.
-    case end
-  }
+  public typealias Edge = Rules.Edge
 
   /// Thrown by `start` when a session is already running (and not switching): the running
   /// session and its project's name.
@@ -353,6 +364,10 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Thrown when a session would share time with another one: that session and its
   /// project's name.
   case overlaps(TimeSession, projectName: String)
+  /// Thrown when the session would break a rule of the model (`Rules`): it would last longer
+  /// than `Rules.maximumSessionSeconds` (`add`, `edit`, `stop`, and `start` at an instant
+  /// longer ago than that).
+  case brokenRule(RuleViolation)
   /// Thrown when no session has the ID or ID prefix `reference` (or the prefix is shorter
   /// than 4 characters).
   case sessionNotFound(reference: String)
@@ -376,8 +391,9 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
       return "a session must end after it starts: \(JSONCoding.formatInstant(start)) to "
         + "\(JSONCoding.formatInstant(end))"
     case .inFuture(let edge, let instant, let now):
-      return "the \(edge.rawValue) \(JSONCoding.formatInstant(instant)) is in the future "
-        + "(now is \(JSONCoding.formatInstant(now)))"
+      return "the \(Rules.future(edge, instant, now: now))"
+    case .brokenRule(let violation):
+      return "the session's \(violation)"
     case .overlaps(let session, let projectName):
       return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
         + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(session.id))"

@@ -102,7 +102,9 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
   public var pattern: Pattern?
   /// The day work began (a local calendar day, no time zone).
   public var started: CalendarDate?
-  /// The day it was finished (or frogged); not before `started` when both are known.
+  /// The day it was finished (or frogged): always set when `status` is `finished`, never
+  /// when planned, in progress or hibernating, and not before `started` when both are known
+  /// (`Rules.days(status:started:finished:)`).
   public var finished: CalendarDate?
   /// The yarns used, in the order recorded.
   public var usages: [YarnUsage]
@@ -129,20 +131,10 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
 }
 
 extension Project {
-  /// What is wrong with the project's days, or `nil` when they agree: a finished project has
-  /// a finished day, and it is not before the day it was started.
-  package var datesProblem: String? {
-    if finished == nil, status == .finished {
-      return "'\(name)' is finished; a finished project has a finished day"
-    }
-    guard let started, let finished, finished < started else { return nil }
-    return "'\(name)' cannot finish on \(finished) before it started on \(started)"
-  }
-
   /// Sets the status, keeping the finished day in step: a project that becomes finished
   /// without a finished day is finished on `today` (a local calendar day); one that leaves
-  /// `finished` loses its finished day. (The rule of status and days: a finished project
-  /// always has a finished day, and only a finished one has one.)
+  /// `finished` loses its finished day, so that the result keeps the rule of status and days
+  /// (`Rules.days(status:started:finished:)`) unless the finished day is before `started`.
   public mutating func setStatus(_ newStatus: ProjectStatus, today: CalendarDate) {
     status = newStatus
     if newStatus == .finished {

@@ -40,3 +40,17 @@ public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
     return max(0, Int64((stop.timeIntervalSince1970 - start.timeIntervalSince1970).rounded()))
   }
 }
+
+extension TimeSession {
+  /// Whether the session shares an instant with `other`, each taken as `[start, end)`: the
+  /// rule of overlap of `TimeTracker` (`time add`, `time edit`, `time start --at`) and of a
+  /// merging restore. A running session counts until `now` (or its start, when that is
+  /// later); a session of no time overlaps nothing; one ending as the other starts does not
+  /// overlap it.
+  public func overlaps(_ other: TimeSession, now: Date) -> Bool {
+    let mine = (start, end ?? max(now, start))
+    let theirs = (other.start, other.end ?? max(now, other.start))
+    guard mine.1 > mine.0, theirs.1 > theirs.0 else { return false }
+    return mine.0 < theirs.1 && theirs.0 < mine.1
+  }
+}

@@ -4,14 +4,14 @@
 ///
 /// Such text is shown on one line (in tables, in `show`, in CSV cells) and typed back to look an
 /// item up, so it may hold no line break, tab or other control character, and spaces around it
-/// are dropped (lookups ignore them too: `Lookup.find`). It is a rule of the input only, not of
-/// the model or the store: a library or backup written before it may hold any text and is read
-/// as it is. Shared with the `yarn` tool (`package`), not public API.
+/// are dropped (lookups ignore them too: `Lookup.find`). The tool and the CSV import trim what
+/// people type with it; the model's rules (`Rules.line(_:field:limit:)`), which the store
+/// applies, refuse what it refuses and text with spaces around it. Shared with the `yarn` tool
+/// (`package`), not public API.
 package enum LineText {
   /// The most Characters (extended grapheme clusters, as Swift counts `String.count`: an emoji
-  /// with its modifiers is one) that a name may have: 200, in line with what sites such as
-  /// Ravelry allow for a name.
-  package static let maximumLength = 200
+  /// with its modifiers is one) that a name may have: `Rules.maximumNameLength`, 200.
+  package static let maximumLength = Rules.maximumNameLength
 
   /// Why text is not one line that can be taken.
   package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {

@@ -22,7 +22,7 @@ package enum TimeInput {
       case unreadableDuration
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
       case nonexistentLocalTime(zone: String)
-      /// Thrown when a duration is zero or too long (over 1,000 hours).
+      /// Thrown when a duration is zero or too long (over `Rules.maximumSessionSeconds`, 24 h).
       case durationOutOfRange
       /// Thrown when the time, in UTC, falls outside the instants yarn stores and writes
       /// (`JSONCoding.earliestInstant...latestInstant`): `0001-01-01T00:00:00+18:00` is
@@ -42,7 +42,8 @@ package enum TimeInput {
       case .nonexistentLocalTime(let zone):
         return "\"\(input)\" does not exist in \(zone): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
-        return "the duration \"\(input)\" must be more than zero and at most 1000 hours"
+        return "the duration \"\(input)\" must be more than zero and at most "
+          + "\(Rules.duration(Rules.maximumSessionSeconds)), the longest a session may last"
       case .timeOutOfRange:
         return "the time \"\(input)\" falls outside \(JSONCoding.instantRangeText) in UTC, "
           + "the instants yarn can store"
@@ -132,13 +133,13 @@ package enum TimeInput {
 
   /// Reads a duration: `1h30m`, `2h`, `90m`, `45s`, `1h5m30s`, or `H:MM` (`1:30`).
   ///
-  /// - Returns: whole seconds, more than zero and at most 1,000 hours.
+  /// - Returns: whole seconds, more than zero and at most `Rules.maximumSessionSeconds`.
   /// - Throws: `ParseError`.
   package static func duration(_ text: String) throws(ParseError) -> Int64 {
     guard let seconds = durationSeconds(text.trimmingSpaces().lowercased()) else {
       throw ParseError(input: text, problem: .unreadableDuration)
     }
-    guard seconds > 0, seconds <= 1000 * 3600 else {
+    guard seconds > 0, seconds <= Rules.maximumSessionSeconds else {
       throw ParseError(input: text, problem: .durationOutOfRange)
     }
     return seconds

@@ -14,8 +14,10 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// The unit of `value`.
   public var unit: YarnUnit
 
-  /// `value` of `unit`, taken as given (the store refuses a value that is NaN or infinite
-  /// with `StoreError.invalidData`; use `init(parsing:)` for what people type).
+  /// `value` of `unit`, taken as given (the store refuses a value that breaks
+  /// `Rules.amount(_:field:dimension:)` — NaN, infinite, negative, above
+  /// `Rules.maximumAmount` — with `StoreError.brokenRule`; use `init(parsing:)` for what
+  /// people type).
   public init(_ value: Double, _ unit: YarnUnit) {
     self.value = value
     self.unit = unit

@@ -29,7 +29,8 @@ extension LibraryStore {
   /// The attachments' bytes must already be stored (`importAttachment(from:)`).
   ///
   /// - Throws: the errors of `insert(_:)` for yarns, projects, notes and sessions, such as
-  ///   `StoreError.duplicateID` for an ID already in the store, `.missingReference`,
+  ///   `StoreError.duplicateID` for an ID already in the store, `.brokenRule` for the first
+  ///   item that breaks a rule of `Rules`, `.missingReference`,
   ///   `.missingAttachment`, `.sessionAlreadyRunning` when the document has two running
   ///   sessions; nothing of `library` is kept then.
   public func insert(library: Library) throws {

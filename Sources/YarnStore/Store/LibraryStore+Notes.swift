@@ -52,11 +52,13 @@ extension LibraryStore {
   /// Adds `note` (after every note already there). `created` and `modified` are stored as
   /// whole Unix seconds (truncated).
   ///
-  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.invalidData` when it is about
-  ///   both or neither of a yarn and a project; `.missingReference` when its yarn or project
+  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.brokenRule` when its text
+  ///   breaks a rule of `Rules` (blank, too long, a control character other than a line
+  ///   break or a tab); `.invalidData` when it is about both or neither of a yarn and a project; `.missingReference` when its yarn or project
   ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ note: Note) throws {
     try write {
+      try LibraryStore.refuse(note.ruleViolations(), kind: .note, id: note.id)
       if try exists("note", id: note.id) {
         throw StoreError.duplicateID(kind: .note, id: note.id)
       }
@@ -76,6 +78,7 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no note has that ID; otherwise as `insert(_:)`.
   public func update(_ note: Note) throws {
     try write {
+      try LibraryStore.refuse(note.ruleViolations(), kind: .note, id: note.id)
       try checkSubject(of: note)
       let row = RowWriter(kind: .note, id: note.id)
       try connection.run(

@@ -53,10 +53,14 @@ extension LibraryStore {
   ///
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingReference` when a
   ///   usage names a yarn that is not in the library; `.missingAttachment` when a photo's or
-  ///   the pattern PDF's bytes are not stored; `.invalidData` for a non-finite amount or a
-  ///   malformed digest; `.readOnly`, `.busy`, `.closed`, `.database`.
+  ///   the pattern PDF's bytes are not stored; `.brokenRule` naming the first field that
+  ///   breaks a rule of `Rules` (a blank name, a negative amount, a finished project without
+  ///   a finished day, …); `.invalidData` for a malformed digest; `.readOnly`, `.busy`,
+  ///   `.closed`, `.database`.
   public func insert(_ project: Project) throws {
     try write {
+      try LibraryStore.refuse(
+        project.ruleViolations(), kind: .project, id: project.id, name: project.name)
       if try exists("project", id: project.id) {
         throw StoreError.duplicateID(kind: .project, id: project.id)
       }
@@ -73,6 +77,8 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no project has that ID; otherwise as `insert(_:)`.
   public func update(_ project: Project) throws {
     try write {
+      try LibraryStore.refuse(
+        project.ruleViolations(), kind: .project, id: project.id, name: project.name)
       guard let stored = try self.project(id: project.id) else {
         throw StoreError.notFound(kind: .project, id: project.id)
       }
@@ -149,7 +155,7 @@ extension LibraryStore {
         VALUES (?, ?, ?, ?, ?)
         """,
         [.text(project.id), .integer(Int64(position)), .text(usage.yarnID)]
-          + (try row.amount(usage.amount, "amount of yarn \(usage.yarnID)")))
+          + row.amount(usage.amount))
     }
   }
 

@@ -55,8 +55,10 @@ extension LibraryStore {
   /// - Throws: `StoreError.sessionAlreadyRunning` (carrying the running one) when `session`
   ///   has no end and another session is running: the schema's unique partial index
   ///   `one_running_session` refuses it; `.duplicateID` when its ID is taken;
-  ///   `.missingReference` when its project is not in the library; `.invalidData` when it
-  ///   ends before it starts; `.readOnly`, `.busy`, `.closed`, `.database`.
+  ///   `.missingReference` when its project is not in the library; `.brokenRule` when it
+  ///   breaks a rule of `Rules` at `clock()` (it ends before it starts, lasts longer than
+  ///   `Rules.maximumSessionSeconds`, starts or ends in the future, a note that is not one
+  ///   line); `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ session: TimeSession) throws {
     try write {
       if try exists("time_session", id: session.id) {
@@ -123,19 +125,13 @@ extension LibraryStore {
 
   private func values(of session: TimeSession) throws -> [SQLValue] {
     let row = RowWriter(kind: .session, id: session.id)
+    try LibraryStore.refuse(session.ruleViolations(now: clock()), kind: .session, id: session.id)
     guard try exists("project", id: session.projectID) else {
       throw StoreError.missingReference(
         kind: .project, id: session.projectID, from: .session, fromID: session.id)
     }
     let start = try row.instant(session.start)
     let end = try row.instant(session.end)
-    if case .integer(let startSeconds) = start, case .integer(let endSeconds) = end,
-      endSeconds < startSeconds
-    {
-      throw row.invalid(
-        "it ends at \(JSONCoding.formatInstant(session.end ?? session.start)), before it starts "
-          + "at \(JSONCoding.formatInstant(session.start))")
-    }
     return [.text(session.id), .text(session.projectID), start, end, .text(session.note)]
   }
 

@@ -60,10 +60,12 @@ extension LibraryStore {
   /// Adds `yarn` (after every yarn already there) with its photos.
   ///
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingAttachment` when a
-  ///   photo's bytes are not stored; `.invalidData` for a non-finite amount or a malformed
-  ///   photo digest; `.readOnly`, `.busy`, `.closed`, `.database`.
+  ///   photo's bytes are not stored; `.brokenRule` naming the first field that breaks a rule
+  ///   of `Rules` (a blank name, a negative amount, …); `.invalidData` for a malformed photo
+  ///   digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ yarn: Yarn) throws {
     try write {
+      try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
       if try exists("yarn", id: yarn.id) {
         throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
       }
@@ -82,6 +84,7 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no yarn has that ID; otherwise as `insert(_:)`.
   public func update(_ yarn: Yarn) throws {
     try write {
+      try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
       var bound = try values(of: yarn)
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
       try connection.run(
@@ -138,10 +141,10 @@ extension LibraryStore {
       .text(yarn.colorFamily), .text(yarn.dyeLot), .integer(yarn.weight?.rawValue),
       .text(yarn.fiber),
     ]
-    out += try row.amount(yarn.lengthPerSkein, "length per skein")
-    out += try row.amount(yarn.netWeightPerSkein, "net weight per skein")
-    out += try row.amount(yarn.quantity, "quantity")
-    out += try row.amount(yarn.remainingOverride, "remaining")
+    out += row.amount(yarn.lengthPerSkein)
+    out += row.amount(yarn.netWeightPerSkein)
+    out += row.amount(yarn.quantity)
+    out += row.amount(yarn.remainingOverride)
     out += [
       .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .integer(yarn.isStashed ? 1 : 0),
     ]

@@ -65,6 +65,10 @@ public final class LibraryStore {
   public let isInMemory: Bool
 
   let connection: Connection
+  /// The present instant, for the rule that no session starts or ends in the future
+  /// (`Rules.session(start:end:now:tolerance:)`); the system clock unless a test or an app
+  /// sets another.
+  public var clock: () -> Date = { Date() }
   /// Open transaction levels: 0 outside a transaction, 1 in BEGIN … COMMIT, more in savepoints.
   private var depth = 0
   /// The SHA-256 of every attachment record the open write transaction removed: once it

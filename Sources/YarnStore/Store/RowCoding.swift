@@ -125,17 +125,25 @@ struct RowWriter {
 
   func day(_ date: CalendarDate?) -> SQLValue { .text(date?.iso8601) }
 
-  /// The value and unit columns of an amount; the value must be a finite number.
-  func amount(_ amount: Amount?, _ what: String) throws -> [SQLValue] {
+  /// The value and unit columns of an amount (which the item's rules have checked:
+  /// `Rules.amount(_:field:dimension:)`).
+  func amount(_ amount: Amount?) -> [SQLValue] {
     guard let amount else { return [.null, .null] }
-    guard amount.value.isFinite else {
-      throw invalid("\(what) \(amount.value) is not a finite number")
-    }
     return [.real(amount.value), .text(amount.unit.rawValue)]
   }
 }
 
 extension LibraryStore {
+  /// Throws the first of `violations` (an item's `ruleViolations()`) as
+  /// `StoreError.brokenRule` naming the item (and its `name`); nothing when there is none.
+  static func refuse(
+    _ violations: [RuleViolation], kind: StoreError.Kind, id: String, name: String? = nil
+  ) throws {
+    if let first = violations.first {
+      throw StoreError.brokenRule(kind: kind, id: id, name: name, violation: first)
+    }
+  }
+
   /// `date` as whole Unix seconds, truncated toward the past, the form instants are stored in.
   ///
   /// - Throws: `StoreError.invalidData` when the instant is not finite or beyond ±2^63 s.

@@ -42,10 +42,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// Thrown when an attachment's bytes are not in the library's `attachments/` folder (import
   /// them first with `importAttachment(from:)`).
   case missingAttachment(sha256: String)
-  /// Thrown when a value breaks a rule of the schema (a session that ends before it starts,
-  /// an amount that is not a finite number, a malformed digest, a note about both or neither
-  /// of a yarn and a project), or when a stored row cannot be read back as a model value.
+  /// Thrown when a value breaks a rule of the schema that is not a rule of the model (an
+  /// instant beyond ±2^63 s, a malformed digest, a note about both or neither of a yarn and a
+  /// project), or when a stored row cannot be read back as a model value.
   case invalidData(kind: Kind, id: String, reason: String)
+  /// Thrown when an inserted or updated item breaks a rule of the model (`Rules`): a blank
+  /// name, a negative amount, a finished project without a finished day, a session over
+  /// `Rules.maximumSessionSeconds` or in the future, …; `name` is a yarn's or project's
+  /// name (`nil` for a note or a session), `violation` names the field and why.
+  case brokenRule(kind: Kind, id: String, name: String?, violation: RuleViolation)
   /// Why a migration of the database's schema failed (`StoreError.upgradeFailed`).
   public enum UpgradeFailure: Sendable, Equatable, CustomStringConvertible {
     /// The disk (or the database's size limit) had no room (SQLITE_FULL,
@@ -132,6 +137,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "attachment \(sha256) is not stored in the library's attachments folder"
     case .invalidData(let kind, let id, let reason):
       return "\(kind) \(id): \(reason)"
+    case .brokenRule(let kind, let id, let name, let violation):
+      return "\(kind) \(id)\(name.map { " (\($0))" } ?? ""): \(violation)"
     case .database(let error):
       return error.description
     case .upgradeFailed(let from, let to, let reason):

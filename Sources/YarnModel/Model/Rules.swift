@@ -1,0 +1,324 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A value that breaks a rule of the model (`Rules`): the field and why.
+///
+/// The words are made here only, so that the store (`StoreError.brokenRule`), the `yarn`
+/// tool, the stash CSV import and backup verify and restore all say the same thing.
+public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The field as people call it: `name`, `brand`, `quantity`, `finished day`,
+  /// `amount of yarn y-1`, `text`, `end`, `length`.
+  public var field: String
+  /// Why, lower case, beginning with a verb or a value: `is blank`, `-5 g is negative`.
+  public var reason: String
+
+  /// A violation of `field`, for `reason`.
+  public init(field: String, reason: String) {
+    self.field = field
+    self.reason = reason
+  }
+
+  /// `FIELD REASON`, such as `name is blank` or `quantity -5 g is negative`.
+  public var description: String { "\(field) \(reason)" }
+}
+
+/// The rules every yarn, project, note, time session and amount of a library keeps: one
+/// place, checked by `LibraryStore` on every insert and update (and so by everything built on
+/// it), and by backup verify and restore before anything is written.
+///
+/// - Names and one-line fields (a yarn's name, brand, colorway, color family, dye lot,
+///   fiber, purchase location; a project's name, pattern name and pattern URL): no control character (`LineText.isRefused`: a line break, a tab, …), no spaces
+///   around (the tool and the CSV import trim what people type; the store refuses, it does
+///   not change a value), at most `maximumNameLength` Characters (`maximumURLLength` for a
+///   URL). A name is not blank; an optional field that is unknown is `nil`, never empty.
+/// - A note's text and a session's note (which may be left out): not blank, at most `maximumNoteLength` Characters, line breaks (LF, CR) and
+///   tabs kept, no other control character.
+/// - Amounts (quantity, remaining, a usage): finite, at least 0, at most `maximumAmount`.
+///   A put-up fact (length or net weight per skein) is more than 0 and in its dimension.
+/// - A project's days: a finished project has a finished day; a planned, in-progress or
+///   hibernating one has none (a frogged one may keep the day it was frogged); the finished
+///   day is not before the started day.
+/// - A session: it does not end before it starts, lasts at most `maximumSessionSeconds`,
+///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance). A running
+///   session's length is checked when it stops (`TimeTracker` also refuses to start one
+///   longer ago than the maximum), so that a backup made while a timer ran still restores.
+public enum Rules {
+  /// The most Characters (as `String.count` counts them) a name or one-line field may have:
+  /// 200, in line with what sites such as Ravelry allow for a name.
+  public static let maximumNameLength = 200
+  /// The most Characters a pattern URL may have: 2,000, the length browsers and servers
+  /// have long been known to handle.
+  public static let maximumURLLength = 2000
+  /// The most Characters a note's text may have: 100,000 (some 40 pages; a note, not a
+  /// pattern — a pattern belongs in a PDF attachment).
+  public static let maximumNoteLength = 100_000
+  /// The largest value an amount may have in any unit, 1,000,000,000 (`Amount.maximumValue`):
+  /// a billion of anything is no real stash.
+  public static let maximumAmount = Amount.maximumValue
+  /// The longest a recorded session may last: 24 hours, one sitting (a longer one is a timer
+  /// left running). The same for every way a session is made: `time add`, `time edit`,
+  /// `time start --at`, `time stop`, restore.
+  public static let maximumSessionSeconds: Int64 = 24 * 3600
+  /// How far after the store's clock a session may start or end: 5 minutes, for clocks of two
+  /// machines that disagree a little (a backup made on one, restored on another).
+  /// `TimeTracker`, which is given `now`, allows none.
+  public static let clockSkewSeconds: Int64 = 5 * 60
+
+  // MARK: Text
+
+  /// A required one-line text, such as a name: not blank, then as `line(_:field:limit:)`.
+  public static func name(_ text: String, field: String = "name") -> RuleViolation? {
+    if text.trimmingSpaces().isEmpty, !text.unicodeScalars.contains(where: LineText.isRefused) {
+      return RuleViolation(field: field, reason: "is blank")
+    }
+    return line(text, field: field)
+  }
+
+  /// An optional one-line text: `nil` is unknown and fine; empty text is refused (unknown is
+  /// `nil`), else as `line(_:field:limit:)`.
+  public static func optionalLine(
+    _ text: String?, field: String, limit: Int = maximumNameLength
+  ) -> RuleViolation? {
+    guard let text else { return nil }
+    if text.isEmpty { return RuleViolation(field: field, reason: "is empty (an unknown value is left out)") }
+    if text.trimmingSpaces().isEmpty, !text.unicodeScalars.contains(where: LineText.isRefused) {
+      return RuleViolation(field: field, reason: "is blank (an unknown value is left out)")
+    }
+    return line(text, field: field, limit: limit)
+  }
+
+  /// One line: no control character, no spaces around it, at most `limit` Characters.
+  public static func line(_ text: String, field: String, limit: Int = maximumNameLength) -> RuleViolation? {
+    switch LineText.checked(text, limit: limit) {
+    case .failure(let problem):
+      switch problem {
+      case .controlCharacter:
+        return RuleViolation(field: field, reason: "\(problem); it must be one line")
+      case .tooLong(_, let limit):
+        return RuleViolation(field: field, reason: "\(problem); the limit is \(limit)")
+      }
+    case .success(let trimmed):
+      guard trimmed == text else { return RuleViolation(field: field, reason: "has spaces around it") }
+      return nil
+    }
+  }
+
+  /// A note's text (or a session's note): not blank, at most `maximumNoteLength`
+  /// Characters, no control character but line feed, carriage return and tab.
+  public static func noteText(_ text: String, field: String = "text") -> RuleViolation? {
+    if let scalar = text.unicodeScalars.first(where: {
+      LineText.isRefused($0) && !["\n", "\r", "\t"].contains($0)
+    }) {
+      return RuleViolation(
+        field: field,
+        reason: "holds \(LineText.name(of: scalar)) (\(LineText.code(of: scalar))); "
+          + "a note may hold line breaks and tabs, no other control character")
+    }
+    if text.allSatisfy(\.isWhitespace) { return RuleViolation(field: field, reason: "is blank") }
+    let count = text.count
+    if count > maximumNoteLength {
+      return RuleViolation(
+        field: field, reason: "is \(count) characters long; the limit is \(maximumNoteLength)")
+    }
+    return nil
+  }
+
+  // MARK: Amounts
+
+  /// An amount: finite, at least 0, at most `maximumAmount`; with `dimension` (a put-up
+  /// fact) also more than 0 and in that dimension (`yd`/`m` or `g`/`oz`).
+  public static func amount(
+    _ amount: Amount?, field: String, dimension: YarnUnit.Dimension? = nil
+  ) -> RuleViolation? {
+    guard let amount else { return nil }
+    let shown = "\(number(amount.value)) \(amount.unit.rawValue)"
+    let value = amount.value
+    if !value.isFinite { return RuleViolation(field: field, reason: "\(shown) is not a finite number") }
+    if value < 0 { return RuleViolation(field: field, reason: "\(shown) is negative") }
+    if value > maximumAmount {
+      return RuleViolation(field: field, reason: "\(shown) is over the limit of \(number(maximumAmount))")
+    }
+    if let dimension {
+      guard amount.unit.dimension == dimension else {
+        let units = dimension == .length ? "yd or m" : "g or oz"
+        return RuleViolation(field: field, reason: "\(shown) is not in \(units)")
+      }
+      if value == 0 { return RuleViolation(field: field, reason: "\(shown) must be more than 0") }
+    }
+    return nil
+  }
+
+  /// A number as messages show it: whole numbers without a fraction (`-5`, `1000000000`),
+  /// others in Swift's shortest round-trip form (`2.5`), `nan`, `inf`.
+  static func number(_ value: Double) -> String {
+    if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+  }
+
+  // MARK: Days
+
+  /// The rule of a project's status and days: a finished project has a finished day; a
+  /// planned, in-progress or hibernating one has none; a frogged one may keep one (the day
+  /// it was frogged: version-1 backups such as the golden one in Tests record it so); the
+  /// finished day is not before the started day.
+  public static func days(
+    status: ProjectStatus, started: CalendarDate?, finished: CalendarDate?
+  ) -> RuleViolation? {
+    switch (status, finished) {
+    case (.finished, nil):
+      return RuleViolation(field: "finished day", reason: "is missing; a finished project has one")
+    case (.finished, let finished?):
+      if let started, finished < started {
+        return RuleViolation(
+          field: "finished day", reason: "\(finished) is before the started day \(started)")
+      }
+      return nil
+    case (.frogged, let finished?):
+      // The day it was frogged, as `samples/demo` and the golden version-1 backup record.
+      if let started, finished < started {
+        return RuleViolation(
+          field: "finished day", reason: "\(finished) is before the started day \(started)")
+      }
+      return nil
+    case (_, let finished?):
+      return RuleViolation(
+        field: "finished day",
+        reason: "\(finished) is set, but the project is \(status.rawValue); "
+          + "only a finished (or frogged) project has one")
+    case (_, nil):
+      return nil
+    }
+  }
+
+  // MARK: Instants
+
+  /// The rules of a session's instants: `end` (nil: running) not before `start`; a recorded
+  /// session lasts at most `maximumSessionSeconds`; neither instant after `now` plus
+  /// `tolerance` seconds. Instants are compared in whole seconds (truncated), as the store
+  /// keeps them.
+  public static func session(
+    start: Date, end: Date?, now: Date, tolerance: Int64 = clockSkewSeconds
+  ) -> RuleViolation? {
+    let from = seconds(start)
+    let (sum, overflow) = seconds(now).addingReportingOverflow(tolerance)
+    let latest = overflow ? Int64.max : sum
+    if let end {
+      let to = seconds(end)
+      if to < from {
+        return RuleViolation(
+          field: "end",
+          reason: "\(JSONCoding.formatInstant(end)) is before the start \(JSONCoding.formatInstant(start))")
+      }
+      if let violation = length(from: start, to: end) { return violation }
+      if to > latest { return future(.end, end, now: now) }
+    } else if from > latest {
+      return future(.start, start, now: now)
+    }
+    return nil
+  }
+
+  /// A session from `start` to `end` (whole seconds, truncated) longer than
+  /// `maximumSessionSeconds`, or `nil`. Instants beyond what an `Int64` of seconds holds
+  /// count as the farthest it holds.
+  public static func length(from start: Date, to end: Date) -> RuleViolation? {
+    let (difference, overflow) = seconds(end).subtractingReportingOverflow(seconds(start))
+    return length(overflow ? Int64.max : difference)
+  }
+
+  /// A session of `seconds` longer than `maximumSessionSeconds`, or `nil`.
+  public static func length(_ seconds: Int64) -> RuleViolation? {
+    guard seconds > maximumSessionSeconds else { return nil }
+    return RuleViolation(
+      field: "length",
+      reason: "\(duration(seconds)) is over the limit of \(duration(maximumSessionSeconds)) (one sitting)")
+  }
+
+  /// Which end of a session an instant is, for `future(_:_:now:)`.
+  public enum Edge: String, Sendable {
+    /// The session's start.
+    case start
+    /// The session's end.
+    case end
+  }
+
+  /// `start 2027-01-01T00:00:00Z is in the future (now is …)`.
+  public static func future(_ edge: Edge, _ instant: Date, now: Date) -> RuleViolation {
+    RuleViolation(
+      field: edge.rawValue,
+      reason:
+        "\(JSONCoding.formatInstant(instant)) is in the future (now is \(JSONCoding.formatInstant(now)))")
+  }
+
+  /// `24h`, `25h 0m 1s`, `1h 30m`: hours, minutes and seconds down to the last that is not 0.
+  package static func duration(_ seconds: Int64) -> String {
+    let parts = [(seconds / 3600, "h"), (seconds % 3600 / 60, "m"), (seconds % 60, "s")]
+    let last = parts.lastIndex { $0.0 != 0 } ?? 0
+    return parts[...last].map { "\($0.0)\($0.1)" }.joined(separator: " ")
+  }
+
+  /// `date` in whole Unix seconds, truncated toward the past, as the store keeps instants.
+  static func seconds(_ date: Date) -> Int64 {
+    Int64(exactly: date.timeIntervalSince1970.rounded(.down))
+      ?? (date.timeIntervalSince1970 < 0 ? .min : .max)
+  }
+}
+
+// MARK: The rules of each record
+
+extension Yarn {
+  /// Every rule (`Rules`) the yarn breaks, in field order; empty for a valid yarn.
+  public func ruleViolations() -> [RuleViolation] {
+    [
+      Rules.name(name),
+      Rules.optionalLine(brand, field: "brand"),
+      Rules.optionalLine(colorway, field: "colorway"),
+      Rules.optionalLine(colorFamily, field: "color family"),
+      Rules.optionalLine(dyeLot, field: "dye lot"),
+      Rules.optionalLine(fiber, field: "fiber"),
+      Rules.amount(lengthPerSkein, field: "length per skein", dimension: .length),
+      Rules.amount(netWeightPerSkein, field: "net weight per skein", dimension: .mass),
+      Rules.amount(quantity, field: "quantity"),
+      Rules.amount(remainingOverride, field: "remaining"),
+      Rules.optionalLine(purchaseLocation, field: "purchase location"),
+    ].compactMap { $0 }
+  }
+}
+
+extension Project {
+  /// Every rule (`Rules`) the project breaks, in field order; empty for a valid project.
+  public func ruleViolations() -> [RuleViolation] {
+    var out = [
+      Rules.name(name),
+      Rules.optionalLine(pattern?.name, field: "pattern name"),
+      Rules.optionalLine(pattern?.url, field: "pattern url", limit: Rules.maximumURLLength),
+      Rules.days(status: status, started: started, finished: finished),
+    ].compactMap { $0 }
+    for usage in usages {
+      if let violation = Rules.amount(usage.amount, field: "amount of yarn \(usage.yarnID)") {
+        out.append(violation)
+      }
+    }
+    return out
+  }
+}
+
+extension Note {
+  /// Every rule (`Rules`) the note breaks; empty for a valid note.
+  public func ruleViolations() -> [RuleViolation] {
+    [Rules.noteText(text)].compactMap { $0 }
+  }
+}
+
+extension TimeSession {
+  /// Every rule (`Rules`) the session breaks at `now` (the clock of whoever checks, with
+  /// `Rules.clockSkewSeconds` of tolerance); empty for a valid session.
+  public func ruleViolations(now: Date) -> [RuleViolation] {
+    [
+      note.flatMap { Rules.noteText($0, field: "note") },
+      Rules.session(start: start, end: end, now: now),
+    ].compactMap { $0 }
+  }
+}

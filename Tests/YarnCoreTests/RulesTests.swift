@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
+
+/// The rules of the model (`Rules`): each one refused by the store with `StoreError.brokenRule`
+/// naming the item and the field, in words written out here by hand; values at the edges kept.
+@Suite struct RulesTests {
+  /// 2026-06-15T16:00:00Z.
+  static let now = Date(timeIntervalSince1970: 1_781_539_200)
+
+  static func day(_ text: String) -> CalendarDate? { CalendarDate(iso8601: text) }
+
+  /// A store with yarn `y` and project `p`, its clock at `now`.
+  func withStore(_ body: (LibraryStore) throws -> Void) throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      store.clock = { Self.now }
+      try store.insert(Yarn(id: "y", name: "Rios"))
+      try store.insert(Project(id: "p", name: "Flax"))
+      try body(store)
+    }
+  }
+
+  /// The message of the error `body` throws, or `nil`.
+  func message(_ body: () throws -> Void) -> String? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  static let longName = String(repeating: "a", count: 201)
+
+  /// A yarn breaking one rule, and the store's whole message.
+  static let badYarns: [(Yarn, String)] = [
+    (Yarn(id: "y1", name: ""), "yarn y1 (): name is blank"),
+    (Yarn(id: "y1", name: " \u{3000} "), "yarn y1 ( \u{3000} ): name is blank"),
+    (Yarn(id: "y1", name: "Rios "), "yarn y1 (Rios ): name has spaces around it"),
+    (
+      Yarn(id: "y1", name: "Rios\nAzul"),
+      "yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"
+    ),
+    (
+      Yarn(id: "y1", name: longName),
+      "yarn y1 (\(longName)): name is 201 characters long; the limit is 200"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", brand: ""),
+      "yarn y1 (Rios): brand is empty (an unknown value is left out)"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", colorway: "Azul\tProfundo"),
+      "yarn y1 (Rios): colorway holds a tab (U+0009); it must be one line"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", quantity: Amount(-5, .gram)),
+      "yarn y1 (Rios): quantity -5 g is negative"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", quantity: Amount(.nan, .skein)),
+      "yarn y1 (Rios): quantity nan skein is not a finite number"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", remainingOverride: Amount(1_000_000_000.5, .yard)),
+      "yarn y1 (Rios): remaining 1000000000.5 yd is over the limit of 1000000000"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", lengthPerSkein: Amount(0, .meter)),
+      "yarn y1 (Rios): length per skein 0 m must be more than 0"
+    ),
+    (
+      Yarn(id: "y1", name: "Rios", netWeightPerSkein: Amount(100, .yard)),
+      "yarn y1 (Rios): net weight per skein 100 yd is not in g or oz"
+    ),
+  ]
+
+  @Test func theStoreRefusesEachBrokenRuleOfAYarnNamingTheField() throws {
+    try withStore { (store: LibraryStore) throws in
+      for (yarn, expected) in Self.badYarns {
+        let got = message { try store.insert(yarn) }
+        #expect(got == expected)
+        // An update is refused alike, and nothing changes.
+        var changed = yarn
+        changed.id = "y"
+        let updated = message { try store.update(changed) }
+        #expect(updated == expected.replacing("yarn y1 ", with: "yarn y "))
+      }
+      #expect(try store.yarns() == [Yarn(id: "y", name: "Rios")])
+    }
+  }
+
+  @Test func theStoreRefusesEachBrokenRuleOfAProjectNamingTheField() throws {
+    try withStore { (store: LibraryStore) throws in
+      let cases: [(Project, String)] = [
+        (
+          Project(id: "p1", name: "Hat", status: .finished),
+          "project p1 (Hat): finished day is missing; a finished project has one"
+        ),
+        (
+          Project(id: "p1", name: "Hat", status: .planned, finished: Self.day("2026-03-01")),
+          "project p1 (Hat): finished day 2026-03-01 is set, but the project is planned; "
+            + "only a finished (or frogged) project has one"
+        ),
+        (
+          Project(
+            id: "p1", name: "Hat", status: .finished, started: Self.day("2026-03-10"),
+            finished: Self.day("2026-03-09")),
+          "project p1 (Hat): finished day 2026-03-09 is before the started day 2026-03-10"
+        ),
+        (
+          Project(
+            id: "p1", name: "Hat", status: .frogged, started: Self.day("2026-03-10"),
+            finished: Self.day("2026-03-09")),
+          "project p1 (Hat): finished day 2026-03-09 is before the started day 2026-03-10"
+        ),
+        (
+          Project(id: "p1", name: "Hat", pattern: Pattern(name: " Flax")),
+          "project p1 (Hat): pattern name has spaces around it"
+        ),
+        (
+          Project(
+            id: "p1", name: "Hat",
+            pattern: Pattern(url: "https://example.org/" + String(repeating: "x", count: 1981))),
+          "project p1 (Hat): pattern url is 2001 characters long; the limit is 2000"
+        ),
+        (
+          Project(id: "p1", name: "Hat", usages: [YarnUsage(yarnID: "y", amount: Amount(-0.5, .skein))]),
+          "project p1 (Hat): amount of yarn y -0.5 skein is negative"
+        ),
+      ]
+      for (project, expected) in cases {
+        let got = message { try store.insert(project) }
+        #expect(got == expected)
+      }
+      #expect(try store.projects().map(\.id) == ["p"])
+    }
+  }
+
+  @Test func theStoreRefusesBrokenNotesAndSessions() throws {
+    try withStore { (store: LibraryStore) throws in
+      let notes: [(Note, String)] = [
+        (Note(id: "n1", subject: .yarn("y"), text: " \n\t", created: Self.now), "note n1: text is blank"),
+        (
+          Note(id: "n1", subject: .yarn("y"), text: "soft\u{0}", created: Self.now),
+          "note n1: text holds a NUL character (U+0000); "
+            + "a note may hold line breaks and tabs, no other control character"
+        ),
+        (
+          Note(
+            id: "n1", subject: .yarn("y"), text: String(repeating: "é", count: 100_001), created: Self.now),
+          "note n1: text is 100001 characters long; the limit is 100000"
+        ),
+      ]
+      for (note, expected) in notes {
+        let got = message { try store.insert(note) }
+        #expect(got == expected)
+      }
+      let hour: TimeInterval = 3600
+      let sessions: [(TimeSession, String)] = [
+        (
+          TimeSession(id: "s1", projectID: "p", start: Self.now, end: Self.now - 1),
+          "session s1: end 2026-06-15T15:59:59Z is before the start 2026-06-15T16:00:00Z"
+        ),
+        (
+          TimeSession(id: "s1", projectID: "p", start: Self.now - 25 * hour, end: Self.now - 1 * hour + 1),
+          "session s1: length 24h 0m 1s is over the limit of 24h (one sitting)"
+        ),
+        (
+          TimeSession(id: "s1", projectID: "p", start: Self.now - hour, end: Self.now + 301),
+          "session s1: end 2026-06-15T16:05:01Z is in the future (now is 2026-06-15T16:00:00Z)"
+        ),
+        (
+          TimeSession(id: "s1", projectID: "p", start: Self.now + 301),
+          "session s1: start 2026-06-15T16:05:01Z is in the future (now is 2026-06-15T16:00:00Z)"
+        ),
+        (
+          TimeSession(id: "s1", projectID: "p", start: Self.now - hour, end: Self.now, note: "heel\u{7}"),
+          "session s1: note holds a control character (U+0007); "
+            + "a note may hold line breaks and tabs, no other control character"
+        ),
+      ]
+      for (session, expected) in sessions {
+        let got = message { try store.insert(session) }
+        #expect(got == expected)
+      }
+      #expect(try store.notes().isEmpty)
+      #expect(try store.sessions().isEmpty)
+    }
+  }
+
+  /// Values at the edges of the rules are kept as they are.
+  @Test func valuesAtTheEdgesAreKept() throws {
+    try withStore { (store: LibraryStore) throws in
+      let family = "👩\u{200D}👩\u{200D}👧"  // one Character of 5 scalars
+      let yarn = Yarn(
+        id: "edge", name: family + String(repeating: "é", count: 199), brand: "B",
+        lengthPerSkein: Amount(5e-324, .yard), netWeightPerSkein: Amount(0.1, .ounce),
+        quantity: Amount(1_000_000_000, .gram), remainingOverride: Amount(0, .skein))
+      try store.insert(yarn)
+      #expect(try store.yarn(id: "edge") == yarn)
+      let frogged = Project(
+        id: "frog", name: "Cobblestone", status: .frogged, started: Self.day("2026-04-20"),
+        finished: Self.day("2026-04-20"), usages: [YarnUsage(yarnID: "edge", amount: Amount(0, .gram))])
+      try store.insert(frogged)
+      #expect(try store.project(id: "frog") == frogged)
+      let note = Note(
+        id: "n", subject: .project("frog"), text: "two\r\nlines\tand a tab\n", created: Self.now)
+      try store.insert(note)
+      // 24 hours exactly, ending 5 minutes after the clock (the tolerance for skew).
+      let longest = TimeSession(
+        id: "s", projectID: "frog", start: Self.now + 300 - 86_400, end: Self.now + 300, note: "all\nday")
+      try store.insert(longest)
+      #expect(try store.session(id: "s") == longest)
+    }
+  }
+
+  /// Instants beyond what the store holds do not overflow the rules' arithmetic: the length
+  /// counts as the longest an `Int64` of seconds holds (2^63 − 1 s = 2562047788015215 h
+  /// 30 min 7 s).
+  @Test func instantsFarOutOfRangeAreRefusedWithoutOverflow() throws {
+    try withStore { (store: LibraryStore) throws in
+      let session = TimeSession(
+        id: "s1", projectID: "p", start: Date(timeIntervalSince1970: -1e300),
+        end: Date(timeIntervalSince1970: 1e300))
+      let got = message { try store.insert(session) }
+      #expect(got == "session s1: length 2562047788015215h 30m 7s is over the limit of 24h (one sitting)")
+    }
+  }
+
+  /// The words of `TimeTracker` and of the store are the rule's: the length and the future.
+  @Test func theTrackerSaysTheRulesInTheirWords() {
+    #expect(
+      Rules.length(86_401).map { TimeError.brokenRule($0).description }
+        == "the session's length 24h 0m 1s is over the limit of 24h (one sitting)")
+    #expect(Rules.length(86_400) == nil)
+    #expect(
+      TimeError.inFuture(.end, Self.now + 60, now: Self.now).description
+        == "the end 2026-06-15T16:01:00Z is in the future (now is 2026-06-15T16:00:00Z)")
+  }
+}
