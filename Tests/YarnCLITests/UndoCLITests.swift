@@ -96,6 +96,51 @@ import Testing
     #expect(try Data(contentsOf: file) == Data("abc".utf8))
   }
 
+  /// What a change did is counted as people see it: one more photo or usage is one added,
+  /// whatever rows are written again, and a label's line break is shown as a space.
+  @Test func aChangeIsDescribedByWhatItDidToTheItems() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "add", "Arroyo"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", Data("abc".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("b.jpg", Data("xyz".utf8)).path])
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had added 1 photo\n"))
+    try yarn.ok(["redo"])
+    try yarn.ok(["stash", "detach", "Rios", "a.jpg"])  // b.jpg moves to the first place
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had changed 1 photo; removed 1 photo\n"))
+    try yarn.ok(["project", "use", "Hat", "Rios", "50 g"])
+    try yarn.ok(["project", "use", "Hat", "Arroyo", "20 g"])
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had added 1 yarn usage\n"))
+    try yarn.ok(["project", "use", "Hat", "Rios", "80 g", "--set"])
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had changed 1 yarn usage\n"))
+    try yarn.ok(["note", "add", "--yarn", "Rios", "two\nlines"])
+    let undo = try yarn.ok(["undo"]).stderr
+    #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")
+  }
+
+  @Test func aRemovalWhosePhotoFileWasDeletedOutsideYarnIsNotUndone() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", Data("abc".utf8)).path])
+    try yarn.ok(["stash", "rm", "Rios", "--force"])
+    // SHA-256("abc"), FIPS 180-2 appendix B.1.
+    let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    try FileManager.default.removeItem(
+      at: yarn.library.appendingPathComponent("attachments/ba/" + digest))
+    let before = try items(yarn)
+    let undo = try yarn.run(["undo"])
+    #expect(undo.status == 65)
+    #expect(
+      undo.stderr.hasPrefix(
+        "error: cannot reverse \"yarn --library \(yarn.library.path) stash rm Rios --force\": the "
+          + "library was changed outside yarn since (the file of attachment \(digest) is missing "
+          + "from attachments/)\n"), "\(undo.stderr)")
+    #expect(try items(yarn) == before)
+  }
+
   @Test func theListShowsWhatCanBeRedoneThenWhatCanBeUndone() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -135,7 +180,8 @@ import Testing
     #expect(undo.status == 65)
     #expect(
       undo.stderr
-        == "error: nothing to undo: the library's history is empty\nhint: see 'yarn undo --list'\n")
+        == "error: nothing to undo: the library's history holds no change left to undo\n"
+        + "hint: see 'yarn undo --list'\n")
     // Nor is a library made for it.
     #expect(try yarn.run(["redo"]).status == 65)
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
@@ -168,8 +214,8 @@ import Testing
     #expect(undo.status == 65)
     #expect(
       undo.stderr
-        == "error: the last change cannot be undone: it replaced the whole library with the "
-        + "backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
+        == "error: the last change (\"yarn --library \(yarn.library.path) backup restore b.zip "
+        + "--replace --json\") cannot be undone: it replaced the whole library with the backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
         + "is in the safety backup \(safety)\n")
     #expect(try items(yarn) == before)
     let list = try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]]

@@ -198,7 +198,7 @@ import Testing
         try store.undo()
         Issue.record("undo of a barrier did not throw")
       } catch StoreError.cannotUndo(.barrier(let change)) {
-        #expect(change.label == "it replaced the whole library")
+        #expect(change.detail == "it replaced the whole library")
       }
       #expect(try store.yarns().map(\.id) == ["y-2"])
       // Later changes can be undone back to the barrier.

@@ -80,7 +80,7 @@ enum HistoryOutput {
   /// change on standard output.
   static func report(_ change: LibraryChange, verb: String, in context: Context) throws {
     if context.global.json { try context.printJSON(ChangeJSON(change)) }
-    let what = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
+    let what = change.label.isEmpty ? "change \(change.id)" : "\"\(Table.flatten(change.label))\""
     let made = Formatting.localTime(change.made, timeZone: context.timeZone)
     let did = verb == "undid" ? "; it had " : ", which "
     context.message("\(verb) \(what) (made \(made))\(did)\(effects(of: change))")
@@ -110,7 +110,8 @@ enum HistoryOutput {
       table.add([
         step, Formatting.localTime(change.made, timeZone: context.timeZone),
         change.label.isEmpty ? "change \(change.id)" : change.label,
-        change.stack == .barrier ? "cannot be undone: \(change.label)" : effects(of: change),
+        change.stack == .barrier
+          ? "cannot be undone: \(change.detail ?? "it ended the history")" : effects(of: change),
       ])
     }
     context.output.write(table.text)
@@ -132,12 +133,14 @@ enum HistoryOutput {
   }
 
   /// A change as JSON: `id`, `stack` (`undo`, `redo`, `barrier`), `made` (ISO 8601 UTC),
-  /// `label`, and `effects`, each `{"item", "action", "count"}`.
+  /// `label`, `detail` (a barrier's reason, else null), and `effects`, each `{"item",
+  /// "action", "count"}`.
   struct ChangeJSON: Encodable {
     let id: Int64
     let stack: LibraryChange.Stack
     let made: Date
     let label: String
+    let detail: String?
     let effects: [LibraryChange.Effect]
 
     init(_ change: LibraryChange) {
@@ -145,7 +148,20 @@ enum HistoryOutput {
       stack = change.stack
       made = change.made
       label = change.label
+      detail = change.detail
       effects = change.effects
+    }
+
+    enum CodingKeys: String, CodingKey { case id, stack, made, label, detail, effects }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id, forKey: .id)
+      try container.encode(stack, forKey: .stack)
+      try container.encode(made, forKey: .made)
+      try container.encode(label, forKey: .label)
+      try container.encode(detail, forKey: .detail)  // null when there is none
+      try container.encode(effects, forKey: .effects)
     }
   }
 }

@@ -142,13 +142,16 @@ extension LibraryStore {
 
   /// Records `list` as the attachments of `owner` in `role` (`photo` or `pattern`), at
   /// positions 0, 1, … in order.
-  func insertAttachments(_ list: [Attachment], owner: Note.Subject, role: String) throws {
+  func insertAttachments(
+    _ list: [Attachment], owner: Note.Subject, role: String, from first: Int = 0
+  ) throws {
     let (kind, id, yarnID, projectID): (StoreError.Kind, String, String?, String?) =
       switch owner {
       case .yarn(let id): (.yarn, id, id, nil)
       case .project(let id): (.project, id, nil, id)
       }
-    for (position, attachment) in list.enumerated() {
+    for (offset, attachment) in list.enumerated() {
+      let position = first + offset
       guard Attachment.isValidDigest(attachment.sha256) else {
         throw StoreError.invalidData(
           kind: kind, id: id,
@@ -191,9 +194,13 @@ extension LibraryStore {
     }
   }
 
-  /// Replaces the attachments of `owner` in `role` with `list`; once the change commits, the
-  /// files no record refers to any more are deleted.
-  func replaceAttachments(_ list: [Attachment], owner: Note.Subject, role: String) throws {
+  /// Replaces the attachments of `owner` in `role`, now `stored`, with `list`: those after
+  /// the part both lists begin with are written again (so that attaching one more photo is
+  /// one row added, in the undo history too). Once the change commits, the files no record
+  /// refers to any more are deleted.
+  func replaceAttachments(
+    _ stored: [Attachment], with list: [Attachment], owner: Note.Subject, role: String
+  ) throws {
     let column =
       switch owner {
       case .yarn: "yarn_id"
@@ -203,10 +210,12 @@ extension LibraryStore {
       switch owner {
       case .yarn(let id), .project(let id): id
       }
-    try dropAttachments(where: "\(column) = ? AND role = ?", [.text(id), .text(role)])
+    let kept = zip(stored, list).prefix { $0 == $1 }.count
+    let rows: [SQLValue] = [.text(id), .text(role), .integer(Int64(kept))]
+    try dropAttachments(where: "\(column) = ? AND role = ? AND position >= ?", rows)
     try connection.run(
-      "DELETE FROM attachment WHERE \(column) = ? AND role = ?", [.text(id), .text(role)])
-    try insertAttachments(list, owner: owner, role: role)
+      "DELETE FROM attachment WHERE \(column) = ? AND role = ? AND position >= ?", rows)
+    try insertAttachments(Array(list[kept...]), owner: owner, role: role, from: kept)
   }
 
   /// The attachments of `owner` in `role`, by position.

@@ -53,8 +53,12 @@ public struct LibraryChange: Sendable, Equatable, Identifiable {
   /// What made it, as the writer said (`LibraryStore.changeLabel`: the `yarn` tool puts its
   /// command line, such as `yarn stash rm Rios --force`); empty when the writer said nothing.
   public let label: String
+  /// For a barrier, why it cannot be undone and where the way back is (a `.replace` restore
+  /// names its safety backup); `nil` otherwise.
+  public let detail: String?
   /// What it did, by kind of row, in the order added, changed, removed, and within each by
-  /// kind in the order of `Schema.recordedTables`; empty for a barrier.
+  /// kind in the order of `Schema.recordedTables`; a row removed and added again in one
+  /// change (written again) counts as changed. Empty for a barrier.
   public let effects: [Effect]
 }
 
@@ -106,16 +110,20 @@ extension LibraryStore {
 
   /// Runs `body` (a `.replace` restore's removal and insertion of every item) with the
   /// history off, inside the open write transaction, and then forgets the whole history and
-  /// records a barrier labelled `label` (what `undo()` will say instead of undoing it).
-  package func withoutHistory<T>(barrier label: String, _ body: () throws -> T) throws -> T {
+  /// records a barrier labelled `changeLabel`, whose `detail` says why it cannot be undone
+  /// (what `undo()` will say instead of undoing it).
+  package func withoutHistory<T>(barrier detail: String, _ body: () throws -> T) throws -> T {
     try write {
       try connection.run("INSERT INTO history_pause (one) VALUES (1)")
       let value = try body()
       try connection.run("DELETE FROM history_pause")
       try forget(where: "1")
       try connection.run(
-        "INSERT INTO history_change (stack, made, label) VALUES ('barrier', ?, ?)",
-        [.integer(Int64(Date().timeIntervalSince1970.rounded(.down))), .text(label)])
+        "INSERT INTO history_change (stack, made, label, detail) VALUES ('barrier', ?, ?, ?)",
+        [
+          .integer(Int64(Date().timeIntervalSince1970.rounded(.down))), .text(changeLabel),
+          .text(detail),
+        ])
       return value
     }
   }
@@ -192,14 +200,26 @@ extension LibraryStore {
           }
           try connection.executeOne(sql)
         }
+        // An attachment it brings back must have its file (deleted outside yarn, it cannot).
+        let missing = try connection.query(
+          """
+          SELECT DISTINCT a.sha256 FROM attachment a JOIN history_step s ON s.sha256 = a.sha256
+          WHERE s.change = ? ORDER BY a.sha256
+          """, [.integer(change.id)]
+        ) { $0.text(0) ?? "" }.filter { !hasAttachment(sha256: $0) }
+        if let digest = missing.first {
+          throw StoreError.cannotUndo(
+            .broken(change, reason: "the file of attachment \(digest) is missing from attachments/"))
+        }
         try forget(where: "seq = ?", [.integer(change.id)])
         _ = try gather(stack: becoming, made: change.made, label: change.label)
-        return change
+        return try changes(where: "stack = '\(becoming.rawValue)'", limit: 1).first ?? change
       }
-    } catch let error as DatabaseError where !error.isBusy {
+    } catch let error as DatabaseError where error.isConstraint {
+      // A row it would bring back is there again, or one it refers to is gone.
       guard let change = picked else { throw StoreError.wrap(error) }
       throw StoreError.cannotUndo(.broken(change, reason: error.message))
-    } catch StoreError.database(let error) {
+    } catch StoreError.database(let error) where error.isConstraint {
       // The commit's check of the deferred foreign keys.
       guard let change = picked else { throw StoreError.database(error) }
       throw StoreError.cannotUndo(.broken(change, reason: error.message))
@@ -235,18 +255,19 @@ extension LibraryStore {
   private func changes(where condition: String, limit: Int = -1) throws -> [LibraryChange] {
     let rows = try connection.query(
       """
-      SELECT seq, stack, made, label FROM history_change WHERE \(condition)
+      SELECT seq, stack, made, label, detail FROM history_change WHERE \(condition)
       ORDER BY seq DESC LIMIT ?
       """, [.integer(Int64(limit))]
     ) { row in
       (
         id: row.int64(0), stack: LibraryChange.Stack(rawValue: row.text(1) ?? "") ?? .undo,
-        made: Date(timeIntervalSince1970: TimeInterval(row.int64(2))), label: row.text(3) ?? ""
+        made: Date(timeIntervalSince1970: TimeInterval(row.int64(2))), label: row.text(3) ?? "",
+        detail: row.text(4)
       )
     }
     return try rows.map { row in
       LibraryChange(
-        id: row.id, stack: row.stack, made: row.made, label: row.label,
+        id: row.id, stack: row.stack, made: row.made, label: row.label, detail: row.detail,
         effects: try effects(of: row.id, undone: row.stack == .redo))
     }
   }
@@ -255,25 +276,28 @@ extension LibraryStore {
   /// statement it reverses: for an undone change (`undone`), the statements undo ran, which
   /// did the opposite of the change.
   private func effects(of id: Int64, undone: Bool) throws -> [LibraryChange.Effect] {
-    let counts = try connection.query(
-      "SELECT item, action, count(*) FROM history_step WHERE change = ? GROUP BY item, action",
-      [.integer(id)]
-    ) { (item: $0.text(0) ?? "", action: $0.text(1) ?? "", count: Int($0.int64(2))) }
+    // Each row's actions in this change: a row both removed and added (written again) was
+    // changed.
+    var actions: [String: [String: Set<String>]] = [:]  // item → row → actions
+    try connection.forEach(
+      "SELECT item, row, action FROM history_step WHERE change = ?", [.integer(id)]
+    ) { step in
+      actions[step.text(0) ?? "", default: [:]][step.text(1) ?? "", default: []].insert(step.text(2) ?? "")
+    }
     let order = ["yarn", "project", "yarn_usage", "note", "time_session", "photo", "pattern"]
     var effects: [LibraryChange.Effect] = []
     for action in [LibraryChange.Action.added, .changed, .removed] {
-      let recorded: String =
-        switch action {
-        case .added: undone ? "delete" : "insert"
-        case .changed: "update"
-        case .removed: undone ? "insert" : "delete"
-        }
       for item in order {
-        guard let entry = counts.first(where: { $0.item == item && $0.action == recorded }) else {
-          continue
+        let count = (actions[item] ?? [:]).values.filter { recorded in
+          let net: LibraryChange.Action =
+            recorded.count > 1 || recorded.contains("update")
+            ? .changed : recorded.contains("insert") != undone ? .added : .removed
+          return net == action
+        }.count
+        if count > 0 {
+          effects.append(
+            LibraryChange.Effect(item: LibraryStore.noun(ofItem: item), action: action, count: count))
         }
-        effects.append(
-          LibraryChange.Effect(item: LibraryStore.noun(ofItem: item), action: action, count: entry.count))
       }
     }
     return effects

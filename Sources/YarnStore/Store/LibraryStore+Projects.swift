@@ -92,16 +92,22 @@ extension LibraryStore {
         """, bound)
       // Only the parts that differ are written again, so that the undo history records
       // what changed (a new name is not also "2 usages removed and added").
-      if stored.usages != project.usages {
-        try connection.run("DELETE FROM yarn_usage WHERE project_id = ?", [.text(project.id)])
-        try insertUsages(of: project)
+      // Usages and attachments after the part the stored and new lists begin with.
+      let kept = zip(stored.usages, project.usages).prefix { $0 == $1 }.count
+      if kept < max(stored.usages.count, project.usages.count) {
+        try connection.run(
+          "DELETE FROM yarn_usage WHERE project_id = ? AND position >= ?",
+          [.text(project.id), .integer(Int64(kept))])
+        try insertUsages(of: project, from: kept)
       }
       if stored.photos != project.photos {
-        try replaceAttachments(project.photos, owner: .project(project.id), role: "photo")
+        try replaceAttachments(
+          stored.photos, with: project.photos, owner: .project(project.id), role: "photo")
       }
       if stored.pattern?.pdf != project.pattern?.pdf {
         try replaceAttachments(
-          project.pattern?.pdf.map { [$0] } ?? [], owner: .project(project.id), role: "pattern")
+          stored.pattern?.pdf.map { [$0] } ?? [], with: project.pattern?.pdf.map { [$0] } ?? [],
+          owner: .project(project.id), role: "pattern")
       }
     }
   }
@@ -142,9 +148,10 @@ extension LibraryStore {
     }
   }
 
-  private func insertUsages(of project: Project) throws {
+  /// Inserts the usages of `project` from the one at `first` on.
+  private func insertUsages(of project: Project, from first: Int = 0) throws {
     let row = RowWriter(kind: .project, id: project.id)
-    for (position, usage) in project.usages.enumerated() {
+    for (position, usage) in project.usages.enumerated() where position >= first {
       guard try exists("yarn", id: usage.yarnID) else {
         throw StoreError.missingReference(
           kind: .yarn, id: usage.yarnID, from: .project, fromID: project.id)

@@ -98,8 +98,9 @@ extension LibraryStore {
         """, bound)
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }
       // Written again only when they differ, so that the undo history records what changed.
-      if try attachments(of: .yarn(yarn.id), role: "photo") != yarn.photos {
-        try replaceAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+      let photos = try attachments(of: .yarn(yarn.id), role: "photo")
+      if photos != yarn.photos {
+        try replaceAttachments(photos, with: yarn.photos, owner: .yarn(yarn.id), role: "photo")
       }
     }
   }

@@ -219,17 +219,21 @@ extension Schema {
   // - `stack`: `undo` (a change `yarn undo` can reverse), `redo` (an undone change `yarn redo`
   //   can make again), `barrier` (a change that cannot be undone; nothing older is kept).
   // - `made`: when the change was first made, Unix seconds (UTC); `label`: what made it (the
-  //   CLI's command line), possibly empty.
-  // - `item`, `action`: the table of the row (an attachment's role) and what the change did to it (`insert`,
-  //   `update`, `delete`), for the summary; `sha256`: the attachment file the row names, so
-  //   that a file only history refers to is kept until history drops it.
+  //   CLI's command line), possibly empty; `detail`: for a barrier, why it cannot be undone.
+  // - `item`, `action`: the table of the row (an attachment's role) and what the change did
+  //   to it (`insert`, `update`, `delete`); `row`: which row it is (an ID; a usage's project
+  //   and position; an attachment's owner, role and position). For the summary, where a row
+  //   removed and added again in one change counts as changed.
+  // - `sha256`: the attachment file the row names, so that a file only history refers to is
+  //   kept until history drops it.
   private static var v2: String {
     var sql = """
       CREATE TABLE history_change (
         seq INTEGER PRIMARY KEY,
         stack TEXT NOT NULL CHECK \(oneOf("stack", ["'undo'", "'redo'", "'barrier'"])),
         made INTEGER NOT NULL,
-        label TEXT NOT NULL
+        label TEXT NOT NULL,
+        detail TEXT
       );
       CREATE TABLE history_step (
         seq INTEGER PRIMARY KEY,
@@ -237,6 +241,7 @@ extension Schema {
         item TEXT NOT NULL,
         action TEXT NOT NULL CHECK \(oneOf("action", ["'insert'", "'update'", "'delete'"])),
         sha256 TEXT,
+        row TEXT NOT NULL,
         sql TEXT NOT NULL
       );
       CREATE INDEX history_step_by_change ON history_step (change);
@@ -262,6 +267,16 @@ extension Schema {
       // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
       func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
       func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
+      // Which row it is to people: an item's ID; a usage's project and position; an
+      // attachment's owner, role and position (a row written again keeps it).
+      func rowName(_ row: String) -> String {
+        switch table {
+        case "yarn_usage": "\(row).project_id || '/' || \(row).position"
+        case "attachment":
+          "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
+        default: "\(row).id"
+        }
+      }
       let list = columns.joined(separator: ", ")
       let reverse = [
         ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
@@ -275,8 +290,8 @@ extension Schema {
           CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
           WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND (\(changed))" : "")
           BEGIN
-            INSERT INTO history_step (item, action, sha256, sql)
-            VALUES (\(item(row)), '\(action)', \(digest(row)), \(statement));
+            INSERT INTO history_step (item, action, sha256, row, sql)
+            VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
           END;
 
           """

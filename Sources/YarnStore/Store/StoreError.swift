@@ -161,11 +161,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .io(let path, let reason):
       return "cannot access \(path): \(reason)"
     case .cannotUndo(.nothingToUndo):
-      return "nothing to undo: the library's history is empty"
+      return "nothing to undo: the library's history holds no change left to undo"
     case .cannotUndo(.nothingToRedo):
       return "nothing to redo: no undone change is waiting (a change made after an undo ends them)"
     case .cannotUndo(.barrier(let change)):
-      return "the last change cannot be undone: \(change.label)"
+      let name = change.label.isEmpty ? "" : " (\"\(change.label)\")"
+      return "the last change\(name) cannot be undone: \(change.detail ?? "it ended the history")"
     case .cannotUndo(.broken(let change, let reason)):
       let name = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
       return "cannot reverse \(name): the library was changed outside yarn since (\(reason))"
