@@ -82,5 +82,13 @@ import Testing
     let summary = try #require(
       try yarn.ok(["summary", "--year", "2026", "--json"]).json() as? [String: Any])
     #expect((summary["finished"] as? [Any])?.count == 1)
+    // A frogged project's day is the day it was frogged: giving it keeps the project frogged
+    // (its yarn does not count against the stash), with --status frogged or alone.
+    let frogged = try project(["project", "edit", "Hat", "--status", "frogged", "--finished", "2026-11-21"])
+    #expect(frogged["status"] as? String == "frogged")
+    #expect(frogged["finished"] as? String == "2026-11-21")
+    let moved = try project(["project", "edit", "Hat", "--finished", "2026-11-22"])
+    #expect(moved["status"] as? String == "frogged")
+    #expect(moved["finished"] as? String == "2026-11-22")
   }
 }

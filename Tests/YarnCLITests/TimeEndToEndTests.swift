@@ -198,7 +198,8 @@ import Testing
       "time", "add", "Flax", "--from", "2026-06-01 11:00", "--to", "2026-06-01 10:00",
     ])
     #expect(backwards.status == 65)
-    #expect(backwards.stderr.contains("must end after it starts: 2026-06-01 11:00 to 2026-06-01 10:00"))
+    #expect(
+      backwards.stderr.contains("the session's end 2026-06-01 10:00 is not after the start 2026-06-01 11:00"))
     let future = try status(["time", "add", "Flax", "--from", "2099-06-01 10:00", "--to", "2099-06-01 11:00"])
     #expect(future.status == 65)
     // The start is the first thing wrong, and is named.
@@ -388,6 +389,16 @@ import Testing
       duration.stderr.contains(
         "the duration \"24h1m\" must be more than zero and at most 24h, the longest a session may last"))
     #expect(try yarn.librarySnapshot() == before)
+    // A timer started a day ago: a second later, stopping it now is refused, saying until
+    // when it could be stopped.
+    try yarn.ok(["time", "start", "Flax", "--at", "-24h"])
+    Thread.sleep(forTimeInterval: 1.1)
+    let stop = try yarn.run(["time", "stop"])
+    #expect(stop.status == 65)
+    #expect(
+      stop.stderr.contains(" is over the limit of 24h (one sitting)\nhint: stop it at "), "\(stop.stderr)")
+    #expect(stop.stderr.contains(" at the latest (yarn time stop --at \""))
+    try yarn.ok(["time", "cancel"])
     // A day exactly is one sitting.
     try yarn.ok(["time", "add", "Flax", "--duration", "24h"])
   }

@@ -25,7 +25,7 @@ import Testing
     #expect(after != before, "\(arguments) changed nothing", sourceLocation: sourceLocation)
     let undo = try yarn.ok(["undo"], sourceLocation: sourceLocation)
     #expect(
-      undo.stderr.hasPrefix("undid \"yarn --library \(yarn.library.path) \(arguments[0]) "),
+      undo.stderr.hasPrefix("undid \"yarn \(arguments[0]) "),
       "\(undo.stderr)", sourceLocation: sourceLocation)
     #expect(try items(yarn) == before, "undo of \(arguments)", sourceLocation: sourceLocation)
     try yarn.ok(["redo"], sourceLocation: sourceLocation)
@@ -86,7 +86,7 @@ import Testing
 
     let undo = try yarn.ok(["undo"]).stderr
     #expect(
-      undo.hasPrefix("undid \"yarn --library \(yarn.library.path) stash rm Rios --force\" (made "))
+      undo.hasPrefix("undid \"yarn stash rm Rios --force\" (made "))
     // The local time (TZ=UTC) it was made, then what it had done.
     #expect(undo.hasSuffix("); it had removed 1 yarn, 1 note and 1 photo\n"), "\(undo)")
     #expect(try yarn.ok(["stash", "show", "Rios", "--json"]).stdout == shown)
@@ -120,6 +120,15 @@ import Testing
     #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")
   }
 
+  @Test func theLabelIsTheCommandLineWithoutTheLibrary() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "--brand=Malabrigo Yarn", "--library=\(yarn.library.path)"])
+    let list = try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]]
+    #expect(list?.first?["label"] as? String == "yarn stash add Rios '--brand=Malabrigo Yarn'")
+    #expect(list?.first?["detail"] is NSNull)
+  }
+
   @Test func aRemovalWhosePhotoFileWasDeletedOutsideYarnIsNotUndone() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -135,7 +144,7 @@ import Testing
     #expect(undo.status == 65)
     #expect(
       undo.stderr.hasPrefix(
-        "error: cannot reverse \"yarn --library \(yarn.library.path) stash rm Rios --force\": the "
+        "error: cannot reverse \"yarn stash rm Rios --force\": the "
           + "library was changed outside yarn since (the file of attachment \(digest) is missing "
           + "from attachments/)\n"), "\(undo.stderr)")
     #expect(try items(yarn) == before)
@@ -150,7 +159,7 @@ import Testing
     try yarn.ok(["stash", "edit", "Rios", "--brand", "Malabrigo"])
     try yarn.ok(["undo"])
     let list = try #require(try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]])
-    let prefix = "yarn --library \(yarn.library.path) "
+    let prefix = "yarn "
     #expect(
       list.map { $0["label"] as? String } == [
         prefix + "stash edit Rios --brand Malabrigo", prefix + "stash add Arroyo",
@@ -214,7 +223,7 @@ import Testing
     #expect(undo.status == 65)
     #expect(
       undo.stderr
-        == "error: the last change (\"yarn --library \(yarn.library.path) backup restore b.zip "
+        == "error: the last change (\"yarn backup restore b.zip "
         + "--replace --json\") cannot be undone: it replaced the whole library with the backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
         + "is in the safety backup \(safety)\n")
     #expect(try items(yarn) == before)

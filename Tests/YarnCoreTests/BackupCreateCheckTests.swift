@@ -138,7 +138,7 @@ import Testing
           .brokenRule(
             kind: "session", id: "s-1", name: nil,
             violation: RuleViolation(
-              field: "end", reason: "1970-01-01T00:00:50Z is before the start 1970-01-01T00:01:40Z")),
+              field: "end", reason: "1970-01-01T00:00:50Z is not after the start 1970-01-01T00:01:40Z")),
         ])
       #expect(FileManager.default.fileExists(atPath: zip.path))
       // verify cannot read the instant back (so it does not get as far as the session).

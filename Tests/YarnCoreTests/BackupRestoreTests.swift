@@ -122,16 +122,16 @@ import Testing
           TimeSession(
             id: "s1", projectID: "p1", start: Date(timeIntervalSince1970: 2000),
             end: Date(timeIntervalSince1970: 1000)),
-          // Ends 0.5 s before it starts, but in the same whole second: the store keeps
-          // whole seconds, so this one is fine.
+          // Lasts half a second, but in whole seconds (as the store keeps them) from 3000 to
+          // 3001: fine.
           TimeSession(
             id: "s2", projectID: "p1", start: Date(timeIntervalSince1970: 3000.75),
-            end: Date(timeIntervalSince1970: 3000.25)),
+            end: Date(timeIntervalSince1970: 3001.25)),
         ])
       let expected = BackupProblem.brokenRule(
         kind: "session", id: "s1", name: nil,
         violation: RuleViolation(
-          field: "end", reason: "1970-01-01T00:16:40Z is before the start 1970-01-01T00:33:20Z"))
+          field: "end", reason: "1970-01-01T00:16:40Z is not after the start 1970-01-01T00:33:20Z"))
       try expectRefusedAlike(
         try backup(library, named: "b.zip", in: dir), expected, target: try emptyStore(dir))
     }

@@ -164,7 +164,12 @@ import Testing
       let sessions: [(TimeSession, String)] = [
         (
           TimeSession(id: "s1", projectID: "p", start: Self.now, end: Self.now - 1),
-          "session s1: end 2026-06-15T15:59:59Z is before the start 2026-06-15T16:00:00Z"
+          "session s1: end 2026-06-15T15:59:59Z is not after the start 2026-06-15T16:00:00Z"
+        ),
+        (
+          // A recorded session lasts at least a second: as `time add --from X --to X` refuses.
+          TimeSession(id: "s1", projectID: "p", start: Self.now, end: Self.now),
+          "session s1: end 2026-06-15T16:00:00Z is not after the start 2026-06-15T16:00:00Z"
         ),
         (
           TimeSession(id: "s1", projectID: "p", start: Self.now - 25 * hour, end: Self.now - 1 * hour + 1),

@@ -110,7 +110,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     // Created after the one above but starting earlier: library() keeps creation order.
     TimeSession(
       id: "50000000-0000-4000-8000-000000000001", projectID: finished.id,
-      start: instant(1_766_900_000), end: instant(1_766_900_000)),
+      start: instant(1_766_900_000), end: instant(1_766_900_001)),
     TimeSession(
       id: "50000000-0000-4000-8000-000000000003", projectID: inProgress.id,
       start: instant(1_774_794_600), end: nil, note: "gusset 🧦"),

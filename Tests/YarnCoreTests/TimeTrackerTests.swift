@@ -135,14 +135,26 @@ import Testing
     }
   }
 
-  @Test func aNoteCanBeSetOnASessionOfNoTimeRecordedBefore() throws {
+  @Test func aSessionOfNoTimeIsNeverRecorded() throws {
     try withTracker { tracker, store in
-      // As an older yarn recorded a `time stop` in the second of its start.
+      // A session lasts at least a second (`Rules.session`): the store refuses one of none.
+      #expect(throws: StoreError.self) {
+        try store.insert(
+          TimeSession(id: "old", projectID: "hat", start: instant(1_000), end: instant(1_000), note: nil))
+      }
+      let sessions = try store.sessions()
+      #expect(sessions == [])
+      _ = tracker
+    }
+  }
+
+  @Test func aNoteCanBeSetOnARecordedSession() throws {
+    try withTracker { tracker, store in
       try store.insert(
-        TimeSession(id: "old", projectID: "hat", start: instant(1_000), end: instant(1_000), note: nil))
+        TimeSession(id: "old", projectID: "hat", start: instant(1_000), end: instant(1_001), note: nil))
       let edited = try tracker.edit(sessionID: "old", note: .some("cast on"), now: instant(5_000))
       #expect(edited.note == "cast on")
-      #expect(edited.end == instant(1_000))
+      #expect(edited.end == instant(1_001))
       // Changing its times applies the rules.
       do {
         _ = try tracker.edit(sessionID: "old", end: instant(1_000), now: instant(5_000))

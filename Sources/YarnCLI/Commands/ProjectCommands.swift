@@ -45,8 +45,9 @@ struct ProjectFields {
     patternURL = try values.singleLine("pattern-url", limit: Rules.maximumURLLength)
     started = try ProjectFields.clearing(values, "started") { try values.date($0) }
     finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
-    // A finished day makes a project finished: with another status it is refused.
-    if case .some(.some) = finished, let status, status != .finished {
+    // A finished day makes a project finished, or is the day a frogged one was frogged: with
+    // another status it is refused.
+    if case .some(.some) = finished, let status, status != .finished, status != .frogged {
       throw CLIError.optionDoesNotApply(
         command: values.command, option: "--finished",
         reason: "a project that is \(status.rawValue) has no finished day")
@@ -75,7 +76,10 @@ struct ProjectFields {
     }
     if let started { project.started = started }
     if let finished {
-      if let day = finished, project.status != .finished { project.setStatus(.finished, today: day) }
+      // A day finishes the project, unless it is frogged: then it is the day it was frogged.
+      if let day = finished, project.status != .finished, project.status != .frogged {
+        project.setStatus(.finished, today: day)
+      }
       project.finished = finished
     }
   }

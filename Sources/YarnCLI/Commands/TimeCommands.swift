@@ -110,8 +110,19 @@ struct TimeStop: ParsableCommand {
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
     let (session, project) = try TimeOptions.presenting(context) {
       try context.write { store in
-        let session = try TimeTracker(store: store).stop(at: end, now: now)
-        return (session, try store.project(id: session.projectID))
+        do {
+          let session = try TimeTracker(store: store).stop(at: end, now: now)
+          return (session, try store.project(id: session.projectID))
+        } catch TimeError.brokenRule(let violation) where violation.field == "length" {
+          // A timer forgotten for longer than a sitting: say until when it can be stopped.
+          guard let running = try store.runningSession() else { throw TimeError.brokenRule(violation) }
+          let latest = running.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
+          let shown = Formatting.localTime(latest, timeZone: context.timeZone)
+          throw CLIError.invalidData(
+            message: "the session's \(violation)",
+            hint: "stop it at \(shown) at the latest (yarn time stop --at \"\(shown)\"), or discard it "
+              + "with 'yarn time cancel'")
+        }
       }
     }
     let name = project?.name ?? session.projectID
@@ -397,8 +408,14 @@ struct TimeStatus: ParsableCommand {
         + "(\(Formatting.duration(elapsed)))"
     )
     if TimeTracker.isLikelyForgotten(session, now: context.now) {
-      context.warning(
-        "this timer has run for over 12 hours; stop it with 'yarn time stop' if it was forgotten")
+      // A session lasts at most a day: past that, only an earlier --at can stop it.
+      let latest = session.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
+      let how =
+        elapsed > Rules.maximumSessionSeconds
+        ? "yarn time stop --at \"\(Formatting.localTime(latest, timeZone: zone))\" (at the latest) "
+          + "or 'yarn time cancel'"
+        : "'yarn time stop'"
+      context.warning("this timer has run for over 12 hours; stop it with \(how) if it was forgotten")
     }
   }
 }

@@ -109,12 +109,21 @@ enum HistoryOutput {
       }
       table.add([
         step, Formatting.localTime(change.made, timeZone: context.timeZone),
-        change.label.isEmpty ? "change \(change.id)" : change.label,
+        shortened(change.label.isEmpty ? "change \(change.id)" : change.label),
         change.stack == .barrier
           ? "cannot be undone: \(change.detail ?? "it ended the history")" : effects(of: change),
       ])
     }
     context.output.write(table.text)
+  }
+
+  /// The most Characters of a command line the list shows (`--json` gives it whole).
+  static let labelWidth = 60
+
+  /// `label` on one line, cut to `labelWidth` Characters with an ellipsis.
+  static func shortened(_ label: String) -> String {
+    let line = Table.flatten(label)
+    return line.count <= labelWidth ? line : line.prefix(labelWidth - 1) + "…"
   }
 
   /// `added 1 yarn; changed 1 project; removed 2 notes and 1 photo`.

@@ -112,7 +112,9 @@ extension ErrorPresenter {
         code: .dataError)
     case .endNotAfterStart(let start, let end):
       return ErrorReport(
-        message: "a session must end after it starts: \(local(start)) to \(local(end))", code: .dataError)
+        // The rule's words (`Rules.endNotAfterStart`), in local time.
+        message: "the session's end \(local(end)) is not after the start \(local(start))",
+        code: .dataError)
     case .inFuture(let edge, let instant, let now):
       return ErrorReport(
         message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",

@@ -24,14 +24,28 @@ final class Context {
   let output: TextOutput
   let messages: TextOutput
   /// The command line as typed, `yarn` and its arguments (quoted where a shell would need
-  /// it): what the library's undo history calls the change the command makes.
+  /// it) but `--library DIR`, which every change of one history shares: what the library's
+  /// undo history calls the change the command makes.
   let commandLine: String
 
   init(
     global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
     messages: TextOutput, arguments: [String] = []
   ) {
-    commandLine = (["yarn"] + arguments.map(Context.shellQuoted)).joined(separator: " ")
+    var shown: [String] = []
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      if argument == "--" {
+        shown += ["--"] + rest
+        break
+      }
+      if argument == "--library" {
+        _ = rest.popFirst()
+      } else if !argument.hasPrefix("--library=") {
+        shown.append(argument)
+      }
+    }
+    commandLine = (["yarn"] + shown.map(Context.shellQuoted)).joined(separator: " ")
     self.global = global
     self.environment = environment
     self.now = now

@@ -388,8 +388,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
         + "\(JSONCoding.formatInstant(end)), before it started at "
         + "\(JSONCoding.formatInstant(session.start))"
     case .endNotAfterStart(let start, let end):
-      return "a session must end after it starts: \(JSONCoding.formatInstant(start)) to "
-        + "\(JSONCoding.formatInstant(end))"
+      return "the session's \(Rules.endNotAfterStart(start: start, end: end))"
     case .inFuture(let edge, let instant, let now):
       return "the \(Rules.future(edge, instant, now: now))"
     case .brokenRule(let violation):

@@ -41,7 +41,7 @@ public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible 
 /// - A project's days: a finished project has a finished day; a planned, in-progress or
 ///   hibernating one has none (a frogged one may keep the day it was frogged); the finished
 ///   day is not before the started day.
-/// - A session: it does not end before it starts, lasts at most `maximumSessionSeconds`,
+/// - A session: it ends after it starts (at least a second), lasts at most `maximumSessionSeconds`,
 ///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance). A running
 ///   session's length is checked when it stops (`TimeTracker` also refuses to start one
 ///   longer ago than the maximum), so that a backup made while a timer ran still restores.
@@ -195,7 +195,15 @@ public enum Rules {
 
   // MARK: Instants
 
-  /// The rules of a session's instants: `end` (nil: running) not before `start`; a recorded
+  /// A recorded session's end that is not after its start (a session lasts at least a
+  /// second): `end 2026-03-29T14:00:00Z is not after the start 2026-03-29T14:00:00Z`.
+  public static func endNotAfterStart(start: Date, end: Date) -> RuleViolation {
+    RuleViolation(
+      field: "end",
+      reason: "\(JSONCoding.formatInstant(end)) is not after the start \(JSONCoding.formatInstant(start))")
+  }
+
+  /// The rules of a session's instants: `end` (nil: running) after `start`; a recorded
   /// session lasts at most `maximumSessionSeconds`; neither instant after `now` plus
   /// `tolerance` seconds. Instants are compared in whole seconds (truncated), as the store
   /// keeps them.
@@ -207,11 +215,7 @@ public enum Rules {
     let latest = overflow ? Int64.max : sum
     if let end {
       let to = seconds(end)
-      if to < from {
-        return RuleViolation(
-          field: "end",
-          reason: "\(JSONCoding.formatInstant(end)) is before the start \(JSONCoding.formatInstant(start))")
-      }
+      if to <= from { return endNotAfterStart(start: start, end: end) }
       if let violation = length(from: start, to: end) { return violation }
       if to > latest { return future(.end, end, now: now) }
     } else if from > latest {
