@@ -155,7 +155,7 @@ import Testing
         "line 3, column \"Stashed\": \"maybe\" is not yes or no",
         "line 5: 2 fields where the header has 7 (a quote the exporter did not double? try --lenient)",
         "line 6, column \"Name\": holds a line break (U+000A); it must be one line",
-        "line 6, column \"Quantity\": \"-1\" is negative; an amount is zero or more; accepted units: \(YarnUnit.acceptedWords)",
+        "line 6, column \"Quantity\": \"-1\" is negative",
         "line 6, column \"Weight\": \"purple\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)",
         "line 8, column \"ID\": \"bad id!\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')",
       ])

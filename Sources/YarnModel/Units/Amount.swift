@@ -174,20 +174,22 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
     case unknownUnit(String)
   }
 
-  /// The message for people, quoting the input and ending with the accepted units:
-  /// `"3 bananas" has an unknown unit "bananas"; accepted units: skeins (skein, sk, …), …`.
+  /// The message for people, quoting the input; a problem of how it is written ends with
+  /// the accepted units (`"3 bananas" has an unknown unit "bananas"; accepted units: skeins
+  /// (skein, sk, …), …`), one of its value is in the words of the library's rule
+  /// (`Rules.amount`: `"-5 g" is negative`, `"2000000000 g" is over the limit of 1000000000`).
   public var description: String {
     let reason: String
     switch problem {
     case .empty: reason = "an amount is empty"
     case .missingNumber: reason = "\"\(input)\" has no number"
     case .badNumber: reason = "\"\(input)\" is not a number followed by a unit"
-    case .negative: reason = "\"\(input)\" is negative; an amount is zero or more"
-    case .notFinite: reason = "\"\(input)\" is not a finite number"
+    case .negative: return "\"\(input)\" is negative"
+    case .notFinite: return "\"\(input)\" is not a finite number"
     case .ambiguousComma(let thousands, let decimal):
       reason = "\"\(input)\" is ambiguous: write \(thousands) or \(decimal)"
     case .outOfRange:
-      reason = "\"\(input)\" is out of range (at most \(Int(Amount.maximumValue)))"
+      return "\"\(input)\" is over the limit of \(Int(Amount.maximumValue))"
     case .missingUnit: reason = "\"\(input)\" has no unit"
     case .unknownUnit(let word): reason = "\"\(input)\" has an unknown unit \"\(word)\""
     }
