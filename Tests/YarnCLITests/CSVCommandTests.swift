@@ -222,12 +222,13 @@ import YarnCore
       out.stdout
         == [
           "Name,Quantity,Quantity Unit,Remaining,Remaining Source,Weight",
-          "Cascade 220,3,skein,1.5,override,4 Medium (worsted)",
-          "Malabrigo Rios,250,g,250,estimate,4 Medium (worsted)",
-          "\"Shelter \"\"Almanac\"\"\",2,skein,2,estimate,3 Light (DK)",
-          "Lion Brand Wool-Ease,6,oz,0,override,4 Medium (worsted)",
-          "Jamieson's Spindrift,10,skein,10,estimate,1 Super Fine (fingering)",
-          "Mystery lace,1,skein,1,estimate,0 Lace", "",
+          // Remaining Unit is not among the columns: Remaining carries its unit.
+          "Cascade 220,3,skein,1.5 skeins,override,4 Medium (worsted)",
+          "Malabrigo Rios,250,g,250 g,estimate,4 Medium (worsted)",
+          "\"Shelter \"\"Almanac\"\"\",2,skein,2 skeins,estimate,3 Light (DK)",
+          "Lion Brand Wool-Ease,6,oz,0 oz,override,4 Medium (worsted)",
+          "Jamieson's Spindrift,10,skein,10 skeins,estimate,1 Super Fine (fingering)",
+          "Mystery lace,1,skein,1 skein,estimate,0 Lace", "",
         ].joined(separator: "\r\n"))
   }
 
