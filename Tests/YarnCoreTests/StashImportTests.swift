@@ -551,7 +551,9 @@ extension StashImportTests {
   /// a skein, 33.33… g, so 366.666… g are left, shown `366.67 g ≈ 3.67 skeins ≈ 12.93 oz`);
   /// Plain (2 skeins, 1 skein by override); Pinned (2 skeins, 2 skeins by override: the
   /// estimate is the same); two Twins of one name (1 skein red; 2 skeins blue, 0.5 oz by
-  /// override, no put-up); Odd (no quantity, 1/3 oz by override).
+  /// override, no put-up); Odd (no quantity, 1/3 oz by override); Over (1 skein, 2 used:
+  /// overdrawn, 0 left); Partial (2 skeins, no put-up; 1 skein used and 50 g that do not
+  /// convert: incomplete, 1 skein left).
   func columnsLibrary(in store: LibraryStore) throws {
     try matchingLibrary(in: store)
     try store.insert(
@@ -565,12 +567,19 @@ extension StashImportTests {
             id: "t2", name: "Twin", colorway: "Blue", quantity: Amount(2, .skein),
             remainingOverride: Amount(0.5, .ounce)),
           Yarn(id: "o", name: "Odd", remainingOverride: Amount(1.0 / 3.0, .ounce)),
+          Yarn(id: "ov", name: "Over", quantity: Amount(1, .skein)),
+          Yarn(id: "pa", name: "Partial", quantity: Amount(2, .skein)),
         ],
         projects: [
           Project(
             id: "p3", name: "Cowl", status: .finished, started: CalendarDate(year: 2026, month: 3, day: 1),
             finished: CalendarDate(year: 2026, month: 3, day: 2),
-            usages: [YarnUsage(yarnID: "g", amount: Amount(1.0 / 3.0, .skein))])
+            usages: [
+              YarnUsage(yarnID: "g", amount: Amount(1.0 / 3.0, .skein)),
+              YarnUsage(yarnID: "ov", amount: Amount(2, .skein)),
+              YarnUsage(yarnID: "pa", amount: Amount(1, .skein)),
+              YarnUsage(yarnID: "pa", amount: Amount(50, .gram)),
+            ])
         ]))
   }
 
@@ -580,7 +589,7 @@ extension StashImportTests {
     let store = try LibraryStore(directory: directory, mode: .readWrite)
     try columnsLibrary(in: store)
     let before = try store.yarns()
-    #expect(before.count == 10)
+    #expect(before.count == 12)
     // Without its unit column an amount carries its unit; a unit column alone is ignored.
     let nameAndRemaining = try StashCSV.export(from: store, columns: [.name, .remaining])
     #expect(
@@ -588,8 +597,12 @@ extension StashImportTests {
         == [
           "Name,Remaining", "Cascade 220,2 skeins", "Lace,0.6666666666666667 skeins", "Malabrigo Rios,100 g",
           "Mystery,", "Gram,366.6666666666667 g", "Plain,1 skein", "Pinned,2 skeins", "Twin,1 skein",
-          "Twin,0.5 oz", "Odd,0.3333333333333333 oz", "",
+          "Twin,0.5 oz", "Odd,0.3333333333333333 oz", "Over,0 skeins", "Partial,1 skein", "",
         ].joined(separator: "\r\n"))
+    let sources = String(
+      decoding: try StashCSV.export(from: store, columns: [.id, .remainingSource]), as: UTF8.self)
+    #expect(
+      sources.contains("\r\nov,overdrawn\r\npa,incomplete\r\n") && sources.contains("\r\npi,override\r\n"))
     var choices: [[StashCSV.Column]] = [
       [.name, .remaining], [.name, .quantity, .remaining], [.name, .colorway, .remainingSource],
       [.name, .remainingUnit], [.name, .remainingUnit, .remainingSource],
@@ -608,7 +621,7 @@ extension StashImportTests {
         let label = "\(columns.map(\.rawValue)), include active \(active)"
         #expect(plan.problems == [], "\(label)")
         #expect(plan.warnings == [], "\(label)")
-        #expect(plan.unchanged == 10, "\(label)")
+        #expect(plan.unchanged == 12, "\(label)")
         #expect(plan.creates == [] && plan.changes == [] && plan.remainingOverrides == [], "\(label)")
       }
     }
@@ -676,7 +689,7 @@ extension StashImportTests {
       of: ",2,skein,1,skein,override,", with: ",2,skein,,skein,override,")
     #expect(edited != full)
     let dropped = try importing(edited, into: store)
-    #expect(dropped.problems == [] && dropped.unchanged == 9 && dropped.changes.map(\.yarnID) == ["pl"])
+    #expect(dropped.problems == [] && dropped.unchanged == 11 && dropped.changes.map(\.yarnID) == ["pl"])
     #expect(try store.yarn(id: "pl")?.remainingOverride == nil)
   }
 
