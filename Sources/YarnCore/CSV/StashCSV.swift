@@ -10,8 +10,9 @@ import YarnStore
 /// The stash as CSV: one record per yarn under a header row (docs/CSV.md).
 ///
 /// Amounts are split into a number column and a unit column so that a spreadsheet can sum
-/// them (an amount whose unit column is not chosen is written with its unit, `3 skeins`); dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is
-/// `yes` or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
+/// them (an amount whose unit column is not chosen is written with its unit, `3 skeins`);
+/// dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is `yes`
+/// or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
 ///
 /// The Remaining cells are the user's override when Remaining Source is `override`, and
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
