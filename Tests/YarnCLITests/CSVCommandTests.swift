@@ -204,6 +204,60 @@ import YarnCore
     #expect((try list.json() as? [[String: Any]])?.count == 2)
   }
 
+  @Test func everyColumnsExportImportsBackUnchangedAndAnEmptyRemainingDropsTheOverride() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    // Gram: 400 g less a third of a 100 g skein used, 366.666… g left; Plain: 1 skein of 2
+    // by override.
+    try store.write {
+      try store.insert(
+        library: Library(
+          yarns: [
+            Yarn(id: "g", name: "Gram", netWeightPerSkein: Amount(100, .gram), quantity: Amount(400, .gram)),
+            Yarn(id: "pl", name: "Plain", quantity: Amount(2, .skein), remainingOverride: Amount(1, .skein)),
+            Yarn(id: "r", name: "Rios", colorway: "Azul", quantity: Amount(3, .skein)),
+            Yarn(id: "m", name: "Mystery"),
+          ],
+          projects: [
+            Project(
+              id: "p", name: "Cowl", status: .finished, started: CalendarDate(year: 2026, month: 3, day: 1),
+              finished: CalendarDate(year: 2026, month: 3, day: 2),
+              usages: [YarnUsage(yarnID: "g", amount: Amount(1.0 / 3.0, .skein))])
+          ]))
+    }
+    try store.close()
+    let choices = [
+      "Name,Remaining", "Name,Quantity,Remaining", "Name,Colorway,Remaining Source", "Name,Quantity",
+      "Name,Remaining Unit", "ID,Remaining,Remaining Source", "Name,Net Weight per Skein,Remaining Unit",
+    ]
+    for (index, columns) in choices.enumerated() {
+      let name = "columns-\(index).csv"
+      try yarn.ok(["stash", "export", "-o", name, "--columns", columns])
+      let back = try yarn.run(["stash", "import", name, "--dry-run"])
+      #expect(back.status == 0, "\(columns): \(back.stderr)")
+      #expect(
+        back.stderr == "dry run of \(name): 0 yarns to add, 0 to update, 4 unchanged; nothing was changed\n",
+        "\(columns)")
+    }
+    let shown = try yarn.ok(["stash", "export", "--columns", "Name,Remaining"])
+    #expect(
+      shown.stdout
+        == "Name,Remaining\r\nGram,366.6666666666667 g\r\nPlain,1 skein\r\nRios,3 skeins\r\nMystery,\r\n")
+    // The full export with Plain's Remaining cell emptied, its unit and `override` left.
+    try yarn.ok(["stash", "export", "-o", "full.csv"])
+    let full = try String(contentsOf: yarn.directory.appendingPathComponent("full.csv"), encoding: .utf8)
+    let edited = full.replacingOccurrences(
+      of: ",2,skein,1,skein,override,", with: ",2,skein,,skein,override,")
+    #expect(edited != full)
+    _ = try yarn.file("edited.csv", Data(edited.utf8))
+    let dropped = try yarn.ok(["stash", "import", "edited.csv"])
+    #expect(
+      dropped.stderr
+        == "line 3: updated “Plain”: Remaining override 1 skein → (none)\n"
+        + "imported edited.csv: 0 yarns added, 1 updated, 3 unchanged\n")
+  }
+
   @Test func yarnBuddyExportMovesOverWithLenient() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -222,12 +276,13 @@ import YarnCore
       out.stdout
         == [
           "Name,Quantity,Quantity Unit,Remaining,Remaining Source,Weight",
-          "Cascade 220,3,skein,1.5,override,4 Medium (worsted)",
-          "Malabrigo Rios,250,g,250,estimate,4 Medium (worsted)",
-          "\"Shelter \"\"Almanac\"\"\",2,skein,2,estimate,3 Light (DK)",
-          "Lion Brand Wool-Ease,6,oz,0,override,4 Medium (worsted)",
-          "Jamieson's Spindrift,10,skein,10,estimate,1 Super Fine (fingering)",
-          "Mystery lace,1,skein,1,estimate,0 Lace", "",
+          // Remaining Unit is not among the columns: Remaining carries its unit.
+          "Cascade 220,3,skein,1.5 skeins,override,4 Medium (worsted)",
+          "Malabrigo Rios,250,g,250 g,estimate,4 Medium (worsted)",
+          "\"Shelter \"\"Almanac\"\"\",2,skein,2 skeins,estimate,3 Light (DK)",
+          "Lion Brand Wool-Ease,6,oz,0 oz,override,4 Medium (worsted)",
+          "Jamieson's Spindrift,10,skein,10 skeins,estimate,1 Super Fine (fingering)",
+          "Mystery lace,1,skein,1 skein,estimate,0 Lace", "",
         ].joined(separator: "\r\n"))
   }
 

@@ -307,7 +307,8 @@ import Testing
     ])
     #expect(toFile.stdout == "")
     let written = try String(contentsOf: yarn.directory.appendingPathComponent("stash.csv"), encoding: .utf8)
-    #expect(written == "Name;Remaining\r\n\"Rowan \"\"Felted\"\" Tweed\";250\r\n")
+    // Without the Remaining Unit column, Remaining carries its unit.
+    #expect(written == "Name;Remaining\r\n\"Rowan \"\"Felted\"\" Tweed\";250 g\r\n")
     let bad = try yarn.run(["stash", "export", "--columns", "Nmae"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("unknown column \"Nmae\""))

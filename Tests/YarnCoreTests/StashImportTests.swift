@@ -255,12 +255,13 @@ import Testing
     _ = try importing(text, into: store)
     let yarns = try store.yarns()
     #expect(yarns.map(\.remainingOverride) == [nil, Amount(100, .gram), Amount(2, .skein)])
+    // Remaining Source override without a Remaining column keeps an override; a new yarn
+    // has none to keep.
     let missing = try StashCSV.importPlan(
-      from: Data("Name,Remaining,Remaining Unit,Remaining Source\r\nD,,,override\r\n".utf8), store: store,
-      options: options())
+      from: Data("Name,Remaining Source\r\nD,override\r\n".utf8), store: store, options: options())
     #expect(
       missing.problems.map(\.description) == [
-        "line 2, column \"Remaining\": Remaining Source is override, so Remaining and its unit are needed"
+        "line 2, column \"Remaining Source\": Remaining Source is override, but the file has no Remaining column to give the figure"
       ])
   }
 
@@ -542,5 +543,174 @@ extension StashImportTests {
       ids.warnings.map(\.description) == [
         "line 4, column \"ID\": no yarn has this ID, so the row adds a yarn, though the yarn c has the same name and colorway"
       ])
+  }
+}
+
+extension StashImportTests {
+  /// `matchingLibrary` and: Gram (400 g at 100 g a skein; a finished project used a third of
+  /// a skein, 33.33… g, so 366.666… g are left, shown `366.67 g ≈ 3.67 skeins ≈ 12.93 oz`);
+  /// Plain (2 skeins, 1 skein by override); Pinned (2 skeins, 2 skeins by override: the
+  /// estimate is the same); two Twins of one name (1 skein red; 2 skeins blue, 0.5 oz by
+  /// override, no put-up); Odd (no quantity, 1/3 oz by override); Over (1 skein, 2 used:
+  /// overdrawn, 0 left); Partial (2 skeins, no put-up; 1 skein used and 50 g that do not
+  /// convert: incomplete, 1 skein left).
+  func columnsLibrary(in store: LibraryStore) throws {
+    try matchingLibrary(in: store)
+    try store.insert(
+      library: Library(
+        yarns: [
+          Yarn(id: "g", name: "Gram", netWeightPerSkein: Amount(100, .gram), quantity: Amount(400, .gram)),
+          Yarn(id: "pl", name: "Plain", quantity: Amount(2, .skein), remainingOverride: Amount(1, .skein)),
+          Yarn(id: "pi", name: "Pinned", quantity: Amount(2, .skein), remainingOverride: Amount(2, .skein)),
+          Yarn(id: "t1", name: "Twin", colorway: "Red", quantity: Amount(1, .skein)),
+          Yarn(
+            id: "t2", name: "Twin", colorway: "Blue", quantity: Amount(2, .skein),
+            remainingOverride: Amount(0.5, .ounce)),
+          Yarn(id: "o", name: "Odd", remainingOverride: Amount(1.0 / 3.0, .ounce)),
+          Yarn(id: "ov", name: "Over", quantity: Amount(1, .skein)),
+          Yarn(id: "pa", name: "Partial", quantity: Amount(2, .skein)),
+        ],
+        projects: [
+          Project(
+            id: "p3", name: "Cowl", status: .finished, started: CalendarDate(year: 2026, month: 3, day: 1),
+            finished: CalendarDate(year: 2026, month: 3, day: 2),
+            usages: [
+              YarnUsage(yarnID: "g", amount: Amount(1.0 / 3.0, .skein)),
+              YarnUsage(yarnID: "ov", amount: Amount(2, .skein)),
+              YarnUsage(yarnID: "pa", amount: Amount(1, .skein)),
+              YarnUsage(yarnID: "pa", amount: Amount(50, .gram)),
+            ])
+        ]))
+  }
+
+  @Test func everyChoiceOfColumnsImportsBackIntoItsLibraryUnchanged() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try columnsLibrary(in: store)
+    let before = try store.yarns()
+    #expect(before.count == 12)
+    // Without its unit column an amount carries its unit; a unit column alone is ignored.
+    let nameAndRemaining = try StashCSV.export(from: store, columns: [.name, .remaining])
+    #expect(
+      String(decoding: nameAndRemaining, as: UTF8.self)
+        == [
+          "Name,Remaining", "Cascade 220,2 skeins", "Lace,0.6666666666666667 skeins", "Malabrigo Rios,100 g",
+          "Mystery,", "Gram,366.6666666666667 g", "Plain,1 skein", "Pinned,2 skeins", "Twin,1 skein",
+          "Twin,0.5 oz", "Odd,0.3333333333333333 oz", "Over,0 skeins", "Partial,1 skein", "",
+        ].joined(separator: "\r\n"))
+    let sources = String(
+      decoding: try StashCSV.export(from: store, columns: [.id, .remainingSource]), as: UTF8.self)
+    #expect(
+      sources.contains("\r\nov,overdrawn\r\npa,incomplete\r\n") && sources.contains("\r\npi,override\r\n"))
+    var choices: [[StashCSV.Column]] = [
+      [.name, .remaining], [.name, .quantity, .remaining], [.name, .colorway, .remainingSource],
+      [.name, .remainingUnit], [.name, .remainingUnit, .remainingSource],
+      [.id, .remaining, .remainingSource],
+      [.name, .lengthPerSkein, .netWeightPerSkein, .quantity, .remaining, .remainingSource],
+    ]
+    for column in StashCSV.Column.allCases {
+      choices.append(column == .name ? [.name] : [.name, column])
+      if column != .id { choices.append([.id, column]) }
+      choices.append(StashCSV.defaultColumns.filter { $0 != column })
+    }
+    for columns in choices {
+      for active in [false, true] {
+        let csv = try StashCSV.export(from: store, columns: columns, includeActive: active)
+        let plan = try StashCSV.importPlan(from: csv, store: store, options: options())
+        let label = "\(columns.map(\.rawValue)), include active \(active)"
+        #expect(plan.problems == [], "\(label)")
+        #expect(plan.warnings == [], "\(label)")
+        #expect(plan.unchanged == 12, "\(label)")
+        #expect(plan.creates == [] && plan.changes == [] && plan.remainingOverrides == [], "\(label)")
+      }
+    }
+    #expect(try store.yarns() == before)
+  }
+
+  @Test func remainingAsYarnPrintsItIsTheEstimateAndAnEmptyCellClearsTheOverride() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try columnsLibrary(in: store)
+    let header = "ID,Remaining,Remaining Unit,Remaining Source\r\n"
+    func gram(_ value: String, _ unit: String) throws -> StashCSV.ImportPlan {
+      try plan(header + "g,\(value),\(unit),estimate\r\n", store)
+    }
+    // Gram's estimate is 400 - 100/3 = 366.666… g: printed 366.67 g ≈ 3.67 skeins ≈ 12.93 oz.
+    // 3.67 skeins is 367 g (0.33 g off) but 0.0033 skein off; 12.93 oz is 0.0036 oz off;
+    // 366.674 g is 0.0073 g off but prints 366.67 g. All are the estimate.
+    for (value, unit) in [("366.67", "g"), ("3.67", "skein"), ("12.93", "oz"), ("366.674", "g")] {
+      let read = try gram(value, unit)
+      #expect(read.problems == [] && read.unchanged == 1 && read.remainingOverrides == [], "\(value) \(unit)")
+    }
+    // 366.7 g is not (0.033 g off, printed 366.7): an override, and the two figures differ.
+    let other = try gram("366.7", "g")
+    #expect(other.updates.map(\.remainingOverride) == [Amount(366.7, .gram)])
+    #expect(
+      other.remainingOverrides.map(\.description) == [
+        "Remaining of “Gram” taken as 366.7 g (estimate 366.67 g)"
+      ])
+    // Plain: 2 skeins, 1 skein by override. An empty Remaining clears the override whatever
+    // the unit cell and Remaining Source say, as does the estimate (2 skeins) written there.
+    for row in [
+      "pl,,skein,override", "pl,,,override", "pl,,skein,estimate", "pl,2,skein,estimate", "pl,2 skeins,,",
+    ] {
+      let read = try plan(header + row + "\r\n", store)
+      #expect(read.problems == [], "\(row)")
+      #expect(
+        read.changes.map(\.changes) == [[StashCSV.FieldChange(column: .remaining, old: "1 skein", new: nil)]],
+        "\(row)")
+      #expect(read.remainingOverrides == [], "\(row)")
+    }
+    // The override itself, as printed, keeps it as it is (Odd: 1/3 oz saved as 0.33).
+    let kept = try plan(header + "pl,1.00,skein,estimate\r\no,0.33,oz,override\r\n", store)
+    #expect(kept.problems == [] && kept.unchanged == 2)
+    // Remaining Source override keeps a figure equal to the estimate as the override, and says
+    // so without printing two equal figures.
+    let pinned = try plan(header + "pl,2,skein,override\r\n", store)
+    #expect(pinned.updates.map(\.remainingOverride) == [Amount(2, .skein)])
+    #expect(
+      pinned.remainingOverrides.map(\.description) == [
+        "Remaining of “Plain” taken as 2 skeins: Remaining Source says override (the estimate is the same)"
+      ])
+    // Without a Remaining column, Remaining Source override keeps an override (Plain's) and
+    // is a problem where there is none to keep (Gram's); estimate clears it.
+    let sourceOnly = try plan("ID,Remaining Source\r\npl,override\r\ng,override\r\npi,estimate\r\n", store)
+    #expect(
+      sourceOnly.problems.map(\.description) == [
+        "line 3, column \"Remaining Source\": Remaining Source is override, but the file has no Remaining column to give the figure"
+      ])
+    #expect(sourceOnly.changes.map(\.yarnID) == ["pi"])
+    // In the full export, emptying Plain's Remaining cell (its unit and `override` left) drops
+    // the override: the QA's spreadsheet edit.
+    let full = String(decoding: try StashCSV.export(from: store), as: UTF8.self)
+    let edited = full.replacingOccurrences(
+      of: ",2,skein,1,skein,override,", with: ",2,skein,,skein,override,")
+    #expect(edited != full)
+    let dropped = try importing(edited, into: store)
+    #expect(dropped.problems == [] && dropped.unchanged == 11 && dropped.changes.map(\.yarnID) == ["pl"])
+    #expect(try store.yarn(id: "pl")?.remainingOverride == nil)
+  }
+
+  @Test func amountsThatAreNotTheSameNeverPrintAlike() {
+    let estimate = Amount(400 - 100.0 / 3.0, .gram)
+    let putUp = Yarn(id: "x", name: "x", netWeightPerSkein: Amount(100, .gram)).putUp
+    #expect(estimate.description == "366.67 g")
+    var same = 0
+    for step in 0...400 {
+      let cell = Amount(366.5 + Double(step) * 0.001, .gram)
+      if StashCSV.isSame(cell, as: estimate, putUp: putUp) {
+        same += 1
+      } else {
+        #expect(cell.description != estimate.description, "\(cell.value)")
+      }
+    }
+    // 366.6617 to 366.675 (print 366.67, or within 0.005): 366.662 … 366.674, 13 of them.
+    #expect(same == 13)
+    // A spreadsheet's own rounding, within 0.005: 0.125 saved as 0.12 (yarn prints 0.13).
+    #expect(StashCSV.isSame(Amount(0.12, .skein), as: Amount(0.125, .skein), putUp: putUp))
+    // Units that do not convert are never the same.
+    #expect(!StashCSV.isSame(Amount(1, .yard), as: Amount(1, .gram), putUp: putUp))
   }
 }

@@ -14,7 +14,8 @@ struct StashExport: ParsableCommand {
       name: "export", abstract: "Write the stash as CSV (RFC 4180) for a spreadsheet.",
       discussion: """
         One record per yarn under a header row, CRLF line ends, UTF-8. Amounts are split into
-        a number column and a unit column; dates are YYYY-MM-DD; unknown values are empty.
+        a number column and a unit column (without its unit column, an amount is written
+        with its unit: 3 skeins); dates are YYYY-MM-DD; unknown values are empty.
         The default columns: \(StashCSV.defaultColumns.map(\.rawValue).joined(separator: ", ")).
         Remaining holds the override when Remaining Source is 'override', else the estimate.
 

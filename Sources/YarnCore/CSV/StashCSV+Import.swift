@@ -480,7 +480,7 @@ struct StashRowReader {
       plain.remainingOverride = nil
       remainingTaken = StashCSV.RemainingOverride(
         line: record.line, yarnID: yarn.id, name: yarn.name, remaining: override,
-        estimate: projects.remaining(of: plain).remaining)
+        estimate: projects.remaining(of: plain).remaining, putUp: yarn.putUp)
     }
     self.yarn = yarn
   }
@@ -499,66 +499,82 @@ struct StashRowReader {
     }
   }
 
-  /// The Remaining cells: the override when Remaining Source says `override`; otherwise a
-  /// Remaining that is not an estimate (`StashCSV.isEstimate`) of the yarn, neither as the
-  /// library has it (what an export wrote) nor as the row makes it, counting the finished
-  /// projects or those in progress too (`--include-active`). An empty Remaining, or a
-  /// Remaining Source other than `override` without a Remaining column, clears the override.
+  /// The Remaining cells (docs/CSV.md, "Remaining: estimate or override"):
+  ///
+  /// - an empty Remaining cell: no override, whatever the unit cell and Remaining Source say;
+  /// - a Remaining that is the yarn's own override (`StashCSV.isSame(_:as:putUp:)`, so as an
+  ///   export or `stash show` prints it): the override, kept as it is;
+  /// - otherwise, with Remaining Source `override`: the figure is the override;
+  /// - otherwise a Remaining that is the estimate of the yarn, as the library has it (what an
+  ///   export wrote) or as the row makes it, counting the finished projects or those in
+  ///   progress too (`--include-active`), is no override; any other is the override.
+  ///
+  /// Without a Remaining column, Remaining Source `override` keeps the yarn's override (a
+  /// yarn without one is a problem: there is no figure), any other value clears it; without
+  /// either column the override is kept.
   mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, projects: Library) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
+    let isOverride: Bool
     switch source?.trimmingSpaces().lowercased() {
     case "override":
-      if let value, let amount = value {
-        yarn.remainingOverride = amount
-      } else {
-        problem(.remaining, "Remaining Source is override, so Remaining and its unit are needed")
-      }
-      return
+      isOverride = true
     case nil, "", "estimate", "incomplete", "overdrawn", "unknown":
-      break
+      isOverride = false
     default:
       problem(
         .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
       return
     }
     guard let value else {
-      if source != nil { yarn.remainingOverride = nil }
+      // No Remaining column: Remaining Source alone says whether the override stays.
+      guard source != nil else { return }
+      if !isOverride {
+        yarn.remainingOverride = nil
+      } else if base?.remainingOverride == nil {
+        problem(
+          .remainingSource,
+          "Remaining Source is override, but the file has no Remaining column to give the figure")
+      }
       return
     }
     guard let amount = value else {
       yarn.remainingOverride = nil
       return
     }
+    if let current = base?.remainingOverride, StashCSV.isSame(amount, as: current, putUp: yarn.putUp) {
+      yarn.remainingOverride = current
+      return
+    }
+    if isOverride {
+      yarn.remainingOverride = amount
+      return
+    }
     let isEstimate = [yarn, base].contains { candidate in
       guard var plain = candidate else { return false }
       plain.remainingOverride = nil
       return [false, true].contains { active in
-        StashCSV.isEstimate(
-          amount, projects.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
+        StashCSV.isSame(
+          amount, as: projects.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
       }
     }
     yarn.remainingOverride = isEstimate ? nil : amount
   }
 
   /// An amount from a number cell and its unit cell, or from text such as `3.0 skeins` in
-  /// the number cell. `nil` when neither column is in the file; `.some(nil)` when both cells
-  /// are empty or the amount is bad (a problem is recorded).
+  /// the number cell. `nil` when the number column is not in the file (its unit column alone
+  /// says nothing); `.some(nil)` when the number cell is empty (whatever the unit cell says)
+  /// or the amount is bad (a problem is recorded).
   mutating func amount(
     _ valueColumn: StashCSV.Column, _ unitColumn: StashCSV.Column, dimension: YarnUnit.Dimension?,
     what: String
   ) -> Amount?? {
-    let valueCell = cell(valueColumn)
-    let unitCell = cell(unitColumn)
-    guard valueCell != nil || unitCell != nil else { return nil }
-    let valueText = (valueCell ?? "").trimmingSpaces()
-    let unitText = (unitCell ?? "").trimmingSpaces()
-    if valueText.isEmpty {
-      if !unitText.isEmpty {
-        problem(valueColumn, "a unit (\(unitText)) without a number")
-      }
-      return .some(nil)
-    }
+    // Without the number column the amount is not given (a unit column alone is ignored);
+    // an empty number cell is no amount, whatever its unit cell says.
+    guard let valueCell = cell(valueColumn) else { return nil }
+    let valueText = valueCell.trimmingSpaces()
+    let unitText = (cell(unitColumn) ?? "").trimmingSpaces()
+    if valueText.isEmpty { return .some(nil) }
     var amount: Amount
     if let number = StashRowReader.number(valueText) {
       guard !unitText.isEmpty else {

@@ -46,17 +46,40 @@ extension StashCSV {
     /// The yarn's ID.
     public let yarnID: String
     /// The yarn's name.
-    public let name: String
+    public private(set) var name: String
     /// The override the import stores.
     public let remaining: Amount
     /// The estimate from the finished projects (quantity less usages) of the yarn as the
     /// row makes it; `nil` when there is no quantity.
     public let estimate: Amount?
+    /// Whether `remaining` is the same amount as `estimate` (`StashCSV.isSame(_:as:putUp:)`):
+    /// only where Remaining Source says `override`, which keeps such a figure as the override.
+    public let isSameAsEstimate: Bool
 
-    /// `Remaining of “Cascade 220” taken as 120 g (estimate 150 g)`.
+    init(line: Int, yarnID: String, name: String, remaining: Amount, estimate: Amount?, putUp: PutUp) {
+      self.line = line
+      self.yarnID = yarnID
+      self.name = name
+      self.remaining = remaining
+      self.estimate = estimate
+      isSameAsEstimate = StashCSV.isSame(remaining, as: estimate, putUp: putUp)
+    }
+
+    /// The same override for the yarn named `name`.
+    func named(_ name: String) -> RemainingOverride {
+      var copy = self
+      copy.name = name
+      return copy
+    }
+
+    /// `Remaining of “Cascade 220” taken as 120 g (estimate 150 g)`; where the two are the
+    /// same amount (Remaining Source said `override`), `Remaining of “Plain” taken as 2
+    /// skeins: Remaining Source says override (the estimate is the same)`, so that the two
+    /// figures printed never look equal.
     public var description: String {
-      "Remaining of “\(name)” taken as \(remaining) ("
-        + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
+      let head = "Remaining of “\(name)” taken as \(remaining)"
+      if isSameAsEstimate { return head + ": Remaining Source says override (the estimate is the same)" }
+      return head + " (" + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
     }
   }
 
@@ -83,7 +106,15 @@ extension StashCSV {
   /// `2.33 skeins → 2.33 skeins`).
   static func exact(_ amount: Amount) -> String {
     if Double(Amount.format(amount.value)) == amount.value { return amount.description }
-    return "\(CSVWriter.format(amount.value)) \(amount.unit == .skein ? "skeins" : amount.unit.rawValue)"
+    return text(amount)
+  }
+
+  /// An amount with every digit the CSV writes and its unit: `3 skeins`, `1 skein`,
+  /// `266.66666666666663 g`; `Amount(parsing:)` reads it back as the same amount. The export
+  /// writes an amount so when its unit column is not among the columns.
+  static func text(_ amount: Amount) -> String {
+    let unit = amount.unit == .skein ? (amount.value == 1 ? "skein" : "skeins") : amount.unit.rawValue
+    return "\(CSVWriter.format(amount.value)) \(unit)"
   }
 }
 
@@ -121,14 +152,22 @@ struct StashMatchKey: Hashable {
 }
 
 extension StashCSV {
-  /// Whether `cell` is the figure of `estimate`: the same amount once converted to the
-  /// estimate's unit (with `putUp`), within 0.005 of that unit, half the last of the two
-  /// decimals yarn shows amounts with. A spreadsheet that saved 2.3333333333333335 as `2.33`
-  /// or `2.333333` has not changed it.
-  static func isEstimate(_ cell: Amount, _ estimate: Amount?, putUp: PutUp) -> Bool {
-    guard let estimate, let converted = try? UnitConversion.convert(cell, to: estimate.unit, putUp: putUp)
-    else { return false }
-    return abs(converted.value - estimate.value) <= 0.005 + 1e-9 * abs(estimate.value)
+  /// Whether `cell` is the same amount as `other` as yarn shows amounts: converted (with
+  /// `putUp`) to `other`'s unit, or `other` converted to `cell`'s, the two are within 0.005
+  /// of each other (half the last of the two decimals yarn shows amounts with), or are
+  /// equal once rounded to two decimals as `Amount`'s description rounds them. So the
+  /// estimate as `stash show` prints it in any unit (`266.67 g ≈ 2.67 skeins` for
+  /// 266.666… g) is the estimate, and a spreadsheet that saved 2.3333333333333335 as `2.33`
+  /// or `2.333333` has not changed it; and two amounts that are not the same never print
+  /// alike in one unit. `false` when `other` is `nil` or the units do not convert.
+  static func isSame(_ cell: Amount, as other: Amount?, putUp: PutUp) -> Bool {
+    guard let other else { return false }
+    func close(_ a: Amount, _ b: Amount) -> Bool {
+      guard let a = try? UnitConversion.convert(a, to: b.unit, putUp: putUp) else { return false }
+      return abs(a.value - b.value) <= 0.005 + 1e-9 * abs(b.value)
+        || Amount.format(a.value) == Amount.format(b.value)
+    }
+    return close(cell, other) || close(other, cell)
   }
 }
 
@@ -298,11 +337,7 @@ struct StashMerger {
     }
     if StashMatchKey.normalized(read.name) == StashMatchKey.normalized(yarn.name) { read.name = yarn.name }
     row.yarn = read
-    if let taken = row.remainingTaken {
-      row.remainingTaken = StashCSV.RemainingOverride(
-        line: taken.line, yarnID: taken.yarnID, name: read.name, remaining: taken.remaining,
-        estimate: taken.estimate)
-    }
+    row.remainingTaken = row.remainingTaken?.named(read.name)
     return row
   }
 

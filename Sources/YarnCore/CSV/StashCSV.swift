@@ -10,8 +10,9 @@ import YarnStore
 /// The stash as CSV: one record per yarn under a header row (docs/CSV.md).
 ///
 /// Amounts are split into a number column and a unit column so that a spreadsheet can sum
-/// them; dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is
-/// `yes` or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
+/// them (an amount whose unit column is not chosen is written with its unit, `3 skeins`);
+/// dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is `yes`
+/// or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
 ///
 /// The Remaining cells are the user's override when Remaining Source is `override`, and
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
@@ -83,7 +84,9 @@ public enum StashCSV {
     columns.map { .text($0.rawValue) }
   }
 
-  /// The record of one yarn.
+  /// The record of one yarn. An amount is a number cell beside its unit cell; when the unit
+  /// column is not among `columns`, the amount is one text cell with its unit (`3 skeins`,
+  /// every digit kept), so that any choice of columns reads back.
   ///
   /// - Parameters:
   ///   - yarn: the stash yarn.
@@ -93,7 +96,13 @@ public enum StashCSV {
   static func record(
     for yarn: Yarn, remaining: RemainingEstimate, notes: [String], columns: [Column]
   ) -> [CSVField] {
-    columns.map { column in
+    /// An amount's number, or, when `unit` is not among the columns, the amount with its
+    /// unit as text (`3 skeins`): a number without its unit could not be read back.
+    func amount(_ amount: Amount?, unit: Column) -> CSVField {
+      guard let amount else { return .empty }
+      return columns.contains(unit) ? .number(amount.value) : .text(StashCSV.text(amount))
+    }
+    return columns.map { column in
       switch column {
       case .name: .text(yarn.name)
       case .brand: .text(yarn.brand)
@@ -102,13 +111,13 @@ public enum StashCSV {
       case .dyeLot: .text(yarn.dyeLot)
       case .weight: .text(yarn.weight?.label)
       case .fiber: .text(yarn.fiber)
-      case .lengthPerSkein: .number(yarn.lengthPerSkein?.value)
+      case .lengthPerSkein: amount(yarn.lengthPerSkein, unit: .lengthUnit)
       case .lengthUnit: .text(yarn.lengthPerSkein?.unit.rawValue)
-      case .netWeightPerSkein: .number(yarn.netWeightPerSkein?.value)
+      case .netWeightPerSkein: amount(yarn.netWeightPerSkein, unit: .netWeightUnit)
       case .netWeightUnit: .text(yarn.netWeightPerSkein?.unit.rawValue)
-      case .quantity: .number(yarn.quantity?.value)
+      case .quantity: amount(yarn.quantity, unit: .quantityUnit)
       case .quantityUnit: .text(yarn.quantity?.unit.rawValue)
-      case .remaining: .number(remaining.remaining?.value)
+      case .remaining: amount(remaining.remaining, unit: .remainingUnit)
       case .remainingUnit: .text(remaining.remaining?.unit.rawValue)
       case .remainingSource: .text(remaining.source.rawValue)
       case .purchaseLocation: .text(yarn.purchaseLocation)
