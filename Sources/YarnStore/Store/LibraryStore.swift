@@ -27,6 +27,11 @@ import YarnModel
 /// toward the past to whole seconds on write, as backups write them; so a value read back
 /// may differ from the one written by less than a second.
 ///
+/// History: every committed write transaction that changed a row is one change of the
+/// library's undo history (`history()`, `undo()`, `redo()`, in LibraryStore+History.swift),
+/// named by `changeLabel`; the last `historyLimit` (50) changes are kept, and the attachment
+/// files they could bring back with them.
+///
 /// Threads: not `Sendable`. A store owns one SQLite connection (opened in SQLite's
 /// multi-thread mode), which must never be used from two threads at once: use a store from
 /// one thread, or one task, at a time (Swift 6 keeps a value that is not `Sendable` in the
