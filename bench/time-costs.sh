@@ -72,7 +72,7 @@ prefill() {  # prefill BINARY SIZE DIR
     INSERT INTO time_session (id, project_id, start_time, end_time, note)
     SELECT printf('a%07x-0000-4000-8000-%012x', i, i), printf('p%02d', 1 + i % 5),
            $y0 + i * 31536, $y0 + i * 31536 + 1800 + (i % 3) * 1800, NULL FROM c;
-    WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < $n - 1000)
+    WITH RECURSIVE c(i) AS (SELECT 1 WHERE $n > 1000 UNION ALL SELECT i + 1 FROM c WHERE i < $n - 1000)
     INSERT INTO time_session (id, project_id, start_time, end_time, note)
     SELECT printf('b%07x-0000-4000-8000-%012x', i, i), printf('p%02d', 6 + i % 15),
            $y0 - i * 10800, $y0 - i * 10800 + 2700, CASE WHEN i % 7 = 0 THEN 'rows 1-20' END FROM c;
@@ -85,10 +85,15 @@ sql_log="SELECT s.id, strftime('%Y-%m-%d %H:%M', s.start_time, 'unixepoch'),
 sql_month="SELECT strftime('%Y-%m', start_time, 'unixepoch') AS m, sum(end_time - start_time)
   FROM time_session GROUP BY m ORDER BY m"
 sql_summary="SELECT project_id, sum(min(end_time, 1767225600) - max(start_time, 1735689600))
-  FROM time_session WHERE start_time < 1767225600 AND end_time > 1735689600 GROUP BY project_id;
+  FROM time_session WHERE start_time < 1767225600 AND end_time > 1735689600
+  AND start_time >= 1735689600 - (SELECT max(end_time - start_time) FROM time_session)
+  GROUP BY project_id;
   SELECT s.project_id, sum(s.end_time - s.start_time) FROM project p JOIN time_session s
   ON s.project_id = p.id WHERE p.status = 'finished' AND p.finished BETWEEN '$year-01-01' AND
   '$year-12-31' GROUP BY s.project_id"
+echo "$sql_log;" >"$work/log.sql"
+echo "$sql_month;" >"$work/month.sql"
+echo "$sql_summary;" >"$work/summary.sql"
 
 rss() {  # rss COMMAND... : peak RSS of one run, in MB
   if [ $have_time = 1 ]; then
@@ -113,14 +118,14 @@ for n in "${sizes[@]}"; do
 
   for op in log json month summary; do
     case $op in
-      log) args=(time log); sql=(sqlite3 "$db" "$sql_log") ;;
-      json) args=(time log --format json); sql=(sqlite3 -json "$db" "$sql_log") ;;
-      month) args=(time report --by month); sql=(sqlite3 "$db" "$sql_month") ;;
-      summary) args=(summary --year $year); sql=(sqlite3 "$db" "$sql_summary") ;;
+      log) args=(time log); sql=(sqlite3 "$db" ".read $work/log.sql") ;;
+      json) args=(time log --format json); sql=(sqlite3 -json "$db" ".read $work/log.sql") ;;
+      month) args=(time report --by month); sql=(sqlite3 "$db" ".read $work/month.sql") ;;
+      summary) args=(summary --year $year); sql=(sqlite3 "$db" ".read $work/summary.sql") ;;
     esac
     cmds=(--command-name "yarn" "$yarn --library $dir/new ${args[*]}")
     [ -n "$base" ] && cmds+=(--command-name "before" "$base --library $dir/base ${args[*]}")
-    cmds+=(--command-name "sqlite3" "$(printf '%q ' "${sql[@]}")")
+    cmds+=(--command-name "sqlite3" "${sql[0]} ${sql[*]:1:$((${#sql[@]} - 2))} \"${sql[-1]}\"")
     hyperfine -N --warmup 1 --runs "$runs" --export-json "$dir/$op.json" --output=null "${cmds[@]}" >&2
     r_yarn=$(rss "$yarn" --library "$dir/new" "${args[@]}")
     r_base="-"; [ -n "$base" ] && r_base=$(rss "$base" --library "$dir/base" "${args[@]}")
@@ -128,28 +133,36 @@ for n in "${sizes[@]}"; do
     python3 - "$n" "$op" "$dir/$op.json" "$r_yarn" "$r_base" "$r_sql" >>"$results" <<'PY'
 import json, sys
 n, op, path, r_yarn, r_base, r_sql = sys.argv[1:]
-means = {r["command"]: r["mean"] * 1000 for r in json.load(open(path))["results"]}
-y, s = means["yarn"], means["sqlite3"]
-line = f"{int(n):>7}  {op:<8} yarn {y:8.1f} ms ({r_yarn:>6} MB)  sqlite3 {s:7.1f} ms ({r_sql:>5} MB)  yarn/sqlite3 {y / s:5.2f}x"
-if "before" in means:
-    b = means["before"]
-    line += f"  before {b:8.1f} ms ({r_base:>6} MB)  before/sqlite3 {b / s:5.2f}x"
-print(line)
+res = {r["command"]: r for r in json.load(open(path))["results"]}
+wall = {k: r["mean"] * 1000 for k, r in res.items()}
+cpu = {k: (r["user"] + r["system"]) * 1000 for k, r in res.items()}
+cells = [f"{int(n):,}", op,
+         f"{wall['yarn']:.1f}", f"{cpu['yarn']:.1f}", r_yarn,
+         f"{wall['sqlite3']:.1f}", f"{cpu['sqlite3']:.1f}", r_sql,
+         f"{wall['yarn'] / wall['sqlite3']:.2f}×", f"{cpu['yarn'] / cpu['sqlite3']:.2f}×"]
+if "before" in wall:
+    cells += [f"{wall['before']:.1f}", f"{cpu['before']:.1f}", r_base,
+              f"{wall['before'] / wall['sqlite3']:.2f}×"]
+print("| " + " | ".join(cells) + " |")
 PY
   done
 done
 echo
-echo "mean wall time (hyperfine, $runs runs, 1 warm-up), peak RSS of one run; TZ=UTC:"
+echo "hyperfine, $runs runs after 1 warm-up, TZ=UTC; ms: mean wall time and mean CPU time (user +"
+echo "system); MB: peak RSS of one run; ratios to sqlite3 doing the equivalent query:"
+head="| sessions | command | yarn wall | yarn CPU | yarn MB | sqlite3 wall | sqlite3 CPU | sqlite3 MB | yarn/sqlite3 wall | yarn/sqlite3 CPU |"
+rule="|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+[ -n "$base" ] && { head+=" before wall | before CPU | before MB | before/sqlite3 wall |"; rule+="---:|---:|---:|---:|"; }
+echo "$head"; echo "$rule"
 cat "$results"
 python3 - "$results" <<'PY'
-import re, sys
+import sys
 rows = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"\s*(\d+)\s+(\w+)\s+yarn\s+([\d.]+) ms", line)
-    if m:
-        rows.setdefault(m.group(2), []).append((int(m.group(1)), float(m.group(3))))
-print("\ngrowth of yarn's time from one size to the next (items ×, time ×):")
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    rows.setdefault(cells[1], []).append((int(cells[0].replace(",", "")), float(cells[2]), float(cells[3])))
+print("\ngrowth of yarn's time from one size to the next (items ×: wall ×, CPU ×):")
 for op, points in rows.items():
-    steps = [f"{b[0] // a[0]}× items: {b[1] / a[1]:.2f}× time" for a, b in zip(points, points[1:])]
+    steps = [f"{b[0] // a[0]}×: {b[1] / a[1]:.2f}×, {b[2] / a[2]:.2f}×" for a, b in zip(points, points[1:])]
     print(f"  {op:<8} " + "; ".join(steps))
 PY

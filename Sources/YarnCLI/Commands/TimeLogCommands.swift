@@ -99,8 +99,21 @@ struct TimeLog: ParsableCommand {
     }
     var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
     var count = 0
+    // The first pass measures without making the cells it can count otherwise: the local
+    // times by `textCount`, each project's name once; NOTE is last and never padded.
+    var nameWidths: [String: Int] = [:]
     try sessions { session, name in
-      table.measure(cells(session, name))
+      table.widen(0, toFit: shortID(session.id))
+      table.widen(1, to: LocalCalendar.textCount(session.start, in: zone))
+      table.widen(2, to: session.end.map { LocalCalendar.textCount($0, in: zone) } ?? "running".count)
+      table.widen(3, to: Formatting.duration(session.seconds(now: now)).count)
+      if let width = nameWidths[name] {
+        table.widen(4, to: width)
+      } else {
+        let width = Table.flatten(name).count
+        nameWidths[name] = width
+        table.widen(4, to: width)
+      }
       count += 1
     }
     if count == 0 {

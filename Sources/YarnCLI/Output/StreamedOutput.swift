@@ -67,18 +67,32 @@ struct StreamedTable {
     }
   }
 
+  /// Widens column `column` to `count` Characters.
+  mutating func widen(_ column: Int, to count: Int) {
+    widths[column] = max(widths[column], count)
+  }
+
+  /// Widens column `column` to fit `cell` as shown (one-line and printable).
+  mutating func widen(_ column: Int, toFit cell: String) {
+    widen(column, to: Table.flatten(cell).count)
+  }
+
   /// The header line, ending in a line feed.
   var headerLine: String { line(headers) }
 
   /// `row`'s line, padded to the measured widths, ending in a line feed.
   func line(_ row: [String]) -> String {
-    var line = ""
-    for (index, cell) in row.prefix(widths.count).map(Table.flatten).enumerated() {
-      line += cell
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(128)
+    for (index, cell) in row.prefix(widths.count).enumerated() {
+      let shown = Table.flatten(cell)
+      bytes.append(contentsOf: shown.utf8)
       if index < widths.count - 1 {
-        line += String(repeating: " ", count: max(0, widths[index] - cell.count) + 2)
+        bytes.append(
+          contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, widths[index] - shown.count) + 2))
       }
     }
+    var line = String(decoding: bytes, as: UTF8.self)
     while line.hasSuffix(" ") { line.removeLast() }
     return line + "\n"
   }

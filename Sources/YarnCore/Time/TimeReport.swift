@@ -82,8 +82,11 @@ public struct TimeReport: Hashable, Sendable {
     private let range: (start: Date?, end: Date?)
     private let timeZone: any UTCOffsetProvider
     private let now: Date
-    /// Whole seconds by project ID (`.project`) or period label.
+    /// Whole seconds by project ID (`.project`).
     private var seconds: [String: Int64] = [:]
+    /// Whole seconds by local day (`.day`, `.week`, `.month`), labelled by period only in
+    /// `report`: one label per day, not per session.
+    private var days: [CalendarDate: Int64] = [:]
 
     /// Empty totals.
     ///
@@ -120,7 +123,7 @@ public struct TimeReport: Hashable, Sendable {
         seconds[session.projectID, default: 0] += TimeReport.seconds(start, end)
       case .day, .week, .month:
         for (day, part) in TimeReport.splitByDay(start: start, end: end, in: timeZone) {
-          seconds[TimeReport.label(of: day, grouping), default: 0] += part
+          days[day, default: 0] += part
         }
       }
     }
@@ -129,7 +132,7 @@ public struct TimeReport: Hashable, Sendable {
     ///
     /// - Parameter projectNames: project names by ID, for `.project` rows (the ID stands in
     ///   for a missing name).
-    /// - Complexity: O(r log r) for r rows.
+    /// - Complexity: O(d + r log r) for the d local days with time and r rows.
     public func report(projectNames: [String: String]) -> TimeReport {
       let rows: [Row]
       switch grouping {
@@ -138,8 +141,12 @@ public struct TimeReport: Hashable, Sendable {
         }
         .sorted { ($1.seconds, $0.key, $0.projectID ?? "") < ($0.seconds, $1.key, $1.projectID ?? "") }
       case .day, .week, .month:
+        var periods: [String: Int64] = [:]
+        for (day, seconds) in days {
+          periods[TimeReport.label(of: day, grouping), default: 0] += seconds
+        }
         // The labels sort as text in time order (four-digit years, zero-padded numbers).
-        rows = seconds.map { Row(key: $0.key, projectID: nil, seconds: $0.value) }.sorted { $0.key < $1.key }
+        rows = periods.map { Row(key: $0.key, projectID: nil, seconds: $0.value) }.sorted { $0.key < $1.key }
       }
       return TimeReport(grouping: grouping, rows: rows)
     }
