@@ -78,7 +78,7 @@ struct TimeLog: ParsableCommand {
     let now = context.now
     var array = JSONArrayPrinter(output: context.output)
     try sessions { session, name in
-      try array.append(SessionJSON(session: session, projectName: name, now: now))
+      array.append(encoded: SessionJSON(session: session, projectName: name, now: now).prettyBytes())
     }
     try array.finish()
   }

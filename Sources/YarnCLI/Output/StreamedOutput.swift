@@ -23,7 +23,12 @@ struct JSONArrayPrinter {
   ///
   /// - Throws: `EncodingError` when `element` cannot be encoded.
   mutating func append(_ element: some Encodable) throws {
-    let data = try encoder.encode(element)
+    append(encoded: Array(try encoder.encode(element)))
+  }
+
+  /// Writes the next element given as the encoder's text for it alone (top-level
+  /// indentation, no final line feed).
+  mutating func append(encoded data: [UInt8]) {
     var bytes: [UInt8] = count == 0 ? Array("[\n  ".utf8) : Array(",\n  ".utf8)
     bytes.reserveCapacity(bytes.count + data.count + data.count / 8)
     for byte in data {
