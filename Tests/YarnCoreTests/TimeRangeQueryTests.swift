@@ -109,6 +109,13 @@ import Testing
       }
       #expect(named.first == "r-running Hat")
       #expect(named.last == "e-crosses-end Flax")
+      // Without the names (a report's walk), the project's ID stands in.
+      var unnamed: [String] = []
+      try store.forEachSession(from: start, to: end, namingProjects: false) { session, name in
+        unnamed.append("\(session.id) \(name)")
+      }
+      #expect(unnamed.first == "r-running q")
+      #expect(unnamed.count == named.count)
     }
   }
 

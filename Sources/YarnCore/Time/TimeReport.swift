@@ -209,9 +209,9 @@ extension TimeReport {
   ) throws {
     self = try store.read {
       var totals = Totals(grouping: grouping, range: range, timeZone: timeZone, now: now)
-      try store.forEachSession(from: range.start, to: range.end, projectID: projectID) { session, _ in
-        totals.add(session)
-      }
+      try store.forEachSession(
+        from: range.start, to: range.end, projectID: projectID, namingProjects: false
+      ) { session, _ in totals.add(session) }
       return totals.report(projectNames: try store.projectNames(ids: totals.projectIDs))
     }
   }

@@ -128,15 +128,18 @@ public struct YearSummary: Hashable, Sendable {
   ///   - year: the year, such as 2026 (outside 1...9999 no time falls in it).
   ///   - timeZone: the zone whose New Year midnights bound the year.
   ///   - now: where a running session ends.
-  /// - Complexity: O((s + p + u) log n) for the s sessions of the year, the p projects they
-  ///   name or that were finished in it, and the u usages of the finished ones; memory holds
-  ///   one total per project, not the sessions.
+  /// - Complexity: O((s + f + p + u) log n) for the s sessions of the year, the f sessions
+  ///   of the projects finished in it (summed by SQL through the `time_session_by_project`
+  ///   index, not read out), the p projects named, and the u usages of the finished ones;
+  ///   memory holds one total per project, not the sessions.
   /// - Throws: the store's errors (`StoreError`).
   public init(store: LibraryStore, year: Int, timeZone: any UTCOffsetProvider, now: Date) throws {
     self = try store.read {
       let range = YearSummary.range(of: year, in: timeZone)
       var totals = TimeReport.Totals(grouping: .project, range: range, timeZone: timeZone, now: now)
-      try store.forEachSession(from: range.start, to: range.end) { session, _ in totals.add(session) }
+      try store.forEachSession(from: range.start, to: range.end, namingProjects: false) { session, _ in
+        totals.add(session)
+      }
       var projects: [String: Project] = [:]
       for id in totals.projectIDs {
         projects[id] = try store.project(id: id)

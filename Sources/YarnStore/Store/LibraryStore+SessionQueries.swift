@@ -46,6 +46,8 @@ extension LibraryStore {
   ///   - start: the range's first instant (UTC, truncated to whole seconds), or `nil`.
   ///   - end: the instant after the range (UTC, truncated to whole seconds), or `nil`.
   ///   - projectID: only this project's sessions, or `nil` for all.
+  ///   - namingProjects: whether to look each session's project name up (a join); when
+  ///     `false` (reports, which name projects once at the end) `body` gets the project's ID.
   ///   - body: called with each session and its project's name (the project's ID if the
   ///     project is missing, which the schema's foreign key does not allow).
   /// - Complexity: O(k log n) for k sessions read out of n: those of the range, and those
@@ -53,7 +55,7 @@ extension LibraryStore {
   /// - Throws: what `body` throws (which stops the walk); `StoreError.invalidData` for a row
   ///   that cannot be read back; `.busy`, `.closed`, `.database`.
   public func forEachSession(
-    from start: Date?, to end: Date?, projectID: String? = nil,
+    from start: Date?, to end: Date?, projectID: String? = nil, namingProjects: Bool = true,
     _ body: (_ session: TimeSession, _ projectName: String) throws -> Void
   ) throws {
     try read {
@@ -77,15 +79,16 @@ extension LibraryStore {
         values.append(.text(projectID))
       }
       let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+      let join =
+        namingProjects
+        ? ", p.name FROM time_session AS s LEFT JOIN project AS p ON p.id = s.project_id"
+        : " FROM time_session AS s"
       try connection.forEach(
-        """
-        SELECT s.id, s.project_id, s.start_time, s.end_time, s.note, p.name
-        FROM time_session AS s LEFT JOIN project AS p ON p.id = s.project_id\(filter)
-        ORDER BY s.start_time, s.seq
-        """, values
+        "SELECT s.id, s.project_id, s.start_time, s.end_time, s.note\(join)\(filter) ORDER BY s.start_time, s.seq",
+        values
       ) { statement in
         let session = try session(from: statement)
-        try body(session, statement.text(5) ?? session.projectID)
+        try body(session, (namingProjects ? statement.text(5) : nil) ?? session.projectID)
       }
     }
   }
