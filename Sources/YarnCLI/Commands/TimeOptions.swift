@@ -46,13 +46,19 @@ enum TimeOptions {
     return day
   }
 
-  /// The ID of the project `reference` names (`--project` of `time log` and `time report`),
-  /// found among every project's ID and name only, not their usages or photos.
+  /// The ID and name of the project `reference` names (the project of `time start`, `time
+  /// add`, `--project` of `time edit`, `time log` and `time report`), found among every
+  /// project's ID and name only, without reading their usages, photos or patterns.
   ///
   /// - Throws: `CLIError.notFound`/`.ambiguous` for the reference; the store's errors.
-  static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
+  static func project(_ reference: String, in store: LibraryStore) throws -> (id: String, name: String) {
     let projects = try store.projectIDsAndNames()
-    return try References.find(reference, kind: "project", in: projects, id: \.id, name: \.name).id
+    return try References.find(reference, kind: "project", in: projects, id: \.id, name: \.name)
+  }
+
+  /// The ID of the project `reference` names (`project(_:in:)`).
+  static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
+    try project(reference, in: store).id
   }
 
   /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either
