@@ -235,6 +235,16 @@ import Testing
       // The running session counts in its project's time until now: 10 days + 3 h.
       #expect(try store.loggedSeconds(projectID: "p2", now: now) == 864_000 + 10_800)
       #expect(try store.loggedSeconds(projectID: "nothing", now: now) == 0)
+      // Every project's time at once: the shawl's 4 h, the old project's hour, the ten days
+      // (and the running 3 h when counted).
+      #expect(
+        try store.loggedSecondsByProject(countingRunningUntil: nil) == [
+          "p1": 14_400, "p3": 3_600, "p2": 864_000,
+        ])
+      #expect(
+        try store.loggedSecondsByProject(countingRunningUntil: now) == [
+          "p1": 14_400, "p3": 3_600, "p2": 874_800,
+        ])
       #expect(try store.projects(finishedIn: 2024).map(\.id) == ["p3"])
       #expect(try store.projects(finishedIn: 2026).isEmpty)
     }

@@ -126,6 +126,31 @@ extension LibraryStore {
     }
   }
 
+  /// Whole seconds logged per project (by `Project.id`), every session: the closed ones
+  /// summed by one grouped SQL query (no session is read out), and the running one counted
+  /// until `now` (`TimeSession.seconds(now:)`) or left out when `now` is `nil`. A project
+  /// with no session has no entry.
+  ///
+  /// - Parameter now: where a running session ends, or `nil` to count only closed sessions.
+  /// - Complexity: O(n) for n sessions, in SQLite; memory holds one total per project.
+  /// - Throws: `StoreError.invalidData` for a running row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
+  public func loggedSecondsByProject(countingRunningUntil now: Date?) throws -> [String: Int64] {
+    try read {
+      var totals: [String: Int64] = [:]
+      try connection.forEach(
+        """
+        SELECT project_id, sum(end_time - start_time) FROM time_session WHERE end_time IS NOT NULL
+        GROUP BY project_id
+        """
+      ) { totals[$0.text(0) ?? "", default: 0] += $0.int64(1) }
+      if let now, let running = try runningSession() {
+        totals[running.projectID, default: 0] += running.seconds(now: now)
+      }
+      return totals
+    }
+  }
+
   /// The names of the projects with the given IDs, each found by its ID (the `id` column's
   /// unique index); an ID no project has is left out.
   ///
