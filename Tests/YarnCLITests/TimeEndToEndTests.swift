@@ -484,6 +484,60 @@ import Testing
     #expect(try yarn.run(["time", "log", "--columns", "Project"]).status == 64)
   }
 
+  /// `time log` streams its rows (issue 13); the table is measured in one pass and written
+  /// in a second, the JSON array one element at a time: the text is what the whole-list code
+  /// wrote. A wall-clock time shown twice carries its offset, which widens START; a note on
+  /// two lines is shown on one; a running session's END is "running".
+  @Test func theLogIsWrittenExactlyAsItStreams() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = Self.newYork
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["project", "add", "Hat"])
+    // Fall back: 01:30 EDT (05:30Z) to 03:30 EST (08:30Z), 3 h.
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Flax", "--from", "2026-11-01 01:30", "--to", "2026-11-01 03:30"], environment: env))
+    expectOK(
+      try yarn.run(
+        [
+          "time", "add", "Hat", "--from", "2026-11-02 10:00", "--to", "2026-11-02 10:45", "--note",
+          "row 1\nrow 2",
+        ],
+        environment: env))
+    let ids = try sessions(yarn, env).compactMap { $0["id"] as? String }
+    #expect(ids.count == 2)
+    let short = ids.map { String($0.prefix(8)) }
+    // Widths: ID 8, START 23 (the repeated 01:30 with its offset), END 16, DURATION 8 (the
+    // header), PROJECT 7 (the header); NOTE is last and not padded.
+    let table = try yarn.run(["time", "log"], environment: env)
+    expectOK(table)
+    #expect(
+      table.stdout
+        == "ID        START                    END               DURATION  PROJECT  NOTE\n"
+        + "\(short[0])  2026-11-01 01:30 -04:00  2026-11-01 03:30  3h        Flax\n"
+        + "\(short[1])  2026-11-02 10:00         2026-11-02 10:45  45m       Hat      row 1 row 2\n")
+    #expect(table.stderr == "total: 3h 45m in 2 sessions\n")
+    let json = try yarn.run(["time", "log", "--format", "json", "--from", "2026-11-02"], environment: env)
+    expectOK(json)
+    #expect(
+      json.stdout
+        == "[\n  {\n    \"end\" : \"2026-11-02T15:45:00Z\",\n    \"id\" : \"\(ids[1])\",\n"
+        + "    \"note\" : \"row 1\\nrow 2\",\n    \"project\" : \"Hat\",\n"
+        + "    \"projectID\" : \"\(try projectID(yarn, "Hat"))\",\n    \"seconds\" : 2700,\n"
+        + "    \"start\" : \"2026-11-02T15:00:00Z\"\n  }\n]\n")
+    let none = try yarn.run(["time", "log", "--format", "json", "--from", "2026-11-03"], environment: env)
+    #expect(none.stdout == "[\n\n]\n" || none.stdout == "[]\n")
+    let nothing = try yarn.run(["time", "log", "--from", "2026-11-03"], environment: env)
+    #expect(nothing.stdout.isEmpty)
+    #expect(nothing.stderr == "no time logged; start a timer with 'yarn time start PROJECT'\n")
+  }
+
+  func projectID(_ yarn: YarnRunner, _ name: String) throws -> String {
+    let projects = try #require(try yarn.ok(["project", "list", "--json"]).json() as? [[String: Any]])
+    return try #require(projects.first { $0["name"] as? String == name }?["id"] as? String)
+  }
+
   // MARK: Concurrency, through real processes
 
   /// Starts every command line at once, then waits for all of them.

@@ -132,12 +132,10 @@ struct ProjectList: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (projects, sessions) = try context.read { store in
-      (try store.projects(), try store.sessions())
-    }
     let now = context.now
-    var seconds: [String: Int64] = [:]
-    for session in sessions { seconds[session.projectID, default: 0] += session.seconds(now: now) }
+    let (projects, seconds) = try context.read { store in
+      (try store.projects(), try store.loggedSecondsByProject(countingRunningUntil: now))
+    }
     let shown = projects.filter { status == nil || $0.status == status }
     if context.global.json {
       try context.printJSON(shown.map { ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0) })

@@ -33,8 +33,9 @@ struct SummaryCommand: ParsableCommand {
   func run(in context: Context) throws {
     let zone = context.timeZone
     let year = self.year ?? LocalCalendar.day(containing: context.now, in: zone).year
-    let library = try context.read { store in try store.library() }
-    let summary = YearSummary(library: library, year: year, timeZone: zone, now: context.now)
+    let summary = try context.read { store in
+      try YearSummary(store: store, year: year, timeZone: zone, now: context.now)
+    }
     if context.global.json {
       try context.printJSON(SummaryJSON(summary: summary))
       return

@@ -59,7 +59,7 @@ struct TimeStart: ParsableCommand {
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
     let (session, project, stopped) = try TimeOptions.presenting(context) {
       try context.write { store in
-        let project = try References.project(reference, in: try store.projects())
+        let project = try TimeOptions.project(reference, in: store)
         // With --switch, the timer this start stops (read in the same transaction).
         var stopped: (session: TimeSession, name: String)?
         if switching, let running = try store.runningSession() {
@@ -222,7 +222,7 @@ struct TimeAdd: ParsableCommand {
     let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
     let (session, project) = try TimeOptions.presenting(context) {
       try context.write { store in
-        let project = try References.project(reference, in: try store.projects())
+        let project = try TimeOptions.project(reference, in: store)
         let tracker = TimeTracker(store: store)
         let session: TimeSession
         if let start, let end {
@@ -300,12 +300,13 @@ struct TimeEdit: ParsableCommand {
       try context.write { store in
         let tracker = TimeTracker(store: store)
         let found = try tracker.session(matching: reference)
-        let projects = try store.projects()
-        let projectID = try project.map { try References.project($0, in: projects).id }
+        let projectID = try project.map { try TimeOptions.projectID($0, in: store) }
         let session = try tracker.edit(
           sessionID: found.id, start: start, end: end, projectID: projectID, note: note,
           allowOverlap: allowOverlap, now: now)
-        return (session, projects.first { $0.id == session.projectID }?.name ?? session.projectID)
+        return (
+          session, try store.projectNames(ids: [session.projectID])[session.projectID] ?? session.projectID
+        )
       }
     }
     if context.global.json {

@@ -46,42 +46,87 @@ struct TimeLog: ParsableCommand {
 
   func run(in context: Context) throws {
     let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
-    let (sessions, names) = try TimeOptions.sessions(in: range, project: projectReference, context: context)
-    let now = context.now
-    switch format {
-    case .json:
-      try context.printJSON(
-        sessions.map { SessionJSON(session: $0, projectName: names[$0.projectID] ?? $0.projectID, now: now) })
-    case .csv:
-      try context.output.flush()
-      let count = try csv.write { writer in
-        try TimeCSV.write(sessions, projectNames: names, columns: columns, to: writer)
+    // The sessions stream from one read transaction to the output: memory does not grow
+    // with their number (issue 13).
+    try context.read { store in
+      let projectID = try projectReference.map { try TimeOptions.projectID($0, in: store) }
+      let sessions = { (body: (TimeSession, String) throws -> Void) throws in
+        try store.forEachSession(from: range.start, to: range.end, projectID: projectID, body)
       }
-      if let path = csv.output, path != "-" {
-        context.message("wrote \(Formatting.count(count, "session")) to \(path)")
+      switch format {
+      case .json:
+        try printJSON(sessions, in: context)
+      case .csv:
+        try context.output.flush()
+        let count = try csv.write { writer in
+          try TimeCSV.export(from: store, to: writer, range: range, projectID: projectID, columns: columns)
+        }
+        if let path = csv.output, path != "-" {
+          context.message("wrote \(Formatting.count(count, "session")) to \(path)")
+        }
+      case .table:
+        try printTable(sessions, in: context)
       }
-    case .table:
-      if sessions.isEmpty {
-        context.message("no time logged; start a timer with 'yarn time start PROJECT'")
-        return
-      }
-      let zone = context.timeZone
-      var table = Table(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
-      var total: Int64 = 0
-      for session in sessions {
-        let seconds = session.seconds(now: now)
-        total += seconds
-        table.add([
-          shortID(session.id), Formatting.localTime(session.start, timeZone: zone),
-          session.end.map { Formatting.localTime($0, timeZone: zone) } ?? "running",
-          Formatting.duration(seconds), names[session.projectID] ?? session.projectID,
-          session.note ?? "",
-        ])
-      }
-      context.output.write(table.text)
-      context.message(
-        "total: \(Formatting.duration(total)) in \(Formatting.count(sessions.count, "session"))")
     }
+  }
+
+  /// The sessions as a JSON array, written one element at a time, byte for byte what
+  /// `Context.printJSON` writes for the whole array.
+  private func printJSON(
+    _ sessions: ((TimeSession, String) throws -> Void) throws -> Void, in context: Context
+  ) throws {
+    let now = context.now
+    var array = JSONArrayPrinter(output: context.output)
+    try sessions { session, name in
+      array.append(encoded: SessionJSON(session: session, projectName: name, now: now).prettyBytes())
+    }
+    try array.finish()
+  }
+
+  /// The table, in two passes over the sessions: the first measures the columns, the second
+  /// writes each line as it comes, so no row is held.
+  private func printTable(
+    _ sessions: ((TimeSession, String) throws -> Void) throws -> Void, in context: Context
+  ) throws {
+    let now = context.now
+    let zone = context.timeZone
+    func cells(_ session: TimeSession, _ name: String) -> [String] {
+      [
+        shortID(session.id), Formatting.localTime(session.start, timeZone: zone),
+        session.end.map { Formatting.localTime($0, timeZone: zone) } ?? "running",
+        Formatting.duration(session.seconds(now: now)), name, session.note ?? "",
+      ]
+    }
+    var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
+    var count = 0
+    // The first pass measures without making the cells it can count otherwise: the local
+    // times by `textCount`, each project's name once; NOTE is last and never padded.
+    var nameWidths: [String: Int] = [:]
+    try sessions { session, name in
+      table.widen(0, toFit: shortID(session.id))
+      table.widen(1, to: LocalCalendar.textCount(session.start, in: zone))
+      table.widen(2, to: session.end.map { LocalCalendar.textCount($0, in: zone) } ?? "running".count)
+      table.widen(3, to: Formatting.duration(session.seconds(now: now)).count)
+      if let width = nameWidths[name] {
+        table.widen(4, to: width)
+      } else {
+        let width = Table.flatten(name).count
+        nameWidths[name] = width
+        table.widen(4, to: width)
+      }
+      count += 1
+    }
+    if count == 0 {
+      context.message("no time logged; start a timer with 'yarn time start PROJECT'")
+      return
+    }
+    context.output.write(table.headerLine)
+    var total: Int64 = 0
+    try sessions { session, name in
+      total += session.seconds(now: now)
+      context.output.write(table.line(cells(session, name)))
+    }
+    context.message("total: \(Formatting.duration(total)) in \(Formatting.count(count, "session"))")
   }
 }
 
@@ -136,10 +181,12 @@ struct TimeReportCommand: ParsableCommand {
 
   func run(in context: Context) throws {
     let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
-    let (sessions, names) = try TimeOptions.sessions(in: range, project: projectReference, context: context)
-    let report = TimeReport(
-      sessions: sessions, projectNames: names, grouping: grouping, range: range, timeZone: context.timeZone,
-      now: context.now)
+    let report = try context.read { store in
+      try TimeReport(
+        store: store, grouping: grouping, range: range,
+        projectID: try projectReference.map { try TimeOptions.projectID($0, in: store) },
+        timeZone: context.timeZone, now: context.now)
+    }
     switch format {
     case .json:
       try context.printJSON(report.rows.map { ReportRowJSON(row: $0, grouping: grouping) })

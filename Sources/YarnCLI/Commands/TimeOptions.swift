@@ -46,19 +46,19 @@ enum TimeOptions {
     return day
   }
 
-  /// The sessions that share time with `range` (either end open when nil; of the project `project` names, when given),
-  /// and every project's name by ID, read in one transaction (`time log`, `time report`).
+  /// The ID and name of the project `reference` names (the project of `time start`, `time
+  /// add`, `--project` of `time edit`, `time log` and `time report`), found among every
+  /// project's ID and name only, without reading their usages, photos or patterns.
   ///
-  /// - Throws: `CLIError.notFound`/`.ambiguous` for the project reference; the store's errors.
-  static func sessions(
-    in range: (start: Date?, end: Date?), project: String?, context: Context
-  ) throws -> (sessions: [TimeSession], names: [String: String]) {
-    try context.read { store in
-      let projects = try store.projects()
-      let names = Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-      let projectID = try project.map { try References.project($0, in: projects).id }
-      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
-    }
+  /// - Throws: `CLIError.notFound`/`.ambiguous` for the reference; the store's errors.
+  static func project(_ reference: String, in store: LibraryStore) throws -> (id: String, name: String) {
+    let projects = try store.projectIDsAndNames()
+    return try References.find(reference, kind: "project", in: projects, id: \.id, name: \.name)
+  }
+
+  /// The ID of the project `reference` names (`project(_:in:)`).
+  static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
+    try project(reference, in: store).id
   }
 
   /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either

@@ -58,9 +58,9 @@ package enum ProjectCSV {
   /// Writes every project as CSV: the header, then one record per project in creation order.
   ///
   /// Streams the projects from the store one at a time; the yarn names (for the Yarns cell)
-  /// and the seconds logged per project are read first, so memory grows with the number of
-  /// yarns' names but not with the number of projects written. Only finished time sessions
-  /// count: a running timer is not logged time yet.
+  /// and the seconds logged per project (one grouped query) are read first, so memory grows
+  /// with the number of yarns' names but not with the number of projects or sessions. Only
+  /// finished time sessions count: a running timer is not logged time yet.
   ///
   /// - Parameters:
   ///   - store: the library; read in one transaction, so the export is a consistent snapshot.
@@ -78,9 +78,7 @@ package enum ProjectCSV {
       }
       var seconds: [String: Int64] = [:]
       if columns.contains(.time) || columns.contains(.seconds) {
-        for session in try store.sessions() where !session.isRunning {
-          seconds[session.projectID, default: 0] += session.seconds()
-        }
+        seconds = try store.loggedSecondsByProject(countingRunningUntil: nil)
       }
       try writer.write(columns.map { .text($0.rawValue) })
       var count = 0

@@ -26,20 +26,26 @@ package enum TimeCSV {
     try export(from: store, to: writer, range: (nil, nil), projectID: nil)
   }
 
-  /// Writes the sessions that share time with `range` (`[start, end)`, either bound
-  /// optional), of one project or all, oldest first, and flushes `writer`.
+  /// Writes the header and the sessions that share time with `range` (`[start, end)`, UTC
+  /// instants, either bound optional), of one project or all, oldest first, and flushes
+  /// `writer`. The sessions stream from the store (`LibraryStore.forEachSession`): memory
+  /// does not grow with their number.
   ///
+  /// - Parameter columns: positions in `header` to write, in order, or `nil` for all.
   /// - Returns: the number of sessions written.
   /// - Throws: the store's errors; what `writer`'s sink throws.
   package static func export(
-    from store: LibraryStore, to writer: CSVWriter, range: (start: Date?, end: Date?), projectID: String?
+    from store: LibraryStore, to writer: CSVWriter, range: (start: Date?, end: Date?), projectID: String?,
+    columns: [Int]? = nil
   ) throws -> Int {
-    let (sessions, names) = try store.read {
-      let names = Dictionary(
-        try store.projects().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-      return (try store.sessions(from: range.start, to: range.end, projectID: projectID), names)
+    try writer.write(pick(header.map { .text($0) }, columns))
+    var count = 0
+    try store.forEachSession(from: range.start, to: range.end, projectID: projectID) { session, name in
+      try writer.write(pick(record(for: session, projectName: name), columns))
+      count += 1
     }
-    return try write(sessions, projectNames: names, to: writer)
+    try writer.flush()
+    return count
   }
 
   /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's, or

@@ -63,30 +63,92 @@ public struct TimeReport: Hashable, Sendable {
     sessions: [TimeSession], projectNames: [String: String], grouping: Grouping,
     range: (start: Date?, end: Date?) = (nil, nil), timeZone: any UTCOffsetProvider, now: Date
   ) {
+    var totals = Totals(grouping: grouping, range: range, timeZone: timeZone, now: now)
+    for session in sessions { totals.add(session) }
+    self = totals.report(projectNames: projectNames)
+  }
+
+  private init(grouping: Grouping, rows: [Row]) {
     self.grouping = grouping
-    var totals: [String: Int64] = [:]
-    for session in sessions {
+    self.rows = rows
+  }
+
+  /// A report's totals gathered one session at a time, so that the sessions can stream from
+  /// the store (`LibraryStore.forEachSession`) and only the totals are held: one per project
+  /// or per period, whatever the number of sessions. The rules are `TimeReport`'s.
+  public struct Totals {
+    /// The grouping the totals are kept by.
+    public let grouping: Grouping
+    private let range: (start: Date?, end: Date?)
+    private let timeZone: any UTCOffsetProvider
+    private let now: Date
+    /// Whole seconds by project ID (`.project`).
+    private var seconds: [String: Int64] = [:]
+    /// Whole seconds by local day (`.day`, `.week`, `.month`), labelled by period only in
+    /// `report`: one label per day, not per session.
+    private var days: [CalendarDate: Int64] = [:]
+
+    /// Empty totals.
+    ///
+    /// - Parameters:
+    ///   - grouping: how to group.
+    ///   - range: the instants counted, `[start, end)`, either bound optional.
+    ///   - timeZone: the zone whose midnights split days.
+    ///   - now: where a running session ends.
+    public init(
+      grouping: Grouping, range: (start: Date?, end: Date?) = (nil, nil), timeZone: any UTCOffsetProvider,
+      now: Date
+    ) {
+      self.grouping = grouping
+      self.range = range
+      self.timeZone = timeZone
+      self.now = now
+    }
+
+    /// The IDs of the projects with time so far (for `.project` totals; else empty), to look
+    /// their names up.
+    public var projectIDs: [String] { grouping == .project ? Array(seconds.keys) : [] }
+
+    /// Counts `session`'s time inside the range.
+    ///
+    /// - Complexity: O(d) for the d local days the session covers (O(1) by project).
+    public mutating func add(_ session: TimeSession) {
       var start = session.start
       var end = session.end ?? max(now, session.start)
       if let lower = range.start { start = max(start, lower) }
       if let upper = range.end { end = min(end, upper) }
-      guard end > start else { continue }
+      guard end > start else { return }
       switch grouping {
       case .project:
-        totals[session.projectID, default: 0] += TimeReport.seconds(start, end)
+        seconds[session.projectID, default: 0] += TimeReport.seconds(start, end)
       case .day, .week, .month:
-        for (day, seconds) in TimeReport.splitByDay(start: start, end: end, in: timeZone) {
-          totals[TimeReport.label(of: day, grouping), default: 0] += seconds
+        for (day, part) in TimeReport.splitByDay(start: start, end: end, in: timeZone) {
+          days[day, default: 0] += part
         }
       }
     }
-    switch grouping {
-    case .project:
-      rows = totals.map { id, seconds in Row(key: projectNames[id] ?? id, projectID: id, seconds: seconds) }
+
+    /// The report of the totals so far.
+    ///
+    /// - Parameter projectNames: project names by ID, for `.project` rows (the ID stands in
+    ///   for a missing name).
+    /// - Complexity: O(d + r log r) for the d local days with time and r rows.
+    public func report(projectNames: [String: String]) -> TimeReport {
+      let rows: [Row]
+      switch grouping {
+      case .project:
+        rows = seconds.map { id, seconds in Row(key: projectNames[id] ?? id, projectID: id, seconds: seconds)
+        }
         .sorted { ($1.seconds, $0.key, $0.projectID ?? "") < ($0.seconds, $1.key, $1.projectID ?? "") }
-    case .day, .week, .month:
-      // The labels sort as text in time order (four-digit years, zero-padded numbers).
-      rows = totals.map { Row(key: $0.key, projectID: nil, seconds: $0.value) }.sorted { $0.key < $1.key }
+      case .day, .week, .month:
+        var periods: [String: Int64] = [:]
+        for (day, seconds) in days {
+          periods[TimeReport.label(of: day, grouping), default: 0] += seconds
+        }
+        // The labels sort as text in time order (four-digit years, zero-padded numbers).
+        rows = periods.map { Row(key: $0.key, projectID: nil, seconds: $0.value) }.sorted { $0.key < $1.key }
+      }
+      return TimeReport(grouping: grouping, rows: rows)
     }
   }
 
@@ -122,5 +184,35 @@ public struct TimeReport: Hashable, Sendable {
 
   private static func seconds(_ start: Date, _ end: Date) -> Int64 {
     Int64((end.timeIntervalSince1970 - start.timeIntervalSince1970).rounded())
+  }
+}
+
+extension TimeReport {
+  /// Builds a report of the sessions in `store` that share time with `range`, streamed from
+  /// the store (`LibraryStore.forEachSession`) into `Totals`: memory holds one total per
+  /// row, not the sessions. The same report as `init(sessions:…)` given those sessions.
+  ///
+  /// - Parameters:
+  ///   - store: the library, read in one transaction.
+  ///   - grouping: how to group.
+  ///   - range: the instants counted, `[start, end)` (UTC instants, whole seconds), either
+  ///     bound optional.
+  ///   - projectID: only this project's time, or `nil` for all.
+  ///   - timeZone: the zone whose midnights split days.
+  ///   - now: where a running session ends.
+  /// - Complexity: O(k log n + d) for the k sessions read (see `forEachSession`) covering d
+  ///   local days.
+  /// - Throws: the store's errors (`StoreError`).
+  public init(
+    store: LibraryStore, grouping: Grouping, range: (start: Date?, end: Date?), projectID: String? = nil,
+    timeZone: any UTCOffsetProvider, now: Date
+  ) throws {
+    self = try store.read {
+      var totals = Totals(grouping: grouping, range: range, timeZone: timeZone, now: now)
+      try store.forEachSession(
+        from: range.start, to: range.end, projectID: projectID, namingProjects: false
+      ) { session, _ in totals.add(session) }
+      return totals.report(projectNames: try store.projectNames(ids: totals.projectIDs))
+    }
   }
 }

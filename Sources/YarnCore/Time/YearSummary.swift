@@ -98,10 +98,9 @@ public struct YearSummary: Hashable, Sendable {
   ///   - timeZone: the zone whose New Year midnights bound the year, such as
   ///     `TimeZone.current`.
   ///   - now: where a running session ends.
+  /// - Complexity: O(n) for everything the library holds.
   public init(library: Library, year: Int, timeZone: any UTCOffsetProvider, now: Date) {
-    self.year = year
     let yarns = Dictionary(library.yarns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    let names = Dictionary(library.projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     let projects = Dictionary(library.projects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
     // Time, all of it and inside the year.
@@ -109,26 +108,91 @@ public struct YearSummary: Hashable, Sendable {
     for session in library.sessions {
       allTime[session.projectID, default: 0] += session.seconds(now: max(now, session.start))
     }
-    var range: (start: Date?, end: Date?) = (nil, nil)
-    if let first = CalendarDate(year: year, month: 1, day: 1),
-      let last = CalendarDate(year: year, month: 12, day: 31)
-    {
-      let bounds = LocalCalendar.interval(from: first, through: last, in: timeZone)
-      range = (bounds.start, bounds.end)
-    } else {
-      range = (Date.distantFuture, Date.distantFuture)
+    var totals = TimeReport.Totals(
+      grouping: .project, range: YearSummary.range(of: year, in: timeZone), timeZone: timeZone, now: now)
+    for session in library.sessions { totals.add(session) }
+    let done = library.projects.filter { $0.status == .finished && $0.finished?.year == year }
+    self.init(
+      year: year, totals: totals, projects: projects, finished: done, allTime: allTime, yarns: yarns)
+  }
+
+  /// Summarizes `year` of the library in `store`, reading only what the year holds: the
+  /// sessions that share time with the year (`LibraryStore.forEachSession`, streamed), the
+  /// projects those sessions name, the projects finished in the year
+  /// (`LibraryStore.projects(finishedIn:)`), each one's time ever logged (summed by SQL,
+  /// `LibraryStore.loggedSeconds(projectID:now:)`), and the yarns their usages name. The
+  /// result is the same as `init(library:year:timeZone:now:)` on the whole library.
+  ///
+  /// - Parameters:
+  ///   - store: the library, read in one transaction.
+  ///   - year: the year, such as 2026 (outside 1...9999 no time falls in it).
+  ///   - timeZone: the zone whose New Year midnights bound the year.
+  ///   - now: where a running session ends.
+  /// - Complexity: O((s + f + p + u) log n) for the s sessions of the year, the f sessions
+  ///   of the projects finished in it (summed by SQL through the `time_session_by_project`
+  ///   index, not read out), the p projects named, and the u usages of the finished ones;
+  ///   memory holds one total per project, not the sessions.
+  /// - Throws: the store's errors (`StoreError`).
+  public init(store: LibraryStore, year: Int, timeZone: any UTCOffsetProvider, now: Date) throws {
+    self = try store.read {
+      let range = YearSummary.range(of: year, in: timeZone)
+      var totals = TimeReport.Totals(grouping: .project, range: range, timeZone: timeZone, now: now)
+      try store.forEachSession(from: range.start, to: range.end, namingProjects: false) { session, _ in
+        totals.add(session)
+      }
+      var projects: [String: Project] = [:]
+      for id in totals.projectIDs {
+        projects[id] = try store.project(id: id)
+      }
+      let done = try store.projects(finishedIn: year)
+      var allTime: [String: Int64] = [:]
+      var yarns: [String: Yarn] = [:]
+      for project in done {
+        projects[project.id] = project
+        allTime[project.id] = try store.loggedSeconds(projectID: project.id, now: now)
+        for usage in project.usages where yarns[usage.yarnID] == nil {
+          yarns[usage.yarnID] = try store.yarn(id: usage.yarnID)
+        }
+      }
+      return YearSummary(
+        year: year, totals: totals, projects: projects, finished: done, allTime: allTime, yarns: yarns)
     }
-    let report = TimeReport(
-      sessions: library.sessions, projectNames: names, grouping: .project, range: range, timeZone: timeZone,
-      now: now)
+  }
+
+  /// The instants of `year`'s local days, `[start, end)`; an empty range at the far future
+  /// for a year outside 1...9999.
+  private static func range(of year: Int, in timeZone: any UTCOffsetProvider) -> (start: Date?, end: Date?) {
+    guard let first = CalendarDate(year: year, month: 1, day: 1),
+      let last = CalendarDate(year: year, month: 12, day: 31)
+    else { return (Date.distantFuture, Date.distantFuture) }
+    let bounds = LocalCalendar.interval(from: first, through: last, in: timeZone)
+    return (bounds.start, bounds.end)
+  }
+
+  /// The summary from what it needs.
+  ///
+  /// - Parameters:
+  ///   - totals: the time inside the year, by project.
+  ///   - projects: at least the projects of `totals` and `finished`, by ID.
+  ///   - finished: the projects finished in the year, any order.
+  ///   - allTime: all the time of each finished project, by ID.
+  ///   - yarns: at least the yarns the finished projects' usages name (when in the library).
+  private init(
+    year: Int, totals: TimeReport.Totals, projects: [String: Project], finished done: [Project],
+    allTime: [String: Int64], yarns: [String: Yarn]
+  ) {
+    self.year = year
+    let names = projects.mapValues(\.name)
+    let report = totals.report(projectNames: names)
     perProject = report.rows.compactMap { row in
       row.projectID.flatMap { projects[$0] }.map { ProjectTime(project: $0, seconds: row.seconds) }
     }
     loggedSeconds = report.totalSeconds
 
     // The projects finished in the year.
-    let done = library.projects.filter { $0.status == .finished && $0.finished?.year == year }
-      .sorted { ($0.finished?.iso8601 ?? "", $0.name, $0.id) < ($1.finished?.iso8601 ?? "", $1.name, $1.id) }
+    let done = done.sorted {
+      ($0.finished?.iso8601 ?? "", $0.name, $0.id) < ($1.finished?.iso8601 ?? "", $1.name, $1.id)
+    }
     finished = done.map { ProjectTime(project: $0, seconds: allTime[$0.id] ?? 0) }
     var longest: ProjectTime?
     for entry in finished where entry.seconds > (longest?.seconds ?? -1) {

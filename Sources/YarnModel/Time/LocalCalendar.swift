@@ -75,11 +75,53 @@ package enum LocalCalendar {
     let local = seconds + offset
     let days = floorDivide(local, 86_400)
     let clock = local - days * 86_400
-    let text = dayText(days) + " " + twoDigits(clock / 3600) + ":" + twoDigits(clock % 3600 / 60)
-    guard isRepeated(instant, in: timeZone) else { return text }
-    let magnitude = abs(offset)
-    return text + " " + (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":"
-      + twoDigits(magnitude % 3600 / 60)
+    // Written as bytes: `time log` makes two of these per session.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendDay(days, to: &bytes)
+    bytes.append(UInt8(ascii: " "))
+    appendTwoDigits(clock / 3600, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendTwoDigits(clock % 3600 / 60, to: &bytes)
+    if isRepeated(instant, offset: offset, in: timeZone) {
+      let magnitude = abs(offset)
+      bytes.append(UInt8(ascii: " "))
+      bytes.append(UInt8(ascii: offset < 0 ? "-" : "+"))
+      appendTwoDigits(magnitude / 3600, to: &bytes)
+      bytes.append(UInt8(ascii: ":"))
+      appendTwoDigits(magnitude % 3600 / 60, to: &bytes)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `dayText(days)` to `bytes`.
+  private static func appendDay(_ days: Int64, to bytes: inout [UInt8]) {
+    let (year, month, day) = CalendarDate.civil(fromDays: days)
+    // Years 0...99999: an instant yarn stores is in the local years 0 to 10000.
+    let shown = min(max(0, year), 99_999)
+    if shown >= 10_000 { bytes.append(UInt8(ascii: "0") + UInt8(shown / 10_000)) }
+    appendTwoDigits(shown / 100, to: &bytes)
+    appendTwoDigits(shown % 100, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendTwoDigits(month, to: &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendTwoDigits(day, to: &bytes)
+  }
+
+  /// Appends `value` (0...99) as two digits.
+  private static func appendTwoDigits(_ value: Int64, to bytes: inout [UInt8]) {
+    bytes.append(UInt8(ascii: "0") + UInt8(value / 10 % 10))
+    bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+  }
+
+  /// The number of Characters of `text(instant, in:)`, found without making the text (to
+  /// measure a table's column): 16 (`2026-03-29 14:30`), one more for a five-digit year,
+  /// and 7 more for a wall-clock time shown twice (` -04:00`).
+  package static func textCount(_ instant: Date, in timeZone: any UTCOffsetProvider) -> Int {
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
+    let offset = Int64(timeZone.secondsFromGMT(for: instant))
+    let year = CalendarDate.civil(fromDays: floorDivide(seconds + offset, 86_400)).year
+    return max(4, String(year).count) + 12 + (isRepeated(instant, offset: offset, in: timeZone) ? 7 : 0)
   }
 
   /// Whether the local wall-clock time of `instant` occurs twice in `timeZone`: it falls in
@@ -87,8 +129,12 @@ package enum LocalCalendar {
   /// force a day before and a day after (one change at most in between, as in every zone of
   /// the tz database): the other offset's instant with the same wall time must exist.
   static func isRepeated(_ instant: Date, in timeZone: any UTCOffsetProvider) -> Bool {
+    isRepeated(instant, offset: Int64(timeZone.secondsFromGMT(for: instant)), in: timeZone)
+  }
+
+  /// `isRepeated(_:in:)` given the offset in force at `instant`, already looked up.
+  private static func isRepeated(_ instant: Date, offset: Int64, in timeZone: any UTCOffsetProvider) -> Bool {
     let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
-    let offset = Int64(timeZone.secondsFromGMT(for: instant))
     for probe in [seconds - 86_400, seconds + 86_400] {
       let other = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(probe))))
       guard other != offset else { continue }

@@ -9,11 +9,13 @@ import YarnModel
 /// migration: add a new one at the end. A new library gets every migration in order too, so
 /// it ends with exactly the schema of an upgraded one.
 ///
-/// Two versions today: `v1-library` (the items) and `v2-history` (the undo history). A later migration that rebuilds a table (create `new_X`,
-/// copy, drop `X`, rename; sqlite.org lang_altertable.html, "Making Other Kinds Of Table
-/// Schema Changes") must run with `PRAGMA foreign_keys = OFF`, set outside the transaction
-/// (else dropping `yarn` cascades to its notes and fails on the usages' RESTRICT), and run
-/// `PRAGMA foreign_key_check` before the commit: `migrate` does neither today.
+/// Three versions today: `v1-library` (the items), `v2-history` (the undo history) and
+/// `v3-time-ranges` (two indexes for reading a range of time). A later migration that
+/// rebuilds a table (create `new_X`, copy, drop `X`, rename; sqlite.org
+/// lang_altertable.html, "Making Other Kinds Of Table Schema Changes") must run with
+/// `PRAGMA foreign_keys = OFF`, set outside the transaction (else dropping `yarn` cascades to
+/// its notes and fails on the usages' RESTRICT), and run `PRAGMA foreign_key_check` before
+/// the commit: `migrate` does neither today.
 enum Schema {
   struct Migration {
     /// Unique in the list; names the step in code and history only (the database records
@@ -28,6 +30,7 @@ enum Schema {
   static let migrations: [Migration] = [
     Migration(name: "v1-library", sql: v1),
     Migration(name: "v2-history", sql: v2),
+    Migration(name: "v3-time-ranges", sql: v3),
   ]
 
   // Conventions of the tables:
@@ -299,4 +302,19 @@ extension Schema {
     }
     return sql
   }
+}
+
+extension Schema {
+  // Indexes that let a range of time cost what it holds (issue 13):
+  // - `time_session_by_length`: `max(end_time - start_time)` is read from its last entry, so
+  //   the longest closed session bounds how long before a range's start a session that still
+  //   reaches into the range can have started; the range is then read through
+  //   `time_session_by_start` from that bound (`LibraryStore.forEachSession`). A running
+  //   session's length is NULL, which sorts first and never is the max.
+  // - `project_by_finished`: the projects finished in a year (`summary --year`), without
+  //   reading the others.
+  private static let v3 = """
+    CREATE INDEX time_session_by_length ON time_session ((end_time - start_time));
+    CREATE INDEX project_by_finished ON project (finished) WHERE status = 'finished';
+    """
 }

@@ -1,0 +1,104 @@
+import YarnCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// A JSON array written one element at a time, as its elements stream from the store: byte
+/// for byte what `Context.printJSON` writes for the whole array (the package's pretty
+/// encoder, each element's lines indented by two spaces, a line feed at the end), without
+/// holding the elements.
+struct JSONArrayPrinter {
+  private let output: TextOutput
+  private let encoder = JSONCoding.encoder()
+  private var count = 0
+
+  init(output: TextOutput) {
+    self.output = output
+  }
+
+  /// Writes `element` as the array's next one.
+  ///
+  /// - Throws: `EncodingError` when `element` cannot be encoded.
+  mutating func append(_ element: some Encodable) throws {
+    append(encoded: Array(try encoder.encode(element)))
+  }
+
+  /// Writes the next element given as the encoder's text for it alone (top-level
+  /// indentation, no final line feed).
+  mutating func append(encoded data: [UInt8]) {
+    var bytes: [UInt8] = count == 0 ? Array("[\n  ".utf8) : Array(",\n  ".utf8)
+    bytes.reserveCapacity(bytes.count + data.count + data.count / 8)
+    for byte in data {
+      bytes.append(byte)
+      // A line feed inside a string is written `\n`, so every one here ends a line.
+      if byte == UInt8(ascii: "\n") { bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")]) }
+    }
+    output.write(String(decoding: bytes, as: UTF8.self))
+    count += 1
+  }
+
+  /// Ends the array (an empty one as the encoder writes it) and its line.
+  ///
+  /// - Throws: `EncodingError`, never in practice (an empty array).
+  func finish() throws {
+    if count == 0 {
+      output.line(String(decoding: try encoder.encode([Int]()), as: UTF8.self))
+    } else {
+      output.write("\n]\n")
+    }
+  }
+}
+
+/// A table written line by line, in two passes over rows that can be read twice (a query
+/// run again): `measure` every row, then write `headerLine` and each row's `line`. The
+/// lines are those of `Table.text` for the same rows, and no row is held.
+struct StreamedTable {
+  private let headers: [String]
+  /// Each column's width so far, in Characters.
+  private var widths: [Int]
+
+  init(_ headers: [String]) {
+    self.headers = headers
+    widths = headers.map(\.count)
+  }
+
+  /// Widens the columns to `row`'s cells (made one-line and printable, as `Table` shows them).
+  mutating func measure(_ row: [String]) {
+    for (index, cell) in row.prefix(widths.count).map(Table.flatten).enumerated() {
+      widths[index] = max(widths[index], cell.count)
+    }
+  }
+
+  /// Widens column `column` to `count` Characters.
+  mutating func widen(_ column: Int, to count: Int) {
+    widths[column] = max(widths[column], count)
+  }
+
+  /// Widens column `column` to fit `cell` as shown (one-line and printable).
+  mutating func widen(_ column: Int, toFit cell: String) {
+    widen(column, to: Table.flatten(cell).count)
+  }
+
+  /// The header line, ending in a line feed.
+  var headerLine: String { line(headers) }
+
+  /// `row`'s line, padded to the measured widths, ending in a line feed.
+  func line(_ row: [String]) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(128)
+    for (index, cell) in row.prefix(widths.count).enumerated() {
+      let shown = Table.flatten(cell)
+      bytes.append(contentsOf: shown.utf8)
+      if index < widths.count - 1 {
+        bytes.append(
+          contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, widths[index] - shown.count) + 2))
+      }
+    }
+    var line = String(decoding: bytes, as: UTF8.self)
+    while line.hasSuffix(" ") { line.removeLast() }
+    return line + "\n"
+  }
+}
