@@ -184,10 +184,19 @@ struct ProjectShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, yarns, notes, sessions) = try context.read { store in
-      let project = try References.project(reference, in: try store.projects())
+    // The project by its ID or by matching IDs and names only, and the names of just the
+    // yarns it uses.
+    let (project, yarnNames, notes, sessions) = try context.read { store in
+      let id = try References.projectID(reference, in: store)
+      guard let project = try store.project(id: id) else {
+        throw StoreError.notFound(kind: .project, id: id)
+      }
+      var yarnNames: [String: String] = [:]
+      for usage in project.usages where yarnNames[usage.yarnID] == nil {
+        yarnNames[usage.yarnID] = try store.yarnName(id: usage.yarnID)
+      }
       return (
-        project, try store.yarns(), try store.notes(about: .project(project.id)),
+        project, yarnNames, try store.notes(about: .project(project.id)),
         try store.sessions(projectID: project.id)
       )
     }
@@ -196,7 +205,6 @@ struct ProjectShow: ParsableCommand {
       try context.printJSON(ProjectJSON(project: project, seconds: seconds, notes: notes))
       return
     }
-    let yarnNames = Dictionary(yarns.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     let usages = project.usages.map { "\(yarnNames[$0.yarnID] ?? $0.yarnID): \($0.amount)" }
     var pattern: [String] = []
     if let name = project.pattern?.name { pattern.append(name) }

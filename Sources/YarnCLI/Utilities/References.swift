@@ -11,6 +11,39 @@ enum References {
     try find(reference, kind: "project", in: projects, id: \.id, name: \.name)
   }
 
+  /// The ID of the yarn `reference` names in `store`, by the same rules as
+  /// `yarn(_:in:)` over every yarn: an exact ID is found by its index; anything else is
+  /// matched against the yarns' IDs and names only (`LibraryStore.yarnNames()`), never the
+  /// whole yarns, so the candidates of an ambiguity and the suggestion of a miss are those
+  /// the whole list would give.
+  ///
+  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  static func yarnID(_ reference: String, in store: LibraryStore) throws -> String {
+    let wanted = reference.trimmingSpaces()
+    if try store.yarnName(id: wanted) != nil { return wanted }
+    return try find(reference, kind: "yarn", in: try store.yarnNames(), id: \.id, name: \.name).id
+  }
+
+  /// The yarn `reference` names in `store` (`yarnID(_:in:)`), read with its photos.
+  ///
+  /// - Throws: the errors of `yarnID(_:in:)`.
+  static func yarn(_ reference: String, in store: LibraryStore) throws -> Yarn {
+    let id = try yarnID(reference, in: store)
+    guard let yarn = try store.yarn(id: id) else { throw StoreError.notFound(kind: .yarn, id: id) }
+    return yarn
+  }
+
+  /// The ID of the project `reference` names in `store`: as `yarnID(_:in:)`, for projects.
+  ///
+  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
+    let wanted = reference.trimmingSpaces()
+    if try store.projectName(id: wanted) != nil { return wanted }
+    return try find(
+      reference, kind: "project", in: try store.projectNames(), id: \.id, name: \.name
+    ).id
+  }
+
   /// The photo `reference` names among `attachments`: its file name (case-insensitive) or a
   /// prefix of at least 4 characters of its SHA-256; the same bytes attached twice are one.
   static func attachment(_ reference: String, in attachments: [Attachment]) throws(CLIError)
