@@ -175,32 +175,35 @@ struct StashList: ParsableCommand {
 
   func run(in context: Context) throws {
     // The yarns are read one by one; their counted usages come from one grouped query, and a
-    // project's name is read only for a usage that could not be counted.
-    var items: [YarnJSON] = []
-    var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
-    var count = 0
-    let json = context.global.json
-    try context.read { store in
-      let counted = try store.countedUsagesByYarn(includeActive: includeActive)
-      try store.forEachYarn(includingPhotos: json) { yarn in
-        count += 1
-        let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
-        if json {
-          items.append(
-            YarnJSON(
-              yarn: yarn, remaining: estimate,
-              projectNames: try unconvertedProjectNames(estimate, in: store)))
-        } else {
-          table.add([
-            shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
-            yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
-          ])
+    // project's name is read only for a usage that could not be counted. JSON is printed
+    // yarn by yarn; the table needs every row for its widths.
+    if context.global.json {
+      try context.read { store in
+        let counted = try store.countedUsagesByYarn(includeActive: includeActive)
+        try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
+          try store.forEachYarn { yarn in
+            let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
+            try print(
+              YarnJSON(
+                yarn: yarn, remaining: estimate,
+                projectNames: try unconvertedProjectNames(estimate, in: store)))
+          }
         }
       }
-    }
-    if json {
-      try context.printJSON(items)
       return
+    }
+    var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
+    var count = 0
+    try context.read { store in
+      let counted = try store.countedUsagesByYarn(includeActive: includeActive)
+      try store.forEachYarn(includingPhotos: false) { yarn in
+        count += 1
+        let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
+        table.add([
+          shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
+          yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
+        ])
+      }
     }
     if count == 0 {
       context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")

@@ -152,4 +152,31 @@ final class Context {
     let data = try JSONCoding.encoder().encode(value)
     output.line(String(decoding: data, as: UTF8.self))
   }
+
+  /// A JSON array on standard output, element by element, in exactly the bytes `printJSON`
+  /// gives the whole array: memory does not grow with the number of elements.
+  ///
+  /// - Parameter body: hands each element, in order, to the function it is given.
+  /// - Throws: what `body` or the encoder throws; the elements before it are printed.
+  func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
+    let encoder = JSONCoding.encoder()
+    var count = 0
+    try body { element in
+      let text = String(decoding: try encoder.encode(element), as: UTF8.self)
+      output.write(count == 0 ? "[\n" : ",\n")
+      // One level deeper, as the encoder indents an array's elements; the empty line of an
+      // empty array inside stays empty.
+      var first = true
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if !first { output.write("\n") }
+        first = false
+        if !line.isEmpty {
+          output.write("  ")
+          output.write(String(line))
+        }
+      }
+      count += 1
+    }
+    output.line(count == 0 ? "[\n\n]" : "\n]")
+  }
 }
