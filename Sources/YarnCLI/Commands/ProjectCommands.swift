@@ -187,10 +187,7 @@ struct ProjectShow: ParsableCommand {
     // The project by its ID or by matching IDs and names only, and the names of just the
     // yarns it uses.
     let (project, yarnNames, notes, sessions) = try context.read { store in
-      let id = try References.projectID(reference, in: store)
-      guard let project = try store.project(id: id) else {
-        throw StoreError.notFound(kind: .project, id: id)
-      }
+      let project = try References.project(reference, in: store)
       var yarnNames: [String: String] = [:]
       for usage in project.usages where yarnNames[usage.yarnID] == nil {
         yarnNames[usage.yarnID] = try store.yarnName(id: usage.yarnID)
@@ -256,7 +253,7 @@ struct ProjectEdit: ParsableCommand {
 
   func run(in context: Context) throws {
     let project = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
       try ProjectFields.checkDates(of: project)
@@ -294,7 +291,7 @@ struct ProjectRemove: ParsableCommand {
 
   func run(in context: Context) throws {
     let project = try context.write { store in
-      let project = try References.project(reference, in: try store.projects())
+      let project = try References.project(reference, in: store)
       try store.deleteProject(id: project.id, force: force)
       return project
     }
@@ -324,7 +321,7 @@ struct ProjectFinish: ParsableCommand {
   func run(in context: Context) throws {
     let finished = day ?? context.today
     let project = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       project.status = .finished
       project.finished = finished
       if let problem = project.datesProblem {
@@ -376,8 +373,8 @@ struct ProjectUse: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, yarn) = try context.write { store in
-      var project = try References.project(projectReference, in: try store.projects())
-      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      var project = try References.project(projectReference, in: store)
+      let yarn = try References.yarn(yarnReference, in: store)
       if replacing {
         project.setUsage(of: yarn.id, to: amount)
       } else {
@@ -416,8 +413,8 @@ struct ProjectUnuse: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, yarn, removed) = try context.write { store in
-      var project = try References.project(projectReference, in: try store.projects())
-      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      var project = try References.project(projectReference, in: store)
+      let yarn = try References.yarn(yarnReference, in: store)
       let removed = project.removeUsages(of: yarn.id)
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
@@ -458,7 +455,7 @@ struct ProjectAttach: ParsableCommand {
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
     let (project, attachment) = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       let attachment = try store.importAttachment(from: url)
       if isPattern {
         var pattern = project.pattern ?? Pattern()
@@ -508,7 +505,7 @@ struct ProjectDetach: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, attachment) = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       let attachment: Attachment
       if let name {
         attachment = try References.attachment(name, in: project.photos)

@@ -33,6 +33,18 @@ enum References {
     return yarn
   }
 
+  /// The project `reference` names in `store` (`projectID(_:in:)`), read with its usages,
+  /// photos and pattern.
+  ///
+  /// - Throws: the errors of `projectID(_:in:)`.
+  static func project(_ reference: String, in store: LibraryStore) throws -> Project {
+    let id = try projectID(reference, in: store)
+    guard let project = try store.project(id: id) else {
+      throw StoreError.notFound(kind: .project, id: id)
+    }
+    return project
+  }
+
   /// The ID of the project `reference` names in `store`: as `yarnID(_:in:)`, for projects.
   ///
   /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
