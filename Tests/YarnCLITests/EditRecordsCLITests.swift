@@ -218,6 +218,9 @@ import YarnCore
           Yarn(id: rios, name: "Rios", netWeightPerSkein: Amount(100, .gram), quantity: Amount(300, .gram)),
           Yarn(id: arroyo, name: "Arroyo"),
           Yarn(id: other, name: "A1B2"),
+          // A Kelvin sign, which lower-cases to an ASCII k; an uppercase ID; a name in NFD.
+          Yarn(id: "ABCDEF00-0000-4000-8000-000000000005", name: "\u{212A}id Mohair"),
+          Yarn(id: "f00dface-0000-4000-8000-000000000006", name: "Ne\u{301}ge"),
         ],
         projects: [
           Project(
@@ -233,6 +236,9 @@ import YarnCore
     #expect(try shownName("  rios ") == "Rios")
     #expect(try shownName("e5e5") == "A1B2")
     #expect(try shownName("arr") == "Arroyo")
+    #expect(try shownName("kid") == "\u{212A}id Mohair")
+    #expect(try shownName("abcdef") == "\u{212A}id Mohair")
+    #expect(try shownName("N\u{E9}GE") == "Ne\u{301}ge")
 
     // A name that is also two IDs' prefix: the three are listed, the name's first.
     let ambiguous = try yarn.run(["stash", "show", "a1b2"])

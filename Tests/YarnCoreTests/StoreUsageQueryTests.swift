@@ -198,6 +198,27 @@ import Testing
     }
   }
 
+  /// Names or IDs outside printable ASCII are always candidates: Swift decides (a Kelvin sign
+  /// lower-cases to k, a name in NFD equals one in NFC); ASCII ones only when they hold the
+  /// text.
+  @Test func namesOutsidePrintableASCIIAreAlwaysCandidates() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-store-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    defer { try? store.close() }
+    try store.insert(
+      library: Library(yarns: [
+        Yarn(id: "y-1", name: "\u{212A}id Mohair"), Yarn(id: "y-2", name: "Ne\u{301}ge"),
+        Yarn(id: "y-3", name: "Rios"), Yarn(id: "Y-\u{C9}4", name: "Kidsilk"),
+        Yarn(id: "y-5", name: "Tab\there"),
+      ]))
+    #expect(
+      try store.yarnNames(mayMatch: "kid").map(\.id) == ["y-1", "y-2", "Y-\u{C9}4", "y-5"])
+    #expect(try store.yarnNames(mayMatch: "rios").map(\.id) == ["y-1", "y-2", "y-3", "Y-\u{C9}4", "y-5"])
+  }
+
   @Test func namesComeInCreationOrderAndByID() throws {
     try withStore { (store: LibraryStore) throws in
       #expect(
@@ -213,6 +234,12 @@ import Testing
       #expect(try store.yarnName(id: "y-si") == nil)
       #expect(try store.projectName(id: "p-7-sweater") == "Sweater")
       #expect(try store.projectName(id: "y-wool") == nil)
+      // Names or IDs that hold the text, ASCII case aside, in creation order.
+      #expect(try store.yarnNames(mayMatch: "il").map(\.name) == ["Silk"])
+      #expect(try store.yarnNames(mayMatch: "in").map(\.name) == ["Linen"])
+      #expect(try store.yarnNames(mayMatch: "y-").map(\.name) == ["Wool", "Silk", "Linen"])
+      #expect(try store.yarnNames(mayMatch: "zz").isEmpty)
+      #expect(try store.projectNames(mayMatch: "sh").map(\.name) == ["Shawl"])
     }
   }
 }

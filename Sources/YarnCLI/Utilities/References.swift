@@ -12,16 +12,34 @@ enum References {
   }
 
   /// The ID of the yarn `reference` names in `store`, by the same rules as
-  /// `yarn(_:in:)` over every yarn: an exact ID is found by its index; anything else is
-  /// matched against the yarns' IDs and names only (`LibraryStore.yarnNames()`), never the
-  /// whole yarns, so the candidates of an ambiguity and the suggestion of a miss are those
-  /// the whole list would give.
+  /// `yarn(_:in:)` over every yarn, without reading every yarn: an exact ID is found by its
+  /// index; anything else is matched among the yarns SQLite finds may match
+  /// (`LibraryStore.yarnNames(mayMatch:)`, a superset of every yarn the rules can pick, in
+  /// the same order, so the one found and the candidates of an ambiguity are those of the
+  /// whole list). Only a miss reads every name, for the nearest one to suggest.
   ///
   /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
   static func yarnID(_ reference: String, in store: LibraryStore) throws -> String {
+    try itemID(
+      reference, kind: "yarn", exact: store.yarnName(id:), mayMatch: store.yarnNames(mayMatch:),
+      all: store.yarnNames)
+  }
+
+  /// Finds an item by `Lookup.find`'s rules from the store's queries (see `yarnID(_:in:)`).
+  private static func itemID(
+    _ reference: String, kind: String, exact: (String) throws -> String?,
+    mayMatch: (String) throws -> [ItemName], all: () throws -> [ItemName]
+  ) throws -> String {
     let wanted = reference.trimmingSpaces()
-    if try store.yarnName(id: wanted) != nil { return wanted }
-    return try find(reference, kind: "yarn", in: try store.yarnNames(), id: \.id, name: \.name).id
+    if try exact(wanted) != nil { return wanted }
+    do {
+      return try find(
+        reference, kind: kind, in: try mayMatch(wanted.lowercased()), id: \.id, name: \.name
+      ).id
+    } catch CLIError.notFound {
+      // Not among them, so not among all: the same error, with the nearest of all names.
+      return try find(reference, kind: kind, in: try all(), id: \.id, name: \.name).id
+    }
   }
 
   /// The yarn `reference` names in `store` (`yarnID(_:in:)`), read with its photos.
@@ -49,11 +67,9 @@ enum References {
   ///
   /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
   static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
-    let wanted = reference.trimmingSpaces()
-    if try store.projectName(id: wanted) != nil { return wanted }
-    return try find(
-      reference, kind: "project", in: try store.projectNames(), id: \.id, name: \.name
-    ).id
+    try itemID(
+      reference, kind: "project", exact: store.projectName(id:),
+      mayMatch: store.projectNames(mayMatch:), all: store.projectNames)
   }
 
   /// The photo `reference` names among `attachments`: its file name (case-insensitive) or a

@@ -151,6 +151,33 @@ extension LibraryStore {
     try names(of: "project")
   }
 
+  /// The ID and name of every yarn that may match `text` by a name or ID rule, in creation
+  /// order: a superset, filtered by SQLite, of the yarns whose lower-cased name or ID holds
+  /// `text`, so that a lookup by name or ID prefix (`Lookup.find`, whose rules stay in Swift)
+  /// need not read every name.
+  ///
+  /// Exactly: every yarn whose name or ID has a character outside printable ASCII (Unicode
+  /// case mapping and canonical equivalence are left to Swift), and every other yarn whose
+  /// ASCII-lower-cased name or ID contains `text` byte for byte. A name or ID of printable
+  /// ASCII that is equal to `text`, or begins with it, after Swift's `lowercased()` and the
+  /// trimming of spaces, contains it, so it is always among them.
+  ///
+  /// - Parameter text: what was typed, already trimmed and lower-cased the way the rule does.
+  /// - Complexity: one pass over the yarn table inside SQLite; O(k) rows returned.
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func yarnNames(mayMatch text: String) throws -> [ItemName] {
+    try names(of: "yarn", mayMatch: text)
+  }
+
+  /// The ID and name of every project that may match `text`: as `yarnNames(mayMatch:)`, for
+  /// projects.
+  ///
+  /// - Complexity: one pass over the project table inside SQLite; O(k) rows returned.
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func projectNames(mayMatch text: String) throws -> [ItemName] {
+    try names(of: "project", mayMatch: text)
+  }
+
   /// The name of the yarn `id`, or `nil` when there is none (by the ID's unique index).
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
@@ -170,6 +197,20 @@ extension LibraryStore {
       try connection.query("SELECT id, name FROM \(table) ORDER BY seq") {
         ItemName(id: $0.text(0) ?? "", name: $0.text(1) ?? "")
       }
+    }
+  }
+
+  private func names(of table: String, mayMatch text: String) throws -> [ItemName] {
+    // GLOB's `[^ -~]` is any character but printable ASCII (U+0020 to U+007E).
+    try read {
+      try connection.query(
+        """
+        SELECT id, name FROM \(table)
+        WHERE name GLOB '*[^ -~]*' OR id GLOB '*[^ -~]*'
+          OR instr(lower(name), ?1) > 0 OR instr(lower(id), ?1) > 0
+        ORDER BY seq
+        """, [.text(text)]
+      ) { ItemName(id: $0.text(0) ?? "", name: $0.text(1) ?? "") }
     }
   }
 
