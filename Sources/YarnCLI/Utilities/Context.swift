@@ -162,19 +162,20 @@ final class Context {
     let encoder = JSONCoding.encoder()
     var count = 0
     try body { element in
-      let text = String(decoding: try encoder.encode(element), as: UTF8.self)
-      output.write(count == 0 ? "[\n" : ",\n")
-      // One level deeper, as the encoder indents an array's elements; the empty line of an
-      // empty array inside stays empty.
-      var first = true
-      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-        if !first { output.write("\n") }
-        first = false
-        if !line.isEmpty {
-          output.write("  ")
-          output.write(String(line))
-        }
+      let data = try encoder.encode(element)
+      // One level deeper, as the encoder indents an array's elements: two spaces after each
+      // line feed, but not on the empty line of an empty array inside (a string's line
+      // feeds are escaped, so every byte 0x0A ends a line). Done on the bytes: splitting the
+      // text into lines took as long as encoding it.
+      var bytes = Array((count == 0 ? "[\n  " : ",\n  ").utf8)
+      bytes.reserveCapacity(bytes.count + data.count + data.count / 4)
+      var previous: UInt8 = 0
+      for byte in data {
+        if previous == 0x0A, byte != 0x0A { bytes += [0x20, 0x20] }
+        bytes.append(byte)
+        previous = byte
       }
+      output.write(String(decoding: bytes, as: UTF8.self))
       count += 1
     }
     output.line(count == 0 ? "[\n\n]" : "\n]")
