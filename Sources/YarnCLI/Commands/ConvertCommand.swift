@@ -55,7 +55,7 @@ struct ConvertCommand: ParsableCommand {
   func run(in context: Context) throws {
     var putUp = PutUp()
     if let yarnReference {
-      // Found by its ID or by matching IDs and names only; then that one yarn is read.
+      // Found by its ID's index or among the names that may match; then that one yarn is read.
       let yarn = try context.read { store in try References.yarn(yarnReference, in: store) }
       putUp = yarn.putUp
     }

@@ -184,8 +184,8 @@ struct ProjectShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    // The project by its ID or by matching IDs and names only, and the names of just the
-    // yarns it uses.
+    // The project by its ID's index or among the names that may match
+    // (`References.projectID(_:in:)`), and the names of just the yarns it uses.
     let (project, yarnNames, notes, sessions) = try context.read { store in
       let project = try References.project(reference, in: store)
       var yarnNames: [String: String] = [:]

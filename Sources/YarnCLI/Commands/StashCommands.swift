@@ -234,8 +234,9 @@ struct StashShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    // The yarn by its ID or by matching IDs and names only, then its usages by the yarn's
-    // index with their projects' names and statuses: nothing else of the library is read.
+    // The yarn by its ID's index or among the names that may match
+    // (`References.yarnID(_:in:)`), then its usages by the yarn's index with their projects'
+    // names and statuses: nothing else of the library is read.
     let (yarn, uses, notes) = try context.read { store in
       let yarn = try References.yarn(reference, in: store)
       return (yarn, try store.uses(ofYarn: yarn.id), try store.notes(about: .yarn(yarn.id)))
