@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YarnCore
 
 /// Every record can be corrected from the command line: usages (`project use --set`,
 /// `project unuse`), photos and pattern PDFs (`stash detach`, `project detach`), whether a
@@ -198,5 +199,64 @@ import Testing
       try yarn.ok(["convert", "2", "skeins", "--to", "g", "--yarn", "malabrigo ri"]).stdout == "200 g\n")
     #expect(
       try yarn.ok(["convert", "2 skeins", "--to", "g", "--net-weight-per-skein", "100g"]).stdout == "200 g\n")
+  }
+
+  /// `stash show`, `convert --yarn` and `project show` look an item up in the store (by its
+  /// ID, or among the IDs and names only) by exactly the rules they had over the whole list:
+  /// an exact ID; else a name (any case, spaces around ignored) together with IDs that begin
+  /// with it (4 characters or more, any case); else a unique name prefix.
+  @Test func showFindsByIDAndNameByTheSameRules() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let rios = "a1b2c3d4-0000-4000-8000-000000000001"
+    let arroyo = "a1b2ffff-0000-4000-8000-000000000002"
+    let other = "e5e5e5e5-0000-4000-8000-000000000003"
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    try store.insert(
+      library: Library(
+        yarns: [
+          Yarn(id: rios, name: "Rios", netWeightPerSkein: Amount(100, .gram), quantity: Amount(300, .gram)),
+          Yarn(id: arroyo, name: "Arroyo"),
+          Yarn(id: other, name: "A1B2"),
+          // A Kelvin sign, which lower-cases to an ASCII k; an uppercase ID; a name in NFD.
+          Yarn(id: "ABCDEF00-0000-4000-8000-000000000005", name: "\u{212A}id Mohair"),
+          Yarn(id: "f00dface-0000-4000-8000-000000000006", name: "Ne\u{301}ge"),
+        ],
+        projects: [
+          Project(
+            id: "c0ffee00-0000-4000-8000-000000000004", name: "Dino Hat", status: .finished,
+            usages: [YarnUsage(yarnID: rios, amount: Amount(1, .skein))])
+        ]))
+    try store.close()
+    func shownName(_ reference: String) throws -> String? {
+      (try yarn.ok(["--json", "stash", "show", reference]).json() as? [String: Any])?["name"] as? String
+    }
+    #expect(try shownName(rios) == "Rios")
+    #expect(try shownName("A1B2C") == "Rios")
+    #expect(try shownName("  rios ") == "Rios")
+    #expect(try shownName("e5e5") == "A1B2")
+    #expect(try shownName("arr") == "Arroyo")
+    #expect(try shownName("kid") == "\u{212A}id Mohair")
+    #expect(try shownName("abcdef") == "\u{212A}id Mohair")
+    #expect(try shownName("N\u{E9}GE") == "Ne\u{301}ge")
+
+    // A name that is also two IDs' prefix: the three are listed, the name's first.
+    let ambiguous = try yarn.run(["stash", "show", "a1b2"])
+    #expect(ambiguous.status == 64)
+    #expect(
+      ambiguous.stderr.hasPrefix(
+        "error: 'a1b2' matches 3 yarns: \(other) (A1B2), \(rios) (Rios), \(arroyo) (Arroyo)\n"))
+    let typo = try yarn.run(["stash", "show", "Rois"])
+    #expect(typo.status == 65)
+    #expect(typo.stderr.hasPrefix("error: no yarn matches 'Rois'; did you mean 'Rios'?\n"))
+
+    let shown = try yarn.ok(["stash", "show", "rios"]).stdout
+    #expect(shown.contains("Used in:      Dino Hat (finished): 1 skein\n"))
+    #expect(shown.contains("Remaining:    200 g"))
+    #expect(try yarn.ok(["convert", "1 skein", "--to", "g", "--yarn", "A1B2C"]).stdout == "100 g\n")
+    #expect(try yarn.ok(["project", "show", "c0ff"]).stdout.contains("Yarn used:    Rios: 1 skein\n"))
+    #expect(
+      try yarn.run(["project", "show", "Dino Hut"]).stderr.hasPrefix(
+        "error: no project matches 'Dino Hut'; did you mean 'Dino Hat'?\n"))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import YarnCore
 
 /// Every source of the remaining estimate, reached through the built `yarn` and checked in
 /// `stash list`, `stash show`, the CSV export and JSON, with and without `--include-active`.
@@ -304,4 +305,78 @@ import Testing
       #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)")
     }
   }
+}
+
+extension RemainingEndToEndTests {
+  /// `stash list --json` is printed yarn by yarn; the bytes are those of the whole array as
+  /// the encoder prints it (written out here as the release before the change printed them):
+  /// an empty array is `[`, an empty line, `]`; an empty array inside keeps its empty line.
+  @Test func listJSONIsTheWholeArraysBytes() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let store = try LibraryStore(directory: yarn.library, mode: .readWrite)
+    #expect(try yarn.ok(["--json", "stash", "list"]).stdout == "[\n\n]\n")
+    try store.insert(
+      library: Library(
+        yarns: [
+          Yarn(id: "y-silk", name: "Silk", quantity: Amount(500, .gram), dateAdded: day("2026-01-02")),
+          Yarn(id: "y-linen", name: "Linen", dateAdded: day("2026-01-03")),
+        ],
+        projects: [
+          Project(
+            id: "p-shawl", name: "Shawl", status: .finished,
+            usages: [YarnUsage(yarnID: "y-silk", amount: Amount(2, .skein))])
+        ]))
+    try store.close()
+    #expect(
+      try yarn.ok(["--json", "stash", "list"]).stdout == """
+        [
+          {
+            "dateAdded" : "2026-01-02",
+            "id" : "y-silk",
+            "isStashed" : true,
+            "name" : "Silk",
+            "photos" : [
+
+            ],
+            "quantity" : {
+              "unit" : "g",
+              "value" : 500
+            },
+            "remaining" : {
+              "source" : "incomplete",
+              "unconverted" : [
+                {
+                  "amount" : {
+                    "unit" : "skein",
+                    "value" : 2
+                  },
+                  "missing" : [
+                    "net weight per skein"
+                  ],
+                  "project" : "Shawl",
+                  "projectID" : "p-shawl"
+                }
+              ],
+              "unit" : "g",
+              "value" : 500
+            }
+          },
+          {
+            "dateAdded" : "2026-01-03",
+            "id" : "y-linen",
+            "isStashed" : true,
+            "name" : "Linen",
+            "photos" : [
+
+            ],
+            "quantity" : null,
+            "remaining" : null
+          }
+        ]
+
+        """)
+  }
+
+  private func day(_ text: String) -> CalendarDate? { CalendarDate(iso8601: text) }
 }

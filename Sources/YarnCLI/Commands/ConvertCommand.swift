@@ -55,7 +55,8 @@ struct ConvertCommand: ParsableCommand {
   func run(in context: Context) throws {
     var putUp = PutUp()
     if let yarnReference {
-      let yarn = try context.read { store in try References.yarn(yarnReference, in: try store.yarns()) }
+      // Found by its ID's index or among the names that may match; then that one yarn is read.
+      let yarn = try context.read { store in try References.yarn(yarnReference, in: store) }
       putUp = yarn.putUp
     }
     if let length { putUp.lengthPerSkein = length }

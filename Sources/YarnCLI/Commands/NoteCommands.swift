@@ -92,10 +92,10 @@ enum NoteSubjectOption {
   func resolve(in store: LibraryStore) throws -> (Note.Subject, String) {
     switch self {
     case .project(let reference):
-      let project = try References.project(reference, in: try store.projects())
+      let project = try References.project(reference, in: store)
       return (.project(project.id), "project \(project.name)")
     case .yarn(let reference):
-      let yarn = try References.yarn(reference, in: try store.yarns())
+      let yarn = try References.yarn(reference, in: store)
       return (.yarn(yarn.id), "yarn \(yarn.name)")
     }
   }

@@ -174,10 +174,16 @@ struct ProjectShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, yarns, notes, sessions) = try context.read { store in
-      let project = try References.project(reference, in: try store.projects())
+    // The project by its ID's index or among the names that may match
+    // (`References.projectID(_:in:)`), and the names of just the yarns it uses.
+    let (project, yarnNames, notes, sessions) = try context.read { store in
+      let project = try References.project(reference, in: store)
+      var yarnNames: [String: String] = [:]
+      for usage in project.usages where yarnNames[usage.yarnID] == nil {
+        yarnNames[usage.yarnID] = try store.yarnName(id: usage.yarnID)
+      }
       return (
-        project, try store.yarns(), try store.notes(about: .project(project.id)),
+        project, yarnNames, try store.notes(about: .project(project.id)),
         try store.sessions(projectID: project.id)
       )
     }
@@ -186,7 +192,6 @@ struct ProjectShow: ParsableCommand {
       try context.printJSON(ProjectJSON(project: project, seconds: seconds, notes: notes))
       return
     }
-    let yarnNames = Dictionary(yarns.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     let usages = project.usages.map { "\(yarnNames[$0.yarnID] ?? $0.yarnID): \($0.amount)" }
     var pattern: [String] = []
     if let name = project.pattern?.name { pattern.append(name) }
@@ -238,7 +243,7 @@ struct ProjectEdit: ParsableCommand {
 
   func run(in context: Context) throws {
     let project = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
       try store.update(project)
@@ -275,7 +280,7 @@ struct ProjectRemove: ParsableCommand {
 
   func run(in context: Context) throws {
     let project = try context.write { store in
-      let project = try References.project(reference, in: try store.projects())
+      let project = try References.project(reference, in: store)
       try store.deleteProject(id: project.id, force: force)
       return project
     }
@@ -305,7 +310,7 @@ struct ProjectFinish: ParsableCommand {
   func run(in context: Context) throws {
     let finished = day ?? context.today
     let project = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       project.status = .finished
       project.finished = finished
       try store.update(project)
@@ -354,8 +359,8 @@ struct ProjectUse: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, yarn) = try context.write { store in
-      var project = try References.project(projectReference, in: try store.projects())
-      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      var project = try References.project(projectReference, in: store)
+      let yarn = try References.yarn(yarnReference, in: store)
       if replacing {
         project.setUsage(of: yarn.id, to: amount)
       } else {
@@ -394,8 +399,8 @@ struct ProjectUnuse: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, yarn, removed) = try context.write { store in
-      var project = try References.project(projectReference, in: try store.projects())
-      let yarn = try References.yarn(yarnReference, in: try store.yarns())
+      var project = try References.project(projectReference, in: store)
+      let yarn = try References.yarn(yarnReference, in: store)
       let removed = project.removeUsages(of: yarn.id)
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
@@ -436,7 +441,7 @@ struct ProjectAttach: ParsableCommand {
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
     let (project, attachment) = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       let attachment = try store.importAttachment(from: url)
       if isPattern {
         var pattern = project.pattern ?? Pattern()
@@ -486,7 +491,7 @@ struct ProjectDetach: ParsableCommand {
 
   func run(in context: Context) throws {
     let (project, attachment) = try context.write { store in
-      var project = try References.project(reference, in: try store.projects())
+      var project = try References.project(reference, in: store)
       let attachment: Attachment
       if let name {
         attachment = try References.attachment(name, in: project.photos)

@@ -109,9 +109,16 @@ struct YarnFields {
   }
 }
 
-/// The project names by ID, for messages about usages.
-private func projectNames(_ projects: [Project]) -> [String: String] {
-  Dictionary(projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+/// The names of the projects `estimate` could not count, by ID, for its messages (read by the
+/// projects' IDs: only those projects are read).
+private func unconvertedProjectNames(_ estimate: RemainingEstimate, in store: LibraryStore) throws
+  -> [String: String]
+{
+  var names: [String: String] = [:]
+  for usage in estimate.unconverted where names[usage.projectID] == nil {
+    names[usage.projectID] = try store.projectName(id: usage.projectID)
+  }
+  return names
 }
 
 /// `yarn stash add NAME [options]`.
@@ -167,30 +174,40 @@ struct StashList: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let library = try context.read { store in
-      Library(yarns: try store.yarns(), projects: try store.projects())
-    }
-    let names = projectNames(library.projects)
+    // The yarns are read one by one; their counted usages come from one grouped query, and a
+    // project's name is read only for a usage that could not be counted. JSON is printed
+    // yarn by yarn; the table needs every row for its widths.
     if context.global.json {
-      try context.printJSON(
-        library.yarns.map {
-          YarnJSON(
-            yarn: $0, remaining: library.remaining(of: $0, includeActive: includeActive),
-            projectNames: names)
-        })
-      return
-    }
-    if library.yarns.isEmpty {
-      context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")
+      try context.read { store in
+        let counted = try store.countedUsagesByYarn(includeActive: includeActive)
+        try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
+          try store.forEachYarn { yarn in
+            let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
+            try print(
+              YarnJSON(
+                yarn: yarn, remaining: estimate,
+                projectNames: try unconvertedProjectNames(estimate, in: store)))
+          }
+        }
+      }
       return
     }
     var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
-    for yarn in library.yarns {
-      table.add([
-        shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
-        yarn.quantity?.description ?? "-",
-        Formatting.remainingCell(library.remaining(of: yarn, includeActive: includeActive)),
-      ])
+    var count = 0
+    try context.read { store in
+      let counted = try store.countedUsagesByYarn(includeActive: includeActive)
+      try store.forEachYarn(includingPhotos: false) { yarn in
+        count += 1
+        let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
+        table.add([
+          shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
+          yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
+        ])
+      }
+    }
+    if count == 0 {
+      context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")
+      return
     }
     context.output.write(table.text)
   }
@@ -217,13 +234,16 @@ struct StashShow: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (library, yarn, notes) = try context.read { store in
-      let library = Library(yarns: try store.yarns(), projects: try store.projects())
-      let yarn = try References.yarn(reference, in: library.yarns)
-      return (library, yarn, try store.notes(about: .yarn(yarn.id)))
+    // The yarn by its ID's index or among the names that may match
+    // (`References.yarnID(_:in:)`), then its usages by the yarn's index with their projects'
+    // names and statuses: nothing else of the library is read.
+    let (yarn, uses, notes) = try context.read { store in
+      let yarn = try References.yarn(reference, in: store)
+      return (yarn, try store.uses(ofYarn: yarn.id), try store.notes(about: .yarn(yarn.id)))
     }
-    let estimate = library.remaining(of: yarn, includeActive: includeActive)
-    let names = projectNames(library.projects)
+    let estimate = RemainingEstimate(yarn: yarn, usages: uses.counted(includeActive: includeActive))
+    let names = Dictionary(
+      uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first })
     if context.global.json {
       try context.printJSON(
         YarnJSON(yarn: yarn, remaining: estimate, projectNames: names, notes: notes))
@@ -241,12 +261,7 @@ struct StashShow: ParsableCommand {
     if let deficit = estimate.deficit, let unit = estimate.remaining?.unit {
       remaining += "\noverdrawn by \(Formatting.inAllUnits(Amount(deficit, unit), putUp: yarn.putUp))"
     }
-    var usages: [String] = []
-    for project in library.projects {
-      for usage in project.usages where usage.yarnID == yarn.id {
-        usages.append("\(project.name) (\(project.status.rawValue)): \(usage.amount)")
-      }
-    }
+    let usages = uses.map { "\($0.projectName) (\($0.projectStatus.rawValue)): \($0.amount)" }
     let unconverted = estimate.unconverted.map { usage in
       let facts = usage.missing.map { "the \($0)" }.joined(separator: " and ")
       return "\(names[usage.projectID] ?? usage.projectID): \(usage.amount), needs \(facts)"
@@ -295,18 +310,19 @@ struct StashEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (yarn, library) = try context.write { store in
-      var yarn = try References.yarn(reference, in: try store.yarns())
+    let (yarn, uses) = try context.write { store in
+      var yarn = try References.yarn(reference, in: store)
       if let newName { yarn.name = newName }
       fields.apply(to: &yarn)
       try store.update(yarn)
-      return (yarn, Library(projects: try store.projects()))
+      return (yarn, try store.uses(ofYarn: yarn.id))
     }
     if context.global.json {
       try context.printJSON(
         YarnJSON(
-          yarn: yarn, remaining: library.remaining(of: yarn),
-          projectNames: projectNames(library.projects)))
+          yarn: yarn, remaining: RemainingEstimate(yarn: yarn, usages: uses.counted()),
+          projectNames: Dictionary(
+            uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first })))
     }
     context.message("updated yarn \(yarn.name) (\(shortID(yarn.id)))")
   }
@@ -337,7 +353,7 @@ struct StashRemove: ParsableCommand {
 
   func run(in context: Context) throws {
     let (yarn, effects) = try context.write { store in
-      let yarn = try References.yarn(reference, in: try store.yarns())
+      let yarn = try References.yarn(reference, in: store)
       return (yarn, try store.deleteYarn(id: yarn.id, force: force))
     }
     if context.global.json {
@@ -370,7 +386,7 @@ struct StashAttach: ParsableCommand {
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
     let (yarn, attachment) = try context.write { store in
-      var yarn = try References.yarn(reference, in: try store.yarns())
+      var yarn = try References.yarn(reference, in: store)
       let attachment = try store.importAttachment(from: url)
       yarn.photos.append(attachment)
       try store.update(yarn)
@@ -407,7 +423,7 @@ struct StashDetach: ParsableCommand {
 
   func run(in context: Context) throws {
     let (yarn, attachment) = try context.write { store in
-      var yarn = try References.yarn(reference, in: try store.yarns())
+      var yarn = try References.yarn(reference, in: store)
       let attachment = try References.attachment(name, in: yarn.photos)
       // One photo goes, the first of that name and bytes (the same file may be attached twice).
       if let index = yarn.photos.firstIndex(of: attachment) { yarn.photos.remove(at: index) }

@@ -11,6 +11,67 @@ enum References {
     try find(reference, kind: "project", in: projects, id: \.id, name: \.name)
   }
 
+  /// The ID of the yarn `reference` names in `store`, by the same rules as
+  /// `yarn(_:in:)` over every yarn, without reading every yarn: an exact ID is found by its
+  /// index; anything else is matched among the yarns SQLite finds may match
+  /// (`LibraryStore.yarnNames(mayMatch:)`, a superset of every yarn the rules can pick, in
+  /// the same order, so the one found and the candidates of an ambiguity are those of the
+  /// whole list). Only a miss reads every name, for the nearest one to suggest.
+  ///
+  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  static func yarnID(_ reference: String, in store: LibraryStore) throws -> String {
+    try itemID(
+      reference, kind: "yarn", exact: store.yarnName(id:), mayMatch: store.yarnNames(mayMatch:),
+      all: store.yarnNames)
+  }
+
+  /// Finds an item by `Lookup.find`'s rules from the store's queries (see `yarnID(_:in:)`).
+  private static func itemID(
+    _ reference: String, kind: String, exact: (String) throws -> String?,
+    mayMatch: (String) throws -> [ItemName], all: () throws -> [ItemName]
+  ) throws -> String {
+    let wanted = reference.trimmingSpaces()
+    if try exact(wanted) != nil { return wanted }
+    do {
+      return try find(
+        reference, kind: kind, in: try mayMatch(wanted.lowercased()), id: \.id, name: \.name
+      ).id
+    } catch CLIError.notFound {
+      // Not among them, so not among all: the same error, with the nearest of all names.
+      return try find(reference, kind: kind, in: try all(), id: \.id, name: \.name).id
+    }
+  }
+
+  /// The yarn `reference` names in `store` (`yarnID(_:in:)`), read with its photos.
+  ///
+  /// - Throws: the errors of `yarnID(_:in:)`.
+  static func yarn(_ reference: String, in store: LibraryStore) throws -> Yarn {
+    let id = try yarnID(reference, in: store)
+    guard let yarn = try store.yarn(id: id) else { throw StoreError.notFound(kind: .yarn, id: id) }
+    return yarn
+  }
+
+  /// The project `reference` names in `store` (`projectID(_:in:)`), read with its usages,
+  /// photos and pattern.
+  ///
+  /// - Throws: the errors of `projectID(_:in:)`.
+  static func project(_ reference: String, in store: LibraryStore) throws -> Project {
+    let id = try projectID(reference, in: store)
+    guard let project = try store.project(id: id) else {
+      throw StoreError.notFound(kind: .project, id: id)
+    }
+    return project
+  }
+
+  /// The ID of the project `reference` names in `store`: as `yarnID(_:in:)`, for projects.
+  ///
+  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
+    try itemID(
+      reference, kind: "project", exact: store.projectName(id:),
+      mayMatch: store.projectNames(mayMatch:), all: store.projectNames)
+  }
+
   /// The photo `reference` names among `attachments`: its file name (case-insensitive) or a
   /// prefix of at least 4 characters of its SHA-256; the same bytes attached twice are one.
   static func attachment(_ reference: String, in attachments: [Attachment]) throws(CLIError)

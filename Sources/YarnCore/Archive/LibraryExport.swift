@@ -133,16 +133,14 @@ public enum LibraryExport {
           entries.append(name)
         }
 
-        // Names of yarns and projects, for the text files.
+        // The yarns' names, for the projects' text files. Projects and yarns are then read
+        // one at a time; a yarn's usages, with their projects' names and statuses, come by the
+        // yarn's index, never from a scan of every project.
         var yarnNames: [String: String] = [:]
-        try store.forEachYarn(includingPhotos: false) { yarnNames[$0.id] = $0.name }
-        let projects = try store.projects()
-        let projectNames = Dictionary(
-          projects.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let usageLibrary = Library(projects: projects)
+        for item in try store.yarnNames() { yarnNames[item.id] = item.name }
 
         var projectFolders = SafeFileNamer()
-        for project in projects {
+        try store.forEachProject { project in
           let folder = "projects/" + projectFolders.claim(project.name, isFolder: true) + "/"
           var namer = SafeFileNamer(reserved: ["project.txt"])
           var photoNames: [String] = []
@@ -175,12 +173,10 @@ public enum LibraryExport {
             photoNames.append(name)
             try addAttachment(folder + name, photo)
           }
-          let uses = projects.flatMap { project in
-            project.usages.filter { $0.yarnID == yarn.id }.map { (project, $0.amount) }
-          }
+          let uses = try store.uses(ofYarn: yarn.id)
           let text = ExportText.yarn(
-            yarn, remaining: usageLibrary.remaining(of: yarn), uses: uses,
-            projectNames: projectNames, photoNames: photoNames,
+            yarn, remaining: RemainingEstimate(yarn: yarn, usages: uses.counted()), uses: uses,
+            photoNames: photoNames,
             notes: try store.notes(about: .yarn(yarn.id)))
           try addText(folder + "yarn.txt", text)
           summary.yarns += 1
@@ -279,8 +275,8 @@ enum ExportText {
   }
 
   static func yarn(
-    _ yarn: Yarn, remaining: RemainingEstimate, uses: [(Project, Amount)],
-    projectNames: [String: String], photoNames: [String], notes: [Note]
+    _ yarn: Yarn, remaining: RemainingEstimate, uses: [YarnUse], photoNames: [String],
+    notes: [Note]
   ) -> String {
     var remainingText: String?
     if let amount = remaining.remaining {
@@ -304,7 +300,7 @@ enum ExportText {
       ("ID", yarn.id),
     ])
     text += section(
-      "Used in", uses.map { project, amount in "\(project.name) (\(project.status.rawValue)): \(amount)" })
+      "Used in", uses.map { "\($0.projectName) (\($0.projectStatus.rawValue)): \($0.amount)" })
     text += section("Photos", photoNames)
     text += self.notes(notes)
     return text

@@ -74,7 +74,7 @@ package enum ProjectCSV {
     try store.read {
       var yarnNames: [String: String] = [:]
       if columns.contains(.yarns) {
-        try store.forEachYarn(includingPhotos: false) { yarnNames[$0.id] = $0.name }
+        for item in try store.yarnNames() { yarnNames[item.id] = item.name }
       }
       var seconds: [String: Int64] = [:]
       if columns.contains(.time) || columns.contains(.seconds) {

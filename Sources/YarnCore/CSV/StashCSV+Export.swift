@@ -37,8 +37,11 @@ extension StashCSV {
   /// Writes the whole stash as CSV: the header, then one record per yarn in creation order.
   ///
   /// Streams: yarns are read one at a time from the store and written through `writer`'s
-  /// buffer, so memory does not grow with the number of yarns (the notes and the projects'
-  /// usages, which the Notes and Remaining columns need, are read first).
+  /// buffer, so memory does not grow with the number of yarns (the yarns' notes and their
+  /// counted usages, which the Notes and Remaining columns need, are read first, the usages
+  /// by one grouped query: `LibraryStore.countedUsagesByYarn(includeActive:)`).
+  ///
+  /// - Complexity: O(yarns + notes + counted usages); no yarn is compared with every project.
   ///
   /// - Parameters:
   ///   - store: the library; read in one transaction, so the export is a consistent snapshot.
@@ -53,7 +56,7 @@ extension StashCSV {
     includeActive: Bool = false
   ) throws -> Int {
     try store.read {
-      let usages = Library(projects: try store.projects())
+      let counted = try store.countedUsagesByYarn(includeActive: includeActive)
       var notesByYarn: [String: [String]] = [:]
       for note in try store.notes() {
         if let yarnID = note.yarnID { notesByYarn[yarnID, default: []].append(note.text) }
@@ -61,7 +64,7 @@ extension StashCSV {
       try writer.write(header(columns))
       var count = 0
       try store.forEachYarn(includingPhotos: false) { yarn in
-        let remaining = usages.remaining(of: yarn, includeActive: includeActive)
+        let remaining = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
         try writer.write(
           record(for: yarn, remaining: remaining, notes: notesByYarn[yarn.id] ?? [], columns: columns))
         count += 1

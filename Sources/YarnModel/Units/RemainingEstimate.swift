@@ -40,11 +40,16 @@ public struct RemainingEstimate: Hashable, Sendable {
   /// Usages left out of the figure, each with the facts it lacks.
   public let unconverted: [UnconvertedUsage]
 
-  /// A usage counted against a yarn: the project it belongs to and the amount.
-  struct CountedUsage: Hashable, Sendable {
-    let projectID: String
-    let amount: Amount
-    init(projectID: String, amount: Amount) {
+  /// A usage counted against a yarn: the project it belongs to and the amount (a project
+  /// whose status `countsAgainstStash(includeActive:)`).
+  public struct CountedUsage: Hashable, Sendable {
+    /// The `Project.id` of the usage.
+    public let projectID: String
+    /// The amount used, in the unit the project recorded.
+    public let amount: Amount
+
+    /// A usage of `amount` by the project `projectID`.
+    public init(projectID: String, amount: Amount) {
       self.projectID = projectID
       self.amount = amount
     }
@@ -54,9 +59,12 @@ public struct RemainingEstimate: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - yarn: the stash yarn; its quantity, override and put-up are used.
-  ///   - usages: the usages to count (by default those of finished projects; see
-  ///     `Library.usages(of:includeActive:)`).
-  init(yarn: Yarn, usages: [CountedUsage]) {
+  ///   - usages: the usages to count, in project creation order then position (the order of
+  ///     `unconverted`): those of the projects whose status
+  ///     `countsAgainstStash(includeActive:)`, as `Library.remaining(of:includeActive:)` and
+  ///     `LibraryStore.countedUsages(ofYarn:includeActive:)` give them.
+  /// - Complexity: O(`usages.count`).
+  public init(yarn: Yarn, usages: [CountedUsage]) {
     if let override = yarn.remainingOverride {
       self.init(remaining: override, source: .override, deficit: nil, unconverted: [])
       return
@@ -97,16 +105,33 @@ public struct RemainingEstimate: Hashable, Sendable {
   }
 }
 
+extension ProjectStatus {
+  /// Whether the yarn usages of a project of this status count against the stash: those of a
+  /// finished project always, those of one in progress only when `includeActive` is true;
+  /// planned, frogged (the yarn went back to the stash) and hibernating projects never count.
+  ///
+  /// The one statement of the rule: `Library.usages(of:includeActive:)` applies it, and the
+  /// store's SQL condition is made from it (`LibraryStore.countedUsages(ofYarn:includeActive:)`).
+  public func countsAgainstStash(includeActive: Bool = false) -> Bool {
+    switch self {
+    case .finished: true
+    case .inProgress: includeActive
+    case .planned, .frogged, .hibernating: false
+    }
+  }
+}
+
 extension Library {
-  /// The usages counted against the yarn `yarnID`: those of finished projects, and of projects
-  /// in progress too when `includeActive` is true. Planned, frogged and hibernating projects
-  /// never count (frogged yarn went back to the stash).
+  /// The usages counted against the yarn `yarnID`, in project order then position: those of
+  /// the projects whose status `countsAgainstStash(includeActive:)`.
+  ///
+  /// - Complexity: O(every usage of every project): for one yarn of an in-memory library.
+  ///   A command over a stored library asks the store (`LibraryStore.countedUsages`).
   func usages(of yarnID: String, includeActive: Bool = false)
     -> [RemainingEstimate.CountedUsage]
   {
     var out: [RemainingEstimate.CountedUsage] = []
-    for project in projects
-    where project.status == .finished || (includeActive && project.status == .inProgress) {
+    for project in projects where project.status.countsAgainstStash(includeActive: includeActive) {
       for usage in project.usages where usage.yarnID == yarnID {
         out.append(.init(projectID: project.id, amount: usage.amount))
       }
@@ -116,7 +141,11 @@ extension Library {
 
   /// The remaining estimate of `yarn` against this library's projects: the usages of its
   /// finished projects, and of those in progress too when `includeActive` is true (planned,
-  /// frogged and hibernating projects never count).
+  /// frogged and hibernating projects never count; `ProjectStatus.countsAgainstStash`).
+  ///
+  /// - Complexity: O(every usage of every project). For the value in memory (backups, the
+  ///   API); over a stored library, `LibraryStore.remaining(of:includeActive:)` reads only the
+  ///   yarn's usages.
   public func remaining(of yarn: Yarn, includeActive: Bool = false) -> RemainingEstimate {
     RemainingEstimate(yarn: yarn, usages: usages(of: yarn.id, includeActive: includeActive))
   }

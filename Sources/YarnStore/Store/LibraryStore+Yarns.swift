@@ -123,7 +123,15 @@ extension LibraryStore {
         throw StoreError.removalRefused(
           kind: .yarn, name: try yarn(id: id)?.name ?? id, effects: effects)
       }
-      for var project in try projects() where project.usages.contains(where: { $0.yarnID == id }) {
+      // The projects that use it, found by the yarn's index, in creation order.
+      let users = try connection.query(
+        """
+        SELECT DISTINCT p.id, p.seq FROM yarn_usage u JOIN project p ON p.id = u.project_id
+        WHERE u.yarn_id = ? ORDER BY p.seq
+        """, [.text(id)]
+      ) { $0.text(0) ?? "" }
+      for projectID in users {
+        guard var project = try project(id: projectID) else { continue }
         project.removeUsages(of: id)
         try update(project)
       }
