@@ -225,6 +225,7 @@ import YarnCore
         projects: [
           Project(
             id: "c0ffee00-0000-4000-8000-000000000004", name: "Dino Hat", status: .finished,
+            finished: CalendarDate(year: 2026, month: 1, day: 10),
             usages: [YarnUsage(yarnID: rios, amount: Amount(1, .skein))])
         ]))
     try store.close()

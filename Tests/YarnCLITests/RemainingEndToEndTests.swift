@@ -325,6 +325,7 @@ extension RemainingEndToEndTests {
         projects: [
           Project(
             id: "p-shawl", name: "Shawl", status: .finished,
+            finished: CalendarDate(year: 2026, month: 1, day: 10),
             usages: [YarnUsage(yarnID: "y-silk", amount: Amount(2, .skein))])
         ]))
     try store.close()
