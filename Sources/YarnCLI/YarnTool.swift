@@ -72,6 +72,15 @@ enum YarnTool {
     }
   }
 
+  /// Whether `arguments` run a `CancellableCommand` (a command line that does not parse is
+  /// not: its error is printed at once).
+  static func isCancellable(_ arguments: [String]) -> Bool {
+    guard case .run(let type, _)? = try? CommandParser(root: root).parse(arguments) else {
+      return false
+    }
+    return type is any CancellableCommand.Type
+  }
+
   /// Whether `error` is a write to standard output or standard error that failed because its
   /// reader closed the pipe (EPIPE; SIGPIPE is ignored in main.swift).
   /// A write to a pipe given as a file (`-o /dev/stdout`, a FIFO) whose reader left is one

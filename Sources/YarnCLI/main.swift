@@ -26,15 +26,27 @@ func processEnvironment() -> [String: String] {
   return variables
 }
 
-// The command runs in a task of its own. Ctrl-C (SIGINT) and SIGTERM cancel it: the long
-// operations (backup, verify, restore, export) stop between two files, remove their temporary
-// files, leave the library as it was, and the command exits 130 (SIGINT) or 143 (SIGTERM).
-// A command with nothing long to stop finishes first. The signals' default action (ending the
-// process at once) is turned off so that the dispatch sources receive them.
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// A short command runs here, on the main thread: a signal ends it at once, as it ends any
+// program, and its change is one SQLite transaction, committed whole or not at all. (No
+// task and no signal sources: they cost it 1–2 ms of start-up, bench/README.md.)
+guard YarnTool.isCancellable(arguments) else {
+  exit(
+    YarnTool.main(
+      arguments: arguments, environment: processEnvironment(), output: .standardOutput(),
+      messages: .standardError()))
+}
+
+// A long command (`CancellableCommand`: backup create, verify, restore, export, stash import)
+// runs in a task of its own. Ctrl-C (SIGINT) and SIGTERM cancel it: it stops between two
+// files or rows, removes its temporary files, leaves the library as it was, and exits 130
+// (SIGINT) or 143 (SIGTERM). The signals' default action is turned off so that the dispatch
+// sources receive them.
 let command = Task.detached {
   YarnTool.main(
-    arguments: Array(CommandLine.arguments.dropFirst()), environment: processEnvironment(),
-    output: .standardOutput(), messages: .standardError())
+    arguments: arguments, environment: processEnvironment(), output: .standardOutput(),
+    messages: .standardError())
 }
 let caught = SignalCatcher(signals: [SIGINT, SIGTERM]) { command.cancel() }
 var status = await command.value

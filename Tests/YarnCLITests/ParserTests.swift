@@ -253,3 +253,20 @@ private func usageError(_ arguments: [String]) -> CLIError? {
         """)
   }
 }
+
+/// Which command lines run as a long command that Ctrl-C stops between two steps
+/// (`CancellableCommand`, in a task), and which run on the main thread.
+@Suite struct CancellableCommandTests {
+  @Test func onlyTheLongCommandsRunInATaskThatSignalsCancel() {
+    let long: [[String]] = [
+      ["backup", "create", "b.zip"], ["backup", "verify", "b.zip"], ["backup", "restore", "b.zip"],
+      ["export", "e.zip"], ["stash", "import", "in.csv"], ["--library", "/tmp/x", "backup", "create"],
+    ]
+    let short: [[String]] = [
+      ["time", "start", "Flax"], ["time", "stop"], ["stash", "list"], ["undo"], ["--version"],
+      ["backup", "create", "--help"], ["backup"], ["stash", "import"], ["no-such-command"], [],
+    ]
+    for arguments in long { #expect(YarnTool.isCancellable(arguments), "\(arguments)") }
+    for arguments in short { #expect(!YarnTool.isCancellable(arguments), "\(arguments)") }
+  }
+}

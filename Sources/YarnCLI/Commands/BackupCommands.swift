@@ -29,7 +29,7 @@ struct BackupCommand: CommandGroup {
 }
 
 /// `yarn backup create [FILE] [--force]`.
-struct BackupCreate: ParsableCommand {
+struct BackupCreate: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "create", abstract: "Write a backup zip of everything in the library.",
@@ -105,7 +105,7 @@ enum ZipOutput {
 }
 
 /// `yarn backup verify FILE_OR_DIR`.
-struct BackupVerify: ParsableCommand {
+struct BackupVerify: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "verify",
@@ -134,7 +134,7 @@ struct BackupVerify: ParsableCommand {
 }
 
 /// `yarn backup restore FILE_OR_DIR [--replace | --merge] [--dry-run]`.
-struct BackupRestore: ParsableCommand {
+struct BackupRestore: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "restore", abstract: "Restore a backup: into an empty library, or replacing or merging.",

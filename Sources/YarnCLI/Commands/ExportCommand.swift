@@ -8,7 +8,7 @@ import YarnCore
 
 /// `yarn export FILE.zip`: the library as a zip for people (spreadsheets and folders), not for
 /// restore.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "export",

@@ -7,7 +7,7 @@ import YarnCore
 #endif
 
 /// `yarn stash import FILE [--dry-run] [--delimiter D] [--lenient] [--no-formula-guard]`.
-struct StashImport: ParsableCommand {
+struct StashImport: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "import", abstract: "Add or update stash yarns from a CSV file (ours or YarnBuddy's).",

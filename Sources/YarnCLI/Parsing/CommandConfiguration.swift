@@ -90,6 +90,13 @@ protocol ParsableCommand {
   func run(in context: Context) throws
 }
 
+/// A long command that Ctrl-C (SIGINT) or SIGTERM stops between two steps, leaving nothing
+/// half-written (exit 130 or 143): `main.swift` runs it in a task that the signals cancel, and
+/// YarnCore checks `Task.isCancelled` between files and rows. Every other command runs on
+/// the main thread with the signals' default action: it is short, and a signal ends it at
+/// once, which leaves the library as it was (each change is one SQLite transaction).
+protocol CancellableCommand: ParsableCommand {}
+
 /// A command that only groups subcommands (`yarn stash`): never runs itself.
 /// The parser never runs a group: a group without a subcommand is `CLIError.missingSubcommand`.
 protocol CommandGroup: ParsableCommand {
