@@ -148,7 +148,8 @@ import Testing
         (
           Note(id: "n1", subject: .yarn("y"), text: "soft\u{0}", created: Self.now),
           "note n1: text holds a NUL character (U+0000); "
-            + "a note may hold line breaks and tabs, no other control character"
+            + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
+            + "control or separator character"
         ),
         (
           Note(
@@ -186,7 +187,8 @@ import Testing
         (
           TimeSession(id: "s1", projectID: "p", start: Self.now - hour, end: Self.now, note: "heel\u{7}"),
           "session s1: note holds a control character (U+0007); "
-            + "a note may hold line breaks and tabs, no other control character"
+            + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
+            + "control or separator character"
         ),
       ]
       for (session, expected) in sessions {

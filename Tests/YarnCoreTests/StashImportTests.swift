@@ -188,7 +188,8 @@ import Testing
         "line 3, column \"Length per Skein\": 0 m must be more than 0",
         "line 4, column \"Net Weight per Skein\": 100 yd is not in g or oz",
         "line 5, column \"Notes\": holds a control character (U+0007); "
-          + "a note may hold line breaks and tabs, no other control character",
+          + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
+          + "control or separator character",
       ])
     let fine = try #require(plan.creates.first)
     #expect(plan.creates.count == 1)

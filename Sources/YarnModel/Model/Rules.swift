@@ -115,7 +115,8 @@ public enum Rules {
       return RuleViolation(
         field: field,
         reason: "holds \(LineText.name(of: scalar)) (\(LineText.code(of: scalar))); "
-          + "a note may hold line breaks and tabs, no other control character")
+          + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
+          + "control or separator character")
     }
     if text.allSatisfy(\.isWhitespace) { return RuleViolation(field: field, reason: "is blank") }
     let count = text.count
