@@ -37,16 +37,14 @@ package enum Lookup {
   ) throws(Failure) -> Item {
     let wanted = reference.trimmingSpaces()
     if let exact = items.first(where: { id($0) == wanted }) { return exact }
-    let lowered = wanted.lowercased()
-    var matches = items.filter {
-      name($0).trimmingSpaces().lowercased() == lowered
-    }
-    if lowered.count >= 4 {
+    let wantedKey = key(reference)
+    var matches = items.filter { key(name($0)) == wantedKey }
+    if wantedKey.count >= 4 {
       let named = Set(matches.map(id))
-      matches += items.filter { !named.contains(id($0)) && id($0).lowercased().hasPrefix(lowered) }
+      matches += items.filter { !named.contains(id($0)) && idBegins(id($0), with: wantedKey) }
     }
-    if matches.isEmpty, !lowered.isEmpty {
-      matches = items.filter { name($0).trimmingSpaces().lowercased().hasPrefix(lowered) }
+    if matches.isEmpty, !wantedKey.isEmpty {
+      matches = items.filter { key(name($0)).hasPrefix(wantedKey) }
     }
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
@@ -54,5 +52,23 @@ package enum Lookup {
         reference: reference, candidates: matches.map { Candidate(id: id($0), name: name($0)) })
     }
     throw .notFound(reference: reference)
+  }
+
+  /// A name (or what was typed) as `find` compares it: without the spaces around it
+  /// (`trimmingSpaces()`), lower-cased by Unicode's rules (`lowercased()`: a Kelvin sign is a
+  /// k), in Unicode's composed form NFC (the standard library's normalization, the one `==`
+  /// on `String` compares by, so a name typed in NFD equals one stored in NFC). Two names are
+  /// the same to `find` exactly when their keys are equal, byte for byte: the store keeps
+  /// this key of every yarn's and project's name in an indexed column (`name_key`), so that a
+  /// name is found without reading every name. A name that begins with a reference (by
+  /// characters) has a key that begins with the reference's key (by bytes).
+  package static func key(_ text: String) -> String {
+    String(decoding: text.trimmingSpaces().lowercased()._nfcCodeUnits, as: UTF8.self)
+  }
+
+  /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule
+  /// of ID prefixes: the key has at least 4 characters and the lower-cased ID begins with it.
+  package static func idBegins(_ id: String, with wantedKey: String) -> Bool {
+    wantedKey.count >= 4 && id.lowercased().hasPrefix(wantedKey)
   }
 }
