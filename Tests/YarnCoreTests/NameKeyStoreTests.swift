@@ -115,3 +115,81 @@ import Testing
     }
   }
 }
+
+extension NameKeyStoreTests {
+  /// `Lookup.find` over the candidates the store finds by index picks what it picks over
+  /// every name, and fails alike (the same candidates of an ambiguity), for many references:
+  /// every name, its prefixes, in upper case and in NFD, IDs and their prefixes.
+  @Test func findOverTheCandidatesAgreesWithFindOverEveryName() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      defer { try? store.close() }
+      let names = [
+        "Malabrigo Rios", "Mala", "Malabrigo Sock", "malabrigo", "Mal\u{E0}", "\u{212A}id Mohair",
+        "Ne\u{301}ge", "n\u{E9}ge", "Kidsilk", "abcd", "\u{E9}1 Sock", "Ab Cd", "\u{130}stanbul",
+      ]
+      for (index, name) in names.enumerated() {
+        try store.insert(Yarn(id: index == 9 ? "ABCD-9" : "y-\(index)-\(name.count)", name: name))
+      }
+      try store.insert(Yarn(id: "e\u{301}1", name: "Plain"))  // an ID in NFD
+      try store.insert(Yarn(id: "abcd", name: "Named Like An ID"))
+      // Changed outside yarn: a stale key, and a row with none.
+      try store.connection.execute(
+        """
+        UPDATE yarn SET name = 'Rios Outside' WHERE id = 'y-2-14';
+        INSERT INTO yarn (id, name, is_stashed) VALUES ('y-out', 'Malabrigo Outside', 1);
+        """)
+      var references = [
+        "", " ", "\u{E9}1", "E\u{301}1", "abcd", "ABCD", "abcd-", "y-0-", "Y-1", "Rios Outside",
+        "rios", "mal", "MALA", "malab", "\u{130}", "i\u{307}stanbul", "istanbul", "kid",
+        "KID MOHAIR", "NE\u{301}GE", "zz", "Named", "malabrigo o",
+      ]
+      for name in names {
+        references += [name, name.uppercased(), " \(name) "]
+        references += (1...name.count).map { String(name.prefix($0)) }
+        // In NFD, and every prefix of it by scalars (an accent cut off).
+        let nfd = name.decomposedScalars
+        references += (1...nfd.count).map {
+          String(String.UnicodeScalarView(nfd.prefix($0)))
+        }
+      }
+      let all = try store.yarnNames()
+      for reference in references {
+        let candidates = try store.yarnNames(mayMatch: reference.trimmingSpaces())
+        #expect(
+          outcome(reference, candidates) == outcome(reference, all), "reference \(reference)")
+      }
+      // An exact name: not the names that begin with it. With it, always, the ID outside
+      // ASCII and the two rows changed outside yarn.
+      #expect(
+        try store.yarnNames(mayMatch: "mala").map(\.name) == [
+          "Mala", "Rios Outside", "Plain", "Malabrigo Outside",
+        ])
+    }
+  }
+
+  private func outcome(_ reference: String, _ items: [ItemName]) -> String {
+    do {
+      return "found " + (try Lookup.find(reference, in: items, id: \.id, name: \.name)).id
+    } catch .ambiguous(_, let candidates) {
+      return "ambiguous " + candidates.map(\.id).joined(separator: ",")
+    } catch {
+      // A miss among the candidates reads every name (`References.itemID`).
+      return "not found"
+    }
+  }
+}
+
+extension String {
+  fileprivate var decomposedScalars: [Unicode.Scalar] {
+    // NFD by the standard library's canonical decomposition of the few letters used here.
+    unicodeScalars.flatMap { scalar -> [Unicode.Scalar] in
+      switch scalar {
+      case "\u{E9}": ["e", "\u{301}"]
+      case "\u{E0}": ["a", "\u{300}"]
+      case "\u{130}": ["I", "\u{307}"]
+      default: [scalar]
+      }
+    }
+  }
+}

@@ -66,6 +66,16 @@ package enum Lookup {
     String(decoding: text.trimmingSpaces().lowercased()._nfcCodeUnits, as: UTF8.self)
   }
 
+  /// Whether `find` takes the item (`id`, `name`) for `reference` before it looks at name
+  /// prefixes: its ID is the reference, its name's key is the reference's, or its ID begins
+  /// with the reference (`idBegins`). A store that finds the candidates by index asks for the
+  /// names a reference begins only when none of them is so taken.
+  package static func takesBeforePrefixes(id: String, name: String, reference: String) -> Bool {
+    let wantedKey = key(reference)
+    return id == reference.trimmingSpaces() || key(name) == wantedKey
+      || idBegins(id, with: wantedKey)
+  }
+
   /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule
   /// of ID prefixes: the key has at least 4 characters and the lower-cased ID begins with it.
   package static func idBegins(_ id: String, with wantedKey: String) -> Bool {

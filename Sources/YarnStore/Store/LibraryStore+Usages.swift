@@ -158,9 +158,9 @@ extension LibraryStore {
   /// NFC) and, when that key has at least 4 characters, those whose ID begins with it (ASCII
   /// case aside, as the rule of ID prefixes takes them); when none of them is taken by the
   /// rules, the yarns whose name's key begins with the key instead (a name prefix). Always
-  /// with them, for Swift to decide: the yarns whose ID has a character outside ASCII (when
-  /// the key has 4 characters), and the yarns a writer other than yarn changed since yarn
-  /// last wrote (their keys may be out of date). `Lookup.find` over these picks what it picks
+  /// with them, for Swift to decide: the yarns whose ID has a character outside ASCII (rare:
+  /// yarn makes ASCII IDs), and the yarns a writer other than yarn changed since yarn last
+  /// wrote (their keys may be out of date). `Lookup.find` over these picks what it picks
   /// over every yarn, and lists the same candidates of an ambiguity.
   ///
   /// - Complexity: O(k log n): index lookups and ranges on `name_key` and `id`, returning
@@ -213,20 +213,21 @@ extension LibraryStore {
       }
       try add("name_key = ?", [.text(key)])
       if key.count >= 4 {
-        // NOCASE folds ASCII letters alone: an ID it cannot compare is always a candidate.
         if let end {
           try add(
             "id COLLATE NOCASE >= ? AND id COLLATE NOCASE < ?", [.text(key), .text(end)])
         } else {
           try add("id COLLATE NOCASE >= ?", [.text(key)])
         }
-        try add(Schema.wideID, [])
       }
+      // NOCASE folds ASCII letters alone, and an ID equal to the reference in another
+      // Unicode form is not equal in bytes: an ID outside ASCII is a candidate always.
+      try add(Schema.wideID, [])
       try add(
         "id IN (SELECT row FROM history_step WHERE change IS NULL AND item = ?)", [.text(table)])
-      // A name prefix counts only when no name equals the text and no ID begins with it.
+      // A name prefix counts only when no ID or name is taken before (`Lookup.find`).
       let taken = found.values.contains {
-        Lookup.key($0.name) == key || Lookup.idBegins($0.id, with: key)
+        Lookup.takesBeforePrefixes(id: $0.id, name: $0.name, reference: text)
       }
       if !taken, !key.isEmpty {
         if let end {
