@@ -63,7 +63,10 @@ package enum Lookup {
   /// name is found without reading every name. A name that begins with a reference (by
   /// characters) has a key that begins with the reference's key (by bytes).
   package static func key(_ text: String) -> String {
-    String(decoding: text.trimmingSpaces().lowercased()._nfcCodeUnits, as: UTF8.self)
+    let lowered = text.trimmingSpaces().lowercased()
+    // ASCII text is in NFC already (the common case, and a miss keys every name).
+    if lowered.utf8.allSatisfy({ $0 < 0x80 }) { return lowered }
+    return String(decoding: lowered._nfcCodeUnits, as: UTF8.self)
   }
 
   /// Whether `find` takes the item (`id`, `name`) for `reference` before it looks at name
