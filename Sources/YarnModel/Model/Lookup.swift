@@ -23,8 +23,9 @@ package enum Lookup {
 
   /// The one item of `items` that `reference` names.
   ///
-  /// Order of precedence: an exact ID; else the items whose name equals the reference
-  /// (case-insensitive, spaces around either ignored) together with those whose ID begins with
+  /// Names are compared by their `key` (the one statement of how). Order of precedence: an
+  /// exact ID; else the items whose name equals the reference (case-insensitive, spaces
+  /// around either ignored, NFC and NFD alike) together with those whose ID begins with
   /// it (at least 4 characters, case-insensitive) — exactly one of them is the item, several
   /// are ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
   /// silently); else the items whose name begins with it (case-insensitive): exactly one is
@@ -61,7 +62,8 @@ package enum Lookup {
   /// the same to `find` exactly when their keys are equal, byte for byte: the store keeps
   /// this key of every yarn's and project's name in an indexed column (`name_key`), so that a
   /// name is found without reading every name. A name that begins with a reference (by
-  /// characters) has a key that begins with the reference's key (by bytes).
+  /// characters) has a key that begins with the reference's key (by bytes: NFC composes
+  /// within a character, never across two), so a range of keys holds every name prefix.
   package static func key(_ text: String) -> String {
     let lowered = text.trimmingSpaces().lowercased()
     // ASCII text is in NFC already (the common case, and a miss keys every name).
