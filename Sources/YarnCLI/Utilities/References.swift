@@ -13,8 +13,8 @@ enum References {
 
   /// The ID of the yarn `reference` names in `store`, by the same rules as
   /// `yarn(_:in:)` over every yarn, without reading every yarn: an exact ID is found by its
-  /// index; anything else is matched among the yarns SQLite finds may match
-  /// (`LibraryStore.yarnNames(mayMatch:)`, a superset of every yarn the rules can pick, in
+  /// index; anything else is matched among the yarns the store finds by the index of name
+  /// keys and IDs (`LibraryStore.yarnNames(mayMatch:)`: every yarn the rules can pick, in
   /// the same order, so the one found and the candidates of an ambiguity are those of the
   /// whole list). Only a miss reads every name, for the nearest one to suggest.
   ///
@@ -34,7 +34,7 @@ enum References {
     if try exact(wanted) != nil { return wanted }
     do {
       return try find(
-        reference, kind: kind, in: try mayMatch(wanted.lowercased()), id: \.id, name: \.name
+        reference, kind: kind, in: try mayMatch(wanted), id: \.id, name: \.name
       ).id
     } catch CLIError.notFound {
       // Not among them, so not among all: the same error, with the nearest of all names.

@@ -23,8 +23,9 @@ package enum Lookup {
 
   /// The one item of `items` that `reference` names.
   ///
-  /// Order of precedence: an exact ID; else the items whose name equals the reference
-  /// (case-insensitive, spaces around either ignored) together with those whose ID begins with
+  /// Names are compared by their `key` (the one statement of how). Order of precedence: an
+  /// exact ID; else the items whose name equals the reference (case-insensitive, spaces
+  /// around either ignored, NFC and NFD alike) together with those whose ID begins with
   /// it (at least 4 characters, case-insensitive) — exactly one of them is the item, several
   /// are ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
   /// silently); else the items whose name begins with it (case-insensitive): exactly one is
@@ -37,16 +38,14 @@ package enum Lookup {
   ) throws(Failure) -> Item {
     let wanted = reference.trimmingSpaces()
     if let exact = items.first(where: { id($0) == wanted }) { return exact }
-    let lowered = wanted.lowercased()
-    var matches = items.filter {
-      name($0).trimmingSpaces().lowercased() == lowered
-    }
-    if lowered.count >= 4 {
+    let wantedKey = key(reference)
+    var matches = items.filter { key(name($0)) == wantedKey }
+    if wantedKey.count >= 4 {
       let named = Set(matches.map(id))
-      matches += items.filter { !named.contains(id($0)) && id($0).lowercased().hasPrefix(lowered) }
+      matches += items.filter { !named.contains(id($0)) && idBegins(id($0), with: wantedKey) }
     }
-    if matches.isEmpty, !lowered.isEmpty {
-      matches = items.filter { name($0).trimmingSpaces().lowercased().hasPrefix(lowered) }
+    if matches.isEmpty, !wantedKey.isEmpty {
+      matches = items.filter { key(name($0)).hasPrefix(wantedKey) }
     }
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
@@ -54,5 +53,37 @@ package enum Lookup {
         reference: reference, candidates: matches.map { Candidate(id: id($0), name: name($0)) })
     }
     throw .notFound(reference: reference)
+  }
+
+  /// A name (or what was typed) as `find` compares it: without the spaces around it
+  /// (`trimmingSpaces()`), lower-cased by Unicode's rules (`lowercased()`: a Kelvin sign is a
+  /// k), in Unicode's composed form NFC (the standard library's normalization, the one `==`
+  /// on `String` compares by, so a name typed in NFD equals one stored in NFC). Two names are
+  /// the same to `find` exactly when their keys are equal, byte for byte: the store keeps
+  /// this key of every yarn's and project's name in an indexed column (`name_key`), so that a
+  /// name is found without reading every name. A name that begins with a reference (by
+  /// characters) has a key that begins with the reference's key (by bytes: NFC composes
+  /// within a character, never across two), so a range of keys holds every name prefix.
+  package static func key(_ text: String) -> String {
+    let lowered = text.trimmingSpaces().lowercased()
+    // ASCII text is in NFC already (the common case, and a miss keys every name).
+    if lowered.utf8.allSatisfy({ $0 < 0x80 }) { return lowered }
+    return String(decoding: lowered._nfcCodeUnits, as: UTF8.self)
+  }
+
+  /// Whether `find` takes the item (`id`, `name`) for `reference` before it looks at name
+  /// prefixes: its ID is the reference, its name's key is the reference's, or its ID begins
+  /// with the reference (`idBegins`). A store that finds the candidates by index asks for the
+  /// names a reference begins only when none of them is so taken.
+  package static func takesBeforePrefixes(id: String, name: String, reference: String) -> Bool {
+    let wantedKey = key(reference)
+    return id == reference.trimmingSpaces() || key(name) == wantedKey
+      || idBegins(id, with: wantedKey)
+  }
+
+  /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule
+  /// of ID prefixes: the key has at least 4 characters and the lower-cased ID begins with it.
+  package static func idBegins(_ id: String, with wantedKey: String) -> Bool {
+    wantedKey.count >= 4 && id.lowercased().hasPrefix(wantedKey)
   }
 }

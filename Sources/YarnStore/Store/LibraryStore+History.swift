@@ -136,6 +136,8 @@ extension LibraryStore {
   /// other than yarn, which never gathered them. They become a change of their own
   /// (`outsideChangeLabel`), so that they are not undone as part of the next one.
   func recordOutsideChanges() throws {
+    // Their names' keys too, which such a writer does not compute (`Lookup.key`).
+    try refreshNameKeys(ofStepsWhere: "change IS NULL")
     _ = try gather(stack: .undo, made: Date(), label: LibraryStore.outsideChangeLabel)
   }
 
@@ -154,6 +156,19 @@ extension LibraryStore {
   }
 
   // MARK: Helpers
+
+  /// Computes again the name keys (`Schema.refreshNameKeys`) of the yarns and projects that
+  /// the history steps `condition` selects name (by ID).
+  private func refreshNameKeys(ofStepsWhere condition: String, _ arguments: [SQLValue] = [])
+    throws
+  {
+    for table in ["yarn", "project"] {
+      try Schema.refreshNameKeys(
+        connection, table: table,
+        rows: "id IN (SELECT row FROM history_step WHERE \(condition) AND item = '\(table)')",
+        arguments)
+    }
+  }
 
   /// Makes the steps with no change yet (those the open transaction recorded) one change on
   /// `stack`. Returns whether there were any.
@@ -200,6 +215,9 @@ extension LibraryStore {
           }
           try connection.executeOne(sql)
         }
+        // Steps recorded before v4 give a name back without its key (NULL when they add the
+        // row again): computed again, the change's reverse records it.
+        try refreshNameKeys(ofStepsWhere: "change = ?", [.integer(change.id)])
         // An attachment it brings back must have its file (deleted outside yarn, it cannot).
         let missing = try connection.query(
           """

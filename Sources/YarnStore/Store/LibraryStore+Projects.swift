@@ -65,8 +65,10 @@ extension LibraryStore {
         throw StoreError.duplicateID(kind: .project, id: project.id)
       }
       try connection.run(
-        "INSERT INTO project (\(LibraryStore.projectColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        values(of: project))
+        """
+        INSERT INTO project (\(LibraryStore.projectColumns), name_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, values(of: project) + [.text(Lookup.key(project.name))])
       try insertParts(of: project)
     }
   }
@@ -83,11 +85,12 @@ extension LibraryStore {
         throw StoreError.notFound(kind: .project, id: project.id)
       }
       var bound = values(of: project)
+      bound.append(.text(Lookup.key(project.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
       try connection.run(
         """
         UPDATE project SET name = ?, craft = ?, status = ?, has_pattern = ?, pattern_name = ?,
-          pattern_url = ?, started = ?, finished = ?
+          pattern_url = ?, started = ?, finished = ?, name_key = ?
         WHERE id = ?
         """, bound)
       // Only the parts that differ are written again, so that the undo history records

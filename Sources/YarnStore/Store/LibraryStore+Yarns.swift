@@ -71,9 +71,9 @@ extension LibraryStore {
       }
       try connection.run(
         """
-        INSERT INTO yarn (\(LibraryStore.yarnColumns))
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """, try values(of: yarn))
+        INSERT INTO yarn (\(LibraryStore.yarnColumns), name_key)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, try values(of: yarn) + [.text(Lookup.key(yarn.name))])
       try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
     }
   }
@@ -86,6 +86,7 @@ extension LibraryStore {
     try write {
       try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
       var bound = try values(of: yarn)
+      bound.append(.text(Lookup.key(yarn.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
       try connection.run(
         """
@@ -93,7 +94,7 @@ extension LibraryStore {
           weight = ?, fiber = ?, length_per_skein_value = ?, length_per_skein_unit = ?,
           net_weight_per_skein_value = ?, net_weight_per_skein_unit = ?, quantity_value = ?,
           quantity_unit = ?, remaining_value = ?, remaining_unit = ?, purchase_location = ?,
-          date_added = ?, is_stashed = ?
+          date_added = ?, is_stashed = ?, name_key = ?
         WHERE id = ?
         """, bound)
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }

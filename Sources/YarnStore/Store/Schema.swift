@@ -9,19 +9,24 @@ import YarnModel
 /// migration: add a new one at the end. A new library gets every migration in order too, so
 /// it ends with exactly the schema of an upgraded one.
 ///
-/// Three versions today: `v1-library` (the items), `v2-history` (the undo history) and
-/// `v3-time-ranges` (two indexes for reading a range of time). A later migration that
+/// Four versions today: `v1-library` (the items), `v2-history` (the undo history),
+/// `v3-time-ranges` (two indexes for reading a range of time) and `v4-name-keys` (the key a
+/// name is found by, `name_key`, with its indexes; a step in Swift computes the keys of the
+/// rows already there). A later migration that
 /// rebuilds a table (create `new_X`, copy, drop `X`, rename; sqlite.org
 /// lang_altertable.html, "Making Other Kinds Of Table Schema Changes") must run with
 /// `PRAGMA foreign_keys = OFF`, set outside the transaction (else dropping `yarn` cascades to
 /// its notes and fails on the usages' RESTRICT), and run `PRAGMA foreign_key_check` before
 /// the commit: `migrate` does neither today.
 enum Schema {
-  struct Migration {
+  struct Migration: Sendable {
     /// Unique in the list; names the step in code and history only (the database records
     /// just the count).
     let name: String
     let sql: String
+    /// A step in Swift run after `sql`, in the same transaction, on the same connection: for
+    /// what SQL cannot compute (v4's name keys, `Lookup.key`).
+    var fill: (@Sendable (Connection) throws -> Void)? = nil
   }
 
   /// The schema version this code writes: the number of migrations.
@@ -31,6 +36,7 @@ enum Schema {
     Migration(name: "v1-library", sql: v1),
     Migration(name: "v2-history", sql: v2),
     Migration(name: "v3-time-ranges", sql: v3),
+    Migration(name: "v4-name-keys", sql: v4, fill: fillNameKeys),
   ]
 
   // Conventions of the tables:
@@ -178,7 +184,7 @@ extension Schema {
   /// order of `v1` and the columns that find one row (the primary key: `seq`, or a usage's
   /// project and position). A migration that adds a column must drop and create the table's
   /// history triggers again with the new list (`StoreSchemaTests` compares these lists with
-  /// the tables).
+  /// the tables), as v4 does for `name_key`.
   static let recordedTables: [(table: String, key: [String], columns: [String])] = [
     (
       "yarn", ["seq"],
@@ -186,14 +192,14 @@ extension Schema {
         "seq", "id", "name", "brand", "colorway", "color_family", "dye_lot", "weight", "fiber",
         "length_per_skein_value", "length_per_skein_unit", "net_weight_per_skein_value",
         "net_weight_per_skein_unit", "quantity_value", "quantity_unit", "remaining_value",
-        "remaining_unit", "purchase_location", "date_added", "is_stashed",
+        "remaining_unit", "purchase_location", "date_added", "is_stashed", "name_key",
       ]
     ),
     (
       "project", ["seq"],
       [
         "seq", "id", "name", "craft", "status", "has_pattern", "pattern_name", "pattern_url",
-        "started", "finished",
+        "started", "finished", "name_key",
       ]
     ),
     (
@@ -252,53 +258,65 @@ extension Schema {
       CREATE TABLE history_pause (one INTEGER PRIMARY KEY CHECK (one = 1));
 
       """
+    // As the tables were at v2: without the columns later migrations added (and whose
+    // migrations created these triggers again).
     for (table, key, columns) in recordedTables {
-      func values(_ row: String) -> String {
-        columns.map { "quote(\(row).\($0))" }.joined(separator: " || ', ' || ")
-      }
-      func assignments(_ row: String) -> String {
-        columns.enumerated().map { index, column in
-          "'\(index == 0 ? "" : ", ")\(column) = ' || quote(\(row).\(column))"
-        }.joined(separator: " || ")
-      }
-      func whereKey(_ row: String) -> String {
-        "' WHERE ' || "
-          + key.enumerated().map { index, column in
-            "'\(index == 0 ? "" : " AND ")\(column) = ' || quote(\(row).\(column))"
-          }.joined(separator: " || ")
-      }
-      // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
-      func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
-      func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
-      // Which row it is to people: an item's ID; a usage's project and position; an
-      // attachment's owner, role and position (a row written again keeps it).
-      func rowName(_ row: String) -> String {
-        switch table {
-        case "yarn_usage": "\(row).project_id || '/' || \(row).position"
-        case "attachment":
-          "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
-        default: "\(row).id"
-        }
-      }
-      let list = columns.joined(separator: ", ")
-      let reverse = [
-        ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
-        ("delete", "OLD", "'INSERT INTO \(table) (\(list)) VALUES (' || \(values("OLD")) || ')'"),
-        ("update", "OLD", "'UPDATE \(table) SET ' || \(assignments("OLD")) || \(whereKey("NEW"))"),
-      ]
-      // An update that changes no value is not recorded.
-      let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
-      for (action, row, statement) in reverse {
-        sql += """
-          CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
-          WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND (\(changed))" : "")
-          BEGIN
-            INSERT INTO history_step (item, action, sha256, row, sql)
-            VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
-          END;
+      sql += historyTriggers(table, key: key, columns: columns.filter { $0 != "name_key" })
+    }
+    return sql
+  }
 
-          """
+  /// The three triggers that record the history of `table`'s rows (`history_<table>_insert`,
+  /// `_update`, `_delete`), each statement followed by a line break.
+  private static func historyTriggers(_ table: String, key: [String], columns: [String])
+    -> String
+  {
+    var sql = ""
+    func values(_ row: String) -> String {
+      columns.map { "quote(\(row).\($0))" }.joined(separator: " || ', ' || ")
+    }
+    func assignments(_ row: String) -> String {
+      columns.enumerated().map { index, column in
+        "'\(index == 0 ? "" : ", ")\(column) = ' || quote(\(row).\(column))"
+      }.joined(separator: " || ")
+    }
+    func whereKey(_ row: String) -> String {
+      "' WHERE ' || "
+        + key.enumerated().map { index, column in
+          "'\(index == 0 ? "" : " AND ")\(column) = ' || quote(\(row).\(column))"
+        }.joined(separator: " || ")
+    }
+    // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
+    func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
+    func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
+    // Which row it is to people: an item's ID; a usage's project and position; an
+    // attachment's owner, role and position (a row written again keeps it).
+    func rowName(_ row: String) -> String {
+      switch table {
+      case "yarn_usage": "\(row).project_id || '/' || \(row).position"
+      case "attachment":
+        "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
+      default: "\(row).id"
       }
+    }
+    let list = columns.joined(separator: ", ")
+    let reverse = [
+      ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
+      ("delete", "OLD", "'INSERT INTO \(table) (\(list)) VALUES (' || \(values("OLD")) || ')'"),
+      ("update", "OLD", "'UPDATE \(table) SET ' || \(assignments("OLD")) || \(whereKey("NEW"))"),
+    ]
+    // An update that changes no value is not recorded.
+    let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+    for (action, row, statement) in reverse {
+      sql += """
+        CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
+        WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND (\(changed))" : "")
+        BEGIN
+          INSERT INTO history_step (item, action, sha256, row, sql)
+          VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
+        END;
+
+        """
     }
     return sql
   }
@@ -317,4 +335,75 @@ extension Schema {
     CREATE INDEX time_session_by_length ON time_session ((end_time - start_time));
     CREATE INDEX project_by_finished ON project (finished) WHERE status = 'finished';
     """
+}
+
+extension Schema {
+  // Finding a yarn or a project by what a person types (`Lookup.find`, issue 13) by index:
+  // - `name_key`: the name as `Lookup.find` compares it (`Lookup.key`: trimmed, lower-cased,
+  //   NFC), computed in Swift, so never by SQL: the store writes it with the name
+  //   (`LibraryStore.insert`, `update`), the migration's step in Swift (`fillNameKeys`)
+  //   computes it for the rows already there, and the store computes it again for the rows
+  //   an undo, a redo or a writer other than yarn changed (`refreshNameKeys`). NULL only in
+  //   a row a writer other than yarn added, until then. `yarn_by_name_key` and
+  //   `project_by_name_key` find an exact key, and a range of keys for a name prefix.
+  // - `…_by_id_nocase`: IDs that begin with a reference, ASCII case aside (a range under
+  //   NOCASE); `…_with_wide_id`: the few IDs with a character outside ASCII, whose Unicode
+  //   case NOCASE does not fold, taken as candidates always.
+  // The history triggers of `yarn` and `project` are created again with `name_key` in their
+  // lists (`recordedTables`): an undo gives the key back with the name.
+  private static var v4: String {
+    var sql = """
+      ALTER TABLE yarn ADD COLUMN name_key TEXT;
+      ALTER TABLE project ADD COLUMN name_key TEXT;
+
+      """
+    for (table, key, columns) in recordedTables where table == "yarn" || table == "project" {
+      sql += """
+        DROP TRIGGER history_\(table)_insert;
+        DROP TRIGGER history_\(table)_delete;
+        DROP TRIGGER history_\(table)_update;
+
+        """
+      sql += historyTriggers(table, key: key, columns: columns)
+      sql += """
+        CREATE INDEX \(table)_by_name_key ON \(table) (name_key);
+        CREATE INDEX \(table)_by_id_nocase ON \(table) (id COLLATE NOCASE);
+        CREATE INDEX \(table)_with_wide_id ON \(table) (seq) WHERE \(wideID);
+
+        """
+    }
+    return sql
+  }
+
+  /// True for an ID with a character outside ASCII (longer in bytes than in characters): the
+  /// condition of the partial indexes `yarn_with_wide_id` and `project_with_wide_id`, which a
+  /// query must repeat word for word for SQLite to use them.
+  static let wideID = "length(CAST(id AS BLOB)) <> length(id)"
+
+  /// v4's step in Swift: the key of every yarn's and project's name, not recorded in the
+  /// history (the keys of an upgraded library are not a change to undo).
+  private static func fillNameKeys(_ connection: Connection) throws {
+    try connection.execute("INSERT INTO history_pause (one) VALUES (1)")
+    for table in ["yarn", "project"] {
+      try refreshNameKeys(connection, table: table, rows: "1")
+    }
+    try connection.execute("DELETE FROM history_pause")
+  }
+
+  /// Writes `Lookup.key(name)` into `name_key` of the rows of `table` that `rows` (an SQL
+  /// condition on the table, with `?` bound to `arguments`) selects, where it differs.
+  static func refreshNameKeys(
+    _ connection: Connection, table: String, rows: String, _ arguments: [SQLValue] = []
+  ) throws {
+    let stale = try connection.query(
+      "SELECT seq, name, name_key FROM \(table) WHERE \(rows)", arguments
+    ) { row -> (seq: Int64, key: String)? in
+      let key = Lookup.key(row.text(1) ?? "")
+      return row.text(2) == key ? nil : (row.int64(0), key)
+    }.compactMap { $0 }
+    for (seq, key) in stale {
+      try connection.run(
+        "UPDATE \(table) SET name_key = ? WHERE seq = ?", [.text(key), .integer(seq)])
+    }
+  }
 }
