@@ -48,6 +48,21 @@ import Testing
     #expect(missing.stderr.hasPrefix("error: no yarn matches 'Neige'; did you mean 'Ne\u{301}ge'?\n"))
   }
 
+  /// A character canonically equivalent to an ASCII one (U+037E GREEK QUESTION MARK is `;`)
+  /// names the ASCII name exactly, not a longer name it begins; a reference of 60,000
+  /// characters is simply not found (SQLite's LIKE refused patterns over 50,000 bytes).
+  @Test func equivalentCharactersAndVeryLongReferences() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Semi;colon"])
+    try yarn.ok(["stash", "add", "Semi;colon ü"])
+    #expect(
+      try yarn.ok(["stash", "show", "Semi\u{37E}colon"]).stdout.hasPrefix("Name:         Semi;colon\n"))
+    let long = try yarn.run(["stash", "show", String(repeating: "a", count: 60_000)])
+    #expect(long.status == 65)
+    #expect(long.stderr.hasPrefix("error: no yarn matches 'aaaa"))
+  }
+
   @Test func aPrefixSharedBySeveralIsAmbiguousAndAnExactNameWins() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
