@@ -168,6 +168,21 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// The match key's text: lower case, one space for each run of white space, none around;
+  /// text that already is so (the fast path) comes back as it is.
+  @Test func matchKeyTextIsLowerCaseWithSingleSpaces() {
+    let cases: [(String, String)] = [
+      ("cascade 220", "cascade 220"), ("Cascade 220", "cascade 220"), ("cascade  220", "cascade 220"),
+      (" cascade 220", "cascade 220"), ("cascade 220 ", "cascade 220"), ("cascade\t220", "cascade 220"),
+      ("a\r\nb", "a b"), ("", ""), (" ", ""), ("x", "x"), ("ÀB c", "àb c"), ("a\u{A0}b", "a b"),
+      ("lot #7-b", "lot #7-b"), ("a\u{1}b", "a\u{1}b"), ("Yarn Number 5", "yarn number 5"),
+      ("A  B", "a b"), ("@[Z]`{", "@[z]`{"), ("ÉCRU Wool", "écru wool"),
+    ]
+    for (text, key) in cases {
+      #expect(StashMatchKey.normalized(text) == key, "\(text.debugDescription)")
+    }
+  }
+
   /// The error lists every problem of the first 100 bad rows (`listedRowLimit`), then counts
   /// the rows it leaves out: 102 bad rows, the first with two problems, give 101 listed
   /// problems and `and 2 more bad rows`; 101 rows, `and 1 more bad row`; 100 rows, no such line.
