@@ -68,6 +68,24 @@ import YarnCore
     }
   }
 
+  /// 103 bad rows: the first 100 are listed, the other 3 counted.
+  @Test func aFileWithMoreThanAHundredBadRowsListsTheFirstHundred() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let csv =
+      "Name,Quantity,Quantity Unit\r\n" + String(repeating: ",1,skein\r\n", count: 103)
+      + "Good,1,skein\r\n"
+    _ = try yarn.file("many.csv", Data(csv.utf8))
+    let result = try yarn.run(["stash", "import", "many.csv"])
+    #expect(result.status == 65)
+    let listed = (2...101).map { "  line \($0), column \"Name\": is blank\n" }.joined()
+    #expect(
+      result.stderr
+        == "error: many.csv: 103 bad rows; nothing was imported:\n" + listed
+        + "  and 3 more bad rows\nhint: fix or remove these rows and import again\n")
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   @Test func aBadFileIsRefusedWholeWithEveryLineNamed() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -168,6 +168,47 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// The match key's text: lower case, one space for each run of white space, none around;
+  /// text that already is so (the fast path) comes back as it is.
+  @Test func matchKeyTextIsLowerCaseWithSingleSpaces() {
+    let cases: [(String, String)] = [
+      ("cascade 220", "cascade 220"), ("Cascade 220", "cascade 220"), ("cascade  220", "cascade 220"),
+      (" cascade 220", "cascade 220"), ("cascade 220 ", "cascade 220"), ("cascade\t220", "cascade 220"),
+      ("a\r\nb", "a b"), ("", ""), (" ", ""), ("x", "x"), ("ÀB c", "àb c"), ("a\u{A0}b", "a b"),
+      ("lot #7-b", "lot #7-b"), ("a\u{1}b", "a\u{1}b"), ("Yarn Number 5", "yarn number 5"),
+      ("A  B", "a b"), ("@[Z]`{", "@[z]`{"), ("ÉCRU Wool", "écru wool"),
+    ]
+    for (text, key) in cases {
+      #expect(StashMatchKey.normalized(text) == key, "\(text.debugDescription)")
+    }
+  }
+
+  /// The error lists every problem of the first 100 bad rows (`listedRowLimit`), then counts
+  /// the rows it leaves out: 102 bad rows, the first with two problems, give 101 listed
+  /// problems and `and 2 more bad rows`; 101 rows, `and 1 more bad row`; 100 rows, no such line.
+  @Test func theErrorListsTheFirstHundredBadRowsAndCountsTheRest() {
+    #expect(StashCSV.ImportError.listedRowLimit == 100)
+    func error(rows: Int) -> StashCSV.ImportError {
+      var problems = [StashCSV.ImportProblem(line: 2, column: "Name", reason: "is blank")]
+      for line in 2..<(2 + rows) {
+        problems.append(.init(line: line, column: nil, reason: "row \(line)"))
+      }
+      return StashCSV.ImportError(problems: problems)
+    }
+    let lines = error(rows: 102).description.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 1 + 101 + 1)
+    #expect(lines.first == "102 bad rows; nothing was imported:")
+    #expect(lines[1] == "  line 2, column \"Name\": is blank")
+    #expect(lines[2] == "  line 2: row 2")
+    #expect(lines[101] == "  line 101: row 101")
+    #expect(lines.last == "  and 2 more bad rows")
+    #expect(error(rows: 101).description.hasSuffix("\n  line 101: row 101\n  and 1 more bad row"))
+    let hundred = error(rows: 100).description
+    #expect(hundred.hasPrefix("100 bad rows; nothing was imported:\n"))
+    #expect(hundred.hasSuffix("\n  line 101: row 101"))
+    #expect(!hundred.contains("more bad row"))
+  }
+
   /// Amounts and notes that break the model's rules (`Rules`) are named by line and column
   /// in the rule's words; values at the edges (the ceiling, tiny fractions) are taken.
   @Test func amountsAndNotesBreakingTheRulesAreNamedInTheRulesWords() throws {

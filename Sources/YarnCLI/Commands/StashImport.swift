@@ -85,10 +85,15 @@ struct StashImport: CancellableCommand {
     do {
       // Checked read-only first, so that a bad file changes nothing, not even by creating
       // the library; then planned again and applied in one write transaction.
-      plan = try context.read(warnIfMissing: false) { store in
+      var checked: StashCSV.ImportPlan? = try context.read(warnIfMissing: false) { store in
         try StashCSV.importPlan(from: data, store: store, options: options)
       }
-      if !dryRun && plan.problems.isEmpty {
+      if let checked, dryRun || !checked.problems.isEmpty {
+        plan = checked
+      } else {
+        // The check's plan is let go before the import plans again: one plan in memory at
+        // a time, not two.
+        checked = nil
         plan = try context.write { store in
           let plan = try StashCSV.importPlan(from: data, store: store, options: options)
           try StashCSV.apply(plan, to: store)

@@ -121,11 +121,27 @@ extension StashCSV {
       self.problems = problems
     }
 
-    /// `2 bad rows; nothing was imported:` then each problem on a line of its own.
+    /// How many bad rows `description` lists (every problem of each); the others are
+    /// counted, not listed (docs/CSV.md).
+    public static let listedRowLimit = 100
+
+    /// `2 bad rows; nothing was imported:` then each problem on a line of its own, for the
+    /// first `listedRowLimit` bad rows; then `and 3 more bad rows` when there are more.
     public var description: String {
+      var shown = Set<Int>()
+      var listed: [String] = []
+      for problem in problems {
+        if !shown.contains(problem.line) {
+          guard shown.count < ImportError.listedRowLimit else { continue }
+          shown.insert(problem.line)
+        }
+        listed.append("  \(problem)")
+      }
       let rows = Set(problems.map(\.line)).count
+      let more = rows - shown.count
+      if more > 0 { listed.append("  and \(more) more bad row\(more == 1 ? "" : "s")") }
       return "\(rows) bad row\(rows == 1 ? "" : "s"); nothing was imported:\n"
-        + problems.map { "  \($0)" }.joined(separator: "\n")
+        + listed.joined(separator: "\n")
     }
   }
 

@@ -147,7 +147,24 @@ struct StashMatchKey: Hashable {
   /// `text` in lower case (Unicode's full mapping), without spaces around it and with every
   /// run of white space inside as one space: `Cascade  220 ` and `cascade 220` are one key.
   static func normalized(_ text: String) -> String {
-    text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    // Printable ASCII without spaces at either end or two spaces in a row (most cells): its
+    // key is itself with A-Z in lower case, made without splitting it into words.
+    var previous: UInt8 = 0x20
+    var isSimple = true
+    var hasCapital = false
+    for byte in text.utf8 {
+      guard (0x20...0x7E).contains(byte), byte != 0x20 || previous != 0x20 else {
+        isSimple = false
+        break
+      }
+      if (0x41...0x5A).contains(byte) { hasCapital = true }
+      previous = byte
+    }
+    if isSimple && previous != 0x20 {
+      guard hasCapital else { return text }
+      return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+    return text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 }
 

@@ -48,7 +48,8 @@ package enum LineText {
       return .failure(.controlCharacter(scalar))
     }
     let trimmed = text.trimmingSpaces()
-    if let limit {
+    // A Character is at least one UTF-8 byte: text of at most `limit` bytes needs no count.
+    if let limit, trimmed.utf8.count > limit {
       let count = trimmed.count
       if count > limit { return .failure(.tooLong(count: count, limit: limit)) }
     }
@@ -57,7 +58,9 @@ package enum LineText {
 
   /// Whether `scalar` may not be in one-line text: category Cc, or U+2028 / U+2029.
   package static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.properties.generalCategory {
+    // ASCII's category Cc is U+0000–U+001F and U+007F: no table look-up for it.
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+    return switch scalar.properties.generalCategory {
     case .control, .lineSeparator, .paragraphSeparator: true
     default: false
     }

@@ -28,6 +28,10 @@ extension StringProtocol {
     guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
       let last = scalars.lastIndex(where: { !isTrimmed($0) })
     else { return "" }
+    // Nothing to trim (the usual case): the text as it is, not copied scalar by scalar.
+    if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex {
+      return String(self)
+    }
     return String(String.UnicodeScalarView(scalars[first...last]))
   }
 }

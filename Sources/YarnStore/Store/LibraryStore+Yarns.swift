@@ -49,8 +49,11 @@ extension LibraryStore {
   /// - Throws: the errors of `yarns()`.
   public func yarn(id: String) throws -> Yarn? {
     try read {
-      let statement = try connection.prepare(
+      // Cached: an import looks up a yarn per row, and compiling the SQL each time cost more
+      // than the look-up.
+      let statement = try connection.cached(
         "SELECT \(LibraryStore.yarnColumns) FROM yarn WHERE id = ?")
+      defer { statement.reset() }
       try statement.bind([.text(id)])
       guard try statement.step() else { return nil }
       return try yarn(from: statement)

@@ -342,6 +342,11 @@ public final class LibraryStore {
       // pages every commit copied the whole WAL into the database again and the WAL never
       // restarted, growing for ever, and every command read all of it on open.
       try connection.execute("PRAGMA wal_autocheckpoint = 0")
+      // A page cache of up to 64 MiB (SQLite's default is 2 MiB), taken only as pages are
+      // read: a transaction that writes many rows (`stash import`, `backup restore`) then
+      // keeps its changed pages in memory instead of spilling them into the WAL as it goes,
+      // which made each row dearer as the indexes outgrew the cache.
+      try connection.execute("PRAGMA cache_size = -65536")
     }
   }
 
