@@ -86,8 +86,8 @@ extension LibraryStore {
   /// back every row that went with it, with the same IDs and order, and its attachment files
   /// (kept while the history refers to them). Call it on its own, not inside `write { }`.
   ///
-  /// - Returns: the change undone, as it was before (its stack `.undo`).
-  /// - Throws: `StoreError.cannotUndo` when the history is empty, when its newest change is a
+  /// - Returns: the change undone, as it now stands: on the `.redo` stack, with a new `id`.
+  /// - Throws: `StoreError.cannotUndo` when no change is left to undo, when the newest is a
   ///   barrier (a `.replace` restore), or when the library was changed outside yarn so that
   ///   the change can no longer be reversed (nothing is changed then);
   ///   `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
@@ -99,7 +99,7 @@ extension LibraryStore {
   /// Makes the most recently undone change again, in one write transaction; it can then be
   /// undone again. Call it on its own, not inside `write { }`.
   ///
-  /// - Returns: the change redone, as it was before (its stack `.redo`).
+  /// - Returns: the change redone, as it now stands: on the `.undo` stack, with a new `id`.
   /// - Throws: `StoreError.cannotUndo(.nothingToRedo)` when no undone change is waiting (a
   ///   change made since an undo forgets it), or `.cannotUndo(.broken)` as `undo()` does;
   ///   `StoreError.readOnly`, `.busy`, `.closed`, `.database`.
