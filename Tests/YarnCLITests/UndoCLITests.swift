@@ -120,6 +120,26 @@ import Testing
     #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")
   }
 
+  /// An edit that changes nothing says so, and is no change: the next undo reverses the
+  /// change before it, which the message had made plain.
+  @Test func anEditThatChangesNothingSaysSo() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "--colorway", "Red"])
+    try yarn.ok(["project", "add", "Hat", "--craft", "knitting"])
+    let yarnID = try #require(
+      (try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])?["id"] as? String)
+    #expect(
+      try yarn.ok(["stash", "edit", "Rios", "--colorway", "Red"]).stderr
+        == "yarn Rios (\(yarnID.prefix(8))) already had those values; nothing changed\n")
+    #expect(
+      try yarn.ok(["project", "edit", "Hat", "--craft", "knitting"]).stderr.hasSuffix(
+        " already had those values; nothing changed\n"))
+    #expect(
+      try yarn.ok(["stash", "edit", "Rios", "--colorway", "Blue"]).stderr.hasPrefix("updated yarn Rios"))
+    #expect((try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count == 3)
+  }
+
   @Test func theLabelIsTheCommandLineWithoutTheLibrary() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

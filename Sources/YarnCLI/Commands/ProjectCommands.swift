@@ -242,15 +242,20 @@ struct ProjectEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let project = try context.write { store in
+    let (project, changed) = try context.write { store in
       var project = try References.project(reference, in: store)
+      let before = project
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
       try store.update(project)
-      return project
+      return (project, project != before)
     }
     if context.global.json { try context.printJSON(project) }
-    context.message("updated project \(project.name) (\(shortID(project.id)))")
+    // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
+    context.message(
+      changed
+        ? "updated project \(project.name) (\(shortID(project.id)))"
+        : "project \(project.name) (\(shortID(project.id))) already had those values; nothing changed")
   }
 }
 

@@ -310,12 +310,13 @@ struct StashEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (yarn, uses) = try context.write { store in
+    let (yarn, uses, changed) = try context.write { store in
       var yarn = try References.yarn(reference, in: store)
+      let before = yarn
       if let newName { yarn.name = newName }
       fields.apply(to: &yarn)
       try store.update(yarn)
-      return (yarn, try store.uses(ofYarn: yarn.id))
+      return (yarn, try store.uses(ofYarn: yarn.id), yarn != before)
     }
     if context.global.json {
       try context.printJSON(
@@ -324,7 +325,11 @@ struct StashEdit: ParsableCommand {
           projectNames: Dictionary(
             uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first })))
     }
-    context.message("updated yarn \(yarn.name) (\(shortID(yarn.id)))")
+    // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
+    context.message(
+      changed
+        ? "updated yarn \(yarn.name) (\(shortID(yarn.id)))"
+        : "yarn \(yarn.name) (\(shortID(yarn.id))) already had those values; nothing changed")
   }
 }
 
