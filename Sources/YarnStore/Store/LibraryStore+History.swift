@@ -136,9 +136,16 @@ extension LibraryStore {
   /// other than yarn, which never gathered them. They become a change of their own
   /// (`outsideChangeLabel`), so that they are not undone as part of the next one.
   func recordOutsideChanges() throws {
+    // Almost always none: one look-up by the index on `change`, then nothing else to do.
+    guard try hasPendingSteps() else { return }
     // Their names' keys too, which such a writer does not compute (`Lookup.key`).
     try refreshNameKeys(ofStepsWhere: "change IS NULL")
     _ = try gather(stack: .undo, made: Date(), label: LibraryStore.outsideChangeLabel)
+  }
+
+  /// Whether steps wait for a change (recorded in the open transaction, or by another writer).
+  private func hasPendingSteps() throws -> Bool {
+    try connection.integer("SELECT EXISTS (SELECT 1 FROM history_step WHERE change IS NULL)") == 1
   }
 
   /// Just before a write transaction commits: gathers the steps its statements recorded into
@@ -173,10 +180,7 @@ extension LibraryStore {
   /// Makes the steps with no change yet (those the open transaction recorded) one change on
   /// `stack`. Returns whether there were any.
   private func gather(stack: LibraryChange.Stack, made: Date, label: String) throws -> Bool {
-    guard
-      try connection.integer(
-        "SELECT EXISTS (SELECT 1 FROM history_step WHERE change IS NULL)") == 1
-    else { return false }
+    guard try hasPendingSteps() else { return false }
     try connection.run(
       "INSERT INTO history_change (stack, made, label) VALUES (?, ?, ?)",
       [
