@@ -164,7 +164,7 @@ struct StashList: ParsableCommand {
       name: "list", abstract: "List the stash with what is left of each yarn.",
       discussion: """
         Filters combine (a yarn is listed when it passes every one given); --json lists the
-        same yarns in the same order. Text is compared case- and accent-insensitively: \
+        same yarns in the same order. Text is compared case- and accent-insensitively:
         --search cafe finds "Café".
         --status: in-stash or used-up (for now a yarn's --stashed yes/no).
         --sort: name; added (oldest first, undated last); remaining (most left first: lengths,
@@ -259,7 +259,7 @@ struct StashMatchCommand: ParsableCommand {
         .value("length", "length", "The length needed, such as 1200yd or 1100m."),
         .value("mass", "weight", "The weight needed, such as 400g or 14oz."),
         .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
-        .flag("same-dye-lot", "All of it from one dye lot: a yarn without a dye lot is unknown."),
+        .flag("same-dye-lot", "All of it from one dye lot: a yarn without one is never sure to do."),
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
       ])
   }
