@@ -93,6 +93,8 @@ import YarnCore
     #expect(status.status == 64)
     #expect(status.stderr.contains("in-stash, used-up"))
     #expect(try yarn.run(["stash", "list", "--search", " "]).status == 64)
+    // Only a combining accent: nothing to search for once accents are set aside.
+    #expect(try yarn.run(["stash", "list", "--search", "\u{301}"]).status == 64)
     #expect(try yarn.run(["project", "list", "--sort", "added"]).status == 64)
     #expect(try yarn.run(["project", "list", "--craft", "baking"]).status == 64)
     let neither = try yarn.run(["stash", "match"])
@@ -142,6 +144,7 @@ import YarnCore
     #expect((cafe["remaining"] as? [String: Any])?["value"] as? Double == 880)
     #expect((cafe["remaining"] as? [String: Any])?["unit"] as? String == "yd")
     #expect((cafe["yarns"] as? [[String: Any]])?.count == 2)
+    #expect((cafe["certain"] as? [String: Any])?["value"] as? Double == 880)
     let grams = json[1]
     #expect(grams["enough"] is NSNull)
     #expect(grams["remaining"] is NSNull)
@@ -166,5 +169,34 @@ import YarnCore
     let sock = try #require(
       strict.first { ($0["yarns"] as? [[String: Any]])?.first?["name"] as? String == "Sock" })
     #expect(sock["missing"] as? [String] == ["no length per skein", "no dye lot"])
+  }
+
+  @Test func stashMatchShowsWhatIsCertainAndUpperBounds() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // Lot 7: 2 skeins of 220 yd (440 yd, certain) and 300 g without a put-up.
+    try yarn.ok([
+      "stash", "add", "Wool", "--dye-lot", "7", "--quantity", "2 skeins", "--length-per-skein", "220yd",
+    ])
+    try yarn.ok(["stash", "add", "Wool", "--dye-lot", "7", "--quantity", "300g"])
+    // 500 g without a put-up; a finished project used 100 yd, which cannot be subtracted.
+    try yarn.ok(["stash", "add", "Mystery", "--quantity", "500g"])
+    try yarn.ok(["project", "add", "Hat", "--status", "finished"])
+    try yarn.ok(["project", "use", "Hat", "Mystery", "100 yd"])
+
+    let length = try yarn.ok(["stash", "match", "--length", "400yd"]).stdout
+    #expect(length.contains("Wool (2 together)"))
+    #expect(length.contains("at least 440 yd"))
+    let mass = try yarn.ok(["stash", "match", "--mass", "400g"]).stdout
+    #expect(mass.contains("at most 500 g"))
+    #expect(mass.contains("an incomplete estimate"))
+    let json = try #require(
+      try yarn.ok(["stash", "match", "--mass", "400g", "--json"]).json() as? [[String: Any]])
+    let mystery = try #require(
+      json.first { ($0["yarns"] as? [[String: Any]])?.first?["name"] as? String == "Mystery" })
+    #expect(mystery["enough"] is NSNull)
+    #expect((mystery["remaining"] as? [String: Any])?["value"] as? Double == 500)
+    #expect((mystery["certain"] as? [String: Any])?["value"] as? Double == 0)
+    #expect(mystery["missing"] as? [String] == ["an incomplete estimate"])
   }
 }

@@ -82,6 +82,7 @@ import Testing
     #expect(covers.missing == [.incompleteEstimate])
     #expect(covers.missing.map(\.rawValue) == ["an incomplete estimate"])
     #expect(close(covers.remaining, 500, .gram))
+    #expect(covers.certain == Amount(0, .gram))
     let short = StashMatch.entries(needing: Amount(600, .gram), among: [estimate(wool, usages)])[0]
     #expect(short.enough == false)
     #expect(short.missing.isEmpty)
@@ -142,6 +143,7 @@ import Testing
     let covered = StashMatch.entries(needing: Amount(400, .yard), among: yarns)[0]
     #expect(covered.enough == true)
     #expect(covered.remaining == nil)
+    #expect(close(covered.certain, 440, .yard))
     #expect(covered.missing.isEmpty)
     // 500 yd: unknown, for want of the second record's put-up.
     let open = StashMatch.entries(needing: Amount(500, .yard), among: yarns)[0]

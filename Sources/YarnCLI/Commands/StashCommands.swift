@@ -305,9 +305,18 @@ struct StashMatchCommand: ParsableCommand {
       return [
         entry.members.map { shortID($0.yarn.id) }.joined(separator: "+"),
         first.name + (entry.isGroup ? " (\(entry.members.count) together)" : ""),
-        first.colorway ?? "", first.dyeLot ?? "",
-        entry.remaining?.description ?? "-",
+        first.colorway ?? "", first.dyeLot ?? "", remainingCell(entry),
       ]
+    }
+    // An unknown answer's figure is an upper bound (an incomplete estimate, a yarn of no
+    // known lot); an answer sure of enough without a whole figure shows what is certain.
+    func remainingCell(_ entry: StashMatch.Entry) -> String {
+      switch (entry.enough, entry.remaining) {
+      case (nil, let remaining?): "at most \(remaining)"
+      case (_, let remaining?): remaining.description
+      case (true, nil): "at least \(entry.certain)"
+      case (_, nil): "-"
+      }
     }
     var text = ""
     if enough.isEmpty {

@@ -116,21 +116,23 @@ struct SessionJSON: Encodable {
 }
 
 /// An answer of `stash match`: `{"enough": true|false|null, "remaining": amount|null (the
-/// figure in the unit asked for, an upper bound when an estimate is incomplete), "missing":
-/// [reasons], "yarns": [{"id", "name", "colorway", "dyeLot", "remaining", "missing"}]}`;
+/// figure in the unit asked for, an upper bound when the answer is unknown), "certain":
+/// amount (the part of it that is sure), "missing": [reasons], "yarns": [{"id", "name",
+/// "colorway", "dyeLot", "remaining", "missing"}]}`;
 /// `yarns` has several elements when yarns of one name, colorway and dye lot count together.
 struct MatchJSON: Encodable {
   let entry: StashMatch.Entry
 
   init(_ entry: StashMatch.Entry) { self.entry = entry }
 
-  private enum Key: String, CodingKey { case enough, remaining, missing, yarns }
+  private enum Key: String, CodingKey { case enough, remaining, certain, missing, yarns }
   private enum MemberKey: String, CodingKey { case id, name, colorway, dyeLot, remaining, missing }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(entry.enough, forKey: .enough)
     try container.encode(entry.remaining, forKey: .remaining)
+    try container.encode(entry.certain, forKey: .certain)
     try container.encode(entry.missing.map(\.rawValue), forKey: .missing)
     var yarns = container.nestedUnkeyedContainer(forKey: .yarns)
     for member in entry.members {

@@ -74,10 +74,11 @@ extension ParsedValues {
     }
   }
 
-  /// The text of a search or filter option (`--search`, `--brand`): one line, not blank.
+  /// The text of a search or filter option (`--search`, `--brand`): one line, not blank,
+  /// and not made only of accents (what `Lookup.folded` removes), which would find anything.
   func searchText(_ name: String) throws(CLIError) -> String? {
     guard let text = try singleLine(name) else { return nil }
-    guard let text else {
+    guard let text, !Lookup.folded(text).isEmpty else {
       throw .badValue(
         command: command, name: "--\(name)", value: value(name) ?? "", reason: "expected some text")
     }

@@ -69,6 +69,9 @@ public enum StashMatch {
     /// The members' figures added, in the unit asked for; `nil` when a member has none. An
     /// upper bound when some member's estimate is incomplete.
     public let remaining: Amount?
+    /// The part of the figure that is certain, in the unit asked for: the figures of the
+    /// members without a missing fact, added (0 when none is certain).
+    public let certain: Amount
     /// When `enough` is `nil`, the facts that would decide it (each once, in the order the
     /// members name them); empty when the answer is known.
     public let missing: [Missing]
@@ -170,7 +173,7 @@ public enum StashMatch {
     }
     return Entry(
       members: members, enough: enough, remaining: largest.map { Amount($0, needed.unit) },
-      missing: missing)
+      certain: Amount(certain, needed.unit), missing: missing)
   }
 }
 
