@@ -1,4 +1,5 @@
-// The standard library's canonical decomposition (`String._nfd`) is behind this SPI.
+// The standard library's canonical decomposition (`String._nfd`) is behind this SPI (public
+// since Swift 5.7, `@available(SwiftStdlib 5.7)`: macOS 13, the package's floor).
 @_spi(_Unicode) import Swift
 
 extension Lookup {
