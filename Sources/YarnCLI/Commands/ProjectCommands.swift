@@ -116,44 +116,67 @@ struct ProjectAdd: ParsableCommand {
   }
 }
 
-/// `yarn project list [--status S]`.
+/// `yarn project list [filters] [--sort ORDER]`.
 struct ProjectList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List projects with their status and time logged.",
-      options: [.value("status", "status", "Only projects with this status.")],
+      discussion: """
+        Filters combine; --json lists the same projects in the same order. --search compares
+        case- and accent-insensitively. --sort: name; started or finished (earliest first,
+        projects without the day last). Ties go by name, then ID. Without --sort, the order
+        the projects were added in.
+        """,
+      options: [
+        .value("status", "status", "Only projects with this status."),
+        .value("craft", "craft", "Only projects of this craft."),
+        .value("search", "text", "Only projects whose name, pattern name or notes contain this text."),
+        .value("sort", "order", "Sort by name, started or finished."),
+      ],
       aliases: ["ls"])
   }
 
-  var status: ProjectStatus?
+  var query: ProjectQuery
 
   init(from values: ParsedValues) throws {
-    status = try values.status("status")
+    query = ProjectQuery(
+      status: try values.status("status"), craft: try values.craft("craft"),
+      search: try values.searchText("search"), sort: try values.choice("sort", ProjectQuery.Sort.self))
   }
 
   func run(in context: Context) throws {
+    // The projects the query keeps, one by one (`forEachProject(matching:)`: filters are SQL
+    // conditions), with the time of every project from one grouped query.
     let now = context.now
-    let (projects, seconds) = try context.read { store in
-      (try store.projects(), try store.loggedSecondsByProject(countingRunningUntil: now))
-    }
-    let shown = projects.filter { status == nil || $0.status == status }
     if context.global.json {
-      try context.printJSON(shown.map { ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0) })
-      return
-    }
-    if shown.isEmpty {
-      context.message(
-        projects.isEmpty
-          ? "no projects yet; add one with 'yarn project add NAME'" : "no project has that status")
+      try context.read { store in
+        let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
+        try context.printJSONArray { (print: (ProjectJSON) throws -> Void) in
+          try store.forEachProject(matching: query) {
+            try print(ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0))
+          }
+        }
+      }
       return
     }
     var table = Table(["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"])
-    for project in shown {
-      table.add([
-        shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
-        project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
-        Formatting.duration(seconds[project.id] ?? 0),
-      ])
+    var count = 0
+    try context.read { store in
+      let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
+      try store.forEachProject(matching: query) { project in
+        count += 1
+        table.add([
+          shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
+          project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
+          Formatting.duration(seconds[project.id] ?? 0),
+        ])
+      }
+    }
+    if count == 0 {
+      context.message(
+        query == ProjectQuery()
+          ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
+      return
     }
     context.output.write(table.text)
   }

@@ -63,6 +63,28 @@ extension ParsedValues {
     }
   }
 
+  /// One of the raw values of `T` (`in-stash`, `name`, ...), case and spaces around it
+  /// aside.
+  func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type)
+    throws(CLIError) -> T? where T.RawValue == String
+  {
+    let names = T.allCases.map(\.rawValue)
+    return try typed(name, expected: "one of: \(names.joined(separator: ", "))") { text in
+      T(rawValue: text.trimmingSpaces().lowercased())
+    }
+  }
+
+  /// The text of a search or filter option (`--search`, `--brand`): one line, not blank,
+  /// and not made only of accents (what `Lookup.folded` removes), which would find anything.
+  func searchText(_ name: String) throws(CLIError) -> String? {
+    guard let text = try singleLine(name) else { return nil }
+    guard let text, !Lookup.folded(text).isEmpty else {
+      throw .badValue(
+        command: command, name: "--\(name)", value: value(name) ?? "", reason: "expected some text")
+    }
+    return text
+  }
+
   /// A unit word (`YarnUnit(parsing:)`).
   func unit(_ name: String) throws(CLIError) -> YarnUnit? {
     try typed(name, expected: "a unit: \(YarnUnit.acceptedWords)") { YarnUnit(parsing: $0) }

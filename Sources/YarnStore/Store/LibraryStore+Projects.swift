@@ -7,7 +7,7 @@ import YarnModel
 #endif
 
 extension LibraryStore {
-  private static let projectColumns = """
+  static let projectColumns = """
     id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished
     """
 
@@ -179,7 +179,7 @@ extension LibraryStore {
     ]
   }
 
-  private func project(from statement: Statement) throws -> Project {
+  func project(from statement: Statement) throws -> Project {
     var row = RowReader(statement, kind: .project)
     let id = try row.id()
     let name = try row.text()

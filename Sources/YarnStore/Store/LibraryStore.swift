@@ -322,6 +322,7 @@ public final class LibraryStore {
     throws
   {
     try connection.setBusyTimeout(milliseconds: busyTimeout)
+    try connection.defineFoldFunction()
     try connection.execute("PRAGMA foreign_keys = ON")
     if writable {
       // WAL: readers never block the writer nor the writer the readers, and a crash leaves
