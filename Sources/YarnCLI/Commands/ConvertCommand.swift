@@ -12,7 +12,8 @@ struct ConvertCommand: ParsableCommand {
     CommandConfiguration(
       name: "convert", abstract: "Convert an amount of yarn to another unit.",
       discussion: """
-        g and oz, and yd and m, always convert (1 oz = 28.349523125 g, 1 yd = 0.9144 m).
+        g, kg, oz and lb, and yd and m, always convert (1 oz = 28.349523125 g, 1 lb =
+        453.59237 g, 1 kg = 1000 g, 1 yd = 0.9144 m).
         Skeins and weight need the net weight per skein, skeins and length the length per
         skein, weight and length both: give them, or --yarn to take a stash yarn's put-up
         (an option given too wins over the yarn's fact).
@@ -26,7 +27,7 @@ struct ConvertCommand: ParsableCommand {
         .variadic("amount", "The amount, such as \"2 skeins\" (quoted or not), 150g or 300yd.")
       ],
       options: [
-        .value("to", "unit", "The unit wanted: skein, g, oz, yd or m.", required: true),
+        .value("to", "unit", "The unit wanted: skein, g, kg, oz, lb, yd or m.", required: true),
         .value("length-per-skein", "length", "The length of one skein, such as 220yd."),
         .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g."),
         .value("yarn", "yarn", "Take the put-up of this stash yarn."),

@@ -332,7 +332,7 @@ struct ProjectUse: ParsableCommand {
     CommandConfiguration(
       name: "use", abstract: "Record an amount of a stash yarn used in a project.",
       discussion: """
-        The amount may be in any unit (skeins, g, oz, yd, m); the remaining estimate converts
+        The amount may be in any unit (skeins, g, kg, oz, lb, yd, m); the remaining estimate converts
         it with the yarn's put-up. Usages count against the stash once the project is finished.
         Each use adds to what the project records of the yarn; --set replaces it instead
         (to correct a mistake), and 'yarn project unuse' removes it.
