@@ -436,6 +436,20 @@ struct RestorePlan {
         additions.sessions.append(session)
       }
     }
+    // Tools (the manifest does not count them): added when the library lacks the ID, left
+    // alone when equal, a conflict otherwise.
+    for tool in library.tools {
+      guard let stored = try store.tool(id: tool.id) else {
+        additions.tools.append(tool)
+        continue
+      }
+      if stored != tool {
+        conflicts.append(
+          RestoreConflict(
+            kind: "tool", id: tool.id, name: tool.name,
+            reason: RestorePlan.differences(tool, stored, libraryName: tool.name)))
+      }
+    }
     for yarn in library.yarns {
       if see(yarn, try store.yarn(id: yarn.id), kind: "yarn", id: yarn.id, name: yarn.name, \.yarns) {
         additions.yarns.append(yarn)

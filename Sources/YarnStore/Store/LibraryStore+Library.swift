@@ -7,8 +7,8 @@ import YarnModel
 #endif
 
 extension LibraryStore {
-  /// The whole library in one read transaction: yarns, projects, notes and sessions, each in
-  /// creation order (sessions too, not by start), as `Library` documents them.
+  /// The whole library in one read transaction: yarns, projects, notes, sessions and tools,
+  /// each in creation order (sessions too, not by start), as `Library` documents them.
   ///
   /// - Complexity: O(n) rows, all held in memory.
   /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
@@ -17,11 +17,12 @@ extension LibraryStore {
     try read {
       Library(
         yarns: try yarns(), projects: try projects(), notes: try notes(),
-        sessions: try sessionsInCreationOrder())
+        sessions: try sessionsInCreationOrder(), tools: try tools())
     }
   }
 
-  /// Inserts every item of `library`, yarns first, then projects, notes and sessions, each
+  /// Inserts every item of `library`, yarns first, then projects, notes, sessions and tools
+  /// (which name their projects), each
   /// in the document's order, so that `library()` on a store that was empty gives `library`
   /// back (instants truncated to whole seconds). All or nothing: call it inside `write { }`
   /// with whatever else belongs to the same change; on its own it is one transaction.
@@ -39,6 +40,7 @@ extension LibraryStore {
       for project in library.projects { try insert(project) }
       for note in library.notes { try insert(note) }
       for session in library.sessions { try insert(session) }
+      for tool in library.tools { try insert(tool) }
     }
   }
 
@@ -89,7 +91,7 @@ extension LibraryStore {
     }
   }
 
-  /// Removes every yarn, project, note, time session and attachment record; once the change
+  /// Removes every yarn, project, note, time session, tool and attachment record; once the change
   /// commits, the attachment files no record refers to are deleted.
   /// Inside `write { }` it is part of that transaction, so a failure later undoes it.
   ///
@@ -97,7 +99,10 @@ extension LibraryStore {
   public func removeAll() throws {
     try write {
       try dropAttachments(where: "1")
-      for table in ["time_session", "note", "attachment", "yarn_usage", "project", "yarn"] {
+      for table in [
+        "time_session", "note", "attachment", "yarn_usage", "project_tool", "project_needle",
+        "tool", "project", "yarn",
+      ] {
         try connection.execute("DELETE FROM \(table)")
       }
     }

@@ -566,7 +566,7 @@ public final class LibraryStore {
     try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) == 1
   }
 
-  /// Whether the library holds no yarn, project, note or session.
+  /// Whether the library holds no yarn, project, note, session or tool.
   ///
   /// - Throws: `StoreError.busy`, `.closed` or `.database`.
   public func isEmpty() throws -> Bool {
@@ -575,6 +575,7 @@ public final class LibraryStore {
         """
         SELECT EXISTS (SELECT 1 FROM yarn) OR EXISTS (SELECT 1 FROM project)
           OR EXISTS (SELECT 1 FROM note) OR EXISTS (SELECT 1 FROM time_session)
+          OR EXISTS (SELECT 1 FROM tool)
         """) == 0
     }
   }
