@@ -283,8 +283,8 @@ import Testing
     for index in projects.indices where random.chance(40) {
       projects[index].needleSizes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
         random.chance(70)
-          ? NeedleSize(millimetres: random.pick(NeedleSize.usNeedles).mm)!
-          : NeedleSize(millimetres: Double(Int.random(in: 1...10_000, using: &random)) / 100)!
+          ? millimetres(random.pick(NeedleSize.usNeedles).mm)
+          : millimetres(Double(Int.random(in: 1...10_000, using: &random)) / 100)
       }
     }
     let tools = (0..<Int.random(in: 0...4, using: &random)).map { _ in
@@ -293,8 +293,10 @@ import Testing
         id: id(), name: name(&random), kind: kind,
         size: kind == .cable && random.chance(70)
           ? nil : NeedleSize(millimetres: random.pick(NeedleSize.hooks).mm),
-        lengthCentimetres: random.chance(30) ? nil : Double(Int.random(in: 1...100_000, using: &random)) / 100,
-        material: optionalLine(&random), count: random.chance(80) ? 1 : Int.random(in: 2...20, using: &random),
+        lengthCentimetres: random.chance(30)
+          ? nil : Double(Int.random(in: 1...100_000, using: &random)) / 100,
+        material: optionalLine(&random),
+        count: random.chance(80) ? 1 : Int.random(in: 2...20, using: &random),
         projectIDs: projects.map(\.id).filter { _ in random.chance(30) })
     }
     var notes: [Note] = []

@@ -8,7 +8,7 @@ import Testing
 /// The tool inventory in the store (schema v5): tools and their projects, a project's needle
 /// sizes, undo of each write, safe removal, and backups.
 @Suite struct ToolStoreTests {
-  private let five = NeedleSize(millimetres: 5)!
+  private let five = millimetres(5)
 
   @Test func toolsAreStoredWithTheirProjectsAndUndone() throws {
     try withTemporaryDirectory { dir in
@@ -77,11 +77,11 @@ import Testing
       let store = try LibraryStore(directory: dir, mode: .readWrite)
       defer { try? store.close() }
       var project = Project(id: "p-1", name: "Flax")
-      project.needleSizes = [five, NeedleSize(millimetres: 4.2)!]
+      project.needleSizes = [five, millimetres(4.2)]
       try store.insert(project)
       #expect(try store.project(id: "p-1")?.needleSizes == project.needleSizes)
       var edited = project
-      edited.needleSizes = [NeedleSize(millimetres: 3.25)!]
+      edited.needleSizes = [millimetres(3.25)]
       try store.update(edited)
       #expect(try store.project(id: "p-1")?.needleSizes == edited.needleSizes)
       _ = try store.undo()
@@ -126,4 +126,10 @@ import Testing
           == ["library.json: tool t (Lost) is in project p-9, which is missing"])
     }
   }
+}
+
+/// The size of `value` mm, which the test knows to be valid.
+func millimetres(_ value: Double) -> NeedleSize {
+  guard let size = NeedleSize(millimetres: value) else { preconditionFailure("\(value) mm") }
+  return size
 }

@@ -35,7 +35,8 @@ struct ConvertCommand: ParsableCommand {
       ],
       options: [
         .value(
-          "to", "unit", "The unit wanted: skein, g, kg, oz, lb, yd or m; for a needle size mm, us, uk or hook.",
+          "to", "unit",
+          "The unit wanted: skein, g, kg, oz, lb, yd or m; for a needle size mm, us, uk or hook.",
           required: true),
         .value("length-per-skein", "length", "The length of one skein, such as 220yd."),
         .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g."),
