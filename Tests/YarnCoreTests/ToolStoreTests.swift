@@ -133,3 +133,25 @@ func millimetres(_ value: Double) -> NeedleSize {
   guard let size = NeedleSize(millimetres: value) else { preconditionFailure("\(value) mm") }
   return size
 }
+
+/// Rows of a project's tools and needle sizes whose project or tool a writer other than yarn
+/// removed (foreign keys off) are named by `backup create`, not lost without a word.
+@Suite struct ToolOrphanTests {
+  @Test func orphanedToolRowsAreCounted() throws {
+    try withTemporaryDirectory { dir in
+      let store = try LibraryStore(directory: dir, mode: .readWrite)
+      defer { try? store.close() }
+      var project = Project(id: "p-1", name: "Flax")
+      project.needleSizes = [millimetres(5)]
+      try store.insert(project)
+      try store.insert(Tool(id: "t-1", name: "Hook", kind: .hook, size: millimetres(5), projectIDs: ["p-1"]))
+      try store.connection.execute("PRAGMA foreign_keys = OFF")
+      try store.connection.execute("DELETE FROM tool; DELETE FROM project")
+      try store.connection.execute("PRAGMA foreign_keys = ON")
+      let orphans = try store.orphanedRows(limit: 5)
+      // project_tool: its project and its tool are gone (2); project_needle: its project (1).
+      #expect(orphans.count == 3)
+      #expect(orphans.examples.contains("a row of project_tool refers to a tool that is not in the library"))
+    }
+  }
+}

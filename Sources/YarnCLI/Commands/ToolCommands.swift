@@ -151,16 +151,12 @@ private func projectNames(of tools: [Tool], in store: LibraryStore) throws -> [S
 private func lengthText(_ centimetres: Double) -> String { "\(Amount.format(centimetres)) cm" }
 
 enum ToolReferences {
-  /// The tool `reference` names in `store` by `Lookup.find`'s rules over every tool (an
-  /// inventory is small: its names are read whole).
+  /// The tool `reference` names in `store` (`References.toolID(_:in:)`: by `Lookup.find`'s
+  /// rules, found by the tools' indexes), read with its projects.
   ///
   /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
   static func tool(_ reference: String, in store: LibraryStore) throws -> Tool {
-    let wanted = reference.trimmingSpaces()
-    let id =
-      try store.toolName(id: wanted) != nil
-      ? wanted
-      : try References.find(reference, kind: "tool", in: try store.toolNames(), id: \.id, name: \.name).id
+    let id = try References.toolID(reference, in: store)
     guard let tool = try store.tool(id: id) else { throw StoreError.notFound(kind: .tool, id: id) }
     return tool
   }

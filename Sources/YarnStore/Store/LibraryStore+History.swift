@@ -35,7 +35,7 @@ public struct LibraryChange: Sendable, Equatable, Identifiable {
   /// How many rows of one kind one change added, changed or removed.
   public struct Effect: Sendable, Equatable, Codable {
     /// The kind of row, singular: `yarn`, `project`, `yarn usage`, `note`, `time session`,
-    /// `photo`, `pattern PDF`, `tool`, `project's tool`, `needle size`.
+    /// `photo`, `pattern PDF`, `tool`, `project tool`, `needle size`.
     public let item: String
     /// What the change did to them (for a `.redo` change too: what it does when redone).
     public let action: Action
@@ -334,7 +334,7 @@ extension LibraryStore {
     case "yarn_usage": "yarn usage"
     case "time_session": "time session"
     case "pattern": "pattern PDF"
-    case "project_tool": "project's tool"
+    case "project_tool": "project tool"
     case "project_needle": "needle size"
     default: item
     }

@@ -68,8 +68,9 @@ extension LibraryStore {
   }
 
   /// The rows that no item of the library carries, because the project or yarn they belong
-  /// to is missing: usages of a missing project and attachment records of a missing yarn or
-  /// project. The item queries (`forEachProject`, `forEachYarn`, …) never read them, so a
+  /// to is missing: usages of a missing project, attachment records of a missing yarn or
+  /// project, a project's needle sizes and tools of a missing project or tool (`a row of
+  /// project_tool refers to a tool that is not in the library`). The item queries (`forEachProject`, `forEachYarn`, …) never read them, so a
   /// backup cannot hold them. Possible only in a database changed with foreign keys off (the
   /// `sqlite3` shell's default); found by `PRAGMA foreign_key_check` of `yarn_usage` and
   /// `attachment`. (Notes, sessions and usages whose own yarn or project is missing are read
@@ -86,7 +87,8 @@ extension LibraryStore {
         connection, limit: limit,
         tables: [
           (child: "attachment", parent: "yarn"), (child: "attachment", parent: "project"),
-          (child: "yarn_usage", parent: "project"),
+          (child: "yarn_usage", parent: "project"), (child: "project_tool", parent: "project"),
+          (child: "project_tool", parent: "tool"), (child: "project_needle", parent: "project"),
         ])
     }
   }

@@ -71,6 +71,15 @@ extension LibraryStore {
     }
   }
 
+  /// The ID and name of the tools `Lookup.find` chooses among for `text`: as
+  /// `yarnNames(mayMatch:)`, for tools (by the indexes `tool_by_name_key`, `tool_by_id_nocase`
+  /// and `tool_with_wide_id`).
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func toolNames(mayMatch text: String) throws -> [ItemName] {
+    try names(of: "tool", mayMatch: text)
+  }
+
   /// The name of the tool `id`, or `nil` when there is none.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
