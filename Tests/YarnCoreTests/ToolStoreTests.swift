@@ -120,6 +120,18 @@ import Testing
       #expect(!String(decoding: json, as: UTF8.self).contains("tools"))
       #expect(try JSONCoding.decoder().decode(Library.self, from: json).tools.isEmpty)
 
+      // A merge: the same tool is left alone; one of another name with the same ID is a
+      // conflict naming what differs; a new one is added.
+      var merged = RestoreOptions()
+      merged.mode = .merge
+      _ = try Backup.restore(from: zip, into: other, options: merged)
+      try other.update(Tool(id: "t-2", name: "Long cable", kind: .cable, lengthCentimetres: 60))
+      do {
+        _ = try Backup.restore(from: zip, into: other, options: merged)
+        Issue.record("a conflicting tool was merged")
+      } catch BackupError.mergeConflicts(_, let conflicts) {
+        #expect(conflicts.map(\.description) == ["tool t-2 (Cable): name differs from the library's"])
+      }
       let broken = Library(tools: [Tool(id: "t", name: "Lost", kind: .hook, size: five, projectIDs: ["p-9"])])
       #expect(
         LibraryCheck.problems(of: broken).map(\.description)

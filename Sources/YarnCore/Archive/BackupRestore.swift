@@ -68,7 +68,7 @@ public struct RestoreOptions: Sendable {
 /// An item of a backup that a merge cannot take: the library holds an item of the same kind
 /// and ID with other content, or both hold a running time session.
 public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
-  /// `yarn`, `project`, `note` or `session`.
+  /// `yarn`, `project`, `note`, `session` or `tool`.
   public var kind: String
   /// The item's ID, shared by the backup's item and the library's.
   public var id: String
