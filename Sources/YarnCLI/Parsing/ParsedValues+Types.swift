@@ -24,7 +24,7 @@ extension ParsedValues {
 
   /// A net weight per skein: an amount in `g` or `oz`.
   func mass(_ name: String) throws(CLIError) -> Amount? {
-    try typed(name, expected: "a weight above zero in g or oz, such as '100 g' or '3.5 oz'") { text in
+    try typed(name, expected: "a weight above zero in g, kg, oz or lb, such as '100 g' or '3.5 oz'") { text in
       let amount = try Amount(parsing: text)
       return amount.unit.dimension == .mass && amount.value > 0 ? amount : nil
     }
