@@ -335,7 +335,6 @@ extension RemainingEndToEndTests {
           {
             "dateAdded" : "2026-01-02",
             "id" : "y-silk",
-            "isStashed" : true,
             "name" : "Silk",
             "photos" : [
 
@@ -361,18 +360,25 @@ extension RemainingEndToEndTests {
               ],
               "unit" : "g",
               "value" : 500
-            }
+            },
+            "status" : "in-stash",
+            "tags" : [
+
+            ]
           },
           {
             "dateAdded" : "2026-01-03",
             "id" : "y-linen",
-            "isStashed" : true,
             "name" : "Linen",
             "photos" : [
 
             ],
             "quantity" : null,
-            "remaining" : null
+            "remaining" : null,
+            "status" : "in-stash",
+            "tags" : [
+
+            ]
           }
         ]
 

@@ -96,20 +96,23 @@ struct ProjectAdd: ParsableCommand {
             --started 2026-01-10
         """,
       arguments: [.required("name", "The project's name.")],
-      options: ProjectFields.options)
+      options: ProjectFields.options + ProjectDetailFields.options)
   }
 
   var name: String
   var fields: ProjectFields
+  var details: ProjectDetailFields
 
   init(from values: ParsedValues) throws {
     name = try values.nonEmptyName(values.requiredArgument("name"), label: "<name>")
     fields = try ProjectFields(values)
+    details = try ProjectDetailFields(values)
   }
 
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
     fields.apply(to: &project, today: context.today)
+    details.apply(to: &project)
     try context.write { store in try store.insert(project) }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
     context.message("added project \(project.name) (\(shortID(project.id)))")
@@ -211,6 +214,10 @@ struct ProjectShow: ParsableCommand {
       ("Pattern", pattern.isEmpty ? nil : pattern.joined(separator: "\n")),
       ("Started", project.started?.iso8601),
       ("Finished", project.finished?.iso8601),
+      ("Gauge", project.gauge?.description),
+      ("Size made", project.sizeMade),
+      ("Made for", project.madeFor),
+      ("Tags", project.tags.isEmpty ? nil : Tags.cell(project.tags)),
       ("Yarn used", usages.isEmpty ? nil : usages.joined(separator: "\n")),
       ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
       ("Time", time),
@@ -228,17 +235,19 @@ struct ProjectEdit: ParsableCommand {
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.value("name", "text", "A new name.")] + ProjectFields.options + [
         .value("finished", "date", "The day it was finished: YYYY-MM-DD, today or yesterday.")
-      ])
+      ] + ProjectDetailFields.options)
   }
 
   var reference: String
   var newName: String?
   var fields: ProjectFields
+  var details: ProjectDetailFields
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ProjectFields(values)
+    details = try ProjectDetailFields(values)
   }
 
   func run(in context: Context) throws {
@@ -247,6 +256,7 @@ struct ProjectEdit: ParsableCommand {
       let before = project
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
+      details.apply(to: &project)
       try store.update(project)
       return (project, project != before)
     }

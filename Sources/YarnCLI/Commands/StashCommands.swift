@@ -41,8 +41,14 @@ struct YarnFields {
     .value("remaining", "amount", "What is left, overriding the estimate."),
     .value("location", "text", "Where it was bought."),
     .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
-    .value("stashed", "yes|no", "Whether it is still in the stash (no: used up or given away)."),
-  ]
+    .value(
+      "status", "status",
+      "Where it stands: in-stash (default), allocated, in-use, will-trade (still in the stash); "
+        + "used-up, gifted, sold, returned, frogged, other."),
+    .value("stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up."),
+    .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
+    .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
+  ] + TagOptions.options
 
   var brand: String??
   var colorway: String??
@@ -56,7 +62,10 @@ struct YarnFields {
   var remaining: Amount??
   var location: String??
   var added: CalendarDate??
-  var stashed: Bool?
+  var status: StashStatus?
+  var price: Price??
+  var storedIn: String??
+  var tags: TagOptions
 
   init(_ values: ParsedValues) throws {
     brand = try values.singleLine("brand")
@@ -73,13 +82,21 @@ struct YarnFields {
     quantity = try YarnFields.clearing(values, "quantity") { try values.amount($0) }
     remaining = try YarnFields.clearing(values, "remaining") { try values.amount($0) }
     added = try YarnFields.clearing(values, "added") { try values.date($0) }
-    stashed = try values.typed("stashed", expected: "yes or no") { text in
+    let stashed = try values.typed("stashed", expected: "yes or no") { text in
       switch text.trimmingSpaces().lowercased() {
       case "yes", "true": true
       case "no", "false": false
       default: nil
       }
     }
+    status = try values.stashStatus("status") ?? stashed.map(StashStatus.init(stashed:))
+    if values.value("status") != nil, stashed != nil {
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--stashed", reason: "--status says where the yarn stands")
+    }
+    price = try YarnFields.clearing(values, "price") { try values.price($0) }
+    storedIn = try values.singleLine("stored-in")
+    tags = try TagOptions(values)
   }
 
   /// `nil` when the option is absent, `.some(nil)` when empty, else the parsed value.
@@ -105,7 +122,10 @@ struct YarnFields {
     if let remaining { yarn.remainingOverride = remaining }
     if let location { yarn.purchaseLocation = location }
     if let added { yarn.dateAdded = added }
-    if let stashed { yarn.isStashed = stashed }
+    if let status { yarn.status = status }
+    if let price { yarn.price = price }
+    if let storedIn { yarn.storedIn = storedIn }
+    yarn.tags = tags.applied(to: yarn.tags)
   }
 }
 
@@ -281,8 +301,12 @@ struct StashShow: ParsableCommand {
       ("Remaining", remaining),
       ("Not counted", unconverted.isEmpty ? nil : unconverted.joined(separator: "\n")),
       ("Used in", usages.isEmpty ? nil : usages.joined(separator: "\n")),
+      ("Status", yarn.status.rawValue + (yarn.isHeld ? " (in the stash)" : "")),
+      ("Price", yarn.price?.description),
       ("Bought at", yarn.purchaseLocation),
       ("Added", yarn.dateAdded?.iso8601),
+      ("Stored in", yarn.storedIn),
+      ("Tags", yarn.tags.isEmpty ? nil : Tags.cell(yarn.tags)),
       ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
     ])
     text += Formatting.notes(notes)

@@ -8,7 +8,8 @@ import YarnModel
 
 extension LibraryStore {
   private static let projectColumns = """
-    id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished
+    id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished,
+    gauge_stitches, gauge_rows, gauge_length, gauge_unit, size_made, made_for, tags
     """
 
   /// Every project, in creation order, with its usages, photos and pattern.
@@ -67,7 +68,7 @@ extension LibraryStore {
       try connection.run(
         """
         INSERT INTO project (\(LibraryStore.projectColumns), name_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """, values(of: project) + [.text(Lookup.key(project.name))])
       try insertParts(of: project)
     }
@@ -90,7 +91,8 @@ extension LibraryStore {
       try connection.run(
         """
         UPDATE project SET name = ?, craft = ?, status = ?, has_pattern = ?, pattern_name = ?,
-          pattern_url = ?, started = ?, finished = ?, name_key = ?
+          pattern_url = ?, started = ?, finished = ?, gauge_stitches = ?, gauge_rows = ?,
+          gauge_length = ?, gauge_unit = ?, size_made = ?, made_for = ?, tags = ?, name_key = ?
         WHERE id = ?
         """, bound)
       // Only the parts that differ are written again, so that the undo history records
@@ -176,6 +178,8 @@ extension LibraryStore {
       .text(project.status.rawValue), .integer(project.pattern == nil ? 0 : 1),
       .text(project.pattern?.name), .text(project.pattern?.url), row.day(project.started),
       row.day(project.finished),
+    ] + row.gauge(project.gauge) + [
+      .text(project.sizeMade), .text(project.madeFor), .text(RowWriter.tags(project.tags)),
     ]
   }
 
@@ -199,6 +203,10 @@ extension LibraryStore {
     let patternURL = row.optionalText()
     let started = try row.day()
     let finished = try row.day()
+    let gauge = try row.gauge()
+    let sizeMade = row.optionalText()
+    let madeFor = row.optionalText()
+    let tags = RowReader.tags(row.optionalText())
     let usages = try connection.query(
       """
       SELECT yarn_id, amount_value, amount_unit FROM yarn_usage
@@ -216,6 +224,7 @@ extension LibraryStore {
     }
     return Project(
       id: id, name: name, craft: craft, status: status, pattern: pattern, started: started,
-      finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"))
+      finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"),
+      gauge: gauge, sizeMade: sizeMade, madeFor: madeFor, tags: tags)
   }
 }
