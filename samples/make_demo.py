@@ -764,9 +764,10 @@ def build():
             "colorFamily": family, "dyeLot": lot, "weight": weight, "fiber": fiber,
             "lengthPerSkein": length, "netWeightPerSkein": net, "quantity": quantity,
             "remainingOverride": override, "purchaseLocation": location, "dateAdded": added,
-            # The stash status (schema v5; "in-stash" or "used-up" as the older isStashed
-            # flag of the golden v1 backup reads) and no tags yet.
-            "status": "in-stash" if stashed else "used-up", "tags": [],
+            # The stash status ("in-stash" or "used-up", as the golden v1 backup's isStashed
+            # flag reads), the flag itself (still written, for older readers of format 1),
+            # and no tags yet.
+            "isStashed": stashed, "status": "in-stash" if stashed else "used-up", "tags": [],
             "photos": list(photos),
         }
 

@@ -23,7 +23,9 @@ import Testing
     #expect(text.contains("Status:") && text.contains("will-trade (in the stash)"))
     #expect(text.contains("29.99 EUR") && text.contains("Gift, worsted"))
 
-    try yarn.ok(["stash", "edit", "Rios", "--untag", "gift", "--tag", "lace", "--status", "gifted", "--price", ""])
+    try yarn.ok([
+      "stash", "edit", "Rios", "--untag", "gift", "--tag", "lace", "--status", "gifted", "--price", "",
+    ])
     let edited = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect(edited["tags"] as? [String] == ["worsted", "lace"])
     #expect(edited["status"] as? String == "gifted")
@@ -62,7 +64,9 @@ import Testing
         ["project", "edit", "Flax", "--gauge", "lots of sts"],
         "error: bad value 'lots of sts' for --gauge: \"lots\" is not a number (the stitch count)"
       ),
-      (["project", "edit", "Flax", "--gauge", "18 sts = 10 furlongs"], "expected the length's unit, cm or in"),
+      (
+        ["project", "edit", "Flax", "--gauge", "18 sts = 10 furlongs"], "expected the length's unit, cm or in"
+      ),
     ]
     for (arguments, message) in cases {
       let result = try yarn.run(arguments)

@@ -335,6 +335,7 @@ extension RemainingEndToEndTests {
           {
             "dateAdded" : "2026-01-02",
             "id" : "y-silk",
+            "isStashed" : true,
             "name" : "Silk",
             "photos" : [
 
@@ -369,6 +370,7 @@ extension RemainingEndToEndTests {
           {
             "dateAdded" : "2026-01-03",
             "id" : "y-linen",
+            "isStashed" : true,
             "name" : "Linen",
             "photos" : [
 

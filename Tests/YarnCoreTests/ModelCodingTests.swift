@@ -39,6 +39,7 @@ import Testing
     var remainingOverride: SynthesizedAmount?
     var purchaseLocation: String?
     var dateAdded: CalendarDate?
+    var isStashed: Bool
     var status: StashStatus
     var price: Price?
     var storedIn: String?
@@ -63,6 +64,7 @@ import Testing
       remainingOverride = amount(yarn.remainingOverride)
       purchaseLocation = yarn.purchaseLocation
       dateAdded = yarn.dateAdded
+      isStashed = yarn.status.isHeld
       status = yarn.status
       price = yarn.price
       storedIn = yarn.storedIn

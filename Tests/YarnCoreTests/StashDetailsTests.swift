@@ -59,7 +59,8 @@ import Testing
     #expect(try Price(parsing: "1.234 KWD").description == "1.234 KWD")
     #expect(try Price(parsing: ".5 GBP").description == "0.50 GBP")
     let json = try JSONCoding.encoder().encode(euros)
-    #expect(String(decoding: json, as: UTF8.self) == "{\n  \"amount\" : \"29.99\",\n  \"currency\" : \"EUR\"\n}")
+    #expect(
+      String(decoding: json, as: UTF8.self) == "{\n  \"amount\" : \"29.99\",\n  \"currency\" : \"EUR\"\n}")
     #expect(try JSONCoding.decoder().decode(Price.self, from: json) == euros)
   }
 
@@ -100,7 +101,9 @@ import Testing
       return String(trimmed.dropFirst("- key: ".count))
     }
     #expect(
-      keys == ["in-stash", "allocated", "in-use", "used-up", "gifted", "sold", "returned", "frogged", "other"])
+      keys == [
+        "in-stash", "allocated", "in-use", "used-up", "gifted", "sold", "returned", "frogged", "other",
+      ])
     for key in keys {
       #expect(StashStatus(parsing: key)?.rawValue == key)
       #expect(StashStatus(rawValue: key) != nil)
@@ -146,9 +149,11 @@ import Testing
     #expect(Rules.tags(["a", "b"]) == nil)
     #expect(
       Rules.tags(["a,b"])
-        == RuleViolation(field: "tag", reason: "\"a,b\" holds a comma; a comma separates tags (use two tags)"))
+        == RuleViolation(field: "tag", reason: "\"a,b\" holds a comma; a comma separates tags (use two tags)")
+    )
     #expect(
-      Rules.tags(["Gift", "gift"]) == RuleViolation(field: "tag", reason: "\"gift\" is given twice (case aside)"))
+      Rules.tags(["Gift", "gift"])
+        == RuleViolation(field: "tag", reason: "\"gift\" is given twice (case aside)"))
     let long = String(repeating: "x", count: 51)
     #expect(
       Rules.tags([long])
@@ -269,8 +274,10 @@ import Testing
   @Test func historyStatementsAreRewrittenWithTheStatus() {
     #expect(
       Schema.replacingStashed(
-        in: "UPDATE yarn SET seq = 1, name = 'a, is_stashed = 1', is_stashed = 0, name_key = 'a' WHERE seq = 1")
-        == "UPDATE yarn SET seq = 1, name = 'a, is_stashed = 1', status = 'used-up', name_key = 'a' WHERE seq = 1")
+        in:
+          "UPDATE yarn SET seq = 1, name = 'a, is_stashed = 1', is_stashed = 0, name_key = 'a' WHERE seq = 1")
+        == "UPDATE yarn SET seq = 1, name = 'a, is_stashed = 1', status = 'used-up', name_key = 'a' WHERE seq = 1"
+    )
     #expect(
       Schema.replacingStashed(in: "UPDATE yarn SET seq = 2, is_stashed = 1 WHERE seq = 2")
         == "UPDATE yarn SET seq = 2, status = 'in-stash' WHERE seq = 2")

@@ -65,8 +65,10 @@ import Testing
           purchaseLocation: line.isEmpty ? nil : line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 2000 + index, month: 2, day: 29 - index % 2) : nil,
           status: StashStatus.allCases[index % StashStatus.allCases.count],
-          price: index % 3 == 0 ? nil : Price(minorUnits: Int64(index) * 137, currency: ["USD", "JPY", "KWD"][index % 3]),
-          storedIn: index % 2 == 0 || line.isEmpty ? nil : line, tags: index % 4 == 0 ? [] : ["tag \(index)", "Zwei"]))
+          price: index % 3 == 0
+            ? nil : Price(minorUnits: Int64(index) * 137, currency: ["USD", "JPY", "KWD"][index % 3]),
+          storedIn: index % 2 == 0 || line.isEmpty ? nil : line,
+          tags: index % 4 == 0 ? [] : ["tag \(index)", "Zwei"]))
       // A note is never blank (`Rules.noteText`).
       if !text.allSatisfy(\.isWhitespace) {
         notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))

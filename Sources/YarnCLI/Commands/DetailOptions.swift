@@ -50,13 +50,14 @@ struct TagOptions {
 /// `--gauge`, `--size-made`, `--made-for` and the tag options. `nil` is "not given",
 /// `.some(nil)` (an empty value) clears the field in `edit`.
 struct ProjectDetailFields {
-  static let options: [OptionSpec] = [
-    .value(
-      "gauge", "gauge",
-      "The gauge: \"18 sts x 24 rows = 10 cm\", \"18 sts = 4 in\", \"18 sts and 24 rows to 10 cm\"."),
-    .value("size-made", "text", "The size made, as the pattern names it, such as M or \"38 in chest\"."),
-    .value("made-for", "text", "Who it is made for."),
-  ] + TagOptions.options
+  static let options: [OptionSpec] =
+    [
+      .value(
+        "gauge", "gauge",
+        "The gauge: \"18 sts x 24 rows = 10 cm\", \"18 sts = 4 in\", \"18 sts and 24 rows to 10 cm\"."),
+      .value("size-made", "text", "The size made, as the pattern names it, such as M or \"38 in chest\"."),
+      .value("made-for", "text", "Who it is made for."),
+    ] + TagOptions.options
 
   var gauge: Gauge??
   var sizeMade: String??

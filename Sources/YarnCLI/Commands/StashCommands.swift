@@ -26,29 +26,30 @@ struct StashCommand: CommandGroup {
 /// The fields a user sets with `stash add` and `stash edit`. For each one, `nil` means "not
 /// given"; in `edit`, an empty value (`--brand ""`) clears the field (`.some(nil)`).
 struct YarnFields {
-  static let options: [OptionSpec] = [
-    .value("brand", "text", "The maker, such as \"Cascade Yarns\"."),
-    .value("colorway", "text", "The maker's name for the color."),
-    .value("color-family", "text", "A broad color family for sorting, such as red."),
-    .value("dye-lot", "text", "The dye lot printed on the ball band."),
-    .value(
-      "weight", "weight",
-      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
-    .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
-    .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
-    .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
-    .value("quantity", "amount", "How much you have, such as \"3 skeins\", 250g, 8oz, 600yd, 550m."),
-    .value("remaining", "amount", "What is left, overriding the estimate."),
-    .value("location", "text", "Where it was bought."),
-    .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
-    .value(
-      "status", "status",
-      "Where it stands: in-stash (default), allocated, in-use, will-trade (still in the stash); "
-        + "used-up, gifted, sold, returned, frogged, other."),
-    .value("stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up."),
-    .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
-    .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
-  ] + TagOptions.options
+  static let options: [OptionSpec] =
+    [
+      .value("brand", "text", "The maker, such as \"Cascade Yarns\"."),
+      .value("colorway", "text", "The maker's name for the color."),
+      .value("color-family", "text", "A broad color family for sorting, such as red."),
+      .value("dye-lot", "text", "The dye lot printed on the ball band."),
+      .value(
+        "weight", "weight",
+        "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+      .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
+      .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
+      .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
+      .value("quantity", "amount", "How much you have, such as \"3 skeins\", 250g, 8oz, 600yd, 550m."),
+      .value("remaining", "amount", "What is left, overriding the estimate."),
+      .value("location", "text", "Where it was bought."),
+      .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
+      .value(
+        "status", "status",
+        "Where it stands: in-stash (default), allocated, in-use, will-trade (still in the stash); "
+          + "used-up, gifted, sold, returned, frogged, other."),
+      .value("stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up."),
+      .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
+      .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
+    ] + TagOptions.options
 
   var brand: String??
   var colorway: String??

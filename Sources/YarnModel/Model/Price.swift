@@ -69,7 +69,8 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     }
     let isAmount: (String) -> Bool = { $0.first.map { $0.isNumber || $0 == "-" || $0 == "." } ?? false }
     let (amount, code) = isAmount(words[0]) ? (words[0], words[1]) : (words[1], words[0])
-    guard code.count == 3, code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
+    guard code.count == 3,
+      code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
     else {
       throw ParseError(
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")

@@ -93,6 +93,34 @@ extension Yarn {
   /// The older yes/no flag: `isStashed` (library.json before the status), `stashed`.
   private enum LegacyKeys: String, CodingKey { case isStashed, stashed }
 
+  /// Writes every field (unknown ones left out), and `isStashed` (`isHeld`) beside `status`:
+  /// backup format 1 promises that a reader of the same version never misreads a newer
+  /// document, and readers before the status require that flag (docs/FORMAT.md).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(name, forKey: .name)
+    try container.encodeIfPresent(brand, forKey: .brand)
+    try container.encodeIfPresent(colorway, forKey: .colorway)
+    try container.encodeIfPresent(colorFamily, forKey: .colorFamily)
+    try container.encodeIfPresent(dyeLot, forKey: .dyeLot)
+    try container.encodeIfPresent(weight, forKey: .weight)
+    try container.encodeIfPresent(fiber, forKey: .fiber)
+    try container.encodeIfPresent(lengthPerSkein, forKey: .lengthPerSkein)
+    try container.encodeIfPresent(netWeightPerSkein, forKey: .netWeightPerSkein)
+    try container.encodeIfPresent(quantity, forKey: .quantity)
+    try container.encodeIfPresent(remainingOverride, forKey: .remainingOverride)
+    try container.encodeIfPresent(purchaseLocation, forKey: .purchaseLocation)
+    try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
+    var legacy = encoder.container(keyedBy: LegacyKeys.self)
+    try legacy.encode(isHeld, forKey: .isStashed)
+    try container.encode(status, forKey: .status)
+    try container.encodeIfPresent(price, forKey: .price)
+    try container.encodeIfPresent(storedIn, forKey: .storedIn)
+    try container.encode(tags, forKey: .tags)
+    try container.encode(photos, forKey: .photos)
+  }
+
   /// Reads a yarn as `library.json` and `--json` write it (docs/FORMAT.md). `status` may be
   /// left out: then an older `isStashed` (or `stashed`) flag gives it (`true` → `in-stash`,
   /// `false` → `used-up`), and without one either it is `in-stash`. `price`, `storedIn` and

@@ -190,26 +190,27 @@ extension Schema {
   /// the tables), as v4 does for `name_key` and v5 for the details. The lists are in the
   /// order of the tables' columns: v1's, then each added column in the order it was added
   /// (v5 dropped `is_stashed`).
-  static let recordedTables: [(table: String, key: [String], columns: [String])] = [
-    (
-      "yarn", ["seq"],
-      [
-        "seq", "id", "name", "brand", "colorway", "color_family", "dye_lot", "weight", "fiber",
-        "length_per_skein_value", "length_per_skein_unit", "net_weight_per_skein_value",
-        "net_weight_per_skein_unit", "quantity_value", "quantity_unit", "remaining_value",
-        "remaining_unit", "purchase_location", "date_added", "name_key", "status",
-        "price_minor", "price_currency", "stored_in", "tags",
-      ]
-    ),
-    (
-      "project", ["seq"],
-      [
-        "seq", "id", "name", "craft", "status", "has_pattern", "pattern_name", "pattern_url",
-        "started", "finished", "name_key", "gauge_stitches", "gauge_rows", "gauge_length",
-        "gauge_unit", "size_made", "made_for", "tags",
-      ]
-    ),
-  ] + recordedTablesV4.filter { $0.table != "yarn" && $0.table != "project" }
+  static let recordedTables: [(table: String, key: [String], columns: [String])] =
+    [
+      (
+        "yarn", ["seq"],
+        [
+          "seq", "id", "name", "brand", "colorway", "color_family", "dye_lot", "weight", "fiber",
+          "length_per_skein_value", "length_per_skein_unit", "net_weight_per_skein_value",
+          "net_weight_per_skein_unit", "quantity_value", "quantity_unit", "remaining_value",
+          "remaining_unit", "purchase_location", "date_added", "name_key", "status",
+          "price_minor", "price_currency", "stored_in", "tags",
+        ]
+      ),
+      (
+        "project", ["seq"],
+        [
+          "seq", "id", "name", "craft", "status", "has_pattern", "pattern_name", "pattern_url",
+          "started", "finished", "name_key", "gauge_stitches", "gauge_rows", "gauge_length",
+          "gauge_unit", "size_made", "made_for", "tags",
+        ]
+      ),
+    ] + recordedTablesV4.filter { $0.table != "yarn" && $0.table != "project" }
 
   /// The lists as they were at v4 (with `is_stashed`, before v5's columns), for the
   /// triggers v2 and v4 created.
