@@ -101,6 +101,26 @@ import Testing
     #expect(edited["madeFor"] == nil)
   }
 
+  @Test func listsFilterByStatusAndTag() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "--status", "allocated", "--tag", "Lace"])
+    try yarn.ok(["stash", "add", "Wool", "--status", "gifted"])
+    try yarn.ok(["stash", "add", "Silk"])
+    func names(_ arguments: [String]) throws -> [String] {
+      let list = try #require(try yarn.ok(arguments + ["--json"]).json() as? [[String: Any]])
+      return list.map { $0["name"] as? String ?? "" }
+    }
+    #expect(try names(["stash", "list"]) == ["Rios", "Wool", "Silk"])
+    #expect(try names(["stash", "list", "--in-stash"]) == ["Rios", "Silk"])
+    #expect(try names(["stash", "list", "--status", "gifted"]) == ["Wool"])
+    #expect(try names(["stash", "list", "--tag", "LACE"]) == ["Rios"])
+    #expect(try yarn.ok(["stash", "list", "--tag", "none"]).stderr == "no yarn matches\n")
+    try yarn.ok(["project", "add", "Flax", "--tag", "baby"])
+    try yarn.ok(["project", "add", "Hat"])
+    #expect(try names(["project", "list", "--tag", "Baby"]) == ["Flax"])
+  }
+
   /// Each new kind of edit is reversed by `yarn undo` and made again by `yarn redo`.
   @Test func everyNewEditUndoes() throws {
     let yarn = try YarnRunner()

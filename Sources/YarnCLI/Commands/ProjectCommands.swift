@@ -124,14 +124,19 @@ struct ProjectList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List projects with their status and time logged.",
-      options: [.value("status", "status", "Only projects with this status.")],
+      options: [
+        .value("status", "status", "Only projects with this status."),
+        .value("tag", "tag", "Only projects with this tag (case aside)."),
+      ],
       aliases: ["ls"])
   }
 
   var status: ProjectStatus?
+  var tag: String?
 
   init(from values: ParsedValues) throws {
     status = try values.status("status")
+    tag = values.value("tag").map { Lookup.key($0) }
   }
 
   func run(in context: Context) throws {
@@ -139,7 +144,10 @@ struct ProjectList: ParsableCommand {
     let (projects, seconds) = try context.read { store in
       (try store.projects(), try store.loggedSecondsByProject(countingRunningUntil: now))
     }
-    let shown = projects.filter { status == nil || $0.status == status }
+    let shown = projects.filter { project in
+      (status == nil || project.status == status)
+        && (tag.map { tag in project.tags.contains { Lookup.key($0) == tag } } ?? true)
+    }
     if context.global.json {
       try context.printJSON(shown.map { ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0) })
       return
@@ -147,7 +155,8 @@ struct ProjectList: ParsableCommand {
     if shown.isEmpty {
       context.message(
         projects.isEmpty
-          ? "no projects yet; add one with 'yarn project add NAME'" : "no project has that status")
+          ? "no projects yet; add one with 'yarn project add NAME'"
+          : tag == nil ? "no project has that status" : "no project matches")
       return
     }
     var table = Table(["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"])

@@ -183,15 +183,32 @@ struct StashList: ParsableCommand {
     CommandConfiguration(
       name: "list", abstract: "List the stash with what is left of each yarn.",
       options: [
-        .flag("include-active", "Count the usages of projects in progress, not only finished ones.")
+        .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
+        .value("status", "status", "Only yarns with this stash status (such as used-up)."),
+        .flag("in-stash", "Only yarns still in the stash: in-stash, allocated, in-use, will-trade."),
+        .value("tag", "tag", "Only yarns with this tag (case aside)."),
       ],
       aliases: ["ls"])
   }
 
   var includeActive: Bool
+  var status: StashStatus?
+  var inStash: Bool
+  var tag: String?
 
   init(from values: ParsedValues) throws {
     includeActive = values.flag("include-active")
+    status = try values.stashStatus("status")
+    inStash = values.flag("in-stash")
+    tag = values.value("tag").map { Lookup.key($0) }
+  }
+
+  /// Whether `yarn` passes the filters.
+  func shows(_ yarn: Yarn) -> Bool {
+    if let status, yarn.status != status { return false }
+    if inStash, !yarn.isHeld { return false }
+    if let tag, !yarn.tags.contains(where: { Lookup.key($0) == tag }) { return false }
+    return true
   }
 
   func run(in context: Context) throws {
@@ -203,6 +220,7 @@ struct StashList: ParsableCommand {
         let counted = try store.countedUsagesByYarn(includeActive: includeActive)
         try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
           try store.forEachYarn { yarn in
+            guard shows(yarn) else { return }
             let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
             try print(
               YarnJSON(
@@ -218,6 +236,7 @@ struct StashList: ParsableCommand {
     try context.read { store in
       let counted = try store.countedUsagesByYarn(includeActive: includeActive)
       try store.forEachYarn(includingPhotos: false) { yarn in
+        guard shows(yarn) else { return }
         count += 1
         let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
         table.add([
@@ -227,6 +246,10 @@ struct StashList: ParsableCommand {
       }
     }
     if count == 0 {
+      if status != nil || inStash || tag != nil {
+        context.message("no yarn matches")
+        return
+      }
       context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")
       return
     }
