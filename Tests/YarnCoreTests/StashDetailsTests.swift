@@ -255,6 +255,16 @@ import Testing
         """, "add")
       try change("UPDATE yarn SET is_stashed = 0 WHERE id = 'y-1'", "used up")
       try change("DELETE FROM yarn WHERE id = 'y-2'", "remove")
+      // A usage and a note of the yarn: dropping `is_stashed` rewrites the rows in place and
+      // cascades nothing.
+      try raw.execute(
+        """
+        INSERT INTO project (id, name, status, has_pattern) VALUES ('p-1', 'Hat', 'planned', 0);
+        INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
+          VALUES ('p-1', 0, 'y-1', 50, 'g');
+        INSERT INTO note (id, yarn_id, text, created, modified) VALUES ('n-1', 'y-1', 'soft', 0, 0);
+        DELETE FROM history_step WHERE change IS NULL;
+        """)
       try raw.close()
 
       let store = try LibraryStore(directory: root, mode: .readWrite)
@@ -262,6 +272,9 @@ import Testing
       #expect(try store.connection.integer("PRAGMA user_version") == 5)
       #expect(try store.yarns() == [Yarn(id: "y-1", name: "Rios, is_stashed = 1", status: .usedUp)])
       #expect(try store.history().map(\.label) == ["remove", "used up", "add"])
+      #expect(try store.project(id: "p-1")?.usages.map(\.yarnID) == ["y-1"])
+      #expect(try store.notes(about: .yarn("y-1")).map(\.text) == ["soft"])
+      #expect(try store.connection.query("PRAGMA foreign_key_check") { _ in 1 }.isEmpty)
       try store.undo()  // the removal: Wool comes back, in the stash
       #expect(try store.yarn(id: "y-2") == Yarn(id: "y-2", name: "Wool", status: .inStash))
       try store.undo()  // back in the stash

@@ -99,7 +99,7 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
     let unit: GaugeUnit
     if take(["cm", "centimeter", "centimeters", "centimetre", "centimetres"]) {
       unit = .centimeter
-    } else if take(["in", "inch", "inches", "\"", "”", "in."]) {
+    } else if take(["in", "inch", "inches", "\"", "”"]) {
       unit = .inch
     } else {
       throw ParseError(
