@@ -118,7 +118,7 @@ import Testing
         netWeightPerSkein: amount(&random), quantity: amount(&random),
         remainingOverride: amount(&random), purchaseLocation: optionalText(&random),
         dateAdded: day(&random), status: random.pick(StashStatus.allCases), price: price(&random),
-        storedIn: optionalText(&random), tags: tags(&random), photos: attachments())
+        storedIn: optionalText(&random), tags: tags(&random, valid: false), photos: attachments())
     }
     let projects = (0..<Int.random(in: 0...5, using: &random)).map { _ in
       Project(
@@ -137,8 +137,8 @@ import Testing
               yarnID: random.pick(yarns).id,
               amount: amount(&random) ?? Amount(random.pick(numbers), .gram))
           },
-        photos: attachments(), gauge: gauge(&random), sizeMade: optionalText(&random),
-        madeFor: optionalText(&random), tags: tags(&random))
+        photos: attachments(), gauge: gauge(&random, valid: false), sizeMade: optionalText(&random),
+        madeFor: optionalText(&random), tags: tags(&random, valid: false))
     }
     var notes: [Note] = []
     if !yarns.isEmpty || !projects.isEmpty {
@@ -221,8 +221,14 @@ import Testing
   }
 
   /// Tags that keep the rule: none, a few, one of `Rules.maximumTagLength` Characters, emoji,
-  /// accents, case variants of none other.
-  static func tags(_ random: inout Random) -> [String] {
+  /// accents, case variants of none other; with `valid` false, now and then one that breaks
+  /// it (a comma, too long, spaces around, a line break, the same tag twice).
+  static func tags(_ random: inout Random, valid: Bool = true) -> [String] {
+    if !valid, random.chance(15) {
+      return [
+        random.pick(["a,b", String(repeating: "t", count: Rules.maximumTagLength + 1), " x", "a\nb", ""])
+      ] + (random.chance(50) ? ["Gift", "gift"] : [])
+    }
     let pool = [
       "gift", "Lace", "sock yarn", "🧶", "e\u{301}té", String(repeating: "t", count: Rules.maximumTagLength),
       "日本", "to-frog", "x;y", "'=x",
@@ -232,9 +238,13 @@ import Testing
     return out
   }
 
-  /// A gauge or none: with and without rows, in cm and in, fractions, the edges.
-  static func gauge(_ random: inout Random) -> Gauge? {
+  /// A gauge or none: with and without rows, in cm and in, fractions, the edges; with `valid`
+  /// false, now and then 0 stitches or a length over the limit.
+  static func gauge(_ random: inout Random, valid: Bool = true) -> Gauge? {
     guard !random.chance(40) else { return nil }
+    if !valid, random.chance(15) {
+      return Gauge(stitches: random.pick([0, 18]), length: random.pick([10, 1001]), unit: .centimeter)
+    }
     return Gauge(
       stitches: random.pick([18, 22.5, 0.25, Rules.maximumGaugeNumber]),
       rows: random.chance(30) ? nil : random.pick([24, 30.5, 1, 0.1 + 0.2]),
