@@ -358,6 +358,8 @@ extension StashCSV {
 /// Where each known column is in a header, and what is wrong with the header.
 struct StashHeaderLayout {
   var index: [StashCSV.Column: Int] = [:]
+  /// `index` by `StashCSV.Column.ordinal`.
+  private(set) var positions: [Int?] = []
   var names: [String]
   var ignored: [String] = []
   var problems: [StashCSV.ImportProblem] = []
@@ -386,6 +388,7 @@ struct StashHeaderLayout {
       problems.append(
         .init(line: header.line, column: nil, reason: "the header has neither a Name nor an ID column"))
     }
+    positions = StashCSV.Column.allCases.map { index[$0] }
   }
 
   /// The column a header names: ours, or YarnBuddy's three other names.
@@ -439,7 +442,7 @@ struct StashRowReader {
 
   /// The cell of `column`: `nil` when the file has no such column; the formula guard undone.
   func cell(_ column: StashCSV.Column) -> String? {
-    guard let position = layout.index[column], position < record.fields.count else { return nil }
+    guard let position = layout.positions[column.ordinal], position < record.fields.count else { return nil }
     let text = record.fields[position]
     guard options.undoFormulaGuard, record.quoted[position] else { return text }
     return StashRowReader.unguarded(text)
@@ -573,13 +576,15 @@ struct StashRowReader {
       }
     }
     // Left to right, as people read the row.
-    let positions = Dictionary(
-      layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    problems = problems.enumerated().sorted { left, right in
-      let a = left.element.column.flatMap { positions[$0] } ?? -1
-      let b = right.element.column.flatMap { positions[$0] } ?? -1
-      return (a, left.offset) < (b, right.offset)
-    }.map(\.element)
+    if problems.count > 1 {
+      let positions = Dictionary(
+        layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      problems = problems.enumerated().sorted { left, right in
+        let a = left.element.column.flatMap { positions[$0] } ?? -1
+        let b = right.element.column.flatMap { positions[$0] } ?? -1
+        return (a, left.offset) < (b, right.offset)
+      }.map(\.element)
+    }
     if var notes = cell(.notes) {
       if layout.dialect == .yarnBuddy {
         // YarnBuddy ends every note with a line feed.
@@ -725,7 +730,9 @@ struct StashRowReader {
     let commas = text.utf8.filter { $0 == 0x2C }.count
     if commas == 1, !text.utf8.contains(0x2E) { text = text.replacing(",", with: ".") }
     guard let first = text.utf8.first, (0x30...0x39).contains(first) || first == 0x2E,
-      text.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }),
+      text.utf8.allSatisfy({
+        (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B || $0 == 0x2D
+      }),
       let value = Double(text), value.isFinite
     else { return nil }
     return value
