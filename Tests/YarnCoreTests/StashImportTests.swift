@@ -28,14 +28,16 @@ import Testing
     let data = Data(text.utf8)
     let plan = try StashCSV.importPlan(from: data, store: store, options: options(lenient: lenient))
     let before = try store.yarns()
-    let dry = try StashCSV.importCSV(from: data, into: store, options: options(lenient: lenient), dryRun: true)
+    let dry = try StashCSV.importCSV(
+      from: data, into: store, options: options(lenient: lenient), dryRun: true)
     let done = try StashCSV.importCSV(from: data, into: store, options: options(lenient: lenient))
     for result in [dry, done] {
       #expect(result.problems == plan.problems && result.warnings == plan.warnings)
       // (A new yarn without an ID in the file gets a new ID each time.)
       #expect(result.changes == plan.changes)
       #expect(
-        result.remainingOverrides.map { "\($0.line) \($0)" } == plan.remainingOverrides.map { "\($0.line) \($0)" })
+        result.remainingOverrides.map { "\($0.line) \($0)" }
+          == plan.remainingOverrides.map { "\($0.line) \($0)" })
       #expect(result.unchanged == plan.unchanged && result.added == plan.creates.count)
       #expect(result.notesAdded == plan.notes.count && result.dialect == plan.dialect)
       #expect(result.ignoredColumns == plan.ignoredColumns && result.guessedLines == plan.guessedLines)

@@ -394,7 +394,8 @@ struct StashMerger {
     if yarns.count > 1 {
       return .init(
         line: line, column: nil,
-        reason: "fits \(yarns.count) yarns of the library by \(keyWords) (IDs \(list(yarns.map(\.id))))" + hint)
+        reason: "fits \(yarns.count) yarns of the library by \(keyWords) (IDs \(list(yarns.map(\.id))))"
+          + hint)
     }
     let others = rows.filter { $0 != line }.map(String.init)
     let lines =

@@ -135,27 +135,27 @@ extension StashCSV.Column {
   /// (hashing the header text for each of a row's cells was 4% of an import).
   var ordinal: Int {
     switch self {
-      case .name: 0
-      case .brand: 1
-      case .colorway: 2
-      case .colorFamily: 3
-      case .dyeLot: 4
-      case .weight: 5
-      case .fiber: 6
-      case .lengthPerSkein: 7
-      case .lengthUnit: 8
-      case .netWeightPerSkein: 9
-      case .netWeightUnit: 10
-      case .quantity: 11
-      case .quantityUnit: 12
-      case .remaining: 13
-      case .remainingUnit: 14
-      case .remainingSource: 15
-      case .purchaseLocation: 16
-      case .dateAdded: 17
-      case .stashed: 18
-      case .notes: 19
-      case .id: 20
+    case .name: 0
+    case .brand: 1
+    case .colorway: 2
+    case .colorFamily: 3
+    case .dyeLot: 4
+    case .weight: 5
+    case .fiber: 6
+    case .lengthPerSkein: 7
+    case .lengthUnit: 8
+    case .netWeightPerSkein: 9
+    case .netWeightUnit: 10
+    case .quantity: 11
+    case .quantityUnit: 12
+    case .remaining: 13
+    case .remainingUnit: 14
+    case .remainingSource: 15
+    case .purchaseLocation: 16
+    case .dateAdded: 17
+    case .stashed: 18
+    case .notes: 19
+    case .id: 20
     }
   }
 }
