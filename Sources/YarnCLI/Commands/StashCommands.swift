@@ -180,7 +180,7 @@ struct StashList: ParsableCommand {
     if context.global.json {
       try context.read { store in
         let counted = try store.countedUsagesByYarn(includeActive: includeActive)
-        try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
+        try context.printJSONArray(written: { $0.prettyBytes() }) { (print: (YarnJSON) throws -> Void) in
           try store.forEachYarn { yarn in
             let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
             try print(

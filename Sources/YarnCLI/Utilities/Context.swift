@@ -173,13 +173,19 @@ final class Context {
   /// A JSON array on standard output, element by element, in exactly the bytes `printJSON`
   /// gives the whole array: memory does not grow with the number of elements.
   ///
-  /// - Parameter body: hands each element, in order, to the function it is given.
+  /// - Parameters:
+  ///   - written: an element's bytes as the encoder would write it at the top level, made
+  ///     without the encoder (`YarnJSON.prettyBytes`), or `nil` to encode it.
+  ///   - body: hands each element, in order, to the function it is given.
   /// - Throws: what `body` or the encoder throws; the elements before it are printed.
-  func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
+  func printJSONArray<T: Encodable>(
+    written: @escaping (T) -> [UInt8]? = { _ in nil }, _ body: ((T) throws -> Void) throws -> Void
+  ) throws {
     let encoder = JSONCoding.encoder()
     var count = 0
     try body { element in
-      let data = try encoder.encode(element)
+      // `written`: the encoder's bytes for the element, made without it (or nil).
+      let data = try written(element) ?? Array(encoder.encode(element))
       // One level deeper, as the encoder indents an array's elements: two spaces after each
       // line feed, but not on the empty line of an empty array inside (a string's line
       // feeds are escaped, so every byte 0x0A ends a line). Done on the bytes: splitting the
