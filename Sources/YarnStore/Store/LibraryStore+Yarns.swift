@@ -44,6 +44,13 @@ extension LibraryStore {
     }
   }
 
+  /// Whether the stash holds any yarn.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed` or `.database`.
+  public func hasYarns() throws -> Bool {
+    try read { try connection.integer("SELECT EXISTS (SELECT 1 FROM yarn)") == 1 }
+  }
+
   /// The yarn with `id`, or `nil` when there is none.
   ///
   /// - Throws: the errors of `yarns()`.
