@@ -24,6 +24,7 @@ public struct RemovalEffects: Hashable, Sendable {
   /// the stash (their remaining estimate grows), in the usages' order, each once.
   public var yarnsGivenBack: [String] = []
 
+  /// No effects: every count 0, no pattern PDF, no names (what `isEmpty` compares with).
   public init() {}
 
   /// Whether nothing goes with the item and nothing else changes.
