@@ -50,7 +50,7 @@ DOCC="$(tool docc)"
 bash scripts/setup.sh
 swift build --target YarnCore
 BIN="$(swift build --show-bin-path)"
-TRIPLE="$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+TRIPLE="$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 
 # The C modules YarnStore and YarnCore import: a system library's module map under Sources/,
 # and the module maps SwiftPM writes for the C targets.
