@@ -65,8 +65,9 @@ fi
 
 GRAPHS="$(mktemp -d "${TMPDIR:-/tmp}/yarn-symbol-graphs.XXXXXX")"
 trap 'rm -rf "$GRAPHS"' EXIT
-"$EXTRACT" -module-name YarnCore -target "$TRIPLE" "${SDK_ARGS[@]}" \
-  -I "$BIN/Modules" -I "$BIN" "${CLANG_ARGS[@]}" \
+# (`${A[@]+"${A[@]}"}`: an empty array under `set -u` in macOS's bash 3.2.)
+"$EXTRACT" -module-name YarnCore -target "$TRIPLE" ${SDK_ARGS[@]+"${SDK_ARGS[@]}"} \
+  -I "$BIN/Modules" -I "$BIN" ${CLANG_ARGS[@]+"${CLANG_ARGS[@]}"} \
   -experimental-allowed-reexported-modules=YarnModel,YarnStore \
   -minimum-access-level public -skip-inherited-docs -emit-extension-block-symbols \
   -output-dir "$GRAPHS"
