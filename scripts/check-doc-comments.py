@@ -101,17 +101,17 @@ def main():
             kind = symbol["kind"]["displayName"].lower()
             name = ".".join(symbol["pathComponents"])
             if not has_abstract(symbol):
-                missing.append(f"{path}:{where[1]}: {kind} {name} has no doc comment")
+                missing.append((path, where[1], f"{kind} {name} has no doc comment"))
             elif throws(symbol) and not says_what_it_throws(symbol):
                 missing.append(
-                    f"{path}:{where[1]}: {kind} {name} throws, but its doc comment has no "
-                    "`- Throws:` (which errors, and when)"
+                    (path, where[1], f"{kind} {name} throws, but its doc comment has no "
+                     "`- Throws:` (which errors, and when)")
                 )
         with open(file, "w", encoding="utf-8") as handle:
             json.dump(graph, handle)
     if missing:
-        for entry in sorted(set(missing)):
-            print(f"error: {entry}", file=sys.stderr)
+        for path, line, message in sorted(set(missing)):
+            print(f"error: {path}:{line}: {message}", file=sys.stderr)
         print(
             f"check-doc-comments: {len(set(missing))} of {checked} public symbols lack a doc comment "
             "or its `- Throws:` (say what it is, its shape and units, what it throws and when)",
