@@ -26,7 +26,9 @@ struct ConvertCommand: ParsableCommand {
         .variadic("amount", "The amount, such as \"2 skeins\" (quoted or not), 150g or 300yd.")
       ],
       options: [
-        .value("to", "unit", "The unit wanted: skein, g, oz, yd or m.", required: true),
+        .value(
+          "to", "unit", "The unit wanted: skein, g, oz, yd or m.", required: true,
+          completion: .cases(of: YarnUnit.self)),
         .value("length-per-skein", "length", "The length of one skein, such as 220yd."),
         .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g."),
         .value("yarn", "yarn", "Take the put-up of this stash yarn."),

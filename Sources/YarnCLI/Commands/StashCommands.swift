@@ -34,7 +34,8 @@ struct YarnFields {
     .value("dye-lot", "text", "The dye lot printed on the ball band."),
     .value(
       "weight", "weight",
-      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'.",
+      completion: .yarnWeights),
     .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
     .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
     .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
@@ -42,7 +43,9 @@ struct YarnFields {
     .value("remaining", "amount", "What is left, overriding the estimate."),
     .value("location", "text", "Where it was bought."),
     .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
-    .value("stashed", "yes|no", "Whether it is still in the stash (no: used up or given away)."),
+    .value(
+      "stashed", "yes|no", "Whether it is still in the stash (no: used up or given away).",
+      completion: .choices(["yes", "no"])),
   ]
 
   var brand: String??
@@ -176,12 +179,18 @@ struct StashList: ParsableCommand {
         """,
       options: [
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
-        .value("status", "status", "Only yarns in-stash or used-up."),
-        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .value(
+          "status", "status", "Only yarns in-stash or used-up.",
+          completion: .cases(of: YarnQuery.Status.self)),
+        .value(
+          "weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ...",
+          completion: .yarnWeights),
         .value("brand", "text", "Only yarns whose brand contains this text."),
         .value(
           "search", "text", "Only yarns whose name, brand, colorway, fiber or notes contain this text."),
-        .value("sort", "order", "Sort by name, added, remaining or weight."),
+        .value(
+          "sort", "order", "Sort by name, added, remaining or weight.",
+          completion: .cases(of: YarnQuery.Sort.self)),
       ],
       aliases: ["ls"])
   }
@@ -258,7 +267,9 @@ struct StashMatchCommand: ParsableCommand {
       options: [
         .value("length", "length", "The length needed, such as 1200yd or 1100m."),
         .value("mass", "weight", "The weight needed, such as 400g or 14oz."),
-        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .value(
+          "weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ...",
+          completion: .yarnWeights),
         .flag("same-dye-lot", "All of it from one dye lot: a yarn without one is never sure to do."),
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
       ])
