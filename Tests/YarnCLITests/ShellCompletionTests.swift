@@ -314,6 +314,33 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(result.stderr.contains("tcsh") && result.stderr.contains("bash, zsh or fish"))
   }
 
+  /// scripts/install.sh puts the binary, the man page and the three scripts under PREFIX,
+  /// written by the binary it installs.
+  @Test(.enabled(if: bash != nil, "bash is not installed")) func installScriptInstallsAll() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let prefix = yarn.directory.appendingPathComponent("prefix with space")
+    let installed = try run(
+      try #require(bash), [repository.appendingPathComponent("scripts/install.sh").path, prefix.path],
+      environment: ["YARN_BINARY": try #require(YarnRunner.executable).path], directory: yarn.directory)
+    #expect(installed.status == 0, "\(installed.stderr)")
+    let files: [(String, [String])] = [
+      ("share/man/man1/yarn.1", ["help", "--man"]),
+      ("share/bash-completion/completions/yarn", ["completions", "bash"]),
+      ("share/zsh/site-functions/_yarn", ["completions", "zsh"]),
+      ("share/fish/vendor_completions.d/yarn.fish", ["completions", "fish"]),
+    ]
+    for (path, arguments) in files {
+      let text = try String(contentsOf: prefix.appendingPathComponent(path), encoding: .utf8)
+      #expect(text == (try yarn.run(arguments, useLibrary: false)).stdout, "\(path)")
+    }
+    let binary = prefix.appendingPathComponent("bin/yarn").path
+    #expect(FileManager.default.isExecutableFile(atPath: binary))
+    #expect((try run(binary, ["--version"])).stdout == "yarn \(YarnTool.version)\n")
+  }
+
   @Test(.enabled(if: bash != nil, "bash is not installed")) func bashScriptPassesBashN() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
