@@ -413,6 +413,11 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try complete(["project", "list", "--status", "f"]) == ["finished", "frogged"])
     #expect(try complete(["time", "report", "--by", ""]) == ["project", "day", "week", "month"])
     #expect(try complete(["completions", ""]) == ["bash", "zsh", "fish"])
+    // `yarn help` takes command words.
+    #expect(try complete(["help", "st"]) == ["stash"])
+    #expect(try complete(["help", "stash", "ex"]) == ["export"])
+    #expect(try complete(["help", "--man", "time", "l"]) == ["log"])
+    #expect(try complete(["help", "stash", "ls", ""]) == [])
     #expect(try complete(["--library", library, "stash", "add", "x", "--q"]) == ["--quantity", "--quiet"])
     // Project and yarn names, escaped for the line (a space, an apostrophe).
     let projects = ["Grandma\\'s\\ Cowl", "Flax"]
@@ -477,6 +482,7 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try complete(["--library", library, "project", "use", "Flax", ""]) == "Cascade 220\n")
     #expect(try complete(["backup", "restore", ""]) == "_files \n")
     #expect(try complete(["stash", "add", "--"]).contains("--brand:The maker"))
+    #expect(try complete(["help", "time", ""]).hasPrefix("start:Start a timer on a project.\n"))
   }
 
   @Test(.enabled(if: fish != nil, "fish is not installed (Debian: apt-get install fish)"))
@@ -505,5 +511,6 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try complete("yarn --library \(library) project use Flax ") == ["Cascade 220"])
     #expect(try complete("yarn project list --craft=cr") == ["--craft=crochet"])
     #expect(try complete("yarn stash add x --bra") == ["--brand"])
+    #expect(try complete("yarn help stash ex") == ["export"])
   }
 }

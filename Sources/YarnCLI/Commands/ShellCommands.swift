@@ -12,7 +12,9 @@ struct HelpCommand: ParsableCommand {
         'yarn help --man | man -l -', or install it as man1/yarn.1 (scripts/install.sh does).
         """,
       arguments: [
-        .variadic("command", "The command, such as stash export (default: yarn itself).", optional: true)
+        .variadic(
+          "command", "The command, such as stash export (default: yarn itself).", optional: true,
+          completion: .command)
       ],
       options: [.flag("man", "Print the manual page (roff) instead of the help.")])
   }

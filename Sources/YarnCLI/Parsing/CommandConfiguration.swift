@@ -42,6 +42,9 @@ enum CompletionKind: Equatable {
   case directory
   /// One of these words.
   case choices([String])
+  /// The words of a command (`yarn help stash export`): the subcommands under the words
+  /// given before.
+  case command
 
   /// The kind a name implies: `project` a project's name, `yarn` a yarn's, `file` a file,
   /// `dir` or `directory` a directory; any other name `.none`.

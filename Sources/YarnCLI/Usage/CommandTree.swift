@@ -71,6 +71,7 @@ extension CompletionKind {
     case .file: "file"
     case .directory: "directory"
     case .choices: "choices"
+    case .command: "command"
     }
   }
 }

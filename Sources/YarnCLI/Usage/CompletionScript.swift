@@ -173,11 +173,24 @@ enum CompletionScript {
             while IFS= read -r line; do COMPREPLY+=("$line"); done \
               < <(compgen -W "$_yarn_choices" -- "$cur")
             ;;
+          command)
+            # The subcommands under the command words given so far (`yarn help stash ...`).
+            local under=yarn
+            for line in "${_yarn_given[@]}"; do
+              _yarn_child "$under" "$line"
+              [[ -n $_yarn_next ]] || return 0
+              under=$_yarn_next
+            done
+            _yarn_spec "$under"
+            while IFS= read -r line; do COMPREPLY+=("$line"); done \
+              < <(compgen -W "$_yarn_subs" -- "$cur")
+            ;;
         esac
       }
 
       _yarn() {
         local cur=${COMP_WORDS[COMP_CWORD]} path=yarn word i positional=0 pending='' only_args=''
+        local _yarn_given=()
         local _yarn_subs _yarn_opts _yarn_valued _yarn_args _yarn_variadic _yarn_next
         local _yarn_kind _yarn_choices _yarn_library=${YARN_LIBRARY-}
         COMPREPLY=()
@@ -208,6 +221,7 @@ enum CompletionScript {
             fi
             continue
           fi
+          _yarn_given+=("$word")
           (( positional++ ))
         done
 
@@ -331,11 +345,23 @@ enum CompletionScript {
           file) _files ;;
           directory) _files -/ ;;
           choices) compadd -- ${=_yarn_choices} ;;
+          command)
+            # The subcommands under the command words given so far (`yarn help stash ...`).
+            local under=yarn given
+            for given in "${_yarn_given[@]}"; do
+              _yarn_child "$under" "$given"
+              [[ -n $_yarn_next ]] || return 0
+              under=$_yarn_next
+            done
+            _yarn_spec "$under"
+            _describe -t commands command _yarn_subs
+            ;;
         esac
       }
 
       _yarn() {
         local path=yarn word i positional=0 pending='' only_args=''
+        local -a _yarn_given
         local -a _yarn_subs _yarn_opts _yarn_args
         local _yarn_valued _yarn_variadic _yarn_next _yarn_kind _yarn_choices
         local _yarn_library=${YARN_LIBRARY-}
@@ -364,6 +390,7 @@ enum CompletionScript {
             fi
             continue
           fi
+          _yarn_given+=("$word")
           (( positional++ ))
         done
 
@@ -446,9 +473,16 @@ enum CompletionScript {
       # `yarn stash add`), __yarn_positional (how many arguments were given), __yarn_pending
       # (the option whose value is at the cursor) and __yarn_library (a --library given).
       function __yarn_state
+          # Every `complete` line's condition asks: read the line once per state of it.
+          set -l line (commandline -cp) (commandline -opc)
+          if set -q __yarn_read_line; and test "$__yarn_read_line" = "$line"
+              return
+          end
+          set -g __yarn_read_line $line
           set -l words (commandline -opc)
           set -g __yarn_path yarn
           set -g __yarn_positional 0
+          set -g __yarn_given
           set -g __yarn_pending
           set -g __yarn_library $YARN_LIBRARY
           set -l only_args
@@ -484,6 +518,7 @@ enum CompletionScript {
                   end
                   continue
               end
+              set -a __yarn_given $word
               set -g __yarn_positional (math $__yarn_positional + 1)
           end
       end
@@ -507,6 +542,27 @@ enum CompletionScript {
               test $__yarn_positional -ge $argv[2]
           else
               test $__yarn_positional -eq $argv[2]
+          end
+      end
+
+      # __yarn_commands: the subcommands under the command words given so far
+      # (`yarn help stash ...`), one a line.
+      function __yarn_commands
+          set -l under yarn
+          for word in $__yarn_given
+              __yarn_spec $under
+              set -l next
+              for sub in $__yarn_subs
+                  set -l pair (string split -m 1 = -- $sub)
+                  test "$pair[1]" = "$word"; and set next $pair[2]
+              end
+              test -n "$next"; or return
+              set under "$under $next"
+          end
+          __yarn_spec $under
+          for sub in $__yarn_subs
+              set -l pair (string split -m 1 = -- $sub)
+              test "$pair[1]" = "$pair[2]"; and echo $pair[1]
           end
       end
 
@@ -554,6 +610,7 @@ enum CompletionScript {
     case .yarn: " -x -a " + fishQuoted("(__yarn_names yarns)")
     case .file: " -r -F"
     case .directory: " -x -a " + fishQuoted("(__fish_complete_directories)")
+    case .command: " -x -a " + fishQuoted("(__yarn_commands)")
     case .choices(let words): " -x -a " + fishQuoted(words.joined(separator: " "))
     }
   }
