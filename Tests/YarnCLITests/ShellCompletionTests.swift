@@ -485,6 +485,49 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try complete(["help", "time", ""]).hasPrefix("start:Start a timer on a project.\n"))
   }
 
+  /// The zsh script installed as `_yarn` in `$fpath`, in an interactive zsh on a
+  /// pseudo-terminal (zsh/zpty) after `compinit`: TAB completes a project's name.
+  @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian: apt-get install zsh)"))
+  func zshCompletesOnATerminal() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try makeLibrary(yarn)
+    let functions = yarn.directory.appendingPathComponent("functions")
+    try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+    let text = try yarn.run(["completions", "zsh"], useLibrary: false).stdout
+    try Data(text.utf8).write(to: functions.appendingPathComponent("_yarn"))
+    let bin = yarn.directory.appendingPathComponent("bin")
+    try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: bin.appendingPathComponent("yarn"), withDestinationURL: try #require(YarnRunner.executable))
+    func complete(_ line: String, until expected: String) throws -> String {
+      let setup =
+        "fpath=(\(shellQuoted(functions.path)) $fpath); PATH=\(shellQuoted(bin.path)):$PATH; "
+        + "autoload -U compinit; compinit -u -D; PROMPT='>'"
+      let driver = """
+        zmodload zsh/zpty || exit 3
+        zpty z 'zsh -f -i'
+        zpty -w z \(shellQuoted(setup))
+        zpty -w -n z \(shellQuoted(line))$'\\t'
+        out=''
+        for i in {1..100}; do
+          while zpty -r -t z chunk; do out+=$chunk; done
+          [[ $out == *\(shellQuoted(expected))* || $out == *$'\\a'* ]] && break
+          sleep 0.1
+        done
+        zpty -d z
+        print -r -- $out
+        """
+      let result = try run(try #require(zsh), ["-f", "-c", driver], directory: yarn.directory)
+      #expect(result.status == 0, "\(result.stderr)")
+      return result.stdout
+    }
+    let library = shellQuoted(yarn.library.path)
+    #expect(try complete("yarn sta", until: "yarn stash").contains("yarn stash"))
+    let name = "start Grandma\\'s\\ Cowl"
+    #expect(try complete("yarn --library \(library) time start Gr", until: name).contains(name))
+  }
+
   @Test(.enabled(if: fish != nil, "fish is not installed (Debian: apt-get install fish)"))
   func fishCompletesCommandsOptionsAndNames() throws {
     let yarn = try YarnRunner()

@@ -189,12 +189,12 @@ enum CompletionScript {
       }
 
       _yarn() {
-        local cur=${COMP_WORDS[COMP_CWORD]} path=yarn word i positional=0 pending='' only_args=''
+        local cur=${COMP_WORDS[COMP_CWORD]} at=yarn word i positional=0 pending='' only_args=''
         local _yarn_given=()
         local _yarn_subs _yarn_opts _yarn_valued _yarn_args _yarn_variadic _yarn_next
         local _yarn_kind _yarn_choices _yarn_library=${YARN_LIBRARY-}
         COMPREPLY=()
-        _yarn_spec "$path"
+        _yarn_spec "$at"
         for (( i = 1; i < COMP_CWORD; i++ )); do
           word=${COMP_WORDS[i]}
           if [[ -n $pending ]]; then
@@ -214,10 +214,10 @@ enum CompletionScript {
             continue
           fi
           if [[ -z $only_args && -n $_yarn_subs ]]; then
-            _yarn_child "$path" "$word"
+            _yarn_child "$at" "$word"
             if [[ -n $_yarn_next ]]; then
-              path=$_yarn_next
-              _yarn_spec "$path"
+              at=$_yarn_next
+              _yarn_spec "$at"
             fi
             continue
           fi
@@ -233,7 +233,7 @@ enum CompletionScript {
         fi
         if [[ -n $pending ]]; then
           [[ $cur == '=' ]] && cur=''
-          _yarn_value_kind "$path" "$pending"
+          _yarn_value_kind "$at" "$pending"
           _yarn_complete_value "$_yarn_kind" "$cur"
           if [[ -n $prefix ]]; then COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); fi
           return 0
@@ -252,7 +252,7 @@ enum CompletionScript {
         if (( positional >= count )) && [[ -n $_yarn_variadic ]]; then positional=$(( count - 1 )); fi
         if (( positional < count )); then
           _yarn_kind=${_yarn_args[positional]}
-          _yarn_choices=$(_yarn_argument_choices "$path" "$positional")
+          _yarn_choices=$(_yarn_argument_choices "$at" "$positional")
           _yarn_complete_value "$_yarn_kind" "$cur"
         fi
         return 0
@@ -360,12 +360,12 @@ enum CompletionScript {
       }
 
       _yarn() {
-        local path=yarn word i positional=0 pending='' only_args=''
+        local at=yarn word i positional=0 pending='' only_args=''
         local -a _yarn_given
         local -a _yarn_subs _yarn_opts _yarn_args
         local _yarn_valued _yarn_variadic _yarn_next _yarn_kind _yarn_choices
         local _yarn_library=${YARN_LIBRARY-}
-        _yarn_spec "$path"
+        _yarn_spec "$at"
         for (( i = 2; i < CURRENT; i++ )); do
           word=${words[i]}
           if [[ -n $pending ]]; then
@@ -383,10 +383,10 @@ enum CompletionScript {
             continue
           fi
           if [[ -z $only_args && ${#_yarn_subs} -gt 0 ]]; then
-            _yarn_child "$path" "$word"
+            _yarn_child "$at" "$word"
             if [[ -n $_yarn_next ]]; then
-              path=$_yarn_next
-              _yarn_spec "$path"
+              at=$_yarn_next
+              _yarn_spec "$at"
             fi
             continue
           fi
@@ -400,7 +400,7 @@ enum CompletionScript {
           compset -P '*='
         fi
         if [[ -n $pending ]]; then
-          _yarn_value_kind "$path" "$pending"
+          _yarn_value_kind "$at" "$pending"
           _yarn_complete_value "$_yarn_kind"
           return
         fi
@@ -416,7 +416,7 @@ enum CompletionScript {
         if (( positional >= count )) && [[ -n $_yarn_variadic ]]; then positional=$(( count - 1 )); fi
         if (( positional < count )); then
           _yarn_kind=${_yarn_args[positional + 1]}
-          _yarn_choices=$(_yarn_argument_choices "$path" "$positional")
+          _yarn_choices=$(_yarn_argument_choices "$at" "$positional")
           _yarn_complete_value "$_yarn_kind"
         fi
       }
