@@ -66,11 +66,12 @@ enum CompletionScript {
   }
 
   /// `_yarn_value_kind PATH OPTION`: sets `_yarn_kind` to what OPTION's value names and
-  /// `_yarn_choices` to its words.
+  /// `_yarn_choices` to its words (`none` for free text: nothing to offer).
   private static func valueKindFunction(_ paths: [[any ParsableCommand.Type]]) -> String {
     var out = "_yarn_value_kind() {\n  _yarn_choices=''\n  case \"$1 $2\" in\n"
     for path in paths {
-      for option in CommandTree.options(of: path) where CommandTree.takesValue(option) {
+      for option in CommandTree.options(of: path)
+      where CommandTree.takesValue(option) && option.completion != .none {
         let patterns = CommandTree.spellings(of: option).map {
           quoted(CommandTree.words(path) + " " + $0)
         }
