@@ -26,8 +26,8 @@ optional_checkers() {
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     echo "setup: installing ${missing[*]} with apt-get (checkers of the completions and man page)" >&2
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2 \
+    { $SUDO apt-get update -qq \
+      && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2; } \
       || echo "setup: could not install ${missing[*]}; the tests that need them are skipped" >&2
   else
     echo "setup: ${missing[*]} not installed; the tests that need them are skipped" \
