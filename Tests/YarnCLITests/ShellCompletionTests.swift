@@ -285,6 +285,10 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try yarn.ok(["__complete", "projects", "--", "gr"]).stdout == "Grandma's Cowl\ngrey socks\n")
     #expect(try yarn.ok(["__complete", "projects", "Grandma's "]).stdout == "Grandma's Cowl\n")
     #expect(try yarn.ok(["__complete", "yarns"]).stdout == "Cascade 220\n")
+    // A name with a control character (written past the rules) is left out.
+    try yarn.storeBreakingTheRules(Yarn(id: "bad00001", name: "Red\u{1B}[31m Alert"))
+    try yarn.storeBreakingTheRules(Yarn(id: "bad00002", name: "Two\nLines"))
+    #expect(try yarn.ok(["__complete", "yarns"]).stdout == "Cascade 220\n")
     let missing = yarn.directory.appendingPathComponent("none")
     let none = try yarn.run(["--library", missing.path, "__complete", "yarns"], useLibrary: false)
     #expect(none.status == 0 && none.stdout == "" && none.stderr == "")

@@ -83,7 +83,7 @@ struct CompletionsCommand: ParsableCommand {
 ///
 /// Reads only the names (`LibraryStore.projectNames()`, `yarnNames()`), each once, in the
 /// order the items were added; with PREFIX only the names that begin with it (case aside,
-/// `Lookup.key`). It creates no library, and says nothing when the library is missing or
+/// `Lookup.key`); never a name holding a control character. It creates no library, and says nothing when the library is missing or
 /// cannot be read (it prints no names and succeeds): a completion must not print errors into
 /// the line being typed.
 struct CompleteNamesCommand: ParsableCommand {
@@ -121,6 +121,9 @@ struct CompleteNamesCommand: ParsableCommand {
     let key = prefix.map(Lookup.key) ?? ""
     var seen: Set<String> = []
     for item in names where seen.insert(item.name).inserted {
+      // A name with a control character (in a library changed outside yarn) is left out:
+      // it would be a line break in the list, or an escape sequence typed into the line.
+      guard !item.name.unicodeScalars.contains(where: Table.isControl) else { continue }
       if key.isEmpty || Lookup.key(item.name).hasPrefix(key) { context.output.line(item.name) }
     }
   }
