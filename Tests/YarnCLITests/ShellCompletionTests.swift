@@ -79,6 +79,11 @@ private func allPaths() -> [[any ParsableCommand.Type]] {
   return result
 }
 
+/// `text` with its hyphens as roff writes them (`\-`).
+private func roff(_ text: String) -> String {
+  text.replacingOccurrences(of: "-", with: "\\-")
+}
+
 private func words(_ path: [any ParsableCommand.Type]) -> String {
   path.map { $0.configuration.name }.joined(separator: " ")
 }
@@ -155,15 +160,15 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
       }
       if path.count > 1 {
         let section = try #require(
-          block(man, from: ".SS \"\(name)\"", to: ".SH EXIT STATUS"), "man: \(name)")
+          block(man, from: ".SS \"\(roff(name))\"", to: ".SH EXIT STATUS"), "man: \(name)")
         let own = section.components(separatedBy: "\n.SS ").first ?? ""
         for option in command.options {
           #expect(
-            own.contains("\\fB\\-\\-\(option.name.replacingOccurrences(of: "-", with: "\\-"))\\fR"),
+            own.contains("\\fB\\-\\-\(roff(option.name))\\fR"),
             "man: \(name) --\(option.name)")
         }
         for argument in command.arguments {
-          #expect(own.contains("<\(argument.name)>"), "man: \(name) <\(argument.name)>")
+          #expect(own.contains("<\(roff(argument.name))>"), "man: \(name) <\(argument.name)>")
         }
       }
     }
