@@ -20,7 +20,8 @@ struct RootCommand: CommandGroup {
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
         TimeCommand.self, ToolCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
-        UndoCommand.self, RedoCommand.self,
+        UndoCommand.self, RedoCommand.self, HelpCommand.self, CompletionsCommand.self,
+        CompleteNamesCommand.self,
       ])
   }
 }
