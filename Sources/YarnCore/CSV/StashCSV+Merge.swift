@@ -144,6 +144,58 @@ struct StashMatchKey: Hashable {
     self.dyeLot = dyeLot.map { StashMatchKey.normalized($0 ?? "") }
   }
 
+  /// What becomes of one item without an ID among those that share a key
+  /// (`settle(_:among:unchanged:)`).
+  enum Outcome<Item> {
+    /// The item leaves this library yarn as it is (the item as read against it).
+    case unchanged(Item, Yarn)
+    /// The item updates this library yarn: the one item and the one yarn of the key left.
+    case update(Item, Yarn)
+    /// The item adds a yarn: no library yarn of the key is left.
+    case create(Item)
+    /// The item cannot be matched: it and the other `items` fit the `yarns` left.
+    case ambiguous(Item, items: [Item], yarns: [Yarn])
+  }
+
+  /// The rule of matching items without an ID (CSV rows, WEFT materials whose ID is no
+  /// yarn ID) to the library yarns of one key: each item, in order, takes the first yarn of
+  /// `free` it leaves unchanged (`unchanged` returns the item as read against the yarn, or
+  /// `nil` when it would change it); of the items and yarns left, a single item updates a
+  /// single yarn, items with no yarn left add yarns, and any other case (one item, several
+  /// yarns; several items, one yarn or more) leaves each such item ambiguous.
+  ///
+  /// - Throws: `CancellationError` when the current task is cancelled (checked per item).
+  static func settle<Item>(
+    _ items: [Item], among free: [Yarn], unchanged: (Item, Yarn) -> Item?
+  ) throws -> [Outcome<Item>] {
+    var free = free
+    var outcomes: [Outcome<Item>] = []
+    var left: [Item] = []
+    for item in items {
+      try Task.checkCancellation()
+      var found: (index: Int, item: Item)?
+      for (position, yarn) in free.enumerated() {
+        if let read = unchanged(item, yarn) {
+          found = (position, read)
+          break
+        }
+      }
+      if let found {
+        outcomes.append(.unchanged(found.item, free.remove(at: found.index)))
+      } else {
+        left.append(item)
+      }
+    }
+    if free.isEmpty {
+      outcomes += left.map { .create($0) }
+    } else if left.count == 1 && free.count == 1, let item = left.first {
+      outcomes.append(.update(item, free[0]))
+    } else {
+      outcomes += left.map { .ambiguous($0, items: left, yarns: free) }
+    }
+    return outcomes
+  }
+
   /// `text` in lower case (Unicode's full mapping), without spaces around it and with every
   /// run of white space inside as one space: `Cascade  220 ` and `cascade 220` are one key.
   static func normalized(_ text: String) -> String {
@@ -303,36 +355,26 @@ struct StashMerger {
             + " the same \(keyWords)"))
     }
     for key in keyOrder {
-      var free = index[key, default: []].filter { !claimed.contains($0.id) }
-      var left: [StashRowReader] = []
-      for row in waiting[key, default: []] {
-        try Task.checkCancellation()
-        var found: (index: Int, row: StashRowReader)?
-        for (position, yarn) in free.enumerated() {
+      let free = index[key, default: []].filter { !claimed.contains($0.id) }
+      let outcomes = try StashMatchKey.settle(
+        waiting[key, default: []], among: free,
+        unchanged: { row, yarn in
           let attempt = reading(row, matching: yarn)
-          if attempt.problems.isEmpty && attempt.yarn == yarn {
-            found = (position, attempt)
-            break
-          }
-        }
-        if let found {
-          try settle(found.row, base: free.remove(at: found.index))
-        } else {
-          left.append(row)
-        }
-      }
-      if free.isEmpty {
-        for var row in left {
+          return attempt.problems.isEmpty && attempt.yarn == yarn ? attempt : nil
+        })
+      for outcome in outcomes {
+        switch outcome {
+        case .unchanged(let row, let yarn):
+          try settle(row, base: yarn)
+        case .update(let row, let yarn):
+          try settle(reading(row, matching: yarn), base: yarn)
+        case .create(var row):
           row.read(base: nil, id: nil, projects: projects)
           try settle(row, base: nil)
-        }
-      } else if left.count == 1 && free.count == 1, let row = left.first {
-        try settle(reading(row, matching: free[0]), base: free[0])
-      } else {
-        for var row in left {
+        case .ambiguous(var row, let rows, let yarns):
           row.read(base: nil, id: nil, projects: projects)
           plan.problems.append(contentsOf: row.problems)
-          plan.problems.append(ambiguity(of: row.record.line, rows: left.map(\.record.line), yarns: free))
+          plan.problems.append(ambiguity(of: row.record.line, rows: rows.map(\.record.line), yarns: yarns))
         }
       }
     }

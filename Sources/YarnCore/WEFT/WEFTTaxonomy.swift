@@ -1,0 +1,112 @@
+import YarnModel
+
+/// The WEFT taxonomies (`99-taxonomy/*.yaml` of luxxyarns/weft, CC-BY-4.0) that yarn maps to
+/// its own values.
+enum WEFTTaxonomy {
+  /// The WEFT `yarn-weight` key of a CYC category, for export: 0 `lace`, 1 `fingering`,
+  /// 2 `sport`, 3 `dk`, 4 `worsted`, 5 `bulky`, 6 `super-bulky`, 7 `jumbo`.
+  static func key(of weight: YarnWeight) -> String {
+    switch weight {
+    case .lace: "lace"
+    case .superFine: "fingering"
+    case .fine: "sport"
+    case .light: "dk"
+    case .medium: "worsted"
+    case .bulky: "bulky"
+    case .superBulky: "super-bulky"
+    case .jumbo: "jumbo"
+    }
+  }
+
+  /// The CYC category of a WEFT `yarn-weight` key: `thread`, `cobweb`, `lace` and
+  /// `light-fingering` are CYC 0 Lace (the CYC table puts crochet thread, cobweb and light
+  /// fingering there), `aran` is 4 Medium; then the taxonomy's aliases and yarn's own words
+  /// (`YarnWeight(parsing:)`: `8ply`, `light`, `super fine`, …). `nil` for anything else.
+  static func weight(_ key: String) -> YarnWeight? {
+    let table: [String: YarnWeight] = [
+      "thread": .lace, "cobweb": .lace, "lace": .lace, "light-fingering": .lace,
+      "fingering": .superFine, "sport": .fine, "dk": .light, "worsted": .medium, "aran": .medium,
+      "bulky": .bulky, "super-bulky": .superBulky, "jumbo": .jumbo,
+      // Aliases of 99-taxonomy/yarn-weight.yaml that yarn's own words do not read.
+      "0-ply": .lace, "1-ply": .lace, "cobweb lace": .lace, "lace weight": .lace,
+      "sewing thread": .lace, "crochet thread": .lace, "size 10": .lace, "sock weight": .superFine,
+      "sport weight": .fine, "heavy worsted": .medium, "roving weight": .superBulky,
+      "arm knitting": .jumbo, "giant": .jumbo,
+    ]
+    let normalized = key.trimmingSpaces().lowercased()
+    return table[normalized] ?? YarnWeight(parsing: normalized)
+  }
+
+  /// The yarn craft of a WEFT `craft` key, and whether it is only the nearest one:
+  /// `machine-knitting` and `loom-knitting` are knitting, `cross-stitch` is embroidery, and
+  /// the crafts yarn has no name for (`sewing`, `quilting`, `macrame`, `dyeing`, `tatting`,
+  /// `felting`) are `other`. `nil` for a key the taxonomy does not have.
+  static func craft(_ key: String) -> (craft: Craft, exact: Bool)? {
+    switch key {
+    case "knitting": (.knitting, true)
+    case "crochet": (.crochet, true)
+    case "weaving": (.weaving, true)
+    case "spinning": (.spinning, true)
+    case "embroidery": (.embroidery, true)
+    case "other": (.other, true)
+    case "machine-knitting", "loom-knitting": (.knitting, false)
+    case "cross-stitch": (.embroidery, false)
+    case "sewing", "quilting", "macrame", "dyeing", "tatting", "felting": (.other, false)
+    default: nil
+    }
+  }
+
+  /// The yarn status of a WEFT project status key (`project_status` of status.yaml), and
+  /// whether it is only the nearest one: `gifted` is finished (a gift is given once made),
+  /// `other` is planned. `nil` for a key the taxonomy does not have.
+  static func projectStatus(_ key: String) -> (status: ProjectStatus, exact: Bool)? {
+    switch key {
+    case "gifted": (.finished, false)
+    case "other": (.planned, false)
+    default: ProjectStatus(rawValue: key).map { ($0, true) }
+    }
+  }
+
+  /// The material statuses (`material_status` of status.yaml).
+  static let materialStatuses: Set<String> = [
+    "in-stash", "allocated", "in-use", "used-up", "gifted", "sold", "returned", "frogged", "other",
+  ]
+
+  /// Whether a material status means the yarn is still in the stash: `in-stash`, `allocated`
+  /// and `in-use` (`Yarn.isStashed`); the others (used up, gifted, sold, returned, frogged,
+  /// other) mean it is not.
+  static func isStashed(_ key: String) -> Bool {
+    ["in-stash", "allocated", "in-use"].contains(key)
+  }
+
+  /// The put-up words of `unit.yaml` that count skeins for yarn (`skein`, `ball`, `hank`,
+  /// `cake`, `cone`, `bobbin`): yarn counts them all as skeins.
+  static let putUpUnits: Set<String> = [
+    "skein", "skeins", "ball", "balls", "hank", "hanks", "cake", "cakes", "cone", "cones", "bobbin",
+    "bobbins",
+  ]
+
+  /// The yarn unit of a `unit.yaml` key or symbol in a quantity used (`skein` and the put-up
+  /// words, `gram`/`g`, `oz`, `meter`/`m`, `yard`/`yd`), with the factor to it: `kg` is
+  /// 1000 g and `pound`/`lb` 16 oz (avoirdupois). `nil` for anything else.
+  static func unit(_ key: String) -> (unit: YarnUnit, factor: Double)? {
+    let word = key.trimmingSpaces().lowercased()
+    if putUpUnits.contains(word) { return (.skein, 1) }
+    switch word {
+    case "kg", "kilogram", "kilograms": return (.gram, 1000)
+    case "pound", "pounds", "lb", "lbs": return (.ounce, 16)
+    default: return YarnUnit(parsing: word).map { ($0, 1) }
+    }
+  }
+
+  /// The `unit.yaml` key yarn writes for a unit: `skein`, `gram`, `oz`, `meter`, `yard`.
+  static func key(of unit: YarnUnit) -> String {
+    switch unit {
+    case .skein: "skein"
+    case .gram: "gram"
+    case .ounce: "oz"
+    case .meter: "meter"
+    case .yard: "yard"
+    }
+  }
+}
