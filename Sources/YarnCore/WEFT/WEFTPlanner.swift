@@ -32,6 +32,9 @@ struct WEFTPlanner {
     /// What is left when the material gives `original_quantity` (the bought amount) too.
     var current: Amount?
     var notes: String?
+    /// Whether the material gave `quantity` alone (what is left, which yarn reads as the
+    /// quantity).
+    var onlyWhatIsLeft = false
   }
   private var drafts: [YarnDraft] = []
   /// The yarn ID of each WEFT material ID read.
@@ -283,18 +286,15 @@ extension WEFTPlanner {
       let outcomes = try StashMatchKey.settle(
         waiting[key, default: []], among: free,
         unchanged: { draft, yarn in
-          var read = draft.yarn
-          read.id = yarn.id
+          var read = WEFTPlanner.matching(draft, yarn).yarn
           read.photos = yarn.photos
           read.remainingOverride = yarn.remainingOverride
           return read == yarn ? draft : nil
         })
       for outcome in outcomes {
         switch outcome {
-        case .unchanged(var draft, let yarn), .update(var draft, let yarn):
-          draft.base = yarn
-          draft.yarn.id = yarn.id
-          remember(draft)
+        case .unchanged(let draft, let yarn), .update(let draft, let yarn):
+          remember(WEFTPlanner.matching(draft, yarn))
         case .create(var draft):
           draft.yarn.id = Identifier.make()
           remember(draft)
@@ -307,6 +307,26 @@ extension WEFTPlanner {
         }
       }
     }
+  }
+
+  /// `draft` as the library yarn it matches by key: that yarn's ID, and its spelling of the
+  /// name, brand, colorway and dye lot where the material's differs only in case or spaces
+  /// (as `stash import` keeps it).
+  private static func matching(_ draft: YarnDraft, _ yarn: Yarn) -> YarnDraft {
+    var draft = draft
+    draft.base = yarn
+    draft.yarn.id = yarn.id
+    let fields: [WritableKeyPath<Yarn, String?>] = [\.brand, \.colorway, \.dyeLot]
+    for field in fields
+    where StashMatchKey.normalized(draft.yarn[keyPath: field] ?? "")
+      == StashMatchKey.normalized(yarn[keyPath: field] ?? "")
+    {
+      draft.yarn[keyPath: field] = yarn[keyPath: field]
+    }
+    if StashMatchKey.normalized(draft.yarn.name) == StashMatchKey.normalized(yarn.name) {
+      draft.yarn.name = yarn.name
+    }
+    return draft
   }
 
   private mutating func remember(_ draft: YarnDraft) {
@@ -434,7 +454,9 @@ extension WEFTPlanner {
       ])
     guard plan.problems.count == before else { return nil }
     let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-    return YarnDraft(item: item, yarn: yarn, base: nil, current: current, notes: notes)
+    return YarnDraft(
+      item: item, yarn: yarn, base: nil, current: current, notes: notes,
+      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil)
   }
 
   private func lineText(_ text: String?) -> String? {
@@ -555,7 +577,8 @@ extension WEFTPlanner {
       var project = Project(id: projectID, name: line(name, item, "name") ?? "")
       project.photos = base?.photos ?? []
       if let (craft, exact) = WEFTTaxonomy.craft(craftKey) {
-        project.craft = craft
+        // WEFT requires a craft, and the export writes a project without one as other.
+        project.craft = craft == .other && base != nil && base?.craft == nil ? nil : craft
         if !exact { omit(item.file, "\(item.path).craft", "\(craftKey) kept as \(craft.rawValue)") }
       } else {
         problem(item.file, "\(item.path).craft", "\"\(craftKey)\" is not a WEFT craft")
@@ -576,14 +599,13 @@ extension WEFTPlanner {
           item.file, "\(item.path).completed_at", "only a finished or frogged project keeps a finished day")
         project.finished = nil
       }
-      if let ref = weft.patternRef {
-        let pattern = Pattern(
-          name: line(ref.name, item, "pattern_ref.name"),
-          url: line(ref.url, item, "pattern_ref.url", limit: Rules.maximumURLLength), pdf: base?.pattern?.pdf)
-        project.pattern = pattern.name == nil && pattern.url == nil && pattern.pdf == nil ? nil : pattern
-      } else if let pdf = base?.pattern?.pdf {
-        project.pattern = Pattern(pdf: pdf)
-      }
+      // The pattern's name and URL; its PDF, which WEFT does not carry, stays. (An empty
+      // pattern of the library stays empty rather than becoming none.)
+      let pattern = Pattern(
+        name: line(weft.patternRef?.name, item, "pattern_ref.name"),
+        url: line(weft.patternRef?.url, item, "pattern_ref.url", limit: Rules.maximumURLLength),
+        pdf: base?.pattern?.pdf)
+      project.pattern = pattern == Pattern() && base?.pattern == nil ? nil : pattern
       for (index, used) in (weft.materialsUsed ?? []).enumerated() {
         let path = "\(item.path).materials_used[\(index)]"
         guard let materialID = used.materialId else {
@@ -611,8 +633,9 @@ extension WEFTPlanner {
           "name": "name", "pattern name": "pattern_ref.name", "pattern url": "pattern_ref.url",
           "finished day": "completed_at", "amount of yarn": "materials_used",
         ])
-      guard plan.problems.count == before else { continue }
+      // Known even when the project is refused, so that its sessions are checked too.
       projectIDs[id] = project.id
+      guard plan.problems.count == before else { continue }
       let notes = [weft.notes, weft.privateNotes].compactMap { $0 }.filter { !$0.allSatisfy(\.isWhitespace) }
       plannedProjects.append((item, project, base, notes))
       if let base, base == project {
@@ -814,6 +837,14 @@ extension WEFTPlanner {
           }
           yarn.remainingOverride = isEstimate ? nil : current
         }
+      }
+      // A library yarn with an override and no quantity exports its override as the
+      // quantity alone: read back so, it is that yarn as it is.
+      if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
+        let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
+      {
+        yarn.quantity = nil
+        yarn.remainingOverride = own
       }
       if let base = draft.base {
         if base == yarn {
