@@ -716,7 +716,7 @@ extension WEFTPlanner {
 
 extension WEFTPlanner {
   private mutating func readProgress() throws {
-    var added: [TimeSession] = []
+    var added: [(session: TimeSession, file: String, path: String)] = []
     for item in progress {
       try Task.checkCancellation()
       guard let state = decode(WEFT.Progress.self, item) else { continue }
@@ -786,16 +786,25 @@ extension WEFTPlanner {
           problem(item.file, path, TimeError.overlaps(other, projectName: name).description)
           continue
         }
-        if let other = added.first(where: { session.overlaps($0, now: now) }) {
-          problem(
-            item.file, path,
-            "it overlaps another session of the files from \(JSONCoding.formatInstant(other.start))")
-          continue
-        }
-        added.append(session)
+        added.append((session, item.file, path))
       }
     }
-    plan.sessionCreates = added
+    // No two sessions of the files share time: by start, each against the one reaching
+    // furthest before it (O(n log n) for the 30,000 sessions of a large library).
+    var reaching: TimeSession?
+    var kept: [TimeSession] = []
+    for (session, file, path) in added.sorted(by: { $0.session.start < $1.session.start }) {
+      if let other = reaching, session.overlaps(other, now: now) {
+        problem(
+          file, path, "it overlaps another session of the files from \(JSONCoding.formatInstant(other.start))"
+        )
+        continue
+      }
+      kept.append(session)
+      if (session.end ?? session.start) > (reaching?.end ?? .distantPast) { reaching = session }
+    }
+    let order = Dictionary(uniqueKeysWithValues: added.enumerated().map { ($1.session.id, $0) })
+    plan.sessionCreates = kept.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) }
   }
 
   static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
