@@ -249,12 +249,13 @@ import Testing
         id: id(), name: name(&random), brand: optionalLine(&random), colorway: optionalLine(&random),
         colorFamily: optionalLine(&random), dyeLot: optionalLine(&random),
         weight: random.chance(30) ? nil : random.pick(YarnWeight.allCases), fiber: optionalLine(&random),
-        lengthPerSkein: putUp(&random, [.yard, .meter]), netWeightPerSkein: putUp(&random, [.gram, .ounce]),
+        lengthPerSkein: putUp(&random, [.yard, .meter]),
+        netWeightPerSkein: putUp(&random, [.gram, .ounce, .kilogram, .pound]),
         quantity: validAmount(&random), remainingOverride: validAmount(&random),
         purchaseLocation: optionalLine(&random), dateAdded: day(&random), isStashed: random.chance(70),
         photos: attachments())
     }
-    let projects = (0..<Int.random(in: 0...5, using: &random)).map { _ in
+    var projects = (0..<Int.random(in: 0...5, using: &random)).map { _ in
       let status = random.pick(ProjectStatus.allCases)
       let started = day(&random)
       var finished: CalendarDate?
@@ -277,6 +278,26 @@ import Testing
           YarnUsage(yarnID: random.pick(yarns).id, amount: validAmount(&random) ?? Amount(0, .gram))
         },
         photos: attachments())
+    }
+    // Needle sizes: none, or up to three, in the tables or between their rows.
+    for index in projects.indices where random.chance(40) {
+      projects[index].needleSizes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        random.chance(70)
+          ? millimetres(random.pick(NeedleSize.usNeedles).mm)
+          : millimetres(Double(Int.random(in: 1...10_000, using: &random)) / 100)
+      }
+    }
+    let tools = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+      let kind = random.pick(ToolKind.allCases)
+      return Tool(
+        id: id(), name: name(&random), kind: kind,
+        size: kind == .cable && random.chance(70)
+          ? nil : NeedleSize(millimetres: random.pick(NeedleSize.hooks).mm),
+        lengthCentimetres: random.chance(30)
+          ? nil : Double(Int.random(in: 1...100_000, using: &random)) / 100,
+        material: optionalLine(&random),
+        count: random.chance(80) ? 1 : Int.random(in: 2...20, using: &random),
+        projectIDs: projects.map(\.id).filter { _ in random.chance(30) })
     }
     var notes: [Note] = []
     for _ in 0..<Int.random(in: 0...6, using: &random) {
@@ -313,7 +334,7 @@ import Testing
             note: random.chance(40) ? nil : noteText(&random)))
       }
     }
-    return Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions)
+    return Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions, tools: tools)
   }
 
   @Test func restoreOfBackupIsTheIdentityAndBackupsAreByteIdentical() throws {
@@ -395,6 +416,7 @@ import Testing
         let yarnsOnly = try LibraryStore(directory: dir.appendingPathComponent("y-\(seed)"), mode: .readWrite)
         library.projects = []
         library.sessions = []
+        library.tools = []
         library.yarns = library.yarns.map {  // CSV carries no photos
           var yarn = $0
           yarn.photos = []

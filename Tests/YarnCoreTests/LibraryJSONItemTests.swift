@@ -66,7 +66,7 @@ import Testing
     (#"{"id":"y","name":"a","isStashed":true,"photos":[],"weight":8}"#, "at yarns[0].weight: "),
     (#"{"id":"y","name":"a","isStashed":true,"photos":[],"weight":"4"}"#, "at yarns[0].weight: "),
     (
-      #"{"id":"y","name":"a","isStashed":true,"photos":[],"quantity":{"value":1,"unit":"kg"}}"#,
+      #"{"id":"y","name":"a","isStashed":true,"photos":[],"quantity":{"value":1,"unit":"kgs"}}"#,
       "at yarns[0].quantity.unit: "
     ),
     (

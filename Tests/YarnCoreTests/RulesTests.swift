@@ -75,7 +75,7 @@ import Testing
     ),
     (
       Yarn(id: "y1", name: "Rios", netWeightPerSkein: Amount(100, .yard)),
-      "yarn y1 (Rios): net weight per skein 100 yd is not in g or oz"
+      "yarn y1 (Rios): net weight per skein 100 yd is not in g, kg, oz or lb"
     ),
   ]
 

@@ -179,8 +179,11 @@ import Testing
 
       for column in ["length_per_skein", "net_weight_per_skein", "quantity", "remaining"] {
         let pair = "\(column)_value, \(column)_unit"
-        for unit in ["'skein'", "'g'", "'oz'", "'yd'", "'m'"] { cases.append((yarn(pair, "2, \(unit)"), ok)) }
-        for unit in ["'kg'", "'G'", "''", "' g'", "1"] { cases.append((yarn(pair, "2, \(unit)"), check)) }
+        // v5 widened every unit column by kg and lb.
+        for unit in ["'skein'", "'g'", "'oz'", "'yd'", "'m'", "'kg'", "'lb'"] {
+          cases.append((yarn(pair, "2, \(unit)"), ok))
+        }
+        for unit in ["'kgs'", "'G'", "''", "' g'", "1"] { cases.append((yarn(pair, "2, \(unit)"), check)) }
         // Both or neither: a value without a unit, a unit without a value.
         cases.append((yarn(pair, "NULL, NULL"), ok))
         cases.append((yarn(pair, "2, NULL"), check))
@@ -242,8 +245,10 @@ import Testing
       func usage(_ unit: String) -> String {
         "INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit) VALUES ('p-1', 0, 'y-1', 1, \(unit))"
       }
-      for unit in ["'skein'", "'g'", "'oz'", "'yd'", "'m'"] { cases.append((usage(unit), ok)) }
-      for unit in ["'kg'", "'G'", "''", "1"] { cases.append((usage(unit), check)) }
+      for unit in ["'skein'", "'g'", "'oz'", "'yd'", "'m'", "'kg'", "'lb'"] {
+        cases.append((usage(unit), ok))
+      }
+      for unit in ["'LB'", "'G'", "''", "1"] { cases.append((usage(unit), check)) }
       cases.append((usage("NULL"), notNull))
 
       func attachment(_ subject: String, _ role: String) -> String {
@@ -261,7 +266,7 @@ import Testing
       // The same rules on an update.
       cases += [
         ("UPDATE yarn SET weight = 9 WHERE id = 'y-1'", check),
-        ("UPDATE yarn SET quantity_value = 1, quantity_unit = 'kg' WHERE id = 'y-1'", check),
+        ("UPDATE yarn SET quantity_value = 1, quantity_unit = 'pound' WHERE id = 'y-1'", check),
         ("UPDATE project SET craft = 'knotting' WHERE id = 'p-1'", check),
         ("UPDATE project SET status = 'done' WHERE id = 'p-1'", check),
         ("UPDATE attachment SET role = 'cover' WHERE seq = 5", check),

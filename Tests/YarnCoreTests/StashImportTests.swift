@@ -227,7 +227,7 @@ import Testing
       plan.problems.map(\.description) == [
         "line 2, column \"Quantity\": 2000000000 g is over the limit of 1000000000",
         "line 3, column \"Length per Skein\": 0 m must be more than 0",
-        "line 4, column \"Net Weight per Skein\": 100 yd is not in g or oz",
+        "line 4, column \"Net Weight per Skein\": 100 yd is not in g, kg, oz or lb",
         "line 5, column \"Notes\": holds a control character (U+0007); "
           + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
           + "control or separator character",

@@ -96,64 +96,93 @@ struct ProjectAdd: ParsableCommand {
             --started 2026-01-10
         """,
       arguments: [.required("name", "The project's name.")],
-      options: ProjectFields.options)
+      options: ProjectFields.options + ProjectNeedleFields.options)
   }
 
   var name: String
   var fields: ProjectFields
+  var needleFields: ProjectNeedleFields
 
   init(from values: ParsedValues) throws {
     name = try values.nonEmptyName(values.requiredArgument("name"), label: "<name>")
     fields = try ProjectFields(values)
+    needleFields = try ProjectNeedleFields(values)
   }
 
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
     fields.apply(to: &project, today: context.today)
-    try context.write { store in try store.insert(project) }
+    needleFields.apply(to: &project)
+    try context.write { store in
+      try store.insert(project)
+      _ = try needleFields.link(projectID: project.id, in: store)
+    }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
     context.message("added project \(project.name) (\(shortID(project.id)))")
   }
 }
 
-/// `yarn project list [--status S]`.
+/// `yarn project list [filters] [--sort ORDER]`.
 struct ProjectList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List projects with their status and time logged.",
-      options: [.value("status", "status", "Only projects with this status.")],
+      discussion: """
+        Filters combine; --json lists the same projects in the same order. --search compares
+        case- and accent-insensitively. --sort: name; started or finished (earliest first,
+        projects without the day last). Ties go by name, then ID. Without --sort, the order
+        the projects were added in.
+        """,
+      options: [
+        .value("status", "status", "Only projects with this status."),
+        .value("craft", "craft", "Only projects of this craft."),
+        .value("search", "text", "Only projects whose name, pattern name or notes contain this text."),
+        .value("sort", "order", "Sort by name, started or finished."),
+      ],
       aliases: ["ls"])
   }
 
-  var status: ProjectStatus?
+  var query: ProjectQuery
 
   init(from values: ParsedValues) throws {
-    status = try values.status("status")
+    query = ProjectQuery(
+      status: try values.status("status"), craft: try values.craft("craft"),
+      search: try values.searchText("search"), sort: try values.choice("sort", ProjectQuery.Sort.self))
   }
 
   func run(in context: Context) throws {
+    // The projects the query keeps, one by one (`forEachProject(matching:)`: filters are SQL
+    // conditions), with the time of every project from one grouped query.
     let now = context.now
-    let (projects, seconds) = try context.read { store in
-      (try store.projects(), try store.loggedSecondsByProject(countingRunningUntil: now))
-    }
-    let shown = projects.filter { status == nil || $0.status == status }
     if context.global.json {
-      try context.printJSON(shown.map { ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0) })
-      return
-    }
-    if shown.isEmpty {
-      context.message(
-        projects.isEmpty
-          ? "no projects yet; add one with 'yarn project add NAME'" : "no project has that status")
+      try context.read { store in
+        let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
+        try context.printJSONArray { (print: (ProjectJSON) throws -> Void) in
+          try store.forEachProject(matching: query) {
+            try print(ProjectJSON(project: $0, seconds: seconds[$0.id] ?? 0))
+          }
+        }
+      }
       return
     }
     var table = Table(["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"])
-    for project in shown {
-      table.add([
-        shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
-        project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
-        Formatting.duration(seconds[project.id] ?? 0),
-      ])
+    var count = 0
+    try context.read { store in
+      let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
+      try store.forEachProject(matching: query) { project in
+        count += 1
+        table.add([
+          shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
+          project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
+          Formatting.duration(seconds[project.id] ?? 0),
+        ])
+      }
+    }
+    if count == 0 {
+      context.message(
+        query == ProjectQuery()
+          ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
+      return
     }
     context.output.write(table.text)
   }
@@ -176,7 +205,7 @@ struct ProjectShow: ParsableCommand {
   func run(in context: Context) throws {
     // The project by its ID's index or among the names that may match
     // (`References.projectID(_:in:)`), and the names of just the yarns it uses.
-    let (project, yarnNames, notes, sessions) = try context.read { store in
+    let (project, yarnNames, notes, sessions, tools) = try context.read { store in
       let project = try References.project(reference, in: store)
       var yarnNames: [String: String] = [:]
       for usage in project.usages where yarnNames[usage.yarnID] == nil {
@@ -184,7 +213,7 @@ struct ProjectShow: ParsableCommand {
       }
       return (
         project, yarnNames, try store.notes(about: .project(project.id)),
-        try store.sessions(projectID: project.id)
+        try store.sessions(projectID: project.id), try store.tools(ofProject: project.id)
       )
     }
     let seconds = sessions.reduce(Int64(0)) { $0 + $1.seconds(now: context.now) }
@@ -203,6 +232,7 @@ struct ProjectShow: ParsableCommand {
     let running = sessions.first { $0.isRunning }
     var time = "\(Formatting.duration(seconds)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
     if let running { time += " (running since \(Formatting.localTime(running.start)))" }
+    let needles = ProjectNeedleFields.shown(project, tools: tools)
     var text = Formatting.fields([
       ("Name", project.name),
       ("ID", project.id),
@@ -212,6 +242,8 @@ struct ProjectShow: ParsableCommand {
       ("Started", project.started?.iso8601),
       ("Finished", project.finished?.iso8601),
       ("Yarn used", usages.isEmpty ? nil : usages.joined(separator: "\n")),
+      ("Needles", needles.needles),
+      ("Tools", needles.tools),
       ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
       ("Time", time),
     ])
@@ -228,17 +260,19 @@ struct ProjectEdit: ParsableCommand {
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.value("name", "text", "A new name.")] + ProjectFields.options + [
         .value("finished", "date", "The day it was finished: YYYY-MM-DD, today or yesterday.")
-      ])
+      ] + ProjectNeedleFields.editOptions)
   }
 
   var reference: String
   var newName: String?
   var fields: ProjectFields
+  var needleFields: ProjectNeedleFields
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ProjectFields(values)
+    needleFields = try ProjectNeedleFields(values)
   }
 
   func run(in context: Context) throws {
@@ -247,8 +281,10 @@ struct ProjectEdit: ParsableCommand {
       let before = project
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
+      needleFields.apply(to: &project)
       try store.update(project)
-      return (project, project != before)
+      let toolsChanged = try needleFields.link(projectID: project.id, in: store)
+      return (project, project != before || toolsChanged)
     }
     if context.global.json { try context.printJSON(project) }
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
@@ -332,7 +368,7 @@ struct ProjectUse: ParsableCommand {
     CommandConfiguration(
       name: "use", abstract: "Record an amount of a stash yarn used in a project.",
       discussion: """
-        The amount may be in any unit (skeins, g, oz, yd, m); the remaining estimate converts
+        The amount may be in any unit (skeins, g, kg, oz, lb, yd, m); the remaining estimate converts
         it with the yarn's put-up. Usages count against the stash once the project is finished.
         Each use adds to what the project records of the yarn; --set replaces it instead
         (to correct a mistake), and 'yarn project unuse' removes it.

@@ -19,7 +19,8 @@ struct RootCommand: CommandGroup {
         """,
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
-        TimeCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self, WEFTCommand.self,
+        TimeCommand.self, ToolCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
+        WEFTCommand.self,
         UndoCommand.self, RedoCommand.self,
       ])
   }

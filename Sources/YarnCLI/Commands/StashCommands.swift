@@ -15,10 +15,11 @@ import YarnCore
 struct StashCommand: CommandGroup {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "stash", abstract: "Add, list, show, edit, remove, export and import stash yarns.",
+      name: "stash",
+      abstract: "Add, list, match, show, edit, remove, export and import stash yarns.",
       subcommands: [
-        StashAdd.self, StashList.self, StashShow.self, StashEdit.self, StashRemove.self,
-        StashAttach.self, StashDetach.self, StashExport.self, StashImport.self,
+        StashAdd.self, StashList.self, StashMatchCommand.self, StashShow.self, StashEdit.self,
+        StashRemove.self, StashAttach.self, StashDetach.self, StashExport.self, StashImport.self,
       ])
   }
 }
@@ -156,33 +157,57 @@ struct StashAdd: ParsableCommand {
   }
 }
 
-/// `yarn stash list`.
+/// `yarn stash list [filters] [--sort ORDER]`.
 struct StashList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List the stash with what is left of each yarn.",
+      discussion: """
+        Filters combine (a yarn is listed when it passes every one given); --json lists the
+        same yarns in the same order. Text is compared case- and accent-insensitively:
+        --search cafe finds "Café".
+        --status: in-stash or used-up (for now a yarn's --stashed yes/no).
+        --sort: name; added (oldest first, undated last); remaining (most left first: lengths,
+        then weights without a length per skein, then bare skeins, unknown last); weight (CYC
+        0 Lace to 7 Jumbo, unknown last). Ties go by name, then ID. Without --sort, the order
+        the yarns were added in.
+        EXAMPLE:
+          yarn stash list --weight worsted --search merino --sort remaining
+        """,
       options: [
-        .flag("include-active", "Count the usages of projects in progress, not only finished ones.")
+        .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
+        .value("status", "status", "Only yarns in-stash or used-up."),
+        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .value("brand", "text", "Only yarns whose brand contains this text."),
+        .value(
+          "search", "text", "Only yarns whose name, brand, colorway, fiber or notes contain this text."),
+        .value("sort", "order", "Sort by name, added, remaining or weight."),
       ],
       aliases: ["ls"])
   }
 
   var includeActive: Bool
+  var query: YarnQuery
 
   init(from values: ParsedValues) throws {
     includeActive = values.flag("include-active")
+    query = YarnQuery(
+      status: try values.choice("status", YarnQuery.Status.self),
+      weight: try values.yarnWeight("weight"),
+      brand: try values.searchText("brand"),
+      search: try values.searchText("search"),
+      sort: try values.choice("sort", YarnQuery.Sort.self))
   }
 
   func run(in context: Context) throws {
-    // The yarns are read one by one; their counted usages come from one grouped query, and a
-    // project's name is read only for a usage that could not be counted. JSON is printed
-    // yarn by yarn; the table needs every row for its widths.
+    // The yarns the query keeps are read one by one (`forEachYarn(matching:)`: filters are
+    // SQL conditions); their counted usages come from one grouped query, and a project's
+    // name is read only for a usage that could not be counted. JSON is printed yarn by yarn;
+    // the table needs every row for its widths.
     if context.global.json {
       try context.read { store in
-        let counted = try store.countedUsagesByYarn(includeActive: includeActive)
         try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
-          try store.forEachYarn { yarn in
-            let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
+          try store.forEachYarn(matching: query, includeActive: includeActive) { yarn, estimate in
             try print(
               YarnJSON(
                 yarn: yarn, remaining: estimate,
@@ -195,10 +220,9 @@ struct StashList: ParsableCommand {
     var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
     var count = 0
     try context.read { store in
-      let counted = try store.countedUsagesByYarn(includeActive: includeActive)
-      try store.forEachYarn(includingPhotos: false) { yarn in
+      try store.forEachYarn(matching: query, includeActive: includeActive, includingPhotos: false) {
+        yarn, estimate in
         count += 1
-        let estimate = RemainingEstimate(yarn: yarn, usages: counted[yarn.id] ?? [])
         table.add([
           shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
           yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
@@ -206,10 +230,115 @@ struct StashList: ParsableCommand {
       }
     }
     if count == 0 {
-      context.message("the stash is empty; add a yarn with 'yarn stash add NAME'")
+      context.message(
+        query == YarnQuery()
+          ? "the stash is empty; add a yarn with 'yarn stash add NAME'"
+          : "no yarn matches")
       return
     }
     context.output.write(table.text)
+  }
+}
+
+/// `yarn stash match --length L | --mass M [--weight W] [--same-dye-lot]`.
+struct StashMatchCommand: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "match", abstract: "Is there enough? The stash yarns with at least this much left.",
+      discussion: """
+        Looks at the yarns in the stash (--status in-stash) and converts what is left of each
+        to the unit asked for through its put-up (3 skeins of 220 yd are 660 yd). Yarns with
+        the same name, colorway and dye lot count together and are shown as one row. The yarns
+        that have enough are listed first; apart, those where the answer is unknown, with the
+        missing fact named (no length per skein, an incomplete estimate, ...). --json gives
+        every yarn, with "enough": true, false or null.
+        EXAMPLE:
+          yarn stash match --length 1200yd --weight worsted
+        """,
+      options: [
+        .value("length", "length", "The length needed, such as 1200yd or 1100m."),
+        .value("mass", "weight", "The weight needed, such as 400g or 14oz."),
+        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .flag("same-dye-lot", "All of it from one dye lot: a yarn without one is never sure to do."),
+        .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
+      ])
+  }
+
+  var needed: Amount
+  var weight: YarnWeight?
+  var sameDyeLot: Bool
+  var includeActive: Bool
+
+  init(from values: ParsedValues) throws {
+    let length = try values.length("length")
+    let mass = try values.mass("mass")
+    switch (length, mass) {
+    case (let length?, nil): needed = length
+    case (nil, let mass?): needed = mass
+    default: throw CLIError.needsExactlyOne(command: values.command, options: ["--length", "--mass"])
+    }
+    weight = try values.yarnWeight("weight")
+    sameDyeLot = values.flag("same-dye-lot")
+    includeActive = values.flag("include-active")
+  }
+
+  func run(in context: Context) throws {
+    // The yarns in the stash of the weight asked, by name (one filtered query), each with its
+    // estimate; the rule is `StashMatch.entries`.
+    var yarns: [(yarn: Yarn, estimate: RemainingEstimate)] = []
+    try context.read { store in
+      try store.forEachYarn(
+        matching: YarnQuery(status: .inStash, weight: weight, sort: .name),
+        includeActive: includeActive, includingPhotos: false
+      ) { yarns.append(($0, $1)) }
+    }
+    let entries = StashMatch.entries(needing: needed, among: yarns, sameDyeLot: sameDyeLot)
+    if context.global.json {
+      try context.printJSON(entries.map(MatchJSON.init))
+      return
+    }
+    let enough = entries.filter { $0.enough == true }
+    let unknown = entries.filter { $0.enough == nil }
+    let short = entries.count - enough.count - unknown.count
+    func cells(_ entry: StashMatch.Entry) -> [String] {
+      let first = entry.members[0].yarn
+      return [
+        entry.members.map { shortID($0.yarn.id) }.joined(separator: "+"),
+        first.name + (entry.isGroup ? " (\(entry.members.count) together)" : ""),
+        first.colorway ?? "", first.dyeLot ?? "", remainingCell(entry),
+      ]
+    }
+    // An unknown answer's figure is an upper bound (an incomplete estimate, a yarn of no
+    // known lot); an answer sure of enough without a whole figure shows what is certain.
+    func remainingCell(_ entry: StashMatch.Entry) -> String {
+      switch (entry.enough, entry.remaining) {
+      case (nil, let remaining?): "at most \(remaining)"
+      case (_, let remaining?): remaining.description
+      case (true, nil): "at least \(entry.certain)"
+      case (_, nil): "-"
+      }
+    }
+    var text = ""
+    if enough.isEmpty {
+      text += "No yarn in the stash is sure to have \(needed).\n"
+    } else {
+      text += "Enough for \(needed):\n"
+      var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING"])
+      for entry in enough { table.add(cells(entry)) }
+      text += table.text
+    }
+    if !unknown.isEmpty {
+      text += "\nUnknown:\n"
+      var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING", "MISSING"])
+      for entry in unknown {
+        table.add(cells(entry) + [entry.missing.map(\.rawValue).joined(separator: ", ")])
+      }
+      text += table.text
+    }
+    if short > 0 {
+      text += "\n\(short) other \(short == 1 ? "yarn has" : "yarns have") less.\n"
+    }
+    context.output.write(text)
   }
 }
 

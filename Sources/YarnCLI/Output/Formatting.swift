@@ -15,12 +15,12 @@ enum Formatting {
     return inAllUnits(remaining, putUp: putUp)
   }
 
-  /// `amount` and, where the put-up allows, the same amount in every other unit, joined by
-  /// ` ≈ `; zero is shown once.
+  /// `amount` and, where the put-up allows, the same amount in every other unit of
+  /// `YarnUnit.shownBeside` (not kg and lb), joined by ` ≈ `; zero is shown once.
   static func inAllUnits(_ amount: Amount, putUp: PutUp) -> String {
     var parts = [amount.description]
     guard amount.value != 0 else { return parts[0] }
-    for unit in YarnUnit.allCases where unit != amount.unit {
+    for unit in YarnUnit.shownBeside where unit != amount.unit {
       if let converted = try? UnitConversion.convert(amount, to: unit, putUp: putUp) {
         parts.append(converted.description)
       }

@@ -114,3 +114,35 @@ struct SessionJSON: Encodable {
     try container.encode(session.note, forKey: .note)
   }
 }
+
+/// An answer of `stash match`: `{"enough": true|false|null, "remaining": amount|null (the
+/// figure in the unit asked for, an upper bound when the answer is unknown), "certain":
+/// amount (the part of it that is sure), "missing": [reasons], "yarns": [{"id", "name",
+/// "colorway", "dyeLot", "remaining", "missing"}]}`;
+/// `yarns` has several elements when yarns of one name, colorway and dye lot count together.
+struct MatchJSON: Encodable {
+  let entry: StashMatch.Entry
+
+  init(_ entry: StashMatch.Entry) { self.entry = entry }
+
+  private enum Key: String, CodingKey { case enough, remaining, certain, missing, yarns }
+  private enum MemberKey: String, CodingKey { case id, name, colorway, dyeLot, remaining, missing }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(entry.enough, forKey: .enough)
+    try container.encode(entry.remaining, forKey: .remaining)
+    try container.encode(entry.certain, forKey: .certain)
+    try container.encode(entry.missing.map(\.rawValue), forKey: .missing)
+    var yarns = container.nestedUnkeyedContainer(forKey: .yarns)
+    for member in entry.members {
+      var object = yarns.nestedContainer(keyedBy: MemberKey.self)
+      try object.encode(member.yarn.id, forKey: .id)
+      try object.encode(member.yarn.name, forKey: .name)
+      try object.encode(member.yarn.colorway, forKey: .colorway)
+      try object.encode(member.yarn.dyeLot, forKey: .dyeLot)
+      try object.encode(member.remaining, forKey: .remaining)
+      try object.encode(member.missing.map(\.rawValue), forKey: .missing)
+    }
+  }
+}

@@ -24,7 +24,7 @@ extension ParsedValues {
 
   /// A net weight per skein: an amount in `g` or `oz`.
   func mass(_ name: String) throws(CLIError) -> Amount? {
-    try typed(name, expected: "a weight above zero in g or oz, such as '100 g' or '3.5 oz'") { text in
+    try typed(name, expected: "a weight above zero in g, kg, oz or lb, such as '100 g' or '3.5 oz'") { text in
       let amount = try Amount(parsing: text)
       return amount.unit.dimension == .mass && amount.value > 0 ? amount : nil
     }
@@ -61,6 +61,28 @@ extension ParsedValues {
     try typed(name, expected: "a craft: \(Craft.allCases.map(\.rawValue).joined(separator: ", "))") {
       Craft(parsing: $0)
     }
+  }
+
+  /// One of the raw values of `T` (`in-stash`, `name`, ...), case and spaces around it
+  /// aside.
+  func choice<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type)
+    throws(CLIError) -> T? where T.RawValue == String
+  {
+    let names = T.allCases.map(\.rawValue)
+    return try typed(name, expected: "one of: \(names.joined(separator: ", "))") { text in
+      T(rawValue: text.trimmingSpaces().lowercased())
+    }
+  }
+
+  /// The text of a search or filter option (`--search`, `--brand`): one line, not blank,
+  /// and not made only of accents (what `Lookup.folded` removes), which would find anything.
+  func searchText(_ name: String) throws(CLIError) -> String? {
+    guard let text = try singleLine(name) else { return nil }
+    guard let text, !Lookup.folded(text).isEmpty else {
+      throw .badValue(
+        command: command, name: "--\(name)", value: value(name) ?? "", reason: "expected some text")
+    }
+    return text
   }
 
   /// A unit word (`YarnUnit(parsing:)`).

@@ -25,6 +25,15 @@ enum References {
       all: store.yarnNames)
   }
 
+  /// The ID of the tool `reference` names in `store`: as `yarnID(_:in:)`, for tools.
+  ///
+  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  static func toolID(_ reference: String, in store: LibraryStore) throws -> String {
+    try itemID(
+      reference, kind: "tool", exact: store.toolName(id:), mayMatch: store.toolNames(mayMatch:),
+      all: store.toolNames)
+  }
+
   /// Finds an item by `Lookup.find`'s rules from the store's queries (see `yarnID(_:in:)`).
   private static func itemID(
     _ reference: String, kind: String, exact: (String) throws -> String?,

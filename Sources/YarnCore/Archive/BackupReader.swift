@@ -259,12 +259,14 @@ final class BackupReader {
         }
       }
     }
-    // The file's order: notes, projects, sessions, yarns (sorted keys).
+    // The file's order: notes, projects, sessions, tools, yarns (sorted keys).
     let notes = items(document.notes)
     let projects = items(document.projects)
     let sessions = items(document.sessions)
     let yarns = items(document.yarns)
-    let library = Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions)
+    let tools = items(document.tools ?? [])
+    let library = Library(
+      yarns: yarns, projects: projects, notes: notes, sessions: sessions, tools: tools)
     var problems = failures.prefix(maxItemProblems).map {
       BackupProblem.invalidLibrary(reason: BackupChecks.describe($0))
     }
@@ -362,6 +364,8 @@ private struct LibraryDocument: Decodable {
   var projects: [Decoded<Project>]
   var sessions: [Decoded<TimeSession>]
   var yarns: [Decoded<Yarn>]
+  /// Absent in backups made before tools existed.
+  var tools: [Decoded<Tool>]?
 }
 
 /// One item of an array, decoded by its own `Codable` conformance; a failure is kept (with

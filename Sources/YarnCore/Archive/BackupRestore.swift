@@ -68,7 +68,7 @@ public struct RestoreOptions: Sendable {
 /// An item of a backup that a merge cannot take: the library holds an item of the same kind
 /// and ID with other content, or both hold a running time session.
 public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
-  /// `yarn`, `project`, `note` or `session`.
+  /// `yarn`, `project`, `note`, `session` or `tool`.
   public var kind: String
   /// The item's ID, shared by the backup's item and the library's.
   public var id: String
@@ -434,6 +434,20 @@ struct RestorePlan {
       let stored = try store.session(id: session.id)
       if see(mine, stored, kind: "session", id: session.id, name: nil, \.sessions) {
         additions.sessions.append(session)
+      }
+    }
+    // Tools (the manifest does not count them): added when the library lacks the ID, left
+    // alone when equal, a conflict otherwise.
+    for tool in library.tools {
+      guard let stored = try store.tool(id: tool.id) else {
+        additions.tools.append(tool)
+        continue
+      }
+      if stored != tool {
+        conflicts.append(
+          RestoreConflict(
+            kind: "tool", id: tool.id, name: tool.name,
+            reason: RestorePlan.differences(tool, stored, libraryName: tool.name)))
       }
     }
     for yarn in library.yarns {

@@ -12,7 +12,8 @@ import YarnStore
 ///
 /// Everything the store would refuse when the items are inserted is checked here, so that
 /// `verify` passes exactly when `restore` into an empty library succeeds: unique IDs; every
-/// usage's yarn, every session's project and every note's yarn or project present; a note
+/// usage's yarn, every session's project, every tool's projects and every note's yarn or
+/// project present; a note
 /// about exactly one of them; every rule of the model (`Rules`: names, amounts, a project's
 /// days, a session's instants at `now`); instants the store can hold; at most one running session; every
 /// attachment with a well-formed digest, in the manifest with the same size; no attachment in
@@ -32,6 +33,8 @@ final class LibraryCheck {
   private var projectIDs = Set<StoredID>()
   private var noteIDs = Set<StoredID>()
   private var sessionIDs = Set<StoredID>()
+  private var toolIDs = Set<StoredID>()
+  private var toolProjects: [(toolID: String, toolName: String, projectID: String)] = []
   /// References checked at the end, when every yarn and project has been seen.
   private var usages: [(projectID: String, projectName: String, yarnID: String)] = []
   private var noteSubjects: [(noteID: String, subject: Note.Subject)] = []
@@ -47,10 +50,11 @@ final class LibraryCheck {
     of library: Library, manifest: BackupManifest? = nil, now: Date = Date()
   ) -> [BackupProblem] {
     let check = manifest.map { LibraryCheck(manifest: $0, now: now) } ?? LibraryCheck(now: now)
-    // The file's order (sorted keys): notes, projects, sessions, yarns.
+    // The file's order (sorted keys): notes, projects, sessions, tools, yarns.
     library.notes.forEach(check.add)
     library.projects.forEach(check.add)
     library.sessions.forEach(check.add)
+    library.tools.forEach(check.add)
     library.yarns.forEach(check.add)
     return check.finish()
   }
@@ -164,9 +168,18 @@ final class LibraryCheck {
     }
   }
 
+  func add(_ tool: Tool) {
+    unique(tool.id, in: &toolIDs, kind: "tool")
+    report(tool.ruleViolations(), kind: "tool", id: tool.id, name: tool.name)
+    for projectID in tool.projectIDs { toolProjects.append((tool.id, tool.name, projectID)) }
+  }
+
   /// Resolves the references and (with a manifest) compares the counts and attachments;
   /// every problem found, in the order found.
   func finish() -> [BackupProblem] {
+    for (toolID, toolName, projectID) in toolProjects where !projectIDs.contains(StoredID(projectID)) {
+      report("tool \(toolID) (\(toolName)) is in project \(projectID), which is missing")
+    }
     for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(StoredID(yarnID)) {
       report("project \(projectID) (\(projectName)) uses yarn \(yarnID), which is missing")
     }

@@ -4,7 +4,8 @@
   import Foundation
 #endif
 
-/// A crafter's whole library: the stash, the projects, the notes and the time sessions.
+/// A crafter's whole library: the stash, the projects, the notes, the time sessions and the
+/// tools (needles and hooks).
 ///
 /// This is the document a backup's `library.json` holds (see docs/FORMAT.md). Order is kept:
 /// each array is in the order the items were created.
@@ -17,22 +18,51 @@ public struct Library: Codable, Hashable, Sendable {
   public var notes: [Note]
   /// The time sessions, in creation order (not sorted by start).
   public var sessions: [TimeSession]
+  /// The needles and hooks, in creation order. In JSON, `tools` is left out when there are
+  /// none (as in backups made before tools existed, which decode with none).
+  public var tools: [Tool]
 
   /// A library of these items, by default empty. References between them (a usage's yarn, a
   /// note's or session's project) are not checked here; `LibraryStore.insert(library:)`
   /// refuses a library whose references are broken.
   public init(
-    yarns: [Yarn] = [], projects: [Project] = [], notes: [Note] = [], sessions: [TimeSession] = []
+    yarns: [Yarn] = [], projects: [Project] = [], notes: [Note] = [], sessions: [TimeSession] = [],
+    tools: [Tool] = []
   ) {
     self.yarns = yarns
     self.projects = projects
     self.notes = notes
     self.sessions = sessions
+    self.tools = tools
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case yarns, projects, notes, sessions, tools
+  }
+
+  /// Decodes the four arrays and `tools`, which may be absent (no tools).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    yarns = try container.decode([Yarn].self, forKey: .yarns)
+    projects = try container.decode([Project].self, forKey: .projects)
+    notes = try container.decode([Note].self, forKey: .notes)
+    sessions = try container.decode([TimeSession].self, forKey: .sessions)
+    tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
+  }
+
+  /// Encodes the four arrays, and `tools` when there are some.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(yarns, forKey: .yarns)
+    try container.encode(projects, forKey: .projects)
+    try container.encode(notes, forKey: .notes)
+    try container.encode(sessions, forKey: .sessions)
+    if !tools.isEmpty { try container.encode(tools, forKey: .tools) }
   }
 
   /// Whether the library holds nothing at all.
   public var isEmpty: Bool {
-    yarns.isEmpty && projects.isEmpty && notes.isEmpty && sessions.isEmpty
+    yarns.isEmpty && projects.isEmpty && notes.isEmpty && sessions.isEmpty && tools.isEmpty
   }
 
   /// Every attachment of every yarn and project, each distinct digest once, in document order.

@@ -110,6 +110,10 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
   public var usages: [YarnUsage]
   /// Photos, in the order they were attached.
   public var photos: [Attachment]
+  /// The needle or hook sizes the project calls for, in the order given (`--needle`); `nil`
+  /// when it names none, never empty (JSON then leaves the key out, as older backups have
+  /// it). The tools it is made with are the tools' `projectIDs`.
+  public var needleSizes: [NeedleSize]?
 
   /// A project; everything but its ID and name may be left out (a planned project with no
   /// craft, pattern, days, usages or photos).

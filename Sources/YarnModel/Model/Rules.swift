@@ -130,7 +130,7 @@ public enum Rules {
   // MARK: Amounts
 
   /// An amount: finite, at least 0, at most `maximumAmount`; with `dimension` (a put-up
-  /// fact) also more than 0 and in that dimension (`yd`/`m` or `g`/`oz`).
+  /// fact) also more than 0 and in that dimension (`yd`/`m` or `g`/`kg`/`oz`/`lb`).
   public static func amount(
     _ amount: Amount?, field: String, dimension: YarnUnit.Dimension? = nil
   ) -> RuleViolation? {
@@ -144,7 +144,7 @@ public enum Rules {
     }
     if let dimension {
       guard amount.unit.dimension == dimension else {
-        let units = dimension == .length ? "yd or m" : "g or oz"
+        let units = dimension == .length ? "yd or m" : "g, kg, oz or lb"
         return RuleViolation(field: field, reason: "\(shown) is not in \(units)")
       }
       if value == 0 { return RuleViolation(field: field, reason: "\(shown) must be more than 0") }

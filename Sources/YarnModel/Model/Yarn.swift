@@ -20,7 +20,7 @@ public struct Yarn: Codable, Hashable, Sendable, Identifiable {
   public var fiber: String?
   /// The length of one skein (`yd` or `m`), as the ball band gives it.
   public var lengthPerSkein: Amount?
-  /// The net weight of one skein (`g` or `oz`), as the ball band gives it.
+  /// The net weight of one skein (`g`, `kg`, `oz` or `lb`), as the ball band gives it.
   public var netWeightPerSkein: Amount?
   /// How much the crafter bought, in any unit (usually skeins).
   public var quantity: Amount?

@@ -1,12 +1,12 @@
 /// What is known of a yarn's put-up: the length and the net weight of one skein.
 ///
 /// Either may be unknown (`nil`). `lengthPerSkein` is in yards or meters and
-/// `netWeightPerSkein` in grams or ounces; a fact in a unit of the wrong dimension, or that is
+/// `netWeightPerSkein` in grams, kilograms, ounces or pounds; a fact in a unit of the wrong dimension, or that is
 /// not greater than zero, counts as unknown.
 public struct PutUp: Hashable, Sendable {
   /// The length of one skein (`yd` or `m`).
   public var lengthPerSkein: Amount?
-  /// The net weight of one skein (`g` or `oz`).
+  /// The net weight of one skein (`g`, `kg`, `oz` or `lb`).
   public var netWeightPerSkein: Amount?
 
   /// The facts as known; a missing one is `nil`.
@@ -59,15 +59,20 @@ public struct ConversionError: Error, Hashable, Sendable, CustomStringConvertibl
   }
 }
 
-/// Conversions between the five yarn units (docs/UNITS.md).
+/// Conversions between the seven yarn units (docs/UNITS.md).
 ///
 /// Mass and length convert within their dimension by exact constants (`gramsPerOunce`,
-/// `metersPerYard`); between dimensions, and to or from skeins, the put-up decides: through
+/// `gramsPerPound`, `gramsPerKilogram`, `metersPerYard`); between dimensions, and to or from skeins, the put-up decides: through
 /// the number of skeins, by the grams and meters of one skein. Results are not rounded.
 public enum UnitConversion {
   /// Grams in one avoirdupois ounce, exactly: 1 lb = 0.45359237 kg by the International Yard and
   /// Pound agreement of 1959 (NIST Handbook 44, Appendix C), and 1 oz = 1/16 lb.
   public static let gramsPerOunce = 28.349523125
+  /// Grams in one avoirdupois pound, exactly: 1 lb = 0.45359237 kg (International Yard and
+  /// Pound agreement, 1959; NIST Handbook 44, Appendix C).
+  public static let gramsPerPound = 453.59237
+  /// Grams in one kilogram (SI), exactly.
+  public static let gramsPerKilogram = 1000.0
   /// Meters in one international yard, exactly (International Yard and Pound agreement, 1959).
   public static let metersPerYard = 0.9144
 
@@ -76,6 +81,8 @@ public enum UnitConversion {
     switch unit {
     case .skein, .gram, .meter: value
     case .ounce: value * gramsPerOunce
+    case .kilogram: value * gramsPerKilogram
+    case .pound: value * gramsPerPound
     case .yard: value * metersPerYard
     }
   }
@@ -84,6 +91,8 @@ public enum UnitConversion {
     switch unit {
     case .skein, .gram, .meter: value
     case .ounce: value / gramsPerOunce
+    case .kilogram: value / gramsPerKilogram
+    case .pound: value / gramsPerPound
     case .yard: value / metersPerYard
     }
   }

@@ -35,7 +35,7 @@ public struct LibraryChange: Sendable, Equatable, Identifiable {
   /// How many rows of one kind one change added, changed or removed.
   public struct Effect: Sendable, Equatable, Codable {
     /// The kind of row, singular: `yarn`, `project`, `yarn usage`, `note`, `time session`,
-    /// `photo`, `pattern PDF`.
+    /// `photo`, `pattern PDF`, `tool`, `project tool`, `needle size`.
     public let item: String
     /// What the change did to them (for a `.redo` change too: what it does when redone).
     public let action: Action
@@ -169,7 +169,7 @@ extension LibraryStore {
   private func refreshNameKeys(ofStepsWhere condition: String, _ arguments: [SQLValue] = [])
     throws
   {
-    for table in ["yarn", "project"] {
+    for table in ["yarn", "project", "tool"] {
       try Schema.refreshNameKeys(
         connection, table: table,
         rows: "id IN (SELECT row FROM history_step WHERE \(condition) AND item = '\(table)')",
@@ -306,7 +306,10 @@ extension LibraryStore {
     ) { step in
       actions[step.text(0) ?? "", default: [:]][step.text(1) ?? "", default: []].insert(step.text(2) ?? "")
     }
-    let order = ["yarn", "project", "yarn_usage", "note", "time_session", "photo", "pattern"]
+    let order = [
+      "yarn", "project", "yarn_usage", "note", "time_session", "photo", "pattern", "tool",
+      "project_tool", "project_needle",
+    ]
     var effects: [LibraryChange.Effect] = []
     for action in [LibraryChange.Action.added, .changed, .removed] {
       for item in order {
@@ -331,6 +334,8 @@ extension LibraryStore {
     case "yarn_usage": "yarn usage"
     case "time_session": "time session"
     case "pattern": "pattern PDF"
+    case "project_tool": "project tool"
+    case "project_needle": "needle size"
     default: item
     }
   }

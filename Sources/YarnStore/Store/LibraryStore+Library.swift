@@ -7,8 +7,8 @@ import YarnModel
 #endif
 
 extension LibraryStore {
-  /// The whole library in one read transaction: yarns, projects, notes and sessions, each in
-  /// creation order (sessions too, not by start), as `Library` documents them.
+  /// The whole library in one read transaction: yarns, projects, notes, sessions and tools,
+  /// each in creation order (sessions too, not by start), as `Library` documents them.
   ///
   /// - Complexity: O(n) rows, all held in memory.
   /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
@@ -17,11 +17,12 @@ extension LibraryStore {
     try read {
       Library(
         yarns: try yarns(), projects: try projects(), notes: try notes(),
-        sessions: try sessionsInCreationOrder())
+        sessions: try sessionsInCreationOrder(), tools: try tools())
     }
   }
 
-  /// Inserts every item of `library`, yarns first, then projects, notes and sessions, each
+  /// Inserts every item of `library`, yarns first, then projects, notes, sessions and tools
+  /// (which name their projects), each
   /// in the document's order, so that `library()` on a store that was empty gives `library`
   /// back (instants truncated to whole seconds). All or nothing: call it inside `write { }`
   /// with whatever else belongs to the same change; on its own it is one transaction.
@@ -39,6 +40,7 @@ extension LibraryStore {
       for project in library.projects { try insert(project) }
       for note in library.notes { try insert(note) }
       for session in library.sessions { try insert(session) }
+      for tool in library.tools { try insert(tool) }
     }
   }
 
@@ -66,8 +68,9 @@ extension LibraryStore {
   }
 
   /// The rows that no item of the library carries, because the project or yarn they belong
-  /// to is missing: usages of a missing project and attachment records of a missing yarn or
-  /// project. The item queries (`forEachProject`, `forEachYarn`, …) never read them, so a
+  /// to is missing: usages of a missing project, attachment records of a missing yarn or
+  /// project, a project's needle sizes and tools of a missing project or tool (`a row of
+  /// project_tool refers to a tool that is not in the library`). The item queries (`forEachProject`, `forEachYarn`, …) never read them, so a
   /// backup cannot hold them. Possible only in a database changed with foreign keys off (the
   /// `sqlite3` shell's default); found by `PRAGMA foreign_key_check` of `yarn_usage` and
   /// `attachment`. (Notes, sessions and usages whose own yarn or project is missing are read
@@ -84,12 +87,13 @@ extension LibraryStore {
         connection, limit: limit,
         tables: [
           (child: "attachment", parent: "yarn"), (child: "attachment", parent: "project"),
-          (child: "yarn_usage", parent: "project"),
+          (child: "yarn_usage", parent: "project"), (child: "project_tool", parent: "project"),
+          (child: "project_tool", parent: "tool"), (child: "project_needle", parent: "project"),
         ])
     }
   }
 
-  /// Removes every yarn, project, note, time session and attachment record; once the change
+  /// Removes every yarn, project, note, time session, tool and attachment record; once the change
   /// commits, the attachment files no record refers to are deleted.
   /// Inside `write { }` it is part of that transaction, so a failure later undoes it.
   ///
@@ -97,7 +101,10 @@ extension LibraryStore {
   public func removeAll() throws {
     try write {
       try dropAttachments(where: "1")
-      for table in ["time_session", "note", "attachment", "yarn_usage", "project", "yarn"] {
+      for table in [
+        "time_session", "note", "attachment", "yarn_usage", "project_tool", "project_needle",
+        "tool", "project", "yarn",
+      ] {
         try connection.execute("DELETE FROM \(table)")
       }
     }

@@ -7,7 +7,7 @@ import YarnModel
 #endif
 
 extension LibraryStore {
-  private static let projectColumns = """
+  static let projectColumns = """
     id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished
     """
 
@@ -70,6 +70,7 @@ extension LibraryStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """, values(of: project) + [.text(Lookup.key(project.name))])
       try insertParts(of: project)
+      try writeNeedleSizes(of: project, replacing: nil)
     }
   }
 
@@ -103,6 +104,7 @@ extension LibraryStore {
           [.text(project.id), .integer(Int64(kept))])
         try insertUsages(of: project, from: kept)
       }
+      try writeNeedleSizes(of: project, replacing: stored.needleSizes)
       if stored.photos != project.photos {
         try replaceAttachments(
           stored.photos, with: project.photos, owner: .project(project.id), role: "photo")
@@ -179,7 +181,7 @@ extension LibraryStore {
     ]
   }
 
-  private func project(from statement: Statement) throws -> Project {
+  func project(from statement: Statement) throws -> Project {
     var row = RowReader(statement, kind: .project)
     let id = try row.id()
     let name = try row.text()
@@ -214,8 +216,10 @@ extension LibraryStore {
       let pdf = try attachments(of: .project(id), role: "pattern").first
       pattern = Pattern(name: patternName, url: patternURL, pdf: pdf)
     }
-    return Project(
+    var project = Project(
       id: id, name: name, craft: craft, status: status, pattern: pattern, started: started,
       finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"))
+    project.needleSizes = try needleSizes(ofProject: id)
+    return project
   }
 }

@@ -23,6 +23,8 @@ public struct RemovalEffects: Hashable, Sendable {
   /// A finished project: the names of the yarns its usages count against, which go back to
   /// the stash (their remaining estimate grows), in the usages' order, each once.
   public var yarnsGivenBack: [String] = []
+  /// A tool: the names of the projects it is in (it leaves them), in creation order.
+  public var projectsWithTool: [String] = []
 
   public init() {}
 
@@ -30,7 +32,7 @@ public struct RemovalEffects: Hashable, Sendable {
   public var isEmpty: Bool { self == RemovalEffects() }
 
   /// What would go, in words: `2 notes`, `1 photo`, `the pattern PDF`, `3 time sessions`,
-  /// `its usages in project "Flax"` (not `yarnsGivenBack`).
+  /// `its usages in project "Flax"`, `its place in project "Flax"` (not `yarnsGivenBack`).
   public var removals: [String] {
     func count(_ number: Int, _ noun: String) -> String {
       "\(number) \(noun)\(number == 1 ? "" : "s")"
@@ -45,6 +47,11 @@ public struct RemovalEffects: Hashable, Sendable {
       out.append(
         "its usages in \(projectsUsingIt.count == 1 ? "project" : "projects") "
           + names(projectsUsingIt))
+    }
+    if !projectsWithTool.isEmpty {
+      out.append(
+        "its place in \(projectsWithTool.count == 1 ? "project" : "projects") "
+          + names(projectsWithTool))
     }
     return out
   }

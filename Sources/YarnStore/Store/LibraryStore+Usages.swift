@@ -201,7 +201,7 @@ extension LibraryStore {
     }
   }
 
-  private func names(of table: String, mayMatch text: String) throws -> [ItemName] {
+  func names(of table: String, mayMatch text: String) throws -> [ItemName] {
     let key = Lookup.key(text)
     let end = LibraryStore.keyRangeEnd(key)
     return try read {

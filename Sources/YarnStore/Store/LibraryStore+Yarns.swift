@@ -7,7 +7,7 @@ import YarnModel
 #endif
 
 extension LibraryStore {
-  private static let yarnColumns = """
+  static let yarnColumns = """
     id, name, brand, colorway, color_family, dye_lot, weight, fiber,
     length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
     net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
@@ -199,7 +199,7 @@ extension LibraryStore {
     }
   }
 
-  private func yarn(from statement: Statement, includingPhotos: Bool = true) throws -> Yarn {
+  func yarn(from statement: Statement, includingPhotos: Bool = true) throws -> Yarn {
     var row = RowReader(statement, kind: .yarn)
     let id = try row.id()
     let name = try row.text()

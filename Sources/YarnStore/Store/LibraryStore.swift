@@ -57,7 +57,7 @@ public final class LibraryStore {
   package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   package static let attachmentsFolderName = "attachments"
-  /// The database schema version (`PRAGMA user_version`) this code writes: 4.
+  /// The database schema version (`PRAGMA user_version`) this code writes: 5.
   static var schemaVersion: Int { Schema.currentVersion }
 
   /// The library directory, as given (standardized: no `.` or `..` parts); for an in-memory
@@ -89,7 +89,7 @@ public final class LibraryStore {
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
-  /// switches the database to WAL and brings its schema up to date (schema version 4, kept in
+  /// switches the database to WAL and brings its schema up to date (schema version 5, kept in
   /// `PRAGMA user_version`; the missing migrations run in one transaction). `.readOnly` on a
   /// missing directory or database creates nothing and gives an empty library. `.readOnly`
   /// on an existing database opens it read-only (SQLite's own read-only open) and never
@@ -322,6 +322,7 @@ public final class LibraryStore {
     throws
   {
     try connection.setBusyTimeout(milliseconds: busyTimeout)
+    try connection.defineFoldFunction()
     try connection.execute("PRAGMA foreign_keys = ON")
     if writable {
       // WAL: readers never block the writer nor the writer the readers, and a crash leaves
@@ -403,13 +404,31 @@ public final class LibraryStore {
     throws
   {
     let known = migrations.count
+    // A migration that rebuilds a table (`Schema.Migration.rebuildsTables`) runs with the
+    // foreign keys off, which SQLite lets change only outside a transaction: else dropping
+    // `yarn` would delete its notes (CASCADE) or fail on its usages (RESTRICT). They are on
+    // again after the commit or the rollback.
+    let rebuilds = migrations.contains(where: \.rebuildsTables)
+    if rebuilds { try connection.execute("PRAGMA foreign_keys = OFF") }
+    defer { if rebuilds { try? connection.execute("PRAGMA foreign_keys = ON") } }
     try connection.execute("BEGIN IMMEDIATE")
     do {
       let locked = Int(try connection.integer("PRAGMA user_version") ?? 0)
       if locked > known { throw StoreError.newerSchema(found: locked, known: known) }
+      // A rebuild copies every row as it is, so it breaks no reference: the references
+      // broken before (by a writer other than yarn) are counted, and no more may be after.
+      func brokenCount() throws -> Int {
+        try connection.query("PRAGMA foreign_key_check") { _ in 1 }.count
+      }
+      let brokenBefore = rebuilds ? try brokenCount() : 0
       for migration in migrations[locked...] {
         try connection.execute(migration.sql)
         try migration.fill?(connection)
+      }
+      if rebuilds, try brokenCount() > brokenBefore {
+        throw DatabaseError(
+          extendedCode: 787,  // SQLITE_CONSTRAINT_FOREIGNKEY
+          message: "the upgrade would break references between items")
       }
       try connection.execute("PRAGMA user_version = \(known)")
       try connection.execute("COMMIT")
@@ -548,7 +567,7 @@ public final class LibraryStore {
     try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", [.text(id)]) == 1
   }
 
-  /// Whether the library holds no yarn, project, note or session.
+  /// Whether the library holds no yarn, project, note, session or tool.
   ///
   /// - Throws: `StoreError.busy`, `.closed` or `.database`.
   public func isEmpty() throws -> Bool {
@@ -557,6 +576,7 @@ public final class LibraryStore {
         """
         SELECT EXISTS (SELECT 1 FROM yarn) OR EXISTS (SELECT 1 FROM project)
           OR EXISTS (SELECT 1 FROM note) OR EXISTS (SELECT 1 FROM time_session)
+          OR EXISTS (SELECT 1 FROM tool)
         """) == 0
     }
   }

@@ -92,7 +92,7 @@ struct RowReader {
     }
     let value = statement.double(valueIndex)
     guard let unitText, let unit = YarnUnit(rawValue: unitText) else {
-      throw invalid("stored unit \"\(unitText ?? "NULL")\" is not one of skein, g, oz, yd, m")
+      throw invalid("stored unit \"\(unitText ?? "NULL")\" is not one of skein, g, oz, yd, m, kg, lb")
     }
     return Amount(value, unit)
   }

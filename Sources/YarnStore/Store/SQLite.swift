@@ -104,6 +104,26 @@ final class Connection {
     if rc != SQLITE_OK { throw error(rc, sql: nil) }
   }
 
+  /// Defines the SQL function `yarn_fold(text)` on this connection: `Lookup.folded(_:)` of
+  /// its argument (case- and accent-insensitive search text), NULL for NULL; a number or a
+  /// blob is folded as its text. Deterministic, so SQLite may compute it once per row.
+  func defineFoldFunction() throws {
+    let db = try db()
+    let rc = sqlite3_create_function_v2(
+      db, "yarn_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+      { context, count, arguments in
+        guard count == 1, let argument = arguments?[0],
+          sqlite3_value_type(argument) != SQLITE_NULL, let text = sqlite3_value_text(argument)
+        else {
+          sqlite3_result_null(context)
+          return
+        }
+        let folded = Lookup.folded(String(cString: text))
+        sqlite3_result_text(context, folded, -1, yarn_sqlite_transient())
+      }, nil, nil, nil)
+    if rc != SQLITE_OK { throw error(rc, sql: nil) }
+  }
+
   /// Runs one or more statements that take no parameters (schema, pragmas, BEGIN/COMMIT).
   func execute(_ sql: String) throws {
     let db = try db()

@@ -9,15 +9,16 @@ import YarnModel
 /// migration: add a new one at the end. A new library gets every migration in order too, so
 /// it ends with exactly the schema of an upgraded one.
 ///
-/// Four versions today: `v1-library` (the items), `v2-history` (the undo history),
-/// `v3-time-ranges` (two indexes for reading a range of time) and `v4-name-keys` (the key a
+/// Five versions today: `v1-library` (the items), `v2-history` (the undo history),
+/// `v3-time-ranges` (two indexes for reading a range of time), `v4-name-keys` (the key a
 /// name is found by, `name_key`, with its indexes; a step in Swift computes the keys of the
-/// rows already there). A later migration that
+/// rows already there) and `v5-tools-and-mass-units` (needles and hooks, the projects'
+/// needle sizes and tools, and `kg` and `lb` in every unit column). A migration that
 /// rebuilds a table (create `new_X`, copy, drop `X`, rename; sqlite.org
-/// lang_altertable.html, "Making Other Kinds Of Table Schema Changes") must run with
-/// `PRAGMA foreign_keys = OFF`, set outside the transaction (else dropping `yarn` cascades to
-/// its notes and fails on the usages' RESTRICT), and run `PRAGMA foreign_key_check` before
-/// the commit: `migrate` does neither today.
+/// lang_altertable.html, "Making Other Kinds Of Table Schema Changes"), as v5 does, sets
+/// `rebuildsTables`: `migrate` then runs with `PRAGMA foreign_keys = OFF`, set outside the
+/// transaction (else dropping `yarn` cascades to its notes and fails on the usages'
+/// RESTRICT), and checks with `PRAGMA foreign_key_check` before the commit.
 enum Schema {
   struct Migration: Sendable {
     /// Unique in the list; names the step in code and history only (the database records
@@ -27,6 +28,9 @@ enum Schema {
     /// A step in Swift run after `sql`, in the same transaction, on the same connection: for
     /// what SQL cannot compute (v4's name keys, `Lookup.key`).
     var fill: (@Sendable (Connection) throws -> Void)? = nil
+    /// Whether `fill` drops and creates tables again (v5): `migrate` then runs the chain with
+    /// the foreign keys off and checks that no reference was broken before the commit.
+    var rebuildsTables = false
   }
 
   /// The schema version this code writes: the number of migrations.
@@ -37,6 +41,7 @@ enum Schema {
     Migration(name: "v2-history", sql: v2),
     Migration(name: "v3-time-ranges", sql: v3),
     Migration(name: "v4-name-keys", sql: v4, fill: fillNameKeys),
+    Migration(name: "v5-tools-and-mass-units", sql: v5, fill: v5WidenUnits, rebuildsTables: true),
   ]
 
   // Conventions of the tables:
@@ -58,6 +63,7 @@ enum Schema {
     "(" + values.map { "\(column) = \($0)" }.joined(separator: " OR ") + ")"
   }
 
+  /// The unit tokens of v1's CHECKs; v5 adds `unitsAddedInV5` to each of them.
   private static let units = ["'skein'", "'g'", "'oz'", "'yd'", "'m'"]
   private static let crafts = [
     "'knitting'", "'crochet'", "'weaving'", "'spinning'", "'embroidery'", "'other'",
@@ -215,6 +221,14 @@ extension Schema {
         "byte_count",
       ]
     ),
+    (
+      "tool", ["seq"],
+      [
+        "seq", "id", "name", "kind", "size_mm", "length_cm", "material", "count", "name_key",
+      ]
+    ),
+    ("project_tool", ["project_id", "tool_id"], ["project_id", "tool_id"]),
+    ("project_needle", ["project_id", "position"], ["project_id", "position", "size_mm"]),
   ]
 
   // The undo history (`LibraryStore+History.swift`), after sqlite.org/undoredo.html: a
@@ -258,9 +272,9 @@ extension Schema {
       CREATE TABLE history_pause (one INTEGER PRIMARY KEY CHECK (one = 1));
 
       """
-    // As the tables were at v2: without the columns later migrations added (and whose
-    // migrations created these triggers again).
-    for (table, key, columns) in recordedTables {
+    // As the tables were at v2: without the tables and columns later migrations added (and
+    // whose migrations created these triggers).
+    for (table, key, columns) in recordedTables where !tablesAddedInV5.contains(table) {
       sql += historyTriggers(table, key: key, columns: columns.filter { $0 != "name_key" })
     }
     return sql
@@ -293,7 +307,8 @@ extension Schema {
     // attachment's owner, role and position (a row written again keeps it).
     func rowName(_ row: String) -> String {
       switch table {
-      case "yarn_usage": "\(row).project_id || '/' || \(row).position"
+      case "yarn_usage", "project_needle": "\(row).project_id || '/' || \(row).position"
+      case "project_tool": "\(row).project_id || '/' || \(row).tool_id"
       case "attachment":
         "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
       default: "\(row).id"
@@ -404,6 +419,110 @@ extension Schema {
     for (seq, key) in stale {
       try connection.run(
         "UPDATE \(table) SET name_key = ? WHERE seq = ?", [.text(key), .integer(seq)])
+    }
+  }
+}
+
+extension Schema {
+  /// The unit tokens v5 allows in every unit column besides v1's: kilograms and pounds.
+  private static let unitsAddedInV5 = ["'kg'", "'lb'"]
+  /// The tables v5 creates, with their history triggers.
+  private static let tablesAddedInV5: Set<String> = ["tool", "project_tool", "project_needle"]
+  /// The tool kinds (`ToolKind`), WEFT's `tool_type` words for needles, and `hook`.
+  private static let toolKinds = [
+    "'straight'", "'circular'", "'dpn'", "'interchangeable'", "'cable'", "'hook'",
+  ]
+
+  // Needles and hooks (issue 14):
+  // - `tool`: one entry of the inventory (`Tool`): its kind, its size in millimetres (NULL
+  //   for a cable, which has none), its length in centimetres, what it is made of, how many
+  //   of it there are; `name_key` as for yarns and projects (`Lookup.key`).
+  // - `project_tool`: the tools a project uses. A tool in use cannot be deleted (RESTRICT):
+  //   `tool rm --force` removes it from its projects first, as `stash rm` does with usages.
+  // - `project_needle`: the needle or hook sizes a project calls for, in millimetres, in the
+  //   order given.
+  // The unit columns of `yarn` and `yarn_usage` also take `kg` and `lb`: their CHECKs are
+  // widened by rebuilding the two tables (`v5WidenUnits`).
+  private static var v5: String {
+    var sql = """
+      CREATE TABLE tool (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK \(oneOf("kind", toolKinds)),
+        size_mm REAL CHECK (size_mm > 0 AND size_mm <= 100),
+        length_cm REAL CHECK (length_cm > 0 AND length_cm <= 1000),
+        material TEXT,
+        count INTEGER NOT NULL CHECK (count >= 1),
+        name_key TEXT,
+        CHECK (size_mm IS NOT NULL OR kind = 'cable')
+      );
+      CREATE INDEX tool_by_name_key ON tool (name_key);
+      CREATE INDEX tool_by_id_nocase ON tool (id COLLATE NOCASE);
+      CREATE INDEX tool_with_wide_id ON tool (seq) WHERE \(wideID);
+
+      CREATE TABLE project_tool (
+        project_id TEXT NOT NULL REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+        tool_id TEXT NOT NULL REFERENCES tool (id) ON DELETE RESTRICT ON UPDATE CASCADE,
+        PRIMARY KEY (project_id, tool_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX project_tool_by_tool ON project_tool (tool_id);
+
+      CREATE TABLE project_needle (
+        project_id TEXT NOT NULL REFERENCES project (id) ON DELETE CASCADE ON UPDATE CASCADE,
+        position INTEGER NOT NULL CHECK (position >= 0),
+        size_mm REAL NOT NULL CHECK (size_mm > 0 AND size_mm <= 100),
+        PRIMARY KEY (project_id, position)
+      ) WITHOUT ROWID;
+
+      """
+    for (table, key, columns) in recordedTables where tablesAddedInV5.contains(table) {
+      sql += historyTriggers(table, key: key, columns: columns)
+    }
+    return sql
+  }
+
+  /// v5's step in Swift: `kg` and `lb` join the allowed units of every unit column of `yarn`
+  /// and `yarn_usage`. SQLite cannot change a CHECK in place, so each table is made again
+  /// from its own `CREATE TABLE` text with the unit lists widened (whatever columns other
+  /// migrations added), its rows copied as they are (`seq` and all), the old table dropped
+  /// and the new one renamed; its indexes and triggers (the history's) are then created
+  /// again from their own text. The history records none of it (dropping a table fires no
+  /// trigger; the copy goes into a table without triggers).
+  private static func v5WidenUnits(_ connection: Connection) throws {
+    for table in ["yarn", "yarn_usage"] {
+      let objects = try connection.query(
+        "SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = ? AND sql IS NOT NULL",
+        [.text(table)]
+      ) { (type: $0.text(0) ?? "", name: $0.text(1) ?? "", sql: $0.text(2) ?? "") }
+      guard let create = objects.first(where: { $0.type == "table" && $0.name == table })
+      else { throw DatabaseError(extendedCode: 1, message: "no table \(table) to widen") }
+      var sql = create.sql
+      let prefix = "CREATE TABLE \(table) ("
+      guard sql.hasPrefix(prefix) else {
+        throw DatabaseError(extendedCode: 1, message: "table \(table) is not as v1 made it")
+      }
+      sql = "CREATE TABLE new_\(table) (" + sql.dropFirst(prefix.count)
+      // Each unit list ends with `<column>_unit = 'm')` (`oneOf` over v1's `units`).
+      var widened = 0
+      for column in ["length_per_skein", "net_weight_per_skein", "quantity", "remaining", "amount"] {
+        let unit = "\(column)_unit"
+        let end = "\(unit) = 'm')"
+        guard sql.contains(end) else { continue }
+        let more = unitsAddedInV5.map { " OR \(unit) = \($0)" }.joined()
+        sql = sql.replacing(end, with: "\(unit) = 'm'\(more))")
+        widened += 1
+      }
+      guard widened == (table == "yarn" ? 4 : 1) else {
+        throw DatabaseError(extendedCode: 1, message: "the unit columns of \(table) are not as v1 made them")
+      }
+      try connection.execute(sql)
+      try connection.execute("INSERT INTO new_\(table) SELECT * FROM \(table)")
+      try connection.execute("DROP TABLE \(table)")
+      try connection.execute("ALTER TABLE new_\(table) RENAME TO \(table)")
+      for object in objects where object.type == "index" || object.type == "trigger" {
+        try connection.execute(object.sql)
+      }
     }
   }
 }

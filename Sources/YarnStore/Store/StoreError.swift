@@ -19,7 +19,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case note
     /// A `TimeSession`.
     case session
-    /// The raw value: `yarn`, `project`, `note` or `session`.
+    /// A `Tool`: a needle or a hook.
+    case tool
+    /// The raw value: `yarn`, `project`, `note`, `session` or `tool`.
     public var description: String { rawValue }
   }
 

@@ -1,0 +1,89 @@
+import YarnCore
+
+/// The needle sizes and tools a project is made with (issue 14): `--needle SIZE` and
+/// `--tool TOOL` of `project add` and `project edit` (each may be given several times), and
+/// `--remove-tool TOOL` of `project edit`. Kept apart from `ProjectFields` so that the other
+/// project facts can change beside it.
+struct ProjectNeedleFields {
+  static let options: [OptionSpec] = [
+    .value(
+      "needle", "size",
+      "A needle or hook size it calls for: 4.5mm, US 7, UK 7, H-8 (repeatable; in edit the sizes given replace the old ones, --needle \"\" clears them)."
+    ),
+    .value("tool", "tool", "A needle or hook of 'yarn tool list' it is made with (repeatable)."),
+  ]
+  static let editOptions: [OptionSpec] =
+    options + [.value("remove-tool", "tool", "A tool it is no longer made with (repeatable).")]
+
+  /// `nil` when no `--needle` was given; empty to clear them.
+  var needles: [NeedleSize]?
+  var tools: [String]
+  var removedTools: [String]
+
+  init(_ values: ParsedValues) throws {
+    let given = values.options["needle"] ?? []
+    if given.isEmpty {
+      needles = nil
+    } else if given.count == 1, given[0].trimmingSpaces().isEmpty {
+      needles = []
+    } else {
+      needles = try given.map { text in
+        do {
+          return try NeedleSize(parsing: text)
+        } catch {
+          throw CLIError.badValue(command: values.command, name: "--needle", value: text, reason: "\(error)")
+        }
+      }
+    }
+    tools = values.options["tool"] ?? []
+    removedTools = values.options["remove-tool"] ?? []
+  }
+
+  /// Sets the project's needle sizes when `--needle` was given.
+  func apply(to project: inout Project) {
+    if let needles { project.needleSizes = needles.isEmpty ? nil : needles }
+  }
+
+  /// Puts the project `projectID` in the `--tool` tools and takes it out of the
+  /// `--remove-tool` ones, inside the caller's write.
+  ///
+  /// - Returns: whether a tool changed.
+  /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference; `StoreError`.
+  func link(projectID: String, in store: LibraryStore) throws -> Bool {
+    var changed = false
+    for reference in tools {
+      var tool = try ToolReferences.tool(reference, in: store)
+      guard !tool.projectIDs.contains(projectID) else { continue }
+      tool.projectIDs.append(projectID)
+      try store.update(tool)
+      changed = true
+    }
+    for reference in removedTools {
+      var tool = try ToolReferences.tool(reference, in: store)
+      guard tool.projectIDs.contains(projectID) else { continue }
+      tool.projectIDs.removeAll { $0 == projectID }
+      try store.update(tool)
+      changed = true
+    }
+    return changed
+  }
+
+  /// The lines `project show` prints: the sizes (`5 mm (US 8 / H-8)`) and the tools
+  /// (`Red Lace: circular needle, 5 mm (US 8), 80 cm`).
+  static func shown(_ project: Project, tools: [Tool]) -> (needles: String?, tools: String?) {
+    let sizes = (project.needleSizes ?? []).map { size -> String in
+      switch project.craft {
+      case .knitting: size.text(.needle)
+      case .crochet: size.text(.hook)
+      default: size.text(.both)
+      }
+    }
+    let toolLines = tools.map { tool in
+      ([tool.name + ": " + tool.kind.words] + [tool.sizeText].compactMap { $0 }).joined(separator: ", ")
+    }
+    return (
+      sizes.isEmpty ? nil : sizes.joined(separator: "\n"),
+      toolLines.isEmpty ? nil : toolLines.joined(separator: "\n")
+    )
+  }
+}

@@ -1,0 +1,273 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The size of a knitting needle or crochet hook: its diameter in millimetres, the canonical
+/// unit (the names below are aliases read on input and shown beside it).
+///
+/// Tables (docs/UNITS.md, "Needle and hook sizes"), from ../shared/data/reference/README.md:
+/// - knitting needles, metric and US: Craft Yarn Council,
+///   craftyarncouncil.com/standards/hooks-and-needles (`usNeedles`);
+/// - old UK and Canadian needle numbers: thefemininetouchdesigns.co.uk (2023) and
+///   superglobalcalculator.com, which agree (`ukNeedles`);
+/// - crochet hooks, metric and US letter/number: Craft Yarn Council, as above (`hooks`);
+/// - steel hooks: the CYC yarn weight table's category 0 row, "steel 1.6–1.4 (6, 7, 8)"
+///   (`steelHooks`; its ends are 6 = 1.6 mm and 8 = 1.4 mm, 7 = 1.5 mm its middle). Steel
+///   numbers differ between makers; millimetres are what is kept.
+///
+/// "Source: Craft Yarn Council's www.YarnStandards.com".
+public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The diameter in millimetres: more than 0, at most `maximumMillimetres`.
+  public let millimetres: Double
+
+  /// The largest size accepted, 100 mm (the tables end at 25 mm; the schema's CHECK allows
+  /// up to 100).
+  public static let maximumMillimetres = 100.0
+
+  /// A size of `millimetres`, or `nil` when it is not more than 0, not finite or over
+  /// `maximumMillimetres`.
+  public init?(millimetres: Double) {
+    guard millimetres.isFinite, millimetres > 0, millimetres <= NeedleSize.maximumMillimetres
+    else { return nil }
+    self.millimetres = millimetres
+  }
+
+  public static func < (lhs: NeedleSize, rhs: NeedleSize) -> Bool {
+    lhs.millimetres < rhs.millimetres
+  }
+
+  /// Which names to show beside the millimetres.
+  public enum Names: Sendable {
+    /// A knitting needle: the US size.
+    case needle
+    /// A crochet hook: the US hook name (letter and number, or steel number).
+    case hook
+    /// Unknown which: the US needle size and the hook name.
+    case both
+  }
+
+  // MARK: Tables
+
+  /// Craft Yarn Council knitting needle sizes: millimetres and US size.
+  public static let usNeedles: [(mm: Double, us: String)] = [
+    (1.5, "000"), (1.75, "00"), (2, "0"), (2.25, "1"), (2.75, "2"), (3.25, "3"), (3.5, "4"),
+    (3.75, "5"), (4, "6"), (4.5, "7"), (5, "8"), (5.5, "9"), (6, "10"), (6.5, "10½"),
+    (8, "11"), (9, "13"), (10, "15"), (12.75, "17"), (15, "19"), (19, "35"), (25, "50"),
+  ]
+
+  /// Old UK and Canadian needle numbers: a larger number is a smaller needle.
+  public static let ukNeedles: [(mm: Double, uk: String)] = [
+    (2, "14"), (2.25, "13"), (2.75, "12"), (3, "11"), (3.25, "10"), (3.75, "9"), (4, "8"),
+    (4.5, "7"), (5, "6"), (5.5, "5"), (6, "4"), (6.5, "3"), (7, "2"), (7.5, "1"), (8, "0"),
+    (9, "00"), (10, "000"),
+  ]
+
+  /// Craft Yarn Council crochet hook sizes: millimetres and US letter/number.
+  public static let hooks: [(mm: Double, us: String)] = [
+    (2.25, "B-1"), (2.75, "C-2"), (3.25, "D-3"), (3.5, "E-4"), (3.75, "F-5"), (4, "G-6"),
+    (4.5, "7"), (5, "H-8"), (5.5, "I-9"), (6, "J-10"), (6.5, "K-10½"), (8, "L-11"),
+    (9, "M/N-13"), (10, "N/P-15"), (11.5, "P-16"), (15, "P/Q"), (15.75, "Q"), (19, "S"),
+    (25, "T/U/X"),
+  ]
+
+  /// Steel crochet hooks in the CYC table: millimetres and steel number.
+  public static let steelHooks: [(mm: Double, steel: String)] = [
+    (1.4, "8"), (1.5, "7"), (1.6, "6"),
+  ]
+
+  /// Two sizes are the same table row when they differ by less than this (0.001 mm): sizes
+  /// are typed with at most a few decimals.
+  static let tolerance = 0.001
+
+  private func isRow(_ mm: Double) -> Bool { abs(mm - millimetres) < NeedleSize.tolerance }
+
+  /// The US knitting needle size (`8`, `10½`), or `nil` between the table's rows.
+  public var usNeedle: String? { NeedleSize.usNeedles.first { isRow($0.mm) }?.us }
+  /// The old UK needle number (`6`, `000`), or `nil` between the table's rows.
+  public var ukNeedle: String? { NeedleSize.ukNeedles.first { isRow($0.mm) }?.uk }
+  /// The US crochet hook name (`H-8`, `7`, `steel 7`), or `nil` between the table's rows.
+  public var hook: String? {
+    if let row = NeedleSize.hooks.first(where: { isRow($0.mm) }) { return row.us }
+    return NeedleSize.steelHooks.first { isRow($0.mm) }.map { "steel \($0.steel)" }
+  }
+
+  /// The millimetres as people read them: at most 2 decimals, trailing zeros trimmed, `mm`
+  /// after a space: `5 mm`, `3.25 mm`, `12.75 mm`.
+  public var millimetreText: String { "\(Amount.format(millimetres)) mm" }
+
+  /// `5 mm (US 8 / H-8)`: the millimetres with the names `names` asks for that the tables
+  /// give; a size between the rows is shown in millimetres only (`4.2 mm`), never as the
+  /// name of a nearby row.
+  public func text(_ names: Names) -> String {
+    var shown: [String] = []
+    if names != .hook, let us = usNeedle { shown.append("US \(us)") }
+    if names != .needle, let hook, !(names == .both && hook == usNeedle) {
+      // A hook named by a number alone (`7`) is shown as a US size.
+      shown.append(hook.first?.isNumber == true ? "US \(hook)" : hook)
+    }
+    return shown.isEmpty ? millimetreText : "\(millimetreText) (\(shown.joined(separator: " / ")))"
+  }
+
+  /// `text(.both)`.
+  public var description: String { text(.both) }
+
+  // MARK: Parsing
+
+  /// Reads a size, case-insensitively, spaces around ignored:
+  /// - millimetres: `4.5mm`, `4.5 mm`, `4,5 mm` (a decimal comma), any size above 0 and up to
+  ///   100 mm, in the tables or not;
+  /// - a US needle size: `US 7`, `US7`, `US 10½`, `US 10.5`, `US 10 1/2`, `US 000`;
+  /// - an old UK needle number: `UK 7`, `UK7`, `UK 000`;
+  /// - a crochet hook: its name whole (`H-8`, `K-10½`, `M/N-13`, `T/U/X`, `H8`) or its
+  ///   letters alone (`H`, `M/N`);
+  /// - a steel hook: `steel 7`, `steel7`.
+  ///
+  /// - Throws: `NeedleSizeParseError` saying what is wrong: empty; a number without a unit
+  ///   (`7`, which could be mm, US or UK); 0 mm, a negative size, or over 100 mm; a US, UK,
+  ///   hook or steel name that the tables do not have (`US 99`), with the names they have;
+  ///   anything else (`abc`).
+  public init(parsing input: String) throws(NeedleSizeParseError) {
+    let text = input.trimmingSpaces().lowercased()
+      .replacing("½", with: ".5").replacing(" 1/2", with: ".5")
+    guard !text.isEmpty else { throw NeedleSizeParseError(input: input, problem: .empty) }
+
+    func name(after prefix: String) -> String? {
+      guard text.hasPrefix(prefix) else { return nil }
+      return String(text.dropFirst(prefix.count)).trimmingSpaces()
+    }
+    func normalizedNumber(_ text: String) -> String {
+      // `10.5` is the table's `10½`.
+      text.replacing(".5", with: "½")
+    }
+    if let us = name(after: "us") {
+      guard let row = NeedleSize.usNeedles.first(where: { $0.us == normalizedNumber(us) }) else {
+        throw NeedleSizeParseError(input: input, problem: .unknownName(.us))
+      }
+      self.millimetres = row.mm
+      return
+    }
+    if let uk = name(after: "uk") {
+      guard let row = NeedleSize.ukNeedles.first(where: { $0.uk == uk }) else {
+        throw NeedleSizeParseError(input: input, problem: .unknownName(.uk))
+      }
+      self.millimetres = row.mm
+      return
+    }
+    if let steel = name(after: "steel") {
+      guard let row = NeedleSize.steelHooks.first(where: { $0.steel == steel }) else {
+        throw NeedleSizeParseError(input: input, problem: .unknownName(.steel))
+      }
+      self.millimetres = row.mm
+      return
+    }
+    if let first = text.unicodeScalars.first, ("a"..."z").contains(first),
+      !text.hasSuffix("mm")
+    {
+      // A hook: the whole name, without its hyphen, or the letters alone.
+      let key = normalizedNumber(text).replacing("-", with: "").replacing(" ", with: "")
+      let row = NeedleSize.hooks.first { row in
+        let name = row.us.lowercased()
+        let letters = name.split(separator: "-").first.map(String.init) ?? name
+        return name.replacing("-", with: "") == key
+          || (letters.unicodeScalars.first.map { ("a"..."z").contains($0) } == true && letters == key)
+      }
+      guard let row else {
+        // A letter and perhaps a number (`Z`, `Z-20`) is meant as a hook; other words are not
+        // sizes at all (`abc`).
+        let isHookLike = key.unicodeScalars.dropFirst().allSatisfy {
+          ("0"..."9").contains($0) || $0 == "½"
+        }
+        throw NeedleSizeParseError(input: input, problem: isHookLike ? .unknownName(.hook) : .unreadable)
+      }
+      self.millimetres = row.mm
+      return
+    }
+    // Millimetres.
+    var number = text
+    let hasUnit = number.hasSuffix("mm")
+    if hasUnit { number = String(number.dropLast(2)).trimmingSpaces() }
+    number = number.replacing(",", with: ".")
+    guard !number.isEmpty,
+      number.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." || $0 == "-" }),
+      let value = Double(number)
+    else { throw NeedleSizeParseError(input: input, problem: .unreadable) }
+    guard hasUnit else { throw NeedleSizeParseError(input: input, problem: .missingUnit) }
+    if value < 0 { throw NeedleSizeParseError(input: input, problem: .negative) }
+    if value == 0 { throw NeedleSizeParseError(input: input, problem: .zero) }
+    guard let size = NeedleSize(millimetres: value) else {
+      throw NeedleSizeParseError(input: input, problem: .tooLarge)
+    }
+    self = size
+  }
+}
+
+/// Thrown by `NeedleSize(parsing:)`: the input and what is wrong with it.
+public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The text as given.
+  public let input: String
+  /// What is wrong.
+  public let problem: Problem
+
+  /// A table of names.
+  public enum Table: Hashable, Sendable {
+    /// US knitting needle sizes.
+    case us
+    /// Old UK needle numbers.
+    case uk
+    /// US crochet hook names.
+    case hook
+    /// Steel hook numbers.
+    case steel
+  }
+
+  /// What is wrong with a size.
+  public enum Problem: Hashable, Sendable {
+    /// Nothing was given.
+    case empty
+    /// A number without `mm`, `US` or `UK`.
+    case missingUnit
+    /// Less than 0 mm.
+    case negative
+    /// 0 mm.
+    case zero
+    /// Over `NeedleSize.maximumMillimetres`.
+    case tooLarge
+    /// A name that the table does not have.
+    case unknownName(Table)
+    /// Not a size at all.
+    case unreadable
+  }
+
+  /// Says what is wrong and what is accepted, for example `"US 99" is not a US needle size;
+  /// US sizes: 000, 00, 0, 1, 2, …`.
+  public var description: String {
+    let quoted = "\"\(input)\""
+    switch problem {
+    case .empty: return "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8"
+    case .missingUnit:
+      let number = input.trimmingSpaces()
+      return "\(quoted) has no unit: write \(number)mm, US \(number) or UK \(number)"
+    case .negative: return "\(quoted) is negative; a size is more than 0 mm"
+    case .zero: return "\(quoted) is 0; a size is more than 0 mm"
+    case .tooLarge: return "\(quoted) is over \(Int(NeedleSize.maximumMillimetres)) mm"
+    case .unknownName(.us):
+      return "\(quoted) is not a US needle size; US sizes: "
+        + NeedleSize.usNeedles.map(\.us).joined(separator: ", ")
+    case .unknownName(.uk):
+      return "\(quoted) is not an old UK needle size; UK sizes: "
+        + NeedleSize.ukNeedles.map(\.uk).joined(separator: ", ")
+    case .unknownName(.hook):
+      return "\(quoted) is not a crochet hook size; hooks: "
+        + NeedleSize.hooks.map(\.us).joined(separator: ", ")
+    case .unknownName(.steel):
+      return "\(quoted) is not a steel hook size in the table; steel hooks: "
+        + NeedleSize.steelHooks.map(\.steel).joined(separator: ", ")
+        + " (or give the size in mm)"
+    case .unreadable:
+      return "\(quoted) is not a needle or hook size; give it in mm (4.5mm), as US 7, UK 7, "
+        + "a hook (H-8, H) or a steel hook (steel 7)"
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import YarnCore
+
+/// `yarn tool`, `yarn convert` of needle sizes, `project add/edit --needle/--tool`, and kg/lb
+/// on the command line (issue 14), end to end.
+@Suite struct ToolCLITests {
+  @Test func convertReadsAndNamesSizes() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    #expect(try yarn.ok(["convert", "US8", "--to", "mm"]).stdout == "5 mm\n")
+    #expect(try yarn.ok(["convert", "5mm", "--to", "us"]).stdout == "US 8\n")
+    #expect(try yarn.ok(["convert", "H-8", "--to", "mm"]).stdout == "5 mm\n")
+    #expect(try yarn.ok(["convert", "UK", "7", "--to", "mm"]).stdout == "4.5 mm\n")
+    #expect(try yarn.ok(["convert", "5 mm", "--to", "hook"]).stdout == "H-8\n")
+    #expect(try yarn.ok(["convert", "5mm", "--to", "uk"]).stdout == "UK 6\n")
+    let between = try yarn.run(["convert", "4.2mm", "--to", "us"])
+    #expect(between.status == 65)
+    #expect(between.stderr.hasPrefix("error: 4.2 mm has no US needle size in the tables"))
+    let bad = try yarn.run(["convert", "US 99", "--to", "mm"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
+    // Kilograms and pounds: 1 lb = 453.59237 g; 1 lb of a 100 g / 200 m yarn = 907.18474 m.
+    #expect(try yarn.ok(["convert", "1lb", "--to", "g"]).stdout == "453.59 g\n")
+    let json = try #require(
+      try yarn.ok([
+        "--json", "convert", "1 lb", "--to", "m", "--net-weight-per-skein", "100g", "--length-per-skein",
+        "200m",
+      ])
+      .json() as? [String: Any])
+    #expect(abs((json["value"] as? Double ?? 0) - 907.18474) < 1e-9)
+  }
+
+  @Test func toolsAreAddedListedShownEditedAndRemoved() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "tool", "add", "Red Lace", "--kind", "circular", "--size", "US 8", "--length", "80cm", "--material",
+      "metal",
+    ])
+    try yarn.ok(["tool", "add", "Amour", "--kind", "hook", "--size", "H"])
+    try yarn.ok(["tool", "add", "Odd", "--kind", "dpn", "--size", "4.2 mm", "--length", "6in"])
+    let list = try yarn.ok(["tool", "list"]).stdout
+    #expect(list.contains("Red Lace  circular  5 mm (US 8)  80 cm"))
+    #expect(list.contains("5 mm (H-8)"))
+    #expect(list.contains("4.2 mm       15.24 cm"))
+    let shown = try #require(try yarn.ok(["tool", "show", "amour", "--json"]).json() as? [String: Any])
+    #expect(shown["sizeMillimetres"] as? Double == 5)
+    #expect(shown["hookSize"] as? String == "H-8")
+
+    // A missing size, a bad kind, a bad count: refused, nothing stored.
+    let bare = try yarn.run(["tool", "add", "Bare", "--kind", "straight"])
+    #expect(bare.status == 65)
+    #expect(bare.stderr.contains("size is missing; only a cable has no size"))
+    #expect(try yarn.run(["tool", "add", "X", "--kind", "loom", "--size", "5mm"]).status == 64)
+    #expect(try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "-3mm"]).status == 64)
+    #expect(
+      try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "5mm", "--count", "0"]).status == 64)
+
+    // A project with sizes and a tool; the tool lists the project.
+    try yarn.ok([
+      "project", "add", "Flax", "--craft", "knitting", "--needle", "US8", "--needle", "4.2mm", "--tool",
+      "Red Lace",
+    ])
+    let project = try yarn.ok(["project", "show", "Flax"]).stdout
+    #expect(project.contains("Needles:      5 mm (US 8)\n              4.2 mm\n"))
+    #expect(project.contains("Tools:        Red Lace: circular needle, 5 mm (US 8)\n"))
+    #expect(try yarn.ok(["tool", "show", "Red Lace"]).stdout.contains("Projects:     Flax"))
+
+    // rm of a tool in use: refused with what goes, then --force; undo brings it back.
+    let refused = try yarn.run(["tool", "rm", "Red Lace"])
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.hasPrefix(
+        "error: removing tool \"Red Lace\" would also remove its place in project \"Flax\""))
+    try yarn.ok(["tool", "rm", "Red Lace", "--force"])
+    #expect(!(try yarn.ok(["tool", "list"]).stdout.contains("Red Lace")))
+    try yarn.ok(["undo"])
+    #expect(try yarn.ok(["tool", "show", "Red Lace"]).stdout.contains("Projects:     Flax"))
+
+    // edit: a new size, --tool and --remove-tool, --needle "" clears the sizes.
+    try yarn.ok(["tool", "edit", "Odd", "--size", "UK 7", "--material", "bamboo"])
+    #expect(try yarn.ok(["tool", "show", "Odd"]).stdout.contains("Size:         4.5 mm (US 7)"))
+    try yarn.ok(["project", "edit", "Flax", "--needle", "", "--remove-tool", "Red Lace", "--tool", "Odd"])
+    let edited = try yarn.ok(["project", "show", "Flax"]).stdout
+    #expect(!edited.contains("Needles:"))
+    #expect(edited.contains("Tools:        Odd: double-pointed needles, 4.5 mm (US 7)"))
+    try yarn.ok(["undo"])
+    #expect(try yarn.ok(["project", "show", "Flax"]).stdout.contains("Needles:      5 mm (US 8)"))
+  }
+
+  @Test func toolsGoThroughABackup() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["tool", "add", "Amour", "--kind", "hook", "--size", "H-8", "--count", "2"])
+    try yarn.ok(["project", "edit", "Flax", "--tool", "Amour", "--needle", "5mm"])
+    try yarn.ok(["backup", "create", "b.zip"])
+    try yarn.ok(["backup", "verify", "b.zip"])
+    try yarn.ok(["tool", "rm", "Amour", "--force"])
+    try yarn.ok(["project", "rm", "Flax", "--force"])
+    try yarn.ok(["backup", "restore", "b.zip"])
+    let tool = try #require(try yarn.ok(["tool", "show", "Amour", "--json"]).json() as? [String: Any])
+    #expect(tool["count"] as? Int == 2)
+    #expect((tool["projects"] as? [[String: Any]])?.first?["name"] as? String == "Flax")
+  }
+
+  /// kg and lb through `stash add`, `stash show`, CSV export and import into another library.
+  @Test func kilogramsAndPoundsGoThroughTheStashAndCSV() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Cone", "--quantity", "1 kg", "--net-weight-per-skein", "0.25 lb", "--length-per-skein",
+      "200m",
+    ])
+    // 1 kg / 113.3980925 g a skein = 8.8184904874 skeins; shown with g, oz and m, not lb.
+    let shown = try yarn.ok(["stash", "show", "Cone"]).stdout
+    #expect(shown.contains("Put-up:       200 m / 0.25 lb per skein"))
+    #expect(shown.contains("Remaining:    1 kg ≈ 8.82 skeins ≈ 1000 g ≈ 35.27 oz ≈"))
+    try yarn.ok(["stash", "export", "-o", "stash.csv"])
+    let csv = try String(contentsOf: yarn.directory.appendingPathComponent("stash.csv"), encoding: .utf8)
+    #expect(csv.contains(",1,kg,"))
+    #expect(csv.contains(",0.25,lb,"))
+    let second = yarn.directory.appendingPathComponent("second").path
+    let imported = try yarn.run(["--library", second, "stash", "import", "stash.csv"], useLibrary: false)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let back = try #require(
+      try yarn.run(["--library", second, "--json", "stash", "show", "Cone"], useLibrary: false).json()
+        as? [String: Any])
+    #expect((back["quantity"] as? [String: Any])?["unit"] as? String == "kg")
+  }
+}

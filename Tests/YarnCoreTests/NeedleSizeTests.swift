@@ -1,0 +1,95 @@
+import Testing
+
+@testable import YarnModel
+
+/// Needle and hook sizes (issue 14, item 1). Expected values are read by hand from the Craft
+/// Yarn Council's tables and the old UK table in ../shared/data/reference/README.md, not from
+/// the code's tables.
+@Suite struct NeedleSizeTests {
+  private func mm(_ text: String) throws -> Double { try NeedleSize(parsing: text).millimetres }
+
+  /// (input, millimetres): US 8 = 5 mm, H-8 = 5 mm, UK 7 = 4.5 mm, and the other spellings.
+  @Test(arguments: [
+    ("US 8", 5.0), ("US8", 5), ("us 8", 5), ("  US 8  ", 5), ("US 000", 1.5), ("US 10½", 6.5),
+    ("US 10.5", 6.5), ("US 10 1/2", 6.5), ("US 17", 12.75), ("US 50", 25),
+    ("H-8", 5), ("H8", 5), ("h", 5), ("K-10½", 6.5), ("K", 6.5), ("M/N-13", 9), ("M/N", 9),
+    ("Q", 15.75), ("T/U/X", 25), ("B-1", 2.25), ("P", 11.5),
+    ("UK 7", 4.5), ("UK7", 4.5), ("UK 14", 2), ("UK 000", 10), ("UK 11", 3),
+    ("steel 7", 1.5), ("Steel 6", 1.6), ("steel8", 1.4),
+    ("4.5mm", 4.5), ("4.5 mm", 4.5), ("4,5 mm", 4.5), ("4.2mm", 4.2), ("12.75 MM", 12.75),
+  ])
+  func readsEverySpelling(input: String, expected: Double) throws {
+    #expect(try mm(input) == expected, "\(input)")
+  }
+
+  @Test func showsTheTablesNames() throws {
+    let five = try NeedleSize(parsing: "5mm")
+    #expect(five.text(.needle) == "5 mm (US 8)")
+    #expect(five.text(.hook) == "5 mm (H-8)")
+    #expect(five.text(.both) == "5 mm (US 8 / H-8)")
+    #expect(five.usNeedle == "8" && five.ukNeedle == "6" && five.hook == "H-8")
+    // 4.5 mm is US 7 for both; the hook's number is shown as a US size, once.
+    let fourHalf = try NeedleSize(parsing: "UK 7")
+    #expect(fourHalf.text(.both) == "4.5 mm (US 7)")
+    #expect(fourHalf.text(.hook) == "4.5 mm (US 7)")
+    // 3 mm: no US size (a UK 11 only); 2 mm: US 0 and no hook.
+    #expect(try NeedleSize(parsing: "3mm").text(.both) == "3 mm")
+    #expect(try NeedleSize(parsing: "3mm").ukNeedle == "11")
+    #expect(try NeedleSize(parsing: "2mm").text(.both) == "2 mm (US 0)")
+    #expect(try NeedleSize(parsing: "6.5mm").text(.needle) == "6.5 mm (US 10½)")
+    #expect(try NeedleSize(parsing: "steel 7").text(.hook) == "1.5 mm (steel 7)")
+  }
+
+  /// A size between two rows is shown in mm only, never as a nearby row's name.
+  @Test func aSizeBetweenRowsHasNoName() throws {
+    let size = try NeedleSize(parsing: "4.2mm")
+    #expect(size.usNeedle == nil && size.ukNeedle == nil && size.hook == nil)
+    #expect(size.text(.both) == "4.2 mm")
+    #expect(size.text(.needle) == "4.2 mm")
+    #expect(try NeedleSize(parsing: "5.01mm").text(.both) == "5.01 mm")
+  }
+
+  @Test func badInputIsRefusedClearly() {
+    func problem(_ text: String) -> String {
+      do {
+        _ = try NeedleSize(parsing: text)
+        return "accepted"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(problem("US 99").hasPrefix("\"US 99\" is not a US needle size; US sizes: 000, 00, 0, 1, 2,"))
+    #expect(problem("UK 15").hasPrefix("\"UK 15\" is not an old UK needle size; UK sizes: 14, 13,"))
+    #expect(problem("Z-20").hasPrefix("\"Z-20\" is not a crochet hook size; hooks: B-1, C-2,"))
+    #expect(problem("steel 14").hasPrefix("\"steel 14\" is not a steel hook size in the table"))
+    #expect(problem("0mm") == "\"0mm\" is 0; a size is more than 0 mm")
+    #expect(problem("-3mm") == "\"-3mm\" is negative; a size is more than 0 mm")
+    #expect(problem("101mm") == "\"101mm\" is over 100 mm")
+    #expect(problem("7") == "\"7\" has no unit: write 7mm, US 7 or UK 7")
+    #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
+    #expect(problem("4..5mm").hasPrefix("\"4..5mm\" is not a needle or hook size"))
+    #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")
+    #expect(NeedleSize(millimetres: 0) == nil)
+    #expect(NeedleSize(millimetres: .nan) == nil)
+  }
+
+  @Test func toolKindsAndRules() {
+    #expect(ToolKind(parsing: "double-pointed") == .dpn)
+    #expect(ToolKind(parsing: "Circ") == .circular)
+    #expect(ToolKind(parsing: "tips") == .interchangeable)
+    #expect(ToolKind(parsing: "loom") == nil)
+    let five = NeedleSize(millimetres: 5)
+    #expect(Tool(id: "t", name: "Red Lace", kind: .circular, size: five).ruleViolations().isEmpty)
+    #expect(Tool(id: "t", name: "Cable", kind: .cable).ruleViolations().isEmpty)
+    #expect(
+      Tool(id: "t", name: "Bare", kind: .straight).ruleViolations().map(\.description)
+        == ["size is missing; only a cable has no size"])
+    #expect(
+      Tool(id: "t", name: " ", kind: .hook, size: five, lengthCentimetres: 0, count: 0)
+        .ruleViolations().map(\.description)
+        == ["name is blank", "length 0 cm is not more than 0", "count 0 is not at least 1"])
+    #expect(
+      Tool(id: "t", name: "Long", kind: .hook, size: five, lengthCentimetres: 1001).ruleViolations()
+        .map(\.description) == ["length 1001 cm is over 1000 cm"])
+  }
+}
