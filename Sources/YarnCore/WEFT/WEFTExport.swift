@@ -154,9 +154,13 @@ public enum WEFTExport {
     case .yard?: pack.lengthPerUnitYards = yarn.lengthPerSkein?.value
     default: break
     }
+    // WEFT gives a pack's weight per unit in grams or ounces only: kilograms and pounds are
+    // written as those.
     switch yarn.netWeightPerSkein?.unit {
     case .gram?: pack.weightPerUnitGrams = yarn.netWeightPerSkein?.value
+    case .kilogram?: pack.weightPerUnitGrams = yarn.netWeightPerSkein.map { $0.value * 1000 }
     case .ounce?: pack.weightPerUnitOunces = yarn.netWeightPerSkein?.value
+    case .pound?: pack.weightPerUnitOunces = yarn.netWeightPerSkein.map { $0.value * 16 }
     default: break
     }
     return WEFT.Material(
@@ -169,14 +173,24 @@ public enum WEFTExport {
       yarn: yarn.weight.map { WEFT.YarnBlock(weightCategory: WEFTTaxonomy.key(of: $0)) })
   }
 
-  /// An amount as a WEFT quantity, in its own unit only: skeins as `units_count` with
-  /// `unit_label` `skein`, grams, ounces, meters or yards as the total of that unit.
+  /// An amount as a WEFT quantity, in its own unit: skeins as `units_count` with
+  /// `unit_label` `skein`; kilograms and pounds as `units_count` with `unit_label` `kg` or
+  /// `pound` (unit.yaml's keys), with the total in grams or ounces beside them; grams,
+  /// ounces, meters or yards as the total of that unit.
   static func quantity(_ amount: Amount) -> WEFT.Quantity {
     var out = WEFT.Quantity()
     switch amount.unit {
     case .skein:
       out.unitsCount = amount.value
       out.unitLabel = "skein"
+    case .kilogram:
+      out.unitsCount = amount.value
+      out.unitLabel = "kg"
+      out.weightGrams = amount.value * 1000
+    case .pound:
+      out.unitsCount = amount.value
+      out.unitLabel = "pound"
+      out.weightOunces = amount.value * 16
     case .gram: out.weightGrams = amount.value
     case .ounce: out.weightOunces = amount.value
     case .meter: out.lengthMeters = amount.value

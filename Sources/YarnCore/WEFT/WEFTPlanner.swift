@@ -525,7 +525,9 @@ extension WEFTPlanner {
     let path = "\(item.path).\(key)"
     var figures: [(Amount, String)] = []
     if let count = quantity.unitsCount {
-      if WEFTPlanner.countsSkeins(quantity) {
+      if let label = quantity.unitLabel, let unit = WEFTTaxonomy.unit(label), unit.dimension == .mass {
+        figures.append((Amount(count, unit), "units_count"))  // unit.yaml's kg, pound, gram, oz
+      } else if WEFTPlanner.countsSkeins(quantity) {
         figures.append((Amount(count, .skein), "units_count"))
       } else {
         omit(item.file, "\(path).units_count", "counts \(quantity.unitLabel ?? "") units; yarn counts skeins")
@@ -653,17 +655,16 @@ extension WEFTPlanner {
     }
   }
 
-  /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols; kg and
-  /// pounds converted to grams and ounces), else `weight_grams`, else `length_meters`.
+  /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
+  /// and the put-up words, gram, kg, oz, pound, meter, yard), else `weight_grams`, else
+  /// `length_meters`.
   private mutating func usageAmount(_ used: WEFT.QuantityUsed?, _ file: String, _ path: String) -> Amount? {
     guard let used else {
       omit(file, path, "no quantity_used; yarn records a usage with its amount")
       return nil
     }
     if let value = used.value {
-      if let unit = used.unit, let (yarnUnit, factor) = WEFTTaxonomy.unit(unit) {
-        return Amount(value * factor, yarnUnit)
-      }
+      if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) { return Amount(value, yarnUnit) }
       omit(
         file, "\(path).value", "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
     }

@@ -86,25 +86,23 @@ enum WEFTTaxonomy {
     "bobbins",
   ]
 
-  /// The yarn unit of a `unit.yaml` key or symbol in a quantity used (`skein` and the put-up
-  /// words, `gram`/`g`, `oz`, `meter`/`m`, `yard`/`yd`), with the factor to it: `kg` is
-  /// 1000 g and `pound`/`lb` 16 oz (avoirdupois). `nil` for anything else.
-  static func unit(_ key: String) -> (unit: YarnUnit, factor: Double)? {
+  /// The yarn unit of a `unit.yaml` key or symbol (`skein` and the put-up words,
+  /// `gram`/`g`, `kg`, `oz`, `pound`/`lb`, `meter`/`m`, `yard`/`yd`). `nil` for anything else.
+  static func unit(_ key: String) -> YarnUnit? {
     let word = key.trimmingSpaces().lowercased()
-    if putUpUnits.contains(word) { return (.skein, 1) }
-    switch word {
-    case "kg", "kilogram", "kilograms": return (.gram, 1000)
-    case "pound", "pounds", "lb", "lbs": return (.ounce, 16)
-    default: return YarnUnit(parsing: word).map { ($0, 1) }
-    }
+    if putUpUnits.contains(word) { return .skein }
+    return YarnUnit(parsing: word)
   }
 
-  /// The `unit.yaml` key yarn writes for a unit: `skein`, `gram`, `oz`, `meter`, `yard`.
+  /// The `unit.yaml` key yarn writes for a unit: `skein`, `gram`, `kg`, `oz`, `pound`,
+  /// `meter`, `yard`.
   static func key(of unit: YarnUnit) -> String {
     switch unit {
     case .skein: "skein"
     case .gram: "gram"
+    case .kilogram: "kg"
     case .ounce: "oz"
+    case .pound: "pound"
     case .meter: "meter"
     case .yard: "yard"
     }
