@@ -19,7 +19,7 @@ import Testing
     #expect(
       dry.stderr.contains(
         "dry run: 1 yarn to add, 0 to update, 0 unchanged; 1 project to add, 0 to update, 0 unchanged; "
-          + "2 sessions to add, 0 unchanged; nothing was changed"))
+          + "2 sessions to add, 0 unchanged; 0 tools to add, 0 to update, 0 unchanged; nothing was changed"))
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     let first = try yarn.ok(["weft", "import"] + Self.examples("ravelry"))
     #expect(first.stderr.contains("imported: 1 yarn added"))
@@ -70,14 +70,15 @@ import Testing
     try yarn.ok(["weft", "import"] + Self.examples("stash2go"))
     let out = yarn.directory.appendingPathComponent("out").path
     let result = try yarn.ok(["weft", "export", out])
-    #expect(result.stdout == ["material", "project", "progress"].map { "\(out)/\($0).weft\n" }.joined())
-    #expect(result.stderr.contains("exported 1 yarn, 1 project and 2 sessions to \(out)"))
+    #expect(
+      result.stdout == ["material", "project", "progress", "tool"].map { "\(out)/\($0).weft\n" }.joined())
+    #expect(result.stderr.contains("exported 1 yarn, 1 project, 2 sessions and 0 tools to \(out)"))
     let again = try yarn.run(["weft", "export", out])
     #expect(again.status == 73)
     try yarn.ok(["weft", "export", out, "--force"])
     // Into another, empty library: the same yarn back.
     let other = YarnRunner.withLibrary(yarn, "other")
-    let files = ["material", "project", "progress"].map { "\(out)/\($0).weft" }
+    let files = ["material", "project", "progress", "tool"].map { "\(out)/\($0).weft" }
     try other.ok(["weft", "import"] + files)
     let a = try yarn.ok(["stash", "list", "--json"]).stdout
     let b = try other.ok(["stash", "list", "--json"]).stdout

@@ -503,6 +503,7 @@ import Testing
           }.sorted()
         }
         #expect(times(try second.sessions()) == times(try first.sessions()), "seed \(seed)")
+        #expect(try second.tools() == first.tools(), "seed \(seed)")
         seen.yarns += yarns.count
         seen.projects += projects.count
         seen.sessions += try second.sessions().count
@@ -511,5 +512,45 @@ import Testing
       }
       #expect(seen.yarns > 100 && seen.projects > 40 && seen.sessions > 40)
     }
+  }
+
+  // MARK: Tools
+
+  /// The tool of 05-tool/README.md's example, with the stash2go project it is assigned to:
+  /// a circular needle of 5 mm, 80 cm, metal, named by its brand and model; the project's
+  /// needle sizes are its `ext.knitting.needle_sizes_mm` (5 and 4 mm).
+  @Test func theToolExampleImportsWithItsProject() throws {
+    let store = try LibraryStore.inMemory()
+    let tool = Self.source(
+      "tool.weft",
+      """
+      {"weft_version": "1.0", "type": "tool", "items": [
+        {"id": "tool-001", "category": "needle", "tool_type": "circular", "brand": "ChiaoGoo",
+         "model": "Red Lace", "material": "metal", "metric_size_mm": 5.0, "us_size": "8",
+         "length_cm": 80, "set_id": "set-001", "project_assignments": ["proj-001"],
+         "external_ids": {"ravelry": "12345"}},
+        {"id": "loom-1", "category": "loom", "tool_type": "rigid-heddle"}],
+       "sets": [{"id": "set-001", "name": "ChiaoGoo Red Lace Set", "tool_ids": ["tool-001"]}]}
+      """)
+    let plan = try Self.importing([tool, try Self.source("knitting-project-stash2go.weft")], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    let imported = try #require(try store.tool(id: "tool-001"))
+    #expect(imported.name == "ChiaoGoo Red Lace")
+    #expect(imported.kind == .circular)
+    #expect(imported.size == NeedleSize(millimetres: 5))
+    #expect(imported.lengthCentimetres == 80)
+    #expect(imported.material == "metal")
+    #expect(imported.count == 1)
+    #expect(imported.projectIDs == ["proj-001"])  // also its tools_used[0]
+    #expect(
+      try store.project(id: "proj-001")?.needleSizes == [5, 4].compactMap { NeedleSize(millimetres: $0) })
+    let reasons = Dictionary(plan.omissions.map { ($0.path, $0.reason) }, uniquingKeysWith: { a, _ in a })
+    #expect(reasons["items[1]"] == .some("a rigid-heddle of no kind yarn keeps (needles and crochet hooks)"))
+    #expect(
+      reasons["items[0].tools_used[1]"] == .some("the tool tool-002 is in neither the files nor the library"))
+    #expect(plan.omissions.contains { $0.file == "tool.weft" && $0.path == "sets" })
+    #expect(plan.omissions.contains { $0.path == "items[0].set_id" })
+    let again = try Self.importing([tool, try Self.source("knitting-project-stash2go.weft")], into: store)
+    #expect(again.toolsUnchanged == 1 && again.toolCreates.isEmpty && again.toolUpdates.isEmpty)
   }
 }

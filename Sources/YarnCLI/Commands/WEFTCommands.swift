@@ -26,9 +26,10 @@ struct WEFTExportCommand: ParsableCommand {
     CommandConfiguration(
       name: "export", abstract: "Write the library as WEFT documents into a folder.",
       discussion: """
-        Writes DIR/material.weft (the stash), DIR/project.weft (the projects, with the yarns
-        they use) and DIR/progress.weft (each project's time sessions as its timer
-        sessions), each valid against WEFT 1.0's JSON schema. DIR is made when missing; a
+        Writes DIR/material.weft (the stash), DIR/project.weft (the projects, with the yarns,
+        needle sizes and tools they use), DIR/progress.weft (each project's time sessions as
+        its timer sessions) and DIR/tool.weft (the needles and hooks), each valid against
+        WEFT 1.0's JSON schema. DIR is made when missing; a
         file already there is replaced only with --force. Photos, the pattern PDF and
         session notes are not written (WEFT has no place for them), nor a running session.
 
@@ -71,8 +72,9 @@ struct WEFTExportCommand: ParsableCommand {
         "the running session is not exported: a WEFT timer session needs its length (stop it first)")
     }
     context.message(
-      "exported \(Formatting.count(summary.yarns, "yarn")), \(Formatting.count(summary.projects, "project")) and "
-        + "\(Formatting.count(summary.sessions, "session")) to \(directory)")
+      "exported \(Formatting.count(summary.yarns, "yarn")), \(Formatting.count(summary.projects, "project")), "
+        + "\(Formatting.count(summary.sessions, "session")) and \(Formatting.count(summary.tools, "tool")) to \(directory)"
+    )
   }
 }
 
@@ -83,7 +85,7 @@ struct WEFTImportCommand: CancellableCommand {
       name: "import", abstract: "Add or update yarns, projects and time sessions from WEFT documents.",
       discussion: """
         Reads WEFT 1.x documents of type material (yarn only), project, progress (its timer
-        sessions) or bundle, from yarn or any other app, such as Stash2Go's and the
+        sessions), tool (needles and hooks) or bundle, from yarn or any other app, such as Stash2Go's and the
         Ravelry-profile exports. Files are read together: a project's yarns and a progress's
         project may be in another file. An item whose id is an ID of the library updates it
         (every field WEFT holds; photos and notes are kept), a material whose id is not one
@@ -136,6 +138,7 @@ struct WEFTImportCommand: CancellableCommand {
     var yarns: [String: Int]
     var projects: [String: Int]
     var sessions: [String: Int]
+    var tools: [String: Int]
     var notes: Int
     var updates: [Update]
     var notKept: [NotKept]
@@ -191,6 +194,10 @@ struct WEFTImportCommand: CancellableCommand {
             "unchanged": plan.projectsUnchanged,
           ],
           sessions: ["added": plan.sessionCreates.count, "unchanged": plan.sessionsUnchanged],
+          tools: [
+            "added": plan.toolCreates.count, "updated": plan.toolUpdates.count,
+            "unchanged": plan.toolsUnchanged,
+          ],
           notes: plan.notes.count,
           updates: plan.changes.map {
             Summary.Update(
@@ -208,6 +215,7 @@ struct WEFTImportCommand: CancellableCommand {
       counts("yarn", plan.yarnCreates.count, plan.yarnUpdates.count, plan.yarnsUnchanged),
       counts("project", plan.projectCreates.count, plan.projectUpdates.count, plan.projectsUnchanged),
       counts("session", plan.sessionCreates.count, nil, plan.sessionsUnchanged),
+      counts("tool", plan.toolCreates.count, plan.toolUpdates.count, plan.toolsUnchanged),
     ].joined(separator: "; ")
     context.message(dryRun ? "dry run: \(summary); nothing was changed" : "imported: \(summary)")
   }

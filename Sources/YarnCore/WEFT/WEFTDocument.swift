@@ -162,6 +162,60 @@ public enum WEFT {
     }
   }
 
+  /// A tool a project uses (03-project, ToolRef).
+  struct ToolRef: Codable, Hashable {
+    var toolId: String?
+    var description: String?
+    var sizeMm: Double?
+    var toolType: String?
+
+    enum CodingKeys: String, CodingKey {
+      case toolId = "tool_id", description, sizeMm = "size_mm", toolType = "tool_type"
+    }
+  }
+
+  /// The needle and hook sizes of a project's craft extension (`ext.knitting`,
+  /// `ext.crochet`).
+  struct CraftSizes: Codable, Hashable {
+    var needleSizesMm: [Double]?
+    var hookSizesMm: [Double]?
+
+    enum CodingKeys: String, CodingKey {
+      case needleSizesMm = "needle_sizes_mm", hookSizesMm = "hook_sizes_mm"
+    }
+  }
+
+  /// A project's craft extensions, of which yarn reads the needle and hook sizes.
+  struct ProjectExt: Codable, Hashable {
+    var knitting: CraftSizes?
+    var crochet: CraftSizes?
+  }
+
+  /// A tool (05-tool): for yarn, a knitting needle or a crochet hook.
+  struct Tool: Codable, Hashable {
+    var id: String?
+    var category: String?
+    var toolType: String?
+    var name: String?
+    var brand: String?
+    var model: String?
+    var material: String?
+    var metricSizeMm: Double?
+    var usSize: String?
+    var hookSize: String?
+    var lengthCm: Double?
+    var lengthInches: Double?
+    var quantity: Int?
+    var projectAssignments: [String]?
+
+    enum CodingKeys: String, CodingKey {
+      case id, category, toolType = "tool_type", name, brand, model, material
+      case metricSizeMm = "metric_size_mm", usSize = "us_size", hookSize = "hook_size"
+      case lengthCm = "length_cm", lengthInches = "length_inches", quantity
+      case projectAssignments = "project_assignments"
+    }
+  }
+
   /// A project (03-project).
   struct Project: Codable, Hashable {
     var id: String?
@@ -174,11 +228,14 @@ public enum WEFT {
     var materialsUsed: [MaterialUsed]?
     var notes: String?
     var privateNotes: String?
+    var toolsUsed: [ToolRef]?
+    var ext: ProjectExt?
 
     enum CodingKeys: String, CodingKey {
       case id, name, craft, status, startedAt = "started_at", completedAt = "completed_at"
       case patternRef = "pattern_ref", materialsUsed = "materials_used", notes
       case privateNotes = "private_notes"
+      case toolsUsed = "tools_used", ext
     }
   }
 

@@ -8,11 +8,12 @@ import YarnStore
 #endif
 
 /// The library as WEFT documents (docs/WEFT.md): `material.weft` (the stash),
-/// `project.weft` (the projects) and `progress.weft` (each project's recorded time sessions
-/// as its timer sessions), each valid against WEFT 1.0's JSON schema of its type.
+/// `project.weft` (the projects), `progress.weft` (each project's recorded time sessions
+/// as its timer sessions) and `tool.weft` (the needles and hooks), each valid against WEFT
+/// 1.0's JSON schema of its type.
 public enum WEFTExport {
   /// The names of the files `write(from:to:force:now:app:)` writes, in order.
-  public static let fileNames = ["material.weft", "project.weft", "progress.weft"]
+  public static let fileNames = ["material.weft", "project.weft", "progress.weft", "tool.weft"]
 
   /// What an export wrote.
   public struct Summary: Sendable, Encodable {
@@ -24,6 +25,8 @@ public enum WEFTExport {
     public var projects = 0
     /// Recorded sessions written as timer sessions.
     public var sessions = 0
+    /// Tools (needles and hooks) written.
+    public var tools = 0
     /// Running sessions left out (a timer session needs its duration).
     public var runningLeftOut = 0
   }
@@ -56,10 +59,18 @@ public enum WEFTExport {
       summary.yarns = materials.count
       var yarnsByID: [String: WEFT.Material] = [:]
       for item in materials { if let id = item.id { yarnsByID[id] = item } }
+      let tools = try store.tools()
+      summary.tools = tools.count
+      var toolsByProject: [String: [Tool]] = [:]
+      for tool in tools {
+        for projectID in tool.projectIDs { toolsByProject[projectID, default: []].append(tool) }
+      }
       var projects: [WEFT.Project] = []
       try store.forEachProject { project in
         projects.append(
-          self.project(of: project, yarns: yarnsByID, notes: notesBySubject[.project(project.id)]))
+          self.project(
+            of: project, yarns: yarnsByID, tools: toolsByProject[project.id] ?? [],
+            notes: notesBySubject[.project(project.id)]))
       }
       summary.projects = projects.count
       var timers: [String: [WEFT.TimerSession]] = [:]
@@ -107,6 +118,13 @@ public enum WEFTExport {
             WEFT.Document(
               weftVersion: WEFT.version, type: "progress", exportedAt: exportedAt, exportedFrom: from,
               items: progress))
+        ),
+        (
+          fileNames[3],
+          try encode(
+            WEFT.Document(
+              weftVersion: WEFT.version, type: "tool", exportedAt: exportedAt, exportedFrom: from,
+              items: tools.map(tool)))
         ),
       ]
       return (files, summary)
@@ -220,7 +238,9 @@ public enum WEFTExport {
   /// A project as a WEFT project: its usages name their yarns by ID (`material_id`) with the
   /// yarn's name, brand, colorway and weight inline; a project without a craft is `other`
   /// (WEFT requires one); the notes are joined by a blank line.
-  static func project(of project: Project, yarns: [String: WEFT.Material], notes: [String]?) -> WEFT.Project {
+  static func project(of project: Project, yarns: [String: WEFT.Material], tools: [Tool], notes: [String]?)
+    -> WEFT.Project
+  {
     let used = project.usages.map { usage in
       let yarn = yarns[usage.yarnID]
       return WEFT.MaterialUsed(
@@ -236,7 +256,35 @@ public enum WEFTExport {
       id: project.id, name: project.name, craft: (project.craft ?? .other).rawValue,
       status: project.status.rawValue, startedAt: project.started?.iso8601,
       completedAt: project.finished?.iso8601, patternRef: pattern,
-      materialsUsed: used.isEmpty ? nil : used, notes: notes.map { $0.joined(separator: "\n\n") })
+      materialsUsed: used.isEmpty ? nil : used, notes: notes.map { $0.joined(separator: "\n\n") },
+      toolsUsed: tools.isEmpty
+        ? nil
+        : tools.map {
+          WEFT.ToolRef(
+            toolId: $0.id, description: $0.name, sizeMm: $0.size?.millimetres, toolType: toolType($0.kind))
+        },
+      ext: project.needleSizes.map { sizes in
+        let mm = sizes.map(\.millimetres)
+        return project.craft == .crochet
+          ? WEFT.ProjectExt(crochet: WEFT.CraftSizes(hookSizesMm: mm))
+          : WEFT.ProjectExt(knitting: WEFT.CraftSizes(needleSizesMm: mm))
+      })
+  }
+
+  /// WEFT's `tool_type` of a kind: its own name, `crochet-hook` for a hook.
+  static func toolType(_ kind: ToolKind) -> String { kind == .hook ? "crochet-hook" : kind.rawValue }
+
+  /// A tool as WEFT's: category `hook` or `needle`, its size in mm (and its US needle size or
+  /// hook name when the tables have one), length, material, count and projects.
+  static func tool(_ tool: Tool) -> WEFT.Tool {
+    WEFT.Tool(
+      id: tool.id, category: tool.kind == .hook ? "hook" : "needle", toolType: toolType(tool.kind),
+      name: tool.name,
+      material: tool.material, metricSizeMm: tool.size?.millimetres,
+      usSize: tool.kind == .hook ? nil : tool.size?.usNeedle,
+      hookSize: tool.kind == .hook ? tool.size?.hook : nil,
+      lengthCm: tool.lengthCentimetres, quantity: tool.count,
+      projectAssignments: tool.projectIDs.isEmpty ? nil : tool.projectIDs)
   }
 }
 

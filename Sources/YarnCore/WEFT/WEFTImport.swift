@@ -94,7 +94,7 @@ public enum WEFTImport {
     /// The file and the item's JSON path.
     public let file: String
     public let path: String
-    /// `yarn` or `project`.
+    /// `yarn`, `project` or `tool`.
     public let kind: String
     /// The item's ID and its name after the import.
     public let id: String
@@ -117,6 +117,12 @@ public enum WEFTImport {
     public var projectUpdates: [Project] = []
     /// Projects equal to their library project.
     public var projectsUnchanged = 0
+    /// New tools (needles and hooks), in the files' order.
+    public var toolCreates: [Tool] = []
+    /// Library tools with the files' values (or a project of the files added).
+    public var toolUpdates: [Tool] = []
+    /// Tools equal to their library tool.
+    public var toolsUnchanged = 0
     /// New time sessions (recorded, never running).
     public var sessionCreates: [TimeSession] = []
     /// Timer sessions the library already records (same project, start and end).
@@ -171,7 +177,8 @@ public enum WEFTImport {
   }
 
   /// Carries out `plan` in one write transaction: new yarns, changed yarns, new and changed
-  /// projects, new sessions, new notes, in that order (one step of `yarn undo`).
+  /// projects, new and changed tools, new sessions, new notes, in that order (one step of
+  /// `yarn undo`).
   ///
   /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
   ///   when the store refuses a change (the transaction is rolled back).
@@ -185,6 +192,8 @@ public enum WEFTImport {
       for yarn in plan.yarnUpdates { try store.update(yarn) }
       for project in plan.projectCreates { try store.insert(project) }
       for project in plan.projectUpdates { try store.update(project) }
+      for tool in plan.toolCreates { try store.insert(tool) }
+      for tool in plan.toolUpdates { try store.update(tool) }
       for session in plan.sessionCreates { try store.insert(session) }
       for note in plan.notes { try store.insert(note) }
     }

@@ -65,11 +65,22 @@ indirect enum WEFTKept: Sendable {
   static let project: WEFTKept = {
     var kept = fields("id", "name", "craft", "status", "started_at", "completed_at", "notes", "private_notes")
     kept["pattern_ref"] = .object(fields("name", "url"))
+    kept["tools_used"] = .array(.object(fields("tool_id", "description", "size_mm", "tool_type")))
+    kept["ext"] = .object([
+      "knitting": .object(fields("needle_sizes_mm")), "crochet": .object(fields("hook_sizes_mm")),
+    ])
     var used = fields("material_id", "name", "brand", "colorway", "weight_category")
     used["quantity_used"] = .object(fields("value", "unit", "weight_grams", "length_meters"))
     kept["materials_used"] = .array(.object(used))
     return .object(kept)
   }()
+
+  /// A tool: a needle or hook, its size, length, material, count and projects.
+  static let tool = WEFTKept.object(
+    fields(
+      "id", "category", "tool_type", "name", "material", "metric_size_mm", "us_size", "hook_size",
+      "length_cm",
+      "length_inches", "quantity", "project_assignments"))
 
   /// A progress state: its timer (the total is the sum of the sessions).
   static let progress: WEFTKept = {

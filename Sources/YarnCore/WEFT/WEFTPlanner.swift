@@ -19,10 +19,15 @@ struct WEFTItem {
 struct WEFTPlanner {
   let store: LibraryStore
   let now: Date
-  private(set) var plan = WEFTImport.Plan()
+  var plan = WEFTImport.Plan()
   private var materials: [WEFTItem] = []
   private var projects: [WEFTItem] = []
   private var progress: [WEFTItem] = []
+  var tools: [WEFTItem] = []
+  /// The tools read, before the projects' `tools_used` are added to them.
+  var toolDrafts: [(item: WEFTItem, tool: Tool, base: Tool?)] = []
+  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID.
+  var toolLinks: [(file: String, path: String, projectID: String, toolID: String)] = []
 
   /// A yarn read from a material, before it is settled.
   private struct YarnDraft {
@@ -42,7 +47,7 @@ struct WEFTPlanner {
   /// Where each WEFT ID was first seen, by kind.
   private var seen: [String: String] = [:]
   private var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
-  private var projectIDs: [String: String] = [:]
+  var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
   init(store: LibraryStore, now: Date) {
@@ -125,6 +130,7 @@ struct WEFTPlanner {
         case "material": materials.append(item)
         case "project": projects.append(item)
         case "progress": progress.append(item)
+        case "tool": tools.append(item)
         default: omit(file, item.path, "yarn keeps no \(itemType)s")
         }
       }
@@ -135,6 +141,7 @@ struct WEFTPlanner {
   mutating func finish() throws -> WEFTImport.Plan {
     try readMaterials()
     try readProjects()
+    try readTools()
     try readProgress()
     try settleYarns()
     return plan
@@ -594,6 +601,11 @@ extension WEFTPlanner {
           "\"\(statusKey)\" is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
         )
       }
+      project.needleSizes = needleSizes(weft, item)
+      for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
+        guard let toolID = ref.toolId else { continue }
+        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
+      }
       project.started = day(weft.startedAt, item, "started_at")
       project.finished = day(weft.completedAt, item, "completed_at")
       if project.finished != nil, ![.finished, .frogged].contains(project.status) {
@@ -850,6 +862,14 @@ extension WEFTPlanner {
       }
       // A library yarn with an override and no quantity exports its override as the
       // quantity alone: read back so, it is that yarn as it is.
+      // A pack's weight per unit is in grams or ounces: a put-up the library keeps in
+      // kilograms or pounds stays so when it is the same weight.
+      if let own = draft.base?.netWeightPerSkein, let read = yarn.netWeightPerSkein, own.unit != read.unit,
+        let converted = try? UnitConversion.convert(read, to: own.unit),
+        abs(converted.value - own.value) <= 1e-9 * max(1, abs(own.value))
+      {
+        yarn.netWeightPerSkein = own
+      }
       if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
         let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
       {
