@@ -764,7 +764,11 @@ def build():
             "colorFamily": family, "dyeLot": lot, "weight": weight, "fiber": fiber,
             "lengthPerSkein": length, "netWeightPerSkein": net, "quantity": quantity,
             "remainingOverride": override, "purchaseLocation": location, "dateAdded": added,
-            "isStashed": stashed, "photos": list(photos),
+            # The stash status ("in-stash" or "used-up", as the golden v1 backup's isStashed
+            # flag reads), the flag itself (still written, for older readers of format 1),
+            # and no tags yet.
+            "isStashed": stashed, "status": "in-stash" if stashed else "used-up", "tags": [],
+            "photos": list(photos),
         }
 
     yarns = [
@@ -866,6 +870,9 @@ def build():
          "started": None, "finished": None,
          "usages": [usage("catona", 1000, "m")], "photos": []},
     ]
+    # No project details (gauge, size made, made for) yet, and no tags (schema v5).
+    for project in projects:
+        project["tags"] = []
 
     def note(key, subject, text, created, modified=None):
         kind, ref = subject

@@ -36,7 +36,11 @@ import YarnCore
           quantity: index % 6 == 5 ? nil : Amount(Double(index) * 1.25, unit),
           remainingOverride: index % 3 == 1 ? Amount(1.0 / 3.0, unit) : nil, purchaseLocation: line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 1990 + index, month: 12, day: 31) : nil,
-          isStashed: index % 4 != 3))
+          status: StashStatus.allCases[index % StashStatus.allCases.count],
+          price: index % 3 == 0
+            ? nil : Price(minorUnits: Int64(index) * 137, currency: ["USD", "JPY", "KWD"][index % 3]),
+          storedIn: index % 2 == 0 || line.isEmpty ? nil : line,
+          tags: index % 4 == 0 ? [] : ["tag \(index)", "Zwei"]))
       notes.append(
         Note(id: "n\(index)", subject: .yarn(id), text: text, created: Date(timeIntervalSince1970: 0)))
     }

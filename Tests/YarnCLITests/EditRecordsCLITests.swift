@@ -109,7 +109,7 @@ import YarnCore
     try yarn.ok(["stash", "add", "Rios"])
     let edited = try #require(
       try yarn.ok(["stash", "edit", "Rios", "--stashed", "no", "--json"]).json() as? [String: Any])
-    #expect(edited["isStashed"] as? Bool == false)
+    #expect(edited["status"] as? String == "used-up")
     let bad = try yarn.run(["stash", "edit", "Rios", "--stashed", "maybe"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("expected yes or no"))
@@ -117,7 +117,7 @@ import YarnCore
 
     let removed = try #require(try yarn.ok(["stash", "rm", "Rios", "--json"]).json() as? [String: Any])
     #expect(removed["name"] as? String == "Rios")
-    #expect(removed["isStashed"] as? Bool == true)
+    #expect(removed["status"] as? String == "in-stash")
     try yarn.ok(["project", "add", "Flax"])
     let project = try #require(try yarn.ok(["project", "rm", "Flax", "--json"]).json() as? [String: Any])
     #expect(project["name"] as? String == "Flax")

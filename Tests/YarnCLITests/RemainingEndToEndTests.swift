@@ -361,7 +361,11 @@ extension RemainingEndToEndTests {
               ],
               "unit" : "g",
               "value" : 500
-            }
+            },
+            "status" : "in-stash",
+            "tags" : [
+
+            ]
           },
           {
             "dateAdded" : "2026-01-03",
@@ -372,7 +376,11 @@ extension RemainingEndToEndTests {
 
             ],
             "quantity" : null,
-            "remaining" : null
+            "remaining" : null,
+            "status" : "in-stash",
+            "tags" : [
+
+            ]
           }
         ]
 

@@ -17,7 +17,7 @@ import Testing
     let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
     try store.connection.execute(
       """
-      INSERT INTO yarn (seq, id, name, is_stashed) VALUES (1, 'y-1', 'Wool', 1);
+      INSERT INTO yarn (seq, id, name) VALUES (1, 'y-1', 'Wool');
       INSERT INTO project (seq, id, name, status, has_pattern) VALUES (1, 'p-1', 'Hat', 'planned', 0);
       INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
       VALUES ('p-1', 0, 'y-1', 1, 'skein');

@@ -84,7 +84,7 @@ import Testing
     let upgraded = try BackupMigrations.migrate(
       old, from: 1, to: 3, document: \.library, chain: chain)
     let library = try JSONCoding.decoder().decode(Library.self, from: upgraded)
-    #expect(library.yarns == [Yarn(id: "y1", name: "Flax", colorway: "Ruby", isStashed: true)])
+    #expect(library.yarns == [Yarn(id: "y1", name: "Flax", colorway: "Ruby", status: .inStash)])
     // The current version is never converted.
     #expect(try BackupMigrations.migrate(old, from: 3, to: 3, document: \.library, chain: []) == old)
     // A missing step is an error naming it.

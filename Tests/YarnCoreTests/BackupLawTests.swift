@@ -117,7 +117,8 @@ import Testing
         fiber: optionalText(&random), lengthPerSkein: amount(&random),
         netWeightPerSkein: amount(&random), quantity: amount(&random),
         remainingOverride: amount(&random), purchaseLocation: optionalText(&random),
-        dateAdded: day(&random), isStashed: random.chance(70), photos: attachments())
+        dateAdded: day(&random), status: random.pick(StashStatus.allCases), price: price(&random),
+        storedIn: optionalText(&random), tags: tags(&random, valid: false), photos: attachments())
     }
     let projects = (0..<Int.random(in: 0...5, using: &random)).map { _ in
       Project(
@@ -136,7 +137,8 @@ import Testing
               yarnID: random.pick(yarns).id,
               amount: amount(&random) ?? Amount(random.pick(numbers), .gram))
           },
-        photos: attachments())
+        photos: attachments(), gauge: gauge(&random, valid: false), sizeMade: optionalText(&random),
+        madeFor: optionalText(&random), tags: tags(&random, valid: false))
     }
     var notes: [Note] = []
     if !yarns.isEmpty || !projects.isEmpty {
@@ -206,6 +208,49 @@ import Testing
     return text.allSatisfy(\.isWhitespace) ? "note \(random.next() % 1000)\n" + text : text
   }
 
+  /// A price or none: 0, cents, the ceiling (`Rules.maximumPrice`), in currencies of 0, 2, 3
+  /// and 4 decimals.
+  static func price(_ random: inout Random) -> Price? {
+    guard !random.chance(40) else { return nil }
+    let currency = random.pick(["USD", "EUR", "JPY", "KWD", "CLF", "GBP"])
+    var ceiling = Rules.maximumPrice
+    for _ in 0..<Price.decimals(of: currency) { ceiling *= 10 }
+    let any = Int64.random(in: 0...ceiling, using: &random)
+    let minor = random.pick([0, 1, 2999, 99, ceiling, any])
+    return Price(minorUnits: minor, currency: currency)
+  }
+
+  /// Tags that keep the rule: none, a few, one of `Rules.maximumTagLength` Characters, emoji,
+  /// accents, case variants of none other; with `valid` false, now and then one that breaks
+  /// it (a comma, too long, spaces around, a line break, the same tag twice).
+  static func tags(_ random: inout Random, valid: Bool = true) -> [String] {
+    if !valid, random.chance(15) {
+      return [
+        random.pick(["a,b", String(repeating: "t", count: Rules.maximumTagLength + 1), " x", "a\nb", ""])
+      ] + (random.chance(50) ? ["Gift", "gift"] : [])
+    }
+    let pool = [
+      "gift", "Lace", "sock yarn", "🧶", "e\u{301}té", String(repeating: "t", count: Rules.maximumTagLength),
+      "日本", "to-frog", "x;y", "'=x",
+    ]
+    var out: [String] = []
+    for _ in 0..<Int.random(in: 0...3, using: &random) { out = Tags.adding([random.pick(pool)], to: out) }
+    return out
+  }
+
+  /// A gauge or none: with and without rows, in cm and in, fractions, the edges; with `valid`
+  /// false, now and then 0 stitches or a length over the limit.
+  static func gauge(_ random: inout Random, valid: Bool = true) -> Gauge? {
+    guard !random.chance(40) else { return nil }
+    if !valid, random.chance(15) {
+      return Gauge(stitches: random.pick([0, 18]), length: random.pick([10, 1001]), unit: .centimeter)
+    }
+    return Gauge(
+      stitches: random.pick([18, 22.5, 0.25, Rules.maximumGaugeNumber]),
+      rows: random.chance(30) ? nil : random.pick([24, 30.5, 1, 0.1 + 0.2]),
+      length: random.pick([10, 4, 2.54, 1]), unit: random.pick(GaugeUnit.allCases))
+  }
+
   /// Amounts from 0 to the ceiling (`Rules.maximumAmount`): whole, fractional, tiny.
   static let validNumbers: [Double] = [
     0, -0.0, 1, 0.1 + 0.2, 1.0 / 3.0, 1e-300, 5e-324, 2.5, 220, 28.349523125, 0.9144,
@@ -252,8 +297,9 @@ import Testing
         lengthPerSkein: putUp(&random, [.yard, .meter]),
         netWeightPerSkein: putUp(&random, [.gram, .ounce, .kilogram, .pound]),
         quantity: validAmount(&random), remainingOverride: validAmount(&random),
-        purchaseLocation: optionalLine(&random), dateAdded: day(&random), isStashed: random.chance(70),
-        photos: attachments())
+        purchaseLocation: optionalLine(&random), dateAdded: day(&random),
+        status: random.pick(StashStatus.allCases), price: price(&random), storedIn: optionalLine(&random),
+        tags: tags(&random), photos: attachments())
     }
     var projects = (0..<Int.random(in: 0...5, using: &random)).map { _ in
       let status = random.pick(ProjectStatus.allCases)
@@ -277,7 +323,8 @@ import Testing
         usages: (0..<Int.random(in: 0...3, using: &random)).map { _ in
           YarnUsage(yarnID: random.pick(yarns).id, amount: validAmount(&random) ?? Amount(0, .gram))
         },
-        photos: attachments())
+        photos: attachments(), gauge: gauge(&random), sizeMade: optionalLine(&random),
+        madeFor: optionalLine(&random), tags: tags(&random))
     }
     // Needle sizes: none, or up to three, in the tables or between their rows.
     for index in projects.indices where random.chance(40) {

@@ -90,7 +90,7 @@ extension BackupTestSupport {
     let sock = Yarn(
       id: "0a000000-0000-4000-8000-000000000002", name: "Knitting for Olive Merino — ünïcødé",
       lengthPerSkein: Amount(250, .meter), netWeightPerSkein: Amount(50, .gram),
-      quantity: Amount(150, .gram), isStashed: false, photos: [jpeg])
+      quantity: Amount(150, .gram), status: .usedUp, photos: [jpeg])
     let flax = Project(
       id: "0b000000-0000-4000-8000-000000000001", name: "Flax sweater", craft: .knitting,
       status: .finished, pattern: Pattern(name: "Flax", url: "https://example.com/flax", pdf: pdf),

@@ -40,6 +40,10 @@ import Testing
     var purchaseLocation: String?
     var dateAdded: CalendarDate?
     var isStashed: Bool
+    var status: StashStatus
+    var price: Price?
+    var storedIn: String?
+    var tags: [String]
     var photos: [SynthesizedAttachment]
 
     init(_ yarn: Yarn) {
@@ -60,7 +64,11 @@ import Testing
       remainingOverride = amount(yarn.remainingOverride)
       purchaseLocation = yarn.purchaseLocation
       dateAdded = yarn.dateAdded
-      isStashed = yarn.isStashed
+      isStashed = yarn.status.isHeld
+      status = yarn.status
+      price = yarn.price
+      storedIn = yarn.storedIn
+      tags = yarn.tags
       photos = yarn.photos.map {
         SynthesizedAttachment(
           fileName: $0.fileName, mediaType: $0.mediaType, byteCount: $0.byteCount, sha256: $0.sha256)
@@ -79,7 +87,8 @@ import Testing
           dyeLot: "7", weight: .jumbo, fiber: "wool", lengthPerSkein: Amount(437.5, .yard),
           netWeightPerSkein: Amount(100, .gram), quantity: Amount(1e-7, .skein),
           remainingOverride: Amount(0, .ounce), purchaseLocation: "Loop",
-          dateAdded: CalendarDate(year: 1, month: 1, day: 1), isStashed: false,
+          dateAdded: CalendarDate(year: 1, month: 1, day: 1), status: .willTrade,
+          price: Price(minorUnits: 2999, currency: "EUR"), storedIn: "bin 3", tags: ["a", "B"],
           photos: [
             Attachment(
               fileName: "a.jpg", mediaType: "image/jpeg", byteCount: 0,

@@ -22,7 +22,8 @@ import Testing
           usages: [
             YarnUsage(yarnID: "y1", amount: Amount(550, .yard)),
             YarnUsage(yarnID: "y2", amount: Amount(1, .skein)),
-          ]),
+          ], gauge: Gauge(stitches: 18, rows: 24, length: 10, unit: .centimeter), sizeMade: "2T",
+          madeFor: "Leo", tags: ["baby", "gift"]),
         Project(id: "p2", name: "=cmd|' /C calc'!A0", status: .planned),
       ],
       sessions: [
@@ -38,10 +39,12 @@ import Testing
     let count = try ProjectCSV.export(from: store, to: CSVWriter { bytes.append(contentsOf: $0) })
     #expect(count == 2)
     let expected =
-      "Name,Craft,Status,Pattern,Pattern URL,Started,Finished,Yarns,Time,Seconds,ID\r\n"
+      "Name,Craft,Status,Pattern,Pattern URL,Started,Finished,Gauge,Size Made,Made For,Tags,Yarns,Time,"
+      + "Seconds,ID\r\n"
       + "Flax,knitting,finished,Flax,https://example.com/flax,2026-01-02,2026-02-03,"
+      + "18 sts x 24 rows = 10 cm,2T,Leo,\"baby, gift\","
       + "\"Cascade 220: 550 yd; Rios; \"\"red\"\": 1 skein\",2:05,7559,p1\r\n"
-      + "\"'=cmd|' /C calc'!A0\",,planned,,,,,,0:00,0,p2\r\n"
+      + "\"'=cmd|' /C calc'!A0\",,planned,,,,,,,,,,0:00,0,p2\r\n"
     #expect(String(decoding: bytes, as: UTF8.self) == expected)
   }
 

@@ -160,7 +160,7 @@ import Testing
       let db = store.connection
       try db.execute(
         """
-        INSERT INTO yarn (id, name, is_stashed) VALUES ('y-1', 'Plain', 1);
+        INSERT INTO yarn (id, name) VALUES ('y-1', 'Plain');
         INSERT INTO project (id, name, status, has_pattern) VALUES ('p-1', 'Socks', 'planned', 0);
         INSERT INTO attachment (seq, yarn_id, role, position, sha256, file_name, media_type,
           byte_count) VALUES (5, 'y-1', 'photo', 0, '\(String(repeating: "a", count: 64))', 'a.jpg',
@@ -172,7 +172,7 @@ import Testing
       var cases: [(sql: String, code: Int32)] = []
 
       func yarn(_ columns: String, _ values: String) -> String {
-        "INSERT INTO yarn (id, name, is_stashed, \(columns)) VALUES ('w\(cases.count)', 'Y', 1, \(values))"
+        "INSERT INTO yarn (id, name, \(columns)) VALUES ('w\(cases.count)', 'Y', \(values))"
       }
       for weight in ["0", "4", "7", "NULL"] { cases.append((yarn("weight", weight), ok)) }
       for weight in ["8", "9", "-1", "'heavy'"] { cases.append((yarn("weight", weight), check)) }
@@ -200,8 +200,6 @@ import Testing
         ("NULL", notNull),
       ]
       for (flag, code) in flags {
-        cases.append(
-          ("INSERT INTO yarn (id, name, is_stashed) VALUES ('f\(cases.count)', 'F', \(flag))", code))
         cases.append(
           (
             "INSERT INTO project (id, name, status, has_pattern) VALUES ('h\(cases.count)', 'H', 'planned', \(flag))",
@@ -297,7 +295,7 @@ import Testing
       let db = store.connection
       try db.execute(
         """
-        INSERT INTO yarn (id, name, is_stashed) VALUES ('y-used', 'Used', 1), ('y-free', 'Free', 1);
+        INSERT INTO yarn (id, name) VALUES ('y-used', 'Used'), ('y-free', 'Free');
         INSERT INTO project (id, name, status, has_pattern) VALUES ('p-1', 'Socks', 'planned', 0);
         INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
           VALUES ('p-1', 0, 'y-used', 50, 'g');

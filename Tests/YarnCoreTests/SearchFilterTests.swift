@@ -21,20 +21,22 @@ import Testing
     Yarn(
       id: "y-sock", name: "sock yarn", brand: "MALABRIGO", weight: .superFine,
       netWeightPerSkein: Amount(100, .gram), quantity: Amount(300, .gram),
-      dateAdded: CalendarDate(year: 2026, month: 1, day: 15)),
+      dateAdded: CalendarDate(year: 2026, month: 1, day: 15), status: .willTrade,
+      tags: ["Socks", "Gift"]),
     Yarn(
       id: "y-bulky", name: "Bulky", weight: .bulky, quantity: Amount(4, .skein),
-      dateAdded: CalendarDate(year: 2025, month: 12, day: 1)),
+      dateAdded: CalendarDate(year: 2025, month: 12, day: 1), tags: ["Fête"]),
     Yarn(
       id: "y-gone", name: "Cafe Noir", brand: "Cascade", weight: .medium, quantity: Amount(1, .skein),
-      isStashed: false),
+      status: .usedUp),
     Yarn(id: "y-bare", name: "Bare"),
   ]
 
   static let projects = [
     Project(
       id: "p-hat", name: "Winter Hat", craft: .knitting, status: .inProgress,
-      pattern: Pattern(name: "Crème Brûlée"), started: CalendarDate(year: 2026, month: 2, day: 1)),
+      pattern: Pattern(name: "Crème Brûlée"), started: CalendarDate(year: 2026, month: 2, day: 1),
+      tags: ["Gift"]),
     Project(
       id: "p-blanket", name: "Blanket", craft: .crochet, status: .planned,
       started: nil),
@@ -108,6 +110,23 @@ import Testing
       #expect(try yarnIDs(store, YarnQuery(weight: .medium, brand: "malabrigo")) == ["y-cafe"])
       #expect(try yarnIDs(store, YarnQuery(status: .inStash, search: "cafe")) == ["y-cafe"])
       #expect(try yarnIDs(store, YarnQuery(weight: .jumbo)).isEmpty)
+    }
+  }
+
+  /// A status, the statuses still in the stash, and tags (whole tags, case and accents aside).
+  @Test func statusesAndTags() throws {
+    try withStore { (store: LibraryStore) throws in
+      #expect(try yarnIDs(store, YarnQuery(status: .willTrade)) == ["y-sock"])
+      #expect(try yarnIDs(store, YarnQuery(status: .inStash)) == ["y-cafe", "y-wool", "y-bulky", "y-bare"])
+      // will-trade is still in the stash; used-up is not.
+      #expect(
+        try yarnIDs(store, YarnQuery(inStash: true)) == ["y-cafe", "y-wool", "y-sock", "y-bulky", "y-bare"])
+      #expect(try yarnIDs(store, YarnQuery(tag: "GIFT")) == ["y-sock"])
+      #expect(try yarnIDs(store, YarnQuery(tag: "fete")) == ["y-bulky"])
+      #expect(try yarnIDs(store, YarnQuery(tag: "Soc")).isEmpty)
+      #expect(try yarnIDs(store, YarnQuery(tag: "gift", weight: .medium)).isEmpty)
+      #expect(try projectIDs(store, ProjectQuery(tag: "gift")) == ["p-hat"])
+      #expect(try projectIDs(store, ProjectQuery(tag: "socks")).isEmpty)
     }
   }
 

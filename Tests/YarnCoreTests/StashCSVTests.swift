@@ -15,7 +15,9 @@ import Testing
       fiber: "100% wool", lengthPerSkein: Amount(220, .yard), netWeightPerSkein: Amount(100, .gram),
       quantity: Amount(3, .skein), purchaseLocation: "=HYPERLINK(\"x\")",
       dateAdded: CalendarDate(year: 2026, month: 1, day: 5))
-    let plain = Yarn(id: "y2", name: "Mystery")
+    let plain = Yarn(
+      id: "y2", name: "Mystery", status: .willTrade, price: Price(minorUnits: 2999, currency: "EUR"),
+      storedIn: "blue bin, closet", tags: ["gift", "Sock yarn"])
     let library = Library(
       yarns: [cascade, plain],
       projects: [
@@ -56,10 +58,10 @@ import Testing
     let expected =
       "Name,Brand,Colorway,Color Family,Dye Lot,Weight,Fiber,Length per Skein,Length Unit,Net Weight per Skein,"
       + "Net Weight Unit,Quantity,Quantity Unit,Remaining,Remaining Unit,Remaining Source,Purchase Location,"
-      + "Date Added,Stashed,Notes,ID\r\n"
+      + "Date Added,Status,Price,Stored In,Tags,Notes,ID\r\n"
       + "Cascade 220,Cascade Yarns,\"Ruby, \"\"deep\"\"\",,,4 Medium (worsted),100% wool,220,yd,100,g,3,skein,"
-      + "1.5,skein,estimate,\"'=HYPERLINK(\"\"x\"\")\",2026-01-05,yes,\"soft\nsquishy\n\nfrom Leo\",y1\r\n"
-      + "Mystery,,,,,,,,,,,,,,,unknown,,,yes,,y2\r\n"
+      + "1.5,skein,estimate,\"'=HYPERLINK(\"\"x\"\")\",2026-01-05,in-stash,,,,\"soft\nsquishy\n\nfrom Leo\",y1\r\n"
+      + "Mystery,,,,,,,,,,,,,,,unknown,,,will-trade,29.99 EUR,\"blue bin, closet\",\"gift, Sock yarn\",,y2\r\n"
     #expect(text == expected)
   }
 

@@ -64,7 +64,11 @@ import Testing
           remainingOverride: index % 3 == 1 ? Amount(0.25, units[(index + 1) % units.count]) : nil,
           purchaseLocation: line.isEmpty ? nil : line,
           dateAdded: index % 2 == 0 ? CalendarDate(year: 2000 + index, month: 2, day: 29 - index % 2) : nil,
-          isStashed: index % 4 != 3))
+          status: StashStatus.allCases[index % StashStatus.allCases.count],
+          price: index % 3 == 0
+            ? nil : Price(minorUnits: Int64(index) * 137, currency: ["USD", "JPY", "KWD"][index % 3]),
+          storedIn: index % 2 == 0 || line.isEmpty ? nil : line,
+          tags: index % 4 == 0 ? [] : ["tag \(index)", "Zwei"]))
       // A note is never blank (`Rules.noteText`).
       if !text.allSatisfy(\.isWhitespace) {
         notes.append(Note(id: "n\(index)", subject: .yarn(id), text: text, created: now))
@@ -126,7 +130,7 @@ import Testing
     #expect(yarn.quantity == Amount(2.5, .skein))
     #expect(yarn.weight == .medium)
     #expect(yarn.dateAdded == nil)  // no column: unknown, never today
-    #expect(yarn.isStashed)
+    #expect(yarn.status == .inStash)
   }
 
   @Test func everyBadRowIsReportedAndNothingIsImported() throws {

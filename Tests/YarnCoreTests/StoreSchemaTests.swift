@@ -16,12 +16,13 @@ import Testing
       #expect(try pragma("foreign_keys") == "1")
       #expect(try pragma("synchronous") == "2")  // FULL
       #expect(try pragma("busy_timeout") == "5000")
-      #expect(try pragma("user_version") == "5")
-      #expect(Schema.currentVersion == 5)
-      #expect(LibraryStore.schemaVersion == 5)
+      #expect(try pragma("user_version") == "6")
+      #expect(Schema.currentVersion == 6)
+      #expect(LibraryStore.schemaVersion == 6)
       #expect(
         Schema.migrations.map(\.name) == [
           "v1-library", "v2-history", "v3-time-ranges", "v4-name-keys", "v5-tools-and-mass-units",
+          "v6-stash-and-project-details",
         ])
       let tables = try store.connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
@@ -139,7 +140,7 @@ import Testing
           Issue.record("a newer schema was opened in \(mode)")
         } catch StoreError.newerSchema(let found, let known) {
           #expect(found == 7)
-          #expect(known == 5)
+          #expect(known == 6)
         }
       }
       #expect(
@@ -196,7 +197,7 @@ import Testing
   }
 
   /// A library of schema version 1 (before the undo history) keeps every item when it is
-  /// upgraded to version 5; its history starts empty and records the next change.
+  /// upgraded to the current version; its history starts empty and records the next change.
   @Test func aVersion1LibraryIsUpgradedWithItsItems() throws {
     try withTemporaryDirectory { root in
       let path = root.appendingPathComponent("library.sqlite").path
@@ -210,7 +211,7 @@ import Testing
       #expect(try raw.integer("PRAGMA user_version") == 1)
       try raw.close()
       let store = try LibraryStore(directory: root, mode: .readWrite)
-      #expect(try store.connection.integer("PRAGMA user_version") == 5)
+      #expect(try store.connection.integer("PRAGMA user_version") == 6)
       #expect(
         try store.yarns() == [
           Yarn(id: "y-1", name: "Rios", remainingOverride: Amount(0.30000000000000004, .gram))
@@ -230,7 +231,7 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())
-      #expect(try store.connection.integer("PRAGMA user_version") == 5)
+      #expect(try store.connection.integer("PRAGMA user_version") == 6)
       #expect(try store.connection.integer("PRAGMA foreign_keys") == 1)
       #expect(try store.connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == 12)
       #expect(throws: StoreError.self) { try store.insert(Yarn(id: "y", name: "Y")) }

@@ -57,7 +57,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     weight: .medium, fiber: "100% superwash merino", lengthPerSkein: Amount(210, .yard),
     netWeightPerSkein: Amount(100, .gram), quantity: Amount(3, .skein),
     remainingOverride: Amount(1.5, .skein), purchaseLocation: "Loop, London",
-    dateAdded: day("2025-11-02"), isStashed: false, photos: [jpegA, jpegB])
+    dateAdded: day("2025-11-02"), status: .usedUp, photos: [jpegA, jpegB])
   let bare = Yarn(id: "3f1c9a2e-0000-4000-8000-000000000002", name: "Mystery ball")
   let odd = Yarn(
     id: "3f1c9a2e-0000-4000-8000-000000000003", name: "Drops \"Alpaca\" 'line two'",

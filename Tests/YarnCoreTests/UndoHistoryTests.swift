@@ -56,7 +56,7 @@ import Testing
       edited.name = "Rios (frogged)"
       edited.remainingOverride = Amount(1.0 / 3.0, .ounce)
       edited.brand = nil
-      edited.isStashed = false
+      edited.status = .gifted
       try store.update(edited)
       #expect(try store.yarn(id: "y-rios") == edited)
 
@@ -218,7 +218,7 @@ import Testing
       try store.connection.execute(
         """
         INSERT INTO history_pause VALUES (1);
-        INSERT INTO yarn (seq, id, name, is_stashed) VALUES (1, 'y-other', 'Other', 1);
+        INSERT INTO yarn (seq, id, name) VALUES (1, 'y-other', 'Other');
         DELETE FROM history_pause;
         """)
       do {

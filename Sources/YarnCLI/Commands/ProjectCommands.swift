@@ -96,23 +96,26 @@ struct ProjectAdd: ParsableCommand {
             --started 2026-01-10
         """,
       arguments: [.required("name", "The project's name.")],
-      options: ProjectFields.options + ProjectNeedleFields.options)
+      options: ProjectFields.options + ProjectNeedleFields.options + ProjectDetailFields.options)
   }
 
   var name: String
   var fields: ProjectFields
   var needleFields: ProjectNeedleFields
+  var details: ProjectDetailFields
 
   init(from values: ParsedValues) throws {
     name = try values.nonEmptyName(values.requiredArgument("name"), label: "<name>")
     fields = try ProjectFields(values)
     needleFields = try ProjectNeedleFields(values)
+    details = try ProjectDetailFields(values)
   }
 
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
     fields.apply(to: &project, today: context.today)
     needleFields.apply(to: &project)
+    details.apply(to: &project)
     try context.write { store in
       try store.insert(project)
       _ = try needleFields.link(projectID: project.id, in: store)
@@ -136,6 +139,7 @@ struct ProjectList: ParsableCommand {
       options: [
         .value("status", "status", "Only projects with this status."),
         .value("craft", "craft", "Only projects of this craft."),
+        .value("tag", "tag", "Only projects with this tag (case and accents aside)."),
         .value("search", "text", "Only projects whose name, pattern name or notes contain this text."),
         .value("sort", "order", "Sort by name, started or finished."),
       ],
@@ -147,7 +151,8 @@ struct ProjectList: ParsableCommand {
   init(from values: ParsedValues) throws {
     query = ProjectQuery(
       status: try values.status("status"), craft: try values.craft("craft"),
-      search: try values.searchText("search"), sort: try values.choice("sort", ProjectQuery.Sort.self))
+      search: try values.searchText("search"), tag: try values.searchText("tag"),
+      sort: try values.choice("sort", ProjectQuery.Sort.self))
   }
 
   func run(in context: Context) throws {
@@ -241,6 +246,10 @@ struct ProjectShow: ParsableCommand {
       ("Pattern", pattern.isEmpty ? nil : pattern.joined(separator: "\n")),
       ("Started", project.started?.iso8601),
       ("Finished", project.finished?.iso8601),
+      ("Gauge", project.gauge?.description),
+      ("Size made", project.sizeMade),
+      ("Made for", project.madeFor),
+      ("Tags", project.tags.isEmpty ? nil : Tags.cell(project.tags)),
       ("Yarn used", usages.isEmpty ? nil : usages.joined(separator: "\n")),
       ("Needles", needles.needles),
       ("Tools", needles.tools),
@@ -260,19 +269,21 @@ struct ProjectEdit: ParsableCommand {
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.value("name", "text", "A new name.")] + ProjectFields.options + [
         .value("finished", "date", "The day it was finished: YYYY-MM-DD, today or yesterday.")
-      ] + ProjectNeedleFields.editOptions)
+      ] + ProjectNeedleFields.editOptions + ProjectDetailFields.options)
   }
 
   var reference: String
   var newName: String?
   var fields: ProjectFields
   var needleFields: ProjectNeedleFields
+  var details: ProjectDetailFields
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("project")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ProjectFields(values)
     needleFields = try ProjectNeedleFields(values)
+    details = try ProjectDetailFields(values)
   }
 
   func run(in context: Context) throws {
@@ -282,6 +293,7 @@ struct ProjectEdit: ParsableCommand {
       if let newName { project.name = newName }
       fields.apply(to: &project, today: context.today)
       needleFields.apply(to: &project)
+      details.apply(to: &project)
       try store.update(project)
       let toolsChanged = try needleFields.link(projectID: project.id, in: store)
       return (project, project != before || toolsChanged)

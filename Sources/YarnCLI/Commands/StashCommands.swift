@@ -27,23 +27,30 @@ struct StashCommand: CommandGroup {
 /// The fields a user sets with `stash add` and `stash edit`. For each one, `nil` means "not
 /// given"; in `edit`, an empty value (`--brand ""`) clears the field (`.some(nil)`).
 struct YarnFields {
-  static let options: [OptionSpec] = [
-    .value("brand", "text", "The maker, such as \"Cascade Yarns\"."),
-    .value("colorway", "text", "The maker's name for the color."),
-    .value("color-family", "text", "A broad color family for sorting, such as red."),
-    .value("dye-lot", "text", "The dye lot printed on the ball band."),
-    .value(
-      "weight", "weight",
-      "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
-    .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
-    .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
-    .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
-    .value("quantity", "amount", "How much you have, such as \"3 skeins\", 250g, 8oz, 600yd, 550m."),
-    .value("remaining", "amount", "What is left, overriding the estimate."),
-    .value("location", "text", "Where it was bought."),
-    .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
-    .value("stashed", "yes|no", "Whether it is still in the stash (no: used up or given away)."),
-  ]
+  static let options: [OptionSpec] =
+    [
+      .value("brand", "text", "The maker, such as \"Cascade Yarns\"."),
+      .value("colorway", "text", "The maker's name for the color."),
+      .value("color-family", "text", "A broad color family for sorting, such as red."),
+      .value("dye-lot", "text", "The dye lot printed on the ball band."),
+      .value(
+        "weight", "weight",
+        "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+      .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
+      .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
+      .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
+      .value("quantity", "amount", "How much you have, such as \"3 skeins\", 250g, 8oz, 600yd, 550m."),
+      .value("remaining", "amount", "What is left, overriding the estimate."),
+      .value("location", "text", "Where it was bought."),
+      .value("added", "date", "The day it was added: YYYY-MM-DD, today or yesterday."),
+      .value(
+        "status", "status",
+        "Where it stands: in-stash (default), allocated, in-use, will-trade (still in the stash); "
+          + "used-up, gifted, sold, returned, frogged, other."),
+      .value("stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up."),
+      .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
+      .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
+    ] + TagOptions.options
 
   var brand: String??
   var colorway: String??
@@ -57,7 +64,10 @@ struct YarnFields {
   var remaining: Amount??
   var location: String??
   var added: CalendarDate??
-  var stashed: Bool?
+  var status: StashStatus?
+  var price: Price??
+  var storedIn: String??
+  var tags: TagOptions
 
   init(_ values: ParsedValues) throws {
     brand = try values.singleLine("brand")
@@ -74,13 +84,21 @@ struct YarnFields {
     quantity = try YarnFields.clearing(values, "quantity") { try values.amount($0) }
     remaining = try YarnFields.clearing(values, "remaining") { try values.amount($0) }
     added = try YarnFields.clearing(values, "added") { try values.date($0) }
-    stashed = try values.typed("stashed", expected: "yes or no") { text in
+    let stashed = try values.typed("stashed", expected: "yes or no") { text in
       switch text.trimmingSpaces().lowercased() {
       case "yes", "true": true
       case "no", "false": false
       default: nil
       }
     }
+    status = try values.stashStatus("status") ?? stashed.map(StashStatus.init(stashed:))
+    if values.value("status") != nil, stashed != nil {
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--stashed", reason: "--status says where the yarn stands")
+    }
+    price = try YarnFields.clearing(values, "price") { try values.price($0) }
+    storedIn = try values.singleLine("stored-in")
+    tags = try TagOptions(values)
   }
 
   /// `nil` when the option is absent, `.some(nil)` when empty, else the parsed value.
@@ -106,7 +124,10 @@ struct YarnFields {
     if let remaining { yarn.remainingOverride = remaining }
     if let location { yarn.purchaseLocation = location }
     if let added { yarn.dateAdded = added }
-    if let stashed { yarn.isStashed = stashed }
+    if let status { yarn.status = status }
+    if let price { yarn.price = price }
+    if let storedIn { yarn.storedIn = storedIn }
+    yarn.tags = tags.applied(to: yarn.tags)
   }
 }
 
@@ -166,7 +187,8 @@ struct StashList: ParsableCommand {
         Filters combine (a yarn is listed when it passes every one given); --json lists the
         same yarns in the same order. Text is compared case- and accent-insensitively:
         --search cafe finds "Café".
-        --status: in-stash or used-up (for now a yarn's --stashed yes/no).
+        --status: one stash status (in-stash, allocated, in-use, will-trade, used-up, gifted,
+        sold, returned, frogged, other); --in-stash: any status still in the stash.
         --sort: name; added (oldest first, undated last); remaining (most left first: lengths,
         then weights without a length per skein, then bare skeins, unknown last); weight (CYC
         0 Lace to 7 Jumbo, unknown last). Ties go by name, then ID. Without --sort, the order
@@ -176,7 +198,9 @@ struct StashList: ParsableCommand {
         """,
       options: [
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
-        .value("status", "status", "Only yarns in-stash or used-up."),
+        .value("status", "status", "Only yarns with this stash status (such as used-up)."),
+        .flag("in-stash", "Only yarns still in the stash: in-stash, allocated, in-use, will-trade."),
+        .value("tag", "tag", "Only yarns with this tag (case and accents aside)."),
         .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
         .value("brand", "text", "Only yarns whose brand contains this text."),
         .value(
@@ -192,7 +216,9 @@ struct StashList: ParsableCommand {
   init(from values: ParsedValues) throws {
     includeActive = values.flag("include-active")
     query = YarnQuery(
-      status: try values.choice("status", YarnQuery.Status.self),
+      status: try values.stashStatus("status"),
+      inStash: values.flag("in-stash"),
+      tag: try values.searchText("tag"),
       weight: try values.yarnWeight("weight"),
       brand: try values.searchText("brand"),
       search: try values.searchText("search"),
@@ -288,7 +314,7 @@ struct StashMatchCommand: ParsableCommand {
     var yarns: [(yarn: Yarn, estimate: RemainingEstimate)] = []
     try context.read { store in
       try store.forEachYarn(
-        matching: YarnQuery(status: .inStash, weight: weight, sort: .name),
+        matching: YarnQuery(inStash: true, weight: weight, sort: .name),
         includeActive: includeActive, includingPhotos: false
       ) { yarns.append(($0, $1)) }
     }
@@ -410,8 +436,12 @@ struct StashShow: ParsableCommand {
       ("Remaining", remaining),
       ("Not counted", unconverted.isEmpty ? nil : unconverted.joined(separator: "\n")),
       ("Used in", usages.isEmpty ? nil : usages.joined(separator: "\n")),
+      ("Status", yarn.status.rawValue + (yarn.isHeld ? " (in the stash)" : "")),
+      ("Price", yarn.price?.description),
       ("Bought at", yarn.purchaseLocation),
       ("Added", yarn.dateAdded?.iso8601),
+      ("Stored in", yarn.storedIn),
+      ("Tags", yarn.tags.isEmpty ? nil : Tags.cell(yarn.tags)),
       ("Photos", photos.isEmpty ? nil : photos.joined(separator: "\n")),
     ])
     text += Formatting.notes(notes)

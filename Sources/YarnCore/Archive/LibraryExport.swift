@@ -263,6 +263,10 @@ enum ExportText {
       ("Pattern PDF", pdfName),
       ("Started", project.started?.iso8601),
       ("Finished", project.finished?.iso8601),
+      ("Gauge", project.gauge?.description),
+      ("Size made", project.sizeMade),
+      ("Made for", project.madeFor),
+      ("Tags", project.tags.isEmpty ? nil : Tags.cell(project.tags)),
       ("Time", time),
       ("ID", project.id),
     ])
@@ -296,7 +300,10 @@ enum ExportText {
       ("Remaining", remainingText),
       ("Purchased at", yarn.purchaseLocation),
       ("Added", yarn.dateAdded?.iso8601),
-      ("In the stash", yarn.isStashed ? "yes" : "no"),
+      ("Status", yarn.status.rawValue + (yarn.isHeld ? " (in the stash)" : "")),
+      ("Price", yarn.price?.description),
+      ("Stored in", yarn.storedIn),
+      ("Tags", yarn.tags.isEmpty ? nil : Tags.cell(yarn.tags)),
       ("ID", yarn.id),
     ])
     text += section(

@@ -25,6 +25,12 @@ package enum ProjectCSV {
     case patternURL = "Pattern URL"
     case started = "Started"
     case finished = "Finished"
+    /// The gauge as people write it: `18 sts x 24 rows = 10 cm` (`Gauge.description`).
+    case gauge = "Gauge"
+    case sizeMade = "Size Made"
+    case madeFor = "Made For"
+    /// The tags joined by `, `.
+    case tags = "Tags"
     case yarns = "Yarns"
     case time = "Time"
     case seconds = "Seconds"
@@ -109,6 +115,10 @@ package enum ProjectCSV {
       case .patternURL: .text(project.pattern?.url)
       case .started: .text(project.started?.iso8601)
       case .finished: .text(project.finished?.iso8601)
+      case .gauge: .text(project.gauge?.description)
+      case .sizeMade: .text(project.sizeMade)
+      case .madeFor: .text(project.madeFor)
+      case .tags: project.tags.isEmpty ? .empty : .text(Tags.cell(project.tags))
       case .yarns:
         project.usages.isEmpty
           ? .empty

@@ -469,11 +469,45 @@ struct StashRowReader {
         yarn.dateAdded = nil
       }
     }
+    // Stashed (files made before the status): yes keeps a status still in the stash and
+    // makes any other in-stash; no keeps a status that is not and makes any other used-up. A
+    // Status cell, when the file has one, says more and wins.
     if let value = cell(.stashed) {
       switch value.trimmingSpaces().lowercased() {
-      case "", "yes", "y", "true", "1": yarn.isStashed = true
-      case "no", "n", "false", "0": yarn.isStashed = false
+      case "", "yes", "y", "true", "1": if !yarn.isHeld { yarn.status = .inStash }
+      case "no", "n", "false", "0": if yarn.isHeld { yarn.status = .usedUp }
       default: problem(.stashed, "\"\(value)\" is not yes or no")
+      }
+    }
+    if let value = text(.status) {
+      if let value {
+        if let status = StashStatus(parsing: value) {
+          yarn.status = status
+        } else {
+          problem(.status, "\"\(value)\" is not a stash status (\(StashStatus.tokens))")
+        }
+      } else {
+        yarn.status = .inStash
+      }
+    }
+    if let value = text(.price) {
+      if let value {
+        do {
+          yarn.price = try Price(parsing: value)
+        } catch {
+          problem(.price, "\"\(value)\": \(error.reason)")
+        }
+      } else {
+        yarn.price = nil
+      }
+    }
+    if let value = oneLine(.storedIn) { yarn.storedIn = value }
+    if let value = cell(.tags) {
+      let tags = Tags.parsing(value)
+      if let violation = Rules.tags(tags) {
+        problem(.tags, violation.reason)
+      } else {
+        yarn.tags = tags
       }
     }
     // Left to right, as people read the row.

@@ -92,7 +92,8 @@ extension StashCSV {
       (.netWeightPerSkein, { $0.netWeightPerSkein.map(exact) }),
       (.quantity, { $0.quantity.map(exact) }), (.remaining, { $0.remainingOverride.map(exact) }),
       (.purchaseLocation, \.purchaseLocation), (.dateAdded, { $0.dateAdded?.iso8601 }),
-      (.stashed, { $0.isStashed ? "yes" : "no" }),
+      (.status, { $0.status.rawValue }), (.price, { $0.price?.description }),
+      (.storedIn, \.storedIn), (.tags, { $0.tags.isEmpty ? nil : Tags.cell($0.tags) }),
     ]
     return columns.compactMap { column, text in
       let before = text(old)

@@ -11,8 +11,9 @@ import YarnStore
 ///
 /// Amounts are split into a number column and a unit column so that a spreadsheet can sum
 /// them (an amount whose unit column is not chosen is written with its unit, `3 skeins`);
-/// dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Stashed` is `yes`
-/// or `no` (`Yarn.isStashed`). Photos are not in the CSV (a backup carries them).
+/// dates are ISO 8601 (`YYYY-MM-DD`); an unknown value is an empty cell. `Status` is the
+/// `StashStatus` token; `Price` one cell such as `29.99 EUR`; `Tags` one cell, the tags
+/// joined by `, `. Photos are not in the CSV (a backup carries them).
 ///
 /// The Remaining cells are the user's override when Remaining Source is `override`, and
 /// otherwise the estimate computed from the finished projects (`RemainingEstimate`).
@@ -57,16 +58,27 @@ public enum StashCSV {
     case purchaseLocation = "Purchase Location"
     /// `Date Added`: `Yarn.dateAdded` as `YYYY-MM-DD`.
     case dateAdded = "Date Added"
-    /// `Stashed`: `yes` or `no` (`Yarn.isStashed`).
-    case stashed = "Stashed"
+    /// `Status`: the `StashStatus` token, such as `in-stash` or `used-up`.
+    case status = "Status"
+    /// `Price`: `Yarn.price` as one cell, the amount with its currency's decimals and the
+    /// code: `29.99 EUR`.
+    case price = "Price"
+    /// `Stored In`: `Yarn.storedIn`.
+    case storedIn = "Stored In"
+    /// `Tags`: `Yarn.tags` joined by `, ` (a tag holds no comma: `Rules.tags`).
+    case tags = "Tags"
     /// `Notes`: the texts of the yarn's notes, oldest first, separated by a blank line.
     case notes = "Notes"
     /// `ID`: `Yarn.id`, which an import matches on.
     case id = "ID"
+    /// `Stashed`: `yes` when the status is one still in the stash (`StashStatus.isHeld`), else
+    /// `no`: the column of files made before the status, read by the import, and written
+    /// only when `--columns` names it (not a default column).
+    case stashed = "Stashed"
   }
 
-  /// The default columns: every column, in the order `Column` lists them.
-  public static let defaultColumns: [Column] = Column.allCases
+  /// The default columns: every column but `Stashed`, in the order `Column` lists them.
+  public static let defaultColumns: [Column] = Column.allCases.filter { $0 != .stashed }
 
   /// Thrown when `--columns` names a column that does not exist, or one twice.
   package typealias UnknownColumnError = CSVColumnError
@@ -122,7 +134,11 @@ public enum StashCSV {
       case .remainingSource: .text(remaining.source.rawValue)
       case .purchaseLocation: .text(yarn.purchaseLocation)
       case .dateAdded: .text(yarn.dateAdded?.iso8601)
-      case .stashed: .text(yarn.isStashed ? "yes" : "no")
+      case .status: .text(yarn.status.rawValue)
+      case .price: .text(yarn.price?.description)
+      case .storedIn: .text(yarn.storedIn)
+      case .tags: yarn.tags.isEmpty ? .empty : .text(Tags.cell(yarn.tags))
+      case .stashed: .text(yarn.isHeld ? "yes" : "no")
       case .notes: notes.isEmpty ? .empty : .text(notes.joined(separator: "\n\n"))
       case .id: .text(yarn.id)
       }

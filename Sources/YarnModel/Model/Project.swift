@@ -114,13 +114,24 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
   /// when it names none, never empty (JSON then leaves the key out, as older backups have
   /// it). The tools it is made with are the tools' `projectIDs`.
   public var needleSizes: [NeedleSize]?
+  // Details (issue 14, item 3).
+  /// The gauge worked to, such as 18 sts x 24 rows = 10 cm; `nil` when unknown.
+  public var gauge: Gauge?
+  /// The size made, as the pattern names it, such as `M` or `38 in chest`.
+  public var sizeMade: String?
+  /// Who it is made for, such as `Leo`.
+  public var madeFor: String?
+  /// Its tags, in the order added (`Tags`, `Rules.tags(_:field:)`).
+  public var tags: [String]
 
   /// A project; everything but its ID and name may be left out (a planned project with no
-  /// craft, pattern, days, usages or photos).
+  /// craft, pattern, days, usages, photos or details).
   public init(
     id: String, name: String, craft: Craft? = nil, status: ProjectStatus = .planned,
     pattern: Pattern? = nil, started: CalendarDate? = nil, finished: CalendarDate? = nil,
-    usages: [YarnUsage] = [], photos: [Attachment] = []
+    usages: [YarnUsage] = [], photos: [Attachment] = [], gauge: Gauge? = nil,
+    sizeMade: String? = nil, madeFor: String? = nil, tags: [String] = [],
+    needleSizes: [NeedleSize]? = nil
   ) {
     self.id = id
     self.name = name
@@ -131,6 +142,42 @@ public struct Project: Codable, Hashable, Sendable, Identifiable {
     self.finished = finished
     self.usages = usages
     self.photos = photos
+    self.gauge = gauge
+    self.sizeMade = sizeMade
+    self.madeFor = madeFor
+    self.tags = tags
+    self.needleSizes = needleSizes
+  }
+}
+
+extension Project {
+  private enum CodingKeys: String, CodingKey {
+    case id, name, craft, status, pattern, started, finished, usages, photos
+    case gauge, sizeMade, madeFor, tags, needleSizes
+  }
+
+  /// Reads a project as `library.json` and `--json` write it (docs/FORMAT.md); `gauge`,
+  /// `sizeMade`, `madeFor`, `tags` and `needleSizes` may be left out (unknown, none), as in
+  /// backups made before they existed.
+  ///
+  /// - Throws: `DecodingError` for a missing `id`, `name`, `status`, `usages` or `photos`,
+  ///   or a value of the wrong type.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    name = try container.decode(String.self, forKey: .name)
+    craft = try container.decodeIfPresent(Craft.self, forKey: .craft)
+    status = try container.decode(ProjectStatus.self, forKey: .status)
+    pattern = try container.decodeIfPresent(Pattern.self, forKey: .pattern)
+    started = try container.decodeIfPresent(CalendarDate.self, forKey: .started)
+    finished = try container.decodeIfPresent(CalendarDate.self, forKey: .finished)
+    usages = try container.decode([YarnUsage].self, forKey: .usages)
+    photos = try container.decode([Attachment].self, forKey: .photos)
+    gauge = try container.decodeIfPresent(Gauge.self, forKey: .gauge)
+    sizeMade = try container.decodeIfPresent(String.self, forKey: .sizeMade)
+    madeFor = try container.decodeIfPresent(String.self, forKey: .madeFor)
+    tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    needleSizes = try container.decodeIfPresent([NeedleSize].self, forKey: .needleSizes)
   }
 }
 

@@ -41,6 +41,11 @@ public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible 
 /// - A project's days: a finished project has a finished day; a planned, in-progress or
 ///   hibernating one has none (a frogged one may keep the day it was frogged); the finished
 ///   day is not before the started day.
+/// - Details: a price's currency is three upper-case letters and its amount 0 to
+///   `maximumPrice`; a gauge's counts and length more than 0, at most `maximumGaugeNumber`;
+///   tags (of a yarn or a project) one line, at most `maximumTagLength` Characters, no comma,
+///   none twice (`Lookup.key`). A yarn's stored-in place and a project's size made and made
+///   for are one-line fields.
 /// - A session: it ends after it starts (at least a second), lasts at most `maximumSessionSeconds`,
 ///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance). A running
 ///   session's length is checked when it stops (`TimeTracker` also refuses to start one
@@ -66,6 +71,15 @@ public enum Rules {
   /// machines that disagree a little (a backup made on one, restored on another).
   /// `TimeTracker`, which is given `now`, allows none.
   public static let clockSkewSeconds: Int64 = 5 * 60
+  /// The most Characters a tag may have: 50, a word or a short phrase (Ravelry's tags are
+  /// single words; a tag is for sorting, a note is for saying things).
+  public static let maximumTagLength = 50
+  /// The largest price, in whole units of its currency: 1,000,000,000, as for amounts
+  /// (`maximumAmount`): no yarn costs more.
+  public static let maximumPrice: Int64 = 1_000_000_000
+  /// The largest count of stitches or rows, and the longest length, of a gauge: 1,000
+  /// (a gauge is given over a swatch of some 10 cm or 4 in, with some 10 to 40 stitches).
+  public static let maximumGaugeNumber: Double = 1000
 
   // MARK: Text
 
@@ -157,6 +171,66 @@ public enum Rules {
   static func number(_ value: Double) -> String {
     if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
     return "\(value)"
+  }
+
+  // MARK: Stash and project details
+
+  /// Tags (`Tags`): each one line without spaces around it (`line(_:field:limit:)`), not
+  /// empty, at most `maximumTagLength` Characters, without a comma (the CSV cell's
+  /// separator); no two the same by `Lookup.key` (case and Unicode normalization aside).
+  public static func tags(_ tags: [String], field: String = "tag") -> RuleViolation? {
+    var keys = Set<String>()
+    for tag in tags {
+      if tag.isEmpty { return RuleViolation(field: field, reason: "is empty") }
+      if let violation = line(tag, field: field, limit: maximumTagLength) {
+        return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
+      }
+      if tag.contains(",") {
+        return RuleViolation(
+          field: field, reason: "\"\(tag)\" holds a comma; a comma separates tags (use two tags)")
+      }
+      if !keys.insert(Lookup.key(tag)).inserted {
+        return RuleViolation(field: field, reason: "\"\(tag)\" is given twice (case aside)")
+      }
+    }
+    return nil
+  }
+
+  /// A price: a currency code of three upper-case ASCII letters, an amount of at least 0 and
+  /// at most `maximumPrice` whole units.
+  public static func price(_ price: Price?, field: String = "price") -> RuleViolation? {
+    guard let price else { return nil }
+    let code = price.currency
+    if code.count != 3 || !code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) {
+      return RuleViolation(
+        field: field, reason: "currency \"\(code)\" is not three upper-case letters (ISO 4217, such as USD)")
+    }
+    if price.minorUnits < 0 { return RuleViolation(field: field, reason: "\(price) is negative") }
+    var limit = maximumPrice
+    for _ in 0..<Price.decimals(of: code) { limit *= 10 }
+    if price.minorUnits > limit {
+      return RuleViolation(field: field, reason: "\(price) is over the limit of \(maximumPrice) \(code)")
+    }
+    return nil
+  }
+
+  /// A gauge: stitches, rows (when given) and length finite, more than 0, at most
+  /// `maximumGaugeNumber`.
+  public static func gauge(_ gauge: Gauge?, field: String = "gauge") -> RuleViolation? {
+    guard let gauge else { return nil }
+    let parts: [(String, Double?)] = [
+      ("stitch count", gauge.stitches), ("row count", gauge.rows), ("length", gauge.length),
+    ]
+    for case (let name, let value?) in parts {
+      if !value.isFinite || value <= 0 {
+        return RuleViolation(field: field, reason: "\(name) \(number(value)) must be more than 0")
+      }
+      if value > maximumGaugeNumber {
+        return RuleViolation(
+          field: field, reason: "\(name) \(number(value)) is over the limit of \(number(maximumGaugeNumber))")
+      }
+    }
+    return nil
   }
 
   // MARK: Days
@@ -288,6 +362,9 @@ extension Yarn {
       Rules.amount(quantity, field: "quantity"),
       Rules.amount(remainingOverride, field: "remaining"),
       Rules.optionalLine(purchaseLocation, field: "purchase location"),
+      Rules.price(price),
+      Rules.optionalLine(storedIn, field: "stored in"),
+      Rules.tags(tags),
     ].compactMap { $0 }
   }
 }
@@ -300,6 +377,10 @@ extension Project {
       Rules.optionalLine(pattern?.name, field: "pattern name"),
       Rules.optionalLine(pattern?.url, field: "pattern url", limit: Rules.maximumURLLength),
       Rules.days(status: status, started: started, finished: finished),
+      Rules.gauge(gauge),
+      Rules.optionalLine(sizeMade, field: "size made"),
+      Rules.optionalLine(madeFor, field: "made for"),
+      Rules.tags(tags),
     ].compactMap { $0 }
     for usage in usages {
       if let violation = Rules.amount(usage.amount, field: "amount of yarn \(usage.yarnID)") {

@@ -31,19 +31,27 @@ public struct Yarn: Codable, Hashable, Sendable, Identifiable {
   public var purchaseLocation: String?
   /// The day it was added to the stash (a local calendar day, no time zone).
   public var dateAdded: CalendarDate?
-  /// Whether it is still in the stash (false once used up or given away).
-  public var isStashed: Bool
+  /// Where it stands: in the stash, used up, given away… (`StashStatus`; whether that is
+  /// still in the stash is `StashStatus.isHeld`).
+  public var status: StashStatus
+  /// What was paid for it, exactly, with its currency; `nil` when unknown.
+  public var price: Price?
+  /// Where it is kept, such as `blue bin, closet`.
+  public var storedIn: String?
+  /// Its tags, in the order added (`Tags`, `Rules.tags(_:field:)`).
+  public var tags: [String]
   /// Photos, in the order they were attached.
   public var photos: [Attachment]
 
   /// A yarn; everything but its ID and name may be left out (unknown), and it is in the
-  /// stash unless `isStashed` is false.
+  /// stash (`in-stash`) unless `status` says otherwise.
   public init(
     id: String, name: String, brand: String? = nil, colorway: String? = nil,
     colorFamily: String? = nil, dyeLot: String? = nil, weight: YarnWeight? = nil,
     fiber: String? = nil, lengthPerSkein: Amount? = nil, netWeightPerSkein: Amount? = nil,
     quantity: Amount? = nil, remainingOverride: Amount? = nil, purchaseLocation: String? = nil,
-    dateAdded: CalendarDate? = nil, isStashed: Bool = true, photos: [Attachment] = []
+    dateAdded: CalendarDate? = nil, status: StashStatus = .inStash, price: Price? = nil,
+    storedIn: String? = nil, tags: [String] = [], photos: [Attachment] = []
   ) {
     self.id = id
     self.name = name
@@ -59,12 +67,95 @@ public struct Yarn: Codable, Hashable, Sendable, Identifiable {
     self.remainingOverride = remainingOverride
     self.purchaseLocation = purchaseLocation
     self.dateAdded = dateAdded
-    self.isStashed = isStashed
+    self.status = status
+    self.price = price
+    self.storedIn = storedIn
+    self.tags = tags
     self.photos = photos
   }
+
+  /// Whether it is still in the stash: `status.isHeld`.
+  public var isHeld: Bool { status.isHeld }
 
   /// The put-up facts used by conversions: `lengthPerSkein` and `netWeightPerSkein`.
   public var putUp: PutUp {
     PutUp(lengthPerSkein: lengthPerSkein, netWeightPerSkein: netWeightPerSkein)
+  }
+}
+
+extension Yarn {
+  private enum CodingKeys: String, CodingKey {
+    case id, name, brand, colorway, colorFamily, dyeLot, weight, fiber, lengthPerSkein
+    case netWeightPerSkein, quantity, remainingOverride, purchaseLocation, dateAdded, status
+    case price, storedIn, tags, photos
+  }
+
+  /// The older yes/no flag: `isStashed` (library.json before the status), `stashed`.
+  private enum LegacyKeys: String, CodingKey { case isStashed, stashed }
+
+  /// Writes every field (unknown ones left out), and `isStashed` (`isHeld`) beside `status`:
+  /// backup format 1 promises that a reader of the same version never misreads a newer
+  /// document, and readers before the status require that flag (docs/FORMAT.md).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(name, forKey: .name)
+    try container.encodeIfPresent(brand, forKey: .brand)
+    try container.encodeIfPresent(colorway, forKey: .colorway)
+    try container.encodeIfPresent(colorFamily, forKey: .colorFamily)
+    try container.encodeIfPresent(dyeLot, forKey: .dyeLot)
+    try container.encodeIfPresent(weight, forKey: .weight)
+    try container.encodeIfPresent(fiber, forKey: .fiber)
+    try container.encodeIfPresent(lengthPerSkein, forKey: .lengthPerSkein)
+    try container.encodeIfPresent(netWeightPerSkein, forKey: .netWeightPerSkein)
+    try container.encodeIfPresent(quantity, forKey: .quantity)
+    try container.encodeIfPresent(remainingOverride, forKey: .remainingOverride)
+    try container.encodeIfPresent(purchaseLocation, forKey: .purchaseLocation)
+    try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
+    var legacy = encoder.container(keyedBy: LegacyKeys.self)
+    try legacy.encode(isHeld, forKey: .isStashed)
+    try container.encode(status, forKey: .status)
+    try container.encodeIfPresent(price, forKey: .price)
+    try container.encodeIfPresent(storedIn, forKey: .storedIn)
+    try container.encode(tags, forKey: .tags)
+    try container.encode(photos, forKey: .photos)
+  }
+
+  /// Reads a yarn as `library.json` and `--json` write it (docs/FORMAT.md). `status` may be
+  /// left out: then an older `isStashed` (or `stashed`) flag gives it (`true` → `in-stash`,
+  /// `false` → `used-up`), and without one either it is `in-stash`. `price`, `storedIn` and
+  /// `tags` may be left out (unknown, none).
+  ///
+  /// - Throws: `DecodingError` for a missing `id`, `name` or `photos`, or a value of the
+  ///   wrong type (the flag's too).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    name = try container.decode(String.self, forKey: .name)
+    brand = try container.decodeIfPresent(String.self, forKey: .brand)
+    colorway = try container.decodeIfPresent(String.self, forKey: .colorway)
+    colorFamily = try container.decodeIfPresent(String.self, forKey: .colorFamily)
+    dyeLot = try container.decodeIfPresent(String.self, forKey: .dyeLot)
+    weight = try container.decodeIfPresent(YarnWeight.self, forKey: .weight)
+    fiber = try container.decodeIfPresent(String.self, forKey: .fiber)
+    lengthPerSkein = try container.decodeIfPresent(Amount.self, forKey: .lengthPerSkein)
+    netWeightPerSkein = try container.decodeIfPresent(Amount.self, forKey: .netWeightPerSkein)
+    quantity = try container.decodeIfPresent(Amount.self, forKey: .quantity)
+    remainingOverride = try container.decodeIfPresent(Amount.self, forKey: .remainingOverride)
+    purchaseLocation = try container.decodeIfPresent(String.self, forKey: .purchaseLocation)
+    dateAdded = try container.decodeIfPresent(CalendarDate.self, forKey: .dateAdded)
+    if let status = try container.decodeIfPresent(StashStatus.self, forKey: .status) {
+      self.status = status
+    } else {
+      let legacy = try decoder.container(keyedBy: LegacyKeys.self)
+      let flag =
+        try legacy.decodeIfPresent(Bool.self, forKey: .isStashed)
+        ?? legacy.decodeIfPresent(Bool.self, forKey: .stashed)
+      status = StashStatus(stashed: flag ?? true)
+    }
+    price = try container.decodeIfPresent(Price.self, forKey: .price)
+    storedIn = try container.decodeIfPresent(String.self, forKey: .storedIn)
+    tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+    photos = try container.decode([Attachment].self, forKey: .photos)
   }
 }

@@ -8,7 +8,8 @@ import YarnModel
 
 extension LibraryStore {
   static let projectColumns = """
-    id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished
+    id, name, craft, status, has_pattern, pattern_name, pattern_url, started, finished,
+    gauge_stitches, gauge_rows, gauge_length, gauge_unit, size_made, made_for, tags
     """
 
   /// Every project, in creation order, with its usages, photos and pattern.
@@ -67,7 +68,7 @@ extension LibraryStore {
       try connection.run(
         """
         INSERT INTO project (\(LibraryStore.projectColumns), name_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """, values(of: project) + [.text(Lookup.key(project.name))])
       try insertParts(of: project)
       try writeNeedleSizes(of: project, replacing: nil)
@@ -91,7 +92,8 @@ extension LibraryStore {
       try connection.run(
         """
         UPDATE project SET name = ?, craft = ?, status = ?, has_pattern = ?, pattern_name = ?,
-          pattern_url = ?, started = ?, finished = ?, name_key = ?
+          pattern_url = ?, started = ?, finished = ?, gauge_stitches = ?, gauge_rows = ?,
+          gauge_length = ?, gauge_unit = ?, size_made = ?, made_for = ?, tags = ?, name_key = ?
         WHERE id = ?
         """, bound)
       // Only the parts that differ are written again, so that the undo history records
@@ -178,6 +180,8 @@ extension LibraryStore {
       .text(project.status.rawValue), .integer(project.pattern == nil ? 0 : 1),
       .text(project.pattern?.name), .text(project.pattern?.url), row.day(project.started),
       row.day(project.finished),
+    ] + row.gauge(project.gauge) + [
+      .text(project.sizeMade), .text(project.madeFor), .text(RowWriter.tags(project.tags)),
     ]
   }
 
@@ -201,6 +205,10 @@ extension LibraryStore {
     let patternURL = row.optionalText()
     let started = try row.day()
     let finished = try row.day()
+    let gauge = try row.gauge()
+    let sizeMade = row.optionalText()
+    let madeFor = row.optionalText()
+    let tags = RowReader.tags(row.optionalText())
     let usages = try connection.query(
       """
       SELECT yarn_id, amount_value, amount_unit FROM yarn_usage
@@ -218,7 +226,8 @@ extension LibraryStore {
     }
     var project = Project(
       id: id, name: name, craft: craft, status: status, pattern: pattern, started: started,
-      finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"))
+      finished: finished, usages: usages, photos: try attachments(of: .project(id), role: "photo"),
+      gauge: gauge, sizeMade: sizeMade, madeFor: madeFor, tags: tags)
     project.needleSizes = try needleSizes(ofProject: id)
     return project
   }

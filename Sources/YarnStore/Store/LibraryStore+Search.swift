@@ -9,15 +9,6 @@ import YarnModel
 /// What `stash list` shows: filters that all apply (an absent one does not filter) and an
 /// order.
 public struct YarnQuery: Hashable, Sendable {
-  /// Whether a yarn is still in the stash. Today the yarn's `isStashed` flag; the names are
-  /// those of the statuses that will replace it (`in-stash`, `used-up`).
-  public enum Status: String, CaseIterable, Hashable, Sendable {
-    /// `Yarn.isStashed` is true.
-    case inStash = "in-stash"
-    /// `Yarn.isStashed` is false: used up or given away.
-    case usedUp = "used-up"
-  }
-
   /// The orders of a list; ties go by the folded name (`Lookup.folded`, compared by its
   /// UTF-8 bytes), then by ID.
   public enum Sort: String, CaseIterable, Hashable, Sendable {
@@ -32,8 +23,13 @@ public struct YarnQuery: Hashable, Sendable {
     case weight
   }
 
-  /// Only yarns of this status.
-  public var status: Status?
+  /// Only yarns of this stash status.
+  public var status: StashStatus?
+  /// Only yarns still in the stash (`StashStatus.isHeld`: in-stash, allocated, in-use,
+  /// will-trade).
+  public var inStash: Bool
+  /// Only yarns with this tag, case and accents aside (`Lookup.folded`).
+  public var tag: String?
   /// Only yarns of this CYC weight category.
   public var weight: YarnWeight?
   /// Only yarns whose brand contains this text, case and accents aside (`Lookup.folded`).
@@ -46,10 +42,12 @@ public struct YarnQuery: Hashable, Sendable {
 
   /// A query; with no argument, every yarn in creation order.
   public init(
-    status: Status? = nil, weight: YarnWeight? = nil, brand: String? = nil,
-    search: String? = nil, sort: Sort? = nil
+    status: StashStatus? = nil, inStash: Bool = false, tag: String? = nil,
+    weight: YarnWeight? = nil, brand: String? = nil, search: String? = nil, sort: Sort? = nil
   ) {
     self.status = status
+    self.inStash = inStash
+    self.tag = tag
     self.weight = weight
     self.brand = brand
     self.search = search
@@ -57,7 +55,7 @@ public struct YarnQuery: Hashable, Sendable {
   }
 
   /// Whether the query filters nothing and keeps creation order.
-  var isEverything: Bool { status == nil && weight == nil && brand == nil && search == nil && sort == nil }
+  var isEverything: Bool { self == YarnQuery() }
 }
 
 /// What `project list` shows: filters that all apply and an order.
@@ -79,16 +77,20 @@ public struct ProjectQuery: Hashable, Sendable {
   /// Only projects whose name, pattern name or a note about them contains this text, case
   /// and accents aside (`Lookup.folded`).
   public var search: String?
+  /// Only projects with this tag, case and accents aside (`Lookup.folded`).
+  public var tag: String?
   /// The order; `nil` is creation order.
   public var sort: Sort?
 
   /// A query; with no argument, every project in creation order.
   public init(
-    status: ProjectStatus? = nil, craft: Craft? = nil, search: String? = nil, sort: Sort? = nil
+    status: ProjectStatus? = nil, craft: Craft? = nil, search: String? = nil,
+    tag: String? = nil, sort: Sort? = nil
   ) {
     self.status = status
     self.craft = craft
     self.search = search
+    self.tag = tag
     self.sort = sort
   }
 }
@@ -120,10 +122,17 @@ extension LibraryStore {
       }
       var conditions: [String] = []
       var arguments: [SQLValue] = []
-      switch query.status {
-      case .inStash: conditions.append("is_stashed = 1")
-      case .usedUp: conditions.append("is_stashed = 0")
-      case nil: break
+      if let status = query.status {
+        conditions.append("status = ?")
+        arguments.append(.text(status.rawValue))
+      }
+      if query.inStash {
+        let held = StashStatus.allCases.filter(\.isHeld).map { "'\($0.rawValue)'" }
+        conditions.append("status IN (\(held.joined(separator: ", ")))")
+      }
+      if let tag = query.tag {
+        conditions.append(LibraryStore.tagCondition)
+        arguments.append(.text(LibraryStore.tagArgument(tag)))
       }
       if let weight = query.weight {
         conditions.append("weight = ?")
@@ -195,6 +204,10 @@ extension LibraryStore {
       conditions.append("craft = ?")
       arguments.append(.text(craft.rawValue))
     }
+    if let tag = query.tag {
+      conditions.append(LibraryStore.tagCondition)
+      arguments.append(.text(LibraryStore.tagArgument(tag)))
+    }
     if let search = query.search {
       let index = arguments.count + 1
       conditions.append(
@@ -220,6 +233,15 @@ extension LibraryStore {
       try connection.forEach(sql, arguments) { try body(try project(from: $0)) }
     }
   }
+
+  /// The condition that an item's `tags` (its tags joined by line feeds, schema v6) hold the
+  /// tag `tagArgument(_:)` gives, case and accents aside: the folded tags, framed by line
+  /// feeds, contain the folded tag framed the same way.
+  static let tagCondition =
+    "instr(char(10) || yarn_fold(tags) || char(10), ?) > 0"
+
+  /// The argument of `tagCondition` for `tag`: the folded tag between line feeds.
+  static func tagArgument(_ tag: String) -> String { "\n" + Lookup.folded(tag) + "\n" }
 
   /// Whether the item (`leftName`, `leftID`) comes before (`rightName`, `rightID`) by the
   /// ties of a sorted list: the folded names by their UTF-8 bytes (as SQLite compares

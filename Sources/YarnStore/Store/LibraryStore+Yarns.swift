@@ -11,7 +11,7 @@ extension LibraryStore {
     id, name, brand, colorway, color_family, dye_lot, weight, fiber,
     length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
     net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
-    purchase_location, date_added, is_stashed
+    purchase_location, date_added, status, price_minor, price_currency, stored_in, tags
     """
 
   /// Every yarn, in creation order, with its photos.
@@ -75,7 +75,7 @@ extension LibraryStore {
       try connection.run(
         """
         INSERT INTO yarn (\(LibraryStore.yarnColumns), name_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """, try values(of: yarn) + [.text(Lookup.key(yarn.name))])
       try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
     }
@@ -97,7 +97,8 @@ extension LibraryStore {
           weight = ?, fiber = ?, length_per_skein_value = ?, length_per_skein_unit = ?,
           net_weight_per_skein_value = ?, net_weight_per_skein_unit = ?, quantity_value = ?,
           quantity_unit = ?, remaining_value = ?, remaining_unit = ?, purchase_location = ?,
-          date_added = ?, is_stashed = ?, name_key = ?
+          date_added = ?, status = ?, price_minor = ?, price_currency = ?, stored_in = ?,
+          tags = ?, name_key = ?
         WHERE id = ?
         """, bound)
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .yarn, id: yarn.id) }
@@ -159,7 +160,9 @@ extension LibraryStore {
     out += row.amount(yarn.quantity)
     out += row.amount(yarn.remainingOverride)
     out += [
-      .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .integer(yarn.isStashed ? 1 : 0),
+      .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .text(yarn.status.rawValue),
+      .integer(yarn.price?.minorUnits), .text(yarn.price?.currency), .text(yarn.storedIn),
+      .text(RowWriter.tags(yarn.tags)),
     ]
     return out
   }
@@ -221,12 +224,24 @@ extension LibraryStore {
     let remaining = try row.amount()
     let purchaseLocation = row.optionalText()
     let dateAdded = try row.day()
-    let isStashed = try row.bool()
+    let statusText = try row.text()
+    guard let status = StashStatus(rawValue: statusText) else {
+      throw row.invalid("stored status \"\(statusText)\" is unknown")
+    }
+    var price: Price?
+    let minorUnits = try row.optionalInteger()
+    let currency = row.optionalText()
+    if let minorUnits, let currency {
+      price = Price(minorUnits: minorUnits, currency: currency)
+    }
+    let storedIn = row.optionalText()
+    let tags = RowReader.tags(row.optionalText())
     return Yarn(
       id: id, name: name, brand: brand, colorway: colorway, colorFamily: colorFamily,
       dyeLot: dyeLot, weight: weight, fiber: fiber, lengthPerSkein: lengthPerSkein,
       netWeightPerSkein: netWeightPerSkein, quantity: quantity, remainingOverride: remaining,
-      purchaseLocation: purchaseLocation, dateAdded: dateAdded, isStashed: isStashed,
+      purchaseLocation: purchaseLocation, dateAdded: dateAdded, status: status, price: price,
+      storedIn: storedIn, tags: tags,
       photos: includingPhotos ? try attachments(of: .yarn(id), role: "photo") : [])
   }
 }

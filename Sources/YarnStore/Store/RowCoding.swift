@@ -97,6 +97,31 @@ struct RowReader {
     return Amount(value, unit)
   }
 
+  /// A column of tags (v5: the tags joined by a line feed, NULL for none) as a list.
+  static func tags(_ text: String?) -> [String] {
+    guard let text, !text.isEmpty else { return [] }
+    return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// A `Gauge` from four columns (REAL stitches, REAL rows, REAL length, TEXT unit); `nil`
+  /// when the unit is NULL.
+  mutating func gauge() throws -> Gauge? {
+    let stitchesIndex = next()
+    let rowsIndex = next()
+    let lengthIndex = next()
+    guard let unitText = optionalText() else { return nil }
+    guard let unit = GaugeUnit(rawValue: unitText) else {
+      throw invalid("stored gauge unit \"\(unitText)\" is not cm or in")
+    }
+    for index in [stitchesIndex, lengthIndex] where !statement.isNumber(index) {
+      throw invalid("stored gauge column \(index) is not a number")
+    }
+    let rows: Double? = statement.isNull(rowsIndex) ? nil : statement.double(rowsIndex)
+    return Gauge(
+      stitches: statement.double(stitchesIndex), rows: rows, length: statement.double(lengthIndex),
+      unit: unit)
+  }
+
   mutating func requiredAmount() throws -> Amount {
     guard let amount = try amount() else { throw invalid("an amount is NULL") }
     return amount
@@ -130,6 +155,18 @@ struct RowWriter {
   func amount(_ amount: Amount?) -> [SQLValue] {
     guard let amount else { return [.null, .null] }
     return [.real(amount.value), .text(amount.unit.rawValue)]
+  }
+
+  /// The tags column: the tags joined by a line feed (which `Rules.tags` keeps out of a
+  /// tag), `nil` (NULL) for none.
+  static func tags(_ tags: [String]) -> String? {
+    tags.isEmpty ? nil : tags.joined(separator: "\n")
+  }
+
+  /// The four gauge columns (stitches, rows, length, unit), all NULL for none.
+  func gauge(_ gauge: Gauge?) -> [SQLValue] {
+    guard let gauge else { return [.null, .null, .null, .null] }
+    return [.real(gauge.stitches), .real(gauge.rows), .real(gauge.length), .text(gauge.unit.rawValue)]
   }
 }
 

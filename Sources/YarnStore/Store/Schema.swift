@@ -12,8 +12,10 @@ import YarnModel
 /// Five versions today: `v1-library` (the items), `v2-history` (the undo history),
 /// `v3-time-ranges` (two indexes for reading a range of time), `v4-name-keys` (the key a
 /// name is found by, `name_key`, with its indexes; a step in Swift computes the keys of the
-/// rows already there) and `v5-tools-and-mass-units` (needles and hooks, the projects'
-/// needle sizes and tools, and `kg` and `lb` in every unit column). A migration that
+/// rows already there), `v5-tools-and-mass-units` (needles and hooks, the projects'
+/// needle sizes and tools, and `kg` and `lb` in every unit column) and
+/// `v6-stash-and-project-details` (a yarn's status, price, place and tags; a project's gauge,
+/// size made, made for and tags). A migration that
 /// rebuilds a table (create `new_X`, copy, drop `X`, rename; sqlite.org
 /// lang_altertable.html, "Making Other Kinds Of Table Schema Changes"), as v5 does, sets
 /// `rebuildsTables`: `migrate` then runs with `PRAGMA foreign_keys = OFF`, set outside the
@@ -42,6 +44,9 @@ enum Schema {
     Migration(name: "v3-time-ranges", sql: v3),
     Migration(name: "v4-name-keys", sql: v4, fill: fillNameKeys),
     Migration(name: "v5-tools-and-mass-units", sql: v5, fill: v5WidenUnits, rebuildsTables: true),
+    Migration(
+      name: "v6-stash-and-project-details", sql: v6StashAndProjectDetails,
+      fill: rewriteStashedSteps),
   ]
 
   // Conventions of the tables:
@@ -190,8 +195,43 @@ extension Schema {
   /// order of `v1` and the columns that find one row (the primary key: `seq`, or a usage's
   /// project and position). A migration that adds a column must drop and create the table's
   /// history triggers again with the new list (`StoreSchemaTests` compares these lists with
-  /// the tables), as v4 does for `name_key`.
-  static let recordedTables: [(table: String, key: [String], columns: [String])] = [
+  /// the tables), as v4 does for `name_key` and v6 for the details. The lists are in the
+  /// order of the tables' columns: v1's, then each added column in the order it was added
+  /// (v6 dropped `is_stashed`); v5's tables last.
+  static let recordedTables: [(table: String, key: [String], columns: [String])] =
+    [
+      (
+        "yarn", ["seq"],
+        [
+          "seq", "id", "name", "brand", "colorway", "color_family", "dye_lot", "weight", "fiber",
+          "length_per_skein_value", "length_per_skein_unit", "net_weight_per_skein_value",
+          "net_weight_per_skein_unit", "quantity_value", "quantity_unit", "remaining_value",
+          "remaining_unit", "purchase_location", "date_added", "name_key", "status",
+          "price_minor", "price_currency", "stored_in", "tags",
+        ]
+      ),
+      (
+        "project", ["seq"],
+        [
+          "seq", "id", "name", "craft", "status", "has_pattern", "pattern_name", "pattern_url",
+          "started", "finished", "name_key", "gauge_stitches", "gauge_rows", "gauge_length",
+          "gauge_unit", "size_made", "made_for", "tags",
+        ]
+      ),
+    ] + recordedTablesV4.filter { $0.table != "yarn" && $0.table != "project" } + [
+      (
+        "tool", ["seq"],
+        [
+          "seq", "id", "name", "kind", "size_mm", "length_cm", "material", "count", "name_key",
+        ]
+      ),
+      ("project_tool", ["project_id", "tool_id"], ["project_id", "tool_id"]),
+      ("project_needle", ["project_id", "position"], ["project_id", "position", "size_mm"]),
+    ]
+
+  /// The lists as they were at v4 (with `is_stashed`, before v6's columns), for the
+  /// triggers v2 and v4 created.
+  private static let recordedTablesV4: [(table: String, key: [String], columns: [String])] = [
     (
       "yarn", ["seq"],
       [
@@ -221,14 +261,6 @@ extension Schema {
         "byte_count",
       ]
     ),
-    (
-      "tool", ["seq"],
-      [
-        "seq", "id", "name", "kind", "size_mm", "length_cm", "material", "count", "name_key",
-      ]
-    ),
-    ("project_tool", ["project_id", "tool_id"], ["project_id", "tool_id"]),
-    ("project_needle", ["project_id", "position"], ["project_id", "position", "size_mm"]),
   ]
 
   // The undo history (`LibraryStore+History.swift`), after sqlite.org/undoredo.html: a
@@ -272,9 +304,9 @@ extension Schema {
       CREATE TABLE history_pause (one INTEGER PRIMARY KEY CHECK (one = 1));
 
       """
-    // As the tables were at v2: without the tables and columns later migrations added (and
-    // whose migrations created these triggers).
-    for (table, key, columns) in recordedTables where !tablesAddedInV5.contains(table) {
+    // As the tables were at v2: without the columns later migrations added (and whose
+    // migrations created these triggers again).
+    for (table, key, columns) in recordedTablesV4 {
       sql += historyTriggers(table, key: key, columns: columns.filter { $0 != "name_key" })
     }
     return sql
@@ -372,7 +404,7 @@ extension Schema {
       ALTER TABLE project ADD COLUMN name_key TEXT;
 
       """
-    for (table, key, columns) in recordedTables where table == "yarn" || table == "project" {
+    for (table, key, columns) in recordedTablesV4 where table == "yarn" || table == "project" {
       sql += """
         DROP TRIGGER history_\(table)_insert;
         DROP TRIGGER history_\(table)_delete;
@@ -481,6 +513,67 @@ extension Schema {
     }
     return sql
   }
+}
+
+extension Schema {
+  /// The tokens of `StashStatus`, for v6's CHECK.
+  private static let stashStatuses = StashStatus.allCases.map { "'\($0.rawValue)'" }
+
+  // The details of issue 14 (items 2 and 3):
+  // - `yarn.status` (`StashStatus`) replaces `is_stashed`: 1 becomes `in-stash`, 0 `used-up`
+  //   (docs/FORMAT.md), and `is_stashed` is dropped (SQLite 3.35's DROP COLUMN; its own CHECK
+  //   goes with it).
+  // - `yarn.price_minor` (INTEGER, the amount in the currency's minor units: exact) and
+  //   `price_currency` (three upper-case letters), both NULL or neither; `stored_in`.
+  // - `project.gauge_stitches`, `gauge_rows` (NULL when not given), `gauge_length` (REAL, more
+  //   than 0) and `gauge_unit` (`cm` or `in`): stitches, length and unit all NULL or none;
+  //   `size_made`, `made_for`.
+  // - `tags` of a yarn and of a project: the tags joined by a line feed (U+000A, which a tag
+  //   cannot hold: `Rules.tags`), NULL for none. A column, not a table of tags: the tags are
+  //   read and written with their item, and the item's history triggers record them, so an
+  //   undo gives them back with the rest of the row.
+  // The history triggers of `yarn` and `project` are created again with the new lists. Undo
+  // and redo steps recorded before name `is_stashed`, which no longer exists: the step in
+  // Swift (`rewriteStashedSteps`) writes them again with `status` instead, so that the history
+  // of an upgraded library still undoes.
+  private static var v6StashAndProjectDetails: String {
+    var sql = ""
+    for table in ["yarn", "project"] {
+      sql += """
+        DROP TRIGGER history_\(table)_insert;
+        DROP TRIGGER history_\(table)_delete;
+        DROP TRIGGER history_\(table)_update;
+
+        """
+    }
+    sql += """
+      ALTER TABLE yarn ADD COLUMN status TEXT NOT NULL DEFAULT 'in-stash'
+        CHECK \(oneOf("status", stashStatuses));
+      UPDATE yarn SET status = 'used-up' WHERE is_stashed = 0;
+      ALTER TABLE yarn DROP COLUMN is_stashed;
+      ALTER TABLE yarn ADD COLUMN price_minor INTEGER CHECK (price_minor >= 0);
+      ALTER TABLE yarn ADD COLUMN price_currency TEXT
+        CHECK (length(price_currency) = 3 AND price_currency NOT GLOB '*[^A-Z]*')
+        CHECK ((price_minor IS NULL) = (price_currency IS NULL));
+      ALTER TABLE yarn ADD COLUMN stored_in TEXT;
+      ALTER TABLE yarn ADD COLUMN tags TEXT;
+      ALTER TABLE project ADD COLUMN gauge_stitches REAL CHECK (gauge_stitches > 0);
+      ALTER TABLE project ADD COLUMN gauge_rows REAL CHECK (gauge_rows > 0);
+      ALTER TABLE project ADD COLUMN gauge_length REAL CHECK (gauge_length > 0);
+      ALTER TABLE project ADD COLUMN gauge_unit TEXT CHECK \(oneOf("gauge_unit", ["'cm'", "'in'"]))
+        CHECK ((gauge_stitches IS NULL) = (gauge_unit IS NULL)
+          AND (gauge_length IS NULL) = (gauge_unit IS NULL)
+          AND (gauge_rows IS NULL OR gauge_unit IS NOT NULL));
+      ALTER TABLE project ADD COLUMN size_made TEXT;
+      ALTER TABLE project ADD COLUMN made_for TEXT;
+      ALTER TABLE project ADD COLUMN tags TEXT;
+
+      """
+    for (table, key, columns) in recordedTables where table == "yarn" || table == "project" {
+      sql += historyTriggers(table, key: key, columns: columns)
+    }
+    return sql
+  }
 
   /// v5's step in Swift: `kg` and `lb` join the allowed units of every unit column of `yarn`
   /// and `yarn_usage`. SQLite cannot change a CHECK in place, so each table is made again
@@ -524,5 +617,86 @@ extension Schema {
         try connection.execute(object.sql)
       }
     }
+  }
+}
+
+extension Schema {
+  /// v6's step in Swift: every history statement on `yarn` that names `is_stashed` (an
+  /// `UPDATE yarn SET …, is_stashed = 1, …` or an `INSERT INTO yarn (…, is_stashed, …) VALUES
+  /// (…)`, as the v2 and v4 triggers wrote them) is written again with `status` and its token
+  /// (1 → `in-stash`, 0 → `used-up`), every other value as it was.
+  private static func rewriteStashedSteps(_ connection: Connection) throws {
+    let steps = try connection.query(
+      "SELECT seq, sql FROM history_step WHERE item = 'yarn' AND action <> 'insert'"
+    ) { ($0.int64(0), $0.text(1) ?? "") }
+    for (seq, sql) in steps {
+      guard let rewritten = replacingStashed(in: sql), rewritten != sql else { continue }
+      try connection.run(
+        "UPDATE history_step SET sql = ? WHERE seq = ?", [.text(rewritten), .integer(seq)])
+    }
+  }
+
+  /// `sql` (a statement of the history triggers) with `is_stashed` and its value replaced by
+  /// `status` and its token; `nil` when it has no such column or a shape not understood.
+  /// Values are SQL literals as `quote()` writes them: `NULL`, numbers, `'text'` (a quote
+  /// doubled inside), `X'…'`; commas and words inside quotes are not looked at.
+  static func replacingStashed(in sql: String) -> String? {
+    func trim(_ text: Substring) -> Substring {
+      text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: "") { $0.append($1) }[...]
+    }
+    func token(_ value: Substring) -> String? {
+      switch trim(value) {
+      case "1": "'in-stash'"
+      case "0": "'used-up'"
+      default: nil
+      }
+    }
+    // The top-level pieces of `text` split at commas outside quotes.
+    func pieces(_ text: Substring) -> [Substring] {
+      var out: [Substring] = []
+      var start = text.startIndex
+      var quoted = false
+      var index = text.startIndex
+      while index < text.endIndex {
+        let character = text[index]
+        if character == "'" {
+          quoted.toggle()
+        } else if character == ",", !quoted {
+          out.append(text[start..<index])
+          start = text.index(after: index)
+        }
+        index = text.index(after: index)
+      }
+      out.append(text[start...])
+      return out
+    }
+    if sql.hasPrefix("UPDATE yarn SET ") {
+      // `UPDATE yarn SET a = v, b = v … WHERE seq = n`: the WHERE is after the last quote.
+      let body = sql.dropFirst("UPDATE yarn SET ".count)
+      guard let whereRange = body.ranges(of: " WHERE seq = ").last else { return nil }
+      var parts = pieces(body[..<whereRange.lowerBound])
+      guard
+        let index = parts.firstIndex(where: {
+          trim($0).hasPrefix("is_stashed = ")
+        })
+      else { return nil }
+      let value = trim(parts[index]).dropFirst("is_stashed = ".count)
+      guard let status = token(value) else { return nil }
+      parts[index] = Substring((index == 0 ? "" : " ") + "status = " + status)
+      return "UPDATE yarn SET " + parts.joined(separator: ",") + String(body[whereRange.lowerBound...])
+    }
+    if sql.hasPrefix("INSERT INTO yarn (") {
+      guard let close = sql.firstRange(of: ") VALUES ("), sql.hasSuffix(")") else { return nil }
+      let columnText = sql[sql.index(sql.startIndex, offsetBy: "INSERT INTO yarn (".count)..<close.lowerBound]
+      var columns = columnText.split(separator: ",").map { String(trim($0)) }
+      guard let index = columns.firstIndex(of: "is_stashed") else { return nil }
+      var values = pieces(sql[close.upperBound..<sql.index(before: sql.endIndex)])
+      guard values.count == columns.count, let status = token(values[index]) else { return nil }
+      columns[index] = "status"
+      values[index] = Substring((index == 0 ? "" : " ") + status)
+      return "INSERT INTO yarn (" + columns.joined(separator: ", ") + ") VALUES ("
+        + values.joined(separator: ",") + ")"
+    }
+    return nil
   }
 }

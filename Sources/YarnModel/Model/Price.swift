@@ -1,0 +1,146 @@
+/// A price paid: an exact amount of money in one currency.
+///
+/// The amount is kept in the currency's minor units (cents for USD and EUR, yen for JPY),
+/// an integer, so that `29.99 EUR` is stored and printed as exactly that (no binary fraction).
+/// The currency is an ISO 4217 alphabetic code, three upper-case ASCII letters (`USD`).
+///
+/// In JSON a price is `{"amount": "29.99", "currency": "EUR"}`: the amount a decimal string
+/// with the currency's number of decimals (`Price.decimals(of:)`).
+public struct Price: Hashable, Sendable, CustomStringConvertible {
+  /// The amount in minor units of `currency`: 2999 for 29.99 EUR, 500 for 500 JPY.
+  public var minorUnits: Int64
+  /// The ISO 4217 code, such as `USD`.
+  public var currency: String
+
+  /// A price of `minorUnits` of `currency` (not checked: see `Rules.price(_:)`).
+  public init(minorUnits: Int64, currency: String) {
+    self.minorUnits = minorUnits
+    self.currency = currency
+  }
+
+  /// The number of decimals (ISO 4217's "minor unit") of `currency`: 0 for the currencies
+  /// without a minor unit in use (JPY, KRW, ISK, CLP, VND, …), 3 for BHD, IQD, JOD, KWD, LYD,
+  /// OMR, TND, 4 for CLF and UYW, 2 for every other code (ISO 4217 List One, the SIX table).
+  public static func decimals(of currency: String) -> Int {
+    switch currency {
+    case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI",
+      "VND", "VUV", "XAF", "XOF", "XPF":
+      0
+    case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND": 3
+    case "CLF", "UYW": 4
+    default: 2
+    }
+  }
+
+  /// The amount as a decimal with the currency's decimals: `29.99`, `29.00`, `500`.
+  public var amountText: String {
+    let places = Price.decimals(of: currency)
+    let sign = minorUnits < 0 ? "-" : ""
+    let digits = String(minorUnits.magnitude)
+    guard places > 0 else { return sign + digits }
+    let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+    return sign + padded.dropLast(places) + "." + padded.suffix(places)
+  }
+
+  /// `29.99 EUR`: the amount with the currency's decimals, a space, the code.
+  public var description: String { "\(amountText) \(currency)" }
+
+  /// Why a price cannot be read, in the words messages use (lower case).
+  public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Why, such as `"USDX" is not a currency code (three letters, ISO 4217, such as USD)`.
+    public var reason: String
+    /// The error for `reason`.
+    public init(_ reason: String) { self.reason = reason }
+    /// `reason`.
+    public var description: String { reason }
+  }
+
+  /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`; the code is upper-cased) into an exact
+  /// price.
+  ///
+  /// - Throws: `ParseError` when there is no amount or no code, the code is not three
+  ///   letters, the amount is not a plain decimal (`1,000.00`, `1e3`), is negative, has more
+  ///   decimals than the currency has (`29.999 USD`, `5.5 JPY`) or is over
+  ///   `Rules.maximumPrice`.
+  public init(parsing text: String) throws(ParseError) {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    guard words.count == 2 else {
+      throw ParseError("expected an amount and a currency code, such as \"29.00 USD\"")
+    }
+    let isAmount: (String) -> Bool = { $0.first.map { $0.isNumber || $0 == "-" || $0 == "." } ?? false }
+    let (amount, code) = isAmount(words[0]) ? (words[0], words[1]) : (words[1], words[0])
+    guard code.count == 3,
+      code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
+    else {
+      throw ParseError(
+        "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
+    }
+    let currency = code.uppercased()
+    self = try Price(amount: amount, currency: currency)
+  }
+
+  /// The price of `amount` (a plain decimal such as `29.99`) in `currency` (checked to be
+  /// three upper-case letters).
+  ///
+  /// - Throws: `ParseError` as `init(parsing:)`.
+  public init(amount: String, currency: String) throws(ParseError) {
+    guard currency.count == 3, currency.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+      throw ParseError(
+        "\"\(currency)\" is not a currency code (three upper-case letters of ISO 4217, such as USD)")
+    }
+    if amount.hasPrefix("-") { throw ParseError("\(amount) \(currency) is negative") }
+    let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
+    let ascii: (Substring) -> Bool = { $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+    guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2, parts.allSatisfy(ascii),
+      parts.count == 1 || !parts[1].isEmpty
+    else {
+      throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point, such as 29.99)")
+    }
+    let places = Price.decimals(of: currency)
+    let fraction = parts.count == 2 ? String(parts[1]) : ""
+    guard fraction.count <= places else {
+      throw ParseError(
+        "\(amount) \(currency) has \(fraction.count) decimals; \(currency) has "
+          + (places == 0 ? "none" : "at most \(places)"))
+    }
+    let whole = parts[0].drop { $0 == "0" }
+    guard whole.count <= 12, let units = Int64(whole.isEmpty ? "0" : String(whole)) else {
+      throw ParseError("\(amount) \(currency) is over the limit of \(Rules.maximumPrice)")
+    }
+    var minor = units
+    for _ in 0..<places { minor *= 10 }
+    let padded = fraction + String(repeating: "0", count: places - fraction.count)
+    minor += Int64(padded.isEmpty ? "0" : padded) ?? 0
+    guard units <= Rules.maximumPrice else {
+      throw ParseError("\(amount) \(currency) is over the limit of \(Rules.maximumPrice)")
+    }
+    self.init(minorUnits: minor, currency: currency)
+  }
+}
+
+extension Price: Codable {
+  private enum Key: String, CodingKey { case amount, currency }
+
+  /// Reads `{"amount": "29.99", "currency": "EUR"}`.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` when the amount or the code cannot be read
+  ///   (`init(amount:currency:)`'s reasons).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Key.self)
+    let amount = try container.decode(String.self, forKey: .amount)
+    let currency = try container.decode(String.self, forKey: .currency)
+    do {
+      self = try Price(amount: amount, currency: currency)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .amount, in: container, debugDescription: error.reason)
+    }
+  }
+
+  /// Writes `{"amount": "29.99", "currency": "EUR"}`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(amountText, forKey: .amount)
+    try container.encode(currency, forKey: .currency)
+  }
+}
