@@ -90,12 +90,13 @@ public enum WEFT {
     var dyeLot: String?
     var acquiredDate: String?
     var acquiredFrom: String?
+    var acquiredPrice: Money?
 
     enum CodingKeys: String, CodingKey {
       case id, quantity, weightPerUnitGrams = "weight_per_unit_grams"
       case weightPerUnitOunces = "weight_per_unit_ounces", lengthPerUnitMeters = "length_per_unit_meters"
       case lengthPerUnitYards = "length_per_unit_yards", colorway, dyeLot = "dye_lot"
-      case acquiredDate = "acquired_date", acquiredFrom = "acquired_from"
+      case acquiredDate = "acquired_date", acquiredFrom = "acquired_from", acquiredPrice = "acquired_price"
     }
   }
 
@@ -116,13 +117,17 @@ public enum WEFT {
     var notes: String?
     var acquiredDate: String?
     var acquiredFrom: String?
+    var acquiredPrice: Money?
+    var location: String?
+    var tags: [String]?
     var yarn: YarnBlock?
 
     enum CodingKeys: String, CodingKey {
       case id, name, materialType = "material_type", status, quantity
       case originalQuantity = "original_quantity", packs, fiberContent = "fiber_content"
       case colorFamily = "color_family", colorway, dyeLot = "dye_lot", brand, notes
-      case acquiredDate = "acquired_date", acquiredFrom = "acquired_from", yarn
+      case acquiredDate = "acquired_date", acquiredFrom = "acquired_from"
+      case acquiredPrice = "acquired_price", location, tags, yarn
     }
   }
 
@@ -159,6 +164,20 @@ public enum WEFT {
     enum CodingKeys: String, CodingKey {
       case materialId = "material_id", name, brand, colorway, weightCategory = "weight_category"
       case quantityUsed = "quantity_used"
+    }
+  }
+
+  /// The gauge of a project (03-project, GaugeAchieved): stitches and rows over `unit`
+  /// (`10cm`, `4in`), or over `gauge_divisor` inches.
+  struct Gauge: Codable, Hashable {
+    var stitchesPerUnit: Double?
+    var rowsPerUnit: Double?
+    var unit: String?
+    var gaugeDivisor: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case stitchesPerUnit = "stitches_per_unit", rowsPerUnit = "rows_per_unit", unit
+      case gaugeDivisor = "gauge_divisor"
     }
   }
 
@@ -228,13 +247,17 @@ public enum WEFT {
     var materialsUsed: [MaterialUsed]?
     var notes: String?
     var privateNotes: String?
+    var sizeMade: String?
+    var madeFor: String?
+    var gauge: Gauge?
+    var tags: [String]?
     var toolsUsed: [ToolRef]?
     var ext: ProjectExt?
 
     enum CodingKeys: String, CodingKey {
       case id, name, craft, status, startedAt = "started_at", completedAt = "completed_at"
       case patternRef = "pattern_ref", materialsUsed = "materials_used", notes
-      case privateNotes = "private_notes"
+      case privateNotes = "private_notes", sizeMade = "size_made", madeFor = "made_for", gauge, tags
       case toolsUsed = "tools_used", ext
     }
   }

@@ -182,13 +182,31 @@ public enum WEFTExport {
     default: break
     }
     return WEFT.Material(
-      id: yarn.id, name: yarn.name, materialType: "yarn", status: yarn.isStashed ? "in-stash" : "used-up",
+      id: yarn.id, name: yarn.name, materialType: "yarn", status: WEFTTaxonomy.key(of: yarn.status),
       quantity: remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
       packs: pack == WEFT.Pack() ? nil : [pack], fiberContent: yarn.fiber.map(fiberContent),
       colorFamily: yarn.colorFamily, colorway: yarn.colorway, dyeLot: yarn.dyeLot, brand: yarn.brand,
       notes: notes.map { $0.joined(separator: "\n\n") }, acquiredDate: yarn.dateAdded?.iso8601,
-      acquiredFrom: yarn.purchaseLocation,
+      acquiredFrom: yarn.purchaseLocation, acquiredPrice: yarn.price.map(money), location: yarn.storedIn,
+      tags: yarn.tags.isEmpty ? nil : yarn.tags,
       yarn: yarn.weight.map { WEFT.YarnBlock(weightCategory: WEFTTaxonomy.key(of: $0)) })
+  }
+
+  /// A price as WEFT money: the amount as a number (`2999` cents of USD are `29.99`).
+  static func money(_ price: Price) -> WEFT.Money {
+    var scale = 1.0
+    for _ in 0..<Price.decimals(of: price.currency) { scale *= 10 }
+    return WEFT.Money(amount: Double(price.minorUnits) / scale, currency: price.currency)
+  }
+
+  /// A gauge as WEFT's: the counts over `10cm` or `4in` (and `gauge_divisor`, the inches, when
+  /// a whole number of inches).
+  static func gauge(_ gauge: Gauge) -> WEFT.Gauge {
+    let whole = gauge.length == gauge.length.rounded() && abs(gauge.length) < 1e15
+    let length = whole ? String(Int64(gauge.length)) : "\(gauge.length)"
+    return WEFT.Gauge(
+      stitchesPerUnit: gauge.stitches, rowsPerUnit: gauge.rows, unit: length + gauge.unit.rawValue,
+      gaugeDivisor: gauge.unit == .inch && whole ? Int(gauge.length) : nil)
   }
 
   /// An amount as a WEFT quantity, in its own unit: skeins as `units_count` with
@@ -257,6 +275,8 @@ public enum WEFTExport {
       status: project.status.rawValue, startedAt: project.started?.iso8601,
       completedAt: project.finished?.iso8601, patternRef: pattern,
       materialsUsed: used.isEmpty ? nil : used, notes: notes.map { $0.joined(separator: "\n\n") },
+      sizeMade: project.sizeMade, madeFor: project.madeFor, gauge: project.gauge.map(gauge),
+      tags: project.tags.isEmpty ? nil : project.tags,
       toolsUsed: tools.isEmpty
         ? nil
         : tools.map {

@@ -48,7 +48,8 @@ indirect enum WEFTKept: Sendable {
   static let material: WEFTKept = {
     var kept = fields(
       "id", "name", "material_type", "status", "colorway", "dye_lot", "brand", "color_family", "notes",
-      "acquired_date", "acquired_from")
+      "acquired_date", "acquired_from", "location", "tags")
+    kept["acquired_price"] = .object(fields("amount", "currency"))
     kept["quantity"] = quantity
     kept["original_quantity"] = quantity
     kept["fiber_content"] = .array(.object(fields("fiber", "percentage")))
@@ -57,13 +58,18 @@ indirect enum WEFTKept: Sendable {
       .object(
         fields(
           "weight_per_unit_grams", "weight_per_unit_ounces", "length_per_unit_meters",
-          "length_per_unit_yards", "colorway", "dye_lot", "acquired_date", "acquired_from")))
+          "length_per_unit_yards", "colorway", "dye_lot", "acquired_date", "acquired_from"
+        )
+        .merging(["acquired_price": .object(fields("amount", "currency"))]) { _, new in new }))
     return .object(kept)
   }()
 
   /// A project.
   static let project: WEFTKept = {
-    var kept = fields("id", "name", "craft", "status", "started_at", "completed_at", "notes", "private_notes")
+    var kept = fields(
+      "id", "name", "craft", "status", "started_at", "completed_at", "notes", "private_notes", "size_made",
+      "made_for", "tags")
+    kept["gauge"] = .object(fields("stitches_per_unit", "rows_per_unit", "unit", "gauge_divisor"))
     kept["pattern_ref"] = .object(fields("name", "url"))
     kept["tools_used"] = .array(.object(fields("tool_id", "description", "size_mm", "tool_type")))
     kept["ext"] = .object([

@@ -349,18 +349,26 @@ extension WEFTPlanner {
   {
     let before = plan.problems.count
     var yarn = Yarn(id: "", name: line(name, item, "name") ?? "")
-    guard WEFTTaxonomy.materialStatuses.contains(status) else {
+    guard let stashStatus = WEFTTaxonomy.stashStatus(status) else {
       problem(
         item.file, "\(item.path).status",
         "\"\(status)\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
       )
       return nil
     }
-    yarn.isStashed = WEFTTaxonomy.isStashed(status)
-    if !["in-stash", "used-up"].contains(status) {
-      omit(
-        item.file, "\(item.path).status",
-        "\(status) kept as \(yarn.isStashed ? "in the stash" : "not in the stash")")
+    yarn.status = stashStatus
+    yarn.storedIn = line(material.location, item, "location")
+    yarn.tags = Tags.adding(material.tags ?? [], to: [])
+    yarn.price = price(material.acquiredPrice, item, "acquired_price")
+    for (index, pack) in (material.packs ?? []).enumerated() {
+      guard let money = pack.acquiredPrice else { continue }
+      let path = "packs[\(index)].acquired_price"
+      let paid = price(money, item, path)
+      if yarn.price == nil {
+        yarn.price = paid
+      } else if paid != yarn.price {
+        omit(item.file, "\(item.path).\(path)", "differs from the price kept; yarn keeps one price")
+      }
     }
     yarn.brand = line(material.brand, item, "brand")
     yarn.colorFamily = line(material.colorFamily, item, "color_family")
@@ -457,13 +465,36 @@ extension WEFTPlanner {
         "dye lot": "dye_lot", "fiber": "fiber_content", "length per skein": "packs",
         "net weight per skein": "packs",
         "quantity": material.originalQuantity == nil ? "quantity" : "original_quantity",
-        "remaining": "quantity", "purchase location": "acquired_from",
+        "remaining": "quantity", "purchase location": "acquired_from", "price": "acquired_price",
+        "stored in": "location", "tag": "tags",
       ])
     guard plan.problems.count == before else { return nil }
     let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
       onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil)
+  }
+
+  /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
+  /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
+  /// a problem when it is missing a part or has more decimals than the currency. The rule of
+  /// prices (`Rules.price`) is checked with the yarn's.
+  private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
+    guard let money else { return nil }
+    guard let amount = money.amount, let currency = money.currency else {
+      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      return nil
+    }
+    var scale = 1.0
+    for _ in 0..<Price.decimals(of: currency) { scale *= 10 }
+    let minor = (amount * scale).rounded()
+    guard amount.isFinite, abs(minor) < 9e15, abs(minor - amount * scale) <= 1e-6 * max(1, abs(minor)) else {
+      problem(
+        item.file, "\(item.path).\(key).amount",
+        "\(amount) is not an amount of \(currency) (at most \(Price.decimals(of: currency)) decimals)")
+      return nil
+    }
+    return Price(minorUnits: Int64(minor), currency: currency)
   }
 
   private func lineText(_ text: String?) -> String? {
@@ -601,6 +632,10 @@ extension WEFTPlanner {
           "\"\(statusKey)\" is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
         )
       }
+      project.sizeMade = line(weft.sizeMade, item, "size_made")
+      project.madeFor = line(weft.madeFor, item, "made_for")
+      project.tags = Tags.adding(weft.tags ?? [], to: [])
+      project.gauge = weft.gauge.flatMap { gauge($0, item) }
       project.needleSizes = needleSizes(weft, item)
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
         guard let toolID = ref.toolId else { continue }
@@ -645,7 +680,8 @@ extension WEFTPlanner {
         project.ruleViolations(), item,
         fields: [
           "name": "name", "pattern name": "pattern_ref.name", "pattern url": "pattern_ref.url",
-          "finished day": "completed_at", "amount of yarn": "materials_used",
+          "finished day": "completed_at", "amount of yarn": "materials_used", "gauge": "gauge",
+          "size made": "size_made", "made for": "made_for", "tag": "tags",
         ])
       // Known even when the project is refused, so that its sessions are checked too.
       projectIDs[id] = project.id
@@ -665,6 +701,37 @@ extension WEFTPlanner {
       }
       try addNotes(notes, subject: .project(project.id), isNew: base == nil, item)
     }
+  }
+
+  /// A WEFT gauge as yarn's: stitches (and rows) over the length of `unit` (`10cm`, `4in`,
+  /// `4 in`, `1 inch`), else over `gauge_divisor` inches; `nil`, said, without stitches or a
+  /// length.
+  private mutating func gauge(_ gauge: WEFT.Gauge, _ item: WEFTItem) -> Gauge? {
+    guard let stitches = gauge.stitchesPerUnit else {
+      omit(item.file, "\(item.path).gauge", "no stitches_per_unit; yarn keeps a gauge by its stitches")
+      return nil
+    }
+    if let text = gauge.unit {
+      let compact = text.lowercased().filter { !$0.isWhitespace }
+      let units: [(String, GaugeUnit)] = [
+        ("inches", .inch), ("inch", .inch), ("in", .inch), ("\"", .inch), ("cm", .centimeter),
+      ]
+      for (suffix, unit) in units where compact.hasSuffix(suffix) {
+        if let length = Double(compact.dropLast(suffix.count)) {
+          return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length, unit: unit)
+        }
+      }
+      if gauge.gaugeDivisor == nil {
+        problem(
+          item.file, "\(item.path).gauge.unit", "\"\(text)\" is not a length of fabric (such as 10cm or 4in)")
+        return nil
+      }
+    }
+    guard let inches = gauge.gaugeDivisor else {
+      omit(item.file, "\(item.path).gauge", "no unit or gauge_divisor; yarn keeps a gauge over a length")
+      return nil
+    }
+    return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: Double(inches), unit: .inch)
   }
 
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
@@ -691,6 +758,8 @@ extension WEFTPlanner {
       ("Name", { $0.name }), ("Craft", { $0.craft?.rawValue }), ("Status", { $0.status.rawValue }),
       ("Started", { $0.started?.iso8601 }), ("Finished", { $0.finished?.iso8601 }),
       ("Pattern", { $0.pattern?.name }), ("Pattern URL", { $0.pattern?.url }),
+      ("Gauge", { $0.gauge?.description }), ("Size made", { $0.sizeMade }), ("Made for", { $0.madeFor }),
+      ("Tags", { $0.tags.isEmpty ? nil : Tags.cell($0.tags) }),
       (
         "Yarns used",
         { $0.usages.isEmpty ? nil : $0.usages.map { "\($0.amount) of \($0.yarnID)" }.joined(separator: ", ") }
@@ -870,6 +939,8 @@ extension WEFTPlanner {
       {
         yarn.netWeightPerSkein = own
       }
+      // WEFT has no will-trade: the export writes other, which leaves it as it is.
+      if draft.base?.status == .willTrade, yarn.status == .other { yarn.status = .willTrade }
       if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
         let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
       {

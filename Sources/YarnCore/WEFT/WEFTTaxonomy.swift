@@ -67,16 +67,18 @@ enum WEFTTaxonomy {
     }
   }
 
-  /// The material statuses (`material_status` of status.yaml).
-  static let materialStatuses: Set<String> = [
-    "in-stash", "allocated", "in-use", "used-up", "gifted", "sold", "returned", "frogged", "other",
-  ]
+  /// The stash status of a WEFT material status key (`material_status` of status.yaml): each
+  /// of WEFT's nine (`in-stash`, `allocated`, `in-use`, `used-up`, `gifted`, `sold`,
+  /// `returned`, `frogged`, `other`) is yarn's own, and yarn's `will-trade` is read too.
+  /// `nil` for anything else.
+  static func stashStatus(_ key: String) -> StashStatus? {
+    StashStatus(rawValue: key)
+  }
 
-  /// Whether a material status means the yarn is still in the stash: `in-stash`, `allocated`
-  /// and `in-use` (`Yarn.isStashed`); the others (used up, gifted, sold, returned, frogged,
-  /// other) mean it is not.
-  static func isStashed(_ key: String) -> Bool {
-    ["in-stash", "allocated", "in-use"].contains(key)
+  /// The WEFT key of a stash status: its own, but `will-trade`, which WEFT does not have
+  /// (its taxonomy counts "will trade/sell" as sold, which yarn does not hold), is `other`.
+  static func key(of status: StashStatus) -> String {
+    status == .willTrade ? "other" : status.rawValue
   }
 
   /// The put-up words of `unit.yaml` that count skeins for yarn (`skein`, `ball`, `hank`,
