@@ -249,6 +249,7 @@ import Testing
           """
           {"weft_version": "1.0", "type": "bundle",
            "materials": [{"id": "y1", "name": "Rios", "material_type": "yarn", "status": "sold",
+             "tags": ["Merino", "merino ", "blue"],
              "quantity": {"units_count": 3, "unit_label": "ball", "weight_grams": 250, "length_yards": 630},
              "packs": [{"weight_per_unit_grams": 100, "length_per_unit_meters": 192},
                        {"weight_per_unit_ounces": 3.5274, "dye_lot": "A", "length_per_unit_yards": 300}]},
@@ -268,6 +269,7 @@ import Testing
     #expect(yarn.lengthPerSkein == Amount(192, .meter))
     #expect(yarn.dyeLot == "A")
     #expect(yarn.status == .sold)
+    #expect(yarn.tags == ["Merino", "blue"])
     // 3 skeins of 100 g are 300 g, not 250; 630 yd are 576.07 m, 3 × 192 m is 576 m.
     let reasons = Dictionary(plan.omissions.map { ($0.path, $0.reason) }, uniquingKeysWith: { a, _ in a })
     #expect(reasons["items[0].quantity.weight_grams"] == nil)
@@ -280,6 +282,7 @@ import Testing
       reasons["materials[0].packs[1].length_per_unit_yards"]
         == .some("differs from the put-up kept, 192 m; yarn keeps one put-up"))
     #expect(reasons["materials[1]"] == .some("a fabric material; yarn keeps yarn only"))
+    #expect(reasons["materials[0].tags[1]"] == .some("the tag \"merino \" is given before (case aside)"))
     let project = try #require(try store.project(id: "p1"))
     #expect(project.craft == .knitting)
     #expect(project.status == .finished)

@@ -212,6 +212,20 @@ struct WEFTPlanner {
     }
   }
 
+  /// The tags, each once (`Tags.adding`: case and spaces aside, blank ones dropped); a tag
+  /// given again is said not kept.
+  mutating func tags(_ given: [String]?, _ item: WEFTItem) -> [String] {
+    var kept: [String] = []
+    for (index, tag) in (given ?? []).enumerated() {
+      let added = Tags.adding([tag], to: kept)
+      if added.count == kept.count, !tag.trimmingSpaces().isEmpty {
+        omit(item.file, "\(item.path).tags[\(index)]", "the tag \"\(tag)\" is given before (case aside)")
+      }
+      kept = added
+    }
+    return kept
+  }
+
   /// A `YYYY-MM-DD` day, or `nil` with a problem.
   mutating func day(_ value: String?, _ item: WEFTItem, _ key: String) -> CalendarDate? {
     guard let value else { return nil }
@@ -358,7 +372,7 @@ extension WEFTPlanner {
     }
     yarn.status = stashStatus
     yarn.storedIn = line(material.location, item, "location")
-    yarn.tags = Tags.adding(material.tags ?? [], to: [])
+    yarn.tags = tags(material.tags, item)
     yarn.price = price(material.acquiredPrice, item, "acquired_price")
     for (index, pack) in (material.packs ?? []).enumerated() {
       guard let money = pack.acquiredPrice else { continue }
@@ -634,7 +648,7 @@ extension WEFTPlanner {
       }
       project.sizeMade = line(weft.sizeMade, item, "size_made")
       project.madeFor = line(weft.madeFor, item, "made_for")
-      project.tags = Tags.adding(weft.tags ?? [], to: [])
+      project.tags = tags(weft.tags, item)
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
       project.needleSizes = needleSizes(weft, item)
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
