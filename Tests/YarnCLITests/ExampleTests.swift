@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// README's "Using YarnCore from Swift" is `Examples/StashReport/main.swift` (built as
-/// `stash-report`, so it compiles as written), and it runs.
+/// README's "Using YarnCore from Swift" and the API reference's overview show
+/// `Examples/StashReport/main.swift` (built as `stash-report`, so it compiles as written), and
+/// it runs.
 @Suite struct ExampleTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
@@ -22,15 +23,33 @@ import Testing
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
-  @Test func theREADMEShowsTheExampleProgramAsItIs() throws {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let program = try String(
-      contentsOf: Self.root.appendingPathComponent("Examples/StashReport/main.swift"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## Using YarnCore from Swift"))
-    let rest = readme[section.upperBound...]
+  /// The first Swift code block after `heading` in the file at `path` (from the package root).
+  private func firstSwiftBlock(in path: String, after heading: String) throws -> String {
+    let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+    let section = try #require(text.range(of: heading))
+    let rest = text[section.upperBound...]
     let start = try #require(rest.range(of: "```swift\n"))
     let end = try #require(rest[start.upperBound...].range(of: "```\n"))
-    #expect(String(rest[start.upperBound..<end.lowerBound]) == program)
+    return String(rest[start.upperBound..<end.lowerBound])
+  }
+
+  private var program: String {
+    get throws {
+      try String(
+        contentsOf: Self.root.appendingPathComponent("Examples/StashReport/main.swift"), encoding: .utf8)
+    }
+  }
+
+  @Test func theREADMEShowsTheExampleProgramAsItIs() throws {
+    let shown = try firstSwiftBlock(in: "README.md", after: "## Using YarnCore from Swift")
+    #expect(shown == (try program))
+  }
+
+  /// The API reference's overview (scripts/docs.sh builds it) shows the same program.
+  @Test func theReferenceOverviewShowsTheExampleProgramAsItIs() throws {
+    let shown = try firstSwiftBlock(
+      in: "Sources/YarnCore/YarnCore.docc/YarnCore.md", after: "## Overview")
+    #expect(shown == (try program))
   }
 
   @Test func theExampleRunsOnAnEmptyLibraryAndOnTheSample() throws {

@@ -12,6 +12,12 @@ import Testing
     #expect(try CSVColumns.positions(parsing: "", in: header) == [])
   }
 
+  /// An import finds a stash column's cells by `ordinal`, which must be its place in
+  /// `allCases` (a column added to the list and not to the switch would read another's cells).
+  @Test func everyStashColumnsOrdinalIsItsPlace() {
+    #expect(StashCSV.Column.allCases.map(\.ordinal) == Array(0..<StashCSV.Column.allCases.count))
+  }
+
   @Test func unknownAndRepeatedNamesAreRefused() {
     #expect(throws: CSVColumnError(name: "Hours", columns: header)) {
       try CSVColumns.positions(parsing: "Project,Hours", in: header)

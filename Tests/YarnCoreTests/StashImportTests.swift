@@ -19,12 +19,31 @@ import Testing
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Imports `text` row by row (`importCSV`) and returns the plan `importPlan` made of it
+  /// first, after checking that the two say the same: the same counts, changes, overrides,
+  /// warnings and problems; and that a dry run and a refused import change nothing.
   func importing(_ text: String, into store: LibraryStore, lenient: Bool = false) throws
     -> StashCSV.ImportPlan
   {
-    let plan = try StashCSV.importPlan(
-      from: Data(text.utf8), store: store, options: options(lenient: lenient))
-    if plan.problems.isEmpty { try StashCSV.apply(plan, to: store) }
+    let data = Data(text.utf8)
+    let plan = try StashCSV.importPlan(from: data, store: store, options: options(lenient: lenient))
+    let before = try store.yarns()
+    let dry = try StashCSV.importCSV(
+      from: data, into: store, options: options(lenient: lenient), dryRun: true)
+    let done = try StashCSV.importCSV(from: data, into: store, options: options(lenient: lenient))
+    for result in [dry, done] {
+      #expect(result.problems == plan.problems && result.warnings == plan.warnings)
+      // (A new yarn without an ID in the file gets a new ID each time.)
+      #expect(result.changes == plan.changes)
+      #expect(
+        result.remainingOverrides.map { "\($0.line) \($0)" }
+          == plan.remainingOverrides.map { "\($0.line) \($0)" })
+      #expect(result.unchanged == plan.unchanged && result.added == plan.creates.count)
+      #expect(result.notesAdded == plan.notes.count && result.dialect == plan.dialect)
+      #expect(result.ignoredColumns == plan.ignoredColumns && result.guessedLines == plan.guessedLines)
+      #expect(result.creates == [] && result.updates == [] && result.notes == [])
+    }
+    if !plan.problems.isEmpty { #expect(try store.yarns() == before) }
     return plan
   }
 
@@ -758,5 +777,61 @@ extension StashImportTests {
     #expect(StashCSV.isSame(Amount(0.12, .skein), as: Amount(0.125, .skein), putUp: putUp))
     // Units that do not convert are never the same.
     #expect(!StashCSV.isSame(Amount(1, .yard), as: Amount(1, .gram), putUp: putUp))
+  }
+}
+
+extension StashImportTests {
+  /// `importCSV` writes each row as it reads it: rows with and without an ID, matched and
+  /// new, end up as `importPlan` + `apply` leave them, new yarns in the file's order; the
+  /// import is one change that undo takes back; a bad last row leaves the library and its
+  /// history as they were.
+  @Test func rowByRowImportIsThePlanAppliedAndUndoesAsOneChange() throws {
+    let text = """
+      ID,Name,Colorway,Quantity,Notes\r
+      ,Zephyr,Blue,2 skeins,first\r
+      c,Cascade 220,Garnet,3 skeins,\r
+      new-1,Alpaca,,1 skein,soft one\r
+      ,Lace,,2 skeins,\r
+      ,Yak,,1 skein,\r
+      new-2,Mystery,,4 skeins,\r
+
+      """
+    let directories = try (0..<2).map { _ in try Fixtures.temporaryDirectory() }
+    defer { directories.forEach(Fixtures.cleanUp) }
+    let planned = try LibraryStore(directory: directories[0], mode: .readWrite)
+    let streamed = try LibraryStore(directory: directories[1], mode: .readWrite)
+    for store in [planned, streamed] { try matchingLibrary(in: store) }
+    let before = try streamed.yarns()
+    let historyBefore = try streamed.history().count
+    // A bad row on the last line: nothing of the rows before it stays, no change recorded.
+    let bad = try StashCSV.importCSV(
+      from: Data((text + ",Broken,,-1 skein,\r\n").utf8), into: streamed, options: options())
+    #expect(bad.problems.map(\.line) == [8])
+    #expect(try streamed.yarns() == before && streamed.history().count == historyBefore)
+    let plan = try StashCSV.importPlan(from: Data(text.utf8), store: planned, options: options())
+    try StashCSV.apply(plan, to: planned)
+    let result = try StashCSV.importCSV(from: Data(text.utf8), into: streamed, options: options())
+    #expect(result.problems == [] && result.added == 4 && result.changes.map(\.yarnID) == ["c", "l"])
+    /// Every yarn and note but the IDs made for rows without one.
+    func contents(_ store: LibraryStore) throws -> [String] {
+      let yarns = try store.yarns().map { yarn in
+        var yarn = yarn
+        if yarn.id.count > 10 { yarn.id = "made" }
+        return "\(yarn)"
+      }
+      return yarns + (try store.notes().map(\.text))
+    }
+    #expect(try contents(streamed) == contents(planned))
+    #expect(
+      try streamed.yarns().map(\.name) == [
+        "Cascade 220", "Lace", "Malabrigo Rios", "Mystery", "Zephyr", "Alpaca", "Yak", "Mystery",
+      ])
+    #expect(try streamed.history().count == historyBefore + 1)
+    _ = try streamed.undo()
+    #expect(try streamed.yarns() == before && streamed.notes().map(\.text) == ["soft"])
+  }
+
+  @Test func columnOrdinalsAreTheirPlacesInAllCases() {
+    #expect(StashCSV.Column.allCases.map(\.ordinal) == Array(0..<StashCSV.Column.allCases.count))
   }
 }

@@ -81,28 +81,24 @@ struct StashImport: CancellableCommand {
     let data = try Data(contentsOf: url)
     var options = self.options
     options.now = context.now
-    var plan: StashCSV.ImportPlan
+    let plan: StashCSV.ImportPlan
     do {
-      // Checked read-only first, so that a bad file changes nothing, not even by creating
-      // the library; then planned again and applied in one write transaction.
-      var checked: StashCSV.ImportPlan? = try context.read(warnIfMissing: false) { store in
-        try StashCSV.importPlan(from: data, store: store, options: options)
-      }
+      // A dry run, and the check of a file for a library that is not there yet (so that a
+      // bad file creates none; it stands for `Context.write`'s rehearsal), read only.
+      let checked: StashCSV.ImportPlan? =
+        dryRun || context.libraryIsMissing
+        ? try context.read(warnIfMissing: false) { store in
+          try StashCSV.importCSV(from: data, into: store, options: options, dryRun: true)
+        } : nil
       if let checked, dryRun || !checked.problems.isEmpty {
         plan = checked
       } else {
-        // The check's plan is let go before the import plans again: one plan in memory at
-        // a time, not two.
-        checked = nil
-        plan = try context.write { store in
-          let plan = try StashCSV.importPlan(from: data, store: store, options: options)
-          try StashCSV.apply(plan, to: store)
-          return plan
+        // Each row checked and written as it is read, in one write transaction, rolled back
+        // when any row is bad.
+        plan = try context.withStore(.readWrite) { store in
+          try StashCSV.importCSV(from: data, into: store, options: options)
         }
       }
-    } catch let error as StashCSV.ImportError {
-      // The library changed between the check and the write.
-      throw CLIError.invalidData(message: "\(file): \(error)", hint: "import again")
     } catch let error as CSVReadError {
       // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.
       let hint =
@@ -124,16 +120,16 @@ struct StashImport: CancellableCommand {
     if context.global.json {
       try context.printJSON(
         Summary(
-          file: file, format: plan.dialect.rawValue, dryRun: dryRun, added: plan.creates.count,
-          updated: plan.updates.count, unchanged: plan.unchanged, overrides: plan.remainingOverrides.count,
-          notes: plan.notes.count, updates: plan.changes.map(Update.init),
+          file: file, format: plan.dialect.rawValue, dryRun: dryRun, added: plan.added,
+          updated: plan.changes.count, unchanged: plan.unchanged, overrides: plan.remainingOverrides.count,
+          notes: plan.notesAdded, updates: plan.changes.map(Update.init),
           remainingOverrides: plan.remainingOverrides.map(Override.init), ignoredColumns: plan.ignoredColumns,
           guessedLines: plan.guessedLines,
           warnings: plan.warnings.map(\.description)))
     }
     let counts = [
-      Formatting.count(plan.creates.count, "yarn") + (dryRun ? " to add" : " added"),
-      "\(plan.updates.count)" + (dryRun ? " to update" : " updated"),
+      Formatting.count(plan.added, "yarn") + (dryRun ? " to add" : " added"),
+      "\(plan.changes.count)" + (dryRun ? " to update" : " updated"),
       "\(plan.unchanged) unchanged",
     ].joined(separator: ", ")
     for update in plan.changes {

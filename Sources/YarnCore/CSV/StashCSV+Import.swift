@@ -76,26 +76,33 @@ extension StashCSV {
     }
   }
 
-  /// What an import would do, and what stops it.
+  /// What an import would do (or did), and what stops it.
   ///
   /// Built by `importPlan(from:store:options:)` and carried out by `apply(_:to:)`, which
-  /// refuses a plan with any problem: an import is all or nothing.
+  /// refuses a plan with any problem: an import is all or nothing. `importCSV(from:into:
+  /// options:dryRun:)` writes each row as it reads it instead, and returns the plan without
+  /// the yarns and notes themselves (`creates`, `updates` and `notes` empty; the counts set).
   public struct ImportPlan: Sendable {
     /// The exporter the header looks like.
     public var dialect: Dialect
-    /// New yarns, in the file's order.
+    /// How many yarns the import adds.
+    public var added = 0
+    /// How many notes the import adds (one per new yarn with a Notes cell).
+    public var notesAdded = 0
+    /// New yarns, in the file's order (filled by `importPlan` only).
     public var creates: [Yarn] = []
     /// Existing yarns (matched by ID, or by name, brand, colorway and dye lot) with the
-    /// file's values, in the file's order.
+    /// file's values, in the file's order (filled by `importPlan` only).
     public var updates: [Yarn] = []
-    /// What changes in each of `updates`, in the same order: the line and every field.
+    /// What changes in each yarn updated, in the file's order: the line and every field.
     public var changes: [YarnUpdate] = []
     /// Rows whose yarn already holds exactly the file's values.
     public var unchanged = 0
     /// The Remaining cells taken as a yarn's remaining override where the import sets or
     /// changes it (new and updated yarns), in the file's order.
     public var remainingOverrides: [RemainingOverride] = []
-    /// The notes to add: one per new yarn whose Notes cell is not empty.
+    /// The notes to add: one per new yarn whose Notes cell is not empty (filled by
+    /// `importPlan` only).
     public var notes: [Note] = []
     /// Bad rows and header problems; when not empty, nothing may be imported.
     public var problems: [ImportProblem] = []
@@ -161,8 +168,8 @@ extension StashCSV {
   /// the library or as the row makes it, finished projects counted, or those in progress
   /// too). A new yarn's Notes cell becomes one note.
   ///
-  /// Call it inside `store.write` and pass the plan to `apply(_:to:)` in the same transaction
-  /// for an import that no other process can interleave with.
+  /// The plan holds every new and changed yarn: for an import that writes, `importCSV(from:
+  /// into:options:dryRun:)` does the same row by row without holding them.
   ///
   /// - Parameters:
   ///   - data: the file's bytes.
@@ -176,39 +183,116 @@ extension StashCSV {
     from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
   ) throws -> ImportPlan {
     try store.read {
-      try importPlan(
-        from: data, options: options,
-        library: ImportLibrary(
-          yarn: { try store.yarn(id: $0) }, notes: { try store.notes(about: .yarn($0)).map(\.text) },
-          forEachYarn: { try store.forEachYarn(includingPhotos: true, $0) },
-          projects: { Library(projects: try store.projects()) }))
+      try importPlan(from: data, options: options, library: ImportLibrary(store), destination: .plan)
     }
+  }
+
+  /// Imports a stash CSV into `store` row by row, in one write transaction: each row is
+  /// checked (the rules of `importPlan(from:store:options:)`) and written as it is read, by
+  /// the store's own inserts and updates (so the undo history records the import as one
+  /// change). All or nothing: when any row is bad, the transaction is rolled back and the
+  /// returned plan lists every problem; the library is as it was.
+  ///
+  /// Memory does not grow with the rows written: the plan keeps the counts, the changes of
+  /// existing yarns, the Remaining overrides, warnings and problems, not the yarns and notes
+  /// (`creates`, `updates` and `notes` stay empty). The file is read twice when the library
+  /// holds yarns (once to match the rows without an ID, once to write).
+  ///
+  /// - Parameters:
+  ///   - data: the file's bytes.
+  ///   - store: the library; opened read-write unless `dryRun`.
+  ///   - options: delimiter, leniency, guard, time zone and clock.
+  ///   - dryRun: check every row and count what would change in a read transaction, writing
+  ///     nothing.
+  /// - Returns: what was imported (or would be); when `problems` is not empty, nothing was.
+  /// - Throws: the errors of `importPlan(from:store:options:)`; `StoreError` when the store
+  ///   refuses a write (nothing is imported); `CancellationError` when the current task is
+  ///   cancelled (checked before each row; nothing is imported).
+  public static func importCSV(
+    from data: Data, into store: LibraryStore, options: ImportOptions = ImportOptions(),
+    dryRun: Bool = false
+  ) throws -> ImportPlan {
+    if dryRun {
+      return try store.read {
+        try importPlan(from: data, options: options, library: ImportLibrary(store), destination: .count)
+      }
+    }
+    /// Carries the plan of a refused import out of the transaction it rolls back.
+    struct Refused: Error {
+      let plan: ImportPlan
+    }
+    do {
+      return try store.write {
+        let plan = try importPlan(
+          from: data, options: options, library: ImportLibrary(store), destination: .store(store))
+        guard plan.problems.isEmpty else { throw Refused(plan: plan) }
+        return plan
+      }
+    } catch let refused as Refused {
+      return refused.plan
+    }
+  }
+
+  /// Where an import puts what it settles.
+  enum Destination {
+    /// Into the plan's `creates`, `updates` and `notes`.
+    case plan
+    /// Nowhere: only counted.
+    case count
+    /// Into the store, row by row, while no row is bad (the caller rolls back otherwise).
+    case store(LibraryStore)
   }
 
   /// The library as an import reads it, through functions (for tests, and for stores other
   /// than `LibraryStore`).
   struct ImportLibrary {
-    /// The yarn with an ID, or `nil`.
+    /// The yarn with an ID, photos included, or `nil`.
     var yarn: (String) throws -> Yarn?
     /// The texts of a yarn's notes, oldest first.
     var notes: (String) throws -> [String]
-    /// Hands every yarn, photos included, to a function in creation order.
+    /// Whether the stash holds any yarn.
+    var hasYarns: () throws -> Bool
+    /// Hands every yarn, photos left out, to a function in creation order.
     var forEachYarn: (_ body: (Yarn) throws -> Void) throws -> Void
-    /// The projects, whose usages make the remaining estimates.
-    var projects: () throws -> Library
+    /// The usages counted against a yarn (by ID): of the finished projects, or of those in
+    /// progress too; they make the remaining estimates.
+    var usages: (_ yarnID: String, _ includeActive: Bool) throws -> [RemainingEstimate.CountedUsage]
+
+    /// `store`'s, each a query of what it needs.
+    init(_ store: LibraryStore) {
+      yarn = { try store.yarn(id: $0) }
+      notes = { try store.notes(about: .yarn($0)).map(\.text) }
+      hasYarns = { try store.hasYarns() }
+      forEachYarn = { try store.forEachYarn(includingPhotos: false, $0) }
+      usages = { try store.countedUsages(ofYarn: $0, includeActive: $1) }
+    }
   }
 
-  /// The plan of an import against `library`.
+  /// The usages counted against one yarn, for its remaining estimates.
+  struct CountedUsages {
+    var finished: [RemainingEstimate.CountedUsage] = []
+    var active: [RemainingEstimate.CountedUsage] = []
+
+    /// A new yarn's: none.
+    static let none = CountedUsages()
+
+    /// The estimate of `yarn` (finished projects counted, or those in progress too).
+    func remaining(of yarn: Yarn, includeActive: Bool = false) -> RemainingEstimate {
+      RemainingEstimate(yarn: yarn, usages: includeActive ? active : finished)
+    }
+  }
+
+  /// The plan of an import against `library`, what it settles put into `destination`.
   ///
-  /// Reads the file once; rows with an ID are settled as they come, rows without one once
-  /// the whole file is read (a yarn may be matched by one row only), against the library
-  /// yarns with the keys the file holds (one walk over the stash, only when such rows exist).
+  /// When the library holds yarns, the file is read twice: first to match the rows without
+  /// an ID whose key some library yarn has (`StashMerger.match`), then to settle every row
+  /// in the file's order. Otherwise once.
   ///
   /// - Throws: `CSVReadError`; what `library`'s functions throw; `CancellationError` when the
   ///   current task is cancelled (checked before each row).
-  static func importPlan(from data: Data, options: ImportOptions, library: ImportLibrary) throws
-    -> ImportPlan
-  {
+  static func importPlan(
+    from data: Data, options: ImportOptions, library: ImportLibrary, destination: Destination
+  ) throws -> ImportPlan {
     var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
     guard let header = try reader.next() else {
       var plan = ImportPlan(dialect: .yarn)
@@ -216,14 +300,26 @@ extension StashCSV {
       return plan
     }
     let layout = StashHeaderLayout(header)
-    var merger = try StashMerger(
-      layout: layout, options: options, library: library, fieldCount: header.fields.count)
+    var merger = StashMerger(
+      layout: layout, options: options, library: library, fieldCount: header.fields.count,
+      destination: destination)
+    if try library.hasYarns() {
+      try merger.indexLibrary()
+      var first = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
+      _ = try first.next()
+      first.expectedFieldCount = header.fields.count
+      while let record = try first.next() {
+        try Task.checkCancellation()
+        merger.collect(record)
+      }
+      try merger.match()
+    }
     reader.expectedFieldCount = header.fields.count
     while let record = try reader.next() {
       try Task.checkCancellation()
       try merger.read(record)
     }
-    var plan = try merger.finish()
+    var plan = merger.finish()
     plan.guessedLines = reader.guessedLines
     return plan
   }
@@ -262,6 +358,8 @@ extension StashCSV {
 /// Where each known column is in a header, and what is wrong with the header.
 struct StashHeaderLayout {
   var index: [StashCSV.Column: Int] = [:]
+  /// `index` by `StashCSV.Column.ordinal`.
+  private(set) var positions: [Int?] = []
   var names: [String]
   var ignored: [String] = []
   var problems: [StashCSV.ImportProblem] = []
@@ -290,6 +388,7 @@ struct StashHeaderLayout {
       problems.append(
         .init(line: header.line, column: nil, reason: "the header has neither a Name nor an ID column"))
     }
+    positions = StashCSV.Column.allCases.map { index[$0] }
   }
 
   /// The column a header names: ours, or YarnBuddy's three other names.
@@ -343,7 +442,7 @@ struct StashRowReader {
 
   /// The cell of `column`: `nil` when the file has no such column; the formula guard undone.
   func cell(_ column: StashCSV.Column) -> String? {
-    guard let position = layout.index[column], position < record.fields.count else { return nil }
+    guard let position = layout.positions[column.ordinal], position < record.fields.count else { return nil }
     let text = record.fields[position]
     guard options.undoFormulaGuard, record.quoted[position] else { return text }
     return StashRowReader.unguarded(text)
@@ -402,8 +501,8 @@ struct StashRowReader {
   /// - Parameters:
   ///   - base: the library yarn the row matches, or `nil` for a new yarn.
   ///   - id: the row's ID, for a new yarn.
-  ///   - projects: the library's projects, whose usages make the remaining estimates.
-  mutating func read(base: Yarn?, id: String?, projects: Library) {
+  ///   - usages: the counted usages of `base` (none for a new yarn: no project uses it yet).
+  mutating func read(base: Yarn?, id: String?, usages: StashCSV.CountedUsages = .none) {
     var yarn = base ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let cell = cell(.name) {
       if let name = line(.name, cell) {
@@ -457,7 +556,7 @@ struct StashRowReader {
     if let value = amount(.quantity, .quantityUnit, dimension: nil, what: "quantity") {
       yarn.quantity = value
     }
-    readRemaining(into: &yarn, base: base, projects: projects)
+    readRemaining(into: &yarn, base: base, usages: usages)
     if let value = text(.dateAdded) {
       if let value {
         if let day = day(value) {
@@ -511,13 +610,15 @@ struct StashRowReader {
       }
     }
     // Left to right, as people read the row.
-    let positions = Dictionary(
-      layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    problems = problems.enumerated().sorted { left, right in
-      let a = left.element.column.flatMap { positions[$0] } ?? -1
-      let b = right.element.column.flatMap { positions[$0] } ?? -1
-      return (a, left.offset) < (b, right.offset)
-    }.map(\.element)
+    if problems.count > 1 {
+      let positions = Dictionary(
+        layout.names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+      problems = problems.enumerated().sorted { left, right in
+        let a = left.element.column.flatMap { positions[$0] } ?? -1
+        let b = right.element.column.flatMap { positions[$0] } ?? -1
+        return (a, left.offset) < (b, right.offset)
+      }.map(\.element)
+    }
     if var notes = cell(.notes) {
       if layout.dialect == .yarnBuddy {
         // YarnBuddy ends every note with a line feed.
@@ -530,7 +631,7 @@ struct StashRowReader {
       plain.remainingOverride = nil
       remainingTaken = StashCSV.RemainingOverride(
         line: record.line, yarnID: yarn.id, name: yarn.name, remaining: override,
-        estimate: projects.remaining(of: plain).remaining, putUp: yarn.putUp)
+        estimate: usages.remaining(of: plain).remaining, putUp: yarn.putUp)
     }
     self.yarn = yarn
   }
@@ -562,7 +663,7 @@ struct StashRowReader {
   /// Without a Remaining column, Remaining Source `override` keeps the yarn's override (a
   /// yarn without one is a problem: there is no figure), any other value clears it; without
   /// either column the override is kept.
-  mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, projects: Library) {
+  mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, usages: StashCSV.CountedUsages) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
     let isOverride: Bool
@@ -605,7 +706,7 @@ struct StashRowReader {
       plain.remainingOverride = nil
       return [false, true].contains { active in
         StashCSV.isSame(
-          amount, as: projects.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
+          amount, as: usages.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
       }
     }
     yarn.remainingOverride = isEstimate ? nil : amount
@@ -663,7 +764,9 @@ struct StashRowReader {
     let commas = text.utf8.filter { $0 == 0x2C }.count
     if commas == 1, !text.utf8.contains(0x2E) { text = text.replacing(",", with: ".") }
     guard let first = text.utf8.first, (0x30...0x39).contains(first) || first == 0x2E,
-      text.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2E, 0x65, 0x45, 0x2B, 0x2D].contains($0) }),
+      text.utf8.allSatisfy({
+        (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B || $0 == 0x2D
+      }),
       let value = Double(text), value.isFinite
     else { return nil }
     return value

@@ -167,7 +167,7 @@ struct StashMatchKey: Hashable {
   ///
   /// - Throws: `CancellationError` when the current task is cancelled (checked per item).
   static func settle<Item>(
-    _ items: [Item], among free: [Yarn], unchanged: (Item, Yarn) -> Item?
+    _ items: [Item], among free: [Yarn], unchanged: (Item, Yarn) throws -> Item?
   ) throws -> [Outcome<Item>] {
     var free = free
     var outcomes: [Outcome<Item>] = []
@@ -176,7 +176,7 @@ struct StashMatchKey: Hashable {
       try Task.checkCancellation()
       var found: (index: Int, item: Item)?
       for (position, yarn) in free.enumerated() {
-        if let read = unchanged(item, yarn) {
+        if let read = try unchanged(item, yarn) {
           found = (position, read)
           break
         }
@@ -244,43 +244,54 @@ extension StashCSV {
 /// Settles each row of a stash CSV against the library, building the import's plan.
 ///
 /// A row with an ID is settled as it is read: the yarn with that ID, or a new yarn with it.
-/// Rows without an ID wait until the file is read, then are matched by `StashMatchKey`:
-/// within one key, each row takes the first library yarn it leaves unchanged; of the rows
-/// and yarns left, a single row updates a single yarn, rows with no yarn left are added, and
-/// any other case (one row, several yarns; several rows, one yarn or more) is a problem of
-/// each such row. A library yarn that a row names by ID is matched by no other row.
+/// A row without an ID is matched by `StashMatchKey` among the library yarns as they were
+/// before the import: within one key, each row takes the first library yarn it leaves
+/// unchanged; of the rows and yarns left, a single row updates a single yarn, rows with no
+/// yarn left are added, and any other case (one row, several yarns; several rows, one yarn
+/// or more) is a problem of each such row. A library yarn that a row names by ID is matched
+/// by no other row.
+///
+/// The matches are made by a first reading of the file (`collect(_:)` each record, then
+/// `match()`), which keeps only the rows whose key a library yarn has; the second reading
+/// (`read(_:)`) settles every row in the file's order and puts what it settles into the
+/// destination, so new yarns are created in the file's order.
 struct StashMerger {
   let layout: StashHeaderLayout
   let options: StashCSV.ImportOptions
   let library: StashCSV.ImportLibrary
   let fieldCount: Int
-  /// The projects, for the remaining estimates.
-  let projects: Library
+  let destination: StashCSV.Destination
   /// The key columns other than Name that the file has.
   let compared: Set<StashCSV.Column>
   private var plan: StashCSV.ImportPlan
   private var rowsByID: [String: Int] = [:]
-  /// Library yarns that a row names by ID.
-  private var claimed: Set<String> = []
-  /// Rows without an ID (their ID read, nothing else), by key, and the keys in the order
-  /// they first appear.
+  /// The library yarns' IDs by key, in creation order, as they were before the import.
+  private var keyIndex: [StashMatchKey: [String]] = [:]
+  /// The first reading's: the IDs the rows give, and the rows without one whose key is in
+  /// `keyIndex`, by key, the keys in the order they first appear.
+  private var named: Set<String> = []
   private var waiting: [StashMatchKey: [StashRowReader]] = [:]
   private var keyOrder: [StashMatchKey] = []
-  /// Rows whose ID no library yarn has, with their keys: a warning when the key fits one.
-  private var newIDs: [(line: Int, key: StashMatchKey)] = []
-  private var creates: [(line: Int, yarn: Yarn)] = []
-  private var updates: [(yarn: Yarn, change: StashCSV.YarnUpdate)] = []
-  private var notes: [(line: Int, note: Note)] = []
+  /// What `match()` decided for a row without an ID, by line; a row without a decision adds
+  /// a yarn.
+  private var decisions: [Int: Decision] = [:]
+
+  enum Decision {
+    /// The row is read into this library yarn (photos included).
+    case yarn(Yarn)
+    /// The row fits several yarns, or its yarn fits other rows too.
+    case ambiguous(StashCSV.ImportProblem)
+  }
 
   init(
     layout: StashHeaderLayout, options: StashCSV.ImportOptions, library: StashCSV.ImportLibrary,
-    fieldCount: Int
-  ) throws {
+    fieldCount: Int, destination: StashCSV.Destination
+  ) {
     self.layout = layout
     self.options = options
     self.library = library
     self.fieldCount = fieldCount
-    projects = try library.projects()
+    self.destination = destination
     compared = Set([StashCSV.Column.brand, .colorway, .dyeLot].filter { layout.index[$0] != nil })
     plan = StashCSV.ImportPlan(dialect: layout.dialect)
     plan.ignoredColumns = layout.ignored
@@ -297,8 +308,64 @@ struct StashMerger {
     return words.dropLast().joined(separator: ", ") + " and " + last
   }
 
-  /// Reads one record: settles it now when it has an ID (or cannot be matched: a bad ID, a
-  /// bad key cell, no name), else keeps it for `finish()`.
+  /// Indexes the library's yarns by key (one walk over the stash without photos), before
+  /// the import changes any.
+  mutating func indexLibrary() throws {
+    var index: [StashMatchKey: [String]] = [:]
+    let compared = compared
+    try library.forEachYarn { yarn in
+      index[StashMatchKey(yarn, comparing: compared), default: []].append(yarn.id)
+    }
+    keyIndex = index
+  }
+
+  /// The first reading of a record: notes the ID it gives, or keeps the row when it has
+  /// none and its key is a library yarn's.
+  mutating func collect(_ record: CSVRecord) {
+    let row = StashRowReader(record: record, layout: layout, options: options, expectedCount: fieldCount)
+    guard row.fieldCountIsRight else { return }
+    if let given = row.cell(.id), !given.isEmpty {
+      // A row with an ID cell is never matched by key, whether the ID is good or not.
+      if StashCSV.isValidImportedID(given) { named.insert(given) }
+    } else if let key = row.matchKey(comparing: compared), keyIndex[key] != nil {
+      if waiting[key] == nil { keyOrder.append(key) }
+      waiting[key, default: []].append(row)
+    }
+  }
+
+  /// Matches the rows `collect(_:)` kept to the library yarns of their key (see the type's
+  /// rules), deciding each one's yarn before the second reading.
+  mutating func match() throws {
+    for key in keyOrder {
+      let free: [Yarn] = try (keyIndex[key] ?? []).filter { !named.contains($0) }.compactMap {
+        try library.yarn($0)
+      }
+      // The rule of `StashMatchKey.settle`, shared with the WEFT import.
+      let outcomes = try StashMatchKey.settle(
+        waiting[key, default: []], among: free,
+        unchanged: { row, yarn in
+          let attempt = try reading(row, matching: yarn)
+          return attempt.problems.isEmpty && attempt.yarn == yarn ? row : nil
+        })
+      for outcome in outcomes {
+        switch outcome {
+        case .unchanged(let row, let yarn), .update(let row, let yarn):
+          decisions[row.record.line] = .yarn(yarn)
+        case .create:
+          break  // the rows left add yarns
+        case .ambiguous(let row, let rows, let yarns):
+          decisions[row.record.line] = .ambiguous(
+            ambiguity(of: row.record.line, rows: rows.map(\.record.line), yarns: yarns))
+        }
+      }
+    }
+    named = []
+    waiting = [:]
+    keyOrder = []
+  }
+
+  /// The second reading of a record: settles it against the yarn with its ID, the yarn
+  /// `match()` chose, or as a new yarn.
   mutating func read(_ record: CSVRecord) throws {
     var row = StashRowReader(record: record, layout: layout, options: options, expectedCount: fieldCount)
     guard row.fieldCountIsRight else {
@@ -307,86 +374,51 @@ struct StashMerger {
     }
     if let id = row.readID(rowsByID: &rowsByID) {
       let existing = try library.yarn(id)
-      if existing == nil, let key = row.matchKey(comparing: compared) {
-        newIDs.append((record.line, key))
+      if existing == nil, let key = row.matchKey(comparing: compared), let others = keyIndex[key] {
+        plan.warnings.append(
+          .init(
+            line: record.line, column: layout.header(of: .id),
+            reason: "no yarn has this ID, so the row adds a yarn, though "
+              + (others.count == 1 ? "the yarn \(others[0]) has" : "the yarns \(list(others)) have")
+              + " the same \(keyWords)"))
       }
-      if existing != nil { claimed.insert(id) }
-      row.read(base: existing, id: id, projects: projects)
+      row.read(base: existing, id: id, usages: try usages(of: existing))
       try settle(row, base: existing)
-    } else if row.problems.isEmpty, let key = row.matchKey(comparing: compared) {
-      if waiting[key] == nil { keyOrder.append(key) }
-      waiting[key, default: []].append(row)
+    } else if row.problems.isEmpty, let decision = decisions.removeValue(forKey: record.line) {
+      switch decision {
+      case .yarn(let yarn):
+        try settle(reading(row, matching: yarn), base: yarn)
+      case .ambiguous(let problem):
+        row.read(base: nil, id: nil)
+        plan.problems.append(contentsOf: row.problems)
+        plan.problems.append(problem)
+      }
     } else {
-      row.read(base: nil, id: nil, projects: projects)
+      row.read(base: nil, id: nil)
       try settle(row, base: nil)
     }
   }
 
-  /// Matches the rows without an ID (see the type's rules) and returns the plan, in the
-  /// file's order.
-  mutating func finish() throws -> StashCSV.ImportPlan {
-    if !keyOrder.isEmpty || !newIDs.isEmpty { try matchRowsWithoutID() }
+  /// The plan, its problems and warnings in line order.
+  mutating func finish() -> StashCSV.ImportPlan {
     plan.problems.sort { $0.line < $1.line }
     plan.warnings.sort { $0.line < $1.line }
-    creates.sort { $0.line < $1.line }
-    updates.sort { $0.change.line < $1.change.line }
-    notes.sort { $0.line < $1.line }
-    plan.remainingOverrides.sort { $0.line < $1.line }
-    plan.creates = creates.map(\.yarn)
-    plan.updates = updates.map(\.yarn)
-    plan.changes = updates.map(\.change)
-    plan.notes = notes.map(\.note)
     return plan
   }
 
-  private mutating func matchRowsWithoutID() throws {
-    let wanted = Set(keyOrder).union(newIDs.map(\.key))
-    var index: [StashMatchKey: [Yarn]] = [:]
-    try library.forEachYarn { yarn in
-      let key = StashMatchKey(yarn, comparing: compared)
-      if wanted.contains(key) { index[key, default: []].append(yarn) }
-    }
-    for row in newIDs {
-      guard let others = index[row.key], !others.isEmpty else { continue }
-      plan.warnings.append(
-        .init(
-          line: row.line, column: layout.header(of: .id),
-          reason: "no yarn has this ID, so the row adds a yarn, though "
-            + (others.count == 1 ? "the yarn \(others[0].id) has" : "the yarns \(list(others)) have")
-            + " the same \(keyWords)"))
-    }
-    for key in keyOrder {
-      let free = index[key, default: []].filter { !claimed.contains($0.id) }
-      let outcomes = try StashMatchKey.settle(
-        waiting[key, default: []], among: free,
-        unchanged: { row, yarn in
-          let attempt = reading(row, matching: yarn)
-          return attempt.problems.isEmpty && attempt.yarn == yarn ? attempt : nil
-        })
-      for outcome in outcomes {
-        switch outcome {
-        case .unchanged(let row, let yarn):
-          try settle(row, base: yarn)
-        case .update(let row, let yarn):
-          try settle(reading(row, matching: yarn), base: yarn)
-        case .create(var row):
-          row.read(base: nil, id: nil, projects: projects)
-          try settle(row, base: nil)
-        case .ambiguous(var row, let rows, let yarns):
-          row.read(base: nil, id: nil, projects: projects)
-          plan.problems.append(contentsOf: row.problems)
-          plan.problems.append(ambiguity(of: row.record.line, rows: rows.map(\.record.line), yarns: yarns))
-        }
-      }
-    }
+  /// The counted usages of a library yarn (none for a new one).
+  private func usages(of yarn: Yarn?) throws -> StashCSV.CountedUsages {
+    guard let yarn else { return .none }
+    return StashCSV.CountedUsages(
+      finished: try library.usages(yarn.id, false), active: try library.usages(yarn.id, true))
   }
 
   /// `row` read into `yarn`, which it matches by key: where the row spells the name, brand,
   /// colorway or dye lot otherwise only in case or spaces, the yarn keeps its own spelling
   /// (the match says they are the same).
-  private func reading(_ row: StashRowReader, matching yarn: Yarn) -> StashRowReader {
+  private func reading(_ row: StashRowReader, matching yarn: Yarn) throws -> StashRowReader {
     var row = row
-    row.read(base: yarn, id: nil, projects: projects)
+    row.read(base: yarn, id: nil, usages: try usages(of: yarn))
     guard var read = row.yarn else { return row }
     let fields: [WritableKeyPath<Yarn, String?>] = [\.brand, \.colorway, \.dyeLot]
     for field in fields
@@ -407,7 +439,8 @@ struct StashMerger {
     if yarns.count > 1 {
       return .init(
         line: line, column: nil,
-        reason: "fits \(yarns.count) yarns of the library by \(keyWords) (IDs \(list(yarns)))" + hint)
+        reason: "fits \(yarns.count) yarns of the library by \(keyWords) (IDs \(list(yarns.map(\.id))))"
+          + hint)
     }
     let others = rows.filter { $0 != line }.map(String.init)
     let lines =
@@ -421,19 +454,18 @@ struct StashMerger {
         + hint)
   }
 
-  private func list(_ yarns: [Yarn]) -> String {
-    let ids = yarns.map(\.id)
-    return ids.count <= 1 ? ids.joined() : ids.dropLast().joined(separator: ", ") + " and " + (ids.last ?? "")
+  private func list(_ ids: [String]) -> String {
+    ids.count <= 1 ? ids.joined() : ids.dropLast().joined(separator: ", ") + " and " + (ids.last ?? "")
   }
 
   /// Records a row read against `base` (or as a new yarn): its problems, or what it adds,
-  /// changes or leaves as it is.
+  /// changes or leaves as it is; what it adds or changes goes to the destination.
   private mutating func settle(_ row: StashRowReader, base: Yarn?) throws {
     plan.problems.append(contentsOf: row.problems)
     guard row.problems.isEmpty, let yarn = row.yarn else { return }
     let line = row.record.line
     // Every rule of the model the row's yarn and new note would break (`Rules`), in its
-    // words, so that nothing the store would refuse reaches `apply`.
+    // words, so that nothing the store would refuse reaches it.
     var broken = yarn.ruleViolations().map {
       StashCSV.ImportProblem(line: line, column: nil, reason: "\($0)")
     }
@@ -446,6 +478,9 @@ struct StashMerger {
       plan.problems.append(contentsOf: broken)
       return
     }
+    // Written only while no row is bad: a bad row rolls the whole import back.
+    let store: LibraryStore?
+    if case .store(let target) = destination, plan.problems.isEmpty { store = target } else { store = nil }
     if let base {
       if let text = row.notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
         plan.warnings.append(
@@ -457,17 +492,20 @@ struct StashMerger {
         plan.unchanged += 1
         return
       }
-      updates.append(
-        (
-          yarn,
-          StashCSV.YarnUpdate(
-            line: line, yarnID: yarn.id, name: yarn.name, changes: StashCSV.changes(from: base, to: yarn))
-        ))
+      plan.changes.append(
+        StashCSV.YarnUpdate(
+          line: line, yarnID: yarn.id, name: yarn.name, changes: StashCSV.changes(from: base, to: yarn)))
+      if case .plan = destination { plan.updates.append(yarn) }
+      try store?.update(yarn)
     } else {
-      creates.append((line, yarn))
+      plan.added += 1
+      if case .plan = destination { plan.creates.append(yarn) }
+      try store?.insert(yarn)
       if let text = row.notesText, !text.allSatisfy(\.isWhitespace) {
-        notes.append(
-          (line, Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)))
+        let note = Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)
+        plan.notesAdded += 1
+        if case .plan = destination { plan.notes.append(note) }
+        try store?.insert(note)
       }
     }
     if let taken = row.remainingTaken { plan.remainingOverrides.append(taken) }

@@ -41,6 +41,8 @@ public struct Library: Codable, Hashable, Sendable {
   }
 
   /// Decodes the four arrays and `tools`, which may be absent (no tools).
+  ///
+  /// - Throws: `DecodingError` when an array is missing or an item in it cannot be read.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     yarns = try container.decode([Yarn].self, forKey: .yarns)
@@ -51,6 +53,8 @@ public struct Library: Codable, Hashable, Sendable {
   }
 
   /// Encodes the four arrays, and `tools` when there are some.
+  ///
+  /// - Throws: `EncodingError` when an item cannot be encoded (a number that is not finite).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(yarns, forKey: .yarns)

@@ -138,6 +138,8 @@ extension Price: Codable {
   }
 
   /// Writes `{"amount": "29.99", "currency": "EUR"}`.
+  ///
+  /// - Throws: what the encoder's container throws (nothing for JSON).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(amountText, forKey: .amount)

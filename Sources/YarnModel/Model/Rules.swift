@@ -149,7 +149,8 @@ public enum Rules {
     _ amount: Amount?, field: String, dimension: YarnUnit.Dimension? = nil
   ) -> RuleViolation? {
     guard let amount else { return nil }
-    let shown = "\(number(amount.value)) \(amount.unit.rawValue)"
+    // Made only for a message (an import checks every amount of every row).
+    var shown: String { "\(number(amount.value)) \(amount.unit.rawValue)" }
     let value = amount.value
     if !value.isFinite { return RuleViolation(field: field, reason: "\(shown) is not a finite number") }
     if value < 0 { return RuleViolation(field: field, reason: "\(shown) is negative") }

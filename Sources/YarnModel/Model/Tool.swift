@@ -99,6 +99,8 @@ public struct Tool: Codable, Hashable, Sendable, Identifiable {
 extension NeedleSize: Codable {
   /// Decodes a number of millimetres, refusing one that is not more than 0 or over
   /// `maximumMillimetres`.
+  ///
+  /// - Throws: `DecodingError` for a value that is not a number, or not a needle size.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let value = try container.decode(Double.self)
@@ -111,6 +113,8 @@ extension NeedleSize: Codable {
   }
 
   /// Encodes the millimetres as a number.
+  ///
+  /// - Throws: what the encoder's container throws (nothing for JSON).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(millimetres)

@@ -96,6 +96,8 @@ extension Yarn {
   /// Writes every field (unknown ones left out), and `isStashed` (`isHeld`) beside `status`:
   /// backup format 1 promises that a reader of the same version never misreads a newer
   /// document, and readers before the status require that flag (docs/FORMAT.md).
+  ///
+  /// - Throws: `EncodingError` for an amount that is not finite.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)

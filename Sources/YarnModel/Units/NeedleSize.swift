@@ -34,6 +34,7 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     self.millimetres = millimetres
   }
 
+  /// Whether `lhs` is the smaller size, by millimetres.
   public static func < (lhs: NeedleSize, rhs: NeedleSize) -> Bool {
     lhs.millimetres < rhs.millimetres
   }

@@ -26,6 +26,7 @@ public struct RemovalEffects: Hashable, Sendable {
   /// A tool: the names of the projects it is in (it leaves them), in creation order.
   public var projectsWithTool: [String] = []
 
+  /// No effects: every count 0, no pattern PDF, no names (what `isEmpty` compares with).
   public init() {}
 
   /// Whether nothing goes with the item and nothing else changes.

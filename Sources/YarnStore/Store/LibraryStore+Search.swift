@@ -103,6 +103,8 @@ extension LibraryStore {
   ///   - query: the filters and the order.
   ///   - includeActive: count the usages of projects in progress too.
   ///   - includingPhotos: read each yarn's photos (`photos` is empty otherwise).
+  ///   - body: called with each kept yarn and its remaining estimate (counting usages as
+  ///     `includeActive` says); throwing stops the walk.
   /// - Complexity: one query over the yarn table (a scan when there is a text filter) and the
   ///   grouped query of counted usages; memory stays flat but for `Sort.remaining`, which
   ///   holds the kept yarns to sort them.

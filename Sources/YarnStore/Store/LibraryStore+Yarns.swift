@@ -28,8 +28,10 @@ extension LibraryStore {
   /// Hands each yarn to `body` in creation order as it is read, so memory stays flat however
   /// large the stash; all in one read transaction. `body` may read from the store.
   ///
-  /// - Parameter includingPhotos: read each yarn's photos (one more query per yarn); when
-  ///   false, `photos` is empty, which is several times faster for exports that show none.
+  /// - Parameters:
+  ///   - includingPhotos: read each yarn's photos (one more query per yarn); when false,
+  ///     `photos` is empty, which is several times faster for exports that show none.
+  ///   - body: called with each yarn; throwing stops the walk.
   /// - Throws: what `body` throws (which stops the walk); the errors of `yarns()`.
   public func forEachYarn(includingPhotos: Bool = true, _ body: (Yarn) throws -> Void) throws {
     try read {
@@ -42,6 +44,13 @@ extension LibraryStore {
         try body(yarn)
       }
     }
+  }
+
+  /// Whether the stash holds any yarn.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed` or `.database`.
+  public func hasYarns() throws -> Bool {
+    try read { try connection.integer("SELECT EXISTS (SELECT 1 FROM yarn)") == 1 }
   }
 
   /// The yarn with `id`, or `nil` when there is none.
