@@ -313,6 +313,7 @@ public enum WEFTExportError: Error, Hashable, Sendable, CustomStringConvertible 
   /// A file the export writes is already there (give `force` to replace it).
   case exists(path: String)
 
+  /// `DIR/material.weft exists; nothing was written`.
   public var description: String {
     switch self {
     case .exists(let path): "\(path) exists; nothing was written"

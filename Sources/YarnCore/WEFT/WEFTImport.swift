@@ -91,13 +91,15 @@ public enum WEFTImport {
 
   /// A library item an import changes, and what changes (`Colorway Ruby → Garnet`).
   public struct Change: Hashable, Sendable {
-    /// The file and the item's JSON path.
+    /// The file's name.
     public let file: String
+    /// The item's JSON path, such as `items[0]`.
     public let path: String
     /// `yarn`, `project` or `tool`.
     public let kind: String
-    /// The item's ID and its name after the import.
+    /// The item's ID.
     public let id: String
+    /// The item's name after the import.
     public let name: String
     /// Each field that changes, as people read it.
     public let changes: [String]
