@@ -12,6 +12,30 @@ have_headers() {
   return 0
 }
 
+# The checkers of the completion scripts and the manual page (zsh -n, fish --no-execute,
+# groff, man -l): optional. Without them the tests that use them are skipped with a message;
+# with YARN_SETUP_CHECKERS=1 (as .ci/run sets) they are installed with apt-get when missing.
+optional_checkers() {
+  missing=()
+  command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+  command -v fish >/dev/null 2>&1 || missing+=(fish)
+  command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+  command -v man >/dev/null 2>&1 || missing+=(man-db)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "${YARN_SETUP_CHECKERS:-}" = 1 ] && command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    echo "setup: installing ${missing[*]} with apt-get (checkers of the completions and man page)" >&2
+    { $SUDO apt-get update -qq \
+      && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >&2; } \
+      || echo "setup: could not install ${missing[*]}; the tests that need them are skipped" >&2
+  else
+    echo "setup: ${missing[*]} not installed; the tests that need them are skipped" \
+      "(YARN_SETUP_CHECKERS=1 installs them with apt-get)" >&2
+  fi
+}
+optional_checkers
+
 # Python's jsonschema 4.x, with which the WEFT tests validate `yarn weft export` against WEFT's
 # JSON schemas (the test is skipped without it): installed for this user when python3 lacks it.
 install_jsonschema() {

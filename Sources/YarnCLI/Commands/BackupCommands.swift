@@ -110,7 +110,10 @@ struct BackupVerify: CancellableCommand {
     CommandConfiguration(
       name: "verify",
       abstract: "Check a backup completely (every entry, size and SHA-256) without restoring it.",
-      arguments: [.required("backup", "The backup zip, or a directory holding the same files.")])
+      arguments: [
+        .required(
+          "backup", "The backup zip, or a directory holding the same files.", completion: .file)
+      ])
   }
 
   var path: String
@@ -156,7 +159,10 @@ struct BackupRestore: CancellableCommand {
           yarn --library ~/yarn-restored backup restore yarn-backup-20260329-143000.zip
           yarn backup restore old-laptop.zip --merge --dry-run
         """,
-      arguments: [.required("backup", "The backup zip, or a directory holding the same files.")],
+      arguments: [
+        .required(
+          "backup", "The backup zip, or a directory holding the same files.", completion: .file)
+      ],
       options: [
         .flag("replace", "Replace everything in the library (after a safety backup)."),
         .flag("merge", "Add the backup's items to the library, matched by ID."),

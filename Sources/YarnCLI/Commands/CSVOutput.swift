@@ -22,7 +22,8 @@ struct CSVOutput {
       "Write to FILE (through a temporary file, renamed when complete) instead of standard output.",
       short: "o"),
     .flag("force", "Replace FILE when it exists."),
-    .value("delimiter", "delimiter", "comma (default), semicolon or tab."),
+    .value(
+      "delimiter", "delimiter", "comma (default), semicolon or tab.", completion: .delimiters),
     .flag("bom", "Begin with a UTF-8 byte order mark (for Excel)."),
     .flag("no-formula-guard", "Do not prefix cells that look like formulas with '."),
   ]

@@ -37,7 +37,8 @@ struct ConvertCommand: ParsableCommand {
         .value(
           "to", "unit",
           "The unit wanted: skein, g, kg, oz, lb, yd or m; for a needle size mm, us, uk or hook.",
-          required: true),
+          required: true,
+          completion: .choices(YarnUnit.allCases.map(\.rawValue) + ["mm", "us", "uk", "hook"])),
         .value("length-per-skein", "length", "The length of one skein, such as 220yd."),
         .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g."),
         .value("yarn", "yarn", "Take the put-up of this stash yarn."),

@@ -27,7 +27,9 @@ struct ExportCommand: CancellableCommand {
       arguments: [.required("file", "The zip file to write.")],
       options: [
         .flag("force", "Replace FILE if it exists."),
-        .value("delimiter", "delimiter", "The CSV delimiter: comma (default), semicolon or tab."),
+        .value(
+          "delimiter", "delimiter", "The CSV delimiter: comma (default), semicolon or tab.",
+          completion: .delimiters),
         .flag("bom", "Begin each CSV with a UTF-8 byte order mark (for Excel)."),
         .flag("no-formula-guard", "Do not prefix CSV cells that look like formulas with '."),
       ])

@@ -24,8 +24,12 @@ struct ProjectCommand: CommandGroup {
 /// (an empty value) clears the field in `edit`.
 struct ProjectFields {
   static let options: [OptionSpec] = [
-    .value("craft", "craft", "knitting, crochet, weaving, spinning, embroidery or other."),
-    .value("status", "status", "planned, in-progress, finished, frogged or hibernating."),
+    .value(
+      "craft", "craft", "knitting, crochet, weaving, spinning, embroidery or other.",
+      completion: .cases(of: Craft.self)),
+    .value(
+      "status", "status", "planned, in-progress, finished, frogged or hibernating.",
+      completion: .cases(of: ProjectStatus.self)),
     .value("pattern", "name", "The pattern's name."),
     .value("pattern-url", "url", "Where the pattern is published."),
     .value("started", "date", "The day work began: YYYY-MM-DD, today or yesterday."),
@@ -137,11 +141,15 @@ struct ProjectList: ParsableCommand {
         the projects were added in.
         """,
       options: [
-        .value("status", "status", "Only projects with this status."),
-        .value("craft", "craft", "Only projects of this craft."),
+        .value(
+          "status", "status", "Only projects with this status.",
+          completion: .cases(of: ProjectStatus.self)),
+        .value("craft", "craft", "Only projects of this craft.", completion: .cases(of: Craft.self)),
         .value("tag", "tag", "Only projects with this tag (case and accents aside)."),
         .value("search", "text", "Only projects whose name, pattern name or notes contain this text."),
-        .value("sort", "order", "Sort by name, started or finished."),
+        .value(
+          "sort", "order", "Sort by name, started or finished.",
+          completion: .cases(of: ProjectQuery.Sort.self)),
       ],
       aliases: ["ls"])
   }

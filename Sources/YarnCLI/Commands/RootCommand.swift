@@ -21,7 +21,8 @@ struct RootCommand: CommandGroup {
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
         TimeCommand.self, ToolCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
         WEFTCommand.self,
-        UndoCommand.self, RedoCommand.self,
+        UndoCommand.self, RedoCommand.self, HelpCommand.self, CompletionsCommand.self,
+        CompleteNamesCommand.self,
       ])
   }
 }

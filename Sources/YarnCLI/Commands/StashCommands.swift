@@ -35,7 +35,8 @@ struct YarnFields {
       .value("dye-lot", "text", "The dye lot printed on the ball band."),
       .value(
         "weight", "weight",
-        "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'."),
+        "The yarn weight: 0-7, lace, fingering, sport, DK, worsted, aran, bulky, ... or '8 ply'.",
+        completion: .yarnWeights),
       .value("fiber", "text", "The fiber content, such as \"100% wool\"."),
       .value("length-per-skein", "length", "The length of one skein, such as 220yd or 200m."),
       .value("net-weight-per-skein", "weight", "The net weight of one skein, such as 100g or 3.5oz."),
@@ -46,8 +47,11 @@ struct YarnFields {
       .value(
         "status", "status",
         "Where it stands: in-stash (default), allocated, in-use, will-trade (still in the stash); "
-          + "used-up, gifted, sold, returned, frogged, other."),
-      .value("stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up."),
+          + "used-up, gifted, sold, returned, frogged, other.",
+        completion: .cases(of: StashStatus.self)),
+      .value(
+        "stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up.",
+        completion: .choices(["yes", "no"])),
       .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
       .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
     ] + TagOptions.options
@@ -198,14 +202,20 @@ struct StashList: ParsableCommand {
         """,
       options: [
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
-        .value("status", "status", "Only yarns with this stash status (such as used-up)."),
+        .value(
+          "status", "status", "Only yarns with this stash status (such as used-up).",
+          completion: .cases(of: StashStatus.self)),
         .flag("in-stash", "Only yarns still in the stash: in-stash, allocated, in-use, will-trade."),
         .value("tag", "tag", "Only yarns with this tag (case and accents aside)."),
-        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .value(
+          "weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ...",
+          completion: .yarnWeights),
         .value("brand", "text", "Only yarns whose brand contains this text."),
         .value(
           "search", "text", "Only yarns whose name, brand, colorway, fiber or notes contain this text."),
-        .value("sort", "order", "Sort by name, added, remaining or weight."),
+        .value(
+          "sort", "order", "Sort by name, added, remaining or weight.",
+          completion: .cases(of: YarnQuery.Sort.self)),
       ],
       aliases: ["ls"])
   }
@@ -284,7 +294,9 @@ struct StashMatchCommand: ParsableCommand {
       options: [
         .value("length", "length", "The length needed, such as 1200yd or 1100m."),
         .value("mass", "weight", "The weight needed, such as 400g or 14oz."),
-        .value("weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ..."),
+        .value(
+          "weight", "weight", "Only yarns of this weight: 0-7, lace, fingering, DK, worsted, ...",
+          completion: .yarnWeights),
         .flag("same-dye-lot", "All of it from one dye lot: a yarn without one is never sure to do."),
         .flag("include-active", "Count the usages of projects in progress, not only finished ones."),
       ])

@@ -32,7 +32,8 @@ struct StashImport: CancellableCommand {
       arguments: [.required("file", "The CSV file.")],
       options: [
         .flag("dry-run", "Check the file and say what would change, changing nothing."),
-        .value("delimiter", "delimiter", "comma (default), semicolon or tab."),
+        .value(
+          "delimiter", "delimiter", "comma (default), semicolon or tab.", completion: .delimiters),
         .flag(
           "lenient",
           "Guess what quotes mean in files whose exporter did not double them (YarnBuddy); each guessed line is reported."

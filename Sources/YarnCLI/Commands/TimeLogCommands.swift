@@ -148,7 +148,9 @@ struct TimeReportCommand: ParsableCommand {
       options: [
         .value("from", "date", "The first day (YYYY-MM-DD, today, yesterday)."),
         .value("to", "date", "The last day, included."),
-        .value("by", "grouping", "project (default), day, week or month."),
+        .value(
+          "by", "grouping", "project (default), day, week or month.",
+          completion: .cases(of: TimeReport.Grouping.self)),
         .value("project", "project", "Only this project's time."),
         TimeOptions.formatOption,
       ] + TimeOptions.csvOptions)

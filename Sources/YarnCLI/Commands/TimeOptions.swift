@@ -91,7 +91,8 @@ enum TimeOptions {
   }
 
   static let formatOption = OptionSpec.value(
-    "format", "format", "table (default), csv or json (--json is --format json).")
+    "format", "format", "table (default), csv or json (--json is --format json).",
+    completion: .choices(["table", "csv", "json"]))
 
   /// The CSV options shared with `stash export`.
   static let csvOptions: [OptionSpec] = [
@@ -101,7 +102,9 @@ enum TimeOptions {
       short: "o"),
     .flag("force", "With --format csv: replace FILE when it exists."),
     .value("columns", "list", "With --format csv: the columns, comma-separated, in order (default: all)."),
-    .value("delimiter", "delimiter", "With --format csv: comma (default), semicolon or tab."),
+    .value(
+      "delimiter", "delimiter", "With --format csv: comma (default), semicolon or tab.",
+      completion: .delimiters),
     .flag("bom", "With --format csv: begin with a UTF-8 byte order mark (for Excel)."),
     .flag("no-formula-guard", "With --format csv: do not prefix cells that look like formulas."),
   ]

@@ -87,7 +87,7 @@ struct Table {
   }
 
   /// C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }

@@ -92,7 +92,7 @@ enum CLIError: Error, Equatable {
 }
 
 /// Exit statuses, from BSD's sysexits.h (sysexits(3)).
-enum ExitCode: Int32 {
+enum ExitCode: Int32, CaseIterable {
   case success = 0
   /// A general failure that fits no other status.
   case failure = 1
@@ -117,4 +117,26 @@ enum ExitCode: Int32 {
   case interrupted = 130
   /// 128 + SIGTERM: stopped by SIGTERM.
   case terminated = 143
+}
+
+extension ExitCode {
+  /// What the status means, for the man page's EXIT STATUS.
+  var meaning: String {
+    switch self {
+    case .success: "Success."
+    case .failure: "A failure that fits no other status."
+    case .usage:
+      "The command was used wrongly: an unknown command or option, a bad value, a missing argument."
+    case .dataError:
+      "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
+    case .noInput: "An input file does not exist or cannot be read."
+    case .unavailable: "A system library the command needs (libzip, libcrypto) is missing."
+    case .software: "An internal error."
+    case .cannotCreate: "An output file cannot be created (it exists: --force replaces it)."
+    case .ioError: "An error while reading or writing."
+    case .tempFail: "The library stayed busy (another yarn is writing); try again."
+    case .interrupted: "Stopped by Ctrl-C (SIGINT); the library is as it was."
+    case .terminated: "Stopped by SIGTERM; the library is as it was."
+    }
+  }
 }

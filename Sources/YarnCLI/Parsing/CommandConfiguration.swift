@@ -18,6 +18,51 @@ struct CommandConfiguration {
   var subcommands: [any ParsableCommand.Type] = []
   /// Other words that select the command (`ls` for `list`).
   var aliases: [String] = []
+  /// Left out of the help, the man page and the completions (`yarn __complete`, which the
+  /// completion scripts call); it still runs.
+  var isHidden: Bool = false
+}
+
+/// What the value of an argument or option names, so that shell completion can offer it
+/// (`yarn completions`).
+///
+/// An argument or option says nothing and gets the kind its name (argument) or placeholder
+/// (option) implies (`implied(by:)`): `project`, `yarn`, `file`, `dir`. A fixed set of
+/// values is given explicitly (`.choices`).
+enum CompletionKind: Equatable {
+  /// Free text: nothing to offer.
+  case none
+  /// A project's name (from the library, through `yarn __complete projects`).
+  case project
+  /// A stash yarn's name (from the library, through `yarn __complete yarns`).
+  case yarn
+  /// A file path.
+  case file
+  /// A directory path.
+  case directory
+  /// One of these words.
+  case choices([String])
+  /// The words of a command (`yarn help stash export`): the subcommands under the words
+  /// given before.
+  case command
+
+  /// The kind a name implies: `project` a project's name, `yarn` a yarn's, `file` a file,
+  /// `dir` or `directory` a directory; any other name `.none`.
+  static func implied(by name: String) -> CompletionKind {
+    switch name {
+    case "project": .project
+    case "yarn": .yarn
+    case "file": .file
+    case "dir", "directory": .directory
+    default: .none
+    }
+  }
+
+  /// The raw values of `T`, such as every `Craft`.
+  static func cases<T: RawRepresentable & CaseIterable>(of type: T.Type) -> CompletionKind
+  where T.RawValue == String {
+    .choices(T.allCases.map(\.rawValue))
+  }
 }
 
 /// A positional argument.
@@ -28,15 +73,26 @@ struct ArgumentSpec {
   var isOptional: Bool = false
   /// Takes every remaining positional value (at least one unless optional).
   var isVariadic: Bool = false
+  /// What the value names, for completion (by default what `name` implies).
+  var completion: CompletionKind = .none
 
-  static func required(_ name: String, _ help: String) -> ArgumentSpec {
-    ArgumentSpec(name: name, help: help)
+  static func required(_ name: String, _ help: String, completion: CompletionKind? = nil)
+    -> ArgumentSpec
+  {
+    ArgumentSpec(name: name, help: help, completion: completion ?? .implied(by: name))
   }
-  static func optional(_ name: String, _ help: String) -> ArgumentSpec {
-    ArgumentSpec(name: name, help: help, isOptional: true)
+  static func optional(_ name: String, _ help: String, completion: CompletionKind? = nil)
+    -> ArgumentSpec
+  {
+    ArgumentSpec(
+      name: name, help: help, isOptional: true, completion: completion ?? .implied(by: name))
   }
-  static func variadic(_ name: String, _ help: String) -> ArgumentSpec {
-    ArgumentSpec(name: name, help: help, isVariadic: true)
+  static func variadic(
+    _ name: String, _ help: String, optional: Bool = false, completion: CompletionKind? = nil
+  ) -> ArgumentSpec {
+    ArgumentSpec(
+      name: name, help: help, isOptional: optional, isVariadic: true,
+      completion: completion ?? .implied(by: name))
   }
 }
 
@@ -57,14 +113,17 @@ struct OptionSpec {
   var help: String
   /// Whether the command cannot run without it (shown outside brackets in the usage line).
   var isRequired: Bool = false
+  /// What the value names, for completion (by default what the placeholder implies; always
+  /// `.none` for a flag).
+  var completion: CompletionKind = .none
 
   static func value(
     _ name: String, _ placeholder: String, _ help: String, short: Character? = nil,
-    required: Bool = false
+    required: Bool = false, completion: CompletionKind? = nil
   ) -> OptionSpec {
     OptionSpec(
       name: name, short: short, kind: .value(placeholder: placeholder), help: help,
-      isRequired: required)
+      isRequired: required, completion: completion ?? .implied(by: placeholder))
   }
   static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .flag, help: help)

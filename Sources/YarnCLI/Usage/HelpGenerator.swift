@@ -32,7 +32,7 @@ enum HelpGenerator {
 
     if !config.subcommands.isEmpty {
       out += "\nSUBCOMMANDS:\n"
-      for sub in config.subcommands {
+      for sub in CommandTree.visibleSubcommands(of: command) {
         out += row(label: sub.configuration.name, help: sub.configuration.abstract)
       }
       out += "\n  See '\(names(path).joined(separator: " ")) <subcommand> --help' for detailed help.\n"
