@@ -82,7 +82,7 @@ struct WEFTExportCommand: ParsableCommand {
 struct WEFTImportCommand: CancellableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "import", abstract: "Add or update yarns, projects and time sessions from WEFT documents.",
+      name: "import", abstract: "Add or update yarns, projects, tools and time sessions from WEFT documents.",
       discussion: """
         Reads WEFT 1.x documents of type material (yarn only), project, progress (its timer
         sessions), tool (needles and hooks) or bundle, from yarn or any other app, such as Stash2Go's and the
