@@ -97,10 +97,13 @@ struct TimeLog: ParsableCommand {
         Formatting.duration(session.seconds(now: now)), name, session.note ?? "",
       ]
     }
-    var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
+    var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"], shrinkable: [4, 5])
     var count = 0
+    // Fitted to a terminal, PROJECT and NOTE may be shortened.
+    let width = context.tableWidth
     // The first pass measures without making the cells it can count otherwise: the local
-    // times by `textCount`, each project's name once; NOTE is last and never padded.
+    // times by `textCount`, each project's name once; NOTE is last and never padded, so it
+    // is measured only to fit a terminal.
     var nameWidths: [String: Int] = [:]
     try sessions { session, name in
       table.widen(0, toFit: shortID(session.id))
@@ -110,16 +113,18 @@ struct TimeLog: ParsableCommand {
       if let width = nameWidths[name] {
         table.widen(4, to: width)
       } else {
-        let width = Table.flatten(name).count
+        let width = DisplayWidth.columns(of: Table.flatten(name))
         nameWidths[name] = width
         table.widen(4, to: width)
       }
+      if width != nil, let note = session.note { table.widen(5, toFit: note) }
       count += 1
     }
     if count == 0 {
       context.message("no time logged; start a timer with 'yarn time start PROJECT'")
       return
     }
+    table.fit(to: width)
     context.output.write(table.headerLine)
     var total: Int64 = 0
     try sessions { session, name in
@@ -204,14 +209,14 @@ struct TimeReportCommand: ParsableCommand {
         return
       }
       let heading = grouping == .project ? "PROJECT" : grouping.rawValue.uppercased()
-      var table = Table([heading, "TIME", "H:MM"])
+      var table = Table([heading, "TIME", "H:MM"], shrinkable: grouping == .project ? [0] : [])
       for row in report.rows {
         table.add([row.key, Formatting.duration(row.seconds), TimeInput.hoursAndMinutes(row.seconds)])
       }
       table.add([
         "total", Formatting.duration(report.totalSeconds), TimeInput.hoursAndMinutes(report.totalSeconds),
       ])
-      context.output.write(table.text)
+      context.output.write(table.text(fitting: context.tableWidth))
     }
   }
 }
