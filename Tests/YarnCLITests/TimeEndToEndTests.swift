@@ -321,7 +321,8 @@ import Testing
     let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("samples/demo")
     try yarn.ok(["backup", "restore", demo.path])
-    let written = try yarn.run(["summary", "--year", "2026", "--card", "card.svg"], environment: Self.newYork)
+    let written = try yarn.run(
+      ["summary", "--year", "2026", "--card", "card.svg"], environment: Self.newYork)
     expectOK(written)
     #expect(written.stdout.contains("Finished projects: 4\n"))
     #expect(written.stderr.contains("wrote the card to card.svg"))

@@ -189,7 +189,8 @@ public enum YearCard {
         let y = 915 + (index / 2) * 40
         let color = index == 3 && uses.count > 4 ? "#d9cfc3" : palette[index % palette.count]
         out += "<rect x=\"\(x)\" y=\"\(y - 20)\" width=\"20\" height=\"20\" rx=\"4\" fill=\"\(color)\"/>\n"
-        out += "<text x=\"\(x + 32)\" y=\"\(y)\" font-size=\"26\" fill=\"\(ink)\">\(e(cut(part, 32)))</text>\n"
+        out +=
+          "<text x=\"\(x + 32)\" y=\"\(y)\" font-size=\"26\" fill=\"\(ink)\">\(e(cut(part, 32)))</text>\n"
       }
     } else {
       out += "<rect x=\"60\" y=\"860\" width=\"960\" height=\"22\" fill=\"#e6ddd2\"/>\n"
