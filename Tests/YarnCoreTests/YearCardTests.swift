@@ -172,4 +172,36 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
       #expect(photos.unreadable.isEmpty)
     }
   }
+
+  /// Chromium, when installed (Debian's `chromium`); CI has none and skips the rendering test.
+  static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  @Test(
+    .enabled(
+      if: chromium != nil, "no chromium: install it (apt-get install chromium) to render the card"))
+  func chromiumRendersTheCardAtItsSize() throws {
+    try BackupTestSupport.withScratch { dir in
+      let summary = YearSummary(library: try library(), year: 2026, timeZone: utc, now: now)
+      let svg = dir.appendingPathComponent("card.svg")
+      try Data(YearCard.svg(summary).utf8).write(to: svg)
+      let png = dir.appendingPathComponent("card.png")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: try #require(Self.chromium))
+      process.arguments = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(png.path)",
+        "--window-size=1080,1350", svg.absoluteString,
+      ]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      let bytes = [UInt8](try Data(contentsOf: png))
+      // PNG: the signature, then IHDR's width and height, big-endian, at bytes 16 and 20.
+      #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+      let size = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+      #expect(size(16) == 1080 && size(20) == 1350)
+      #expect(bytes.count > 20_000)  // text and colours, not a blank page
+    }
+  }
 }
