@@ -306,6 +306,37 @@ import Testing
     #expect(text.stdout.contains("4 Medium (worsted)        995.34 g"))
     let empty = try yarn.run(["summary", "--year", "1999", "--json"], environment: Self.newYork)
     #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
+    // The busiest month, summed in Python from samples/demo/library.json in New York time:
+    // February, 37,800 s.
+    #expect(text.stdout.contains("Busiest month: February (10h 30m)\n"))
+    let month = try #require(summary["busiestMonth"] as? [String: Any])
+    #expect(month["month"] as? Int == 2 && month["name"] as? String == "February")
+    #expect(month["seconds"] as? Int == 37_800)
+  }
+
+  /// `summary --card FILE`: the card beside the text, never over a file without --force.
+  @Test func theYearCardIsWrittenToAFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("samples/demo")
+    try yarn.ok(["backup", "restore", demo.path])
+    let written = try yarn.run(
+      ["summary", "--year", "2026", "--card", "card.svg"], environment: Self.newYork)
+    expectOK(written)
+    #expect(written.stdout.contains("Finished projects: 4\n"))
+    #expect(written.stderr.contains("wrote the card to card.svg"))
+    let svg = try String(contentsOf: yarn.directory.appendingPathComponent("card.svg"), encoding: .utf8)
+    #expect(svg.contains("width=\"1080\" height=\"1350\""))
+    #expect(svg.contains(">46h 35m</text>") && svg.contains(">February · 10h 30m</text>"))
+    #expect(svg.components(separatedBy: "<image ").count - 1 == 2)  // Flax and the blanket
+    let again = try yarn.run(["summary", "--year", "2026", "--card", "card.svg"], environment: Self.newYork)
+    #expect(again.status == 73)
+    let forced = try yarn.run(
+      ["summary", "--year", "2026", "--card", "card.svg", "--force"], environment: Self.newYork)
+    expectOK(forced)
+    let loose = try yarn.run(["summary", "--force"], environment: Self.newYork)
+    #expect(loose.status == 64)
   }
 
   /// Issue 12, item 6: `time add P --duration 45m` ends on the minute the log shows, so that

@@ -40,6 +40,7 @@ import Testing
           "yarns/Knitting for Olive Merino — ünïcødé/yarn.txt",
           "yarns/_CON/Front.jpg", "yarns/_CON/yarn.txt",
           "yarns/_con (2)/yarn.txt",
+          "index.html",
         ])
       #expect(summary.yarns == 4 && summary.projects == 3 && summary.files == 9)
       let bytes = Dictionary(entries, uniquingKeysWith: { a, _ in a })

@@ -16,7 +16,9 @@ struct ExportCommand: CancellableCommand {
       discussion: """
         The zip holds stash.csv, projects.csv and time.csv, then projects/NAME/ with
         project.txt, the project's photos and its pattern PDF, and yarns/NAME/ with yarn.txt
-        and the yarn's photos. Names are made safe for Windows, macOS and Linux, and names
+        and the yarn's photos, and index.html: one page to browse the stash and the projects
+        (photos, statuses, remaining amounts, yarns used, time, pattern PDFs), with no scripts
+        and links only to files inside the zip. Names are made safe for Windows, macOS and Linux, and names
         that collide are numbered: Flax, Flax (2). This is not a backup: restore needs
         'yarn backup create'. An existing FILE is replaced only with --force; FILE never
         holds a partial export.

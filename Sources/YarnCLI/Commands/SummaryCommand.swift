@@ -6,6 +6,12 @@ import YarnCore
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `yarn summary [--year YYYY]`: a year in review (YarnCore's `YearSummary`).
 struct SummaryCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
@@ -17,30 +23,82 @@ struct SummaryCommand: ParsableCommand {
         time ever logged on it; the average and the longest project are over those. Yarn used:
         the usages of the projects finished in the year, converted to grams with each yarn's
         put-up and summed by weight category; a usage that cannot be converted (the put-up
-        lacks a fact) is listed apart, never guessed.
+        lacks a fact) is listed apart, never guessed. Busiest month: the month with the most
+        time logged.
+
+        --card FILE also writes a share card: an SVG image of 1080x1350 pixels (4:5 portrait)
+        with the same figures and up to 4 photos of the finished projects (each project's
+        first JPEG or PNG photo, at most 8 MiB together, embedded as they are). FILE is
+        written through a temporary file and renamed; an existing FILE is replaced only with
+        --force.
+
+        EXAMPLE:
+          yarn summary --year 2026 --card 2026.svg
         """,
-      options: [.value("year", "year", "The year, such as 2026 (default: this year).")])
+      options: [
+        .value("year", "year", "The year, such as 2026 (default: this year)."),
+        .value(
+          "card", "file", "Also write the year's share card (SVG, 1080x1350) to FILE.", completion: .file),
+        .flag("force", "Replace the card FILE if it exists."),
+      ])
   }
 
   var year: Int?
+  var card: String?
+  var force: Bool
 
   init(from values: ParsedValues) throws {
     year = try values.typed("year", expected: "a year such as 2026") { text in
       Int(text.trimmingSpaces()).flatMap { (1...9999).contains($0) ? $0 : nil }
+    }
+    card = values.value("card")
+    force = values.flag("force")
+    if let card {
+      if card.isEmpty || card == "-" {
+        throw CLIError.badValue(
+          command: values.command, name: "--card", value: card,
+          reason: "give a file name for the SVG (./- for a file named -)")
+      }
+    } else if force {
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--force", reason: "it replaces the --card FILE; give --card")
     }
   }
 
   func run(in context: Context) throws {
     let zone = context.timeZone
     let year = self.year ?? LocalCalendar.day(containing: context.now, in: zone).year
+    var photos = YearCard.Photos()
     let summary = try context.read { store in
-      try YearSummary(store: store, year: year, timeZone: zone, now: context.now)
+      let summary = try YearSummary(store: store, year: year, timeZone: zone, now: context.now)
+      if card != nil { photos = try YearCard.photos(for: summary, in: store) }
+      return summary
     }
+    if let card { try write(card: card, YearCard.svg(summary, photos: photos), photos, context) }
     if context.global.json {
       try context.printJSON(SummaryJSON(summary: summary))
       return
     }
     context.output.write(SummaryCommand.text(summary, width: context.tableWidth))
+  }
+
+  /// Writes the card to `path`: refused over an existing regular file without `--force`,
+  /// written through a temporary file and renamed.
+  private func write(card path: String, _ svg: String, _ photos: YearCard.Photos, _ context: Context) throws {
+    if InputFile.isDirectory(path) {
+      throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
+    }
+    var info = stat()
+    if !force, lstat(path, &info) == 0 { throw CLIError.outputExists(path: path) }
+    try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: path))
+    for name in photos.unreadable {
+      context.warning("the photo of \(name) cannot be read from the library; it is not on the card")
+    }
+    var note = "wrote the card to \(path)"
+    if photos.overLimit > 0 {
+      note += " (\(Formatting.count(photos.overLimit, "photo")) left out: over 8 MiB of photos together)"
+    }
+    context.message(note)
   }
 
   /// The summary for people, its tables fitted to `width` display columns when given
@@ -75,6 +133,10 @@ struct SummaryCommand: ParsableCommand {
       }
       out += indent(table.text(fitting: tableWidth))
     }
+    if let busiest = summary.busiestMonth {
+      out +=
+        "Busiest month: \(YearSummary.monthName(busiest.month)) (\(Formatting.duration(busiest.seconds)))\n"
+    }
     out += "\nYarn used by the projects finished in \(summary.year): \(grams(summary.totalGrams))\n"
     if !summary.yarnByWeight.isEmpty {
       var table = Table(["WEIGHT", "GRAMS", "USAGES"])
@@ -97,7 +159,7 @@ struct SummaryCommand: ParsableCommand {
   }
 
   private static func grams(_ value: Double) -> String {
-    "\(Amount.format((value * 100).rounded() / 100)) g"
+    DisplayText.grams(value)
   }
 
   private static func indent(_ text: String) -> String {
@@ -110,7 +172,8 @@ struct SummaryCommand: ParsableCommand {
 /// "finishedSeconds", "averageSecondsPerFinished" (null when none), "longest" (a finished
 /// entry or null), "loggedSeconds", "perProject": [{"id", "name", "seconds"}], "yarnByWeight":
 /// [{"weight" (0–7 or null), "name", "grams", "usages"}], "totalGrams", "unconverted":
-/// [{"projectID", "project", "yarnID", "yarn", "weight", "amount", "missing"}]}`.
+/// [{"projectID", "project", "yarnID", "yarn", "weight", "amount", "missing"}], "busiestMonth":
+/// {"month" (1–12), "name", "seconds"} or null}`.
 struct SummaryJSON: Encodable {
   let summary: YearSummary
 
@@ -156,7 +219,13 @@ struct SummaryJSON: Encodable {
 
   private enum Key: String, CodingKey {
     case year, finished, finishedSeconds, averageSecondsPerFinished, longest, loggedSeconds, perProject
-    case yarnByWeight, totalGrams, unconverted
+    case yarnByWeight, totalGrams, unconverted, busiestMonth
+  }
+
+  private struct MonthEntry: Encodable {
+    let month: Int
+    let name: String
+    let seconds: Int64
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -181,5 +250,9 @@ struct SummaryJSON: Encodable {
           projectID: $0.projectID, project: $0.projectName, yarnID: $0.yarnID, yarn: $0.yarnName,
           weight: $0.weight?.rawValue, amount: $0.amount, missing: $0.missing.map(\.rawValue))
       }, forKey: .unconverted)
+    try container.encode(
+      summary.busiestMonth.map {
+        MonthEntry(month: $0.month, name: YearSummary.monthName($0.month), seconds: $0.seconds)
+      }, forKey: .busiestMonth)
   }
 }

@@ -31,23 +31,13 @@ enum Formatting {
   /// The remaining figure for a table cell: `2.5 skeins`, `0 skeins (overdrawn)`,
   /// `1 skein (override)`, `-` when unknown; an incomplete figure is marked `(incomplete)`.
   static func remainingCell(_ estimate: RemainingEstimate) -> String {
-    guard let remaining = estimate.remaining else { return "-" }
-    switch estimate.source {
-    case .estimate: return remaining.description
-    case .override, .incomplete, .overdrawn, .unknown:
-      return "\(remaining.description) (\(estimate.source.rawValue))"
-    }
+    DisplayText.remaining(estimate)
   }
 
-  /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`).
+  /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`)
+  /// (`DisplayText.duration`).
   static func duration(_ seconds: Int64) -> String {
-    if seconds <= 0 { return "0m" }
-    if seconds < 60 { return "\(seconds)s" }
-    let minutes = seconds / 60
-    let hours = minutes / 60
-    let rest = minutes % 60
-    if hours == 0 { return "\(rest)m" }
-    return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
+    DisplayText.duration(seconds)
   }
 
   /// An instant in the local time zone: `2026-03-29 14:30` (`LocalCalendar.text`).

@@ -24,6 +24,8 @@ import YarnStore
 /// projects/<project name>/<photo>       its photos, and its pattern PDF, by their file names
 /// yarns/<yarn name>/yarn.txt            the yarn in plain text
 /// yarns/<yarn name>/<photo>             its photos
+/// index.html                     one page to browse it all, linking only these files
+///                                (`ExportIndex`: no scripts, no network)
 /// ```
 /// Every name is made one that Windows, macOS and Linux all accept (`: * ? " < > | \ /` and
 /// control characters become `_`, trailing dots and spaces go, Windows device names such as
@@ -139,6 +141,7 @@ public enum LibraryExport {
         var yarnNames: [String: String] = [:]
         for item in try store.yarnNames() { yarnNames[item.id] = item.name }
 
+        var index = ExportIndex()
         var projectFolders = SafeFileNamer()
         try store.forEachProject { project in
           let folder = "projects/" + projectFolders.claim(project.name, isFolder: true) + "/"
@@ -155,11 +158,14 @@ public enum LibraryExport {
             photoNames.append(name)
             try addAttachment(folder + name, photo)
           }
+          let sessions = try store.sessions(projectID: project.id)
           let text = ExportText.project(
             project, yarnNames: yarnNames, pdfName: pdfName, photoNames: photoNames,
-            sessions: try store.sessions(projectID: project.id),
+            sessions: sessions,
             notes: try store.notes(about: .project(project.id)), now: now)
           try addText(folder + "project.txt", text)
+          index.addProject(
+            project, folder: folder, pdfName: pdfName, photoNames: photoNames, sessions: sessions, now: now)
           summary.projects += 1
         }
 
@@ -174,13 +180,20 @@ public enum LibraryExport {
             try addAttachment(folder + name, photo)
           }
           let uses = try store.uses(ofYarn: yarn.id)
+          let remaining = RemainingEstimate(yarn: yarn, usages: uses.counted())
           let text = ExportText.yarn(
-            yarn, remaining: RemainingEstimate(yarn: yarn, usages: uses.counted()), uses: uses,
+            yarn, remaining: remaining, uses: uses,
             photoNames: photoNames,
             notes: try store.notes(about: .yarn(yarn.id)))
           try addText(folder + "yarn.txt", text)
+          index.addYarn(yarn, folder: folder, remaining: remaining, photoNames: photoNames)
           summary.yarns += 1
         }
+
+        // index.html, last: it links every file written above.
+        try addText(
+          topNamer.claim("index.html"),
+          index.html(tables: Array(entries.prefix(standardTables.count)), yarnNames: yarnNames, now: now))
       }
       do { try writer.close() } catch {
         throw BackupWriter.closeFailure(error, of: writer, url: url)

@@ -25,6 +25,9 @@ import YarnStore
 ///   (`nil` for a yarn of unknown weight). A usage that cannot be converted (skeins or a
 ///   length without the net weight per skein, …) is not guessed: it is listed in
 ///   `unconverted` with the facts it lacks, and counted in no weight's total.
+/// - **Busiest month**: the month of the year with the most time logged in it (the time
+///   logged in the year split by local day, then summed by month; ties: the earlier month);
+///   `nil` when no time was logged in the year.
 public struct YearSummary: Hashable, Sendable {
   /// A project and a number of seconds.
   public struct ProjectTime: Hashable, Sendable {
@@ -75,8 +78,28 @@ public struct YearSummary: Hashable, Sendable {
   /// Grams used per weight category, lace (0) to jumbo (7), unknown weight last; only
   /// categories with a usage appear.
   public let yarnByWeight: [WeightUse]
+  /// A month of the year and the time logged in it.
+  public struct MonthTime: Hashable, Sendable {
+    /// The month, 1 (January) to 12.
+    public let month: Int
+    /// Whole seconds logged in it.
+    public let seconds: Int64
+  }
+
   /// The usages that could not be converted to grams, in project and usage order.
   public let unconverted: [UnconvertedUse]
+  /// The month with the most time logged in the year, 1 (January) to 12, with its whole
+  /// seconds; `nil` when no time was logged in the year (see the definitions).
+  public let busiestMonth: MonthTime?
+
+  /// The English name of month 1...12 (`January`), or `""` outside.
+  public static func monthName(_ month: Int) -> String {
+    let names = [
+      "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+      "November", "December",
+    ]
+    return (1...12).contains(month) ? names[month - 1] : ""
+  }
 
   /// The time of the finished projects together, in whole seconds.
   public var finishedSeconds: Int64 { finished.reduce(0) { $0 + $1.seconds } }
@@ -108,12 +131,17 @@ public struct YearSummary: Hashable, Sendable {
     for session in library.sessions {
       allTime[session.projectID, default: 0] += session.seconds(now: max(now, session.start))
     }
-    var totals = TimeReport.Totals(
-      grouping: .project, range: YearSummary.range(of: year, in: timeZone), timeZone: timeZone, now: now)
-    for session in library.sessions { totals.add(session) }
+    let range = YearSummary.range(of: year, in: timeZone)
+    var totals = TimeReport.Totals(grouping: .project, range: range, timeZone: timeZone, now: now)
+    var months = TimeReport.Totals(grouping: .month, range: range, timeZone: timeZone, now: now)
+    for session in library.sessions {
+      totals.add(session)
+      months.add(session)
+    }
     let done = library.projects.filter { $0.status == .finished && $0.finished?.year == year }
     self.init(
-      year: year, totals: totals, projects: projects, finished: done, allTime: allTime, yarns: yarns)
+      year: year, totals: totals, months: months, projects: projects, finished: done, allTime: allTime,
+      yarns: yarns)
   }
 
   /// Summarizes `year` of the library in `store`, reading only what the year holds: the
@@ -137,8 +165,10 @@ public struct YearSummary: Hashable, Sendable {
     self = try store.read {
       let range = YearSummary.range(of: year, in: timeZone)
       var totals = TimeReport.Totals(grouping: .project, range: range, timeZone: timeZone, now: now)
+      var months = TimeReport.Totals(grouping: .month, range: range, timeZone: timeZone, now: now)
       try store.forEachSession(from: range.start, to: range.end, namingProjects: false) { session, _ in
         totals.add(session)
+        months.add(session)
       }
       var projects: [String: Project] = [:]
       for id in totals.projectIDs {
@@ -155,7 +185,8 @@ public struct YearSummary: Hashable, Sendable {
         }
       }
       return YearSummary(
-        year: year, totals: totals, projects: projects, finished: done, allTime: allTime, yarns: yarns)
+        year: year, totals: totals, months: months, projects: projects, finished: done, allTime: allTime,
+        yarns: yarns)
     }
   }
 
@@ -173,15 +204,22 @@ public struct YearSummary: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - totals: the time inside the year, by project.
+  ///   - months: the time inside the year, by month.
   ///   - projects: at least the projects of `totals` and `finished`, by ID.
   ///   - finished: the projects finished in the year, any order.
   ///   - allTime: all the time of each finished project, by ID.
   ///   - yarns: at least the yarns the finished projects' usages name (when in the library).
   private init(
-    year: Int, totals: TimeReport.Totals, projects: [String: Project], finished done: [Project],
-    allTime: [String: Int64], yarns: [String: Yarn]
+    year: Int, totals: TimeReport.Totals, months: TimeReport.Totals, projects: [String: Project],
+    finished done: [Project], allTime: [String: Int64], yarns: [String: Yarn]
   ) {
     self.year = year
+    // Month rows come in time order (`YYYY-MM`); the first with the most time wins.
+    var busiest: MonthTime?
+    for row in months.report(projectNames: [:]).rows where row.seconds > (busiest?.seconds ?? 0) {
+      if let month = Int(row.key.suffix(2)) { busiest = MonthTime(month: month, seconds: row.seconds) }
+    }
+    busiestMonth = busiest
     let names = projects.mapValues(\.name)
     let report = totals.report(projectNames: names)
     perProject = report.rows.compactMap { row in
