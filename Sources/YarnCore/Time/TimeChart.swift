@@ -26,6 +26,7 @@ public struct TimeChart: Hashable, Sendable {
   /// The chart of `report`, a `.day` report (another grouping gives no bars).
   ///
   /// - Parameters:
+  ///   - report: the report to chart, grouped by day (`TimeReport` with `.day`).
   ///   - first: the first day charted, or `nil` for the report's first day with time.
   ///   - last: the last day charted, or `nil` for its last day with time.
   public init(days report: TimeReport, first: CalendarDate? = nil, last: CalendarDate? = nil) {
