@@ -108,7 +108,11 @@ import YarnCore
     // The IDs differ (new yarns); names, colorways and quantities do not.
     func shape(_ json: String) throws -> [String] {
       let items = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]
-      return items.map { "\($0["name"] ?? "") \($0["colorway"] ?? "-") \($0["quantity"] ?? "")" }.sorted()
+      return try items.map { item in
+        let quantity = try JSONSerialization.data(
+          withJSONObject: item["quantity"] ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+        return "\(item["name"] ?? "") \(item["colorway"] ?? "-") " + String(decoding: quantity, as: UTF8.self)
+      }.sorted()
     }
     #expect(try shape(listFile.stdout) == shape(listStdin.stdout))
     #expect(try shape(listStdin.stdout).count == 2)
@@ -174,6 +178,42 @@ import YarnCore
       let imported = try yarn.run(["stash", "import", csv.path], environment: env)
       #expect(imported.status == 0, "\(imported.stderr)")
       #expect(!imported.stderr.contains("\r"))
+    }
+  }
+}
+
+extension StandardInputCLITests {
+  @Test func ctrlCWhileStandardInputIsSpooledRemovesTheTemporaryFile() throws {
+    try Self.withBackup { yarn, env, zip in
+      guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["--library", yarn.library.path, "backup", "restore", "-"]
+      process.currentDirectoryURL = yarn.directory
+      process.environment = [
+        "HOME": yarn.directory.path, "TZ": "UTC", "LANG": "C.UTF-8", "TMPDIR": env["TMPDIR"]!,
+      ]
+      let input = Pipe()
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // Half the backup, and the pipe left open: the spool waits for the rest.
+      let bytes = try Data(contentsOf: zip)
+      try input.fileHandleForWriting.write(contentsOf: bytes.prefix(bytes.count / 2))
+      var spooled: [String] = []
+      for _ in 0..<200 where spooled.isEmpty {
+        spooled = try Self.leftovers(env)
+        if spooled.isEmpty { usleep(20_000) }
+      }
+      #expect(spooled.count == 1 && spooled[0].hasPrefix("yarn-stdin-"))
+      usleep(100_000)
+      process.interrupt()
+      process.waitUntilExit()
+      try? input.fileHandleForWriting.close()
+      #expect(process.terminationStatus == 130)
+      #expect(try Self.leftovers(env).isEmpty)
+      #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     }
   }
 }
