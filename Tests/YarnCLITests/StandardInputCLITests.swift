@@ -24,7 +24,7 @@ import YarnCore
 
   /// The files left in the spool directory.
   static func leftovers(_ environment: [String: String]) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR"]!)
+    try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR", default: ""])
   }
 
   @Test func verifyFromStandardInputNamesItAndLeavesNoTemporaryFile() throws {
@@ -155,7 +155,8 @@ import YarnCore
     #expect(blank.stderr.hasPrefix("error: standard input: the note's text is blank\n"))
     // Rules.maximumNoteLength is 100,000 characters.
     let long = try yarn.run(
-      ["note", "add", "--yarn", "Rios", "-"], stdin: Data((String(repeating: "é", count: 100_001) + "\n").utf8))
+      ["note", "add", "--yarn", "Rios", "-"],
+      stdin: Data((String(repeating: "é", count: 100_001) + "\n").utf8))
     #expect(long.status == 65)
     #expect(
       long.stderr.hasPrefix(

@@ -21,12 +21,14 @@ import Testing
   /// The fractions expected of reading samples/demo: library.json, then each attachment in
   /// the manifest's order, each the running sum of the manifest's sizes over their total.
   static func expectedSampleFractions() throws -> [Double] {
-    let manifest =
+    let manifest = try #require(
       try JSONSerialization.jsonObject(
-        with: Data(contentsOf: sample.appendingPathComponent("manifest.json"))) as! [String: Any]
-    let files = manifest["files"] as! [[String: Any]]
-    let sizes = files.map { ($0["path"] as! String, ($0["size"] as! NSNumber).int64Value) }
-    let library = sizes.first { $0.0 == "library.json" }!.1
+        with: Data(contentsOf: sample.appendingPathComponent("manifest.json"))) as? [String: Any])
+    let files = try #require(manifest["files"] as? [[String: Any]])
+    let sizes = files.map {
+      ($0["path"] as? String ?? "", ($0["size"] as? NSNumber)?.int64Value ?? -1)
+    }
+    let library = try #require(sizes.first { $0.0 == "library.json" }).1
     let attachments = sizes.filter { $0.0.hasPrefix("attachments/") }.map(\.1)
     let total = Double(attachments.reduce(library, +))
     var done = library

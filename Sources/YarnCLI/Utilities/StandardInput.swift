@@ -88,7 +88,8 @@ extension InputFile {
       )
     }
     let path = try StandardInput.spool()
-    return InputSource(url: URL(fileURLWithPath: path), name: InputSource.standardInputName, temporaryPath: path)
+    return InputSource(
+      url: URL(fileURLWithPath: path), name: InputSource.standardInputName, temporaryPath: path)
   }
 }
 
@@ -113,7 +114,10 @@ enum StandardInput {
   ///   `CancellationError` when the task is cancelled meanwhile.
   static func spool() throws -> String {
     var template = Array((temporaryDirectory + "/yarn-stdin-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
     guard fd >= 0 else {
       throw CLIError.io(
         path: temporaryDirectory,
