@@ -36,6 +36,18 @@ optional_checkers() {
 }
 optional_checkers
 
+# Python's jsonschema 4.x, with which the WEFT tests validate `yarn weft export` against WEFT's
+# JSON schemas (the test is skipped without it): installed for this user when python3 lacks it.
+install_jsonschema() {
+  command -v python3 >/dev/null 2>&1 || return 0
+  python3 -c 'import jsonschema' 2>/dev/null && return 0
+  echo "setup: installing Python's jsonschema 4.x with pip (--user)" >&2
+  python3 -m pip install --user --quiet 'jsonschema>=4,<5' >&2 \
+    || python3 -m pip install --user --quiet --break-system-packages 'jsonschema>=4,<5' >&2 \
+    || echo "setup: could not install jsonschema; the WEFT schema test will be skipped" >&2
+}
+install_jsonschema
+
 if have_headers; then exit 0; fi
 
 if command -v apt-get >/dev/null 2>&1; then

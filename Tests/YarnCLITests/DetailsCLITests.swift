@@ -33,10 +33,21 @@ import Testing
     try yarn.ok(["stash", "edit", "Rios", "--no-tags"])
     let cleared = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect(cleared["tags"] as? [String] == [])
-    // The older --stashed still works.
+    // The older --stashed still works: no keeps a status that is not in the stash (gifted),
+    // yes makes it in-stash, and yes keeps a status still in the stash (allocated).
+    func status() throws -> String? {
+      let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+      return list.first?["status"] as? String
+    }
+    try yarn.ok(["stash", "edit", "Rios", "--stashed", "no"])
+    #expect(try status() == "gifted")
     try yarn.ok(["stash", "edit", "Rios", "--stashed", "yes"])
-    let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
-    #expect(list.first?["status"] as? String == "in-stash")
+    #expect(try status() == "in-stash")
+    try yarn.ok(["stash", "edit", "Rios", "--status", "allocated"])
+    try yarn.ok(["stash", "edit", "Rios", "--stashed", "yes"])
+    #expect(try status() == "allocated")
+    try yarn.ok(["stash", "edit", "Rios", "--stashed", "no"])
+    #expect(try status() == "used-up")
   }
 
   @Test func badDetailsAreRefusedClearlyAndChangeNothing() throws {
@@ -60,6 +71,10 @@ import Testing
       ),
       (["stash", "edit", "Rios", "--status", "lost"], "expected a stash status: in-stash, allocated"),
       (["stash", "edit", "Rios", "--tag", "a,b"], "holds a comma"),
+      (
+        ["stash", "edit", "Rios", "--stashed", "no", "--status", "gifted"],
+        "error: give '--status' or '--stashed', not both: --stashed is the older yes/no form of --status"
+      ),
       (
         ["project", "edit", "Flax", "--gauge", "lots of sts"],
         "error: bad value 'lots of sts' for --gauge: \"lots\" is not a number (the stitch count)"
@@ -173,6 +188,12 @@ import Testing
     let statuses = Dictionary(
       uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
     #expect(statuses["Cotton"] == "used-up" && statuses["Silk"] == "in-stash")
+    // An empty Status cell beside a Stashed cell that says no leaves a gifted yarn gifted.
+    try yarn.ok(["stash", "edit", "Silk", "--status", "gifted"])
+    _ = try yarn.file("both.csv", Data("Name,Stashed,Status\r\nSilk,no,\r\n".utf8))
+    try yarn.ok(["stash", "import", "both.csv"])
+    let after = try #require(try yarn.ok(["stash", "show", "Silk", "--json"]).json() as? [String: Any])
+    #expect(after["status"] as? String == "gifted")
     // A bad cell names its line and column.
     _ = try yarn.file("bad.csv", Data("Name,Status,Price,Tags\r\nX,lost,9.999 USD,\"a, a\"\r\n".utf8))
     let bad = try yarn.run(["stash", "import", "bad.csv"])

@@ -170,6 +170,20 @@ import YarnCore
     let sock = try #require(
       strict.first { ($0["yarns"] as? [[String: Any]])?.first?["name"] as? String == "Sock" })
     #expect(sock["missing"] as? [String] == ["no length per skein", "no dye lot"])
+
+    // Yarn set aside for another project (allocated) or already in use is not offered, even
+    // with 5 × 300 yd = 1,500 yd; once back in the stash it is.
+    try yarn.ok([
+      "stash", "add", "Reserved", "--length-per-skein", "300yd", "--quantity", "5 skeins",
+      "--status", "allocated",
+    ])
+    #expect(!(try yarn.ok(["stash", "match", "--length", "1200yd"]).stdout.contains("Reserved")))
+    try yarn.ok(["stash", "edit", "Reserved", "--status", "in-use"])
+    #expect(!(try yarn.ok(["stash", "match", "--length", "1200yd"]).stdout.contains("Reserved")))
+    try yarn.ok(["stash", "edit", "Reserved", "--status", "in-stash"])
+    let back = try yarn.ok(["stash", "match", "--length", "1200yd"]).stdout
+    #expect(back.contains("Reserved"))
+    #expect(back.contains("1500 yd"))
   }
 
   @Test func stashMatchShowsWhatIsCertainAndUpperBounds() throws {

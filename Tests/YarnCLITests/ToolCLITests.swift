@@ -56,6 +56,18 @@ import YarnCore
     #expect(try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "-3mm"]).status == 64)
     #expect(
       try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "5mm", "--count", "0"]).status == 64)
+    // A length of 0 or over 1000 cm breaks the library's rule (65, in its words); one that is
+    // not a length is a usage error (64).
+    for (length, reason) in [("0cm", "0 cm is not more than 0"), ("1001cm", "1001 cm is over 1000 cm")] {
+      let result = try yarn.run([
+        "tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", length,
+      ])
+      #expect(result.status == 65, "\(length)")
+      #expect(result.stderr.contains(reason), "\(length): \(result.stderr)")
+    }
+    #expect(
+      try yarn.run(["tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", "long"]).status
+        == 64)
 
     // A project with sizes and a tool; the tool lists the project.
     try yarn.ok([

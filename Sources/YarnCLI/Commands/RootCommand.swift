@@ -20,6 +20,7 @@ struct RootCommand: CommandGroup {
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,
         TimeCommand.self, ToolCommand.self, SummaryCommand.self, ConvertCommand.self, ExportCommand.self,
+        WEFTCommand.self,
         UndoCommand.self, RedoCommand.self, HelpCommand.self, CompletionsCommand.self,
         CompleteNamesCommand.self,
       ])

@@ -69,6 +69,8 @@ struct YarnFields {
   var location: String??
   var added: CalendarDate??
   var status: StashStatus?
+  /// `--stashed yes|no`, the older form of `--status` (`StashStatus.settingStashed`).
+  var stashed: Bool?
   var price: Price??
   var storedIn: String??
   var tags: TagOptions
@@ -95,10 +97,12 @@ struct YarnFields {
       default: nil
       }
     }
-    status = try values.stashStatus("status") ?? stashed.map(StashStatus.init(stashed:))
+    status = try values.stashStatus("status")
+    self.stashed = stashed
     if values.value("status") != nil, stashed != nil {
-      throw CLIError.optionDoesNotApply(
-        command: values.command, option: "--stashed", reason: "--status says where the yarn stands")
+      throw CLIError.conflictingOptions(
+        command: values.command, options: ["--status", "--stashed"],
+        reason: "--stashed is the older yes/no form of --status")
     }
     price = try YarnFields.clearing(values, "price") { try values.price($0) }
     storedIn = try values.singleLine("stored-in")
@@ -129,6 +133,7 @@ struct YarnFields {
     if let location { yarn.purchaseLocation = location }
     if let added { yarn.dateAdded = added }
     if let status { yarn.status = status }
+    if let stashed { yarn.status = yarn.status.settingStashed(stashed) }
     if let price { yarn.price = price }
     if let storedIn { yarn.storedIn = storedIn }
     yarn.tags = tags.applied(to: yarn.tags)
@@ -326,7 +331,7 @@ struct StashMatchCommand: ParsableCommand {
     var yarns: [(yarn: Yarn, estimate: RemainingEstimate)] = []
     try context.read { store in
       try store.forEachYarn(
-        matching: YarnQuery(inStash: true, weight: weight, sort: .name),
+        matching: YarnQuery(status: .inStash, weight: weight, sort: .name),
         includeActive: includeActive, includingPhotos: false
       ) { yarns.append(($0, $1)) }
     }

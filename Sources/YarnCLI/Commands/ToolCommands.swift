@@ -64,8 +64,8 @@ struct ToolFields {
   }
 
   /// Reads a length in cm, mm or inches (`80cm`, `80 cm`, `800mm`, `32in`, `32"`): its value
-  /// in centimetres (1 in = 2.54 cm exactly), or `nil` for anything else, 0 or less, or over
-  /// `Rules.maximumToolLengthCentimetres`.
+  /// in centimetres (1 in = 2.54 cm exactly), or `nil` for anything else. A length of 0 or
+  /// over the limit is read: the store refuses it in the words of `Rules.toolLength`.
   static func centimetres(_ text: String) -> Double? {
     let lowered = text.trimmingSpaces().lowercased().replacing(",", with: ".")
     let units: [(suffix: String, factor: Double)] = [
@@ -74,10 +74,9 @@ struct ToolFields {
     for (suffix, factor) in units where lowered.hasSuffix(suffix) {
       let number = String(lowered.dropLast(suffix.count)).trimmingSpaces()
       guard number.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
-        let value = Double(number), value > 0
+        let value = Double(number), value.isFinite
       else { return nil }
-      let centimetres = value * factor
-      return centimetres <= Rules.maximumToolLengthCentimetres ? centimetres : nil
+      return value * factor
     }
     return nil
   }

@@ -34,6 +34,9 @@ enum CLIError: Error, Equatable {
   /// Thrown when an option the command accepts cannot be used in this case (`--json` with an
   /// export that writes CSV); `reason` says why in lower case.
   case optionDoesNotApply(command: [String], option: String, reason: String)
+  /// Thrown when options the command accepts are given together but cannot be (`--status`
+  /// and `--stashed`); `reason` says why in lower case.
+  case conflictingOptions(command: [String], options: [String], reason: String)
 
   // MARK: Other errors
 
@@ -69,7 +72,7 @@ enum CLIError: Error, Equatable {
     case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
       .flagWithValue,
       .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne,
-      .optionDoesNotApply:
+      .optionDoesNotApply, .conflictingOptions:
       true
     default: false
     }
@@ -84,7 +87,8 @@ enum CLIError: Error, Equatable {
       .flagWithValue(let command, _), .badValue(let command, _, _, _),
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
-      .needsExactlyOne(let command, _), .optionDoesNotApply(let command, _, _):
+      .needsExactlyOne(let command, _), .optionDoesNotApply(let command, _, _),
+      .conflictingOptions(let command, _, _):
       command
     default: nil
     }

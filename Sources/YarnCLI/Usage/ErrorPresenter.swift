@@ -132,6 +132,9 @@ enum ErrorPresenter {
       report.message = "give exactly one of " + (others.isEmpty ? last : "\(others) or \(last)")
     case .optionDoesNotApply(let command, let option, let reason):
       report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
+    case .conflictingOptions(_, let options, let reason):
+      let quoted = options.map { "'\($0)'" }
+      report.message = "give \(quoted.joined(separator: " or ")), not both: \(reason)"
     case .notFound(let kind, let reference, let suggestion):
       report.code = .dataError
       report.message =

@@ -590,17 +590,22 @@ struct StashRowReader {
         yarn.dateAdded = nil
       }
     }
-    // Stashed (files made before the status): yes keeps a status still in the stash and
-    // makes any other in-stash; no keeps a status that is not and makes any other used-up. A
-    // Status cell, when the file has one, says more and wins.
+    // Stashed (files made before the status): `StashStatus.settingStashed`. A Status cell,
+    // when the file has one, says more and wins; an empty one beside a Stashed cell that
+    // says yes or no leaves the status to it.
+    var stashedGiven = false
     if let value = cell(.stashed) {
       switch value.trimmingSpaces().lowercased() {
-      case "", "yes", "y", "true", "1": if !yarn.isHeld { yarn.status = .inStash }
-      case "no", "n", "false", "0": if yarn.isHeld { yarn.status = .usedUp }
+      case "", "yes", "y", "true", "1":
+        yarn.status = yarn.status.settingStashed(true)
+        stashedGiven = !value.trimmingSpaces().isEmpty
+      case "no", "n", "false", "0":
+        yarn.status = yarn.status.settingStashed(false)
+        stashedGiven = true
       default: problem(.stashed, "\"\(value)\" is not yes or no")
       }
     }
-    if let value = text(.status) {
+    if let value = text(.status), value != nil || !stashedGiven {
       if let value {
         if let status = StashStatus(parsing: value) {
           yarn.status = status

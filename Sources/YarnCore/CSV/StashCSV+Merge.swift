@@ -145,6 +145,58 @@ struct StashMatchKey: Hashable {
     self.dyeLot = dyeLot.map { StashMatchKey.normalized($0 ?? "") }
   }
 
+  /// What becomes of one item without an ID among those that share a key
+  /// (`settle(_:among:unchanged:)`).
+  enum Outcome<Item> {
+    /// The item leaves this library yarn as it is (the item as read against it).
+    case unchanged(Item, Yarn)
+    /// The item updates this library yarn: the one item and the one yarn of the key left.
+    case update(Item, Yarn)
+    /// The item adds a yarn: no library yarn of the key is left.
+    case create(Item)
+    /// The item cannot be matched: it and the other `items` fit the `yarns` left.
+    case ambiguous(Item, items: [Item], yarns: [Yarn])
+  }
+
+  /// The rule of matching items without an ID (CSV rows, WEFT materials whose ID is no
+  /// yarn ID) to the library yarns of one key: each item, in order, takes the first yarn of
+  /// `free` it leaves unchanged (`unchanged` returns the item as read against the yarn, or
+  /// `nil` when it would change it); of the items and yarns left, a single item updates a
+  /// single yarn, items with no yarn left add yarns, and any other case (one item, several
+  /// yarns; several items, one yarn or more) leaves each such item ambiguous.
+  ///
+  /// - Throws: `CancellationError` when the current task is cancelled (checked per item).
+  static func settle<Item>(
+    _ items: [Item], among free: [Yarn], unchanged: (Item, Yarn) throws -> Item?
+  ) throws -> [Outcome<Item>] {
+    var free = free
+    var outcomes: [Outcome<Item>] = []
+    var left: [Item] = []
+    for item in items {
+      try Task.checkCancellation()
+      var found: (index: Int, item: Item)?
+      for (position, yarn) in free.enumerated() {
+        if let read = try unchanged(item, yarn) {
+          found = (position, read)
+          break
+        }
+      }
+      if let found {
+        outcomes.append(.unchanged(found.item, free.remove(at: found.index)))
+      } else {
+        left.append(item)
+      }
+    }
+    if free.isEmpty {
+      outcomes += left.map { .create($0) }
+    } else if left.count == 1 && free.count == 1, let item = left.first {
+      outcomes.append(.update(item, free[0]))
+    } else {
+      outcomes += left.map { .ambiguous($0, items: left, yarns: free) }
+    }
+    return outcomes
+  }
+
   /// `text` in lower case (Unicode's full mapping), without spaces around it and with every
   /// run of white space inside as one space: `Cascade  220 ` and `cascade 220` are one key.
   static func normalized(_ text: String) -> String {
@@ -285,33 +337,25 @@ struct StashMerger {
   /// rules), deciding each one's yarn before the second reading.
   mutating func match() throws {
     for key in keyOrder {
-      var free: [Yarn] = try (keyIndex[key] ?? []).filter { !named.contains($0) }.compactMap {
+      let free: [Yarn] = try (keyIndex[key] ?? []).filter { !named.contains($0) }.compactMap {
         try library.yarn($0)
       }
-      var left: [StashRowReader] = []
-      for row in waiting[key, default: []] {
-        try Task.checkCancellation()
-        var found: Int?
-        for (position, yarn) in free.enumerated() {
+      // The rule of `StashMatchKey.settle`, shared with the WEFT import.
+      let outcomes = try StashMatchKey.settle(
+        waiting[key, default: []], among: free,
+        unchanged: { row, yarn in
           let attempt = try reading(row, matching: yarn)
-          if attempt.problems.isEmpty && attempt.yarn == yarn {
-            found = position
-            break
-          }
-        }
-        if let found {
-          decisions[row.record.line] = .yarn(free.remove(at: found))
-        } else {
-          left.append(row)
-        }
-      }
-      if free.isEmpty { continue }  // the rows left add yarns
-      if left.count == 1 && free.count == 1, let row = left.first {
-        decisions[row.record.line] = .yarn(free[0])
-      } else {
-        for row in left {
+          return attempt.problems.isEmpty && attempt.yarn == yarn ? row : nil
+        })
+      for outcome in outcomes {
+        switch outcome {
+        case .unchanged(let row, let yarn), .update(let row, let yarn):
+          decisions[row.record.line] = .yarn(yarn)
+        case .create:
+          break  // the rows left add yarns
+        case .ambiguous(let row, let rows, let yarns):
           decisions[row.record.line] = .ambiguous(
-            ambiguity(of: row.record.line, rows: left.map(\.record.line), yarns: free))
+            ambiguity(of: row.record.line, rows: rows.map(\.record.line), yarns: yarns))
         }
       }
     }

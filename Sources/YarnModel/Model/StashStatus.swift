@@ -47,6 +47,14 @@ public enum StashStatus: String, Codable, CaseIterable, Hashable, Sendable {
     self = stashed ? .inStash : .usedUp
   }
 
+  /// This status after the older yes/no flag is set to `stashed` (`stash edit --stashed`, a
+  /// CSV's `Stashed` cell): yes keeps a status still in the stash (`isHeld`) and makes any
+  /// other `in-stash`; no keeps a status that is not and makes any other `used-up`, so that
+  /// a gifted yarn stays gifted.
+  public func settingStashed(_ stashed: Bool) -> StashStatus {
+    stashed == isHeld ? self : StashStatus(stashed: stashed)
+  }
+
   /// Reads the raw value, also with spaces or underscores for the hyphens, in any case; WEFT's
   /// aliases (`active`, `available` → in-stash; `assigned`, `reserved` → allocated;
   /// `in progress` → in-use; `finished`, `consumed` → used-up; `traded`, `gone/sold` → sold;

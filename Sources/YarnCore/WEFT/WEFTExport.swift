@@ -1,0 +1,322 @@
+import YarnModel
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The library as WEFT documents (docs/WEFT.md): `material.weft` (the stash),
+/// `project.weft` (the projects), `progress.weft` (each project's recorded time sessions
+/// as its timer sessions) and `tool.weft` (the needles and hooks), each valid against WEFT
+/// 1.0's JSON schema of its type.
+public enum WEFTExport {
+  /// The names of the files `write(from:to:force:now:app:)` writes, in order.
+  public static let fileNames = ["material.weft", "project.weft", "progress.weft", "tool.weft"]
+
+  /// What an export wrote.
+  public struct Summary: Sendable, Encodable {
+    /// The files written, as paths.
+    public var files: [String] = []
+    /// Yarns written as materials.
+    public var yarns = 0
+    /// Projects written.
+    public var projects = 0
+    /// Recorded sessions written as timer sessions.
+    public var sessions = 0
+    /// Tools (needles and hooks) written.
+    public var tools = 0
+    /// Running sessions left out (a timer session needs its duration).
+    public var runningLeftOut = 0
+  }
+
+  /// The three documents of the library in `store`, as UTF-8 JSON, in the order of
+  /// `fileNames`.
+  ///
+  /// - Parameters:
+  ///   - store: the library; only read (one read transaction).
+  ///   - now: the export's instant (`exported_at`).
+  ///   - app: the writer's version, for `exported_from`.
+  /// - Returns: each file's name and bytes, and the counts.
+  /// - Throws: `StoreError` when the store cannot be read; `EncodingError` (not expected).
+  public static func documents(from store: LibraryStore, now: Date, app: String?) throws
+    -> (files: [(name: String, data: Data)], summary: Summary)
+  {
+    try store.read {
+      var summary = Summary()
+      var notesBySubject: [Note.Subject: [String]] = [:]
+      for note in try store.notes() {
+        if let subject = note.subject { notesBySubject[subject, default: []].append(note.text) }
+      }
+      let usages = try store.countedUsagesByYarn()
+      var materials: [WEFT.Material] = []
+      try store.forEachYarn(includingPhotos: false) { yarn in
+        let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
+        materials.append(
+          material(of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)]))
+      }
+      summary.yarns = materials.count
+      var yarnsByID: [String: WEFT.Material] = [:]
+      for item in materials { if let id = item.id { yarnsByID[id] = item } }
+      let tools = try store.tools()
+      summary.tools = tools.count
+      var toolsByProject: [String: [Tool]] = [:]
+      for tool in tools {
+        for projectID in tool.projectIDs { toolsByProject[projectID, default: []].append(tool) }
+      }
+      var projects: [WEFT.Project] = []
+      try store.forEachProject { project in
+        projects.append(
+          self.project(
+            of: project, yarns: yarnsByID, tools: toolsByProject[project.id] ?? [],
+            notes: notesBySubject[.project(project.id)]))
+      }
+      summary.projects = projects.count
+      var timers: [String: [WEFT.TimerSession]] = [:]
+      var order: [String] = []
+      try store.forEachSession(from: nil, to: nil, namingProjects: false) { session, _ in
+        guard let end = session.end else {
+          summary.runningLeftOut += 1
+          return
+        }
+        if timers[session.projectID] == nil { order.append(session.projectID) }
+        let seconds =
+          Int64(end.timeIntervalSince1970.rounded(.down))
+          - Int64(session.start.timeIntervalSince1970.rounded(.down))
+        timers[session.projectID, default: []].append(
+          WEFT.TimerSession(startedAt: JSONCoding.formatInstant(session.start), durationSeconds: seconds))
+        summary.sessions += 1
+      }
+      let progress = order.map { projectID in
+        let sessions = timers[projectID] ?? []
+        return WEFT.Progress(
+          id: "progress-\(projectID)", projectId: projectID, craft: nil,
+          timer: WEFT.Timer(
+            totalSeconds: sessions.reduce(0) { $0 + ($1.durationSeconds ?? 0) }, sessions: sessions))
+      }
+      let exportedAt = JSONCoding.formatInstant(now)
+      let from = WEFT.App(app: "yarn", version: app, platform: nil)
+      let files: [(String, Data)] = [
+        (
+          fileNames[0],
+          try encode(
+            WEFT.Document(
+              weftVersion: WEFT.version, type: "material", exportedAt: exportedAt, exportedFrom: from,
+              items: materials))
+        ),
+        (
+          fileNames[1],
+          try encode(
+            WEFT.Document(
+              weftVersion: WEFT.version, type: "project", exportedAt: exportedAt, exportedFrom: from,
+              items: projects))
+        ),
+        (
+          fileNames[2],
+          try encode(
+            WEFT.Document(
+              weftVersion: WEFT.version, type: "progress", exportedAt: exportedAt, exportedFrom: from,
+              items: progress))
+        ),
+        (
+          fileNames[3],
+          try encode(
+            WEFT.Document(
+              weftVersion: WEFT.version, type: "tool", exportedAt: exportedAt, exportedFrom: from,
+              items: tools.map(tool)))
+        ),
+      ]
+      return (files, summary)
+    }
+  }
+
+  /// Writes the documents into `directory` (created when missing), each file whole or not at
+  /// all (`AtomicFile`).
+  ///
+  /// - Throws: `WEFTExportError.exists` when a file of `fileNames` is there and `force` is
+  ///   false (nothing is written); `StoreError`; the I/O errors of `AtomicFile`.
+  public static func write(from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?)
+    throws -> Summary
+  {
+    let urls = fileNames.map { directory.appendingPathComponent($0) }
+    if !force, let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+      throw WEFTExportError.exists(path: existing.path)
+    }
+    var (files, summary) = try documents(from: store, now: now, app: app)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for (url, file) in zip(urls, files) {
+      try AtomicFile.write(file.data, to: url)
+      summary.files.append(url.path)
+    }
+    return summary
+  }
+
+  static func encode<T: Encodable>(_ value: T) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(value)
+    data.append(UInt8(ascii: "\n"))
+    return data
+  }
+
+  // MARK: Mapping
+
+  /// A yarn as a WEFT material: `original_quantity` is what was bought (`Yarn.quantity`),
+  /// `quantity` what is left (the remaining estimate, or the override), the put-up a pack's
+  /// per-unit figures, the notes joined by a blank line.
+  static func material(of yarn: Yarn, remaining: Amount?, notes: [String]?) -> WEFT.Material {
+    var pack = WEFT.Pack()
+    switch yarn.lengthPerSkein?.unit {
+    case .meter?: pack.lengthPerUnitMeters = yarn.lengthPerSkein?.value
+    case .yard?: pack.lengthPerUnitYards = yarn.lengthPerSkein?.value
+    default: break
+    }
+    // WEFT gives a pack's weight per unit in grams or ounces only: kilograms and pounds are
+    // written as those.
+    switch yarn.netWeightPerSkein?.unit {
+    case .gram?: pack.weightPerUnitGrams = yarn.netWeightPerSkein?.value
+    case .kilogram?: pack.weightPerUnitGrams = yarn.netWeightPerSkein.map { $0.value * 1000 }
+    case .ounce?: pack.weightPerUnitOunces = yarn.netWeightPerSkein?.value
+    case .pound?: pack.weightPerUnitOunces = yarn.netWeightPerSkein.map { $0.value * 16 }
+    default: break
+    }
+    return WEFT.Material(
+      id: yarn.id, name: yarn.name, materialType: "yarn", status: WEFTTaxonomy.key(of: yarn.status),
+      quantity: remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
+      packs: pack == WEFT.Pack() ? nil : [pack], fiberContent: yarn.fiber.map(fiberContent),
+      colorFamily: yarn.colorFamily, colorway: yarn.colorway, dyeLot: yarn.dyeLot, brand: yarn.brand,
+      notes: notes.map { $0.joined(separator: "\n\n") }, acquiredDate: yarn.dateAdded?.iso8601,
+      acquiredFrom: yarn.purchaseLocation, acquiredPrice: yarn.price.map(money), location: yarn.storedIn,
+      tags: yarn.tags.isEmpty ? nil : yarn.tags,
+      yarn: yarn.weight.map { WEFT.YarnBlock(weightCategory: WEFTTaxonomy.key(of: $0)) })
+  }
+
+  /// A price as WEFT money: the amount as a number (`2999` cents of USD are `29.99`).
+  static func money(_ price: Price) -> WEFT.Money {
+    var scale = 1.0
+    for _ in 0..<Price.decimals(of: price.currency) { scale *= 10 }
+    return WEFT.Money(amount: Double(price.minorUnits) / scale, currency: price.currency)
+  }
+
+  /// A gauge as WEFT's: the counts over `10cm` or `4in` (and `gauge_divisor`, the inches, when
+  /// a whole number of inches).
+  static func gauge(_ gauge: Gauge) -> WEFT.Gauge {
+    let whole = gauge.length == gauge.length.rounded() && abs(gauge.length) < 1e15
+    let length = whole ? String(Int64(gauge.length)) : "\(gauge.length)"
+    return WEFT.Gauge(
+      stitchesPerUnit: gauge.stitches, rowsPerUnit: gauge.rows, unit: length + gauge.unit.rawValue,
+      gaugeDivisor: gauge.unit == .inch && whole ? Int(gauge.length) : nil)
+  }
+
+  /// An amount as a WEFT quantity, in its own unit: skeins as `units_count` with
+  /// `unit_label` `skein`; kilograms and pounds as `units_count` with `unit_label` `kg` or
+  /// `pound` (unit.yaml's keys), with the total in grams or ounces beside them; grams,
+  /// ounces, meters or yards as the total of that unit.
+  static func quantity(_ amount: Amount) -> WEFT.Quantity {
+    var out = WEFT.Quantity()
+    switch amount.unit {
+    case .skein:
+      out.unitsCount = amount.value
+      out.unitLabel = "skein"
+    case .kilogram:
+      out.unitsCount = amount.value
+      out.unitLabel = "kg"
+      out.weightGrams = amount.value * 1000
+    case .pound:
+      out.unitsCount = amount.value
+      out.unitLabel = "pound"
+      out.weightOunces = amount.value * 16
+    case .gram: out.weightGrams = amount.value
+    case .ounce: out.weightOunces = amount.value
+    case .meter: out.lengthMeters = amount.value
+    case .yard: out.lengthYards = amount.value
+    }
+    return out
+  }
+
+  /// The fiber text as WEFT fiber content: `80% merino, 20% nylon` as two fibers with their
+  /// percentages when the text is exactly that list (`fiberText(_:)` gives it back), else
+  /// one fiber named by the whole text.
+  static func fiberContent(_ text: String) -> [WEFT.FiberContent] {
+    let parts = text.components(separatedBy: ", ").map { part -> WEFT.FiberContent in
+      guard let percent = part.firstIndex(of: "%"), part[part.index(after: percent)...].hasPrefix(" "),
+        let value = Double(part[..<percent]), value >= 0, value <= 100
+      else { return WEFT.FiberContent(fiber: part, percentage: nil) }
+      return WEFT.FiberContent(fiber: String(part[part.index(percent, offsetBy: 2)...]), percentage: value)
+    }
+    if parts.allSatisfy({ $0.percentage != nil && !($0.fiber ?? "").isEmpty }),
+      WEFTImport.fiberText(parts) == text
+    {
+      return parts
+    }
+    return [WEFT.FiberContent(fiber: text, percentage: nil)]
+  }
+
+  /// A project as a WEFT project: its usages name their yarns by ID (`material_id`) with the
+  /// yarn's name, brand, colorway and weight inline; a project without a craft is `other`
+  /// (WEFT requires one); the notes are joined by a blank line.
+  static func project(of project: Project, yarns: [String: WEFT.Material], tools: [Tool], notes: [String]?)
+    -> WEFT.Project
+  {
+    let used = project.usages.map { usage in
+      let yarn = yarns[usage.yarnID]
+      return WEFT.MaterialUsed(
+        materialId: usage.yarnID, name: yarn?.name, brand: yarn?.brand, colorway: yarn?.colorway,
+        weightCategory: yarn?.yarn?.weightCategory,
+        quantityUsed: WEFT.QuantityUsed(
+          value: usage.amount.value, unit: WEFTTaxonomy.key(of: usage.amount.unit)))
+    }
+    let pattern = project.pattern.flatMap { pattern in
+      pattern.name == nil && pattern.url == nil ? nil : WEFT.PatternRef(name: pattern.name, url: pattern.url)
+    }
+    return WEFT.Project(
+      id: project.id, name: project.name, craft: (project.craft ?? .other).rawValue,
+      status: project.status.rawValue, startedAt: project.started?.iso8601,
+      completedAt: project.finished?.iso8601, patternRef: pattern,
+      materialsUsed: used.isEmpty ? nil : used, notes: notes.map { $0.joined(separator: "\n\n") },
+      sizeMade: project.sizeMade, madeFor: project.madeFor, gauge: project.gauge.map(gauge),
+      tags: project.tags.isEmpty ? nil : project.tags,
+      toolsUsed: tools.isEmpty
+        ? nil
+        : tools.map {
+          WEFT.ToolRef(
+            toolId: $0.id, description: $0.name, sizeMm: $0.size?.millimetres, toolType: toolType($0.kind))
+        },
+      ext: project.needleSizes.map { sizes in
+        let mm = sizes.map(\.millimetres)
+        return project.craft == .crochet
+          ? WEFT.ProjectExt(crochet: WEFT.CraftSizes(hookSizesMm: mm))
+          : WEFT.ProjectExt(knitting: WEFT.CraftSizes(needleSizesMm: mm))
+      })
+  }
+
+  /// WEFT's `tool_type` of a kind: its own name, `crochet-hook` for a hook.
+  static func toolType(_ kind: ToolKind) -> String { kind == .hook ? "crochet-hook" : kind.rawValue }
+
+  /// A tool as WEFT's: category `hook` or `needle`, its size in mm (and its US needle size or
+  /// hook name when the tables have one), length, material, count and projects.
+  static func tool(_ tool: Tool) -> WEFT.Tool {
+    WEFT.Tool(
+      id: tool.id, category: tool.kind == .hook ? "hook" : "needle", toolType: toolType(tool.kind),
+      name: tool.name,
+      material: tool.material, metricSizeMm: tool.size?.millimetres,
+      usSize: tool.kind == .hook ? nil : tool.size?.usNeedle,
+      hookSize: tool.kind == .hook ? tool.size?.hook : nil,
+      lengthCm: tool.lengthCentimetres, quantity: tool.count,
+      projectAssignments: tool.projectIDs.isEmpty ? nil : tool.projectIDs)
+  }
+}
+
+/// Thrown by `WEFTExport.write(from:to:force:now:app:)`.
+public enum WEFTExportError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A file the export writes is already there (give `force` to replace it).
+  case exists(path: String)
+
+  /// `DIR/material.weft exists; nothing was written`.
+  public var description: String {
+    switch self {
+    case .exists(let path): "\(path) exists; nothing was written"
+    }
+  }
+}

@@ -1,0 +1,213 @@
+import YarnModel
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Reads WEFT documents into the library (docs/WEFT.md): materials of type yarn as stash
+/// yarns, projects as projects, each progress's timer sessions as time sessions; every
+/// field yarn has no place for is listed as not kept.
+///
+/// The rules are those of `StashCSV`'s import: all or nothing (`apply(_:to:)` refuses a plan
+/// with problems, and writes the whole plan in one transaction); an item whose WEFT `id` is
+/// an ID of the library updates that item, one with an ID that is not yarn's (`StashCSV`'s
+/// ID rule) is matched by name, brand, colorway and dye lot (`StashMatchKey`) and other items
+/// are added with their WEFT ID; an item equal to its library item changes nothing, so a
+/// second import of the same files adds nothing. Every yarn, project and session goes
+/// through the model's rules (`Rules`) before the store sees it.
+public enum WEFTImport {
+  /// A file to import: its name as the user gave it (for messages) and its bytes.
+  public struct Source: Sendable {
+    /// The name messages use, such as `stash.weft`.
+    public var name: String
+    /// The file's bytes.
+    public var data: Data
+
+    /// A file named `name` holding `data`.
+    public init(name: String, data: Data) {
+      self.name = name
+      self.data = data
+    }
+  }
+
+  /// A field that is wrong (it stops the import) or worth a word: the file, the JSON path
+  /// of the field (`items[0].quantity.units_count`, empty for the whole document) and what
+  /// is wrong.
+  public struct Problem: Hashable, Sendable, CustomStringConvertible {
+    /// The file's name.
+    public let file: String
+    /// The field's JSON path.
+    public let path: String
+    /// What is wrong, in lower case.
+    public let reason: String
+
+    /// `stash.weft: items[0].name: is missing`.
+    public var description: String {
+      path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+    }
+  }
+
+  /// A field of the files that the library does not keep, with why when it is not simply
+  /// that yarn has no place for it.
+  public struct Omission: Hashable, Sendable, CustomStringConvertible {
+    /// The file's name.
+    public let file: String
+    /// The field's JSON path, such as `items[0].care`.
+    public let path: String
+    /// Why, or `nil` when yarn has no place for the field.
+    public let reason: String?
+
+    /// The field without the item's place: `care`, `yarn.ply`, `packs[].quantity`.
+    public var field: String {
+      var text = path
+      if let dot = text.firstIndex(of: "."), text[..<dot].hasSuffix("]") {
+        text = String(text[text.index(after: dot)...])
+      } else if text.hasSuffix("]"), !text.contains(".") {
+        return "(whole item)"
+      }
+      var out = ""
+      var skipping = false
+      for character in text {
+        if character == "[" {
+          skipping = true
+          out.append("[]")
+        } else if character == "]" {
+          skipping = false
+        } else if !skipping {
+          out.append(character)
+        }
+      }
+      return out
+    }
+
+    /// `stash.weft: items[0].care: not kept`, with the reason when there is one.
+    public var description: String {
+      "\(file): \(path): not kept" + (reason.map { " (\($0))" } ?? "")
+    }
+  }
+
+  /// A library item an import changes, and what changes (`Colorway Ruby → Garnet`).
+  public struct Change: Hashable, Sendable {
+    /// The file's name.
+    public let file: String
+    /// The item's JSON path, such as `items[0]`.
+    public let path: String
+    /// `yarn`, `project` or `tool`.
+    public let kind: String
+    /// The item's ID.
+    public let id: String
+    /// The item's name after the import.
+    public let name: String
+    /// Each field that changes, as people read it.
+    public let changes: [String]
+  }
+
+  /// What an import would do, and what stops it.
+  public struct Plan: Sendable {
+    /// New yarns, in the files' order.
+    public var yarnCreates: [Yarn] = []
+    /// Library yarns with the files' values.
+    public var yarnUpdates: [Yarn] = []
+    /// Materials equal to their library yarn.
+    public var yarnsUnchanged = 0
+    /// New projects, in the files' order.
+    public var projectCreates: [Project] = []
+    /// Library projects with the files' values.
+    public var projectUpdates: [Project] = []
+    /// Projects equal to their library project.
+    public var projectsUnchanged = 0
+    /// New tools (needles and hooks), in the files' order.
+    public var toolCreates: [Tool] = []
+    /// Library tools with the files' values (or a project of the files added).
+    public var toolUpdates: [Tool] = []
+    /// Tools equal to their library tool.
+    public var toolsUnchanged = 0
+    /// New time sessions (recorded, never running).
+    public var sessionCreates: [TimeSession] = []
+    /// Timer sessions the library already records (same project, start and end).
+    public var sessionsUnchanged = 0
+    /// The notes of new yarns and projects (`notes`, `private_notes`).
+    public var notes: [Note] = []
+    /// What changes in each updated yarn and project.
+    public var changes: [Change] = []
+    /// The fields not kept.
+    public var omissions: [Omission] = []
+    /// What stops the import; when not empty, nothing may be imported.
+    public var problems: [Problem] = []
+    /// Things worth saying that do not stop it (notes that differ from a library item's).
+    public var warnings: [Problem] = []
+  }
+
+  /// Thrown by `apply(_:to:)` for a plan with problems: nothing was imported.
+  public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Every problem, in the files' order.
+    public let problems: [Problem]
+
+    /// The error of `problems`.
+    public init(problems: [Problem]) {
+      self.problems = problems
+    }
+
+    /// `2 problems; nothing was imported:` then each problem on a line of its own.
+    public var description: String {
+      "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported:\n"
+        + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+  }
+
+  /// Reads `sources` and plans the import against `store`, changing nothing.
+  ///
+  /// Call it inside `store.write` and pass the plan to `apply(_:to:)` in the same
+  /// transaction for an import no other process can interleave with.
+  ///
+  /// - Parameters:
+  ///   - sources: the files, read in order (materials before the projects that use them
+  ///     whatever the order).
+  ///   - store: the library; only read.
+  ///   - now: the instant of the notes the import adds, and the clock of the session rules.
+  /// - Returns: the plan; check `problems` before applying it.
+  /// - Throws: `StoreError` when the store cannot be read; `CancellationError`.
+  public static func plan(_ sources: [Source], store: LibraryStore, now: Date) throws -> Plan {
+    try store.read {
+      var planner = WEFTPlanner(store: store, now: now)
+      for source in sources { planner.read(source) }
+      return try planner.finish()
+    }
+  }
+
+  /// Carries out `plan` in one write transaction: new yarns, changed yarns, new and changed
+  /// projects, new and changed tools, new sessions, new notes, in that order (one step of
+  /// `yarn undo`).
+  ///
+  /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
+  ///   when the store refuses a change (the transaction is rolled back).
+  public static func apply(_ plan: Plan, to store: LibraryStore) throws {
+    guard plan.problems.isEmpty else { throw ImportError(problems: plan.problems) }
+    try store.write {
+      for yarn in plan.yarnCreates {
+        try Task.checkCancellation()
+        try store.insert(yarn)
+      }
+      for yarn in plan.yarnUpdates { try store.update(yarn) }
+      for project in plan.projectCreates { try store.insert(project) }
+      for project in plan.projectUpdates { try store.update(project) }
+      for tool in plan.toolCreates { try store.insert(tool) }
+      for tool in plan.toolUpdates { try store.update(tool) }
+      for session in plan.sessionCreates { try store.insert(session) }
+      for note in plan.notes { try store.insert(note) }
+    }
+  }
+
+  /// The fiber content as yarn's fiber text: `80% merino, 20% nylon`; a fiber without a
+  /// percentage is its name alone. `nil` when no entry names a fiber.
+  static func fiberText(_ content: [WEFT.FiberContent]) -> String? {
+    let parts = content.compactMap { entry -> String? in
+      guard let fiber = entry.fiber?.trimmingSpaces(), !fiber.isEmpty else { return nil }
+      return entry.percentage.map { "\(Amount.format($0))% \(fiber)" } ?? fiber
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,169 @@
+import YarnModel
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+// MARK: Tools (05-tool) and a project's needles
+
+extension WEFTPlanner {
+  /// The yarn kind of a WEFT tool: its `tool_type` (`straight`, `circular`, `dpn`,
+  /// `interchangeable`, `cable`; `crochet-hook`, `hook`, `tunisian` are hooks), else its
+  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …).
+  static func kind(of tool: WEFT.Tool) -> ToolKind? {
+    switch tool.toolType?.lowercased() {
+    case "crochet-hook", "hook", "tunisian", "tunisian-hook": return .hook
+    case let type?: if let kind = ToolKind(rawValue: type) { return kind }
+    case nil: break
+    }
+    return tool.category?.lowercased() == "hook" ? .hook : nil
+  }
+
+  /// Reads the tools: each needle or hook as a tool of the library (matched by ID, else added
+  /// with it), its projects the files' or the library's; then adds each project's
+  /// `tools_used` to its tool.
+  mutating func readTools() throws {
+    var byWEFTID: [String: Int] = [:]
+    for item in tools {
+      try Task.checkCancellation()
+      guard let weft = decode(WEFT.Tool.self, item), let id = required(weft.id, item, "id") else { continue }
+      guard let kind = WEFTPlanner.kind(of: weft) else {
+        omit(
+          item.file, item.path,
+          "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
+        continue
+      }
+      if isRepeated(id, kind: "tool", item) { continue }
+      for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      let before = plan.problems.count
+      let base: Tool? = StashCSV.isValidImportedID(id) ? try store.tool(id: id) : nil
+      var tool = Tool(
+        id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
+        count: weft.quantity ?? 1)
+      tool.size = toolSize(weft, kind: kind, item)
+      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter { !$0.isEmpty }
+      tool.name =
+        line(weft.name, item, "name")
+        ?? (named.isEmpty
+          ? [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
+          : named.joined(separator: " "))
+      tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
+      tool.material = line(weft.material, item, "material")
+      for (index, weftProject) in (weft.projectAssignments ?? []).enumerated() {
+        let path = "\(item.path).project_assignments[\(index)]"
+        if let projectID = try projectID(weftProject) {
+          if !tool.projectIDs.contains(projectID) { tool.projectIDs.append(projectID) }
+        } else {
+          omit(item.file, path, "the project \(weftProject) is in neither the files nor the library")
+        }
+      }
+      rules(
+        tool.ruleViolations(), item,
+        fields: [
+          "name": "name", "size": "metric_size_mm", "length": "length_cm", "material": "material",
+          "count": "quantity", "projects": "project_assignments",
+        ])
+      guard plan.problems.count == before else { continue }
+      byWEFTID[id] = toolDrafts.count
+      toolDrafts.append((item, tool, base))
+    }
+    for link in toolLinks {
+      if let index = byWEFTID[link.toolID] {
+        if !toolDrafts[index].tool.projectIDs.contains(link.projectID) {
+          toolDrafts[index].tool.projectIDs.append(link.projectID)
+        }
+      } else if StashCSV.isValidImportedID(link.toolID), var tool = try store.tool(id: link.toolID) {
+        if !tool.projectIDs.contains(link.projectID) { tool.projectIDs.append(link.projectID) }
+        byWEFTID[link.toolID] = toolDrafts.count
+        toolDrafts.append(
+          (WEFTItem(file: link.file, path: link.path, value: .null), tool, try store.tool(id: link.toolID)))
+      } else {
+        omit(link.file, link.path, "the tool \(link.toolID) is in neither the files nor the library")
+      }
+    }
+    for (item, tool, base) in toolDrafts {
+      if let base, base == tool {
+        plan.toolsUnchanged += 1
+      } else if let base {
+        plan.toolUpdates.append(tool)
+        plan.changes.append(
+          WEFTImport.Change(
+            file: item.file, path: item.path, kind: "tool", id: tool.id, name: tool.name,
+            changes: WEFTPlanner.toolChanges(from: base, to: tool)))
+      } else {
+        plan.toolCreates.append(tool)
+      }
+    }
+  }
+
+  /// The yarn project ID of a WEFT project ID: one of the files', or of the library.
+  func projectID(_ weftID: String) throws -> String? {
+    if let mapped = projectIDs[weftID] { return mapped }
+    if StashCSV.isValidImportedID(weftID), try store.project(id: weftID) != nil { return weftID }
+    return nil
+  }
+
+  /// A tool's size: `metric_size_mm`, else `us_size` (a US needle) or `hook_size` (a hook's
+  /// name), read by `NeedleSize`; `nil` (a problem when given and not a size).
+  private mutating func toolSize(_ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem) -> NeedleSize? {
+    if let millimetres = weft.metricSizeMm {
+      guard let size = NeedleSize(millimetres: millimetres) else {
+        problem(
+          item.file, "\(item.path).metric_size_mm",
+          "\(millimetres) mm is not a needle size: more than 0 and at most 100 mm")
+        return nil
+      }
+      return size
+    }
+    let named: [(String?, String, (String) -> String)] = [
+      (weft.usSize, "us_size", { "US \($0)" }), (weft.hookSize, "hook_size", { $0 }),
+    ]
+    for (text, key, spelled) in named {
+      guard let text else { continue }
+      do {
+        return try NeedleSize(parsing: spelled(text))
+      } catch {
+        problem(item.file, "\(item.path).\(key)", "\(error)")
+        return nil
+      }
+    }
+    return nil
+  }
+
+  /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and
+  /// `ext.crochet.hook_sizes_mm`, in order; `nil` for none. (The sizes of its `tools_used`
+  /// are its tools'.)
+  mutating func needleSizes(_ weft: WEFT.Project, _ item: WEFTItem) -> [NeedleSize]? {
+    var given: [(Double, String)] = []
+    for (index, mm) in (weft.ext?.knitting?.needleSizesMm ?? []).enumerated() {
+      given.append((mm, "ext.knitting.needle_sizes_mm[\(index)]"))
+    }
+    for (index, mm) in (weft.ext?.crochet?.hookSizesMm ?? []).enumerated() {
+      given.append((mm, "ext.crochet.hook_sizes_mm[\(index)]"))
+    }
+    var sizes: [NeedleSize] = []
+    for (mm, path) in given {
+      guard let size = NeedleSize(millimetres: mm) else {
+        problem(
+          item.file, "\(item.path).\(path)", "\(mm) mm is not a needle size: more than 0 and at most 100 mm")
+        continue
+      }
+      sizes.append(size)
+    }
+    return sizes.isEmpty ? nil : sizes
+  }
+
+  static func toolChanges(from old: Tool, to new: Tool) -> [String] {
+    let fields: [(String, (Tool) -> String?)] = [
+      ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
+      ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
+      ("Count", { String($0.count) }), ("Projects", { $0.projectIDs.joined(separator: ", ") }),
+    ]
+    return fields.compactMap { name, text in
+      text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"
+    }
+  }
+}

@@ -1,0 +1,981 @@
+import YarnModel
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One item of a WEFT file: where it is and its JSON.
+struct WEFTItem {
+  var file: String
+  var path: String
+  var value: JSONValue
+}
+
+/// Builds a `WEFTImport.Plan`: reads every file, then the materials, the projects and the
+/// progress, then settles each yarn against the library.
+struct WEFTPlanner {
+  let store: LibraryStore
+  let now: Date
+  var plan = WEFTImport.Plan()
+  private var materials: [WEFTItem] = []
+  private var projects: [WEFTItem] = []
+  private var progress: [WEFTItem] = []
+  var tools: [WEFTItem] = []
+  /// The tools read, before the projects' `tools_used` are added to them.
+  var toolDrafts: [(item: WEFTItem, tool: Tool, base: Tool?)] = []
+  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID.
+  var toolLinks: [(file: String, path: String, projectID: String, toolID: String)] = []
+
+  /// A yarn read from a material, before it is settled.
+  private struct YarnDraft {
+    var item: WEFTItem
+    var yarn: Yarn
+    var base: Yarn?
+    /// What is left when the material gives `original_quantity` (the bought amount) too.
+    var current: Amount?
+    var notes: String?
+    /// Whether the material gave `quantity` alone (what is left, which yarn reads as the
+    /// quantity).
+    var onlyWhatIsLeft = false
+  }
+  private var drafts: [YarnDraft] = []
+  /// The yarn ID of each WEFT material ID read.
+  private var yarnIDs: [String: String] = [:]
+  /// Where each WEFT ID was first seen, by kind.
+  private var seen: [String: String] = [:]
+  private var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
+  var projectIDs: [String: String] = [:]
+  private var libraryProjects: [Project]?
+
+  init(store: LibraryStore, now: Date) {
+    self.store = store
+    self.now = now
+  }
+
+  // MARK: Files
+
+  static let arrays: [(key: String, type: String)] = [
+    ("materials", "material"), ("projects", "project"), ("progress", "progress"), ("tools", "tool"),
+    ("patterns", "pattern"), ("annotations", "annotation"), ("queue", "queue"), ("favorites", "favorite"),
+    ("bundles", "bundle"), ("products", "product"), ("library", "library"), ("shops", "shop"),
+    ("designers", "designer"),
+  ]
+
+  mutating func problem(_ file: String, _ path: String, _ reason: String) {
+    plan.problems.append(WEFTImport.Problem(file: file, path: path, reason: reason))
+  }
+
+  mutating func omit(_ file: String, _ path: String, _ reason: String? = nil) {
+    plan.omissions.append(WEFTImport.Omission(file: file, path: path, reason: reason))
+  }
+
+  /// Reads one file's envelope and sorts its items by type.
+  mutating func read(_ source: WEFTImport.Source) {
+    let file = source.name
+    let root: JSONValue
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: source.data)
+    } catch {
+      problem(file, "", "is not JSON: \(WEFTPlanner.describe(error))")
+      return
+    }
+    guard case .object(let top) = root else {
+      problem(file, "", "is not a WEFT document: not a JSON object")
+      return
+    }
+    guard case .string(let version)? = top["weft_version"] else {
+      problem(file, "weft_version", "is missing; a WEFT document has one")
+      return
+    }
+    guard version.split(separator: ".").first == "1" else {
+      problem(file, "weft_version", "\"\(version)\" is not a WEFT version yarn reads (1.x)")
+      return
+    }
+    guard case .string(let type)? = top["type"] else {
+      problem(file, "type", "is missing; a WEFT document has one")
+      return
+    }
+    var keys: [(key: String, type: String)]
+    if type == "bundle" {
+      keys = WEFTPlanner.arrays
+    } else if WEFTPlanner.arrays.contains(where: { $0.type == type }) {
+      keys = [("items", type)]
+    } else {
+      problem(file, "type", "\"\(type)\" is not a WEFT document type")
+      return
+    }
+    let envelope: Set<String> = ["weft_version", "type", "profile", "exported_at", "exported_from"]
+    for key in top.keys.sorted()
+    where !envelope.contains(key) && !keys.contains(where: { $0.key == key })
+      && !WEFTKept.isEmpty(top[key] ?? .null)
+    {
+      omit(file, key)
+    }
+    if type != "bundle", top["items"] == nil {
+      problem(file, "items", "is missing; a WEFT document has one")
+      return
+    }
+    for (key, itemType) in keys {
+      guard let value = top[key] else { continue }
+      guard case .array(let elements) = value else {
+        problem(file, key, "is not an array")
+        continue
+      }
+      for (index, element) in elements.enumerated() {
+        let item = WEFTItem(file: file, path: "\(key)[\(index)]", value: element)
+        switch itemType {
+        case "material": materials.append(item)
+        case "project": projects.append(item)
+        case "progress": progress.append(item)
+        case "tool": tools.append(item)
+        default: omit(file, item.path, "yarn keeps no \(itemType)s")
+        }
+      }
+    }
+  }
+
+  /// Plans every item read, and returns the plan.
+  mutating func finish() throws -> WEFTImport.Plan {
+    try readMaterials()
+    try readProjects()
+    try readTools()
+    try readProgress()
+    try settleYarns()
+    return plan
+  }
+
+  // MARK: Decoding
+
+  /// The item decoded as `T`, or `nil` with a problem naming the JSON path of the field that
+  /// does not fit.
+  mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
+    do {
+      return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(item.value))
+    } catch let DecodingError.typeMismatch(expected, context) {
+      problem(
+        item.file, WEFTPlanner.path(item.path, context.codingPath), "is not \(WEFTPlanner.word(expected))")
+    } catch let DecodingError.dataCorrupted(context) {
+      problem(item.file, WEFTPlanner.path(item.path, context.codingPath), context.debugDescription)
+    } catch {
+      problem(item.file, item.path, WEFTPlanner.describe(error))
+    }
+    return nil
+  }
+
+  static func path(_ prefix: String, _ codingPath: [any CodingKey]) -> String {
+    codingPath.reduce(prefix) { path, key in
+      key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
+    }
+  }
+
+  static func word(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Double.Type, is Int64.Type, is Int.Type: type == Double.self ? "a number" : "a whole number"
+    case is Bool.Type: "true or false"
+    case is [Any].Type: "an array"
+    default: "an object"
+    }
+  }
+
+  static func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+      return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+    }
+    return "\(error)"
+  }
+
+  /// A required text: the value, or `nil` with a problem.
+  mutating func required(_ value: String?, _ item: WEFTItem, _ key: String) -> String? {
+    guard let value, !value.trimmingSpaces().isEmpty else {
+      problem(item.file, "\(item.path).\(key)", value == nil ? "is missing; WEFT requires it" : "is blank")
+      return nil
+    }
+    return value
+  }
+
+  /// A one-line text (`LineText`, the rule of `Rules.line`): trimmed, `nil` when empty, or
+  /// `nil` with a problem.
+  mutating func line(_ value: String?, _ item: WEFTItem, _ key: String, limit: Int = Rules.maximumNameLength)
+    -> String?
+  {
+    guard let value else { return nil }
+    switch LineText.checked(value, limit: limit) {
+    case .success(let text): return text.isEmpty ? nil : text
+    case .failure(let failure):
+      problem(
+        item.file, "\(item.path).\(key)", Rules.line(value, field: "", limit: limit)?.reason ?? "\(failure)")
+      return nil
+    }
+  }
+
+  /// The tags, each once (`Tags.adding`: case and spaces aside, blank ones dropped); a tag
+  /// given again is said not kept.
+  mutating func tags(_ given: [String]?, _ item: WEFTItem) -> [String] {
+    var kept: [String] = []
+    for (index, tag) in (given ?? []).enumerated() {
+      let added = Tags.adding([tag], to: kept)
+      if added.count == kept.count, !tag.trimmingSpaces().isEmpty {
+        omit(item.file, "\(item.path).tags[\(index)]", "the tag \"\(tag)\" is given before (case aside)")
+      }
+      kept = added
+    }
+    return kept
+  }
+
+  /// A `YYYY-MM-DD` day, or `nil` with a problem.
+  mutating func day(_ value: String?, _ item: WEFTItem, _ key: String) -> CalendarDate? {
+    guard let value else { return nil }
+    guard let day = CalendarDate(iso8601: value.trimmingSpaces()) else {
+      problem(item.file, "\(item.path).\(key)", "\"\(value)\" is not a date (YYYY-MM-DD)")
+      return nil
+    }
+    return day
+  }
+
+  /// The problems of the model's rules, each at the WEFT field it comes from.
+  mutating func rules(_ violations: [RuleViolation], _ item: WEFTItem, fields: [String: String]) {
+    for violation in violations {
+      let key = fields[violation.field] ?? fields.first { violation.field.hasPrefix($0.key) }?.value
+      problem(item.file, key.map { "\(item.path).\($0)" } ?? item.path, "\(violation)")
+    }
+  }
+
+  /// Whether an ID seen at `path` was seen before (a problem).
+  mutating func isRepeated(_ id: String, kind: String, _ item: WEFTItem) -> Bool {
+    let key = kind + "\u{0}" + id
+    if let earlier = seen[key] {
+      problem(item.file, "\(item.path).id", "the \(kind) ID \(id) is also at \(earlier)")
+      return true
+    }
+    seen[key] = "\(item.file) \(item.path)"
+    return false
+  }
+
+  func allLibraryProjects() throws -> [Project] {
+    try libraryProjects ?? store.projects()
+  }
+}
+
+// MARK: Materials
+
+extension WEFTPlanner {
+  private mutating func readMaterials() throws {
+    var waiting: [StashMatchKey: [YarnDraft]] = [:]
+    var keyOrder: [StashMatchKey] = []
+    let all = StashCSV.Column.allCases
+    for item in materials {
+      try Task.checkCancellation()
+      guard let material = decode(WEFT.Material.self, item) else { continue }
+      let id = required(material.id, item, "id")
+      let name = required(material.name, item, "name")
+      let type = required(material.materialType, item, "material_type")
+      let status = required(material.status, item, "status")
+      guard let id, let name, let type, let status else { continue }
+      guard type == "yarn" else {
+        omit(item.file, item.path, "a \(type) material; yarn keeps yarn only")
+        continue
+      }
+      for path in WEFTKept.material.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      guard var draft = yarnDraft(material, name: name, status: status, item) else { continue }
+      if isRepeated(id, kind: "material", item) { continue }
+      if StashCSV.isValidImportedID(id) {
+        draft.base = try store.yarn(id: id)
+        draft.yarn.id = id
+        yarnIDs[id] = id
+        drafts.append(draft)
+      } else {
+        // Not an ID yarn keeps: matched as a CSV row without an ID is.
+        let key = StashMatchKey(draft.yarn, comparing: Set(all))
+        if waiting[key] == nil { keyOrder.append(key) }
+        waiting[key, default: []].append(draft)
+        yarnIDs[id] = ""
+      }
+    }
+    guard !keyOrder.isEmpty else { return }
+    var index: [StashMatchKey: [Yarn]] = [:]
+    try store.forEachYarn(includingPhotos: true) { yarn in
+      let key = StashMatchKey(yarn, comparing: Set(all))
+      if waiting[key] != nil { index[key, default: []].append(yarn) }
+    }
+    let claimed = Set(drafts.compactMap { $0.base?.id })
+    for key in keyOrder {
+      let free = index[key, default: []].filter { !claimed.contains($0.id) }
+      let outcomes = try StashMatchKey.settle(
+        waiting[key, default: []], among: free,
+        unchanged: { draft, yarn in
+          var read = WEFTPlanner.matching(draft, yarn).yarn
+          read.photos = yarn.photos
+          read.remainingOverride = yarn.remainingOverride
+          return read == yarn ? draft : nil
+        })
+      for outcome in outcomes {
+        switch outcome {
+        case .unchanged(let draft, let yarn), .update(let draft, let yarn):
+          remember(WEFTPlanner.matching(draft, yarn))
+        case .create(var draft):
+          draft.yarn.id = Identifier.make()
+          remember(draft)
+        case .ambiguous(let draft, _, let yarns):
+          problem(
+            draft.item.file, draft.item.path,
+            "fits \(yarns.count) yarns of the library by name, brand, colorway and dye lot (IDs "
+              + yarns.map(\.id).joined(separator: ", ")
+              + "); its id is not one yarn keeps, so it cannot say which")
+        }
+      }
+    }
+  }
+
+  /// `draft` as the library yarn it matches by key: that yarn's ID, and its spelling of the
+  /// name, brand, colorway and dye lot where the material's differs only in case or spaces
+  /// (as `stash import` keeps it).
+  private static func matching(_ draft: YarnDraft, _ yarn: Yarn) -> YarnDraft {
+    var draft = draft
+    draft.base = yarn
+    draft.yarn.id = yarn.id
+    let fields: [WritableKeyPath<Yarn, String?>] = [\.brand, \.colorway, \.dyeLot]
+    for field in fields
+    where StashMatchKey.normalized(draft.yarn[keyPath: field] ?? "")
+      == StashMatchKey.normalized(yarn[keyPath: field] ?? "")
+    {
+      draft.yarn[keyPath: field] = yarn[keyPath: field]
+    }
+    if StashMatchKey.normalized(draft.yarn.name) == StashMatchKey.normalized(yarn.name) {
+      draft.yarn.name = yarn.name
+    }
+    return draft
+  }
+
+  private mutating func remember(_ draft: YarnDraft) {
+    if case .object(let members) = draft.item.value, case .string(let id)? = members["id"] {
+      yarnIDs[id] = draft.yarn.id
+    }
+    drafts.append(draft)
+  }
+
+  /// The yarn a material describes (ID and photos still to settle), or `nil` with problems.
+  private mutating func yarnDraft(_ material: WEFT.Material, name: String, status: String, _ item: WEFTItem)
+    -> YarnDraft?
+  {
+    let before = plan.problems.count
+    var yarn = Yarn(id: "", name: line(name, item, "name") ?? "")
+    guard let stashStatus = WEFTTaxonomy.stashStatus(status) else {
+      problem(
+        item.file, "\(item.path).status",
+        "\"\(status)\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
+      )
+      return nil
+    }
+    yarn.status = stashStatus
+    yarn.storedIn = line(material.location, item, "location")
+    yarn.tags = tags(material.tags, item)
+    yarn.price = price(material.acquiredPrice, item, "acquired_price")
+    for (index, pack) in (material.packs ?? []).enumerated() {
+      guard let money = pack.acquiredPrice else { continue }
+      let path = "packs[\(index)].acquired_price"
+      let paid = price(money, item, path)
+      if yarn.price == nil {
+        yarn.price = paid
+      } else if paid != yarn.price {
+        omit(item.file, "\(item.path).\(path)", "differs from the price kept; yarn keeps one price")
+      }
+    }
+    yarn.brand = line(material.brand, item, "brand")
+    yarn.colorFamily = line(material.colorFamily, item, "color_family")
+    yarn.colorway = line(material.colorway, item, "colorway")
+    yarn.dyeLot = line(material.dyeLot, item, "dye_lot")
+    yarn.purchaseLocation = line(material.acquiredFrom, item, "acquired_from")
+    yarn.dateAdded = day(material.acquiredDate, item, "acquired_date")
+    let packs = material.packs ?? []
+    // The pack fields yarn keeps once: the top level's, else the first pack's; a pack that
+    // says otherwise is not kept.
+    func fromPacks<T: Equatable>(
+      _ top: T?, _ key: String, _ value: (WEFT.Pack) -> String?, _ read: (String?, String) -> T?
+    ) -> (T?, [String]) {
+      var chosen = top
+      var differing: [String] = []
+      for (index, pack) in packs.enumerated() {
+        guard let text = value(pack) else { continue }
+        let path = "packs[\(index)].\(key)"
+        let parsed = read(text, path)
+        if chosen == nil {
+          chosen = parsed
+        } else if parsed != chosen {
+          differing.append(path)
+        }
+      }
+      return (chosen, differing)
+    }
+    var differing: [String] = []
+    (yarn.colorway, differing) = fromPacks(yarn.colorway, "colorway", \.colorway) { text, _ in
+      self.lineText(text)
+    }
+    for path in differing { omit(item.file, "\(item.path).\(path)", "differs from the colorway kept") }
+    (yarn.dyeLot, differing) = fromPacks(yarn.dyeLot, "dye_lot", \.dyeLot) { text, _ in self.lineText(text) }
+    for path in differing {
+      omit(item.file, "\(item.path).\(path)", "differs from the dye lot kept; yarn keeps one dye lot")
+    }
+    (yarn.purchaseLocation, differing) = fromPacks(yarn.purchaseLocation, "acquired_from", \.acquiredFrom) {
+      text, _ in self.lineText(text)
+    }
+    for path in differing {
+      omit(item.file, "\(item.path).\(path)", "differs from the purchase location kept")
+    }
+    (yarn.dateAdded, differing) = fromPacks(yarn.dateAdded, "acquired_date", \.acquiredDate) { text, _ in
+      text.flatMap { CalendarDate(iso8601: $0.trimmingSpaces()) }
+    }
+    for path in differing { omit(item.file, "\(item.path).\(path)", "differs from the date added kept") }
+    for (index, pack) in packs.enumerated() {
+      let packItem = WEFTItem(file: item.file, path: "\(item.path).packs[\(index)]", value: .null)
+      _ = line(pack.colorway, packItem, "colorway")
+      _ = line(pack.dyeLot, packItem, "dye_lot")
+      _ = line(pack.acquiredFrom, packItem, "acquired_from")
+      _ = day(pack.acquiredDate, packItem, "acquired_date")
+    }
+    if let content = material.fiberContent {
+      for (index, entry) in content.enumerated() where (entry.fiber ?? "").trimmingSpaces().isEmpty {
+        omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
+      }
+      yarn.fiber = line(WEFTImport.fiberText(content), item, "fiber_content")
+    }
+    if let key = material.yarn?.weightCategory {
+      if let weight = WEFTTaxonomy.weight(key) {
+        yarn.weight = weight
+        if WEFTTaxonomy.key(of: weight) != key.lowercased() {
+          omit(item.file, "\(item.path).yarn.weight_category", "\(key) kept as CYC \(weight.label)")
+        }
+      } else {
+        problem(
+          item.file, "\(item.path).yarn.weight_category",
+          "\"\(key)\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)"
+        )
+      }
+    }
+    // Put-up: the packs' per-unit figures, else the totals of the quantity per unit.
+    let counted = material.originalQuantity ?? material.quantity
+    yarn.lengthPerSkein = putUp(
+      packs, item, key: "length", { ($0.lengthPerUnitMeters, $0.lengthPerUnitYards) }, (.meter, .yard),
+      derived: counted.flatMap { perUnit($0, $0.lengthMeters, $0.lengthYards, (.meter, .yard)) })
+    yarn.netWeightPerSkein = putUp(
+      packs, item, key: "weight", { ($0.weightPerUnitGrams, $0.weightPerUnitOunces) }, (.gram, .ounce),
+      derived: counted.flatMap { perUnit($0, $0.weightGrams, $0.weightOunces, (.gram, .ounce)) })
+    var current: Amount?
+    if let original = material.originalQuantity {
+      yarn.quantity = amount(original, item, "original_quantity", putUp: yarn.putUp)
+      current = material.quantity.flatMap { amount($0, item, "quantity", putUp: yarn.putUp) }
+    } else if let quantity = material.quantity {
+      yarn.quantity = amount(quantity, item, "quantity", putUp: yarn.putUp)
+    }
+    var checked = yarn
+    checked.remainingOverride = current
+    rules(
+      checked.ruleViolations(), item,
+      fields: [
+        "name": "name", "brand": "brand", "colorway": "colorway", "color family": "color_family",
+        "dye lot": "dye_lot", "fiber": "fiber_content", "length per skein": "packs",
+        "net weight per skein": "packs",
+        "quantity": material.originalQuantity == nil ? "quantity" : "original_quantity",
+        "remaining": "quantity", "purchase location": "acquired_from", "price": "acquired_price",
+        "stored in": "location", "tag": "tags",
+      ])
+    guard plan.problems.count == before else { return nil }
+    let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    return YarnDraft(
+      item: item, yarn: yarn, base: nil, current: current, notes: notes,
+      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil)
+  }
+
+  /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
+  /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
+  /// a problem when it is missing a part or has more decimals than the currency. The rule of
+  /// prices (`Rules.price`) is checked with the yarn's.
+  private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
+    guard let money else { return nil }
+    guard let amount = money.amount, let currency = money.currency else {
+      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      return nil
+    }
+    var scale = 1.0
+    for _ in 0..<Price.decimals(of: currency) { scale *= 10 }
+    let minor = (amount * scale).rounded()
+    guard amount.isFinite, abs(minor) < 9e15, abs(minor - amount * scale) <= 1e-6 * max(1, abs(minor)) else {
+      problem(
+        item.file, "\(item.path).\(key).amount",
+        "\(amount) is not an amount of \(currency) (at most \(Price.decimals(of: currency)) decimals)")
+      return nil
+    }
+    return Price(minorUnits: Int64(minor), currency: currency)
+  }
+
+  private func lineText(_ text: String?) -> String? {
+    guard let text, case .success(let value) = LineText.checked(text) else { return nil }
+    return value.isEmpty ? nil : value
+  }
+
+  /// A put-up figure from the packs (the metric one when both are given), checked across
+  /// packs; else `derived`.
+  private mutating func putUp(
+    _ packs: [WEFT.Pack], _ item: WEFTItem, key: String, _ figures: (WEFT.Pack) -> (Double?, Double?),
+    _ units: (YarnUnit, YarnUnit), derived: Amount?
+  ) -> Amount? {
+    var chosen: Amount?
+    for (index, pack) in packs.enumerated() {
+      let (metric, imperial) = figures(pack)
+      let names =
+        key == "length"
+        ? ("length_per_unit_meters", "length_per_unit_yards")
+        : ("weight_per_unit_grams", "weight_per_unit_ounces")
+      let candidates = [(metric, units.0, names.0), (imperial, units.1, names.1)].compactMap {
+        value, unit, name in
+        value.map { (Amount($0, unit), name) }
+      }
+      for (amount, name) in candidates {
+        let path = "\(item.path).packs[\(index)].\(name)"
+        if let kept = chosen {
+          if !WEFTPlanner.agrees(amount, kept, putUp: PutUp()) {
+            omit(item.file, path, "differs from the put-up kept, \(kept); yarn keeps one put-up")
+          }
+        } else {
+          chosen = amount
+        }
+      }
+    }
+    return chosen ?? derived
+  }
+
+  /// A total per unit of a quantity counted in skeins: `576 m / 3 skeins` is 192 m.
+  private func perUnit(
+    _ quantity: WEFT.Quantity, _ metric: Double?, _ imperial: Double?, _ units: (YarnUnit, YarnUnit)
+  ) -> Amount? {
+    guard let count = quantity.unitsCount, count > 0, WEFTPlanner.countsSkeins(quantity) else { return nil }
+    if let metric { return Amount(metric / count, units.0) }
+    if let imperial { return Amount(imperial / count, units.1) }
+    return nil
+  }
+
+  static func countsSkeins(_ quantity: WEFT.Quantity) -> Bool {
+    quantity.unitLabel.map { WEFTTaxonomy.putUpUnits.contains($0.trimmingSpaces().lowercased()) } ?? true
+  }
+
+  /// Whether two amounts are the same within 1% (or 0.01 of the unit) once converted.
+  static func agrees(_ a: Amount, _ b: Amount, putUp: PutUp) -> Bool {
+    guard let converted = try? UnitConversion.convert(a, to: b.unit, putUp: putUp) else { return true }
+    return abs(converted.value - b.value) <= max(0.01, 0.01 * abs(b.value))
+  }
+
+  /// The amount a quantity gives: its count of skeins (or balls, hanks, cakes, cones,
+  /// bobbins), else its grams, ounces, meters or yards; every other figure it gives is
+  /// checked against it through the put-up (`UnitConversion`), and not kept when it
+  /// disagrees.
+  private mutating func amount(_ quantity: WEFT.Quantity, _ item: WEFTItem, _ key: String, putUp: PutUp)
+    -> Amount?
+  {
+    let path = "\(item.path).\(key)"
+    var figures: [(Amount, String)] = []
+    if let count = quantity.unitsCount {
+      if let label = quantity.unitLabel, let unit = WEFTTaxonomy.unit(label), unit.dimension == .mass {
+        figures.append((Amount(count, unit), "units_count"))  // unit.yaml's kg, pound, gram, oz
+      } else if WEFTPlanner.countsSkeins(quantity) {
+        figures.append((Amount(count, .skein), "units_count"))
+      } else {
+        omit(item.file, "\(path).units_count", "counts \(quantity.unitLabel ?? "") units; yarn counts skeins")
+      }
+    }
+    let totals: [(Double?, YarnUnit, String)] = [
+      (quantity.weightGrams, .gram, "weight_grams"), (quantity.weightOunces, .ounce, "weight_ounces"),
+      (quantity.lengthMeters, .meter, "length_meters"), (quantity.lengthYards, .yard, "length_yards"),
+    ]
+    for (value, unit, name) in totals { if let value { figures.append((Amount(value, unit), name)) } }
+    guard let (kept, _) = figures.first else { return nil }
+    for (other, name) in figures.dropFirst() where !WEFTPlanner.agrees(other, kept, putUp: putUp) {
+      omit(item.file, "\(path).\(name)", "\(other) disagrees with \(kept) by the put-up")
+    }
+    return kept
+  }
+}
+
+// MARK: Projects
+
+extension WEFTPlanner {
+  private mutating func readProjects() throws {
+    guard !projects.isEmpty else { return }
+    let library = try allLibraryProjects()
+    libraryProjects = library
+    var byID: [String: Project] = [:]
+    for project in library { byID[project.id] = project }
+    for item in projects {
+      try Task.checkCancellation()
+      guard let weft = decode(WEFT.Project.self, item) else { continue }
+      let id = required(weft.id, item, "id")
+      let name = required(weft.name, item, "name")
+      let craftKey = required(weft.craft, item, "craft")
+      let statusKey = required(weft.status, item, "status")
+      guard let id, let name, let craftKey, let statusKey else { continue }
+      if isRepeated(id, kind: "project", item) { continue }
+      for path in WEFTKept.project.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      let before = plan.problems.count
+      var base: Project?
+      var projectID = id
+      if StashCSV.isValidImportedID(id) {
+        base = byID[id]
+      } else {
+        let key = StashMatchKey.normalized(name)
+        let named = library.filter { StashMatchKey.normalized($0.name) == key }
+        base = named.count == 1 ? named[0] : nil
+        projectID = base?.id ?? Identifier.make()
+      }
+      var project = Project(id: projectID, name: line(name, item, "name") ?? "")
+      project.photos = base?.photos ?? []
+      if let (craft, exact) = WEFTTaxonomy.craft(craftKey) {
+        // WEFT requires a craft, and the export writes a project without one as other.
+        project.craft = craft == .other && base != nil && base?.craft == nil ? nil : craft
+        if !exact { omit(item.file, "\(item.path).craft", "\(craftKey) kept as \(craft.rawValue)") }
+      } else {
+        problem(item.file, "\(item.path).craft", "\"\(craftKey)\" is not a WEFT craft")
+      }
+      if let (status, exact) = WEFTTaxonomy.projectStatus(statusKey) {
+        project.status = status
+        if !exact { omit(item.file, "\(item.path).status", "\(statusKey) kept as \(status.rawValue)") }
+      } else {
+        problem(
+          item.file, "\(item.path).status",
+          "\"\(statusKey)\" is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
+        )
+      }
+      project.sizeMade = line(weft.sizeMade, item, "size_made")
+      project.madeFor = line(weft.madeFor, item, "made_for")
+      project.tags = tags(weft.tags, item)
+      project.gauge = weft.gauge.flatMap { gauge($0, item) }
+      project.needleSizes = needleSizes(weft, item)
+      for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
+        guard let toolID = ref.toolId else { continue }
+        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
+      }
+      project.started = day(weft.startedAt, item, "started_at")
+      project.finished = day(weft.completedAt, item, "completed_at")
+      if project.finished != nil, ![.finished, .frogged].contains(project.status) {
+        omit(
+          item.file, "\(item.path).completed_at", "only a finished or frogged project keeps a finished day")
+        project.finished = nil
+      }
+      // The pattern's name and URL; its PDF, which WEFT does not carry, stays. (An empty
+      // pattern of the library stays empty rather than becoming none.)
+      let pattern = Pattern(
+        name: line(weft.patternRef?.name, item, "pattern_ref.name"),
+        url: line(weft.patternRef?.url, item, "pattern_ref.url", limit: Rules.maximumURLLength),
+        pdf: base?.pattern?.pdf)
+      project.pattern = pattern == Pattern() && base?.pattern == nil ? nil : pattern
+      for (index, used) in (weft.materialsUsed ?? []).enumerated() {
+        let path = "\(item.path).materials_used[\(index)]"
+        guard let materialID = used.materialId else {
+          omit(item.file, path, "names no material_id, so no yarn of the library")
+          continue
+        }
+        let yarnID: String
+        if let mapped = yarnIDs[materialID] {
+          guard !mapped.isEmpty else { continue }
+          yarnID = mapped
+        } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
+          yarnID = materialID
+        } else {
+          omit(item.file, path, "the material \(materialID) is in neither the files nor the library")
+          continue
+        }
+        guard let amount = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used") else {
+          continue
+        }
+        project.addUsage(of: yarnID, amount)
+      }
+      rules(
+        project.ruleViolations(), item,
+        fields: [
+          "name": "name", "pattern name": "pattern_ref.name", "pattern url": "pattern_ref.url",
+          "finished day": "completed_at", "amount of yarn": "materials_used", "gauge": "gauge",
+          "size made": "size_made", "made for": "made_for", "tag": "tags",
+        ])
+      // Known even when the project is refused, so that its sessions are checked too.
+      projectIDs[id] = project.id
+      guard plan.problems.count == before else { continue }
+      let notes = [weft.notes, weft.privateNotes].compactMap { $0 }.filter { !$0.allSatisfy(\.isWhitespace) }
+      plannedProjects.append((item, project, base, notes))
+      if let base, base == project {
+        plan.projectsUnchanged += 1
+      } else if let base {
+        plan.projectUpdates.append(project)
+        plan.changes.append(
+          WEFTImport.Change(
+            file: item.file, path: item.path, kind: "project", id: project.id, name: project.name,
+            changes: WEFTPlanner.projectChanges(from: base, to: project)))
+      } else {
+        plan.projectCreates.append(project)
+      }
+      try addNotes(notes, subject: .project(project.id), isNew: base == nil, item)
+    }
+  }
+
+  /// A WEFT gauge as yarn's: stitches (and rows) over the length of `unit` (`10cm`, `4in`,
+  /// `4 in`, `1 inch`), else over `gauge_divisor` inches; `nil`, said, without stitches or a
+  /// length.
+  private mutating func gauge(_ gauge: WEFT.Gauge, _ item: WEFTItem) -> Gauge? {
+    guard let stitches = gauge.stitchesPerUnit else {
+      omit(item.file, "\(item.path).gauge", "no stitches_per_unit; yarn keeps a gauge by its stitches")
+      return nil
+    }
+    if let text = gauge.unit {
+      let compact = text.lowercased().filter { !$0.isWhitespace }
+      let units: [(String, GaugeUnit)] = [
+        ("inches", .inch), ("inch", .inch), ("in", .inch), ("\"", .inch), ("cm", .centimeter),
+      ]
+      for (suffix, unit) in units where compact.hasSuffix(suffix) {
+        if let length = Double(compact.dropLast(suffix.count)) {
+          return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length, unit: unit)
+        }
+      }
+      if gauge.gaugeDivisor == nil {
+        problem(
+          item.file, "\(item.path).gauge.unit", "\"\(text)\" is not a length of fabric (such as 10cm or 4in)")
+        return nil
+      }
+    }
+    guard let inches = gauge.gaugeDivisor else {
+      omit(item.file, "\(item.path).gauge", "no unit or gauge_divisor; yarn keeps a gauge over a length")
+      return nil
+    }
+    return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: Double(inches), unit: .inch)
+  }
+
+  /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
+  /// and the put-up words, gram, kg, oz, pound, meter, yard), else `weight_grams`, else
+  /// `length_meters`.
+  private mutating func usageAmount(_ used: WEFT.QuantityUsed?, _ file: String, _ path: String) -> Amount? {
+    guard let used else {
+      omit(file, path, "no quantity_used; yarn records a usage with its amount")
+      return nil
+    }
+    if let value = used.value {
+      if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) { return Amount(value, yarnUnit) }
+      omit(
+        file, "\(path).value", "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+    }
+    if let grams = used.weightGrams { return Amount(grams, .gram) }
+    if let meters = used.lengthMeters { return Amount(meters, .meter) }
+    omit(file, path, "no amount yarn reads")
+    return nil
+  }
+
+  static func projectChanges(from old: Project, to new: Project) -> [String] {
+    let fields: [(String, (Project) -> String?)] = [
+      ("Name", { $0.name }), ("Craft", { $0.craft?.rawValue }), ("Status", { $0.status.rawValue }),
+      ("Started", { $0.started?.iso8601 }), ("Finished", { $0.finished?.iso8601 }),
+      ("Pattern", { $0.pattern?.name }), ("Pattern URL", { $0.pattern?.url }),
+      ("Gauge", { $0.gauge?.description }), ("Size made", { $0.sizeMade }), ("Made for", { $0.madeFor }),
+      ("Tags", { $0.tags.isEmpty ? nil : Tags.cell($0.tags) }),
+      (
+        "Yarns used",
+        { $0.usages.isEmpty ? nil : $0.usages.map { "\($0.amount) of \($0.yarnID)" }.joined(separator: ", ") }
+      ),
+    ]
+    return fields.compactMap { name, text in
+      text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"
+    }
+  }
+
+  /// Adds the notes of a new item; for an existing one, warns when they differ from its own.
+  private mutating func addNotes(_ texts: [String], subject: Note.Subject, isNew: Bool, _ item: WEFTItem)
+    throws
+  {
+    guard !texts.isEmpty else { return }
+    if isNew {
+      for text in texts {
+        if let violation = Rules.noteText(text, field: "notes") {
+          problem(item.file, "\(item.path).notes", violation.reason)
+        }
+        plan.notes.append(Note(id: Identifier.make(), subject: subject, text: text, created: now))
+      }
+    } else {
+      let own = try store.notes(about: subject).map(\.text)
+      if own.joined(separator: "\n\n") != texts.joined(separator: "\n\n") {
+        plan.warnings.append(
+          WEFTImport.Problem(
+            file: item.file, path: "\(item.path).notes",
+            reason: "differs from the notes of the library's item; import adds no notes to an existing item"))
+      }
+    }
+  }
+}
+
+// MARK: Progress and yarns
+
+extension WEFTPlanner {
+  private mutating func readProgress() throws {
+    var added: [(session: TimeSession, file: String, path: String)] = []
+    for item in progress {
+      try Task.checkCancellation()
+      guard let state = decode(WEFT.Progress.self, item) else { continue }
+      guard required(state.id, item, "id") != nil,
+        let weftProject = required(state.projectId, item, "project_id")
+      else { continue }
+      for path in WEFTKept.progress.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      let sessions = state.timer?.sessions ?? []
+      guard !sessions.isEmpty else { continue }
+      let projectID: String
+      if let mapped = projectIDs[weftProject] {
+        projectID = mapped
+      } else if StashCSV.isValidImportedID(weftProject), try store.project(id: weftProject) != nil {
+        projectID = weftProject
+      } else {
+        omit(
+          item.file, "\(item.path).timer",
+          "the project \(weftProject) is in neither the files nor the library, so its sessions have no project"
+        )
+        continue
+      }
+      let recorded = Set(
+        try store.sessions(projectID: projectID).compactMap { session in
+          session.end.map { "\(WEFTPlanner.seconds(session.start)) \(WEFTPlanner.seconds($0))" }
+        })
+      for (index, timed) in sessions.enumerated() {
+        let path = "\(item.path).timer.sessions[\(index)]"
+        guard let startText = timed.startedAt else {
+          problem(item.file, "\(path).started_at", "is missing; a timer session has one")
+          continue
+        }
+        guard let start = TimeInput.absoluteInstant(startText) else {
+          problem(
+            item.file, "\(path).started_at", "\"\(startText)\" is not a date and time (ISO 8601 with a zone)")
+          continue
+        }
+        guard let duration = timed.durationSeconds else {
+          problem(item.file, "\(path).duration_seconds", "is missing; a timer session has one")
+          continue
+        }
+        guard duration > 0, duration <= Rules.maximumSessionSeconds else {
+          let violation =
+            duration <= 0
+            ? "\(duration) is not a length; a session lasts at least a second"
+            : Rules.length(duration)?.reason ?? ""
+          problem(item.file, "\(path).duration_seconds", violation)
+          continue
+        }
+        let session = TimeSession(
+          id: Identifier.make(), projectID: projectID, start: start,
+          end: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down) + Double(duration)))
+        if let violation = session.ruleViolations(now: now).first {
+          problem(item.file, path, "\(violation)")
+          continue
+        }
+        if recorded.contains(
+          "\(WEFTPlanner.seconds(session.start)) \(WEFTPlanner.seconds(session.end ?? start))")
+        {
+          plan.sessionsUnchanged += 1
+          continue
+        }
+        // The rule of `time add`: no session shares time with another.
+        if let other = try store.sessions(from: session.start, to: session.end).first(where: {
+          session.overlaps($0, now: now)
+        }) {
+          let name = try store.projectName(id: other.projectID) ?? other.projectID
+          problem(item.file, path, TimeError.overlaps(other, projectName: name).description)
+          continue
+        }
+        added.append((session, item.file, path))
+      }
+    }
+    // No two sessions of the files share time: by start, each against the one reaching
+    // furthest before it (O(n log n) for the 30,000 sessions of a large library).
+    var reaching: TimeSession?
+    var kept: [TimeSession] = []
+    for (session, file, path) in added.sorted(by: { $0.session.start < $1.session.start }) {
+      if let other = reaching, session.overlaps(other, now: now) {
+        problem(
+          file, path, "it overlaps another session of the files from \(JSONCoding.formatInstant(other.start))"
+        )
+        continue
+      }
+      kept.append(session)
+      if (session.end ?? session.start) > (reaching?.end ?? .distantPast) { reaching = session }
+    }
+    let order = Dictionary(uniqueKeysWithValues: added.enumerated().map { ($1.session.id, $0) })
+    plan.sessionCreates = kept.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) }
+  }
+
+  static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+  /// Settles each yarn: its remaining override (the material's `quantity` when it gives
+  /// `original_quantity` too and the figure is not the estimate, as `stash import` reads a
+  /// Remaining cell), then added, updated or unchanged.
+  private mutating func settleYarns() throws {
+    guard !drafts.isEmpty else { return }
+    var counted: [String: [RemainingEstimate.CountedUsage]] = [:]
+    var active: [String: [RemainingEstimate.CountedUsage]] = [:]
+    if drafts.contains(where: { $0.current != nil }) {
+      var planned: [String: Project] = [:]
+      for entry in plannedProjects { planned[entry.project.id] = entry.project }
+      var all = try allLibraryProjects().map { planned.removeValue(forKey: $0.id) ?? $0 }
+      all += plannedProjects.map(\.project).filter { planned[$0.id] != nil }
+      for project in all {
+        for usage in project.usages {
+          let use = RemainingEstimate.CountedUsage(projectID: project.id, amount: usage.amount)
+          if project.status.countsAgainstStash() { counted[usage.yarnID, default: []].append(use) }
+          if project.status.countsAgainstStash(includeActive: true) {
+            active[usage.yarnID, default: []].append(use)
+          }
+        }
+      }
+    }
+    for draft in drafts {
+      try Task.checkCancellation()
+      var yarn = draft.yarn
+      yarn.photos = draft.base?.photos ?? []
+      if let current = draft.current {
+        if let own = draft.base?.remainingOverride, StashCSV.isSame(current, as: own, putUp: yarn.putUp) {
+          yarn.remainingOverride = own
+        } else {
+          let isEstimate = [counted, active].contains { usages in
+            StashCSV.isSame(
+              current, as: RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? []).remaining,
+              putUp: yarn.putUp)
+          }
+          yarn.remainingOverride = isEstimate ? nil : current
+        }
+      }
+      // A library yarn with an override and no quantity exports its override as the
+      // quantity alone: read back so, it is that yarn as it is.
+      // A pack's weight per unit is in grams or ounces: a put-up the library keeps in
+      // kilograms or pounds stays so when it is the same weight.
+      if let own = draft.base?.netWeightPerSkein, let read = yarn.netWeightPerSkein, own.unit != read.unit,
+        let converted = try? UnitConversion.convert(read, to: own.unit),
+        abs(converted.value - own.value) <= 1e-9 * max(1, abs(own.value))
+      {
+        yarn.netWeightPerSkein = own
+      }
+      // WEFT has no will-trade: the export writes other, which leaves it as it is.
+      if draft.base?.status == .willTrade, yarn.status == .other { yarn.status = .willTrade }
+      if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
+        let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
+      {
+        yarn.quantity = nil
+        yarn.remainingOverride = own
+      }
+      if let base = draft.base {
+        if base == yarn {
+          plan.yarnsUnchanged += 1
+        } else {
+          plan.yarnUpdates.append(yarn)
+          plan.changes.append(
+            WEFTImport.Change(
+              file: draft.item.file, path: draft.item.path, kind: "yarn", id: yarn.id, name: yarn.name,
+              changes: StashCSV.changes(from: base, to: yarn).map(\.description)))
+        }
+      } else {
+        plan.yarnCreates.append(yarn)
+      }
+      try addNotes(
+        draft.notes.map { [$0] } ?? [], subject: .yarn(yarn.id), isNew: draft.base == nil, draft.item)
+    }
+  }
+}

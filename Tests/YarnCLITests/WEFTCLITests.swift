@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// `yarn weft export` and `yarn weft import` end to end (docs/CLI.md, docs/WEFT.md).
+@Suite struct WEFTCLITests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/weft")
+
+  static func examples(_ profile: String) -> [String] {
+    ["yarn-stash", "knitting-project", "knitting-progress"].map {
+      fixtures.appendingPathComponent("\($0)-\(profile).weft").path
+    }
+  }
+
+  @Test func dryRunChangesNothingThenImportThenAgainAddsNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let dry = try yarn.ok(["weft", "import", "--dry-run"] + Self.examples("ravelry"))
+    #expect(
+      dry.stderr.contains(
+        "dry run: 1 yarn to add, 0 to update, 0 unchanged; 1 project to add, 0 to update, 0 unchanged; "
+          + "2 sessions to add, 0 unchanged; 0 tools to add, 0 to update, 0 unchanged; nothing was changed"))
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    let first = try yarn.ok(["weft", "import"] + Self.examples("ravelry"))
+    #expect(first.stderr.contains("imported: 1 yarn added"))
+    // The fields not kept, by name per file, and those with a reason on their own line.
+    #expect(
+      first.stderr.contains("yarn-stash-ravelry.weft: not kept (yarn has no place for them): care, craft,"))
+    #expect(
+      first.stderr.contains(
+        "knitting-project-ravelry.weft: items[0].materials_used[0]: not kept (the material mat-001 is in neither the files nor the library)"
+      ))
+    let shown = try yarn.ok(["stash", "show", "98765", "--json"])
+    let object = try #require(try shown.json() as? [String: Any])
+    #expect(object["dyeLot"] as? String == "B1234")
+    let again = try yarn.ok(["weft", "import", "--json"] + Self.examples("ravelry"))
+    let summary = try #require(try again.json() as? [String: Any])
+    #expect(summary["yarns"] as? [String: Int] == ["added": 0, "updated": 0, "unchanged": 1])
+    #expect(summary["sessions"] as? [String: Int] == ["added": 0, "unchanged": 2])
+    #expect((summary["notKept"] as? [Any])?.isEmpty == false)
+    // One step of undo takes the first import back.
+    try yarn.ok(["undo"])
+    #expect((try yarn.ok(["stash", "list", "--json"]).json() as? [Any])?.isEmpty == true)
+  }
+
+  @Test func aBadFileIsRefusedByFileAndPathWithExitStatus65() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Before"])
+    let before = try yarn.librarySnapshot()
+    let bad = try yarn.file(
+      "bad.weft",
+      Data(
+        #"{"weft_version": "1.0", "type": "material", "items": [{"id": "x", "name": "X", "material_type": "yarn", "status": "in-stash", "quantity": {"units_count": "3"}}]}"#
+          .utf8))
+    let result = try yarn.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("1 problem; nothing was imported:"))
+    #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: is not a number"))
+    #expect(try yarn.librarySnapshot() == before)
+    let missing = try yarn.run(["weft", "import", "nowhere.weft"])
+    #expect(missing.status == 66)
+    let none = try yarn.run(["weft", "import"])
+    #expect(none.status == 64)
+  }
+
+  @Test func exportWritesThreeDocumentsAndRefusesToReplaceThemWithoutForce() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["weft", "import"] + Self.examples("stash2go"))
+    let out = yarn.directory.appendingPathComponent("out").path
+    let result = try yarn.ok(["weft", "export", out])
+    #expect(
+      result.stdout == ["material", "project", "progress", "tool"].map { "\(out)/\($0).weft\n" }.joined())
+    #expect(result.stderr.contains("exported 1 yarn, 1 project, 2 sessions and 0 tools to \(out)"))
+    let again = try yarn.run(["weft", "export", out])
+    #expect(again.status == 73)
+    try yarn.ok(["weft", "export", out, "--force"])
+    // Into another, empty library: the same yarn back.
+    let other = YarnRunner.withLibrary(yarn, "other")
+    let files = ["material", "project", "progress", "tool"].map { "\(out)/\($0).weft" }
+    try other.ok(["weft", "import"] + files)
+    let a = try yarn.ok(["stash", "list", "--json"]).stdout
+    let b = try other.ok(["stash", "list", "--json"]).stdout
+    #expect(a == b)
+  }
+}
+
+extension YarnRunner {
+  /// A runner in the same directory with another library.
+  static func withLibrary(_ runner: YarnRunner, _ name: String) -> YarnRunner {
+    YarnRunner(directory: runner.directory, library: runner.directory.appendingPathComponent(name))
+  }
+
+  private init(directory: URL, library: URL) {
+    self.directory = directory
+    self.library = library
+  }
+}
