@@ -218,3 +218,42 @@ extension StandardInputCLITests {
     }
   }
 }
+
+extension StandardInputCLITests {
+  @Test func weftImportReadsOneDocumentFromStandardInput() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let files = WEFTCLITests.examples("ravelry")
+    let stash = try Data(contentsOf: URL(fileURLWithPath: files[0]))
+    let viaFile = yarn.directory.appendingPathComponent("via-file")
+    let fromFile = try yarn.run(["--library", viaFile.path, "weft", "import"] + files)
+    #expect(fromFile.status == 0, "\(fromFile.stderr)")
+    // The stash from standard input, the project and progress from their files.
+    let fromStdin = try yarn.run(["weft", "import", "-"] + files.dropFirst(), stdin: stash)
+    #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+    #expect(
+      fromStdin.stderr.contains("imported: 1 yarn added, 0 updated, 0 unchanged; 1 project added"))
+    #expect(fromStdin.stderr.contains("standard input: not kept (yarn has no place for them): care"))
+    #expect(!fromStdin.stderr.contains("\r"))
+    let shown = try yarn.ok(["stash", "show", "98765", "--json"])
+    let object = try #require(try shown.json() as? [String: Any])
+    #expect(object["dyeLot"] as? String == "B1234")
+    // The same yarn as from the file.
+    let fileShown = try yarn.ok(["--library", viaFile.path, "stash", "show", "98765", "--json"])
+    // But for its notes' IDs and instants.
+    func withoutNotes(_ json: String) throws -> Data {
+      var object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+      #expect(
+        (object["notes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Enough for a sweater."])
+      object["notes"] = nil
+      return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+    #expect(try withoutNotes(shown.stdout) == withoutNotes(fileShown.stdout))
+
+    let twice = try yarn.run(["weft", "import", "-", "-"], stdin: stash)
+    #expect(twice.status == 64)
+    #expect(twice.stderr.contains("standard input can be read once"))
+    let empty = try yarn.run(["weft", "import", "-"], stdin: Data())
+    #expect(empty.status == 66)
+  }
+}

@@ -123,3 +123,41 @@ import Testing
     #expect(empty.all == [1])
   }
 }
+
+extension ProgressCallbackTests {
+  static let weft = BackupTestSupport.packageRoot.appendingPathComponent("Tests/Fixtures/weft")
+
+  @Test func weftImportReportsTheSourcesReadAndTheItemsWritten() throws {
+    let names = ["yarn-stash-ravelry", "knitting-project-ravelry", "knitting-progress-ravelry"]
+    let sources = try names.map {
+      WEFTImport.Source(
+        name: $0, data: try Data(contentsOf: Self.weft.appendingPathComponent("\($0).weft")))
+    }
+    let sizes = sources.map { Double($0.data.count) }
+    let total = sizes.reduce(0, +)
+    let store = try LibraryStore.inMemory()
+    let read = Fractions()
+    let plan = try WEFTImport.plan(
+      sources, store: store, now: Date(timeIntervalSince1970: 1_800_000_000),
+      progress: read.callback)
+    let expected = [sizes[0] / total, (sizes[0] + sizes[1]) / total, 1]
+    #expect(read.all.count == 3)
+    for (found, wanted) in zip(read.all, expected) { #expect(abs(found - wanted) < 1e-12) }
+    let written = Fractions()
+    try WEFTImport.apply(plan, to: store, progress: written.callback)
+    // 1 yarn, 1 project and 2 sessions (WEFTCLITests' counts), and the notes the plan adds.
+    let items = 4 + plan.notes.count
+    #expect(written.all == (1...items).map { Double($0) / Double(items) })
+  }
+
+  @Test func weftExportReportsAFifthPerStep() throws {
+    try BackupTestSupport.withScratch { dir in
+      let store = try LibraryStore.inMemory()
+      let fractions = Fractions()
+      _ = try WEFTExport.write(
+        from: store, to: dir.appendingPathComponent("weft"), force: false,
+        now: Date(timeIntervalSince1970: 1_800_000_000), app: nil, progress: fractions.callback)
+      #expect(fractions.all == [0.2, 0.4, 0.6, 0.8, 1])
+    }
+  }
+}
