@@ -95,6 +95,14 @@ import Testing
     #expect(fractions.all == [24.0 / 35.0, 1])
   }
 
+  @Test func anEmptyFileStillEndsAtOne() throws {
+    let store = try LibraryStore.inMemory()
+    let fractions = Fractions()
+    let plan = try StashCSV.importCSV(from: Data(), into: store, progress: fractions.callback)
+    #expect(plan.problems.count == 1)
+    #expect(fractions.all == [1])
+  }
+
   @Test func importReportsHalfForEachReadingWhenTheLibraryHoldsYarns() throws {
     let store = try LibraryStore.inMemory()
     _ = try StashCSV.importCSV(from: Self.csv, into: store)

@@ -307,6 +307,7 @@ extension StashCSV {
     var counter = ProgressCounter(total: 1, report: progress)
     var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
     guard let header = try reader.next() else {
+      counter.finish()
       var plan = ImportPlan(dialect: .yarn)
       plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
       return plan
