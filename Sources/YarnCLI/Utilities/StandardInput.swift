@@ -49,12 +49,6 @@ final class InputSource {
   }
 
   deinit { remove() }
-
-  /// `message` with the temporary file's path replaced by `standard input`.
-  func naming(_ message: String) -> String {
-    guard isStandardInput else { return message }
-    return message.replacing(url.path, with: name)
-  }
 }
 
 extension InputFile {
