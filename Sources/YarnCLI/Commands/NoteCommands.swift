@@ -149,7 +149,7 @@ struct NoteList: ParsableCommand {
       context.message(subject == nil ? "no notes yet; add one with 'yarn note add'" : "no notes about it")
       return
     }
-    var table = Table(["ID", "ABOUT", "WRITTEN", "NOTE"])
+    var table = Table(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3])
     for (note, about) in listed {
       let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
       let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
@@ -158,7 +158,7 @@ struct NoteList: ParsableCommand {
         Formatting.localTime(note.created, timeZone: context.timeZone), first,
       ])
     }
-    context.output.write(table.text)
+    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

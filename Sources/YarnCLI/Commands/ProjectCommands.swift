@@ -178,7 +178,8 @@ struct ProjectList: ParsableCommand {
       }
       return
     }
-    var table = Table(["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"])
+    var table = Table(
+      ["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"], shrinkable: [1])
     var count = 0
     try context.read { store in
       let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
@@ -197,7 +198,7 @@ struct ProjectList: ParsableCommand {
           ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
       return
     }
-    context.output.write(table.text)
+    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

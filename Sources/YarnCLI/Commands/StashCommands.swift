@@ -258,7 +258,8 @@ struct StashList: ParsableCommand {
       }
       return
     }
-    var table = Table(["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"])
+    var table = Table(
+      ["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"], shrinkable: [1, 2])
     var count = 0
     try context.read { store in
       try store.forEachYarn(matching: query, includeActive: includeActive, includingPhotos: false) {
@@ -277,7 +278,7 @@ struct StashList: ParsableCommand {
           : "no yarn matches")
       return
     }
-    context.output.write(table.text)
+    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 
@@ -366,17 +367,18 @@ struct StashMatchCommand: ParsableCommand {
       text += "No yarn in the stash is sure to have \(needed).\n"
     } else {
       text += "Enough for \(needed):\n"
-      var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING"])
+      var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING"], shrinkable: [1, 2, 3])
       for entry in enough { table.add(cells(entry)) }
-      text += table.text
+      text += table.text(fitting: context.tableWidth)
     }
     if !unknown.isEmpty {
       text += "\nUnknown:\n"
-      var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING", "MISSING"])
+      var table = Table(
+        ["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING", "MISSING"], shrinkable: [1, 2, 3])
       for entry in unknown {
         table.add(cells(entry) + [entry.missing.map(\.rawValue).joined(separator: ", ")])
       }
-      text += table.text
+      text += table.text(fitting: context.tableWidth)
     }
     if short > 0 {
       text += "\n\(short) other \(short == 1 ? "yarn has" : "yarns have") less.\n"

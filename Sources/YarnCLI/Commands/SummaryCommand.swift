@@ -40,21 +40,24 @@ struct SummaryCommand: ParsableCommand {
       try context.printJSON(SummaryJSON(summary: summary))
       return
     }
-    context.output.write(SummaryCommand.text(summary))
+    context.output.write(SummaryCommand.text(summary, width: context.tableWidth))
   }
 
-  /// The summary for people.
-  static func text(_ summary: YearSummary) -> String {
+  /// The summary for people, its tables fitted to `width` display columns when given
+  /// (`Context.tableWidth`).
+  static func text(_ summary: YearSummary, width: Int? = nil) -> String {
+    // The tables are indented by two spaces.
+    let tableWidth = width.map { max(1, $0 - 2) }
     var out = "\(summary.year) in review\n\n"
     out += "Finished projects: \(summary.finished.count)\n"
     if !summary.finished.isEmpty {
-      var table = Table(["FINISHED", "PROJECT", "TIME"])
+      var table = Table(["FINISHED", "PROJECT", "TIME"], shrinkable: [1])
       for entry in summary.finished {
         table.add([
           entry.project.finished?.iso8601 ?? "", entry.project.name, Formatting.duration(entry.seconds),
         ])
       }
-      out += indent(table.text)
+      out += indent(table.text(fitting: tableWidth))
       out += "Time on finished projects: \(Formatting.duration(summary.finishedSeconds)); "
       out += "average \(Formatting.duration(summary.averageSecondsPerFinished ?? 0)) per project\n"
       if let longest = summary.longest {
@@ -64,13 +67,13 @@ struct SummaryCommand: ParsableCommand {
     out += "\nTime logged in \(summary.year): \(Formatting.duration(summary.loggedSeconds))"
     out += " on \(Formatting.count(summary.perProject.count, "project"))\n"
     if !summary.perProject.isEmpty {
-      var table = Table(["PROJECT", "TIME", "H:MM"])
+      var table = Table(["PROJECT", "TIME", "H:MM"], shrinkable: [0])
       for entry in summary.perProject {
         table.add([
           entry.project.name, Formatting.duration(entry.seconds), TimeInput.hoursAndMinutes(entry.seconds),
         ])
       }
-      out += indent(table.text)
+      out += indent(table.text(fitting: tableWidth))
     }
     out += "\nYarn used by the projects finished in \(summary.year): \(grams(summary.totalGrams))\n"
     if !summary.yarnByWeight.isEmpty {
@@ -78,7 +81,7 @@ struct SummaryCommand: ParsableCommand {
       for use in summary.yarnByWeight {
         table.add([use.weight?.label ?? "unknown weight", grams(use.grams), String(use.usages)])
       }
-      out += indent(table.text)
+      out += indent(table.text(fitting: tableWidth))
     }
     if !summary.unconverted.isEmpty {
       out += "Not converted to grams (not in the total):\n"

@@ -12,7 +12,8 @@ struct TimeCommand: CommandGroup {
     CommandConfiguration(
       name: "time", abstract: "Track time spent on projects.",
       subcommands: [
-        TimeStart.self, TimeStop.self, TimeStatus.self, TimeCancel.self, TimeAdd.self, TimeEdit.self,
+        TimeStart.self, TimeContinue.self, TimeStop.self, TimeStatus.self, TimeCancel.self, TimeAdd.self,
+        TimeEdit.self,
         TimeRemove.self, TimeLog.self, TimeReportCommand.self,
       ])
   }
@@ -84,6 +85,66 @@ struct TimeStart: ParsableCommand {
     }
     context.message(
       "started \(project.name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))")
+  }
+}
+
+/// `yarn time continue [--same-note | --note TEXT] [--at TIME]`.
+struct TimeContinue: ParsableCommand {
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      name: "continue", abstract: "Start a timer on the project of the latest session.",
+      discussion: """
+        The latest session is the one that started last, running or not. A timer already
+        running is an error naming its project (stop it first), as is a library with no
+        session yet. The new session has no note unless --same-note copies the latest
+        session's or --note gives one. TIME is read as for 'yarn time start --at'.
+        """,
+      options: [
+        .value("at", "time", "When work began (default: now)."),
+        .flag("same-note", "Copy the latest session's note."),
+        .value("note", "text", "A note for the session (not with --same-note)."),
+      ])
+  }
+
+  var at: String?
+  var sameNote: Bool
+  var note: String?
+  var command: [String]
+
+  init(from values: ParsedValues) throws {
+    at = values.value("at")
+    sameNote = values.flag("same-note")
+    note = try values.clearable("note") ?? nil
+    command = values.command
+    if sameNote && values.value("note") != nil {
+      throw CLIError.optionDoesNotApply(
+        command: command, option: "--note", reason: "--same-note copies the latest session's note")
+    }
+  }
+
+  func run(in context: Context) throws {
+    let now = context.now
+    let start =
+      try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
+    let (session, name) = try TimeOptions.presenting(context) {
+      try context.write { store in
+        guard let latest = try store.latestSession() else {
+          throw CLIError.invalidData(
+            message: "there is no session to continue", hint: "start a timer with 'yarn time start PROJECT'")
+        }
+        let name = try store.project(id: latest.projectID)?.name ?? latest.projectID
+        let session = try TimeTracker(store: store).start(
+          projectID: latest.projectID, at: start, note: sameNote ? latest.note : note, switching: false,
+          now: now)
+        return (session, name)
+      }
+    }
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
+    }
+    context.message(
+      "started \(name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))"
+        + (session.note.map { " (\"\($0)\")" } ?? ""))
   }
 }
 

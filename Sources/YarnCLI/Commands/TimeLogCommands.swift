@@ -13,20 +13,22 @@ struct TimeLog: ParsableCommand {
       name: "log", abstract: "List time sessions, oldest first, in local time.",
       discussion: """
         --from and --to are inclusive local days; a session that shares time with them is
-        listed whole. CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm);
-        --columns picks some of them, in its order.
+        listed whole. --today, --week (ISO 8601: Monday through Sunday), --month and --year
+        stand for the local days of the period holding today. CSV columns: Project, Start,
+        End (ISO 8601 UTC), Seconds, Duration (h:mm); --columns picks some of them, in its
+        order.
         """,
       options: [
         .value("project", "project", "Only the sessions of this project."),
         .value("from", "date", "The first day (YYYY-MM-DD, today, yesterday)."),
         .value("to", "date", "The last day, included."),
-        TimeOptions.formatOption,
-      ] + TimeOptions.csvOptions)
+      ] + TimeOptions.periodOptions + [TimeOptions.formatOption] + TimeOptions.csvOptions)
   }
 
   var projectReference: String?
   var from: String?
   var to: String?
+  var period: CalendarPeriod?
   var format: TimeOptions.Format
   var csv: CSVOutput
   var columns: [Int]?
@@ -36,6 +38,7 @@ struct TimeLog: ParsableCommand {
     projectReference = values.value("project")
     from = values.value("from")
     to = values.value("to")
+    period = try TimeOptions.period(values)
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = CSVOutput(
@@ -45,7 +48,7 @@ struct TimeLog: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
+    let range = try TimeOptions.range(from: from, to: to, period: period, command: command, context: context)
     // The sessions stream from one read transaction to the output: memory does not grow
     // with their number (issue 13).
     try context.read { store in
@@ -97,10 +100,13 @@ struct TimeLog: ParsableCommand {
         Formatting.duration(session.seconds(now: now)), name, session.note ?? "",
       ]
     }
-    var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"])
+    var table = StreamedTable(["ID", "START", "END", "DURATION", "PROJECT", "NOTE"], shrinkable: [4, 5])
     var count = 0
+    // Fitted to a terminal, PROJECT and NOTE may be shortened.
+    let width = context.tableWidth
     // The first pass measures without making the cells it can count otherwise: the local
-    // times by `textCount`, each project's name once; NOTE is last and never padded.
+    // times by `textCount`, each project's name once; NOTE is last and never padded, so it
+    // is measured only to fit a terminal.
     var nameWidths: [String: Int] = [:]
     try sessions { session, name in
       table.widen(0, toFit: shortID(session.id))
@@ -110,16 +116,18 @@ struct TimeLog: ParsableCommand {
       if let width = nameWidths[name] {
         table.widen(4, to: width)
       } else {
-        let width = Table.flatten(name).count
+        let width = DisplayWidth.columns(of: Table.flatten(name))
         nameWidths[name] = width
         table.widen(4, to: width)
       }
+      if width != nil, let note = session.note { table.widen(5, toFit: note) }
       count += 1
     }
     if count == 0 {
       context.message("no time logged; start a timer with 'yarn time start PROJECT'")
       return
     }
+    table.fit(to: width)
     context.output.write(table.headerLine)
     var total: Int64 = 0
     try sessions { session, name in
@@ -140,7 +148,17 @@ struct TimeReportCommand: ParsableCommand {
         By day, week or month a session is split at local midnight and each part counts in its
         own day. Weeks are ISO 8601 (Monday first, 2026-W23); months 2026-06. --from and --to
         are inclusive local days, and only the time inside them counts. A running timer counts
-        until now. Periods with no time are left out.
+        until now. Periods with no time are left out. --today, --week (ISO 8601: Monday
+        through Sunday), --month and --year stand for the local days of the period holding
+        today.
+
+        --chart draws the time as bars of '#', one line per local day, or per ISO week when
+        the days charted are more than 31: 2026-11-30  ####### 2h 15m. The days run from
+        --from (or the period's first day, else the first day with time) through --to (or
+        the period's last day, else the last day with time); days with no time get no bar.
+        The longest bar fills the terminal's width ($COLUMNS), or 80 columns when the output
+        is not a terminal; every other is scaled to it (rounded, at least one '#' for any
+        time). --by cannot be given with --chart.
 
         JSON: an array of {"period", "seconds"} (or {"project", "projectID", "seconds"} with
         --by project). CSV: Period (or Project), Seconds, Duration (h:mm).
@@ -152,12 +170,14 @@ struct TimeReportCommand: ParsableCommand {
           "by", "grouping", "project (default), day, week or month.",
           completion: .cases(of: TimeReport.Grouping.self)),
         .value("project", "project", "Only this project's time."),
-        TimeOptions.formatOption,
-      ] + TimeOptions.csvOptions)
+        .flag("chart", "Draw a bar per day (or per ISO week) instead of a table."),
+      ] + TimeOptions.periodOptions + [TimeOptions.formatOption] + TimeOptions.csvOptions)
   }
 
   var from: String?
   var to: String?
+  var period: CalendarPeriod?
+  var chart: Bool
   var grouping: TimeReport.Grouping
   var projectReference: String?
   var format: TimeOptions.Format
@@ -168,12 +188,24 @@ struct TimeReportCommand: ParsableCommand {
   init(from values: ParsedValues) throws {
     from = values.value("from")
     to = values.value("to")
+    period = try TimeOptions.period(values)
+    chart = values.flag("chart")
+    if chart, let by = values.value("by") {
+      throw CLIError.badValue(
+        command: values.command, name: "--by", value: by,
+        reason: "--chart groups by day, or by ISO week over more than 31 days; give one or the other")
+    }
     grouping =
       try values.typed("by", expected: "project, day, week or month") {
         TimeReport.Grouping(rawValue: $0.lowercased())
       } ?? .project
     projectReference = values.value("project")
     format = try TimeOptions.format(values)
+    if chart && format != .table {
+      throw CLIError.optionDoesNotApply(
+        command: values.command, option: "--chart", reason: "a chart is drawn for people, not as \(format)")
+    }
+    if chart { grouping = .day }
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = CSVOutput(
       output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
@@ -182,12 +214,16 @@ struct TimeReportCommand: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let range = try TimeOptions.range(from: from, to: to, command: command, context: context)
+    let range = try TimeOptions.range(from: from, to: to, period: period, command: command, context: context)
     let report = try context.read { store in
       try TimeReport(
         store: store, grouping: grouping, range: range,
         projectID: try projectReference.map { try TimeOptions.projectID($0, in: store) },
         timeZone: context.timeZone, now: context.now)
+    }
+    if chart {
+      printChart(report, range: range, context: context)
+      return
     }
     switch format {
     case .json:
@@ -204,15 +240,53 @@ struct TimeReportCommand: ParsableCommand {
         return
       }
       let heading = grouping == .project ? "PROJECT" : grouping.rawValue.uppercased()
-      var table = Table([heading, "TIME", "H:MM"])
+      var table = Table([heading, "TIME", "H:MM"], shrinkable: grouping == .project ? [0] : [])
       for row in report.rows {
         table.add([row.key, Formatting.duration(row.seconds), TimeInput.hoursAndMinutes(row.seconds)])
       }
       table.add([
         "total", Formatting.duration(report.totalSeconds), TimeInput.hoursAndMinutes(report.totalSeconds),
       ])
-      context.output.write(table.text)
+      context.output.write(table.text(fitting: context.tableWidth))
     }
+  }
+}
+
+extension TimeReportCommand {
+  /// The report (by day) as a chart of bars (`TimeChart`), fitted to `context.tableWidth`
+  /// or 80 columns.
+  func printChart(_ report: TimeReport, range: (start: Date?, end: Date?), context: Context) {
+    var first: CalendarDate?
+    var last: CalendarDate?
+    if let period {
+      (first, last) = TimeOptions.days(of: period, context: context)
+    } else {
+      first = range.start.map { LocalCalendar.day(containing: $0, in: context.timeZone) }
+      last = range.end.map { LocalCalendar.day(containing: $0, in: context.timeZone).adding(days: -1) }
+    }
+    let chart = TimeChart(days: report, first: first, last: last)
+    if chart.bars.allSatisfy({ $0.seconds == 0 }) {
+      context.message("no time logged in that range")
+      return
+    }
+    let text = TimeReportCommand.chartText(chart, width: context.tableWidth ?? 80)
+    context.output.write(text)
+    context.message("total: \(Formatting.duration(report.totalSeconds))")
+  }
+
+  /// The chart's lines: `2026-11-30  ####### 2h 15m`, the longest bar as long as leaves the
+  /// widest line `width` columns (at least 10).
+  static func chartText(_ chart: TimeChart, width: Int) -> String {
+    let labelWidth = chart.bars.map(\.label.count).max() ?? 0
+    let durationWidth = chart.bars.map { Formatting.duration($0.seconds).count }.max() ?? 0
+    let longest = max(10, width - labelWidth - 2 - 1 - durationWidth)
+    var out = ""
+    for (bar, length) in zip(chart.bars, chart.lengths(width: longest)) {
+      out += bar.label + String(repeating: " ", count: labelWidth - bar.label.count + 2)
+      if length > 0 { out += String(repeating: "#", count: length) + " " }
+      out += Formatting.duration(bar.seconds) + "\n"
+    }
+    return out
   }
 }
 

@@ -61,13 +61,53 @@ enum TimeOptions {
     try project(reference, in: store).id
   }
 
+  /// `--today`, `--week`, `--month`, `--year`: the local calendar period holding today.
+  static let periodOptions: [OptionSpec] = [
+    .flag("today", "Only today (local day); not with --from, --to or another period."),
+    .flag("week", "Only this ISO week, Monday through Sunday."),
+    .flag("month", "Only this calendar month."),
+    .flag("year", "Only this calendar year."),
+  ]
+
+  /// The period flag given, if any.
+  ///
+  /// - Throws: `CLIError.optionDoesNotApply` (exit 64) for two of them, or one with
+  ///   `--from` or `--to`.
+  static func period(_ values: ParsedValues) throws(CLIError) -> CalendarPeriod? {
+    let given = CalendarPeriod.allCases.filter { values.flag($0.rawValue) }
+    guard let period = given.first else { return nil }
+    if given.count > 1 {
+      throw .optionDoesNotApply(
+        command: values.command, option: "--\(given[1].rawValue)",
+        reason: "give one of --today, --week, --month and --year")
+    }
+    for name in ["from", "to"] where values.value(name) != nil {
+      throw .optionDoesNotApply(
+        command: values.command, option: "--\(name)",
+        reason: "--\(period.rawValue) already says which days; give one or the other")
+    }
+    return period
+  }
+
+  /// The first and last local day of `period` around today.
+  static func days(of period: CalendarPeriod, context: Context) -> (first: CalendarDate, last: CalendarDate) {
+    period.days(containing: LocalCalendar.day(containing: context.now, in: context.timeZone))
+  }
+
   /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either
-  /// optional).
+  /// optional), or of `period` around today when given.
   ///
   /// - Throws: `CLIError.badValue` for an unreadable day or `--from` after `--to`.
-  static func range(from: String?, to: String?, command: [String], context: Context) throws(CLIError)
+  static func range(
+    from: String?, to: String?, period: CalendarPeriod? = nil, command: [String], context: Context
+  ) throws(CLIError)
     -> (start: Date?, end: Date?)
   {
+    if let period {
+      let days = days(of: period, context: context)
+      let interval = LocalCalendar.interval(from: days.first, through: days.last, in: context.timeZone)
+      return (interval.start, interval.end)
+    }
     let first = try from.map { text throws(CLIError) in
       try day(text, option: "--from", command: command, context: context)
     }

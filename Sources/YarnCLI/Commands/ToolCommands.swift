@@ -231,7 +231,8 @@ struct ToolList: ParsableCommand {
           : "no tools of that kind")
       return
     }
-    var table = Table(["ID", "NAME", "KIND", "SIZE", "LENGTH", "COUNT", "PROJECTS"])
+    var table = Table(
+      ["ID", "NAME", "KIND", "SIZE", "LENGTH", "COUNT", "PROJECTS"], shrinkable: [1, 6])
     for tool in tools {
       table.add([
         shortID(tool.id), tool.name, tool.kind.rawValue, tool.sizeText ?? "-",
@@ -239,7 +240,7 @@ struct ToolList: ParsableCommand {
         tool.projectIDs.map { names[$0] ?? $0 }.joined(separator: ", "),
       ])
     }
-    context.output.write(table.text)
+    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

@@ -96,7 +96,7 @@ enum HistoryOutput {
       context.message("nothing to undo: no change has been made since the history began")
       return
     }
-    var table = Table(["UNDO", "MADE", "CHANGE", "WHAT IT DID"])
+    var table = Table(["UNDO", "MADE", "CHANGE", "WHAT IT DID"], shrinkable: [2, 3])
     var undoSteps = 0
     for change in history {
       let step: String
@@ -114,7 +114,7 @@ enum HistoryOutput {
           ? "cannot be undone: \(change.detail ?? "it ended the history")" : effects(of: change),
       ])
     }
-    context.output.write(table.text)
+    context.output.write(table.text(fitting: context.tableWidth))
   }
 
   /// The most Characters of a command line the list shows (`--json` gives it whole).

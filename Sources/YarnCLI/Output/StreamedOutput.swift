@@ -53,52 +53,52 @@ struct JSONArrayPrinter {
 }
 
 /// A table written line by line, in two passes over rows that can be read twice (a query
-/// run again): `measure` every row, then write `headerLine` and each row's `line`. The
-/// lines are those of `Table.text` for the same rows, and no row is held.
+/// run again): `measure` every row, optionally `fit` it to a terminal's width, then write
+/// `headerLine` and each row's `line`. The lines are those of `Table.text(fitting:)` for the
+/// same rows, and no row is held.
 struct StreamedTable {
   private let headers: [String]
-  /// Each column's width so far, in Characters.
+  /// The positions of the columns that may be shortened to fit.
+  private let shrinkable: Set<Int>
+  /// Each column's width so far, in display columns.
   private var widths: [Int]
+  /// The widths lines are padded to: `widths`, or narrower once fitted.
+  private var shown: [Int]?
 
-  init(_ headers: [String]) {
+  init(_ headers: [String], shrinkable: Set<Int> = []) {
     self.headers = headers
-    widths = headers.map(\.count)
+    self.shrinkable = shrinkable
+    widths = headers.map { DisplayWidth.columns(of: Table.flatten($0)) }
   }
 
   /// Widens the columns to `row`'s cells (made one-line and printable, as `Table` shows them).
   mutating func measure(_ row: [String]) {
     for (index, cell) in row.prefix(widths.count).map(Table.flatten).enumerated() {
-      widths[index] = max(widths[index], cell.count)
+      widths[index] = max(widths[index], DisplayWidth.columns(of: cell))
     }
   }
 
-  /// Widens column `column` to `count` Characters.
+  /// Widens column `column` to `count` display columns.
   mutating func widen(_ column: Int, to count: Int) {
     widths[column] = max(widths[column], count)
   }
 
   /// Widens column `column` to fit `cell` as shown (one-line and printable).
   mutating func widen(_ column: Int, toFit cell: String) {
-    widen(column, to: Table.flatten(cell).count)
+    widen(column, to: DisplayWidth.columns(of: Table.flatten(cell)))
+  }
+
+  /// Fits the measured table to `width` display columns (`Table.fittedWidths`); `nil` leaves
+  /// it as wide as it is.
+  mutating func fit(to width: Int?) {
+    shown = width.map { Table.fittedWidths(widths, shrinkable: shrinkable, within: $0) }
   }
 
   /// The header line, ending in a line feed.
   var headerLine: String { line(headers) }
 
-  /// `row`'s line, padded to the measured widths, ending in a line feed.
+  /// `row`'s line, padded to the measured (or fitted) widths, ending in a line feed.
   func line(_ row: [String]) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(128)
-    for (index, cell) in row.prefix(widths.count).enumerated() {
-      let shown = Table.flatten(cell)
-      bytes.append(contentsOf: shown.utf8)
-      if index < widths.count - 1 {
-        bytes.append(
-          contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, widths[index] - shown.count) + 2))
-      }
-    }
-    var line = String(decoding: bytes, as: UTF8.self)
-    while line.hasSuffix(" ") { line.removeLast() }
-    return line + "\n"
+    Table.line(row.prefix(widths.count).map(Table.flatten), widths: shown ?? widths, natural: widths)
   }
 }

@@ -1,42 +1,91 @@
 /// A table for people: a header row and rows, columns aligned with two spaces between them,
 /// the last column not padded.
+///
+/// Widths are display columns (`DisplayWidth`): a CJK character or an emoji takes two, a
+/// combining mark none, so columns line up on a terminal. On a terminal a table can be fitted
+/// to its width (`text(fitting:)`): the widest of the columns marked `shrinkable` (names,
+/// notes: never IDs, numbers or amounts) are shortened, ending in `…`.
 struct Table {
+  /// The fewest columns a shrinkable column is shortened to: below that a table is left to
+  /// wrap.
+  static let minimumWidth = 8
+
   let headers: [String]
+  /// The positions of the columns that may be shortened to fit.
+  let shrinkable: Set<Int>
   /// The cells as shown: each made one-line and printable once, when its row is added.
   private(set) var rows: [[String]] = []
-  /// Each column's width so far, in Characters: updated as rows are added, so that `text`
-  /// needs no second pass to measure.
+  /// Each column's width so far, in display columns: updated as rows are added, so that
+  /// `text` needs no second pass to measure.
   private var widths: [Int]
 
-  init(_ headers: [String]) {
+  /// A table with `headers`, whose columns at the positions `shrinkable` may be shortened.
+  init(_ headers: [String], shrinkable: Set<Int> = []) {
     self.headers = headers
-    widths = headers.map(\.count)
+    self.shrinkable = shrinkable
+    widths = headers.map { DisplayWidth.columns(of: Table.flatten($0)) }
   }
 
   mutating func add(_ row: [String]) {
     let cells = row.prefix(widths.count).map(Table.flatten)
     for (index, cell) in cells.enumerated() {
-      widths[index] = max(widths[index], cell.count)
+      widths[index] = max(widths[index], DisplayWidth.columns(of: cell))
     }
     rows.append(cells)
   }
 
-  /// The table's text, each line ending in a line feed. Widths count Characters, which is
-  /// the display width for the Latin, Greek and Cyrillic names yarns mostly have.
-  var text: String {
+  /// The table's text, each line ending in a line feed, nothing shortened.
+  var text: String { text(fitting: nil) }
+
+  /// The table's text fitted to `width` display columns (`nil`: as wide as it is): the
+  /// shrinkable columns are shortened as `fittedWidths` says, their longer cells cut with
+  /// `…`. A table that cannot be fitted is as narrow as it can be and wraps.
+  func text(fitting width: Int?) -> String {
+    let shown = width.map { Table.fittedWidths(widths, shrinkable: shrinkable, within: $0) } ?? widths
     var out = ""
     for row in [headers.map(Table.flatten)] + rows {
-      var line = ""
-      for (index, cell) in row.enumerated() {
-        line += cell
-        if index < widths.count - 1 {
-          line += String(repeating: " ", count: widths[index] - cell.count + 2)
-        }
-      }
-      while line.hasSuffix(" ") { line.removeLast() }
-      out += line + "\n"
+      out += Table.line(row, widths: shown, natural: widths)
     }
     return out
+  }
+
+  /// One line of cells padded to `widths` (cells wider than their column, when `widths`
+  /// were fitted below `natural`, cut with `…`), ending in a line feed.
+  static func line(_ row: [String], widths: [Int], natural: [Int]) -> String {
+    var line = ""
+    for (index, cell) in row.prefix(widths.count).enumerated() {
+      var shown = cell
+      var columns = DisplayWidth.columns(of: cell)
+      if widths[index] < natural[index], columns > widths[index] {
+        shown = DisplayWidth.truncate(cell, to: widths[index])
+        columns = DisplayWidth.columns(of: shown)
+      }
+      line += shown
+      if index < widths.count - 1 {
+        line += String(repeating: " ", count: max(0, widths[index] - columns) + 2)
+      }
+    }
+    while line.hasSuffix(" ") { line.removeLast() }
+    return line + "\n"
+  }
+
+  /// Column widths that fit a line of `limit` display columns (two between columns): when
+  /// `widths` are wider, the widest shrinkable column is narrowed a column at a time (ties:
+  /// the leftmost) until the line fits or every shrinkable column is down to
+  /// `minimumWidth` (one narrower than that to begin with is never narrowed).
+  static func fittedWidths(_ widths: [Int], shrinkable: Set<Int>, within limit: Int) -> [Int] {
+    var fitted = widths
+    var total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+    while total > limit {
+      var widest: Int?
+      for index in fitted.indices where shrinkable.contains(index) && fitted[index] > minimumWidth {
+        if widest.map({ fitted[index] > fitted[$0] }) ?? true { widest = index }
+      }
+      guard let column = widest else { break }
+      fitted[column] -= 1
+      total -= 1
+    }
+    return fitted
   }
 
   /// A cell on one line, in one pass over its scalars: a line break (CR LF, LF, CR, VT, FF,

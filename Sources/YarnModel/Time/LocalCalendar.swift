@@ -259,3 +259,36 @@ extension CalendarDate {
     self.day = day
   }
 }
+
+/// A calendar period around a day, named by `--today`, `--week`, `--month` and `--year` of
+/// `yarn time log`, `yarn time report`: the local day, its ISO 8601 week (Monday through
+/// Sunday, ISO 8601-1:2019 §5.2.4.1), its month or its year.
+package enum CalendarPeriod: String, CaseIterable, Sendable {
+  case today, week, month, year
+
+  /// The first and last local day of the period holding `day` (both included): for
+  /// 2026-12-02, a Wednesday, the week is 2026-11-30 through 2026-12-06, the month
+  /// 2026-12-01 through 2026-12-31, the year 2026-01-01 through 2026-12-31. Clamped to the
+  /// days a `CalendarDate` holds.
+  package func days(containing day: CalendarDate) -> (first: CalendarDate, last: CalendarDate) {
+    switch self {
+    case .today:
+      return (day, day)
+    case .week:
+      let monday = day.adding(days: 1 - day.isoWeekday)
+      return (monday, monday.adding(days: 6))
+    case .month:
+      let first = CalendarDate(year: day.year, month: day.month, day: 1) ?? day
+      let next =
+        day.month == 12
+        ? CalendarDate(year: day.year + 1, month: 1, day: 1)
+        : CalendarDate(year: day.year, month: day.month + 1, day: 1)
+      return (first, next.map { $0.adding(days: -1) } ?? CalendarDate.last)
+    case .year:
+      return (
+        CalendarDate(year: day.year, month: 1, day: 1) ?? day,
+        CalendarDate(year: day.year, month: 12, day: 31) ?? day
+      )
+    }
+  }
+}

@@ -326,7 +326,7 @@ package enum TimeInput {
 extension CalendarDate {
   /// Days from 1970-01-01 to this day (negative before), by the proleptic Gregorian calendar
   /// (H. Hinnant's days-from-civil algorithm).
-  var daysSince1970: Int64 {
+  package var daysSince1970: Int64 {
     let y = Int64(month <= 2 ? year - 1 : year)
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400

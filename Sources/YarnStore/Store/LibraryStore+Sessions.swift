@@ -50,6 +50,19 @@ extension LibraryStore {
     }
   }
 
+  /// The session that started last (the latest start; of those, the last created), running
+  /// or not, or `nil` when there is none: what `yarn time continue` continues.
+  ///
+  /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
+  ///   `.closed`, `.database`.
+  public func latestSession() throws -> TimeSession? {
+    try read {
+      try connection.query(
+        "SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY start_time DESC, seq DESC LIMIT 1"
+      ) { try session(from: $0) }.first
+    }
+  }
+
   /// Adds `session`. Its instants are stored as whole Unix seconds, truncated.
   ///
   /// - Throws: `StoreError.sessionAlreadyRunning` (carrying the running one) when `session`

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import YarnCore
+
+@testable import YarnCLI
+
+/// Tables count display columns (wide East Asian characters and emoji two, combining marks
+/// none) and, on a terminal, fit its width by shortening their text columns with `…`
+/// (issue 15, item 3). Widths here are counted by hand from the characters' East Asian
+/// Width and emoji properties in the Unicode Character Database.
+@Suite struct TableWidthTests {
+  @Test func displayWidthsCountedByHand() {
+    #expect(DisplayWidth.columns(of: "Flax") == 4)
+    #expect(DisplayWidth.columns(of: "日本") == 4)  // two Wide ideographs
+    #expect(DisplayWidth.columns(of: "e\u{301}") == 1)  // e + COMBINING ACUTE ACCENT
+    #expect(DisplayWidth.columns(of: "Cafe\u{301} au lait") == 12)
+    #expect(DisplayWidth.columns(of: "👍🏽") == 2)  // emoji + skin tone modifier: one cluster
+    #expect(DisplayWidth.columns(of: "🇯🇵") == 2)  // two regional indicators: one flag
+    #expect(DisplayWidth.columns(of: "👩‍👩‍👧") == 2)  // a ZWJ sequence
+    #expect(DisplayWidth.columns(of: "a\u{200B}") == 1)  // ZERO WIDTH SPACE (Cf)
+    #expect(DisplayWidth.columns(of: "❤\u{FE0F}") == 2)  // text heart asked to be an emoji
+    #expect(DisplayWidth.columns(of: "❤") == 1)  // U+2764 alone: text presentation, Neutral
+    #expect(DisplayWidth.columns(of: "한글") == 4)  // Hangul syllables: Wide
+    #expect(DisplayWidth.columns(of: "Ｗ") == 2)  // FULLWIDTH LATIN CAPITAL LETTER W
+    #expect(DisplayWidth.columns(of: "ｱ") == 1)  // HALFWIDTH KATAKANA LETTER A
+    #expect(DisplayWidth.columns(of: "Ελληνικά") == 8)
+  }
+
+  @Test func truncationCutsWholeClustersAndAddsAnEllipsis() {
+    #expect(DisplayWidth.truncate("日本語の毛糸", to: 7) == "日本語…")  // 6 + 1
+    #expect(DisplayWidth.truncate("日本語の毛糸", to: 6) == "日本…")  // 4 + 1: no half ideograph
+    #expect(DisplayWidth.truncate("Cafe\u{301} au lait", to: 6) == "Cafe\u{301} …")
+    #expect(DisplayWidth.truncate("🇯🇵🇯🇵🇯🇵", to: 4) == "🇯🇵…")
+    #expect(DisplayWidth.truncate("Flax", to: 4) == "Flax")
+  }
+
+  /// Each column starts at the same display column on every line, whatever the script.
+  @Test func aTableWithCJKNamesIsAligned() {
+    var table = Table(["ID", "NAME", "WEIGHT"])
+    table.add(["a1", "日本の毛糸", "DK"])  // 10 columns
+    table.add(["b2", "Flax", "worsted"])
+    table.add(["c3", "👍🏽 yarn", "fingering"])  // 7 columns
+    #expect(
+      table.text
+        == "ID  NAME        WEIGHT\n"
+        + "a1  日本の毛糸  DK\n"
+        + "b2  Flax        worsted\n"
+        + "c3  👍🏽 yarn     fingering\n")
+  }
+
+  /// 8 + 32 + 23 + 5 columns and 3 gaps of 2 make 74; at 40 the 34 too many come off the
+  /// shrinkable NAME and COLORWAY, the widest first: NAME 32 → 23, then both in turn
+  /// (leftmost first on a tie) to NAME 10, COLORWAY 11: 8 + 10 + 11 + 5 + 6 = 40.
+  @Test func fittingToFortyColumns() {
+    var table = Table(["ID", "NAME", "COLORWAY", "GRAMS"], shrinkable: [1, 2])
+    table.add(["abcd1234", "Malabrigo Rios Worsted Superwash", "Azul Profundo Deep Blue", "100"])
+    #expect(Table.fittedWidths([8, 32, 23, 5], shrinkable: [1, 2], within: 40) == [8, 10, 11, 5])
+    #expect(
+      table.text(fitting: 40)
+        == "ID        NAME        COLORWAY     GRAMS\n"
+        + "abcd1234  Malabrigo…  Azul Profu…  100\n")
+    // Wide enough: untouched.
+    #expect(table.text(fitting: 74) == table.text)
+    #expect(table.text(fitting: nil).contains("Malabrigo Rios Worsted Superwash"))
+  }
+
+  /// Never below 8 columns: a table that still does not fit is left to wrap; IDs and
+  /// numbers are never cut.
+  @Test func fittingStopsAtTheMinimum() {
+    #expect(Table.fittedWidths([8, 32, 23, 5], shrinkable: [1, 2], within: 20) == [8, 8, 8, 5])
+    #expect(Table.fittedWidths([36, 5, 4], shrinkable: [1], within: 20) == [36, 5, 4])
+  }
+
+  /// Wide characters are cut whole: a column of 9 holds 4 ideographs and the ellipsis.
+  @Test func fittingCutsWideNamesWhole() {
+    var table = Table(["ID", "NAME", "TIME"], shrinkable: [1])
+    table.add(["abcd1234", "日本の毛糸で編むセーター", "2h 15m"])  // 24 columns
+    // 8 + 24 + 6 + 4 = 42; at 30: NAME 24 → 12.
+    #expect(
+      table.text(fitting: 30)
+        == "ID        NAME          TIME\n"
+        + "abcd1234  日本の毛糸…   2h 15m\n")
+  }
+
+  /// On a terminal (forced for the test) `stash list` fits `COLUMNS`; piped it is not cut,
+  /// whatever `COLUMNS` says, and `--json` never is.
+  @Test func theCLIFitsOnlyATerminal() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let name = "Malabrigo Rios Worsted Superwash Merino 日本"
+    try yarn.ok(["stash", "add", name])
+    let piped = try yarn.run(["stash", "list"], environment: ["COLUMNS": "60"])
+    #expect(piped.stdout.contains(name))
+    let fitted = try yarn.run(
+      ["stash", "list"], environment: ["COLUMNS": "60", "YARN_FORCE_TERMINAL": "1"])
+    #expect(fitted.status == 0)
+    #expect(!fitted.stdout.contains(name))
+    #expect(fitted.stdout.contains("Malabrigo"))
+    #expect(fitted.stdout.contains("…"))
+    for line in fitted.stdout.split(separator: "\n") {
+      #expect(DisplayWidth.columns(of: line) <= 60, "\(line)")
+    }
+    let json = try yarn.run(
+      ["stash", "list", "--json"], environment: ["COLUMNS": "60", "YARN_FORCE_TERMINAL": "1"])
+    #expect(json.stdout.contains(name))
+  }
+
+  /// `time log` (a table written in two passes) fits a terminal too, cutting PROJECT and
+  /// NOTE but not the times.
+  @Test func theTimeLogFitsATerminal() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "日本の毛糸で編むセーター"])
+    let note = "the second sleeve, decreasing every sixth round to the cuff"
+    try yarn.ok([
+      "time", "add", "日本の毛糸で編むセーター", "--from", "2026-01-05 10:00", "--to", "2026-01-05 12:15",
+      "--note", note,
+    ])
+    let piped = try yarn.ok(["time", "log"])
+    #expect(piped.stdout.contains(note))
+    let fitted = try yarn.run(["time", "log"], environment: ["COLUMNS": "80", "YARN_FORCE_TERMINAL": "1"])
+    #expect(fitted.stdout.contains("2026-01-05 10:00  2026-01-05 12:15  2h 15m"))
+    #expect(fitted.stdout.contains("…"))
+    for line in fitted.stdout.split(separator: "\n") {
+      #expect(DisplayWidth.columns(of: line) <= 80, "\(line)")
+    }
+  }
+}
