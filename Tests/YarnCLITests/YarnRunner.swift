@@ -64,9 +64,12 @@ struct YarnRunner {
   /// - Parameters:
   ///   - useLibrary: pass `--library`; when false the library comes from the environment.
   ///   - environment: variables added to the run's environment.
+  ///   - stdin: the bytes of its standard input (a file in the directory, removed after the
+  ///     run); `/dev/null` when `nil`.
   @discardableResult
   func run(
-    _ arguments: [String], useLibrary: Bool = true, environment: [String: String] = [:]
+    _ arguments: [String], useLibrary: Bool = true, environment: [String: String] = [:],
+    stdin: Data? = nil
   ) throws -> Result {
     guard let executable = YarnRunner.executable else {
       throw RunnerError.noExecutable
@@ -90,7 +93,17 @@ struct YarnRunner {
     let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    var input: FileHandle?
+    let inURL = directory.appendingPathComponent(".in-\(id)")
+    if let stdin {
+      try stdin.write(to: inURL)
+      input = try FileHandle(forReadingFrom: inURL)
+    }
+    process.standardInput = input ?? FileHandle.nullDevice
+    defer {
+      try? input?.close()
+      try? FileManager.default.removeItem(at: inURL)
+    }
     try process.run()
     process.waitUntilExit()
     try out.close()

@@ -110,28 +110,40 @@ struct BackupVerify: CancellableCommand {
     CommandConfiguration(
       name: "verify",
       abstract: "Check a backup completely (every entry, size and SHA-256) without restoring it.",
+      discussion: """
+        BACKUP - reads the zip from standard input (copied to a temporary file, removed
+        afterwards): yarn backup verify - < backup.zip. A progress bar is shown on standard
+        error when it is a terminal.
+        """,
       arguments: [
         .required(
-          "backup", "The backup zip, or a directory holding the same files.", completion: .file)
+          "backup", "The backup zip, or a directory holding the same files; - for standard input.",
+          completion: .file)
       ])
   }
 
   var path: String
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     path = try values.requiredArgument("backup")
+    command = values.command
   }
 
   func run(in context: Context) throws {
-    let url = try InputFile.existingItem(path)
-    let manifest = try Backup.verify(url)
+    let input = try InputFile.open(path, directories: true, command: command, name: "<backup>")
+    defer { input.remove() }
+    let bar = ProgressBar("verifying", context: context)
+    defer { bar.finish() }
+    let manifest = try input.namingErrors { try Backup.verify(input.url, progress: bar.callback) }
+    bar.finish()
     if context.global.json {
       try context.printJSON(manifest)
       return
     }
     let counts = manifest.counts
     context.output.line(
-      "\(path): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
+      "\(input.name): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
         + "by \(manifest.generator)): \(Formatting.counts(counts))")
   }
 }
@@ -153,15 +165,19 @@ struct BackupRestore: CancellableCommand {
                      lists them all, with nothing changed.
         --dry-run checks everything and says what would happen, changing nothing.
         Ctrl-C stops it between two files (exit 130; 143 for SIGTERM), changing nothing; a
-        new library it created is then left empty.
+        new library it created is then left empty. BACKUP - reads the zip from standard
+        input (copied to a temporary file, removed afterwards). A progress bar is shown on
+        standard error when it is a terminal.
 
         EXAMPLES:
           yarn --library ~/yarn-restored backup restore yarn-backup-20260329-143000.zip
           yarn backup restore old-laptop.zip --merge --dry-run
+          ssh old-laptop cat yarn-backup.zip | yarn backup restore - --merge
         """,
       arguments: [
         .required(
-          "backup", "The backup zip, or a directory holding the same files.", completion: .file)
+          "backup", "The backup zip, or a directory holding the same files; - for standard input.",
+          completion: .file)
       ],
       options: [
         .flag("replace", "Replace everything in the library (after a safety backup)."),
@@ -173,9 +189,11 @@ struct BackupRestore: CancellableCommand {
   var path: String
   var mode: RestoreMode
   var dryRun: Bool
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     path = try values.requiredArgument("backup")
+    command = values.command
     switch (values.flag("replace"), values.flag("merge")) {
     case (true, true):
       throw CLIError.needsExactlyOne(command: values.command, options: ["--replace", "--merge"])
@@ -203,18 +221,23 @@ struct BackupRestore: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let url = try InputFile.existingItem(path)
+    let input = try InputFile.open(path, directories: true, command: command, name: "<backup>")
+    defer { input.remove() }
+    let url = input.url
     let libraryURL = context.libraryURL
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
+    options.backupName = input.isStandardInput ? input.name : nil
     // Opening read-write creates the library directory, which a failed restore leaves in
     // place, empty: another `yarn` process may have opened it meanwhile, and removing it
     // would lose what that process commits. So a backup is checked, but for its attachments'
     // bytes, before a library is created for it. A dry run opens read-only and creates
     // nothing.
     if !dryRun, !FileManager.default.fileExists(atPath: libraryURL.path) {
-      try Backup.checkLibrary(of: url)
+      try input.namingErrors { try Backup.checkLibrary(of: url) }
     }
+    let bar = ProgressBar("restoring", context: context)
+    defer { bar.finish() }
     var createdSafetyFolder = false
     let report: RestoreReport
     do {
@@ -228,7 +251,9 @@ struct BackupRestore: CancellableCommand {
           }
           options.safetyBackup = target
         }
-        return try Backup.restore(from: url, into: store, options: options)
+        return try input.namingErrors {
+          try Backup.restore(from: url, into: store, options: options, progress: bar.callback)
+        }
       }
     } catch {
       if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
@@ -238,8 +263,9 @@ struct BackupRestore: CancellableCommand {
       }
       throw error
     }
+    bar.finish()
     if context.global.json { try context.printJSON(RestoreReportView(report)) }
-    for line in BackupRestore.summary(report, path: path, library: libraryURL.path) {
+    for line in BackupRestore.summary(report, path: input.name, library: libraryURL.path) {
       context.message(line)
     }
   }

@@ -21,17 +21,20 @@ struct NoteAdd: ParsableCommand {
     CommandConfiguration(
       name: "add", abstract: "Add a note to a project or a yarn.",
       discussion: """
-        The words of TEXT are joined with spaces; quote it to keep line breaks.
+        The words of TEXT are joined with spaces; quote it to keep line breaks. TEXT - reads
+        the note from standard input (all of it, UTF-8, without its last line break; on a
+        terminal, what is typed until Ctrl-D).
 
-        EXAMPLE:
+        EXAMPLES:
           yarn note add --project Flax "Sleeves: 2 rows shorter than the pattern"
+          yarn note add --yarn Rios - < swatch-notes.txt
         """,
-      arguments: [.variadic("text", "The note.")],
+      arguments: [.variadic("text", "The note; - for standard input.")],
       options: NoteSubjectOption.options)
   }
 
   var subject: NoteSubjectOption
-  var text: String
+  var text: NoteText
 
   init(from values: ParsedValues) throws {
     guard let subject = try NoteSubjectOption(values) else {
@@ -42,6 +45,7 @@ struct NoteAdd: ParsableCommand {
   }
 
   func run(in context: Context) throws {
+    let text = try self.text.read()
     let (note, about) = try context.write { store in
       let (noteSubject, about) = try subject.resolve(in: store)
       let created = Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down))
@@ -76,16 +80,19 @@ enum NoteSubjectOption {
     }
   }
 
-  /// The words of `<text>` joined with spaces; refused (64) when they break the rule of a
-  /// note's text (`Rules.noteText(_:field:)`: blank, too long, a control character).
-  static func text(_ values: ParsedValues) throws -> String {
-    let text = values.argumentList("text").joined(separator: " ")
+  /// The words of `<text>` joined with spaces, or standard input for `-` alone; words
+  /// refused (64) when they break the rule of a note's text (`Rules.noteText(_:field:)`:
+  /// blank, too long, a control character). Standard input is read by `NoteText.read()`.
+  static func text(_ values: ParsedValues) throws -> NoteText {
+    let words = values.argumentList("text")
+    if words == ["-"] { return .standardInput }
+    let text = words.joined(separator: " ")
     if let violation = Rules.noteText(text) {
       throw CLIError.badValue(
         command: values.command, name: "<text>", value: LineText.visible(String(text.prefix(40))),
         reason: violation.reason)
     }
-    return text
+    return .given(text)
   }
 
   /// The subject and its words (`yarn Rios`).
@@ -199,17 +206,18 @@ struct NoteEdit: ParsableCommand {
     CommandConfiguration(
       name: "edit", abstract: "Replace a note's text.",
       discussion: """
-        The words of TEXT are joined with spaces; quote it to keep line breaks. The note keeps
-        its ID, what it is about and when it was written; its changed time is now.
+        The words of TEXT are joined with spaces; quote it to keep line breaks. TEXT - reads
+        the text from standard input, as 'note add' does. The note keeps its ID, what it is
+        about and when it was written; its changed time is now.
         """,
       arguments: [
         .required("note", "The note: its ID or an ID prefix of at least 4 characters."),
-        .variadic("text", "The new text."),
+        .variadic("text", "The new text; - for standard input."),
       ])
   }
 
   var reference: String
-  var text: String
+  var text: NoteText
 
   init(from values: ParsedValues) throws {
     reference = try values.requiredArgument("note")
@@ -217,6 +225,7 @@ struct NoteEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
+    let text = try self.text.read()
     let note = try context.write { store in
       var note = try store.note(matching: reference)
       note.text = text
@@ -252,5 +261,23 @@ struct NoteRemove: ParsableCommand {
     }
     if context.global.json { try context.printJSON(note) }
     context.message("removed note \(shortID(note.id))")
+  }
+}
+
+/// A note's text on the command line: given as words, or `-` for standard input.
+enum NoteText: Equatable {
+  /// The words joined, checked against the rule.
+  case given(String)
+  /// Read when the command runs (`StandardInput.noteText()`).
+  case standardInput
+
+  /// The text: as given, or read from standard input and checked.
+  ///
+  /// - Throws: the errors of `StandardInput.noteText()`.
+  func read() throws -> String {
+    switch self {
+    case .given(let text): text
+    case .standardInput: try StandardInput.noteText()
+    }
   }
 }

@@ -23,13 +23,15 @@ struct StashImport: CancellableCommand {
         lacks keeps what the library has. Other rows add yarns.
         All or nothing: when any row is bad (or fits several yarns), every bad row is listed
         with its line and column, nothing is imported, and the exit status is 65. See
-        docs/CSV.md.
+        docs/CSV.md. FILE - reads the CSV from standard input (messages call it "standard
+        input"). A progress bar is shown on standard error when it is a terminal.
 
         EXAMPLES:
           yarn stash import stash.csv --dry-run
           yarn stash import yarnbuddy-stash.csv --lenient
+          curl -s https://example.org/stash.csv | yarn stash import -
         """,
-      arguments: [.required("file", "The CSV file.")],
+      arguments: [.required("file", "The CSV file; - for standard input.")],
       options: [
         .flag("dry-run", "Check the file and say what would change, changing nothing."),
         .value(
@@ -45,9 +47,11 @@ struct StashImport: CancellableCommand {
   var file: String
   var dryRun: Bool
   var options: StashCSV.ImportOptions
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     file = try values.requiredArgument("file")
+    command = values.command
     dryRun = values.flag("dry-run")
     let delimiter =
       try values.typed("delimiter", expected: "comma, semicolon or tab") {
@@ -60,6 +64,7 @@ struct StashImport: CancellableCommand {
 
   /// What `--json` prints.
   struct Summary: Encodable {
+    /// The file as given (`-` for standard input).
     var file: String
     var format: String
     var dryRun: Bool
@@ -78,8 +83,14 @@ struct StashImport: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let url = try InputFile.existingFile(file)
-    let data = try Data(contentsOf: url)
+    let input = try InputFile.open(file, command: command, name: "<file>")
+    defer { input.remove() }
+    let data = try Data(contentsOf: input.url)
+    input.remove()
+    // How messages name the file: its path as given, or `standard input`.
+    let file = input.name
+    let bar = ProgressBar(dryRun ? "checking" : "importing", context: context)
+    defer { bar.finish() }
     var options = self.options
     options.now = context.now
     let plan: StashCSV.ImportPlan
@@ -89,15 +100,17 @@ struct StashImport: CancellableCommand {
       let checked: StashCSV.ImportPlan? =
         dryRun || context.libraryIsMissing
         ? try context.read(warnIfMissing: false) { store in
-          try StashCSV.importCSV(from: data, into: store, options: options, dryRun: true)
+          try StashCSV.importCSV(
+            from: data, into: store, options: options, dryRun: true, progress: bar.callback)
         } : nil
+      bar.finish()
       if let checked, dryRun || !checked.problems.isEmpty {
         plan = checked
       } else {
         // Each row checked and written as it is read, in one write transaction, rolled back
         // when any row is bad.
         plan = try context.withStore(.readWrite) { store in
-          try StashCSV.importCSV(from: data, into: store, options: options)
+          try StashCSV.importCSV(from: data, into: store, options: options, progress: bar.callback)
         }
       }
     } catch let error as CSVReadError {
@@ -110,6 +123,7 @@ struct StashImport: CancellableCommand {
           : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
       throw CLIError.invalidData(message: "\(file): \(error); nothing was imported", hint: hint)
     }
+    bar.finish()
     report(plan, in: context)
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
@@ -121,7 +135,7 @@ struct StashImport: CancellableCommand {
     if context.global.json {
       try context.printJSON(
         Summary(
-          file: file, format: plan.dialect.rawValue, dryRun: dryRun, added: plan.added,
+          file: self.file, format: plan.dialect.rawValue, dryRun: dryRun, added: plan.added,
           updated: plan.changes.count, unchanged: plan.unchanged, overrides: plan.remainingOverrides.count,
           notes: plan.notesAdded, updates: plan.changes.map(Update.init),
           remainingOverrides: plan.remainingOverrides.map(Override.init), ignoredColumns: plan.ignoredColumns,

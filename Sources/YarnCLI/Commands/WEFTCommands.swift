@@ -53,15 +53,18 @@ struct WEFTExportCommand: ParsableCommand {
       throw CLIError.cannotCreateOutput(path: directory, reason: "it is not a folder")
     }
     let summary: WEFTExport.Summary
+    let bar = ProgressBar("exporting", context: context)
+    defer { bar.finish() }
     do {
       summary = try context.withStore(.readOnly) { store in
         try WEFTExport.write(
           from: store, to: URL(fileURLWithPath: directory), force: force, now: context.now,
-          app: YarnTool.version)
+          app: YarnTool.version, progress: bar.callback)
       }
     } catch WEFTExportError.exists(let path) {
       throw CLIError.outputExists(path: path)
     }
+    bar.finish()
     if context.global.json {
       try context.printJSON(summary)
     } else {
@@ -94,13 +97,16 @@ struct WEFTImportCommand: CancellableCommand {
         changes nothing, so importing the same files twice adds nothing. Every field yarn
         has no place for is listed as not kept. All or nothing: when any field is bad, each
         is listed with its file and JSON path, nothing is imported and the exit status is
-        65. See docs/WEFT.md.
+        65. See docs/WEFT.md. A FILE - reads a document from standard input (named
+        "standard input" in messages; once). A progress bar is shown on standard error when
+        it is a terminal.
 
         EXAMPLES:
           yarn weft import material.weft project.weft progress.weft --dry-run
           yarn weft import stash2go-backup.weft
+          curl -s https://example.org/stash.weft | yarn weft import -
         """,
-      arguments: [.variadic("file", "The WEFT files (.weft, JSON).")],
+      arguments: [.variadic("file", "The WEFT files (.weft, JSON); - for standard input.")],
       options: [
         .flag("dry-run", "Check the files and say what would change, changing nothing."),
         .flag("list-not-kept", "List every field not kept with its JSON path, not only their names."),
@@ -110,10 +116,17 @@ struct WEFTImportCommand: CancellableCommand {
   var files: [String]
   var dryRun: Bool
   var listAll: Bool
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     files = values.argumentList("file")
     if files.isEmpty { _ = try values.requiredArgument("file") }
+    command = values.command
+    if files.filter({ $0 == "-" }).count > 1 {
+      throw CLIError.badValue(
+        command: values.command, name: "<file>", value: "-",
+        reason: "standard input can be read once; give - once")
+    }
     dryRun = values.flag("dry-run")
     listAll = values.flag("list-not-kept")
   }
@@ -148,32 +161,37 @@ struct WEFTImportCommand: CancellableCommand {
   func run(in context: Context) throws {
     var sources: [WEFTImport.Source] = []
     for file in files {
-      let url = try InputFile.existingFile(file)
+      let input = try InputFile.open(file, command: command, name: "<file>")
+      defer { input.remove() }
       do {
-        sources.append(WEFTImport.Source(name: file, data: try Data(contentsOf: url)))
+        sources.append(WEFTImport.Source(name: input.name, data: try Data(contentsOf: input.url)))
       } catch {
-        throw CLIError.io(path: file, reason: "\(error)")
+        throw CLIError.io(path: input.name, reason: "\(error)")
       }
     }
+    let bar = ProgressBar(dryRun ? "checking" : "importing", context: context)
+    defer { bar.finish() }
     var plan: WEFTImport.Plan
     do {
       // Checked read-only first, so that bad files change nothing, not even by creating the
       // library; then planned again and applied in one write transaction.
       let checked = try context.read(warnIfMissing: false) { store in
-        try WEFTImport.plan(sources, store: store, now: context.now)
+        try WEFTImport.plan(sources, store: store, now: context.now, progress: bar.callback)
       }
+      bar.finish()
       if dryRun || !checked.problems.isEmpty {
         plan = checked
       } else {
         plan = try context.write { store in
           let plan = try WEFTImport.plan(sources, store: store, now: context.now)
-          try WEFTImport.apply(plan, to: store)
+          try WEFTImport.apply(plan, to: store, progress: bar.callback)
           return plan
         }
       }
     } catch let error as WEFTImport.ImportError {
       throw CLIError.invalidData(message: "\(error)", hint: "import again")
     }
+    bar.finish()
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
         message: "\(WEFTImport.ImportError(problems: plan.problems))",

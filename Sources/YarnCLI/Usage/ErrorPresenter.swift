@@ -158,7 +158,9 @@ enum ErrorPresenter {
     case .inputUnusable(let path, let reason):
       report.code = .noInput
       report.message = "cannot read '\(path)': \(reason)"
-      report.hint = "give a regular file"
+      report.hint =
+        path == InputSource.standardInputName
+        ? "pipe the file in (COMMAND - < FILE), or name the file" : "give a regular file"
     case .outputExists(let path):
       report.code = .cannotCreate
       report.message = "'\(path)' already exists"

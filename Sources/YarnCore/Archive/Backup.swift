@@ -87,23 +87,33 @@ public enum Backup {
   /// - Parameters:
   ///   - url: the backup: a zip file, or a directory holding its files.
   ///   - limits: what a hostile archive may not exceed (`BackupLimits.standard` by default).
+  ///   - progress: called on the calling thread with the fraction of the backup's bytes read
+  ///     (the manifest's sizes of `library.json` and the attachments), 0...1: after
+  ///     `library.json` and after each attachment; the values never go down and the last is 1
+  ///     when the backup is read to its end.
   /// - Returns: the manifest when everything is right.
   /// - Throws: `BackupError.invalidBackup` listing every problem found; `.notFound`,
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
   ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
   ///   `CancellationError` when the current task is cancelled (checked between attachments).
   @discardableResult
-  public static func verify(_ url: URL, limits: BackupLimits = .standard) throws -> BackupManifest {
+  public static func verify(
+    _ url: URL, limits: BackupLimits = .standard, progress: (@Sendable (Double) -> Void)? = nil
+  ) throws -> BackupManifest {
     let reader = try BackupReader(url: url, limits: limits)
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
+    var counter = reader.progressCounter(progress)
     var problems = reader.readLibrary().problems
+    counter.add(reader.librarySize)
     try Task.checkCancellation()
     for file in reader.attachmentFiles {
       try Task.checkCancellation()
       if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
+      counter.add(file.size)
     }
+    counter.finish()
     guard problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: problems)
     }

@@ -41,6 +41,18 @@ final class BackupReader {
     manifest.files.filter { $0.path.hasPrefix(BackupManifest.attachmentsDirectory) }
   }
 
+  /// The manifest's size of `library.json` in bytes (0 when it lists none).
+  var librarySize: Int64 {
+    manifest.files.first { $0.path == BackupManifest.libraryPath }.map { max(0, $0.size) } ?? 0
+  }
+
+  /// A counter of the bytes read of `library.json` and the attachments, by their manifest
+  /// sizes, reporting to `progress`.
+  func progressCounter(_ progress: (@Sendable (Double) -> Void)?) -> ProgressCounter {
+    ProgressCounter(
+      total: attachmentFiles.reduce(librarySize) { $0 + max(0, $1.size) }, report: progress)
+  }
+
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
   /// - Throws: `BackupError.notFound` when nothing is there; `BackupError.cannotOpen` when it

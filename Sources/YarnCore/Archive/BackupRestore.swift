@@ -50,6 +50,10 @@ public struct RestoreOptions: Sendable {
   public var now: Date
   /// What a hostile backup may not exceed (`BackupLimits.standard` by default).
   public var limits: BackupLimits
+  /// How the backup is named in the undo history's note of a `.replace` (`url.path` when
+  /// `nil`): a caller that restores from a temporary copy (standard input spooled to a
+  /// file) names the source the user gave.
+  public var backupName: String?
 
   /// Options; by default a real (not dry-run) `.emptyOnly` restore with the standard limits.
   public init(
@@ -158,9 +162,15 @@ extension Backup {
   ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
   ///   loaded; `CancellationError` when the current task is cancelled (checked between
   ///   attachments; nothing is changed then).
+  /// - Parameter progress: called on the calling thread with the fraction of the backup's
+  ///   bytes read (the manifest's sizes of `library.json` and the attachments), 0...1: after
+  ///   `library.json` and after each attachment is checked (or placed); the values never go
+  ///   down, and the last is 1 once every attachment is read. The safety backup of a
+  ///   `.replace` reports nothing.
   @discardableResult
   public static func restore(
-    from url: URL, into store: LibraryStore, options: RestoreOptions
+    from url: URL, into store: LibraryStore, options: RestoreOptions,
+    progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> RestoreReport {
     let mode = options.mode
     if !options.dryRun {
@@ -177,7 +187,9 @@ extension Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
+    var counter = reader.progressCounter(progress)
     let read = reader.readLibrary(now: store.clock())
+    counter.add(reader.librarySize)
     try Task.checkCancellation()
     var problems = read.problems
     let files = reader.attachmentFiles
@@ -190,7 +202,9 @@ extension Backup {
       for file in files {
         try Task.checkCancellation()
         if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
+        counter.add(file.size)
       }
+      counter.finish()
       guard problems.isEmpty else {
         throw BackupError.invalidBackup(path: url.path, problems: problems)
       }
@@ -226,7 +240,9 @@ extension Backup {
       // still held, so that no other process can commit a record of the same bytes first.
       var placed: [String] = []
       do {
-        try placeAttachments(files, from: reader, into: store, placed: &placed, url: url)
+        try placeAttachments(
+          files, from: reader, into: store, placed: &placed, url: url, counter: &counter)
+        counter.finish()
         // Planned again under the write lock: the library may have changed since.
         func insertItems() throws {
           let final = try RestorePlan(read.library, into: store, mode: mode)
@@ -260,7 +276,7 @@ extension Backup {
           report.safetyBackup = target
           // Not recorded in the undo history, which it ends: the safety backup is the way back.
           let barrier =
-            "it replaced the whole library with the backup \(url.path); the library before it "
+            "it replaced the whole library with the backup \(options.backupName ?? url.path); the library before it "
             + "is in the safety backup \(target.path)"
           try store.withoutHistory(barrier: barrier) {
             try store.removeAll()
@@ -287,10 +303,10 @@ extension Backup {
   ///
   /// - Throws: `BackupError.invalidBackup` listing every attachment problem, after reading
   ///   them all; `BackupError.cannotStage` when a file cannot be written;
-  ///   `CancellationError`.
+  ///   `CancellationError`. Each file read is added to `counter`.
   private static func placeAttachments(
     _ files: [BackupManifest.File], from reader: BackupReader, into store: LibraryStore,
-    placed: inout [String], url: URL
+    placed: inout [String], url: URL, counter: inout ProgressCounter
   ) throws {
     let folder = store.directory.appendingPathComponent(LibraryStore.attachmentsFolderName)
     var problems: [BackupProblem] = []
@@ -301,7 +317,9 @@ extension Backup {
       // replace it, so a damaged file in the library is mended, never trusted.
       let existed = store.hasAttachment(sha256: file.sha256)
       let temporary = folder.appendingPathComponent(".restore-" + Identifier.make())
-      if let problem = try reader.readAttachment(file, to: temporary) {
+      let problem = try reader.readAttachment(file, to: temporary)
+      counter.add(file.size)
+      if let problem {
         problems.append(problem)
         continue
       }

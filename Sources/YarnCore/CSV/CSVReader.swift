@@ -100,6 +100,10 @@ struct CSVReader {
   /// The number of fields every record should have (the header's), when known. Lenient mode
   /// uses it to decide between a strict reading and a guessed one; strict mode ignores it.
   var expectedFieldCount: Int?
+  /// How many bytes of the input were read so far, for progress.
+  var bytesRead: Int { position }
+  /// The size of the input in bytes.
+  var byteCount: Int { bytes.count }
 
   /// - Parameters:
   ///   - data: the whole input.

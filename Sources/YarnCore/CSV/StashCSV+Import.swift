@@ -204,17 +204,23 @@ extension StashCSV {
   ///   - options: delimiter, leniency, guard, time zone and clock.
   ///   - dryRun: check every row and count what would change in a read transaction, writing
   ///     nothing.
+  ///   - progress: called on the calling thread with the fraction of the work done, 0...1,
+  ///     after each row: the bytes of `data` read, over both readings when the file is read
+  ///     twice (each is half). The values never go down; the last is 1 when every row was
+  ///     read (also when some are bad).
   /// - Returns: what was imported (or would be); when `problems` is not empty, nothing was.
   /// - Throws: the errors of `importPlan(from:store:options:)`; `StoreError` when the store
   ///   refuses a write (nothing is imported); `CancellationError` when the current task is
   ///   cancelled (checked before each row; nothing is imported).
   public static func importCSV(
     from data: Data, into store: LibraryStore, options: ImportOptions = ImportOptions(),
-    dryRun: Bool = false
+    dryRun: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> ImportPlan {
     if dryRun {
       return try store.read {
-        try importPlan(from: data, options: options, library: ImportLibrary(store), destination: .count)
+        try importPlan(
+          from: data, options: options, library: ImportLibrary(store), destination: .count,
+          progress: progress)
       }
     }
     /// Carries the plan of a refused import out of the transaction it rolls back.
@@ -224,7 +230,8 @@ extension StashCSV {
     do {
       return try store.write {
         let plan = try importPlan(
-          from: data, options: options, library: ImportLibrary(store), destination: .store(store))
+          from: data, options: options, library: ImportLibrary(store), destination: .store(store),
+          progress: progress)
         guard plan.problems.isEmpty else { throw Refused(plan: plan) }
         return plan
       }
@@ -288,13 +295,19 @@ extension StashCSV {
   /// an ID whose key some library yarn has (`StashMerger.match`), then to settle every row
   /// in the file's order. Otherwise once.
   ///
+  /// `progress` gets the fraction of the bytes read after each row (each reading is half
+  /// when there are two), and 1 at the end.
+  ///
   /// - Throws: `CSVReadError`; what `library`'s functions throw; `CancellationError` when the
   ///   current task is cancelled (checked before each row).
   static func importPlan(
-    from data: Data, options: ImportOptions, library: ImportLibrary, destination: Destination
+    from data: Data, options: ImportOptions, library: ImportLibrary, destination: Destination,
+    progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> ImportPlan {
+    var counter = ProgressCounter(total: 1, report: progress)
     var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
     guard let header = try reader.next() else {
+      counter.finish()
       var plan = ImportPlan(dialect: .yarn)
       plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
       return plan
@@ -303,7 +316,13 @@ extension StashCSV {
     var merger = StashMerger(
       layout: layout, options: options, library: library, fieldCount: header.fields.count,
       destination: destination)
+    // The fraction of a reading done: its bytes read, over all bytes.
+    func fraction(_ reader: CSVReader) -> Double {
+      reader.byteCount > 0 ? Double(reader.bytesRead) / Double(reader.byteCount) : 1
+    }
+    var readings = 1.0
     if try library.hasYarns() {
+      readings = 2
       try merger.indexLibrary()
       var first = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
       _ = try first.next()
@@ -311,14 +330,18 @@ extension StashCSV {
       while let record = try first.next() {
         try Task.checkCancellation()
         merger.collect(record)
+        counter.set(fraction(first) / readings)
       }
       try merger.match()
     }
+    let before = readings - 1
     reader.expectedFieldCount = header.fields.count
     while let record = try reader.next() {
       try Task.checkCancellation()
       try merger.read(record)
+      counter.set((before + fraction(reader)) / readings)
     }
+    counter.finish()
     var plan = merger.finish()
     plan.guessedLines = reader.guessedLines
     return plan

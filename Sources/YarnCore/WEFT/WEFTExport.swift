@@ -134,21 +134,30 @@ public enum WEFTExport {
   /// Writes the documents into `directory` (created when missing), each file whole or not at
   /// all (`AtomicFile`).
   ///
+  /// `progress` is called on the calling thread with the fraction done, 0...1: a fifth once
+  /// the documents are made from the library, then a fifth after each file written; the
+  /// values never go down and the last is 1.
+  ///
   /// - Throws: `WEFTExportError.exists` when a file of `fileNames` is there and `force` is
   ///   false (nothing is written); `StoreError`; the I/O errors of `AtomicFile`.
-  public static func write(from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?)
-    throws -> Summary
-  {
+  public static func write(
+    from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?,
+    progress: (@Sendable (Double) -> Void)? = nil
+  ) throws -> Summary {
     let urls = fileNames.map { directory.appendingPathComponent($0) }
     if !force, let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
       throw WEFTExportError.exists(path: existing.path)
     }
     var (files, summary) = try documents(from: store, now: now, app: app)
+    var counter = ProgressCounter(total: Int64(files.count + 1), report: progress)
+    counter.add(1)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     for (url, file) in zip(urls, files) {
       try AtomicFile.write(file.data, to: url)
       summary.files.append(url.path)
+      counter.add(1)
     }
+    counter.finish()
     return summary
   }
 

@@ -168,12 +168,22 @@ public enum WEFTImport {
   ///     whatever the order).
   ///   - store: the library; only read.
   ///   - now: the instant of the notes the import adds, and the clock of the session rules.
+  ///   - progress: called on the calling thread with the fraction of the sources' bytes
+  ///     read, 0...1, after each source; the values never go down and the last is 1.
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `StoreError` when the store cannot be read; `CancellationError`.
-  public static func plan(_ sources: [Source], store: LibraryStore, now: Date) throws -> Plan {
+  public static func plan(
+    _ sources: [Source], store: LibraryStore, now: Date, progress: (@Sendable (Double) -> Void)? = nil
+  ) throws -> Plan {
     try store.read {
       var planner = WEFTPlanner(store: store, now: now)
-      for source in sources { planner.read(source) }
+      var counter = ProgressCounter(
+        total: Int64(sources.reduce(0) { $0 + $1.data.count }), report: progress)
+      for source in sources {
+        planner.read(source)
+        counter.add(Int64(source.data.count))
+      }
+      counter.finish()
       return try planner.finish()
     }
   }
@@ -182,22 +192,55 @@ public enum WEFTImport {
   /// projects, new and changed tools, new sessions, new notes, in that order (one step of
   /// `yarn undo`).
   ///
+  /// `progress` is called on the calling thread with the fraction of the items written,
+  /// 0...1, after each; the values never go down and the last is 1.
+  ///
   /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
   ///   when the store refuses a change (the transaction is rolled back).
-  public static func apply(_ plan: Plan, to store: LibraryStore) throws {
+  public static func apply(
+    _ plan: Plan, to store: LibraryStore, progress: (@Sendable (Double) -> Void)? = nil
+  ) throws {
     guard plan.problems.isEmpty else { throw ImportError(problems: plan.problems) }
+    let total =
+      plan.yarnCreates.count + plan.yarnUpdates.count + plan.projectCreates.count
+      + plan.projectUpdates.count + plan.toolCreates.count + plan.toolUpdates.count
+      + plan.sessionCreates.count + plan.notes.count
+    var counter = ProgressCounter(total: Int64(total), report: progress)
     try store.write {
       for yarn in plan.yarnCreates {
         try Task.checkCancellation()
         try store.insert(yarn)
+        counter.add(1)
       }
-      for yarn in plan.yarnUpdates { try store.update(yarn) }
-      for project in plan.projectCreates { try store.insert(project) }
-      for project in plan.projectUpdates { try store.update(project) }
-      for tool in plan.toolCreates { try store.insert(tool) }
-      for tool in plan.toolUpdates { try store.update(tool) }
-      for session in plan.sessionCreates { try store.insert(session) }
-      for note in plan.notes { try store.insert(note) }
+      for yarn in plan.yarnUpdates {
+        try store.update(yarn)
+        counter.add(1)
+      }
+      for project in plan.projectCreates {
+        try store.insert(project)
+        counter.add(1)
+      }
+      for project in plan.projectUpdates {
+        try store.update(project)
+        counter.add(1)
+      }
+      for tool in plan.toolCreates {
+        try store.insert(tool)
+        counter.add(1)
+      }
+      for tool in plan.toolUpdates {
+        try store.update(tool)
+        counter.add(1)
+      }
+      for session in plan.sessionCreates {
+        try store.insert(session)
+        counter.add(1)
+      }
+      for note in plan.notes {
+        try store.insert(note)
+        counter.add(1)
+      }
+      counter.finish()
     }
   }
 
