@@ -136,10 +136,10 @@ public enum Backup {
   }
 
   /// Restores the backup at `url` into `store`, which must be empty (`RestoreMode.emptyOnly`),
-  /// on the calling thread. See `restore(from:into:options:)`.
+  /// on the calling thread. See `restore(from:into:options:progress:)`.
   ///
   /// - Returns: the backup's manifest.
-  /// - Throws: as `restore(from:into:options:)`; `BackupError.libraryNotEmpty` when the
+  /// - Throws: as `restore(from:into:options:progress:)`; `BackupError.libraryNotEmpty` when the
   ///   library holds anything.
   @discardableResult
   public static func restore(

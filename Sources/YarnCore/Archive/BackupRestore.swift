@@ -162,11 +162,15 @@ extension Backup {
   ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
   ///   loaded; `CancellationError` when the current task is cancelled (checked between
   ///   attachments; nothing is changed then).
-  /// - Parameter progress: called on the calling thread with the fraction of the backup's
-  ///   bytes read (the manifest's sizes of `library.json` and the attachments), 0...1: after
-  ///   `library.json` and after each attachment is checked (or placed); the values never go
-  ///   down, and the last is 1 once every attachment is read. The safety backup of a
-  ///   `.replace` reports nothing.
+  /// - Parameters:
+  ///   - url: the backup zip.
+  ///   - store: the library to restore into.
+  ///   - options: the mode (empty only, merge, replace), dry run, limits and safety backup.
+  ///   - progress: called on the calling thread with the fraction of the backup's bytes read
+  ///     (the manifest's sizes of `library.json` and the attachments), 0...1: after
+  ///     `library.json` and after each attachment is checked (or placed); the values never go
+  ///     down, and the last is 1 once every attachment is read. The safety backup of a
+  ///     `.replace` reports nothing.
   @discardableResult
   public static func restore(
     from url: URL, into store: LibraryStore, options: RestoreOptions,
