@@ -56,7 +56,7 @@ import Testing
     let result = try yarn.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
     #expect(result.status == 65)
     #expect(result.stderr.contains("1 problem; nothing was imported:"))
-    #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: is not a number"))
+    #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
     #expect(try yarn.librarySnapshot() == before)
     let missing = try yarn.run(["weft", "import", "nowhere.weft"])
     #expect(missing.status == 66)

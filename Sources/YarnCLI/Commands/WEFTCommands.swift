@@ -91,7 +91,8 @@ struct WEFTImportCommand: CancellableCommand {
         sessions), tool (needles and hooks) or bundle, from yarn or any other app, such as Stash2Go's and the
         Ravelry-profile exports. Files are read together: a project's yarns and a progress's
         project may be in another file. An item whose id is an ID of the library updates it
-        (every field WEFT holds; photos and notes are kept), a material whose id is not one
+        (the fields the item gives; a field it leaves out keeps the library's value, and
+        photos and notes are kept), a material whose id is not one
         yarn keeps is matched by name, brand, colorway and dye lot as 'yarn stash import'
         matches rows, and others are added with their id; an item equal to its library item
         changes nothing, so importing the same files twice adds nothing. Every field yarn

@@ -253,9 +253,13 @@ public enum WEFT {
     var tags: [String]?
     var toolsUsed: [ToolRef]?
     var ext: ProjectExt?
+    /// When the item was last changed (ISO 8601); read only for the finished day of a
+    /// finished project without `completed_at`.
+    var updatedAt: String?
 
     enum CodingKeys: String, CodingKey {
       case id, name, craft, status, startedAt = "started_at", completedAt = "completed_at"
+      case updatedAt = "updated_at"
       case patternRef = "pattern_ref", materialsUsed = "materials_used", notes
       case privateNotes = "private_notes", sizeMade = "size_made", madeFor = "made_for", gauge, tags
       case toolsUsed = "tools_used", ext

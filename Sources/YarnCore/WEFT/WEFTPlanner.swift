@@ -87,7 +87,9 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let version)? = top["weft_version"] else {
-      problem(file, "weft_version", "is missing; a WEFT document has one")
+      problem(
+        file, "weft_version",
+        top["weft_version"] == nil ? "is missing; a WEFT document has one" : "expected a string")
       return
     }
     guard version.split(separator: ".").first == "1" else {
@@ -95,7 +97,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let type)? = top["type"] else {
-      problem(file, "type", "is missing; a WEFT document has one")
+      problem(file, "type", top["type"] == nil ? "is missing; a WEFT document has one" : "expected a string")
       return
     }
     var keys: [(key: String, type: String)]
@@ -131,7 +133,8 @@ struct WEFTPlanner {
         case "project": projects.append(item)
         case "progress": progress.append(item)
         case "tool": tools.append(item)
-        default: omit(file, item.path, "yarn keeps no \(itemType)s")
+        default:
+          omit(file, item.path, "yarn keeps no \(itemType == "library" ? "libraries" : itemType + "s")")
         }
       }
     }
@@ -154,15 +157,71 @@ struct WEFTPlanner {
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
     do {
       return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(item.value))
-    } catch let DecodingError.typeMismatch(expected, context) {
-      problem(
-        item.file, WEFTPlanner.path(item.path, context.codingPath), "is not \(WEFTPlanner.word(expected))")
-    } catch let DecodingError.dataCorrupted(context) {
-      problem(item.file, WEFTPlanner.path(item.path, context.codingPath), context.debugDescription)
     } catch {
-      problem(item.file, item.path, WEFTPlanner.describe(error))
+      var (path, reason) = WEFTPlanner.decodingProblem(error, at: item.path)
+      // Foundation says a fraction in a whole-number field without its path: the number
+      // whose replacement by 0 ends that error is the one.
+      if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
+        for (numberPath, trial) in WEFTPlanner.numbersReplaced(item.value, at: item.path) {
+          do {
+            _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
+          } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
+            continue
+          } catch {}
+          (path, reason) = (numberPath, "expected a whole number")
+          break
+        }
+      }
+      problem(item.file, path, reason)
     }
     return nil
+  }
+
+  /// For each number with a fraction or exponent in `value` (a `JSONValue.number`), its
+  /// JSON path and `value` with that number replaced by 0.
+  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(path: String, value: JSONValue)] {
+    switch value {
+    case .number: return [(path, .integer(0))]
+    case .object(let members):
+      return members.keys.sorted().flatMap { key in
+        numbersReplaced(members[key] ?? .null, at: "\(path).\(key)").map { inner in
+          var copy = members
+          copy[key] = inner.value
+          return (inner.path, JSONValue.object(copy))
+        }
+      }
+    case .array(let elements):
+      return elements.indices.flatMap { index in
+        numbersReplaced(elements[index], at: "\(path)[\(index)]").map { inner in
+          var copy = elements
+          copy[index] = inner.value
+          return (inner.path, JSONValue.array(copy))
+        }
+      }
+    default: return []
+    }
+  }
+
+  /// A decoding error in plain words, at its JSON path under `prefix`: such as
+  /// (`items[0].timer.sessions[0].duration_seconds`, `expected a whole number`) or
+  /// (`items[2]`, `expected an object, found null`).
+  static func decodingProblem(_ error: any Error, at prefix: String) -> (path: String, reason: String) {
+    switch error {
+    case DecodingError.typeMismatch(let expected, let context):
+      return (path(prefix, context.codingPath), "expected \(word(expected))")
+    case DecodingError.valueNotFound(let expected, let context):
+      return (path(prefix, context.codingPath), "expected \(word(expected)), found null")
+    case DecodingError.keyNotFound(let key, let context):
+      return (path(prefix, context.codingPath + [key]), "is missing")
+    case DecodingError.dataCorrupted(let context):
+      // A JSON number that does not fit the whole number a field holds (1.5, 1e30).
+      if context.debugDescription.contains("does not fit") {
+        return (path(prefix, context.codingPath), "expected a whole number")
+      }
+      return (path(prefix, context.codingPath), describe(error))
+    default:
+      return (prefix, "\(error)")
+    }
   }
 
   static func path(_ prefix: String, _ codingPath: [any CodingKey]) -> String {
@@ -255,6 +314,29 @@ struct WEFTPlanner {
     return false
   }
 
+  /// Whether the item gives a field, even as null or empty: `path` is its members' keys
+  /// joined by dots, `[]` after a key meaning any element of that array (`packs[].dye_lot`).
+  /// A field the item leaves out keeps the library's value (docs/WEFT.md, "What a second
+  /// import changes").
+  static func gives(_ value: JSONValue, _ path: String) -> Bool {
+    var values = [value]
+    for part in path.split(separator: ".") {
+      let each = part.hasSuffix("[]")
+      let key = String(each ? part.dropLast(2) : part)
+      values = values.compactMap { value in
+        if case .object(let members) = value { return members[key] }
+        return nil
+      }
+      if each {
+        values = values.flatMap { value -> [JSONValue] in
+          if case .array(let elements) = value { return elements }
+          return []
+        }
+      }
+    }
+    return !values.isEmpty
+  }
+
   func allLibraryProjects() throws -> [Project] {
     try libraryProjects ?? store.projects()
   }
@@ -307,7 +389,7 @@ extension WEFTPlanner {
       let outcomes = try StashMatchKey.settle(
         waiting[key, default: []], among: free,
         unchanged: { draft, yarn in
-          var read = WEFTPlanner.matching(draft, yarn).yarn
+          var read = WEFTPlanner.keepingAbsent(WEFTPlanner.matching(draft, yarn).yarn, yarn, draft.item)
           read.photos = yarn.photos
           read.remainingOverride = yarn.remainingOverride
           return read == yarn ? draft : nil
@@ -472,21 +554,56 @@ extension WEFTPlanner {
     }
     var checked = yarn
     checked.remainingOverride = current
-    rules(
-      checked.ruleViolations(), item,
-      fields: [
-        "name": "name", "brand": "brand", "colorway": "colorway", "color family": "color_family",
-        "dye lot": "dye_lot", "fiber": "fiber_content", "length per skein": "packs",
-        "net weight per skein": "packs",
-        "quantity": material.originalQuantity == nil ? "quantity" : "original_quantity",
-        "remaining": "quantity", "purchase location": "acquired_from", "price": "acquired_price",
-        "stored in": "location", "tag": "tags",
-      ])
+    var fields = WEFTPlanner.yarnFields
+    if material.originalQuantity != nil { fields["quantity"] = "original_quantity" }
+    rules(checked.ruleViolations(), item, fields: fields)
     guard plan.problems.count == before else { return nil }
     let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
       onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil)
+  }
+
+  /// The WEFT field of each field a yarn's rules name.
+  static let yarnFields = [
+    "name": "name", "brand": "brand", "colorway": "colorway", "color family": "color_family",
+    "dye lot": "dye_lot", "fiber": "fiber_content", "length per skein": "packs",
+    "net weight per skein": "packs", "quantity": "quantity", "remaining": "quantity",
+    "purchase location": "acquired_from", "price": "acquired_price", "stored in": "location", "tag": "tags",
+  ]
+
+  /// `yarn` with the fields its material leaves out as the library's yarn `base` has them: a
+  /// field absent from the item keeps the library's value, one present (even empty or null)
+  /// replaces it. A put-up is given by a pack's per-unit figure or by a total of a quantity
+  /// counted in skeins; a quantity by `quantity` or `original_quantity` (the remaining
+  /// amount with it).
+  static func keepingAbsent(_ yarn: Yarn, _ base: Yarn, _ item: WEFTItem) -> Yarn {
+    var yarn = yarn
+    func keep<T>(_ field: WritableKeyPath<Yarn, T>, _ keys: String...) {
+      if !keys.contains(where: { WEFTPlanner.gives(item.value, $0) }) {
+        yarn[keyPath: field] = base[keyPath: field]
+      }
+    }
+    keep(\.brand, "brand")
+    keep(\.colorway, "colorway", "packs[].colorway")
+    keep(\.colorFamily, "color_family")
+    keep(\.dyeLot, "dye_lot", "packs[].dye_lot")
+    keep(\.weight, "yarn.weight_category")
+    keep(\.fiber, "fiber_content")
+    if yarn.lengthPerSkein == nil {
+      keep(\.lengthPerSkein, "packs[].length_per_unit_meters", "packs[].length_per_unit_yards")
+    }
+    if yarn.netWeightPerSkein == nil {
+      keep(\.netWeightPerSkein, "packs[].weight_per_unit_grams", "packs[].weight_per_unit_ounces")
+    }
+    keep(\.quantity, "quantity", "original_quantity")
+    keep(\.remainingOverride, "quantity", "original_quantity")
+    keep(\.purchaseLocation, "acquired_from", "packs[].acquired_from")
+    keep(\.dateAdded, "acquired_date", "packs[].acquired_date")
+    keep(\.price, "acquired_price", "packs[].acquired_price")
+    keep(\.storedIn, "location")
+    keep(\.tags, "tags")
+    return yarn
   }
 
   /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
@@ -577,8 +694,9 @@ extension WEFTPlanner {
     let path = "\(item.path).\(key)"
     var figures: [(Amount, String)] = []
     if let count = quantity.unitsCount {
-      if let label = quantity.unitLabel, let unit = WEFTTaxonomy.unit(label), unit.dimension == .mass {
-        figures.append((Amount(count, unit), "units_count"))  // unit.yaml's kg, pound, gram, oz
+      if let label = quantity.unitLabel, let unit = WEFTTaxonomy.unit(label), unit != .skein {
+        // unit.yaml's kg, pound, gram, oz, meter and yard
+        figures.append((Amount(count, unit), "units_count"))
       } else if WEFTPlanner.countsSkeins(quantity) {
         figures.append((Amount(count, .skein), "units_count"))
       } else {
@@ -657,11 +775,6 @@ extension WEFTPlanner {
       }
       project.started = day(weft.startedAt, item, "started_at")
       project.finished = day(weft.completedAt, item, "completed_at")
-      if project.finished != nil, ![.finished, .frogged].contains(project.status) {
-        omit(
-          item.file, "\(item.path).completed_at", "only a finished or frogged project keeps a finished day")
-        project.finished = nil
-      }
       // The pattern's name and URL; its PDF, which WEFT does not carry, stays. (An empty
       // pattern of the library stays empty rather than becoming none.)
       let pattern = Pattern(
@@ -669,29 +782,46 @@ extension WEFTPlanner {
         url: line(weft.patternRef?.url, item, "pattern_ref.url", limit: Rules.maximumURLLength),
         pdf: base?.pattern?.pdf)
       project.pattern = pattern == Pattern() && base?.pattern == nil ? nil : pattern
+      // A usage that cannot be read leaves the library's project its own usages: the yarn
+      // may come later (01-about-weft/README.md, references), and the usages it has are the
+      // knitter's record.
+      let keepsUsages = base.map { !$0.usages.isEmpty } ?? false
+      let kept = keepsUsages ? "; the project's yarns used are left as they are" : ""
+      var incomplete = false
       for (index, used) in (weft.materialsUsed ?? []).enumerated() {
         let path = "\(item.path).materials_used[\(index)]"
         guard let materialID = used.materialId else {
-          omit(item.file, path, "names no material_id, so no yarn of the library")
+          omit(item.file, path, "names no material_id, so no yarn of the library" + kept)
+          incomplete = true
           continue
         }
         let yarnID: String
         if let mapped = yarnIDs[materialID] {
-          guard !mapped.isEmpty else { continue }
+          guard !mapped.isEmpty else {
+            incomplete = true
+            continue
+          }
           yarnID = mapped
         } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
           yarnID = materialID
         } else {
-          omit(item.file, path, "the material \(materialID) is in neither the files nor the library")
+          omit(item.file, path, "the material \(materialID) is in neither the files nor the library" + kept)
+          incomplete = true
           continue
         }
-        guard let amount = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used") else {
+        guard let amount = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used", kept) else {
+          incomplete = true
           continue
         }
         project.addUsage(of: yarnID, amount)
       }
+      if let base {
+        if incomplete { project.usages = base.usages }
+        keepAbsent(&project, base, item)
+      }
+      let refused = finishedDay(&project, base, weft, item)
       rules(
-        project.ruleViolations(), item,
+        project.ruleViolations().filter { !refused || $0.field != "finished day" }, item,
         fields: [
           "name": "name", "pattern name": "pattern_ref.name", "pattern url": "pattern_ref.url",
           "finished day": "completed_at", "amount of yarn": "materials_used", "gauge": "gauge",
@@ -715,6 +845,58 @@ extension WEFTPlanner {
       }
       try addNotes(notes, subject: .project(project.id), isNew: base == nil, item)
     }
+  }
+
+  /// The project's fields the item leaves out, as the library's project has them: a field
+  /// absent from the item keeps the library's value, one present (even empty or null)
+  /// replaces it. (The usages are settled by the caller, the finished day by `finishedDay`.)
+  private func keepAbsent(_ project: inout Project, _ base: Project, _ item: WEFTItem) {
+    func keep<T>(_ field: WritableKeyPath<Project, T>, _ keys: String...) {
+      if !keys.contains(where: { WEFTPlanner.gives(item.value, $0) }) {
+        project[keyPath: field] = base[keyPath: field]
+      }
+    }
+    keep(\.pattern, "pattern_ref")
+    keep(\.started, "started_at")
+    keep(\.usages, "materials_used")
+    keep(\.gauge, "gauge")
+    keep(\.sizeMade, "size_made")
+    keep(\.madeFor, "made_for")
+    keep(\.tags, "tags")
+    keep(\.needleSizes, "ext.knitting.needle_sizes_mm", "ext.crochet.hook_sizes_mm")
+  }
+
+  /// The finished day: `completed_at`; else, for a finished or frogged project, the library
+  /// project's own finished day; else, for a finished one (which the rules say always has
+  /// one), the day of the item's `updated_at` as written, said in a warning; else a problem
+  /// asking for `completed_at` (and `true`). A project neither finished nor frogged keeps
+  /// none.
+  private mutating func finishedDay(
+    _ project: inout Project, _ base: Project?, _ weft: WEFT.Project, _ item: WEFTItem
+  ) -> Bool {
+    let ends = [ProjectStatus.finished, .frogged].contains(project.status)
+    if project.finished != nil, !ends {
+      omit(item.file, "\(item.path).completed_at", "only a finished or frogged project keeps a finished day")
+      project.finished = nil
+    }
+    guard ends, project.finished == nil, weft.completedAt == nil else { return false }
+    if let own = base?.finished, !WEFTPlanner.gives(item.value, "completed_at") {
+      project.finished = own
+      return false
+    }
+    guard project.status == .finished else { return false }
+    if let updated = weft.updatedAt, let updatedDay = CalendarDate(iso8601: String(updated.prefix(10))) {
+      project.finished = updatedDay
+      plan.warnings.append(
+        WEFTImport.Problem(
+          file: item.file, path: "\(item.path).completed_at",
+          reason: "is missing; the finished day kept is the day of updated_at, \(updatedDay.iso8601)"))
+      return false
+    }
+    problem(
+      item.file, "\(item.path).completed_at",
+      "is missing; a finished project has a finished day: give completed_at (YYYY-MM-DD) or updated_at")
+    return true
   }
 
   /// A WEFT gauge as yarn's: stitches (and rows) over the length of `unit` (`10cm`, `4in`,
@@ -751,9 +933,11 @@ extension WEFTPlanner {
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
   /// and the put-up words, gram, kg, oz, pound, meter, yard), else `weight_grams`, else
   /// `length_meters`.
-  private mutating func usageAmount(_ used: WEFT.QuantityUsed?, _ file: String, _ path: String) -> Amount? {
+  private mutating func usageAmount(
+    _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = ""
+  ) -> Amount? {
     guard let used else {
-      omit(file, path, "no quantity_used; yarn records a usage with its amount")
+      omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept)
       return nil
     }
     if let value = used.value {
@@ -763,7 +947,7 @@ extension WEFTPlanner {
     }
     if let grams = used.weightGrams { return Amount(grams, .gram) }
     if let meters = used.lengthMeters { return Amount(meters, .meter) }
-    omit(file, path, "no amount yarn reads")
+    omit(file, path, "no amount yarn reads" + kept)
     return nil
   }
 
@@ -774,6 +958,7 @@ extension WEFTPlanner {
       ("Pattern", { $0.pattern?.name }), ("Pattern URL", { $0.pattern?.url }),
       ("Gauge", { $0.gauge?.description }), ("Size made", { $0.sizeMade }), ("Made for", { $0.madeFor }),
       ("Tags", { $0.tags.isEmpty ? nil : Tags.cell($0.tags) }),
+      ("Needle sizes", { $0.needleSizes.map { $0.map(\.description).joined(separator: ", ") } }),
       (
         "Yarns used",
         { $0.usages.isEmpty ? nil : $0.usages.map { "\($0.amount) of \($0.yarnID)" }.joined(separator: ", ") }
@@ -821,6 +1006,12 @@ extension WEFTPlanner {
       else { continue }
       for path in WEFTKept.progress.unkept(in: item.value, at: item.path) { omit(item.file, path) }
       let sessions = state.timer?.sessions ?? []
+      let sum = sessions.reduce(Int64(0)) { $0 &+ max(0, $1.durationSeconds ?? 0) }
+      if let total = state.timer?.totalSeconds, total != sum {
+        omit(
+          item.file, "\(item.path).timer.total_seconds",
+          "total_seconds \(total) differs from the sessions' \(sum) s; yarn keeps the sessions")
+      }
       guard !sessions.isEmpty else { continue }
       let projectID: String
       if let mapped = projectIDs[weftProject] {
@@ -931,6 +1122,9 @@ extension WEFTPlanner {
       try Task.checkCancellation()
       var yarn = draft.yarn
       yarn.photos = draft.base?.photos ?? []
+      if let base = draft.base {
+        yarn = WEFTPlanner.keepingAbsent(yarn, base, draft.item)
+      }
       if let current = draft.current {
         if let own = draft.base?.remainingOverride, StashCSV.isSame(current, as: own, putUp: yarn.putUp) {
           yarn.remainingOverride = own
@@ -960,6 +1154,13 @@ extension WEFTPlanner {
       {
         yarn.quantity = nil
         yarn.remainingOverride = own
+      }
+      if draft.base != nil {
+        // The library's values kept may not sit with the item's (a quantity in skeins kept
+        // beside a remaining amount given in grams without a put-up).
+        let before = plan.problems.count
+        rules(yarn.ruleViolations(), draft.item, fields: WEFTPlanner.yarnFields)
+        guard plan.problems.count == before else { continue }
       }
       if let base = draft.base {
         if base == yarn {
