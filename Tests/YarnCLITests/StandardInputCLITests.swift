@@ -55,6 +55,30 @@ import YarnCore
     }
   }
 
+  /// A closed standard input (`<&-`) reads as empty: it hung, reading the descriptor the
+  /// runtime had opened in its place.
+  @Test func aClosedStandardInputIsRefusedAtOnce() throws {
+    try Self.withBackup { yarn, env, zip in
+      guard let executable = YarnRunner.executable else { return }
+      for command in ["stash import -", "backup verify -", "backup restore -"] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+          "-c", "exec timeout 20 '\(executable.path)' --library '\(yarn.library.path)' \(command) <&-",
+        ]
+        process.environment = env.merging(ProcessInfo.processInfo.environment) { mine, _ in mine }
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 66, "\(command): \(text)")
+        #expect(text.contains("error: cannot read 'standard input': it is empty"), "\(command): \(text)")
+      }
+      #expect(try Self.leftovers(env).isEmpty)
+    }
+  }
+
   @Test func emptyStandardInputIsRefused() throws {
     try Self.withBackup { yarn, env, _ in
       for command in [["backup", "verify", "-"], ["backup", "restore", "-"], ["stash", "import", "-"]] {

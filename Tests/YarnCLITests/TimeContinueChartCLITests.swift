@@ -45,6 +45,9 @@ import Testing
     #expect(noted["note"] as? String == "sleeve")
     let both = try yarn.run(["time", "continue", "--same-note", "--note", "x"])
     #expect(both.status == 64)
+    #expect(
+      both.stderr.hasPrefix(
+        "error: give '--same-note' or '--note', not both: --same-note copies the latest session's note\n"))
   }
 
   @Test func periodsExcludeEachOtherAndTheDays() throws {
@@ -57,6 +60,7 @@ import Testing
     ] {
       let result = try yarn.run(arguments)
       #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr.contains("not both"), "\(arguments): \(result.stderr)")
     }
     try yarn.ok(["time", "log", "--today"])
     try yarn.ok(["time", "report", "--year", "--by", "week"])

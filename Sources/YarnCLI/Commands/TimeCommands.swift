@@ -117,8 +117,9 @@ struct TimeContinue: ParsableCommand {
     note = try values.clearable("note") ?? nil
     command = values.command
     if sameNote && values.value("note") != nil {
-      throw CLIError.optionDoesNotApply(
-        command: command, option: "--note", reason: "--same-note copies the latest session's note")
+      throw CLIError.conflictingOptions(
+        command: command, options: ["--same-note", "--note"],
+        reason: "--same-note copies the latest session's note")
     }
   }
 

@@ -71,20 +71,20 @@ enum TimeOptions {
 
   /// The period flag given, if any.
   ///
-  /// - Throws: `CLIError.optionDoesNotApply` (exit 64) for two of them, or one with
+  /// - Throws: `CLIError.conflictingOptions` (exit 64) for two of them, or one with
   ///   `--from` or `--to`.
   static func period(_ values: ParsedValues) throws(CLIError) -> CalendarPeriod? {
     let given = CalendarPeriod.allCases.filter { values.flag($0.rawValue) }
     guard let period = given.first else { return nil }
     if given.count > 1 {
-      throw .optionDoesNotApply(
-        command: values.command, option: "--\(given[1].rawValue)",
+      throw .conflictingOptions(
+        command: values.command, options: ["--\(given[0].rawValue)", "--\(given[1].rawValue)"],
         reason: "give one of --today, --week, --month and --year")
     }
     for name in ["from", "to"] where values.value(name) != nil {
-      throw .optionDoesNotApply(
-        command: values.command, option: "--\(name)",
-        reason: "--\(period.rawValue) already says which days; give one or the other")
+      throw .conflictingOptions(
+        command: values.command, options: ["--\(period.rawValue)", "--\(name)"],
+        reason: "--\(period.rawValue) already says which days")
     }
     return period
   }

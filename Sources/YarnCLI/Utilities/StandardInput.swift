@@ -150,13 +150,15 @@ enum StandardInput {
       let ready = poll(&waiting, 1, 200)
       if ready < 0 {
         if errno == EINTR { continue }
-        throw CLIError.io(path: InputSource.standardInputName, reason: String(cString: strerror(errno)))
+        throw CLIError.inputUnusable(
+          path: InputSource.standardInputName, reason: String(cString: strerror(errno)))
       }
       if ready == 0 { continue }
       let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
-        throw CLIError.io(path: InputSource.standardInputName, reason: String(cString: strerror(errno)))
+        throw CLIError.inputUnusable(
+          path: InputSource.standardInputName, reason: String(cString: strerror(errno)))
       }
       if count == 0 { return }
       do {
