@@ -40,6 +40,30 @@ import Testing
 
   /// Values checked by hand against yarn-stash-ravelry.weft, knitting-project-ravelry.weft and
   /// knitting-progress-ravelry.weft.
+  /// An item's notes text over the note limit (yarn's export joins a yarn's notes, each within
+  /// the limit, with a blank line) becomes several notes, cut at blank lines, else at the
+  /// limit; export then import of a yarn with two 100,000-character notes was refused.
+  @Test func notesOverTheLimitAreCutAtBlankLines() {
+    let a = String(repeating: "a", count: 60_000)
+    let b = String(repeating: "b", count: 60_000)
+    #expect(WEFTPlanner.notePieces(a + "\n\n" + b) == [a, b])
+    let (x, y, z) = (
+      String(repeating: "x", count: 40_000), String(repeating: "y", count: 40_000),
+      String(repeating: "z", count: 40_000)
+    )
+    // 40,000 + 2 + 40,000 = 80,002 fits; adding 2 + 40,000 more would not.
+    #expect(WEFTPlanner.notePieces([x, y, z].joined(separator: "\n\n")) == [x + "\n\n" + y, z])
+    let long = String(repeating: "w", count: 250_000)
+    #expect(
+      WEFTPlanner.notePieces(long) == [
+        String(repeating: "w", count: 100_000), String(repeating: "w", count: 100_000),
+        String(repeating: "w", count: 50_000),
+      ])
+    #expect(WEFTPlanner.notePieces("short\n\nnote") == ["short\n\nnote"])
+    let full = String(repeating: "n", count: 100_000)
+    #expect(WEFTPlanner.notePieces(full + "\n\n" + full) == [full, full])
+  }
+
   @Test func theRavelryExamplesImportWithTheirValues() throws {
     let store = try LibraryStore.inMemory()
     let plan = try Self.importing(Self.examples("ravelry"), into: store)

@@ -969,13 +969,47 @@ extension WEFTPlanner {
     }
   }
 
+  /// `text` as notes of at most `Rules.maximumNoteLength` characters: a WEFT item has one
+  /// `notes` text, and yarn's export joins an item's notes with a blank line, so a longer
+  /// text is cut at blank lines (each piece as long as it can be), and a paragraph longer
+  /// than the limit at the limit. Pieces that are only blank are dropped.
+  static func notePieces(_ text: String) -> [String] {
+    let limit = Rules.maximumNoteLength
+    guard text.count > limit else { return [text] }
+    var pieces: [String] = []
+    var current = ""
+    var currentCount = 0
+    for paragraph in text.components(separatedBy: "\n\n") {
+      var rest = Substring(paragraph)
+      // A paragraph over the limit alone: cut at the limit.
+      while rest.count > limit {
+        if currentCount > 0 { pieces.append(current) }
+        current = ""
+        currentCount = 0
+        let end = rest.index(rest.startIndex, offsetBy: limit)
+        pieces.append(String(rest[..<end]))
+        rest = rest[end...]
+      }
+      let count = rest.count
+      if currentCount > 0, currentCount + 2 + count > limit {
+        pieces.append(current)
+        current = ""
+        currentCount = 0
+      }
+      current += (currentCount > 0 ? "\n\n" : "") + rest
+      currentCount += (currentCount > 0 ? 2 : 0) + count
+    }
+    if currentCount > 0 { pieces.append(current) }
+    return pieces.filter { !$0.allSatisfy(\.isWhitespace) }
+  }
+
   /// Adds the notes of a new item; for an existing one, warns when they differ from its own.
   private mutating func addNotes(_ texts: [String], subject: Note.Subject, isNew: Bool, _ item: WEFTItem)
     throws
   {
     guard !texts.isEmpty else { return }
     if isNew {
-      for text in texts {
+      for text in texts.flatMap(Self.notePieces) {
         if let violation = Rules.noteText(text, field: "notes") {
           problem(item.file, "\(item.path).notes", violation.reason)
         }
