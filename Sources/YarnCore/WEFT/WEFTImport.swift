@@ -207,39 +207,23 @@ public enum WEFTImport {
       + plan.sessionCreates.count + plan.notes.count
     var counter = ProgressCounter(total: Int64(total), report: progress)
     try store.write {
-      for yarn in plan.yarnCreates {
-        try Task.checkCancellation()
-        try store.insert(yarn)
-        counter.add(1)
+      // Each item written, in this order, counts one; a cancelled task stops between items
+      // (the transaction is then rolled back).
+      func each<Item>(_ items: [Item], _ write: (Item) throws -> Void) throws {
+        for item in items {
+          try Task.checkCancellation()
+          try write(item)
+          counter.add(1)
+        }
       }
-      for yarn in plan.yarnUpdates {
-        try store.update(yarn)
-        counter.add(1)
-      }
-      for project in plan.projectCreates {
-        try store.insert(project)
-        counter.add(1)
-      }
-      for project in plan.projectUpdates {
-        try store.update(project)
-        counter.add(1)
-      }
-      for tool in plan.toolCreates {
-        try store.insert(tool)
-        counter.add(1)
-      }
-      for tool in plan.toolUpdates {
-        try store.update(tool)
-        counter.add(1)
-      }
-      for session in plan.sessionCreates {
-        try store.insert(session)
-        counter.add(1)
-      }
-      for note in plan.notes {
-        try store.insert(note)
-        counter.add(1)
-      }
+      try each(plan.yarnCreates) { try store.insert($0) }
+      try each(plan.yarnUpdates) { try store.update($0) }
+      try each(plan.projectCreates) { try store.insert($0) }
+      try each(plan.projectUpdates) { try store.update($0) }
+      try each(plan.toolCreates) { try store.insert($0) }
+      try each(plan.toolUpdates) { try store.update($0) }
+      try each(plan.sessionCreates) { try store.insert($0) }
+      try each(plan.notes) { try store.insert($0) }
       counter.finish()
     }
   }
