@@ -26,6 +26,7 @@ private struct TestAdd: ParsableCommand {
         .value("colorway", "text", "The color."),
         .flag("force", "Replace it."),
         .value("output", "file", "Where to write.", short: "o"),
+        .optionalNumber("year", "year", "A year, or this one."),
       ])
   }
   init(from values: ParsedValues) throws {}
@@ -36,7 +37,10 @@ private struct TestList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List things.",
-      options: [.value("to", "unit", "The unit.", required: true)], aliases: ["ls"])
+      options: [
+        .value("to", "unit", "The unit.", required: true),
+        .optionalNumber("year", "year", "A year, or this one."),
+      ], aliases: ["ls"])
   }
   init(from values: ParsedValues) throws {}
   func run(in context: Context) throws {}
@@ -96,6 +100,22 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     let parsed = try values(["thing", "add", "x", "--brand", "--force"])
     #expect(parsed.value("brand") == "--force")
     #expect(!parsed.flag("force"))
+  }
+
+  /// `--year`, `--year 2025`, `--year=2025`: the next word is the value when it starts with
+  /// a digit, or when the command takes no positional argument and it is no option.
+  @Test func optionalNumberTakesADigitWordOrNothing() throws {
+    let alone = try values(["thing", "add", "x", "--year", "--force"])
+    #expect(alone.flag("year") && alone.value("year") == nil && alone.flag("force"))
+    let spaced = try values(["thing", "add", "--year", "2025", "x"])
+    #expect(spaced.value("year") == "2025" && spaced.argument("name") == "x")
+    #expect(try values(["thing", "add", "x", "--year=20x5"]).value("year") == "20x5")
+    // A word that is no number is the command's argument where it takes one...
+    let word = try values(["thing", "add", "--year", "x"])
+    #expect(word.flag("year") && word.argument("name") == "x")
+    // ... and the option's (bad) value where it takes none.
+    #expect(try values(["thing", "list", "--to", "g", "--year", "twenty"]).value("year") == "twenty")
+    #expect(try values(["thing", "list", "--to", "g", "--year"]).flag("year"))
   }
 
   @Test func shortOption() throws {
@@ -211,6 +231,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
         --colorway <text>         The color.
         --force                   Replace it.
         -o, --output <file>       Where to write.
+        --year [<year>]           A year, or this one.
 
       GLOBAL OPTIONS:
         --library <dir>           The library directory (default: $YARN_LIBRARY, else
@@ -223,7 +244,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(help == expected)
     #expect(
       HelpGenerator.usage(for: [TestRoot.self, TestGroup.self, TestList.self])
-        == "tool thing list --to <unit>")
+        == "tool thing list --to <unit> [<options>]")
     let group = HelpGenerator.help(for: [TestRoot.self, TestGroup.self])
     #expect(group.contains("USAGE: tool thing <subcommand>"))
     #expect(group.contains("\n  add                       Add a thing.\n"))

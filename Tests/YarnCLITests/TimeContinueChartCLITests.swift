@@ -67,6 +67,73 @@ import Testing
     try yarn.ok(["time", "report", "--month", "--chart"])
   }
 
+  /// `--year 2025` names a year on time log, time report and summary; summary takes the
+  /// periods around today too (the runner's TZ is UTC).
+  @Test func aGivenYearAndSummaryPeriods() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2025-06-01 10:00", "--to", "2025-06-01 11:00"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2024-12-31 23:00", "--to", "2025-01-01 00:30"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-02-01 10:00", "--to", "2026-02-01 10:45"])
+    // 2025 holds the June hour and the whole session that crosses New Year (the log lists a
+    // session sharing time with the days whole).
+    for year in [["--year", "2025"], ["--year=2025"]] {
+      let log = try #require(try yarn.ok(["time", "log", "--json"] + year).json() as? [[String: Any]])
+      #expect(log.map { $0["seconds"] as? Int } == [5_400, 3_600], "\(year)")
+    }
+    // The report counts only the time inside 2025: 30 min of the New Year session + 1 h.
+    let report = try #require(
+      try yarn.ok(["time", "report", "--year", "2025", "--by", "month", "--json"]).json() as? [[String: Any]])
+    #expect(report.map { $0["period"] as? String } == ["2025-01", "2025-06"])
+    #expect(report.map { $0["seconds"] as? Int } == [1_800, 3_600])
+    let summary = try #require(try yarn.ok(["summary", "--year", "2025", "--json"]).json() as? [String: Any])
+    #expect(summary["from"] as? String == "2025-01-01" && summary["to"] as? String == "2025-12-31")
+    #expect(summary["year"] as? Int == 2025)
+    #expect(summary["loggedSeconds"] as? Int == 5_400)
+    let busiest = try #require(summary["busiestMonth"] as? [String: Any])
+    #expect(busiest["year"] as? Int == 2025 && busiest["month"] as? Int == 6)
+
+    // The periods around today: from and to as worked out here (ISO weeks start on Monday).
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let before = calendar.dateComponents([.year, .month, .day, .weekday], from: Date())
+    let week = try #require(try yarn.ok(["summary", "--week", "--json"]).json() as? [String: Any])
+    let month = try #require(try yarn.ok(["summary", "--month", "--json"]).json() as? [String: Any])
+    let today = try #require(try yarn.ok(["summary", "--today", "--json"]).json() as? [String: Any])
+    let after = calendar.dateComponents([.year, .month, .day, .weekday], from: Date())
+    if before == after, let day = calendar.date(from: before) {
+      let text = { (date: Date) -> String in
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+      }
+      // weekday: 1 is Sunday … 7 Saturday; days back to Monday: (weekday + 5) % 7.
+      let monday = calendar.date(byAdding: .day, value: -(((before.weekday ?? 2) + 5) % 7), to: day)!
+      #expect(week["from"] as? String == text(monday))
+      #expect(week["to"] as? String == text(calendar.date(byAdding: .day, value: 6, to: monday)!))
+      #expect(week["year"] is NSNull)
+      #expect(month["from"] as? String == String(format: "%04d-%02d-01", before.year ?? 0, before.month ?? 0))
+      #expect(month["busiestMonth"] is NSNull)
+      #expect(today["from"] as? String == text(day) && today["to"] as? String == text(day))
+    }
+    let text = try yarn.ok(["summary", "--year", "2025"]).stdout
+    #expect(text.hasPrefix("2025 in review\n"))
+    #expect(text.contains("Busiest month: June 2025 (1h)\n"))
+
+    // Refused: two periods, the card for less than a year, a year that is no year.
+    for arguments in [
+      ["summary", "--year", "--week"], ["summary", "--month", "--card", "card.svg"],
+      ["summary", "--year", "0"], ["summary", "--year", "twenty"], ["time", "log", "--year", "10000"],
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: "), "\(arguments)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("card.svg").path))
+    let help = try yarn.ok(["help", "summary"]).stdout
+    #expect(help.contains("--year [<year>]"))
+  }
+
   /// 1h on 2026-11-20 and 2h 15m on 2026-11-21, charted 2026-11-18 through 2026-11-22.
   /// Piped: 80 columns; labels 10, two spaces, a space and durations of at most 6 ("2h 15m")
   /// leave 61 for the longest bar: 8100 s → 61, 3600 s → 3600 × 61 / 8100 = 27.1 → 27. At

@@ -308,7 +308,7 @@ import Testing
     #expect((try empty.json() as? [String: Any])?["averageSecondsPerFinished"] is NSNull)
     // The busiest month, summed in Python from samples/demo/library.json in New York time:
     // February, 37,800 s.
-    #expect(text.stdout.contains("Busiest month: February (10h 30m)\n"))
+    #expect(text.stdout.contains("Busiest month: February 2026 (10h 30m)\n"))
     let month = try #require(summary["busiestMonth"] as? [String: Any])
     #expect(month["month"] as? Int == 2 && month["name"] as? String == "February")
     #expect(month["seconds"] as? Int == 37_800)

@@ -154,12 +154,12 @@ import Testing
   }
 
   /// The sample library (samples/demo, America/New_York) summarized from the store: the
-  /// figures worked out by hand in `YearSummaryTests.theSampleLibrary2026`.
+  /// figures worked out by hand in `PeriodSummaryTests.theSampleLibrary2026`.
   @Test func theSampleLibrarySummarizedFromTheStore() throws {
     try withTemporaryDirectory { root in
       let store = try store(root, try SampleLibraryTests.loadLibrary())
       let now = Date(timeIntervalSince1970: 1_800_000_000)
-      let summary = try YearSummary(store: store, year: 2026, timeZone: newYork, now: now)
+      let summary = try PeriodSummary(store: store, year: 2026, timeZone: newYork, now: now)
       #expect(
         summary.finished.map(\.project.name) == [
           "Flax for Leo", "Hermione's Everyday Socks", "Granny Square Blanket, for Mum", "Chunky Cowl",
@@ -175,7 +175,7 @@ import Testing
       #expect(summary.yarnByWeight.map(\.usages) == [1, 3, 1])
       #expect(abs(summary.totalGrams - 1_245.437124375) < 1e-9)
       #expect(summary.unconverted.isEmpty)
-      let empty = try YearSummary(store: store, year: 2025, timeZone: newYork, now: now)
+      let empty = try PeriodSummary(store: store, year: 2025, timeZone: newYork, now: now)
       #expect(empty.finished.isEmpty && empty.perProject.isEmpty && empty.loggedSeconds == 0)
     }
   }
@@ -209,7 +209,7 @@ import Testing
       try record(store, "running", "p2", "2026-01-01T03:00:00Z", nil)
       let now = try at("2026-01-01T06:00:00Z")
 
-      let y2025 = try YearSummary(store: store, year: 2025, timeZone: newYork, now: now)
+      let y2025 = try PeriodSummary(store: store, year: 2025, timeZone: newYork, now: now)
       // The shawl, finished 2025-01-02, with all its time: 3 h + 1 h.
       #expect(y2025.finished.map(\.project.id) == ["p1"])
       #expect(y2025.finished.map(\.seconds) == [14_400])
@@ -219,7 +219,7 @@ import Testing
       #expect(y2025.perProject.map(\.seconds) == [7_200, 3_600])
       #expect(y2025.yarnByWeight.map(\.grams) == [200])  // 2 skeins of 100 g
 
-      let y2024 = try YearSummary(store: store, year: 2024, timeZone: newYork, now: now)
+      let y2024 = try PeriodSummary(store: store, year: 2024, timeZone: newYork, now: now)
       #expect(y2024.finished.map(\.project.id) == ["p3"])
       #expect(y2024.finished.map(\.seconds) == [3_600])
       // s1's first two hours, s2's hour and the ten days: 7,200 + 3,600 + 864,000.
@@ -227,7 +227,7 @@ import Testing
       #expect(y2024.perProject.map(\.project.id) == ["p2", "p1", "p3"])
       #expect(y2024.perProject.map(\.seconds) == [864_000, 7_200, 3_600])
 
-      let y2026 = try YearSummary(store: store, year: 2026, timeZone: newYork, now: now)
+      let y2026 = try PeriodSummary(store: store, year: 2026, timeZone: newYork, now: now)
       #expect(y2026.finished.isEmpty)
       #expect(y2026.loggedSeconds == 3_600)
       #expect(y2026.perProject.map(\.project.id) == ["p2"])
@@ -245,8 +245,19 @@ import Testing
         try store.loggedSecondsByProject(countingRunningUntil: now) == [
           "p1": 14_400, "p3": 3_600, "p2": 874_800,
         ])
-      #expect(try store.projects(finishedIn: 2024).map(\.id) == ["p3"])
-      #expect(try store.projects(finishedIn: 2026).isEmpty)
+      let someDay = { (text: String) in try #require(CalendarDate(iso8601: text)) }
+      #expect(
+        try store.projects(finishedFrom: someDay("2024-01-01"), through: someDay("2024-12-31")).map(\.id) == [
+          "p3"
+        ])
+      #expect(try store.projects(finishedFrom: someDay("2026-01-01"), through: someDay("2026-12-31")).isEmpty)
+      // Both bounds are included: the week 2024-12-30 to 2025-01-05 holds both (creation
+      // order); the days between their finished days hold neither.
+      #expect(
+        try store.projects(finishedFrom: someDay("2024-12-30"), through: someDay("2025-01-05")).map(\.id) == [
+          "p1", "p3",
+        ])
+      #expect(try store.projects(finishedFrom: someDay("2024-12-31"), through: someDay("2025-01-01")).isEmpty)
     }
   }
 }

@@ -86,13 +86,13 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
   }
 
   @Test func theSummaryHasTheBusiestMonth() throws {
-    let summary = YearSummary(library: try library(), year: 2026, timeZone: utc, now: now)
-    #expect(summary.busiestMonth == YearSummary.MonthTime(month: 3, seconds: 25_200))
-    #expect(YearSummary(library: try library(), year: 2025, timeZone: utc, now: now).busiestMonth == nil)
+    let summary = PeriodSummary(library: try library(), year: 2026, timeZone: utc, now: now)
+    #expect(summary.busiestMonth == PeriodSummary.MonthTime(year: 2026, month: 3, seconds: 25_200))
+    #expect(PeriodSummary(library: try library(), year: 2025, timeZone: utc, now: now).busiestMonth == nil)
   }
 
   @Test func theCardIsWellFormedSVGOfTheFixedSizeHoldingTheFigures() throws {
-    let summary = YearSummary(library: try library(), year: 2026, timeZone: utc, now: now)
+    let summary = PeriodSummary(library: try library(), year: 2026, timeZone: utc, now: now)
     let photo = YearCard.Photo(
       caption: "Shawl", mediaType: "image/png", data: Data([0x89, 0x50, 0x4E, 0x47, 1, 2]))
     let svg = YearCard.svg(summary, photos: YearCard.Photos(chosen: [photo], overLimit: 1))
@@ -121,7 +121,7 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
   }
 
   @Test func namesAreEscapedAndControlCharactersStripped() throws {
-    let summary = YearSummary(library: try library(), year: 2026, timeZone: utc, now: now)
+    let summary = PeriodSummary(library: try library(), year: 2026, timeZone: utc, now: now)
     let svg = YearCard.svg(summary)  // no photos: the finished projects are listed
     let parsed = try #require(MarkupCollector.parse(svg))
     #expect(parsed.text.contains("<script>alert(1)</script> & \"Co\" 'x'"))
@@ -131,7 +131,7 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
   }
 
   @Test func anEmptyYearIsStillACard() throws {
-    let summary = YearSummary(library: try library(), year: 2025, timeZone: utc, now: now)
+    let summary = PeriodSummary(library: try library(), year: 2025, timeZone: utc, now: now)
     let parsed = try #require(MarkupCollector.parse(YearCard.svg(summary)))
     let lines = parsed.text.split(separator: "\n").map(String.init)
     #expect(lines.contains("0"))
@@ -161,7 +161,7 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
             Project(id: "p\(index)", name: "C\(index)", status: .finished, finished: day, photos: [second]))
         }
       }
-      let summary = try YearSummary(store: store, year: 2026, timeZone: utc, now: now)
+      let summary = try PeriodSummary(store: store, year: 2026, timeZone: utc, now: now)
       let photos = try YearCard.photos(for: summary, in: store)
       // A's JPEG (3 MiB; the HEIC is skipped), B's 6 MiB PNG would make 9 MiB: left out;
       // then C3, C4, C5 reach the cap of 4.
@@ -182,7 +182,7 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
       if: chromium != nil, "no chromium: install it (apt-get install chromium) to render the card"))
   func chromiumRendersTheCardAtItsSize() throws {
     try BackupTestSupport.withScratch { dir in
-      let summary = YearSummary(library: try library(), year: 2026, timeZone: utc, now: now)
+      let summary = PeriodSummary(library: try library(), year: 2026, timeZone: utc, now: now)
       let svg = dir.appendingPathComponent("card.svg")
       try Data(YearCard.svg(summary).utf8).write(to: svg)
       let png = dir.appendingPathComponent("card.png")

@@ -12,21 +12,25 @@ import YarnCore
   import Darwin
 #endif
 
-/// `yarn summary [--year YYYY]`: a year in review (YarnCore's `YearSummary`).
+/// `yarn summary [--year [YYYY] | --month | --week | --today]`: a period in review (YarnCore's
+/// `PeriodSummary`).
 struct SummaryCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
-      name: "summary", abstract: "A year in review: finished projects, time, and yarn used.",
+      name: "summary",
+      abstract: "A year (or month, week, day) in review: finished projects, time, yarn used.",
       discussion: """
-        Finished projects: status finished with a finished day in the year. Time logged: all
-        time inside the year's local days, any project. A finished project's time is all the
-        time ever logged on it; the average and the longest project are over those. Yarn used:
-        the usages of the projects finished in the year, converted to grams with each yarn's
-        put-up and summed by weight category; a usage that cannot be converted (the put-up
-        lacks a fact) is listed apart, never guessed. Busiest month: the month with the most
-        time logged.
+        The period: this calendar year by default; --year 2025 another year; --month, --week
+        (ISO 8601: Monday through Sunday) and --today the local days of the period holding
+        today. Finished projects: status finished with a finished day in the period. Time
+        logged: all time inside the period's local days, any project. A finished project's
+        time is all the time ever logged on it; the average and the longest project are over
+        those. Yarn used: the usages of the projects finished in the period, converted to
+        grams with each yarn's put-up and summed by weight category; a usage that cannot be
+        converted (the put-up lacks a fact) is listed apart, never guessed. Busiest month: the
+        month with the most time logged (not shown for a period inside one month).
 
-        --card FILE also writes a share card: an SVG image of 1080x1350 pixels (4:5 portrait)
+        --card FILE (with a year only) also writes a share card: an SVG image of 1080x1350 pixels (4:5 portrait)
         with the same figures and up to 4 photos of the finished projects (each project's
         first JPEG or PNG photo, at most 8 MiB together, embedded as they are). FILE is
         written through a temporary file and renamed; an existing FILE is replaced only with
@@ -35,24 +39,26 @@ struct SummaryCommand: ParsableCommand {
         EXAMPLE:
           yarn summary --year 2026 --card 2026.svg
         """,
-      options: [
-        .value("year", "year", "The year, such as 2026 (default: this year)."),
+      options: TimeOptions.periodOptions + [
         .value(
           "card", "file", "Also write the year's share card (SVG, 1080x1350) to FILE.", completion: .file),
         .flag("force", "Replace the card FILE if it exists."),
       ])
   }
 
-  var year: Int?
+  var period: TimeOptions.Period
   var card: String?
   var force: Bool
 
   init(from values: ParsedValues) throws {
-    year = try values.typed("year", expected: "a year such as 2026") { text in
-      Int(text.trimmingSpaces()).flatMap { (1...9999).contains($0) ? $0 : nil }
-    }
+    period = try TimeOptions.period(values) ?? TimeOptions.Period(period: .year)
     card = values.value("card")
     force = values.flag("force")
+    if card != nil, period.period != .year {
+      throw CLIError.conflictingOptions(
+        command: values.command, options: ["--card", "--\(period.period.rawValue)"],
+        reason: "the share card is drawn for a calendar year; give --year or no period")
+    }
     if let card {
       if card.isEmpty || card == "-" {
         throw CLIError.badValue(
@@ -67,10 +73,11 @@ struct SummaryCommand: ParsableCommand {
 
   func run(in context: Context) throws {
     let zone = context.timeZone
-    let year = self.year ?? LocalCalendar.day(containing: context.now, in: zone).year
+    let days = TimeOptions.days(of: period, context: context)
     var photos = YearCard.Photos()
     let summary = try context.read { store in
-      let summary = try YearSummary(store: store, year: year, timeZone: zone, now: context.now)
+      let summary = try PeriodSummary(
+        store: store, from: days.first, through: days.last, timeZone: zone, now: context.now)
       if card != nil { photos = try YearCard.photos(for: summary, in: store) }
       return summary
     }
@@ -103,10 +110,11 @@ struct SummaryCommand: ParsableCommand {
 
   /// The summary for people, its tables fitted to `width` display columns when given
   /// (`Context.tableWidth`).
-  static func text(_ summary: YearSummary, width: Int? = nil) -> String {
+  static func text(_ summary: PeriodSummary, width: Int? = nil) -> String {
     // The tables are indented by two spaces.
     let tableWidth = width.map { max(1, $0 - 2) }
-    var out = "\(summary.year) in review\n\n"
+    let name = DisplayText.period(from: summary.first, through: summary.last)
+    var out = "\(name) in review\n\n"
     out += "Finished projects: \(summary.finished.count)\n"
     if !summary.finished.isEmpty {
       var table = Table(["FINISHED", "PROJECT", "TIME"], shrinkable: [1])
@@ -122,7 +130,7 @@ struct SummaryCommand: ParsableCommand {
         out += "Longest project: \(longest.project.name) (\(Formatting.duration(longest.seconds)))\n"
       }
     }
-    out += "\nTime logged in \(summary.year): \(Formatting.duration(summary.loggedSeconds))"
+    out += "\nTime logged in \(name): \(Formatting.duration(summary.loggedSeconds))"
     out += " on \(Formatting.count(summary.perProject.count, "project"))\n"
     if !summary.perProject.isEmpty {
       var table = Table(["PROJECT", "TIME", "H:MM"], shrinkable: [0])
@@ -135,9 +143,9 @@ struct SummaryCommand: ParsableCommand {
     }
     if let busiest = summary.busiestMonth {
       out +=
-        "Busiest month: \(YearSummary.monthName(busiest.month)) (\(Formatting.duration(busiest.seconds)))\n"
+        "Busiest month: \(PeriodSummary.monthName(busiest.month)) \(busiest.year) (\(Formatting.duration(busiest.seconds)))\n"
     }
-    out += "\nYarn used by the projects finished in \(summary.year): \(grams(summary.totalGrams))\n"
+    out += "\nYarn used by the projects finished in \(name): \(grams(summary.totalGrams))\n"
     if !summary.yarnByWeight.isEmpty {
       var table = Table(["WEIGHT", "GRAMS", "USAGES"])
       for use in summary.yarnByWeight {
@@ -168,14 +176,15 @@ struct SummaryCommand: ParsableCommand {
   }
 }
 
-/// `yarn summary --json`: `{"year", "finished": [{"id", "name", "finished", "seconds"}],
+/// `yarn summary --json`: `{"from", "to" (the period's first and last local day, YYYY-MM-DD),
+/// "year" (the year when the period is a calendar year, else null), "finished": [{"id", "name", "finished", "seconds"}],
 /// "finishedSeconds", "averageSecondsPerFinished" (null when none), "longest" (a finished
 /// entry or null), "loggedSeconds", "perProject": [{"id", "name", "seconds"}], "yarnByWeight":
 /// [{"weight" (0–7 or null), "name", "grams", "usages"}], "totalGrams", "unconverted":
 /// [{"projectID", "project", "yarnID", "yarn", "weight", "amount", "missing"}], "busiestMonth":
-/// {"month" (1–12), "name", "seconds"} or null}`.
+/// {"year", "month" (1–12), "name", "seconds"} or null}`.
 struct SummaryJSON: Encodable {
-  let summary: YearSummary
+  let summary: PeriodSummary
 
   private struct ProjectEntry: Encodable {
     let id: String
@@ -183,7 +192,7 @@ struct SummaryJSON: Encodable {
     let finished: CalendarDate?
     let seconds: Int64
 
-    init(_ entry: YearSummary.ProjectTime, withDay: Bool) {
+    init(_ entry: PeriodSummary.ProjectTime, withDay: Bool) {
       id = entry.project.id
       name = entry.project.name
       finished = withDay ? entry.project.finished : nil
@@ -218,11 +227,13 @@ struct SummaryJSON: Encodable {
   }
 
   private enum Key: String, CodingKey {
-    case year, finished, finishedSeconds, averageSecondsPerFinished, longest, loggedSeconds, perProject
+    case from, to, year, finished, finishedSeconds, averageSecondsPerFinished, longest, loggedSeconds,
+      perProject
     case yarnByWeight, totalGrams, unconverted, busiestMonth
   }
 
   private struct MonthEntry: Encodable {
+    let year: Int
     let month: Int
     let name: String
     let seconds: Int64
@@ -230,6 +241,8 @@ struct SummaryJSON: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
+    try container.encode(summary.first, forKey: .from)
+    try container.encode(summary.last, forKey: .to)
     try container.encode(summary.year, forKey: .year)
     try container.encode(summary.finished.map { ProjectEntry($0, withDay: true) }, forKey: .finished)
     try container.encode(summary.finishedSeconds, forKey: .finishedSeconds)
@@ -252,7 +265,8 @@ struct SummaryJSON: Encodable {
       }, forKey: .unconverted)
     try container.encode(
       summary.busiestMonth.map {
-        MonthEntry(month: $0.month, name: YearSummary.monthName($0.month), seconds: $0.seconds)
+        MonthEntry(
+          year: $0.year, month: $0.month, name: PeriodSummary.monthName($0.month), seconds: $0.seconds)
       }, forKey: .busiestMonth)
   }
 }

@@ -14,9 +14,9 @@ struct TimeLog: ParsableCommand {
       discussion: """
         --from and --to are inclusive local days; a session that shares time with them is
         listed whole. --today, --week (ISO 8601: Monday through Sunday), --month and --year
-        stand for the local days of the period holding today. CSV columns: Project, Start,
-        End (ISO 8601 UTC), Seconds, Duration (h:mm); --columns picks some of them, in its
-        order.
+        stand for the local days of the period holding today; --year 2025 for that year.
+        CSV columns: Project, Start, End (ISO 8601 UTC), Seconds, Duration (h:mm); --columns
+        picks some of them, in its order.
         """,
       options: [
         .value("project", "project", "Only the sessions of this project."),
@@ -28,7 +28,7 @@ struct TimeLog: ParsableCommand {
   var projectReference: String?
   var from: String?
   var to: String?
-  var period: CalendarPeriod?
+  var period: TimeOptions.Period?
   var format: TimeOptions.Format
   var csv: CSVOutput
   var columns: [Int]?
@@ -150,7 +150,7 @@ struct TimeReportCommand: ParsableCommand {
         are inclusive local days, and only the time inside them counts. A running timer counts
         until now. Periods with no time are left out. --today, --week (ISO 8601: Monday
         through Sunday), --month and --year stand for the local days of the period holding
-        today.
+        today; --year 2025 for that year.
 
         --chart draws the time as bars of '#', one line per local day, or per ISO week when
         the days charted are more than 31: 2026-11-30  ####### 2h 15m. The days run from
@@ -176,7 +176,7 @@ struct TimeReportCommand: ParsableCommand {
 
   var from: String?
   var to: String?
-  var period: CalendarPeriod?
+  var period: TimeOptions.Period?
   var chart: Bool
   var grouping: TimeReport.Grouping
   var projectReference: String?

@@ -61,20 +61,29 @@ enum TimeOptions {
     try project(reference, in: store).id
   }
 
-  /// `--today`, `--week`, `--month`, `--year`: the local calendar period holding today.
+  /// `--today`, `--week`, `--month`, `--year [YYYY]`: the local calendar period holding
+  /// today, or the year given.
   static let periodOptions: [OptionSpec] = [
-    .flag("today", "Only today (local day); not with --from, --to or another period."),
+    .flag("today", "Only today (local day); one period at most, not with --from or --to."),
     .flag("week", "Only this ISO week, Monday through Sunday."),
     .flag("month", "Only this calendar month."),
-    .flag("year", "Only this calendar year."),
+    .optionalNumber("year", "year", "Only this calendar year, or the year given (such as 2025)."),
   ]
 
-  /// The period flag given, if any.
+  /// A period option as given: the period, and the year `--year YYYY` named.
+  struct Period {
+    var period: CalendarPeriod
+    var year: Int?
+  }
+
+  /// The period option given, if any.
   ///
   /// - Throws: `CLIError.conflictingOptions` (exit 64) for two of them, or one with
-  ///   `--from` or `--to`.
-  static func period(_ values: ParsedValues) throws(CLIError) -> CalendarPeriod? {
-    let given = CalendarPeriod.allCases.filter { values.flag($0.rawValue) }
+  ///   `--from` or `--to`; `CLIError.badValue` for a year that is not 1 to 9999.
+  static func period(_ values: ParsedValues) throws(CLIError) -> Period? {
+    let given = CalendarPeriod.allCases.filter {
+      values.flag($0.rawValue) || values.value($0.rawValue) != nil
+    }
     guard let period = given.first else { return nil }
     if given.count > 1 {
       throw .conflictingOptions(
@@ -86,12 +95,17 @@ enum TimeOptions {
         command: values.command, options: ["--\(period.rawValue)", "--\(name)"],
         reason: "--\(period.rawValue) already says which days")
     }
-    return period
+    let year = try values.typed("year", expected: "a year such as 2026") { text in
+      Int(text.trimmingSpaces()).flatMap { (1...9999).contains($0) ? $0 : nil }
+    }
+    return Period(period: period, year: year)
   }
 
-  /// The first and last local day of `period` around today.
-  static func days(of period: CalendarPeriod, context: Context) -> (first: CalendarDate, last: CalendarDate) {
-    period.days(containing: LocalCalendar.day(containing: context.now, in: context.timeZone))
+  /// The first and last local day of `period` around today, or of the year given.
+  static func days(of period: Period, context: Context) -> (first: CalendarDate, last: CalendarDate) {
+    let today = LocalCalendar.day(containing: context.now, in: context.timeZone)
+    let day = period.year.flatMap { CalendarDate(year: $0, month: 1, day: 1) } ?? today
+    return period.period.days(containing: day)
   }
 
   /// The instants `[start, end)` of the inclusive local days `--from` … `--to` (either
@@ -99,7 +113,7 @@ enum TimeOptions {
   ///
   /// - Throws: `CLIError.badValue` for an unreadable day or `--from` after `--to`.
   static func range(
-    from: String?, to: String?, period: CalendarPeriod? = nil, command: [String], context: Context
+    from: String?, to: String?, period: Period? = nil, command: [String], context: Context
   ) throws(CLIError)
     -> (start: Date?, end: Date?)
   {

@@ -103,6 +103,10 @@ struct OptionSpec {
     case flag
     /// Takes one value, as `--name value` or `--name=value`; given twice, the last one wins.
     case value(placeholder: String)
+    /// Given alone (`--year`), or with a value as `--name=value` or as `--name value` when
+    /// the next word starts with an ASCII digit (`--year 2025`): a number, never mistaken
+    /// for a command's argument or the next option.
+    case optionalNumber(placeholder: String)
   }
 
   /// The long name without dashes, such as `brand`; the key in `ParsedValues`.
@@ -128,12 +132,16 @@ struct OptionSpec {
   static func flag(_ name: String, _ help: String, short: Character? = nil) -> OptionSpec {
     OptionSpec(name: name, short: short, kind: .flag, help: help)
   }
+  static func optionalNumber(_ name: String, _ placeholder: String, _ help: String) -> OptionSpec {
+    OptionSpec(name: name, kind: .optionalNumber(placeholder: placeholder), help: help)
+  }
 
-  /// `--brand <text>` or `--force`.
+  /// `--brand <text>`, `--force` or `--year [<year>]`.
   var synopsis: String {
     switch kind {
     case .flag: "--\(name)"
     case .value(let placeholder): "--\(name) <\(placeholder)>"
+    case .optionalNumber(let placeholder): "--\(name) [<\(placeholder)>]"
     }
   }
 }

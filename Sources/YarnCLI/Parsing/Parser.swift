@@ -12,7 +12,9 @@ enum ParseResult {
 /// line is read before anything runs.
 ///
 /// Grammar: words select subcommands of groups (`yarn stash add`); `--name value` and
-/// `--name=value` give option values; `-x value` for a short name; flags take no value; other
+/// `--name=value` give option values; `-x value` for a short name; flags take no value; an
+/// optional number (`--year`, `--year 2025`) takes the next word when it starts with a digit
+/// or the command takes no positional argument; other
 /// words are positional arguments; after `--` every word is positional. The global options
 /// (`GlobalOptions.specs`) are accepted by every command, anywhere on the line. `--help`/`-h`
 /// and `--version` before any `--` win over everything else, even over errors.
@@ -62,6 +64,19 @@ struct CommandParser {
             throw .missingValue(command: values.command, option: "--\(spec.name)")
           }
           values.options[spec.name, default: []].append(value)
+        case .optionalNumber:
+          var value = inline
+          if value == nil, index < arguments.count,
+            CommandParser.isOptionalNumber(arguments[index], of: command)
+          {
+            value = arguments[index]
+            index += 1
+          }
+          if let value {
+            values.options[spec.name, default: []].append(value)
+          } else {
+            values.flags.insert(spec.name)
+          }
         }
         continue
       }
@@ -115,10 +130,15 @@ struct CommandParser {
       let command = path[path.count - 1]
       if CommandParser.looksLikeOption(word) {
         // Skip the value of a known value option given as `--name value`.
-        if !word.contains("="), let spec = CommandParser.spec(for: word, in: command),
-          case .value = spec.kind
-        {
-          index += 1
+        if !word.contains("="), let spec = CommandParser.spec(for: word, in: command) {
+          switch spec.kind {
+          case .value: index += 1
+          case .optionalNumber
+          where arguments.indices.contains(index)
+            && CommandParser.isOptionalNumber(arguments[index], of: command):
+            index += 1
+          case .flag, .optionalNumber: break
+          }
         }
         continue
       }
@@ -138,6 +158,15 @@ struct CommandParser {
     let rest = word.dropFirst()
     if let first = rest.first, first.isASCII, first.isNumber { return false }
     return true
+  }
+
+  /// Whether `word`, after an optional number option (`--year`), is its value: it starts
+  /// with an ASCII digit, or it is no option and `command` takes no positional argument (so
+  /// that `--year twenty` is a bad year, not an unexpected argument).
+  static func isOptionalNumber(_ word: String, of command: any ParsableCommand.Type) -> Bool {
+    if let first = word.first, first.isASCII, first.isNumber { return true }
+    return !looksLikeOption(word) && word != "--" && command.configuration.arguments.isEmpty
+      && command.configuration.subcommands.isEmpty
   }
 
   static func subcommand(named word: String, in subcommands: [any ParsableCommand.Type])

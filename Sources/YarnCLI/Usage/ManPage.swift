@@ -94,7 +94,11 @@ enum ManPage {
     options.map { option in
       var label = option.short.map { "\\fB\\-\($0)\\fR, " } ?? ""
       label += "\\fB\(escaped("--" + option.name))\\fR"
-      if case .value(let placeholder) = option.kind { label += " \\fI\(escaped(placeholder))\\fR" }
+      switch option.kind {
+      case .flag: break
+      case .value(let placeholder): label += " \\fI\(escaped(placeholder))\\fR"
+      case .optionalNumber(let placeholder): label += " [\\fI\(escaped(placeholder))\\fR]"
+      }
       return ".TP\n\(label)\n\(escaped(option.help))\n"
     }.joined()
   }

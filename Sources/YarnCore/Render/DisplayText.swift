@@ -33,4 +33,18 @@ public enum DisplayText {
   public static func grams(_ value: Double) -> String {
     "\(Amount.format((value * 100).rounded() / 100)) g"
   }
+
+  /// The name of the local days `first` through `last`, as `yarn summary` heads them: `2026`
+  /// for a whole calendar year, `December 2026` for a whole month, `2026-12-02` for one day,
+  /// else `2026-11-30 to 2026-12-06`.
+  public static func period(from first: CalendarDate, through last: CalendarDate) -> String {
+    if first == last { return first.iso8601 }
+    let startsMonth = first.day == 1
+    let endsMonth = last.adding(days: 1).day == 1
+    if startsMonth && endsMonth && first.year == last.year {
+      if first.month == 1 && last.month == 12 { return String(first.year) }
+      if first.month == last.month { return "\(PeriodSummary.monthName(first.month)) \(first.year)" }
+    }
+    return "\(first.iso8601) to \(last.iso8601)"
+  }
 }

@@ -8,15 +8,17 @@ import YarnStore
 #endif
 
 /// The year-in-review share card (`yarn summary --year YYYY --card FILE.svg`): one SVG image
-/// of a fixed portrait size showing the figures of `YearSummary`, in the same words as the
-/// text summary (`DisplayText`), and a few photos of the projects finished that year.
+/// of a fixed portrait size showing the figures of a `PeriodSummary` of a calendar year, in
+/// the same words as the text summary (`DisplayText`), and a few photos of the projects
+/// finished that year. The headline is the period's name (`DisplayText.period`), sized for a
+/// year such as `2026`: the card is drawn for a calendar year (the CLI makes no other).
 ///
 /// Rules:
 /// - **Size**: 1080 × 1350 user units and pixels (`width`, `height`), Instagram's portrait
 ///   post (4:5), which other networks also show uncropped.
 /// - **Figures**: projects finished; the time on them (total, and average per project); the
 ///   grams of yarn they used (all weights, then per weight); the busiest month; the time
-///   logged in the year. See `YearSummary` for each definition.
+///   logged in the year. See `PeriodSummary` for each definition.
 /// - **Photos**: for each finished project in the summary's order, its first photo whose media
 ///   type is `image/jpeg` or `image/png`; at most `maxPhotos` (4), and at most
 ///   `maxPhotoBytes` (8 MiB) of them together. A photo that would pass the byte cap is left
@@ -78,7 +80,7 @@ public enum YearCard {
   /// - Complexity: reads at most `maxPhotos` files, `maxPhotoBytes` together.
   /// - Throws: nothing for a missing or unreadable file (it is listed in `unreadable`); the
   ///   function throws only if a future store access does.
-  public static func photos(for summary: YearSummary, in store: LibraryStore) throws -> Photos {
+  public static func photos(for summary: PeriodSummary, in store: LibraryStore) throws -> Photos {
     var photos = Photos()
     var total: Int64 = 0
     for entry in summary.finished where photos.chosen.count < maxPhotos {
@@ -105,16 +107,17 @@ public enum YearCard {
   /// The card of `summary` with `photos`, as an SVG document (UTF-8 text, LF line ends).
   ///
   /// - Complexity: O(n + b) for the n finished projects and b bytes of photos.
-  public static func svg(_ summary: YearSummary, photos: Photos = Photos()) -> String {
+  public static func svg(_ summary: PeriodSummary, photos: Photos = Photos()) -> String {
     let e = MarkupText.escape
+    let name = DisplayText.period(from: summary.first, through: summary.last)
     let ink = "#2f4858"
     let soft = "#6b5e55"
     let sand = "#f3c98b"
     var out = """
       <?xml version="1.0" encoding="UTF-8"?>
       <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
-      viewBox="0 0 \(width) \(height)" role="img" aria-label="\(e("\(summary.year) in review"))">
-      <title>\(e("\(summary.year) in review"))</title>
+      viewBox="0 0 \(width) \(height)" role="img" aria-label="\(e("\(name) in review"))">
+      <title>\(e("\(name) in review"))</title>
       <style>
       text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
       .big { font-size: 64px; font-weight: 700; fill: \(ink); }
@@ -124,7 +127,7 @@ public enum YearCard {
       <rect width="\(width)" height="\(height)" fill="#f7f1e8"/>
       <rect width="\(width)" height="300" fill="\(ink)"/>
       <text x="60" y="110" font-size="30" letter-spacing="6" fill="\(sand)">YEAR IN REVIEW</text>
-      <text x="60" y="250" font-size="150" font-weight="700" fill="#ffffff">\(summary.year)</text>
+      <text x="60" y="250" font-size="150" font-weight="700" fill="#ffffff">\(e(name))</text>
       <g fill="none" stroke="\(ink)" stroke-width="5">
       <circle cx="900" cy="150" r="95" fill="\(sand)" stroke="none"/>
       <path d="M 820 100 C 880 130 930 200 935 240"/>
@@ -157,7 +160,7 @@ public enum YearCard {
     // The busiest month.
     let busiest =
       summary.busiestMonth.map {
-        YearSummary.monthName($0.month) + " · " + DisplayText.duration($0.seconds)
+        PeriodSummary.monthName($0.month) + " · " + DisplayText.duration($0.seconds)
       } ?? "no time logged"
     out += """
       <rect x="60" y="720" width="960" height="80" rx="24" fill="\(sand)"/>
@@ -231,14 +234,14 @@ public enum YearCard {
       }
     } else {
       out += """
-        <text x="540" y="1120" font-size="34" fill="\(soft)" text-anchor="middle">\(e("No projects finished in \(summary.year) — yet."))</text>
+        <text x="540" y="1120" font-size="34" fill="\(soft)" text-anchor="middle">\(e("No projects finished in \(name) — yet."))</text>
 
         """
     }
 
     // Footer: the time logged in the year, and any photo left out.
     let logged =
-      "Time logged in \(summary.year): \(DisplayText.duration(summary.loggedSeconds))"
+      "Time logged in \(name): \(DisplayText.duration(summary.loggedSeconds))"
       + " on \(summary.perProject.count) project" + (summary.perProject.count == 1 ? "" : "s")
     out += "<line x1=\"60\" y1=\"1280\" x2=\"1020\" y2=\"1280\" stroke=\"#d9cfc3\" stroke-width=\"2\"/>\n"
     out += "<text x=\"60\" y=\"1305\" class=\"small\">\(e(logged))</text>\n"
