@@ -82,6 +82,12 @@ import Testing
       (
         ["project", "edit", "Flax", "--gauge", "18 sts = 10 furlongs"], "expected the length's unit, cm or in"
       ),
+      // A new item has no tag to remove: --untag and --no-tags are for edit.
+      (
+        ["stash", "add", "Tosh", "--tag", "x", "--untag", "x"],
+        "error: '--untag' does not apply to 'yarn stash add': a new item has no tags to remove; it is for edit"
+      ),
+      (["project", "add", "Yoke", "--no-tags"], "error: '--no-tags' does not apply to 'yarn project add'"),
     ]
     for (arguments, message) in cases {
       let result = try yarn.run(arguments)

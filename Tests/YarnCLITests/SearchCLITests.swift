@@ -92,6 +92,10 @@ import YarnCore
     let status = try yarn.run(["stash", "list", "--status", "lost"])
     #expect(status.status == 64)
     #expect(status.stderr.contains("--status"))
+    // --in-stash stands for four statuses: with --status it is refused, not an empty list.
+    let both = try yarn.run(["stash", "list", "--in-stash", "--status", "gifted"])
+    #expect(both.status == 64)
+    #expect(both.stderr.hasPrefix("error: give '--in-stash' or '--status', not both"))
     #expect(try yarn.run(["stash", "list", "--tag", " "]).status == 64)
     #expect(try yarn.run(["stash", "list", "--search", " "]).status == 64)
     // Only a combining accent: nothing to search for once accents are set aside.

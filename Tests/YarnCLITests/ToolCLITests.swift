@@ -90,6 +90,14 @@ import YarnCore
     try yarn.ok(["undo"])
     #expect(try yarn.ok(["tool", "show", "Red Lace"]).stdout.contains("Projects:     Flax"))
 
+    // A tool both added and removed (named two ways) is refused, and nothing changes.
+    let before = try yarn.librarySnapshot()
+    let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red Lace", "--remove-tool", "red lace"])
+    #expect(both.status == 64)
+    #expect(
+      both.stderr.hasPrefix("error: give '--tool' or '--remove-tool', not both: both name the tool “Red Lace”"))
+    #expect(try yarn.librarySnapshot() == before)
+
     // edit: a new size, --tool and --remove-tool, --needle "" clears the sizes.
     try yarn.ok(["tool", "edit", "Odd", "--size", "UK 7", "--material", "bamboo"])
     #expect(try yarn.ok(["tool", "show", "Odd"]).stdout.contains("Size:         4.5 mm (US 7)"))

@@ -27,6 +27,13 @@ struct TagOptions {
     added = (values.options["tag"] ?? []).map { $0.trimmingSpaces() }
     removed = (values.options["untag"] ?? []).map { $0.trimmingSpaces() }
     clear = values.flag("no-tags")
+    if values.command.last == "add" {
+      // A new item has no tag to remove.
+      for (name, given) in [("--untag", !removed.isEmpty), ("--no-tags", clear)] where given {
+        throw CLIError.optionDoesNotApply(
+          command: values.command, option: name, reason: "a new item has no tags to remove; it is for edit")
+      }
+    }
     for tag in added {
       if let violation = Rules.tags([tag]) {
         throw CLIError.badValue(

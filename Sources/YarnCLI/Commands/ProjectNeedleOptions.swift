@@ -48,11 +48,14 @@ struct ProjectNeedleFields {
   /// `--remove-tool` ones, inside the caller's write.
   ///
   /// - Returns: whether a tool changed.
-  /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference; `StoreError`.
+  /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference;
+  ///   `CLIError.conflictingOptions` for a tool both added and removed; `StoreError`.
   func link(projectID: String, in store: LibraryStore) throws -> Bool {
     var changed = false
+    var added: Set<String> = []
     for reference in tools {
       var tool = try ToolReferences.tool(reference, in: store)
+      added.insert(tool.id)
       guard !tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.append(projectID)
       try store.update(tool)
@@ -60,6 +63,11 @@ struct ProjectNeedleFields {
     }
     for reference in removedTools {
       var tool = try ToolReferences.tool(reference, in: store)
+      if added.contains(tool.id) {
+        throw CLIError.conflictingOptions(
+          command: ["yarn", "project", "edit"], options: ["--tool", "--remove-tool"],
+          reason: "both name the tool “\(tool.name)”")
+      }
       guard tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.removeAll { $0 == projectID }
       try store.update(tool)

@@ -230,6 +230,11 @@ struct StashList: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     includeActive = values.flag("include-active")
+    if values.flag("in-stash"), values.value("status") != nil {
+      throw CLIError.conflictingOptions(
+        command: values.command, options: ["--in-stash", "--status"],
+        reason: "--in-stash already names four statuses; give one of them with --status")
+    }
     query = YarnQuery(
       status: try values.stashStatus("status"),
       inStash: values.flag("in-stash"),
