@@ -95,7 +95,8 @@ import YarnCore
     let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red Lace", "--remove-tool", "red lace"])
     #expect(both.status == 64)
     #expect(
-      both.stderr.hasPrefix("error: give '--tool' or '--remove-tool', not both: both name the tool “Red Lace”"))
+      both.stderr.hasPrefix(
+        "error: give '--tool' or '--remove-tool', not both: both name the tool “Red Lace”"))
     #expect(try yarn.librarySnapshot() == before)
 
     // edit: a new size, --tool and --remove-tool, --needle "" clears the sizes.
