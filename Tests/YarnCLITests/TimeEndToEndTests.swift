@@ -328,7 +328,7 @@ import Testing
     #expect(written.stderr.contains("wrote the card to card.svg"))
     let svg = try String(contentsOf: yarn.directory.appendingPathComponent("card.svg"), encoding: .utf8)
     #expect(svg.contains("width=\"1080\" height=\"1350\""))
-    #expect(svg.contains(">46h 35m</text>") && svg.contains(">February · 10h 30m</text>"))
+    #expect(svg.contains(">46h 35m</text>") && svg.contains(">February 2026 · 10h 30m</text>"))
     #expect(svg.components(separatedBy: "<image ").count - 1 == 2)  // Flax and the blanket
     let again = try yarn.run(["summary", "--year", "2026", "--card", "card.svg"], environment: Self.newYork)
     #expect(again.status == 73)

@@ -163,5 +163,16 @@ extension PeriodSummary {
     let year = PeriodSummary(library: library, year: 2026, timeZone: newYork, now: now)
     #expect(year.year == 2026)
     #expect(DisplayText.period(from: year.first, through: year.last) == "2026")
+    // The last year a date holds, and a year of one digit (four, as ISO 8601 writes it).
+    let last = try day("9999-12-31")
+    #expect(DisplayText.period(from: try day("9999-01-01"), through: last) == "9999")
+    #expect(DisplayText.period(from: try day("9999-12-01"), through: last) == "December 9999")
+    #expect(DisplayText.period(from: try day("0001-01-01"), through: try day("0001-12-31")) == "0001")
+    #expect(
+      DisplayText.period(from: try day("2024-02-01"), through: try day("2024-02-29")) == "February 2024")
+    #expect(
+      DisplayText.period(from: try day("2024-02-01"), through: try day("2024-02-28"))
+        == "2024-02-01 to 2024-02-28")
+    #expect(DisplayText.month(PeriodSummary.MonthTime(year: 1, month: 1, seconds: 1)) == "January 0001")
   }
 }

@@ -58,6 +58,7 @@ import Testing
     #expect(try Price(parsing: "1500 JPY").description == "1500 JPY")
     #expect(try Price(parsing: "1.234 KWD").description == "1.234 KWD")
     #expect(try Price(parsing: ".5 GBP").description == "0.50 GBP")
+    #expect(try Price(parsing: "1000000000 USD").minorUnits == 100_000_000_000)  // the limit itself
     let json = try JSONCoding.encoder().encode(euros)
     #expect(
       String(decoding: json, as: UTF8.self) == "{\n  \"amount\" : \"29.99\",\n  \"currency\" : \"EUR\"\n}")
@@ -67,14 +68,19 @@ import Testing
   @Test func aBadPriceIsRefusedClearly() {
     let refused: [(String, String)] = [
       ("29.999 USD", "29.999 USD has 3 decimals; USD has at most 2"),
-      ("5.5 JPY", "5.5 JPY has 1 decimals; JPY has none"),
+      ("5.5 JPY", "5.5 JPY has 1 decimal; JPY has none"),
       ("-1 USD", "-1 USD is negative"),
       ("29 US", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29 €UR", "\"€UR\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29", "expected an amount and a currency code, such as \"29.00 USD\""),
       ("1,000.00 USD", "\"1,000.00\" is not an amount (digits with a decimal point, such as 29.99)"),
       ("1e3 USD", "\"1e3\" is not an amount (digits with a decimal point, such as 29.99)"),
-      ("1000000001 USD", "1000000001 USD is over the limit of 1000000000"),
+      ("1000000001 USD", "1000000001 USD is over the limit of 1000000000 USD"),
+      // A cent over the limit is over it too (it was read, then refused by the store: 65).
+      ("1000000000.01 USD", "1000000000.01 USD is over the limit of 1000000000 USD"),
+      // Which word is the code: the one of three letters, the second when both are.
+      ("nan USD", "\"nan\" is not an amount (digits with a decimal point, such as 29.99)"),
+      ("+5 USD", "\"+5\" is not an amount (digits with a decimal point, such as 29.99)"),
     ]
     for (text, reason) in refused {
       #expect(throws: Price.ParseError(reason), "\(text)") { try Price(parsing: text) }

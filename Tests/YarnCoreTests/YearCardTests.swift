@@ -108,7 +108,7 @@ final class MarkupCollector: NSObject, XMLParserDelegate {
     #expect(lines.contains("12h 30m"))
     #expect(lines.contains("4h 10m"))
     #expect(lines.contains("150 g"))
-    #expect(lines.contains("March · 7h"))
+    #expect(lines.contains("March 2026 · 7h"))
     #expect(lines.contains("3 Light (DK) 50 g") && lines.contains("4 Medium (worsted) 100 g"))
     #expect(lines.contains("Time logged in 2026: 12h 30m on 3 projects"))
     #expect(lines.contains("1 photo over the 8 MiB limit left out"))

@@ -30,11 +30,11 @@ struct SummaryCommand: ParsableCommand {
         converted (the put-up lacks a fact) is listed apart, never guessed. Busiest month: the
         month with the most time logged (not shown for a period inside one month).
 
-        --card FILE (with a year only) also writes a share card: an SVG image of 1080x1350 pixels (4:5 portrait)
-        with the same figures and up to 4 photos of the finished projects (each project's
-        first JPEG or PNG photo, at most 8 MiB together, embedded as they are). FILE is
-        written through a temporary file and renamed; an existing FILE is replaced only with
-        --force.
+        --card FILE (with a year only) also writes a share card: an SVG image of 1080x1350
+        pixels (4:5 portrait) with the same figures and up to 4 photos of the finished
+        projects (each project's first JPEG or PNG photo, at most 8 MiB together, embedded as
+        they are). FILE is written through a temporary file and renamed; an existing FILE is
+        replaced only with --force.
 
         EXAMPLE:
           yarn summary --year 2026 --card 2026.svg
@@ -67,7 +67,8 @@ struct SummaryCommand: ParsableCommand {
       }
     } else if force {
       throw CLIError.optionDoesNotApply(
-        command: values.command, option: "--force", reason: "it replaces the --card FILE; give --card")
+        command: values.command, option: "--force",
+        reason: "it replaces the --card FILE; give --card (with a year)")
     }
   }
 
@@ -143,7 +144,7 @@ struct SummaryCommand: ParsableCommand {
     }
     if let busiest = summary.busiestMonth {
       out +=
-        "Busiest month: \(PeriodSummary.monthName(busiest.month)) \(busiest.year) (\(Formatting.duration(busiest.seconds)))\n"
+        "Busiest month: \(DisplayText.month(busiest)) (\(Formatting.duration(busiest.seconds)))\n"
     }
     out += "\nYarn used by the projects finished in \(name): \(grams(summary.totalGrams))\n"
     if !summary.yarnByWeight.isEmpty {

@@ -64,7 +64,7 @@ enum TimeOptions {
   /// `--today`, `--week`, `--month`, `--year [YYYY]`: the local calendar period holding
   /// today, or the year given.
   static let periodOptions: [OptionSpec] = [
-    .flag("today", "Only today (local day); one period at most, not with --from or --to."),
+    .flag("today", "Only today (local day); one period at most."),
     .flag("week", "Only this ISO week, Monday through Sunday."),
     .flag("month", "Only this calendar month."),
     .optionalNumber("year", "year", "Only this calendar year, or the year given (such as 2025)."),
@@ -88,15 +88,16 @@ enum TimeOptions {
     if given.count > 1 {
       throw .conflictingOptions(
         command: values.command, options: ["--\(given[0].rawValue)", "--\(given[1].rawValue)"],
-        reason: "give one of --today, --week, --month and --year")
+        reason: "one period at most: --today, --week, --month or --year")
     }
     for name in ["from", "to"] where values.value(name) != nil {
       throw .conflictingOptions(
         command: values.command, options: ["--\(period.rawValue)", "--\(name)"],
         reason: "--\(period.rawValue) already says which days")
     }
-    let year = try values.typed("year", expected: "a year such as 2026") { text in
-      Int(text.trimmingSpaces()).flatMap { (1...9999).contains($0) ? $0 : nil }
+    let year = try values.typed("year", expected: "a year from 1 to 9999, such as 2026") { text in
+      text.allSatisfy({ $0.isASCII && $0.isNumber })
+        ? Int(text).flatMap { (1...9999).contains($0) ? $0 : nil } : nil
     }
     return Period(period: period, year: year)
   }

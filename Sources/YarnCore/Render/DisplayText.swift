@@ -36,15 +36,22 @@ public enum DisplayText {
 
   /// The name of the local days `first` through `last`, as `yarn summary` heads them: `2026`
   /// for a whole calendar year, `December 2026` for a whole month, `2026-12-02` for one day,
-  /// else `2026-11-30 to 2026-12-06`.
+  /// else `2026-11-30 to 2026-12-06`. Years have four digits (`0001`), as in ISO 8601.
   public static func period(from first: CalendarDate, through last: CalendarDate) -> String {
+    let year = String(repeating: "0", count: max(0, 4 - String(first.year).count)) + String(first.year)
     if first == last { return first.iso8601 }
-    let startsMonth = first.day == 1
-    let endsMonth = last.adding(days: 1).day == 1
-    if startsMonth && endsMonth && first.year == last.year {
-      if first.month == 1 && last.month == 12 { return String(first.year) }
-      if first.month == last.month { return "\(PeriodSummary.monthName(first.month)) \(first.year)" }
+    let sameMonth = first.year == last.year && first.month == last.month
+    let endsMonth = (last.month == 12 && last.day == 31) || last.adding(days: 1).day == 1
+    if first.year == last.year, first.month == 1, first.day == 1, last.month == 12, last.day == 31 {
+      return year
     }
+    if sameMonth, first.day == 1, endsMonth { return "\(PeriodSummary.monthName(first.month)) \(year)" }
     return "\(first.iso8601) to \(last.iso8601)"
+  }
+
+  /// A month with its year, as the summary and the card name the busiest month: `June 2026`.
+  public static func month(_ month: PeriodSummary.MonthTime) -> String {
+    let year = String(repeating: "0", count: max(0, 4 - String(month.year).count)) + String(month.year)
+    return "\(PeriodSummary.monthName(month.month)) \(year)"
   }
 }

@@ -160,7 +160,7 @@ public enum YearCard {
     // The busiest month.
     let busiest =
       summary.busiestMonth.map {
-        PeriodSummary.monthName($0.month) + " · " + DisplayText.duration($0.seconds)
+        DisplayText.month($0) + " · " + DisplayText.duration($0.seconds)
       } ?? "no time logged"
     out += """
       <rect x="60" y="720" width="960" height="80" rx="24" fill="\(sand)"/>

@@ -67,11 +67,13 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     guard words.count == 2 else {
       throw ParseError("expected an amount and a currency code, such as \"29.00 USD\"")
     }
-    let isAmount: (String) -> Bool = { $0.first.map { $0.isNumber || $0 == "-" || $0 == "." } ?? false }
-    let (amount, code) = isAmount(words[0]) ? (words[0], words[1]) : (words[1], words[0])
-    guard code.count == 3,
-      code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) })
-    else {
+    // The code is the word of three letters, the second one when both are (`nan USD`).
+    let letters: (String) -> Bool = { word in
+      word.count == 3
+        && word.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
+    }
+    let (amount, code) = letters(words[1]) || !letters(words[0]) ? (words[0], words[1]) : (words[1], words[0])
+    guard letters(code) else {
       throw ParseError(
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
     }
@@ -100,21 +102,21 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     let fraction = parts.count == 2 ? String(parts[1]) : ""
     guard fraction.count <= places else {
       throw ParseError(
-        "\(amount) \(currency) has \(fraction.count) decimals; \(currency) has "
+        "\(amount) \(currency) has \(fraction.count) decimal\(fraction.count == 1 ? "" : "s"); \(currency) has "
           + (places == 0 ? "none" : "at most \(places)"))
     }
     let whole = parts[0].drop { $0 == "0" }
+    let over = "\(amount) \(currency) is over the limit of \(Rules.maximumPrice) \(currency)"
     guard whole.count <= 12, let units = Int64(whole.isEmpty ? "0" : String(whole)) else {
-      throw ParseError("\(amount) \(currency) is over the limit of \(Rules.maximumPrice)")
+      throw ParseError(over)
     }
     var minor = units
     for _ in 0..<places { minor *= 10 }
     let padded = fraction + String(repeating: "0", count: places - fraction.count)
     minor += Int64(padded.isEmpty ? "0" : padded) ?? 0
-    guard units <= Rules.maximumPrice else {
-      throw ParseError("\(amount) \(currency) is over the limit of \(Rules.maximumPrice)")
-    }
     self.init(minorUnits: minor, currency: currency)
+    // The rule of prices (`Rules.price`), so that a price read is one the store takes.
+    if Rules.price(self) != nil { throw ParseError(over) }
   }
 }
 
