@@ -52,6 +52,9 @@ import YarnCore
     let bare = try yarn.run(["tool", "add", "Bare", "--kind", "straight"])
     #expect(bare.status == 65)
     #expect(bare.stderr.contains("size is missing; only a cable has no size"))
+    let sized = try yarn.run(["tool", "add", "Cable", "--kind", "cable", "--size", "5mm"])
+    #expect(sized.status == 65)
+    #expect(sized.stderr.contains("size is given; a cable has no size"))
     #expect(try yarn.run(["tool", "add", "X", "--kind", "loom", "--size", "5mm"]).status == 64)
     #expect(try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "-3mm"]).status == 64)
     #expect(

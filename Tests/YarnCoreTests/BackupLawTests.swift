@@ -338,8 +338,7 @@ import Testing
       let kind = random.pick(ToolKind.allCases)
       return Tool(
         id: id(), name: name(&random), kind: kind,
-        size: kind == .cable && random.chance(70)
-          ? nil : NeedleSize(millimetres: random.pick(NeedleSize.hooks).mm),
+        size: kind == .cable ? nil : NeedleSize(millimetres: random.pick(NeedleSize.hooks).mm),
         lengthCentimetres: random.chance(30)
           ? nil : Double(Int.random(in: 1...100_000, using: &random)) / 100,
         material: optionalLine(&random),

@@ -82,6 +82,9 @@ import Testing
     #expect(Tool(id: "t", name: "Red Lace", kind: .circular, size: five).ruleViolations().isEmpty)
     #expect(Tool(id: "t", name: "Cable", kind: .cable).ruleViolations().isEmpty)
     #expect(
+      Tool(id: "t", name: "Cable", kind: .cable, size: five).ruleViolations().map(\.description)
+        == ["size is given; a cable has no size"])
+    #expect(
       Tool(id: "t", name: "Bare", kind: .straight).ruleViolations().map(\.description)
         == ["size is missing; only a cable has no size"])
     #expect(

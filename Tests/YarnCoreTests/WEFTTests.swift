@@ -563,7 +563,9 @@ import Testing
          "model": "Red Lace", "material": "metal", "metric_size_mm": 5.0, "us_size": "8",
          "length_cm": 80, "set_id": "set-001", "project_assignments": ["proj-001"],
          "external_ids": {"ravelry": "12345"}},
-        {"id": "loom-1", "category": "loom", "tool_type": "rigid-heddle"}],
+        {"id": "loom-1", "category": "loom", "tool_type": "rigid-heddle"},
+        {"id": "cable-1", "category": "needle", "tool_type": "cable", "name": "Red Lace cable",
+         "metric_size_mm": 5.0, "length_cm": 60}],
        "sets": [{"id": "set-001", "name": "ChiaoGoo Red Lace Set", "tool_ids": ["tool-001"]}]}
       """)
     let plan = try Self.importing([tool, try Self.source("knitting-project-stash2go.weft")], into: store)
@@ -580,12 +582,15 @@ import Testing
       try store.project(id: "proj-001")?.needleSizes == [5, 4].compactMap { NeedleSize(millimetres: $0) })
     let reasons = Dictionary(plan.omissions.map { ($0.path, $0.reason) }, uniquingKeysWith: { a, _ in a })
     #expect(reasons["items[1]"] == .some("a rigid-heddle of no kind yarn keeps (needles and crochet hooks)"))
+    // A cable has no size: the one given is not kept, the cable is.
+    #expect(try store.tool(id: "cable-1")?.size == nil)
+    #expect(reasons["items[2].metric_size_mm"] == .some("a cable has no size"))
     #expect(
       reasons["items[0].tools_used[1]"] == .some("the tool tool-002 is in neither the files nor the library"))
     #expect(plan.omissions.contains { $0.file == "tool.weft" && $0.path == "sets" })
     #expect(plan.omissions.contains { $0.path == "items[0].set_id" })
     let again = try Self.importing([tool, try Self.source("knitting-project-stash2go.weft")], into: store)
-    #expect(again.toolsUnchanged == 1 && again.toolCreates.isEmpty && again.toolUpdates.isEmpty)
+    #expect(again.toolsUnchanged == 2 && again.toolCreates.isEmpty && again.toolUpdates.isEmpty)
   }
 
   // MARK: A second import keeps what the item leaves out

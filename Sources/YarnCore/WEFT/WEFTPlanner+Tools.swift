@@ -107,8 +107,17 @@ extension WEFTPlanner {
   }
 
   /// A tool's size: `metric_size_mm`, else `us_size` (a US needle) or `hook_size` (a hook's
-  /// name), read by `NeedleSize`; `nil` (a problem when given and not a size).
+  /// name), read by `NeedleSize`; `nil` (a problem when given and not a size). A cable's
+  /// size is not kept.
   private mutating func toolSize(_ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem) -> NeedleSize? {
+    if kind == .cable {
+      // A cable has no size (`Tool.ruleViolations`): one given is not kept.
+      for (value, key) in [(weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size")]
+      where value != nil {
+        omit(item.file, "\(item.path).\(key)", "a cable has no size")
+      }
+      return nil
+    }
     if let millimetres = weft.metricSizeMm {
       guard let size = NeedleSize(millimetres: millimetres) else {
         problem(

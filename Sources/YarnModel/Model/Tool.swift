@@ -142,13 +142,14 @@ extension Rules {
 
 extension Tool {
   /// Every rule (`Rules`) the tool breaks, in field order; empty for a valid tool: a name;
-  /// a size unless it is a cable; a length above 0 and at most 1000 cm; a material on one
+  /// a size unless it is a cable, and none for a cable; a length above 0 and at most 1000 cm; a material on one
   /// line; a count of at least 1; each project once.
   public func ruleViolations() -> [RuleViolation] {
     var out = [
       Rules.name(name),
       size == nil && kind != .cable
         ? RuleViolation(field: "size", reason: "is missing; only a cable has no size") : nil,
+      size != nil && kind == .cable ? RuleViolation(field: "size", reason: "is given; a cable has no size") : nil,
       Rules.toolLength(lengthCentimetres),
       Rules.optionalLine(material, field: "material"),
       count >= 1 ? nil : RuleViolation(field: "count", reason: "\(count) is not at least 1"),
