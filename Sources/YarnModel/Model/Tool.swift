@@ -149,7 +149,8 @@ extension Tool {
       Rules.name(name),
       size == nil && kind != .cable
         ? RuleViolation(field: "size", reason: "is missing; only a cable has no size") : nil,
-      size != nil && kind == .cable ? RuleViolation(field: "size", reason: "is given; a cable has no size") : nil,
+      size != nil && kind == .cable
+        ? RuleViolation(field: "size", reason: "is given; a cable has no size") : nil,
       Rules.toolLength(lengthCentimetres),
       Rules.optionalLine(material, field: "material"),
       count >= 1 ? nil : RuleViolation(field: "count", reason: "\(count) is not at least 1"),
