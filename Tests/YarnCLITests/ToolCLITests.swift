@@ -93,6 +93,10 @@ import YarnCore
     try yarn.ok(["undo"])
     #expect(try yarn.ok(["tool", "show", "Red Lace"]).stdout.contains("Projects:     Flax"))
 
+    // One size given twice, in two spellings: refused.
+    let twice = try yarn.run(["project", "edit", "Flax", "--needle", "5mm", "--needle", "US8"])
+    #expect(twice.status == 64)
+    #expect(twice.stderr.contains("bad value 'US8' for --needle: it is 5 mm (US 8), given already as 5mm"))
     // A tool both added and removed (named two ways) is refused, and nothing changes.
     let before = try yarn.librarySnapshot()
     let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red Lace", "--remove-tool", "red lace"])

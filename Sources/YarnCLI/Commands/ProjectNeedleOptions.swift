@@ -27,13 +27,22 @@ struct ProjectNeedleFields {
     } else if given.count == 1, given[0].trimmingSpaces().isEmpty {
       needles = []
     } else {
-      needles = try given.map { text in
+      var sizes: [NeedleSize] = []
+      for text in given {
+        let size: NeedleSize
         do {
-          return try NeedleSize(parsing: text)
+          size = try NeedleSize(parsing: text)
         } catch {
           throw CLIError.badValue(command: values.command, name: "--needle", value: text, reason: "\(error)")
         }
+        if let index = sizes.firstIndex(of: size) {
+          throw CLIError.badValue(
+            command: values.command, name: "--needle", value: text,
+            reason: "it is \(size.text(.needle)), given already as \(given[index])")
+        }
+        sizes.append(size)
       }
+      needles = sizes
     }
     tools = values.options["tool"] ?? []
     removedTools = values.options["remove-tool"] ?? []
