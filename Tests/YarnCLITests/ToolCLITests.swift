@@ -20,6 +20,12 @@ import YarnCore
     let bad = try yarn.run(["convert", "US 99", "--to", "mm"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
+    // A size with a yarn unit says where a size converts.
+    let grams = try yarn.run(["convert", "5mm", "--to", "g"])
+    #expect(grams.status == 64)
+    #expect(
+      grams.stderr.hasPrefix(
+        "error: bad value 'g' for --to: 5mm is a needle or hook size; it converts --to mm, us"))
     // Kilograms and pounds: 1 lb = 453.59237 g; 1 lb of a 100 g / 200 m yarn = 907.18474 m.
     #expect(try yarn.ok(["convert", "1lb", "--to", "g"]).stdout == "453.59 g\n")
     let json = try #require(

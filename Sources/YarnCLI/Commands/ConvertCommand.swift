@@ -68,6 +68,14 @@ struct ConvertCommand: ParsableCommand {
       unit = .skein
       return
     }
+    if let text = values.argument("amount"), (try? Amount(parsing: text)) == nil,
+      (try? NeedleSize(parsing: text)) != nil
+    {
+      // A needle size with a yarn unit: say what a size converts to.
+      throw CLIError.badValue(
+        command: values.command, name: "--to", value: values.value("to") ?? "",
+        reason: "\(text) is a needle or hook size; it converts --to mm, us, uk or hook")
+    }
     amount = try values.typedArgument("amount", expected: "an amount such as '3 skeins'") {
       try Amount(parsing: $0)
     }
