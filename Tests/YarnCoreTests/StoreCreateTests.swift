@@ -80,7 +80,8 @@ import Testing
       }
       #expect(
         error?.description
-          == "cannot access \(target): another yarn process created this library meanwhile; it was left as it is")
+          == "cannot access \(target): another yarn process created this library meanwhile; it was left as it is"
+      )
       #expect(try Self.temporaries(in: directory) == [])
       let store = try LibraryStore(directory: directory, mode: .readOnly)
       defer { try? store.close() }

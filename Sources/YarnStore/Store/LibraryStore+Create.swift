@@ -57,7 +57,8 @@ extension LibraryStore {
     let prefix = "." + databaseFileName + ".tmp-"
     AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
     guard fd >= 0 else {
       throw StoreError.io(path: folder, reason: "cannot create a temporary file: \(POSIX.errnoText())")
     }
