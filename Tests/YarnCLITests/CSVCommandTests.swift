@@ -107,8 +107,10 @@ import YarnCore
         hint: fix or remove these rows and import again
 
         """)
-    // Nothing imported: the library was not even created.
+    // Nothing imported: the library was not even created, and the temporary file it was
+    // built in is gone.
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path).sorted() == ["bad.csv"])
     let dry = try yarn.run(["stash", "import", "bad.csv", "--dry-run"])
     #expect(dry.status == 65)
     // A grammar error names its line and column and suggests --lenient.
@@ -120,6 +122,19 @@ import YarnCore
         "error: quote.csv: line 2, column 4: text after a closing quote; nothing was imported\n"))
     #expect(quote.stderr.contains("--lenient"))
     #expect(try yarn.run(["stash", "import", "missing.csv"]).status == 66)
+  }
+
+  /// Ctrl-C during an import into a new library leaves no library and no temporary file.
+  @Test func ctrlCDuringAnImportIntoANewLibraryLeavesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let rows = (1...20_000).map { "Yarn number \($0),\($0 % 12 + 1),skeins\r\n" }.joined()
+    _ = try yarn.file("big.csv", Data(("Name,Quantity,Quantity Unit\r\n" + rows).utf8))
+    let result = try BackupCLITests.runAndSignal(
+      ["--library", yarn.library.path, "stash", "import", "big.csv"], in: yarn.directory, signal: SIGINT,
+      after: 0.3)
+    #expect(result.status == 130)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path) == ["big.csv"])
   }
 
   /// Bytes that are not UTF-8 cannot be fixed by --lenient, which the hint suggested.

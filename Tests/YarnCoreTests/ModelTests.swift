@@ -193,3 +193,21 @@ import Testing
     #expect((try? Lookup.find("cascade", in: items, id: \.id, name: \.name))?.id == "8d8b89a2-0000")
   }
 }
+
+/// `Identifier.make()`: random UUIDs of RFC 9562's version 4, as `UUID().uuidString` wrote them.
+@Suite struct IdentifierTests {
+  @Test func newIDsAreLowerCaseVersion4UUIDsAndDistinct() {
+    let ids = (0..<1000).map { _ in Identifier.make() }
+    #expect(Set(ids).count == 1000)
+    for id in ids {
+      let characters = Array(id)
+      // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx, V one of 8, 9, a, b (RFC 9562, 5.4 and 4.1).
+      #expect(characters.count == 36)
+      #expect([8, 13, 18, 23].allSatisfy { characters[$0] == "-" })
+      #expect(characters[14] == "4")
+      #expect("89ab".contains(characters[19]))
+      #expect(id.allSatisfy { "0123456789abcdef-".contains($0) })
+      #expect(UUID(uuidString: id)?.uuidString.lowercased() == id)
+    }
+  }
+}

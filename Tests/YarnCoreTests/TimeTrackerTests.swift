@@ -32,7 +32,7 @@ import Testing
 
       let status = try #require(try tracker.status(now: instant(Self.halfPastTwo + 60)))
       #expect(status.session == started)
-      #expect(status.project.name == "Vanilla socks")
+      #expect(status.projectName == "Vanilla socks")
 
       let stopped = try tracker.stop(at: instant(Self.halfPastTwo + 5_400))
       #expect(stopped.id == started.id)

@@ -107,11 +107,11 @@ enum NoteSubjectOption {
     }
   }
 
-  /// What `note` is about, in words (`yarn Rios`): one look-up of its yarn or project.
+  /// What `note` is about, in words (`yarn Rios`): one look-up of its yarn's or project's name.
   static func about(_ note: Note, in store: LibraryStore) throws -> String {
     switch note.subject {
-    case .yarn(let id): "yarn " + (try store.yarn(id: id)?.name ?? id)
-    case .project(let id): "project " + (try store.project(id: id)?.name ?? id)
+    case .yarn(let id): "yarn " + (try store.yarnName(id: id) ?? id)
+    case .project(let id): "project " + (try store.projectName(id: id) ?? id)
     case nil: "nothing"
     }
   }

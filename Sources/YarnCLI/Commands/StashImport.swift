@@ -95,23 +95,21 @@ struct StashImport: CancellableCommand {
     options.now = context.now
     let plan: StashCSV.ImportPlan
     do {
-      // A dry run, and the check of a file for a library that is not there yet (so that a
-      // bad file creates none; it stands for `Context.write`'s rehearsal), read only.
-      let checked: StashCSV.ImportPlan? =
-        dryRun || context.libraryIsMissing
-        ? try context.read(warnIfMissing: false) { store in
+      if dryRun {
+        plan = try context.read(warnIfMissing: false) { store in
           try StashCSV.importCSV(
             from: data, into: store, options: options, dryRun: true, progress: bar.callback)
-        } : nil
-      bar.finish()
-      if let checked, dryRun || !checked.problems.isEmpty {
-        plan = checked
+        }
       } else {
         // Each row checked and written as it is read, in one write transaction, rolled back
-        // when any row is bad.
-        plan = try context.withStore(.readWrite) { store in
+        // when any row is bad; a new library is built aside and kept only then.
+        let importing = { (store: LibraryStore) in
           try StashCSV.importCSV(from: data, into: store, options: options, progress: bar.callback)
         }
+        plan =
+          context.libraryIsMissing
+          ? try context.create(importing, keep: { $0.problems.isEmpty })
+          : try context.withStore(.readWrite, importing)
       }
     } catch let error as CSVReadError {
       // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.

@@ -64,7 +64,7 @@ struct TimeStart: ParsableCommand {
         // With --switch, the timer this start stops (read in the same transaction).
         var stopped: (session: TimeSession, name: String)?
         if switching, let running = try store.runningSession() {
-          stopped = (running, try store.project(id: running.projectID)?.name ?? running.projectID)
+          stopped = (running, try store.projectName(id: running.projectID) ?? running.projectID)
         }
         let session = try TimeTracker(store: store).start(
           projectID: project.id, at: start, note: note, switching: switching, now: now)
@@ -133,7 +133,7 @@ struct TimeContinue: ParsableCommand {
           throw CLIError.invalidData(
             message: "there is no session to continue", hint: "start a timer with 'yarn time start PROJECT'")
         }
-        let name = try store.project(id: latest.projectID)?.name ?? latest.projectID
+        let name = try store.projectName(id: latest.projectID) ?? latest.projectID
         let session = try TimeTracker(store: store).start(
           projectID: latest.projectID, at: start, note: sameNote ? latest.note : note, switching: false,
           now: now)
@@ -170,11 +170,11 @@ struct TimeStop: ParsableCommand {
     let now = context.now
     let end =
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
-    let (session, project) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context) {
       try context.write { store in
         do {
           let session = try TimeTracker(store: store).stop(at: end, now: now)
-          return (session, try store.project(id: session.projectID))
+          return (session, try store.projectName(id: session.projectID) ?? session.projectID)
         } catch TimeError.brokenRule(let violation) where violation.field == "length" {
           // A timer forgotten for longer than a sitting: say until when it can be stopped.
           guard let running = try store.runningSession() else { throw TimeError.brokenRule(violation) }
@@ -187,7 +187,6 @@ struct TimeStop: ParsableCommand {
         }
       }
     }
-    let name = project?.name ?? session.projectID
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
@@ -398,14 +397,13 @@ struct TimeRemove: ParsableCommand {
 
   func run(in context: Context) throws {
     let now = context.now
-    let (session, project) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context) {
       try context.write { store in
         let tracker = TimeTracker(store: store)
         let session = try tracker.remove(sessionID: try tracker.session(matching: reference).id)
-        return (session, try store.project(id: session.projectID))
+        return (session, try store.projectName(id: session.projectID) ?? session.projectID)
       }
     }
-    let name = project?.name ?? session.projectID
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
@@ -424,11 +422,10 @@ struct TimeCancel: ParsableCommand {
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
-    let (session, project) = try context.write { store in
+    let (session, name) = try context.write { store in
       let session = try TimeTracker(store: store).cancel()
-      return (session, try store.project(id: session.projectID))
+      return (session, try store.projectName(id: session.projectID) ?? session.projectID)
     }
-    let name = project?.name ?? session.projectID
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
@@ -455,19 +452,19 @@ struct TimeStatus: ParsableCommand {
     if context.global.json {
       if let status {
         try context.printJSON(
-          SessionJSON(session: status.session, projectName: status.project.name, now: context.now))
+          SessionJSON(session: status.session, projectName: status.projectName, now: context.now))
       } else {
         context.output.line("null")
       }
       return
     }
-    guard let (session, project) = status else {
+    guard let (session, projectName) = status else {
       context.output.line("no timer is running")
       return
     }
     let elapsed = session.seconds(now: context.now)
     context.output.line(
-      "\(project.name): running since \(Formatting.localTime(session.start, timeZone: zone)) "
+      "\(projectName): running since \(Formatting.localTime(session.start, timeZone: zone)) "
         + "(\(Formatting.duration(elapsed)))"
     )
     if TimeTracker.isLikelyForgotten(session, now: context.now) {

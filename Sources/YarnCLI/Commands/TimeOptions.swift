@@ -47,18 +47,19 @@ enum TimeOptions {
   }
 
   /// The ID and name of the project `reference` names (the project of `time start`, `time
-  /// add`, `--project` of `time edit`, `time log` and `time report`), found among every
-  /// project's ID and name only, without reading their usages, photos or patterns.
+  /// add`, `--project` of `time edit`, `time log` and `time report`), found by index
+  /// (`References.projectID(_:in:)`), without reading every project's name nor its usages,
+  /// photos or pattern.
   ///
   /// - Throws: `CLIError.notFound`/`.ambiguous` for the reference; the store's errors.
   static func project(_ reference: String, in store: LibraryStore) throws -> (id: String, name: String) {
-    let projects = try store.projectIDsAndNames()
-    return try References.find(reference, kind: "project", in: projects, id: \.id, name: \.name)
+    let id = try projectID(reference, in: store)
+    return (id, try store.projectName(id: id) ?? id)
   }
 
-  /// The ID of the project `reference` names (`project(_:in:)`).
+  /// The ID of the project `reference` names (`References.projectID(_:in:)`).
   static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
-    try project(reference, in: store).id
+    try References.projectID(reference, in: store)
   }
 
   /// `--today`, `--week`, `--month`, `--year [YYYY]`: the local calendar period holding

@@ -90,10 +90,7 @@ final class Context {
     _ mode: LibraryStore.Mode, warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T
   ) throws -> T {
     let store = try LibraryStore(directory: libraryURL, mode: mode)
-    store.changeLabel = commandLine
-    // The store's rule that no session is in the future is read against this command's now.
-    let now = self.now
-    store.clock = { now }
+    prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
       warning("there is no library at \(store.directory.path); it reads as empty")
     }
@@ -106,6 +103,25 @@ final class Context {
     }
     try store.close()
     return result
+  }
+
+  /// Names the changes `store` commits after the command line, and reads its rule that no
+  /// session is in the future against this command's now.
+  private func prepare(_ store: LibraryStore) {
+    store.changeLabel = commandLine
+    let now = self.now
+    store.clock = { now }
+  }
+
+  /// Runs `body` on a new library built in a temporary file, put in place only when `keep`
+  /// accepts what `body` returns (`LibraryStore.create`): a failure creates no library.
+  func create<T>(_ body: (LibraryStore) throws -> T, keep: (T) -> Bool) throws -> T {
+    try LibraryStore.create(
+      directory: libraryURL,
+      { store in
+        prepare(store)
+        return try body(store)
+      }, keep: keep)
   }
 
   /// Runs `body` in one read transaction of the library opened read-only (see `withStore`

@@ -3,14 +3,6 @@ import YarnCore
 /// Finding yarns, projects and sessions by what the user typed (YarnCore's `Lookup.find`), with
 /// failures turned into `CLIError.notFound` / `.ambiguous`.
 enum References {
-  static func yarn(_ reference: String, in yarns: [Yarn]) throws(CLIError) -> Yarn {
-    try find(reference, kind: "yarn", in: yarns, id: \.id, name: \.name)
-  }
-
-  static func project(_ reference: String, in projects: [Project]) throws(CLIError) -> Project {
-    try find(reference, kind: "project", in: projects, id: \.id, name: \.name)
-  }
-
   /// The ID of the yarn `reference` names in `store`, by the same rules as
   /// `yarn(_:in:)` over every yarn, without reading every yarn: an exact ID is found by its
   /// index; anything else is matched among the yarns the store finds by the index of name

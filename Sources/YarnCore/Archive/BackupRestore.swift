@@ -485,7 +485,7 @@ struct RestorePlan {
       // Two running sessions are the conflict below, not an overlap.
       for other in try store.sessions(from: mine.start, to: mine.end)
       where !(mine.isRunning && other.isRunning) && mine.overlaps(other, now: now) {
-        let projectName = try store.project(id: other.projectID)?.name ?? other.projectID
+        let projectName = try store.projectName(id: other.projectID) ?? other.projectID
         conflicts.append(
           RestoreConflict(
             kind: "session", id: session.id, name: nil,

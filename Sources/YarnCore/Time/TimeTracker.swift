@@ -283,20 +283,21 @@ public final class TimeTracker {
     }
   }
 
-  /// The running session and its project, or `nil` when no session runs.
+  /// The running session and its project's name (one row each, found by index), or `nil` when
+  /// no session runs.
   ///
   /// - Parameter now: the present instant, from which callers compute the elapsed time
   ///   (`session.seconds(now:)`) and the forgotten-timer warning (`isLikelyForgotten`).
   /// - Throws: the store's errors; `StoreError.missingReference` if the session's project is
   ///   gone (the schema's foreign key makes that impossible in a sound database).
-  public func status(now: Date) throws -> (session: TimeSession, project: Project)? {
+  public func status(now: Date) throws -> (session: TimeSession, projectName: String)? {
     try store.read {
       guard let running = try store.runningSession() else { return nil }
-      guard let project = try store.project(id: running.projectID) else {
+      guard let name = try store.projectName(id: running.projectID) else {
         throw StoreError.missingReference(
           kind: .project, id: running.projectID, from: .session, fromID: running.id)
       }
-      return (running, project)
+      return (running, name)
     }
   }
 
@@ -340,7 +341,7 @@ public final class TimeTracker {
   }
 
   private func projectName(_ id: String) throws -> String {
-    try store.project(id: id)?.name ?? id
+    try store.projectName(id: id) ?? id
   }
 }
 

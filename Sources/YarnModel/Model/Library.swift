@@ -87,5 +87,14 @@ public struct Library: Codable, Hashable, Sendable {
 
 /// Makes new identifiers: lower-case random UUIDs (RFC 9562 version 4).
 package enum Identifier {
-  package static func make() -> String { UUID().uuidString.lowercased() }
+  /// 122 random bits from the system's generator (`SystemRandomNumberGenerator`: getrandom(2)
+  /// on Linux), with the version bits (byte 6: 0100) and the variant bits (byte 8: 10) of
+  /// RFC 9562, section 5.4. Foundation's `UUID()` on Linux opened, read and closed
+  /// /dev/urandom for each one: 5% of a 100,000-row `stash import`.
+  package static func make() -> String {
+    let high = UInt64.random(in: .min ... .max) & ~(0xF0 << 48) | (0x40 << 48)
+    let low = UInt64.random(in: .min ... .max) & ~0xC0 | 0x80
+    let bytes = (high.littleEndian, low.littleEndian)
+    return UUID(uuid: unsafeBitCast(bytes, to: uuid_t.self)).uuidString.lowercased()
+  }
 }

@@ -26,17 +26,4 @@ extension LibraryStore {
       return try ids.compactMap { try project(id: $0) }
     }
   }
-
-  /// Every project's ID and name, in creation order, without its usages, photos or pattern
-  /// (to resolve what the user typed for a project).
-  ///
-  /// - Complexity: O(n) for n projects, one row each.
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func projectIDsAndNames() throws -> [(id: String, name: String)] {
-    try read {
-      try connection.query("SELECT id, name FROM project ORDER BY seq") {
-        ($0.text(0) ?? "", $0.text(1) ?? "")
-      }
-    }
-  }
 }

@@ -159,10 +159,7 @@ extension LibraryStore {
   public func projectNames(ids: some Sequence<String>) throws -> [String: String] {
     try read {
       var names: [String: String] = [:]
-      for id in ids where names[id] == nil {
-        let found = try connection.query("SELECT name FROM project WHERE id = ?", [.text(id)]) { $0.text(0) }
-        if let name = found.first ?? nil { names[id] = name }
-      }
+      for id in ids where names[id] == nil { names[id] = try projectName(id: id) }
       return names
     }
   }

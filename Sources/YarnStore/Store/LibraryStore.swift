@@ -164,6 +164,24 @@ public final class LibraryStore {
     }
   }
 
+  /// A read-write store on the new, empty database file at `path` (a temporary file that
+  /// `create(directory:_:keep:)` puts in place), for the library `directory` (not created).
+  /// Its journal is kept in memory: the file is thrown away on any failure, so it needs no
+  /// recovery from a crash, only rollbacks.
+  init(newDatabaseAt path: String, directory: URL) throws {
+    self.directory = directory.standardizedFileURL
+    mode = .readWrite
+    isInMemory = false
+    do {
+      connection = try LibraryStore.open(path, flags: SQLITE_OPEN_READWRITE)
+      try LibraryStore.configure(
+        connection, writable: true, busyTimeout: LibraryStore.busyTimeoutMilliseconds, journal: "MEMORY")
+      try LibraryStore.migrate(connection)
+    } catch let error as DatabaseError {
+      throw StoreError.wrap(error)
+    }
+  }
+
   /// A new, empty library whose database lives in memory, for app previews and tests: it
   /// reads and writes like a library on disk (`mode` is `.readWrite`, `isInMemory` is
   /// `true`), and is gone when the store is closed or released. Attachments imported into it
@@ -318,16 +336,18 @@ public final class LibraryStore {
     }
   }
 
-  private static func configure(_ connection: Connection, writable: Bool, busyTimeout: Int32)
-    throws
-  {
+  /// Sets up a connection; a writable one gets the journal mode `journal` (WAL for a library:
+  /// see below).
+  private static func configure(
+    _ connection: Connection, writable: Bool, busyTimeout: Int32, journal: String = "WAL"
+  ) throws {
     try connection.setBusyTimeout(milliseconds: busyTimeout)
     try connection.defineFoldFunction()
     try connection.execute("PRAGMA foreign_keys = ON")
     if writable {
       // WAL: readers never block the writer nor the writer the readers, and a crash leaves
       // the last committed state. The mode is stored in the file, so readers get it too.
-      try connection.execute("PRAGMA journal_mode = WAL")
+      try connection.execute("PRAGMA journal_mode = \(journal)")
       // FULL rather than NORMAL: with NORMAL in WAL mode a power loss may roll back the last
       // committed transactions (the WAL is synced only at checkpoints). A command commits one
       // small transaction, so the extra fsync per commit costs little, and a `time stop` that
@@ -536,7 +556,7 @@ public final class LibraryStore {
   ///
   /// - Throws: `StoreError.io` when it cannot be told (permission denied on the way, a path
   ///   component that is a file), so that such a library is never taken as missing.
-  private static func kind(of path: String) throws -> mode_t? {
+  static func kind(of path: String) throws -> mode_t? {
     var status = stat()
     if stat(path, &status) == 0 { return status.st_mode & S_IFMT }
     if errno == ENOENT { return nil }
@@ -548,7 +568,7 @@ public final class LibraryStore {
   ///
   /// - Throws: `StoreError.io` with the system's reason for the failed mkdir(2) (Foundation's
   ///   own text, "The operation could not be completed", says nothing).
-  private static func createDirectory(_ url: URL) throws {
+  static func createDirectory(_ url: URL) throws {
     let path = url.path
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {

@@ -1,0 +1,102 @@
+import YarnModel
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension LibraryStore {
+  /// Creates the library at `directory` all or nothing: runs `body` on a new library built in
+  /// a temporary file, and puts that file in place as `directory/library.sqlite` only when
+  /// `body` returns a result that `keep` accepts.
+  ///
+  /// The temporary file, `.library.sqlite.tmp-XXXXXX`, is made in `directory`, or when that
+  /// is missing in the nearest folder above it that exists (the same file system, so that it
+  /// can be moved in place); `directory`, its missing parents and `attachments/` are created
+  /// only when the library is put in place. When `body` throws (a cancelled import too) or
+  /// `keep` refuses its result, the temporary file is removed and nothing else was created.
+  /// A temporary file that a killed process left is removed by the next creation in the same
+  /// folder (it is locked with `flock` while in use).
+  ///
+  /// The file is put in place with link(2), which never replaces a file: when another process
+  /// created the library meanwhile, that library is left as it is and `StoreError.io` is
+  /// thrown. (On a file system without hard links, rename(2) after checking that the library
+  /// is still missing.)
+  ///
+  /// `body` gets a read-write store (`directory` is the library's; attachments cannot be
+  /// added until the library is in place) and should make its changes in `write`
+  /// transactions, as on any store, so that they are in the undo history. The store is closed
+  /// when `create` returns.
+  ///
+  /// - Parameters:
+  ///   - directory: the library directory, which has no `library.sqlite` (else the library is
+  ///     not replaced: `StoreError.io` at the end).
+  ///   - body: fills the new library.
+  ///   - keep: whether the library `body` made is kept; by default always.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws; `StoreError.io` naming the path when the temporary file,
+  ///   the directory or the library cannot be created, when a file is where a folder should
+  ///   be, or when another process created the library meanwhile; the errors of opening a
+  ///   store (`init(directory:mode:)`).
+  public static func create<T>(
+    directory: URL, _ body: (LibraryStore) throws -> T, keep: (T) -> Bool = { _ in true }
+  ) throws -> T {
+    let directory = directory.standardizedFileURL
+    let target = directory.appendingPathComponent(databaseFileName).path
+    var folder = directory.path
+    while try kind(of: folder) == nil, folder != "/" { folder = POSIX.directory(of: folder) }
+    if try kind(of: folder) != S_IFDIR {
+      throw StoreError.io(path: folder, reason: "it is a file, not a directory")
+    }
+    let prefix = "." + databaseFileName + ".tmp-"
+    AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
+    var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard fd >= 0 else {
+      throw StoreError.io(path: folder, reason: "cannot create a temporary file: \(POSIX.errnoText())")
+    }
+    let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
+    // Locked while in use, so that another creation's tidying leaves it alone; the lock is
+    // released only after SQLite closed the file (closing any descriptor of a file drops
+    // SQLite's own POSIX locks on it).
+    _ = flock(fd, LOCK_EX | LOCK_NB)
+    let mask = umask(0)
+    umask(mask)
+    fchmod(fd, 0o644 & ~mask)
+    defer {
+      unlink(temporary)
+      POSIX.close(fd)
+    }
+    let store = try LibraryStore(newDatabaseAt: temporary, directory: directory)
+    let result: T
+    do {
+      result = try body(store)
+    } catch {
+      try? store.close()
+      throw error
+    }
+    try store.close()
+    guard keep(result) else { return result }
+    try createDirectory(directory)
+    try createDirectory(directory.appendingPathComponent(attachmentsFolderName))
+    if link(temporary, target) != 0 {
+      let exists = errno == EEXIST || (try? kind(of: target)) != nil
+      if exists || rename(temporary, target) != 0 {
+        throw StoreError.io(
+          path: target,
+          reason: exists
+            ? "another yarn process created this library meanwhile; it was left as it is"
+            : POSIX.errnoText())
+      }
+    }
+    AtomicFile.syncDirectory(directory.path)
+    return result
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import YarnModel
+@testable import YarnStore
+
+/// `LibraryStore.create`: a new library built in a temporary file and put in place only on
+/// success (issue 13: `stash import` into a new library without a read-only check first).
+@Suite struct StoreCreateTests {
+  /// The names in `folder` that a creation's temporary file would have.
+  static func temporaries(in folder: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasPrefix(".library.sqlite.tmp-")
+    }
+  }
+
+  @Test func aLibraryThatSucceedsIsPutInPlaceWithItsParentsAndUndoesAsOneChange() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("a/b", isDirectory: true)
+      let count = try LibraryStore.create(directory: directory) { store in
+        store.changeLabel = "yarn stash import s.csv"
+        try store.write {
+          try store.insert(Yarn(id: "y1", name: "Rios"))
+          try store.insert(Yarn(id: "y2", name: "Arroyo"))
+        }
+        return 2
+      }
+      #expect(count == 2)
+      let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+      #expect(files == ["attachments", "library.sqlite"])
+      #expect(try Self.temporaries(in: folder) == [])
+      let store = try LibraryStore(directory: directory, mode: .readWrite)
+      defer { try? store.close() }
+      #expect(try store.yarns().map(\.name) == ["Rios", "Arroyo"])
+      #expect(try store.history().map(\.label) == ["yarn stash import s.csv"])
+      try store.undo()
+      #expect(try store.yarns().isEmpty)
+    }
+  }
+
+  @Test func aFailureOrARefusedResultCreatesNothing() throws {
+    struct Stop: Error {}
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("a/b", isDirectory: true)
+      #expect(throws: Stop.self) {
+        try LibraryStore.create(directory: directory) { store in
+          try store.insert(Yarn(id: "y1", name: "Rios"))
+          throw Stop()
+        }
+      }
+      #expect(throws: CancellationError.self) {
+        try LibraryStore.create(directory: directory) { _ in throw CancellationError() }
+      }
+      let refused = try LibraryStore.create(
+        directory: directory, { store in try store.insert(Yarn(id: "y1", name: "Rios")) }, keep: { false })
+      #expect(refused == ())
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+      // In a directory that exists, too: no library.sqlite, no attachments/, no temporary file.
+      let existing = folder.appendingPathComponent("lib", isDirectory: true)
+      try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: false)
+      #expect(throws: Stop.self) {
+        try LibraryStore.create(directory: existing) { _ in throw Stop() }
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: existing.path) == [])
+    }
+  }
+
+  /// Another process that creates the library while this one builds it keeps its library.
+  @Test func aLibraryCreatedMeanwhileIsNeverReplaced() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      let target = directory.appendingPathComponent("library.sqlite").path
+      let error = #expect(throws: StoreError.self) {
+        try LibraryStore.create(directory: directory) { store in
+          try store.insert(Yarn(id: "y1", name: "Mine"))
+          let other = try LibraryStore(directory: directory, mode: .readWrite)
+          try other.insert(Yarn(id: "y2", name: "Theirs"))
+          try other.close()
+        }
+      }
+      #expect(
+        error?.description
+          == "cannot access \(target): another yarn process created this library meanwhile; it was left as it is"
+      )
+      #expect(try Self.temporaries(in: directory) == [])
+      let store = try LibraryStore(directory: directory, mode: .readOnly)
+      defer { try? store.close() }
+      #expect(try store.yarns().map(\.name) == ["Theirs"])
+    }
+  }
+
+  /// A temporary file that a killed process left (no lock on it) goes at the next creation.
+  @Test func aKilledCreationsTemporaryFileIsRemovedByTheNext() throws {
+    try withTemporaryDirectory { folder in
+      let stale = folder.appendingPathComponent(".library.sqlite.tmp-abc123")
+      try Data("half a library".utf8).write(to: stale)
+      try LibraryStore.create(directory: folder.appendingPathComponent("lib")) { _ in }
+      #expect(try Self.temporaries(in: folder) == [])
+    }
+  }
+}
