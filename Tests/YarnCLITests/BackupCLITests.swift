@@ -97,7 +97,7 @@ import YarnCore
     #expect(result.stderr.contains("wrote a safety backup of the library to \(safety)"))
     #expect(
       result.stderr.contains(
-        "replaced 1 yarn, 0 projects, 0 notes, 0 time sessions and 0 attachments with 15 yarns"))
+        "replaced 1 yarn, 0 projects, 0 notes, 0 time sessions, 0 tools and 0 attachments with 15 yarns"))
     let sampleDocument = try JSONCoding.decoder().decode(
       Library.self, from: Data(contentsOf: Self.sample.appendingPathComponent("library.json")))
     #expect(try Self.state(of: yarn.library).library == sampleDocument)
@@ -227,11 +227,11 @@ import YarnCore
     let report = try #require(try merge.json() as? [String: Any])
     let unchanged = try #require(report["unchanged"] as? [String: Int])
     let added = try #require(report["added"] as? [String: Int])
-    #expect(unchanged == ["yarns": 1, "projects": 0, "notes": 0, "sessions": 0, "attachments": 1])
-    #expect(added == ["yarns": 0, "projects": 0, "notes": 0, "sessions": 0, "attachments": 0])
+    #expect(unchanged == ["yarns": 1, "projects": 0, "notes": 0, "sessions": 0, "attachments": 1, "tools": 0])
+    #expect(added == ["yarns": 0, "projects": 0, "notes": 0, "sessions": 0, "attachments": 0, "tools": 0])
     #expect(
       merge.stderr.contains(
-        "1 yarn, 0 projects, 0 notes, 0 time sessions and 1 attachment already there unchanged"))
+        "1 yarn, 0 projects, 0 notes, 0 time sessions, 0 tools and 1 attachment already there unchanged"))
   }
 
   // MARK: Hostile and foreign archives

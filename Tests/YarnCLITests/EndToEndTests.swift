@@ -367,7 +367,7 @@ import Testing
 
     let create = try yarn.ok(["backup", "create", "b.zip"])
     #expect(create.stdout == "b.zip\n")
-    #expect(create.stderr.contains("1 yarn, 1 project, 0 notes, 0 time sessions and 1 attachment"))
+    #expect(create.stderr.contains("1 yarn, 1 project, 0 notes, 0 time sessions, 0 tools and 1 attachment"))
     let again = try yarn.run(["backup", "create", "b.zip"])
     #expect(again.status == 73)
     #expect(again.stderr.contains("--force"))

@@ -129,11 +129,18 @@ import YarnCore
     try yarn.ok(["project", "add", "Flax"])
     try yarn.ok(["tool", "add", "Amour", "--kind", "hook", "--size", "H-8", "--count", "2"])
     try yarn.ok(["project", "edit", "Flax", "--tool", "Amour", "--needle", "5mm"])
-    try yarn.ok(["backup", "create", "b.zip"])
+    // The messages count the one tool.
+    let created = try yarn.ok(["backup", "create", "b.zip"])
+    #expect(
+      created.stderr.contains(
+        "backed up 0 yarns, 1 project, 0 notes, 0 time sessions, 1 tool and 0 attachments"))
     try yarn.ok(["backup", "verify", "b.zip"])
     try yarn.ok(["tool", "rm", "Amour", "--force"])
     try yarn.ok(["project", "rm", "Flax", "--force"])
-    try yarn.ok(["backup", "restore", "b.zip"])
+    let restored = try yarn.ok(["backup", "restore", "b.zip", "--merge"])
+    #expect(
+      restored.stderr.contains("added 0 yarns, 1 project, 0 notes, 0 time sessions, 1 tool and 0 attachments")
+    )
     let tool = try #require(try yarn.ok(["tool", "show", "Amour", "--json"]).json() as? [String: Any])
     #expect(tool["count"] as? Int == 2)
     #expect((tool["projects"] as? [[String: Any]])?.first?["name"] as? String == "Flax")

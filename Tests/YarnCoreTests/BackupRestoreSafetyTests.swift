@@ -14,7 +14,8 @@ import Testing
   /// A valid library of one yarn with one attachment holding "abc", as backup entries.
   private func validEntries(
     formatVersion: Int = 1, libraryDigest: String? = nil, attachmentSize: Int64 = 3,
-    extraFiles: [BackupManifest.File] = [], yarnID usageYarnID: String? = nil
+    extraFiles: [BackupManifest.File] = [], yarnID usageYarnID: String? = nil,
+    toolCount: Int?? = .none
   ) throws -> [(String, Data)] {
     let photo = Attachment(
       fileName: "care.txt", mediaType: "text/plain", byteCount: 3, sha256: Support.abcSHA256)
@@ -28,9 +29,11 @@ import Testing
     }
     let library = Library(yarns: [yarn], projects: projects)
     let libraryData = try JSONCoding.encoder().encode(library)
+    var counts = BackupManifest.Counts(of: library)
+    if case .some(let tools) = toolCount { counts.tools = tools }
     let manifest = BackupManifest(
       formatVersion: formatVersion, createdAt: Date(timeIntervalSince1970: 1_796_000_000),
-      generator: "hand", counts: BackupManifest.Counts(of: library),
+      generator: "hand", counts: counts,
       files: [
         BackupManifest.File(
           path: "library.json", size: Int64(libraryData.count),
@@ -110,6 +113,20 @@ import Testing
           .inconsistentLibrary(reason: "project p1 (Hat) uses yarn missing-yarn, which is missing"))
       )
       #expect(third.contains(.countMismatch(kind: "projects", manifest: 1, library: 1)) == false)
+    }
+  }
+
+  /// The manifest counts tools; one written before it did (no `tools` key) is not compared.
+  @Test func theToolCountIsCheckedWhenTheManifestHasOne() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("tools.zip")
+      let older = try validEntries(toolCount: .some(nil))
+      #expect(
+        older[0].0 == "manifest.json" && !String(decoding: older[0].1, as: UTF8.self).contains("\"tools\""))
+      try Support.writeZip(older, to: zip)
+      _ = try Backup.verify(zip)
+      try Support.writeZip(try validEntries(toolCount: 2), to: zip)
+      #expect(problems { try Backup.verify(zip) } == [.countMismatch(kind: "tools", manifest: 2, library: 0)])
     }
   }
 

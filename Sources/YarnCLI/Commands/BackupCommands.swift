@@ -15,7 +15,7 @@ extension Formatting {
   static func counts(_ counts: BackupManifest.Counts) -> String {
     self.counts(
       yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
-      sessions: counts.sessions, attachments: counts.attachments)
+      sessions: counts.sessions, tools: counts.tools, attachments: counts.attachments)
   }
 }
 

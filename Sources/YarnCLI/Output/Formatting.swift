@@ -65,11 +65,16 @@ enum Formatting {
 
   /// The manifest's counts for people: `2 yarns, 1 project, 3 notes, 0 time sessions and
   /// 1 attachment`.
-  static func counts(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) -> String {
+  /// `3 yarns, 1 project, 0 notes, 5 time sessions, 2 tools and 4 attachments`; the tools
+  /// only when counted (`nil` in an older backup's manifest).
+  static func counts(
+    yarns: Int, projects: Int, notes: Int, sessions: Int, tools: Int? = nil, attachments: Int
+  ) -> String {
     [
       count(yarns, "yarn"), count(projects, "project"), count(notes, "note"),
       count(sessions, "time session"),
-    ].joined(separator: ", ") + " and " + count(attachments, "attachment")
+    ].joined(separator: ", ") + (tools.map { ", " + count($0, "tool") } ?? "") + " and "
+      + count(attachments, "attachment")
   }
 
   /// Note lines for `show`: `  2026-03-29  text`, continuation lines indented under the text.

@@ -27,13 +27,17 @@ public struct BackupManifest: Codable, Hashable, Sendable {
     public var sessions: Int
     /// Distinct attachment files (by SHA-256), the number of `attachments/…` entries.
     public var attachments: Int
+    /// Needles and hooks (`Library.tools`); `nil` in a manifest written before tools were
+    /// counted (the key `tools` is then absent, and a check does not compare it).
+    public var tools: Int?
 
-    init(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int) {
+    init(yarns: Int, projects: Int, notes: Int, sessions: Int, attachments: Int, tools: Int? = 0) {
       self.yarns = yarns
       self.projects = projects
       self.notes = notes
       self.sessions = sessions
       self.attachments = attachments
+      self.tools = tools
     }
 
     /// The counts of `library`.
@@ -41,7 +45,7 @@ public struct BackupManifest: Codable, Hashable, Sendable {
       self.init(
         yarns: library.yarns.count, projects: library.projects.count,
         notes: library.notes.count, sessions: library.sessions.count,
-        attachments: library.attachments.count)
+        attachments: library.attachments.count, tools: library.tools.count)
     }
   }
 

@@ -227,7 +227,8 @@ extension Backup {
       let counts = try store.itemCounts()
       report.replaced = BackupManifest.Counts(
         yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
-        sessions: counts.sessions, attachments: try store.referencedAttachmentDigests().count)
+        sessions: counts.sessions, attachments: try store.referencedAttachmentDigests().count,
+        tools: counts.tools)
     }
     // A dry run refuses what the real restore would for want of space.
     try checkFreeSpace(for: reader.manifest, in: store)
@@ -435,7 +436,8 @@ struct RestorePlan {
       additions = library
       added = BackupManifest.Counts(
         yarns: library.yarns.count, projects: library.projects.count,
-        notes: library.notes.count, sessions: library.sessions.count, attachments: 0)
+        notes: library.notes.count, sessions: library.sessions.count, attachments: 0,
+        tools: library.tools.count)
       return
     }
     // In the file's order (notes, projects, sessions, yarns), so conflicts are listed so.
@@ -458,10 +460,10 @@ struct RestorePlan {
         additions.sessions.append(session)
       }
     }
-    // Tools (the manifest does not count them): added when the library lacks the ID, left
-    // alone when equal, a conflict otherwise.
+    // Tools: added when the library lacks the ID, left alone when equal, a conflict otherwise.
     for tool in library.tools {
       guard let stored = try store.tool(id: tool.id) else {
+        added.tools = (added.tools ?? 0) + 1
         additions.tools.append(tool)
         continue
       }
@@ -470,6 +472,8 @@ struct RestorePlan {
           RestoreConflict(
             kind: "tool", id: tool.id, name: tool.name,
             reason: RestorePlan.differences(tool, stored, libraryName: tool.name)))
+      } else {
+        unchanged.tools = (unchanged.tools ?? 0) + 1
       }
     }
     for yarn in library.yarns {

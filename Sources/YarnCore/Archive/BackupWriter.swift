@@ -68,7 +68,7 @@ enum BackupWriter {
       counts: BackupManifest.Counts(
         yarns: library.yarns.count, projects: library.projects.count,
         notes: library.notes.count, sessions: library.sessions.count,
-        attachments: attachments.count),
+        attachments: attachments.count, tools: library.tools.count),
       files: [
         BackupManifest.File(
           path: BackupManifest.libraryPath, size: Int64(libraryData.count),

@@ -169,6 +169,7 @@ final class LibraryCheck {
   }
 
   func add(_ tool: Tool) {
+    counts.tools = (counts.tools ?? 0) + 1
     unique(tool.id, in: &toolIDs, kind: "tool")
     report(tool.ruleViolations(), kind: "tool", id: tool.id, name: tool.name)
     for projectID in tool.projectIDs { toolProjects.append((tool.id, tool.name, projectID)) }
@@ -216,6 +217,10 @@ final class LibraryCheck {
     ]
     for (kind, inManifest, inLibrary) in pairs where inManifest != inLibrary {
       problems.append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
+    }
+    // Manifests written before tools were counted have no count of them to compare.
+    if let tools = manifest.counts.tools, tools != counts.tools {
+      problems.append(.countMismatch(kind: "tools", manifest: tools, library: counts.tools ?? 0))
     }
     return problems
   }

@@ -47,13 +47,14 @@ extension LibraryStore {
   /// How many yarns, projects, notes and sessions the library holds.
   ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  public func itemCounts() throws -> (yarns: Int, projects: Int, notes: Int, sessions: Int) {
+  public func itemCounts() throws -> (yarns: Int, projects: Int, notes: Int, sessions: Int, tools: Int) {
     try read {
       func count(_ table: String) throws -> Int {
         Int(try connection.integer("SELECT count(*) FROM \(table)") ?? 0)
       }
       return (
-        try count("yarn"), try count("project"), try count("note"), try count("time_session")
+        try count("yarn"), try count("project"), try count("note"), try count("time_session"),
+        try count("tool")
       )
     }
   }
