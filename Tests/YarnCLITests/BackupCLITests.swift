@@ -227,7 +227,8 @@ import YarnCore
     let report = try #require(try merge.json() as? [String: Any])
     let unchanged = try #require(report["unchanged"] as? [String: Int])
     let added = try #require(report["added"] as? [String: Int])
-    #expect(unchanged == ["yarns": 1, "projects": 0, "notes": 0, "sessions": 0, "attachments": 1, "tools": 0])
+    #expect(
+      unchanged == ["yarns": 1, "projects": 0, "notes": 0, "sessions": 0, "attachments": 1, "tools": 0])
     #expect(added == ["yarns": 0, "projects": 0, "notes": 0, "sessions": 0, "attachments": 0, "tools": 0])
     #expect(
       merge.stderr.contains(
