@@ -53,6 +53,18 @@ public final class LibraryStore {
 
   /// How long a statement waits for another process's lock before `StoreError.busy`: 5000 ms.
   static let busyTimeoutMilliseconds: Int32 = 5000
+
+  /// For a program that owns its process's SQLite (the `yarn` command), called before it
+  /// opens any library: turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`),
+  /// whose process-wide mutex and counters SQLite takes on every allocation. Parsing the
+  /// schema when a library opens allocates for every node of its triggers' SQL: this was
+  /// 1.1 M of the 10.7 M instructions of `yarn time start` (bench/README.md). Nothing in
+  /// yarn reads the statistics (`sqlite3_memory_used`, the heap limits). Not for a library
+  /// inside an app, where SQLite is the app's (and may be initialized already, in which case
+  /// SQLite refuses the setting and this does nothing).
+  package static func turnOffSQLiteMemoryStatistics() {
+    _ = yarn_sqlite_no_memory_statistics()
+  }
   /// The database's file name inside the library directory.
   package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
