@@ -562,6 +562,8 @@ public final class LibraryStore {
   ///   own text, "The operation could not be completed", says nothing).
   private static func createDirectory(_ url: URL) throws {
     let path = url.path
+    // Mostly there already: one stat(2) instead of a mkdir(2) per component.
+    if try kind(of: path) == S_IFDIR { return }
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
       prefix += component
