@@ -69,7 +69,7 @@ public final class LibraryStore {
   package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   package static let attachmentsFolderName = "attachments"
-  /// The database schema version (`PRAGMA user_version`) this code writes: 5.
+  /// The database schema version (`PRAGMA user_version`) this code writes: 7.
   static var schemaVersion: Int { Schema.currentVersion }
 
   /// The library directory, as given (standardized: no `.` or `..` parts); for an in-memory
@@ -101,7 +101,7 @@ public final class LibraryStore {
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
-  /// switches the database to WAL and brings its schema up to date (schema version 5, kept in
+  /// switches the database to WAL and brings its schema up to date (schema version 7, kept in
   /// `PRAGMA user_version`; the missing migrations run in one transaction). `.readOnly` on a
   /// missing directory or database creates nothing and gives an empty library. `.readOnly`
   /// on an existing database opens it read-only (SQLite's own read-only open) and never
