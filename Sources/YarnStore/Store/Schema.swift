@@ -734,6 +734,9 @@ extension Schema {
   //   columns' `IS NOT` (sqlite.org/rowvalue.html), in place of that OR written out.
   // `format('%s', quote(x))` is `quote(x)`: quote() never yields a NUL, where format's `%s`
   // would stop. `HistoryTriggerFormTests` checks that both forms record the same steps.
+  // Like v6, it takes the column lists of `recordedTables`: a later migration that adds a
+  // column drops its table's triggers first (SQLite checks a trigger's columns only when a
+  // statement fires it) and creates them again with `compactHistoryTriggers`.
   private static var v7CompactHistoryTriggers: String {
     var sql = ""
     for (table, key, columns) in recordedTables {
