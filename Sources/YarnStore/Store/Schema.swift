@@ -212,8 +212,9 @@ extension Schema {
   /// The tables of items whose changes the history records, each with its columns in the
   /// order of `v1` and the columns that find one row (the primary key: `seq`, or a usage's
   /// project and position). A migration that adds a column must drop and create the table's
-  /// history triggers again with the new list (`StoreSchemaTests` compares these lists with
-  /// the tables), as v4 does for `name_key` and v6 for the details. The lists are in the
+  /// history triggers again with the new list (`compactHistoryTriggers` since v7;
+  /// `StoreSchemaTests` compares these lists with the tables), as v4 does for `name_key` and
+  /// v6 for the details. The lists are in the
   /// order of the tables' columns: v1's, then each added column in the order it was added
   /// (v6 dropped `is_stashed`); v5's tables last.
   static let recordedTables: [(table: String, key: [String], columns: [String])] =
