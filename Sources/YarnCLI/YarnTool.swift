@@ -78,7 +78,7 @@ enum YarnTool {
     guard case .run(let type, _)? = try? CommandParser(root: root).parse(arguments) else {
       return false
     }
-    return type is any CancellableCommand.Type
+    return type.isCancellable
   }
 
   /// Whether `error` is a write to standard output or standard error that failed because its

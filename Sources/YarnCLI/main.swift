@@ -1,4 +1,5 @@
 import Dispatch
+import YarnCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -33,6 +34,9 @@ func processEnvironment() -> [String: String] {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+// Before any library is opened (this process owns SQLite).
+LibraryStore.turnOffSQLiteMemoryStatistics()
 
 // A short command runs here, on the main thread: a signal ends it at once, as it ends any
 // program, and its change is one SQLite transaction, committed whole or not at all. (No

@@ -282,6 +282,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     let long: [[String]] = [
       ["backup", "create", "b.zip"], ["backup", "verify", "b.zip"], ["backup", "restore", "b.zip"],
       ["export", "e.zip"], ["stash", "import", "in.csv"], ["--library", "/tmp/x", "backup", "create"],
+      ["weft", "import", "a.weft"],
     ]
     let short: [[String]] = [
       ["time", "start", "Flax"], ["time", "stop"], ["stash", "list"], ["undo"], ["--version"],

@@ -45,7 +45,7 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Wool"])
-    #expect(try Self.userVersion(yarn) == 6)
+    #expect(try Self.userVersion(yarn) == 7)
   }
 
   /// A library whose directory and files are read-only: listing, backing up and a dry-run
@@ -78,28 +78,28 @@ import Testing
           "error: cannot write the library: \(Self.databasePath(yarn)) is read-only (SQLite: "
             + "attempt to write a readonly database)\n"), "\(add.stderr)")
     }
-    #expect(try Self.userVersion(yarn) == 6)
+    #expect(try Self.userVersion(yarn) == 7)
     #expect(Self.databaseFiles(yarn) == before)
   }
 
-  /// Such as a library of a development build that had schema version 7: every command
+  /// Such as a library of a development build that had schema version 8: every command
   /// refuses it, those that write too, and nothing is changed.
   @Test func aLibraryOfANewerSchemaIsRefused() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Wool"])
     let raw = try Connection(path: Self.databasePath(yarn), flags: 0x2)  // READWRITE
-    try raw.execute("PRAGMA user_version = 7")
+    try raw.execute("PRAGMA user_version = 8")
     try raw.close()
     for arguments in [["stash", "list"], ["stash", "add", "Cotton"], ["backup", "create", "b.zip"]] {
       let result = try yarn.run(arguments)
       #expect(result.status == 65, "\(arguments)")
       #expect(
         result.stderr
-          == "error: the library's database has schema version 7, but this yarn knows only versions "
-          + "up to 6; use a newer yarn\nhint: install a newer version of yarn\n", "\(arguments)")
+          == "error: the library's database has schema version 8, but this yarn knows only versions "
+          + "up to 7; use a newer yarn\nhint: install a newer version of yarn\n", "\(arguments)")
     }
-    #expect(try Self.userVersion(yarn) == 7)
+    #expect(try Self.userVersion(yarn) == 8)
     #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("b.zip").path))
   }
 
@@ -117,7 +117,7 @@ import Testing
       #expect(result.status == 74, "\(arguments)")
       #expect(
         result.stderr
-          == "error: cannot create the tables of the library's database (schema version 6): table "
+          == "error: cannot create the tables of the library's database (schema version 7): table "
           + "yarn already exists\nhint: the library is left as it was\n", "\(arguments)")
     }
     let after = try Connection(path: Self.databasePath(yarn), flags: 0x1)  // READONLY

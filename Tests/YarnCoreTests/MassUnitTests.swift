@@ -119,7 +119,7 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readWrite)
       defer { try? store.close() }
       let db = store.connection
-      #expect(try db.integer("PRAGMA user_version") == 6)
+      #expect(try db.integer("PRAGMA user_version") == 7)
       #expect(try db.integer("PRAGMA foreign_keys") == 1)
       #expect(try db.integer("SELECT seq FROM yarn WHERE id = 'y-1'") == 7)
       #expect(try db.integer("SELECT count(*) FROM note WHERE yarn_id = 'y-1'") == 1)

@@ -63,7 +63,7 @@ import Testing
       try makeVersion3Library(at: root)
       let reader = try LibraryStore(directory: root, mode: .readOnly)
       defer { try? reader.close() }
-      #expect(try reader.connection.integer("PRAGMA user_version") == 6)
+      #expect(try reader.connection.integer("PRAGMA user_version") == 7)
       #expect(try keys(reader) == ["n\u{E9}ge", "hat"])
       #expect(try reader.yarnNames(mayMatch: "NE\u{301}GE").map(\.id) == ["y-1"])
       #expect(try reader.projectNames(mayMatch: "ha").map(\.id) == ["p-1"])

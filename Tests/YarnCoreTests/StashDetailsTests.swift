@@ -275,7 +275,7 @@ import Testing
 
       let store = try LibraryStore(directory: root, mode: .readWrite)
       defer { try? store.close() }
-      #expect(try store.connection.integer("PRAGMA user_version") == 6)
+      #expect(try store.connection.integer("PRAGMA user_version") == 7)
       #expect(try store.yarns() == [Yarn(id: "y-1", name: "Rios, is_stashed = 1", status: .usedUp)])
       #expect(try store.history().map(\.label) == ["remove", "used up", "add"])
       #expect(try store.project(id: "p-1")?.usages.map(\.yarnID) == ["y-1"])

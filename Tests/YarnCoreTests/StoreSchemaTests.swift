@@ -16,13 +16,13 @@ import Testing
       #expect(try pragma("foreign_keys") == "1")
       #expect(try pragma("synchronous") == "2")  // FULL
       #expect(try pragma("busy_timeout") == "5000")
-      #expect(try pragma("user_version") == "6")
-      #expect(Schema.currentVersion == 6)
-      #expect(LibraryStore.schemaVersion == 6)
+      #expect(try pragma("user_version") == "7")
+      #expect(Schema.currentVersion == 7)
+      #expect(LibraryStore.schemaVersion == 7)
       #expect(
         Schema.migrations.map(\.name) == [
           "v1-library", "v2-history", "v3-time-ranges", "v4-name-keys", "v5-tools-and-mass-units",
-          "v6-stash-and-project-details",
+          "v6-stash-and-project-details", "v7-compact-history-triggers",
         ])
       let tables = try store.connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
@@ -132,15 +132,15 @@ import Testing
       try LibraryStore(directory: root, mode: .readWrite).close()
       let path = root.appendingPathComponent("library.sqlite").path
       let raw = try Connection(path: path, flags: 0x2)  // SQLITE_OPEN_READWRITE
-      try raw.execute("PRAGMA user_version = 7")
+      try raw.execute("PRAGMA user_version = 8")
       try raw.close()
       for mode in [LibraryStore.Mode.readWrite, .readOnly] {
         do {
           _ = try LibraryStore(directory: root, mode: mode)
           Issue.record("a newer schema was opened in \(mode)")
         } catch StoreError.newerSchema(let found, let known) {
-          #expect(found == 7)
-          #expect(known == 6)
+          #expect(found == 8)
+          #expect(known == 7)
         }
       }
       #expect(
@@ -149,7 +149,7 @@ import Testing
       )
       let reader = try Connection(path: path, flags: 0x1)  // SQLITE_OPEN_READONLY
       defer { try? reader.close() }
-      #expect(try reader.integer("PRAGMA user_version") == 7)
+      #expect(try reader.integer("PRAGMA user_version") == 8)
     }
   }
 
@@ -211,7 +211,7 @@ import Testing
       #expect(try raw.integer("PRAGMA user_version") == 1)
       try raw.close()
       let store = try LibraryStore(directory: root, mode: .readWrite)
-      #expect(try store.connection.integer("PRAGMA user_version") == 6)
+      #expect(try store.connection.integer("PRAGMA user_version") == 7)
       #expect(
         try store.yarns() == [
           Yarn(id: "y-1", name: "Rios", remainingOverride: Amount(0.30000000000000004, .gram))
@@ -231,7 +231,7 @@ import Testing
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())
-      #expect(try store.connection.integer("PRAGMA user_version") == 6)
+      #expect(try store.connection.integer("PRAGMA user_version") == 7)
       #expect(try store.connection.integer("PRAGMA foreign_keys") == 1)
       #expect(try store.connection.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == 12)
       #expect(throws: StoreError.self) { try store.insert(Yarn(id: "y", name: "Y")) }

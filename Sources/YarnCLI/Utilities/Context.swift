@@ -54,9 +54,10 @@ final class Context {
   }
 
   /// The library directory: `--library`, else `$YARN_LIBRARY`, else the platform default.
-  var libraryURL: URL {
-    LibraryLocation.resolve(explicit: global.library, environment: environment)
-  }
+  /// Worked out once, when first asked (a command asks up to three times, and each
+  /// standardization of the path was 0.1 M instructions of `yarn time start`).
+  lazy var libraryURL: URL = LibraryLocation.resolve(
+    explicit: global.library, environment: environment)
 
   /// Today in the local time zone.
   var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }

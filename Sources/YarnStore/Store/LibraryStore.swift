@@ -53,11 +53,23 @@ public final class LibraryStore {
 
   /// How long a statement waits for another process's lock before `StoreError.busy`: 5000 ms.
   static let busyTimeoutMilliseconds: Int32 = 5000
+
+  /// For a program that owns its process's SQLite (the `yarn` command), called before it
+  /// opens any library: turns off SQLite's memory statistics (`SQLITE_CONFIG_MEMSTATUS`),
+  /// whose process-wide mutex and counters SQLite takes on every allocation. Parsing the
+  /// schema when a library opens allocates for every node of its triggers' SQL: this was
+  /// 1.1 M of the 10.7 M instructions of `yarn time start` (bench/README.md). Nothing in
+  /// yarn reads the statistics (`sqlite3_memory_used`, the heap limits). Not for a library
+  /// inside an app, where SQLite is the app's (and may be initialized already, in which case
+  /// SQLite refuses the setting and this does nothing).
+  package static func turnOffSQLiteMemoryStatistics() {
+    _ = yarn_sqlite_no_memory_statistics()
+  }
   /// The database's file name inside the library directory.
   package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   package static let attachmentsFolderName = "attachments"
-  /// The database schema version (`PRAGMA user_version`) this code writes: 5.
+  /// The database schema version (`PRAGMA user_version`) this code writes: 7.
   static var schemaVersion: Int { Schema.currentVersion }
 
   /// The library directory, as given (standardized: no `.` or `..` parts); for an in-memory
@@ -89,7 +101,7 @@ public final class LibraryStore {
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
   /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
-  /// switches the database to WAL and brings its schema up to date (schema version 5, kept in
+  /// switches the database to WAL and brings its schema up to date (schema version 7, kept in
   /// `PRAGMA user_version`; the missing migrations run in one transaction). `.readOnly` on a
   /// missing directory or database creates nothing and gives an empty library. `.readOnly`
   /// on an existing database opens it read-only (SQLite's own read-only open) and never
@@ -570,6 +582,8 @@ public final class LibraryStore {
   ///   own text, "The operation could not be completed", says nothing).
   static func createDirectory(_ url: URL) throws {
     let path = url.path
+    // Mostly there already: one stat(2) instead of a mkdir(2) per component.
+    if try kind(of: path) == S_IFDIR { return }
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
       prefix += component

@@ -9,13 +9,14 @@ import YarnModel
 /// migration: add a new one at the end. A new library gets every migration in order too, so
 /// it ends with exactly the schema of an upgraded one.
 ///
-/// Five versions today: `v1-library` (the items), `v2-history` (the undo history),
+/// Seven versions today: `v1-library` (the items), `v2-history` (the undo history),
 /// `v3-time-ranges` (two indexes for reading a range of time), `v4-name-keys` (the key a
 /// name is found by, `name_key`, with its indexes; a step in Swift computes the keys of the
 /// rows already there), `v5-tools-and-mass-units` (needles and hooks, the projects'
 /// needle sizes and tools, and `kg` and `lb` in every unit column) and
 /// `v6-stash-and-project-details` (a yarn's status, price, place and tags; a project's gauge,
-/// size made, made for and tags). A migration that
+/// size made, made for and tags), and `v7-compact-history-triggers` (the same undo history's
+/// triggers in fewer words, parsed at every open). A migration that
 /// rebuilds a table (create `new_X`, copy, drop `X`, rename; sqlite.org
 /// lang_altertable.html, "Making Other Kinds Of Table Schema Changes"), as v5 does, sets
 /// `rebuildsTables`: `migrate` then runs with `PRAGMA foreign_keys = OFF`, set outside the
@@ -63,6 +64,7 @@ enum Schema {
     Migration(
       name: "v6-stash-and-project-details", sql: v6StashAndProjectDetails,
       fill: rewriteStashedSteps),
+    Migration(name: "v7-compact-history-triggers", sql: v7CompactHistoryTriggers),
   ]
 
   // Conventions of the tables:
@@ -210,8 +212,9 @@ extension Schema {
   /// The tables of items whose changes the history records, each with its columns in the
   /// order of `v1` and the columns that find one row (the primary key: `seq`, or a usage's
   /// project and position). A migration that adds a column must drop and create the table's
-  /// history triggers again with the new list (`StoreSchemaTests` compares these lists with
-  /// the tables), as v4 does for `name_key` and v6 for the details. The lists are in the
+  /// history triggers again with the new list (`compactHistoryTriggers` since v7;
+  /// `StoreSchemaTests` compares these lists with the tables), as v4 does for `name_key` and
+  /// v6 for the details. The lists are in the
   /// order of the tables' columns: v1's, then each added column in the order it was added
   /// (v6 dropped `is_stashed`); v5's tables last.
   static let recordedTables: [(table: String, key: [String], columns: [String])] =
@@ -329,7 +332,8 @@ extension Schema {
   }
 
   /// The three triggers that record the history of `table`'s rows (`history_<table>_insert`,
-  /// `_update`, `_delete`), each statement followed by a line break.
+  /// `_update`, `_delete`), each statement followed by a line break, in the form of v2–v6
+  /// (v7 writes them again as `compactHistoryTriggers`, which later migrations use).
   private static func historyTriggers(_ table: String, key: [String], columns: [String])
     -> String
   {
@@ -714,5 +718,96 @@ extension Schema {
         + values.joined(separator: ",") + ")"
     }
     return nil
+  }
+}
+
+extension Schema {
+  // The same history triggers in fewer words (issue 13, start-up): SQLite parses every
+  // trigger's text each time a library is opened, and the history's 27 triggers were three
+  // quarters of the schema's text and 4.6 M of the 7.6 M instructions of `yarn time status`
+  // (bench/README.md). Each trigger records exactly the statement its v2–v6 form recorded,
+  // written with fewer terms to parse:
+  // - a statement's text is one `format()` of one literal with a `%s` for each `quote()`d
+  //   value, in place of a literal and two `||` per column (the insert's `DELETE`, with one
+  //   or two values, is a literal and a `||` per value);
+  // - "an update that changes no value is not recorded" is one row-value comparison,
+  //   `(OLD.a, OLD.b, …) IS NOT (NEW.a, NEW.b, …)`, which SQLite defines as the OR of the
+  //   columns' `IS NOT` (sqlite.org/rowvalue.html), in place of that OR written out.
+  // `format('%s', quote(x))` is `quote(x)`: quote() never yields a NUL, where format's `%s`
+  // would stop. `HistoryTriggerFormTests` checks that both forms record the same steps.
+  // Like v6, it takes the column lists of `recordedTables`: a later migration that adds a
+  // column drops its table's triggers first (SQLite checks a trigger's columns only when a
+  // statement fires it) and creates them again with `compactHistoryTriggers`.
+  private static var v7CompactHistoryTriggers: String {
+    var sql = ""
+    for (table, key, columns) in recordedTables {
+      sql += """
+        DROP TRIGGER history_\(table)_insert;
+        DROP TRIGGER history_\(table)_delete;
+        DROP TRIGGER history_\(table)_update;
+
+        """
+      sql += compactHistoryTriggers(table, key: key, columns: columns)
+    }
+    return sql
+  }
+
+  /// The three triggers that record the history of `table`'s rows, in v7's form (see
+  /// `v7CompactHistoryTriggers`); a later migration that adds a column creates its table's
+  /// triggers again with this.
+  static func compactHistoryTriggers(_ table: String, key: [String], columns: [String])
+    -> String
+  {
+    func quoted(_ row: String, _ names: [String]) -> String {
+      names.map { "quote(\(row).\($0))" }.joined(separator: ", ")
+    }
+    let keyText = key.map { "\($0) = %s" }.joined(separator: " AND ")
+    // `DELETE FROM t WHERE a = ' || quote(NEW.a) || ' AND b = ' || quote(NEW.b)`.
+    let deleteRow =
+      "'DELETE FROM \(table) WHERE "
+      + key.enumerated().map { index, column in
+        "\(index == 0 ? "" : "' AND ")\(column) = ' || quote(NEW.\(column))"
+      }.joined(separator: " || ")
+    let insertRow =
+      "format('INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+      + Array(repeating: "%s", count: columns.count).joined(separator: ", ") + ")', "
+      + quoted("OLD", columns) + ")"
+    let updateRow =
+      "format('UPDATE \(table) SET "
+      + columns.map { "\($0) = %s" }.joined(separator: ", ") + " WHERE \(keyText)', "
+      + quoted("OLD", columns) + ", " + quoted("NEW", key) + ")"
+    // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
+    func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
+    func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
+    // Which row it is to people, as `historyTriggers` names it.
+    func rowName(_ row: String) -> String {
+      switch table {
+      case "yarn_usage", "project_needle": "\(row).project_id || '/' || \(row).position"
+      case "project_tool": "\(row).project_id || '/' || \(row).tool_id"
+      case "attachment":
+        "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
+      default: "\(row).id"
+      }
+    }
+    let changed =
+      columns.count == 1
+      ? "OLD.\(columns[0]) IS NOT NEW.\(columns[0])"
+      : "(" + columns.map { "OLD.\($0)" }.joined(separator: ", ") + ") IS NOT ("
+        + columns.map { "NEW.\($0)" }.joined(separator: ", ") + ")"
+    var sql = ""
+    for (action, row, statement) in [
+      ("insert", "NEW", deleteRow), ("delete", "OLD", insertRow), ("update", "OLD", updateRow),
+    ] {
+      sql += """
+        CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
+        WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND \(changed)" : "")
+        BEGIN
+          INSERT INTO history_step (item, action, sha256, row, sql)
+          VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
+        END;
+
+        """
+    }
+    return sql
   }
 }
