@@ -41,7 +41,7 @@ import Testing
     #expect(chmod(yarn.library.path, directory) == 0)
   }
 
-  @Test func aNewLibraryIsAtSchemaVersion5() throws {
+  @Test func aNewLibraryIsAtTheCurrentSchemaVersion7() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Wool"])
