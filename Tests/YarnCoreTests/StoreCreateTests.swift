@@ -89,6 +89,37 @@ import Testing
     }
   }
 
+  /// A library deleted but for its write-ahead log: SQLite would replay the old log's pages
+  /// onto a new library put in its place (the new yarns vanished, the old ones came back), so
+  /// neither a creation nor an open for writing makes a library beside it; the log is kept.
+  @Test func aLogLeftWithoutItsLibraryIsNeverReplayedOntoANewOne() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      let old = try LibraryStore(directory: directory, mode: .readWrite)
+      try old.insert(Yarn(id: "y1", name: "Old"))
+      try old.close()
+      let database = directory.appendingPathComponent("library.sqlite").path
+      let log = database + "-wal"
+      #expect(FileManager.default.fileExists(atPath: log))  // kept on close
+      #expect(unlink(database) == 0)
+      let reason =
+        "cannot access \(log): a write-ahead log is there without library.sqlite (it may hold the last changes "
+        + "of a library that was moved or deleted); put library.sqlite back, or move the log away"
+      let created = #expect(throws: StoreError.self) {
+        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y2", name: "New"))
+        }
+      }
+      #expect(created?.description == reason)
+      let opened = #expect(throws: StoreError.self) {
+        try LibraryStore(directory: directory, mode: .readWrite)
+      }
+      #expect(opened?.description == reason)
+      #expect(!FileManager.default.fileExists(atPath: database))
+      #expect(FileManager.default.fileExists(atPath: log))
+      #expect(try Self.temporaries(in: directory) == [])
+    }
+  }
+
   /// A temporary file that a killed process left (no lock on it) goes at the next creation.
   @Test func aKilledCreationsTemporaryFileIsRemovedByTheNext() throws {
     try withTemporaryDirectory { folder in

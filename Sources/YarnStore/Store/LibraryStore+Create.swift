@@ -42,7 +42,8 @@ extension LibraryStore {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws; `StoreError.io` naming the path when the temporary file,
   ///   the directory or the library cannot be created, when a file is where a folder should
-  ///   be, or when another process created the library meanwhile; the errors of opening a
+  ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), or when
+  ///   another process created the library meanwhile; the errors of opening a
   ///   store (`init(directory:mode:)`).
   public static func create<T>(
     directory: URL, _ body: (LibraryStore) throws -> T, keep: (T) -> Bool = { _ in true }
@@ -54,6 +55,7 @@ extension LibraryStore {
     if try kind(of: folder) != S_IFDIR {
       throw StoreError.io(path: folder, reason: "it is a file, not a directory")
     }
+    if folder == directory.path { try refuseOrphanLog(in: directory) }  // before any work
     let prefix = "." + databaseFileName + ".tmp-"
     AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
@@ -84,6 +86,7 @@ extension LibraryStore {
     }
     try store.close()
     guard keep(result) else { return result }
+    try refuseOrphanLog(in: directory)
     try createDirectory(directory)
     try createDirectory(directory.appendingPathComponent(attachmentsFolderName))
     if link(temporary, target) != 0 {

@@ -110,7 +110,8 @@ public final class LibraryStore {
   /// short-lived writer (the one write a read may cause).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
-  ///   `directory` is a file (in either mode);
+  ///   `directory` is a file (in either mode), or (read-write) a write-ahead log lies there
+  ///   without its database (`refuseOrphanLog`);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.upgradeFailed` when an older schema must be brought up to date and a
   ///   migration fails: the database is left as it was;
@@ -135,6 +136,7 @@ public final class LibraryStore {
     do {
       switch mode {
       case .readWrite:
+        try LibraryStore.refuseOrphanLog(in: self.directory)
         try LibraryStore.createDirectory(self.directory)
         try LibraryStore.createDirectory(
           self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
@@ -574,6 +576,24 @@ public final class LibraryStore {
     if errno == ENOENT { return nil }
     let reason = String(cString: strerror(errno)).lowercased()
     throw StoreError.io(path: path, reason: reason)
+  }
+
+  /// Refuses to make a new `library.sqlite` in `directory` beside a write-ahead log left
+  /// without it (`library.sqlite-wal`, when the database file was deleted or moved away):
+  /// SQLite would replay that log's pages onto the new database and corrupt it, and the log
+  /// may hold the old library's last changes.
+  ///
+  /// - Throws: `StoreError.io` naming the log.
+  static func refuseOrphanLog(in directory: URL) throws {
+    let log = directory.appendingPathComponent(databaseFileName + "-wal").path
+    guard try kind(of: directory.appendingPathComponent(databaseFileName).path) == nil,
+      try kind(of: log) != nil
+    else { return }
+    throw StoreError.io(
+      path: log,
+      reason:
+        "a write-ahead log is there without \(databaseFileName) (it may hold the last changes of a library "
+        + "that was moved or deleted); put \(databaseFileName) back, or move the log away")
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
