@@ -41,6 +41,11 @@ import Testing
     #expect(edited["text"] as? String == "blooms after washing")
     #expect(edited["created"] as? String == all[0]["created"] as? String)
     #expect(edited["yarnID"] as? String == all[0]["yarnID"] as? String)
+    // The same text again changes nothing: no undo step, and it says so.
+    let steps = try yarn.ok(["undo", "--list", "--json"]).stdout
+    let same = try yarn.ok(["note", "edit", prefix, "blooms after washing"])
+    #expect(same.stderr == "note \(id.prefix(8)) already says that; nothing changed\n")
+    #expect(try yarn.ok(["undo", "--list", "--json"]).stdout == steps)
 
     // stash show --json carries the yarn's notes; project show --json the project's.
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])

@@ -208,7 +208,8 @@ struct NoteEdit: ParsableCommand {
       discussion: """
         The words of TEXT are joined with spaces; quote it to keep line breaks. TEXT - reads
         the text from standard input, as 'note add' does. The note keeps its ID, what it is
-        about and when it was written; its changed time is now.
+        about and when it was written; its changed time is now (unless TEXT is what it
+        says already: then nothing changes).
         """,
       arguments: [
         .required("note", "The note: its ID or an ID prefix of at least 4 characters."),
@@ -226,15 +227,19 @@ struct NoteEdit: ParsableCommand {
 
   func run(in context: Context) throws {
     let text = try self.text.read()
-    let note = try context.write { store in
+    let (note, changed) = try context.write { store in
       var note = try store.note(matching: reference)
+      // The same text is no change: the note keeps its changed time, and undo has nothing.
+      guard note.text != text else { return (note, false) }
       note.text = text
       note.modified = Date(timeIntervalSince1970: context.now.timeIntervalSince1970.rounded(.down))
       try store.update(note)
-      return note
+      return (note, true)
     }
     if context.global.json { try context.printJSON(note) }
-    context.message("changed note \(shortID(note.id))")
+    context.message(
+      changed
+        ? "changed note \(shortID(note.id))" : "note \(shortID(note.id)) already says that; nothing changed")
   }
 }
 
