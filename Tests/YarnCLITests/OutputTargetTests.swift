@@ -133,7 +133,7 @@ import YarnCore
       #expect(piped.status == 73, "\(command): \(piped.stderr)")
       #expect(
         piped.stderr.hasPrefix(
-          "error: cannot write backup \(fifo): it is not a regular file (a device, FIFO or socket), "
+          "error: cannot write \(fifo): it is not a regular file (a device, FIFO or socket), "
             + "which a zip cannot replace\n"), "\(command): \(piped.stderr)")
       var info = stat()
       #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "\(command) replaced the FIFO")
@@ -154,7 +154,7 @@ import YarnCore
     let zip = missing.appendingPathComponent("b.zip").path
     let backup = try yarn.run(["backup", "create", zip])
     #expect(backup.status == 73)
-    #expect(backup.stderr == "error: cannot write backup \(zip): no such file or directory\n")
+    #expect(backup.stderr == "error: cannot write \(zip): no such file or directory\n")
     let csv = missing.appendingPathComponent("s.csv").path
     let export = try yarn.run(["stash", "export", "-o", csv])
     #expect(export.status == 73)

@@ -6,7 +6,7 @@ import YarnStore
 public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `create` when a file exists at the target path and `force` is false.
   case destinationExists(path: String)
-  /// Thrown by `create` when the archive cannot be written (directory missing or read-only,
+  /// Thrown by `create` (and `LibraryExport`) when the zip cannot be written (directory missing or read-only,
   /// disk full, …); nothing is left at `path`.
   case cannotWrite(path: String, reason: String)
   /// Thrown by `create` when an attachment's bytes are missing from the store, or differ from
@@ -59,7 +59,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
     case .destinationExists(let path):
       return "\(path) already exists (use force to overwrite it)"
     case .cannotWrite(let path, let reason):
-      return "cannot write backup \(path): \(reason)"
+      return "cannot write \(path): \(reason)"
     case .attachmentUnavailable(let sha256, let path, let reason):
       return "attachment \(sha256) (\(path)) cannot be backed up: \(reason)"
     case .notFound(let path):
