@@ -149,4 +149,29 @@ import Testing
     )
     #expect(try Data(contentsOf: yarn.library.appendingPathComponent("library.sqlite")) == garbage)
   }
+
+  /// The database deleted but its write-ahead log left: every command, reading or writing
+  /// (those that would fail on an empty library too), stops and names the log (74).
+  @Test func aLogLeftWithoutItsDatabaseStopsEveryCommand() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let database = yarn.library.appendingPathComponent("library.sqlite").path
+    #expect(unlink(database) == 0)
+    let log = database + "-wal"
+    for arguments in [
+      ["stash", "add", "New"], ["time", "start", "Flax"], ["stash", "edit", "Rios", "--brand", "M"], ["undo"],
+      ["stash", "list"], ["backup", "create", "b.zip"],
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 74, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix(
+          "error: cannot access \(log): a write-ahead log is there without library.sqlite"),
+        "\(arguments): \(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: database))
+    #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("b.zip").path))
+  }
 }

@@ -21,6 +21,9 @@ import YarnCore
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
     // A size with a yarn unit says where a size converts.
+    let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
+    #expect(unquoted.status == 64)
+    #expect(unquoted.stderr.contains("US 8 is a needle or hook size; it converts --to mm, us, uk or hook"))
     let grams = try yarn.run(["convert", "5mm", "--to", "g"])
     #expect(grams.status == 64)
     #expect(

@@ -104,7 +104,7 @@ import Testing
       #expect(unlink(database) == 0)
       let reason =
         "cannot access \(log): a write-ahead log is there without library.sqlite (it may hold the last changes "
-        + "of a library that was moved or deleted); put library.sqlite back, or move the log away"
+        + "of a library that was moved or deleted); put library.sqlite back, or move it away"
       let created = #expect(throws: StoreError.self) {
         try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y2", name: "New"))
         }
@@ -114,9 +114,42 @@ import Testing
         try LibraryStore(directory: directory, mode: .readWrite)
       }
       #expect(opened?.description == reason)
+      // Nor is it read as an empty library.
+      let read = #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: .readOnly) }
+      #expect(read?.description == reason)
       #expect(!FileManager.default.fileExists(atPath: database))
       #expect(FileManager.default.fileExists(atPath: log))
       #expect(try Self.temporaries(in: directory) == [])
+    }
+  }
+
+  /// A rollback journal without its database is refused the same way (SQLite would roll the
+  /// other database's pages back into the new one); a dangling symbolic link where the
+  /// database goes is named, not taken for a library another process created.
+  @Test func aJournalWithoutItsLibraryAndADanglingLinkAreRefused() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+      let journal = directory.appendingPathComponent("library.sqlite-journal").path
+      #expect(FileManager.default.createFile(atPath: journal, contents: Data(repeating: 1, count: 512)))
+      let error = #expect(throws: StoreError.self) {
+        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y1", name: "New"))
+        }
+      }
+      #expect(
+        error?.description.hasPrefix("cannot access \(journal): a rollback journal is there without") == true)
+      #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: .readWrite) }
+      #expect(unlink(journal) == 0)
+
+      let target = directory.appendingPathComponent("library.sqlite").path
+      #expect(symlink(folder.appendingPathComponent("nowhere").path, target) == 0)
+      let dangling = #expect(throws: StoreError.self) {
+        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y1", name: "New"))
+        }
+      }
+      #expect(
+        dangling?.description == "cannot access \(target): it is a symbolic link to nothing, not a library")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])
     }
   }
 

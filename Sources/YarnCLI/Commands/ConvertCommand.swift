@@ -68,7 +68,8 @@ struct ConvertCommand: ParsableCommand {
       unit = .skein
       return
     }
-    if let text = values.argument("amount"), (try? Amount(parsing: text)) == nil,
+    let text = values.argumentList("amount").joined(separator: " ")
+    if !text.isEmpty, (try? Amount(parsing: text)) == nil,
       (try? NeedleSize(parsing: text)) != nil
     {
       // A needle size with a yarn unit: say what a size converts to.

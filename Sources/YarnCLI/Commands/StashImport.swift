@@ -107,7 +107,7 @@ struct StashImport: CancellableCommand {
           try StashCSV.importCSV(from: data, into: store, options: options, progress: bar.callback)
         }
         plan =
-          context.libraryIsMissing
+          try context.libraryIsMissing
           ? try context.create(importing, keep: { $0.problems.isEmpty })
           : try context.withStore(.readWrite, importing)
       }

@@ -46,7 +46,7 @@ struct UndoCommand: ParsableCommand {
       return
     }
     // A library not made yet has no history, and is not made for nothing.
-    if context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToUndo) }
+    if try context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToUndo) }
     let change = try context.withStore(.readWrite) { store in try store.undo() }
     try HistoryOutput.report(change, verb: "undid", in: context)
   }
@@ -67,7 +67,7 @@ struct RedoCommand: ParsableCommand {
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
-    if context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToRedo) }
+    if try context.libraryIsMissing { throw StoreError.cannotUndo(.nothingToRedo) }
     let change = try context.withStore(.readWrite) { store in try store.redo() }
     try HistoryOutput.report(change, verb: "redid", in: context)
   }

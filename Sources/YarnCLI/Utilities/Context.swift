@@ -143,7 +143,7 @@ final class Context {
   func write<T>(_ body: (LibraryStore) throws -> T) throws -> T {
     // (Without a temporary directory for the rehearsal's attachments, the command runs as
     // before: the rehearsal only spares a failure its library.)
-    if libraryIsMissing, let rehearsal = try? LibraryStore.inMemory() {
+    if try libraryIsMissing, let rehearsal = try? LibraryStore.inMemory() {
       defer { try? rehearsal.close() }
       _ = try rehearsal.write { try body(rehearsal) }
     }
@@ -153,10 +153,17 @@ final class Context {
   /// Whether the library has no `library.sqlite` (nothing, or no directory, at the path).
   /// Any other answer (permission denied, a file where the directory should be) is left to
   /// the store to report when it opens the library.
+  ///
+  /// - Throws: `StoreError.io` when the database is missing but its write-ahead log or
+  ///   journal is there (`LibraryStore.refuseOrphanLog`): such a library is not missing.
   var libraryIsMissing: Bool {
-    var status = stat()
-    let database = libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
-    return stat(database, &status) != 0 && errno == ENOENT
+    get throws {
+      var status = stat()
+      let database = libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
+      guard stat(database, &status) != 0 && errno == ENOENT else { return false }
+      try LibraryStore.refuseOrphanLog(in: libraryURL)
+      return true
+    }
   }
 
   /// `argument` as a POSIX shell reads it back: as it is when it holds only letters, digits

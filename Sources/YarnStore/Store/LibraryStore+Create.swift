@@ -56,6 +56,11 @@ extension LibraryStore {
       throw StoreError.io(path: folder, reason: "it is a file, not a directory")
     }
     if folder == directory.path { try refuseOrphanLog(in: directory) }  // before any work
+    var entry = stat()
+    if lstat(target, &entry) == 0 {
+      // Something the stat above did not see as a library: a dangling symbolic link.
+      throw StoreError.io(path: target, reason: "it is a symbolic link to nothing, not a library")
+    }
     let prefix = "." + databaseFileName + ".tmp-"
     AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)

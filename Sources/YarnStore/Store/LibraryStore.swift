@@ -110,7 +110,7 @@ public final class LibraryStore {
   /// short-lived writer (the one write a read may cause).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
-  ///   `directory` is a file (in either mode), or (read-write) a write-ahead log lies there
+  ///   `directory` is a file (in either mode), or a write-ahead log or journal lies there
   ///   without its database (`refuseOrphanLog`);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.upgradeFailed` when an older schema must be brought up to date and a
@@ -146,6 +146,7 @@ public final class LibraryStore {
         try LibraryStore.migrate(connection)
         isInMemory = false
       case .readOnly:
+        try LibraryStore.refuseOrphanLog(in: self.directory)
         if try LibraryStore.kind(of: databasePath) != nil {
           var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
           try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
@@ -578,22 +579,24 @@ public final class LibraryStore {
     throw StoreError.io(path: path, reason: reason)
   }
 
-  /// Refuses to make a new `library.sqlite` in `directory` beside a write-ahead log left
-  /// without it (`library.sqlite-wal`, when the database file was deleted or moved away):
-  /// SQLite would replay that log's pages onto the new database and corrupt it, and the log
-  /// may hold the old library's last changes.
+  /// Refuses a library directory whose `library.sqlite` is missing but whose write-ahead log
+  /// (`library.sqlite-wal`) or rollback journal (`library.sqlite-journal`) is there (the
+  /// database deleted or moved away alone): SQLite would replay that file's pages onto a new
+  /// library made beside it and corrupt it, and it may hold the old library's last changes,
+  /// so the library is neither created nor read as empty.
   ///
-  /// - Throws: `StoreError.io` naming the log.
-  static func refuseOrphanLog(in directory: URL) throws {
-    let log = directory.appendingPathComponent(databaseFileName + "-wal").path
-    guard try kind(of: directory.appendingPathComponent(databaseFileName).path) == nil,
-      try kind(of: log) != nil
-    else { return }
-    throw StoreError.io(
-      path: log,
-      reason:
-        "a write-ahead log is there without \(databaseFileName) (it may hold the last changes of a library "
-        + "that was moved or deleted); put \(databaseFileName) back, or move the log away")
+  /// - Throws: `StoreError.io` naming the file.
+  package static func refuseOrphanLog(in directory: URL) throws {
+    guard try kind(of: directory.appendingPathComponent(databaseFileName).path) == nil else { return }
+    for (suffix, what) in [("-wal", "a write-ahead log"), ("-journal", "a rollback journal")] {
+      let log = directory.appendingPathComponent(databaseFileName + suffix).path
+      guard try kind(of: log) != nil else { continue }
+      throw StoreError.io(
+        path: log,
+        reason:
+          "\(what) is there without \(databaseFileName) (it may hold the last changes of a library "
+          + "that was moved or deleted); put \(databaseFileName) back, or move it away")
+    }
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
