@@ -174,4 +174,16 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: database))
     #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("b.zip").path))
   }
+
+  /// A folder where `library.sqlite` should be: the command fails (74) and adds nothing to
+  /// the library directory (it made `attachments/` before opening the database).
+  @Test func aDatabaseThatCannotBeOpenedGainsNoFolder() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let folder = yarn.library.appendingPathComponent("library.sqlite")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let result = try yarn.run(["stash", "add", "Rios"])
+    #expect(result.status == 74, "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.library.path) == ["library.sqlite"])
+  }
 }

@@ -138,13 +138,14 @@ public final class LibraryStore {
       case .readWrite:
         try LibraryStore.refuseOrphanLog(in: self.directory)
         try LibraryStore.createDirectory(self.directory)
-        try LibraryStore.createDirectory(
-          self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
         connection = try LibraryStore.open(
           databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
         try LibraryStore.migrate(connection)
         isInMemory = false
+        // Only once the database opened: a library that cannot be opened gains no folder.
+        try LibraryStore.createDirectory(
+          self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
       case .readOnly:
         try LibraryStore.refuseOrphanLog(in: self.directory)
         if try LibraryStore.kind(of: databasePath) != nil {
