@@ -211,7 +211,8 @@ import YarnCore
     let first = try yarn.ok(["stash", "import", "in.csv"])
     #expect(
       first.stderr
-        == "line 3: Remaining of “Cascade 220” taken as 1 skein (estimate 2 skeins)\n"
+        == "created a new library at \(yarn.library.path)\n"
+        + "line 3: Remaining of “Cascade 220” taken as 1 skein (estimate 2 skeins)\n"
         + "imported in.csv: 2 yarns added, 0 updated, 0 unchanged\n")
     let dry = try yarn.ok(["stash", "import", "in.csv", "--dry-run", "--json"])
     #expect(

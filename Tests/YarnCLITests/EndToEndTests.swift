@@ -124,7 +124,7 @@ import Testing
       "--quantity", "3 skeins",
     ])
     #expect(add.stdout == "")
-    #expect(add.stderr.hasPrefix("added yarn Cascade 220 ("))
+    #expect(add.stderr.hasPrefix("created a new library at \(yarn.library.path)\nadded yarn Cascade 220 ("))
     try yarn.ok(["project", "add", "Flax", "--craft", "knitting", "--status", "in progress"])
     try yarn.ok(["project", "use", "flax", "CASCADE 220", "150 g"])
 

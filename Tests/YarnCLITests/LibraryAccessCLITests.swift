@@ -76,7 +76,15 @@ import Testing
     // A command that succeeds creates the library, with what it wrote in it.
     let added = try yarn.run(["--library", library.path, "project", "add", "Flax"], useLibrary: false)
     #expect(added.status == 0, "\(added.stderr)")
-    #expect(added.stderr.hasPrefix("added project Flax ("), "\(added.stderr)")
+    #expect(
+      added.stderr.hasPrefix("created a new library at \(library.path)\nadded project Flax ("),
+      "\(added.stderr)")
+    // Only the command that made it says so.
+    #expect(
+      try yarn.run(
+        ["--library", library.path, "project", "edit", "Flax", "--made-for", "Leo"], useLibrary: false
+      )
+      .stderr.hasPrefix("updated project Flax"))
     #expect(FileManager.default.fileExists(atPath: library.appendingPathComponent("library.sqlite").path))
     let listed = try yarn.run(["--library", library.path, "project", "list", "--json"], useLibrary: false)
     let projects = try #require(try listed.json() as? [[String: Any]])
@@ -103,11 +111,15 @@ import Testing
     let log = try yarn.run(["--library", typo.path, "time", "log", "--json"], useLibrary: false)
     #expect((try log.json() as? [Any])?.isEmpty == true)
     #expect(!FileManager.default.fileExists(atPath: typo.path))
-    // An import into a new library says only what it did.
+    // An import into a new library says that it made the library (a mistyped path shows),
+    // and what it did.
     let csv = try yarn.file("s.csv", Data("Name\r\nRios\r\n".utf8))
     let imported = try yarn.run(["--library", typo.path, "stash", "import", csv.path], useLibrary: false)
     #expect(imported.status == 0)
-    #expect(imported.stderr == "imported \(csv.path): 1 yarn added, 0 updated, 0 unchanged\n")
+    #expect(
+      imported.stderr
+        == "created a new library at \(typo.path)\nimported \(csv.path): 1 yarn added, 0 updated, 0 unchanged\n"
+    )
     // The library exists now, and reading it says nothing more.
     let stash = try yarn.run(["--library", typo.path, "stash", "list"], useLibrary: false)
     #expect(stash.status == 0)

@@ -97,7 +97,7 @@ import YarnCore
       try yarn.ok(["--library", viaFile.path, "backup", "restore", zip.path])
       let result = try yarn.run(["backup", "restore", "-"], environment: env, stdin: Data(contentsOf: zip))
       #expect(result.status == 0, "\(result.stderr)")
-      #expect(result.stderr.hasPrefix("restored 15 yarns"))
+      #expect(result.stderr.contains("\nrestored 15 yarns"))
       #expect(try BackupCLITests.state(of: yarn.library) == BackupCLITests.state(of: viaFile))
       #expect(try Self.leftovers(env).isEmpty)
       // A merge of the same backup from standard input adds nothing, and names it.
@@ -126,7 +126,10 @@ import YarnCore
     #expect(fromFile.status == 0, "\(fromFile.stderr)")
     let fromStdin = try yarn.run(["stash", "import", "-"], stdin: csv)
     #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
-    #expect(fromStdin.stderr == "imported standard input: 2 yarns added, 0 updated, 0 unchanged\n")
+    #expect(
+      fromStdin.stderr
+        == "created a new library at \(yarn.library.path)\nimported standard input: 2 yarns added, 0 updated, 0 unchanged\n"
+    )
     let listFile = try yarn.ok(["--library", viaFile.path, "stash", "list", "--json"])
     let listStdin = try yarn.ok(["stash", "list", "--json"])
     // The IDs differ (new yarns); names, colorways and quantities do not.

@@ -90,6 +90,7 @@ final class Context {
   func withStore<T>(
     _ mode: LibraryStore.Mode, warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T
   ) throws -> T {
+    let creating = mode == .readWrite ? try libraryIsMissing : false
     let store = try LibraryStore(directory: libraryURL, mode: mode)
     prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
@@ -103,7 +104,14 @@ final class Context {
       throw error
     }
     try store.close()
+    if creating { madeLibrary() }
     return result
+  }
+
+  /// Says on standard error that the command made the library, so that a mistyped
+  /// `--library` or `$YARN_LIBRARY` does not go unnoticed.
+  private func madeLibrary() {
+    message("created a new library at \(libraryURL.standardizedFileURL.path)")
   }
 
   /// Names the changes `store` commits after the command line, and reads its rule that no
@@ -117,12 +125,14 @@ final class Context {
   /// Runs `body` on a new library built in a temporary file, put in place only when `keep`
   /// accepts what `body` returns (`LibraryStore.create`): a failure creates no library.
   func create<T>(_ body: (LibraryStore) throws -> T, keep: (T) -> Bool) throws -> T {
-    try LibraryStore.create(
+    let result = try LibraryStore.create(
       directory: libraryURL,
       { store in
         prepare(store)
         return try body(store)
       }, keep: keep)
+    if keep(result) { madeLibrary() }
+    return result
   }
 
   /// Runs `body` in one read transaction of the library opened read-only (see `withStore`
