@@ -45,14 +45,14 @@ WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $n)
 INSERT INTO yarn (id, name, brand, colorway, color_family, dye_lot, weight, fiber,
   length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
   net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
-  purchase_location, date_added, is_stashed)
+  purchase_location, date_added)
 SELECT printf('%08x-0000-4000-8000-%012x', n, n * 7919),
   CASE n % 10 WHEN 0 THEN 'Cascade 220 "Superwash", DK' ELSE 'Yarn number ' || n END,
   'Brand ' || (n % 50), 'Colorway ' || (n % 300), CASE n % 3 WHEN 0 THEN NULL ELSE 'red' END,
   CASE n % 2 WHEN 0 THEN NULL ELSE 'lot ' || n END, n % 8, '100% Peruvian highland wool',
   220, 'yd', 100, 'g', (n % 12) + 0.5, 'skein',
   CASE n % 7 WHEN 0 THEN 1.25 ELSE NULL END, CASE n % 7 WHEN 0 THEN 'skein' ELSE NULL END,
-  'Knit Happens, Main St', printf('20%02d-%02d-%02d', n % 26, (n % 12) + 1, (n % 28) + 1), 1
+  'Knit Happens, Main St', printf('20%02d-%02d-%02d', n % 26, (n % 12) + 1, (n % 28) + 1)
 FROM i;
 WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $p)
 INSERT INTO project (id, name, craft, status, has_pattern)
@@ -90,7 +90,7 @@ SELECT p.name, p.status, u.amount_value, u.amount_unit FROM yarn_usage u
 export_sql="SELECT y.name, y.brand, y.colorway, y.color_family, y.dye_lot, y.weight, y.fiber,
   y.length_per_skein_value, y.length_per_skein_unit, y.net_weight_per_skein_value,
   y.net_weight_per_skein_unit, y.quantity_value, y.quantity_unit, $counted, y.remaining_unit,
-  y.purchase_location, y.date_added, y.is_stashed, y.id FROM yarn y ORDER BY y.seq"
+  y.purchase_location, y.date_added, y.status, y.id FROM yarn y ORDER BY y.seq"
 
 echo "yarns projects command mean_s sqlite3_s ratio peak_MB" >"$work/results.txt"
 measure() {  # yarns projects library

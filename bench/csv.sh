@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 select="SELECT name, brand, colorway, color_family, dye_lot, weight, fiber,
   length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
   net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
-  purchase_location, date_added, is_stashed, id FROM yarn ORDER BY seq"
+  purchase_location, date_added, status, id FROM yarn ORDER BY seq"
 
 cat >"$work/export.py" <<PY
 import csv, sqlite3, sys
@@ -31,7 +31,7 @@ db = sqlite3.connect(sys.argv[1])
 out = csv.writer(sys.stdout, lineterminator='\r\n')
 out.writerow(['Name', 'Brand', 'Colorway', 'Color Family', 'Dye Lot', 'Weight', 'Fiber',
   'Length per Skein', 'Length Unit', 'Net Weight per Skein', 'Net Weight Unit', 'Quantity',
-  'Quantity Unit', 'Remaining', 'Remaining Unit', 'Purchase Location', 'Date Added', 'Stashed', 'ID'])
+  'Quantity Unit', 'Remaining', 'Remaining Unit', 'Purchase Location', 'Date Added', 'Status', 'ID'])
 for row in db.execute("""$select"""):
     out.writerow(row)
 PY
@@ -48,7 +48,7 @@ WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM i WHERE n < $n)
 INSERT INTO yarn (id, name, brand, colorway, color_family, dye_lot, weight, fiber,
   length_per_skein_value, length_per_skein_unit, net_weight_per_skein_value,
   net_weight_per_skein_unit, quantity_value, quantity_unit, remaining_value, remaining_unit,
-  purchase_location, date_added, is_stashed)
+  purchase_location, date_added)
 SELECT printf('%08x-0000-4000-8000-%012x', n, n * 7919),
   CASE n % 10 WHEN 0 THEN 'Cascade 220 "Superwash", DK' ELSE 'Yarn number ' || n END,
   'Brand ' || (n % 50), 'Colorway ' || (n % 300), CASE n % 3 WHEN 0 THEN NULL ELSE 'red' END,
@@ -56,7 +56,7 @@ SELECT printf('%08x-0000-4000-8000-%012x', n, n * 7919),
   220, 'yd', 100, 'g', (n % 12) + 0.5, 'skein',
   CASE n % 7 WHEN 0 THEN 1.25 ELSE NULL END, CASE n % 7 WHEN 0 THEN 'skein' ELSE NULL END,
   CASE n % 5 WHEN 0 THEN '=cmd|'' /C calc''!A0' ELSE 'Knit Happens, Main St' END,
-  printf('20%02d-%02d-%02d', n % 26, (n % 12) + 1, (n % 28) + 1), 1
+  printf('20%02d-%02d-%02d', n % 26, (n % 12) + 1, (n % 28) + 1)
 FROM i;
 DELETE FROM history_pause;
 SQL

@@ -57,8 +57,8 @@ prefill() {  # prefill BINARY SIZE DIR
   sqlite3 "$dir/library.sqlite" "
     INSERT INTO history_pause VALUES (1);
     DELETE FROM project;
-    INSERT INTO yarn (id, name, weight, net_weight_per_skein_value, net_weight_per_skein_unit, is_stashed)
-      VALUES ('y1', 'Cascade 220', 4, 100, 'g', 1), ('y2', 'Mystery', NULL, NULL, NULL, 1);
+    INSERT INTO yarn (id, name, weight, net_weight_per_skein_value, net_weight_per_skein_unit)
+      VALUES ('y1', 'Cascade 220', 4, 100, 'g'), ('y2', 'Mystery', NULL, NULL, NULL);
     WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20)
     INSERT INTO project (id, name, status, has_pattern, finished)
     SELECT printf('p%02d', i), printf('Project %02d', i),
