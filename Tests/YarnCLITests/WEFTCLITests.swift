@@ -58,6 +58,13 @@ import Testing
     #expect(result.stderr.contains("1 problem; nothing was imported:"))
     #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
     #expect(try yarn.librarySnapshot() == before)
+    // Into a library that is not there yet: planned once in the new library's transaction,
+    // which is thrown away; no library is created.
+    let fresh = YarnRunner.withLibrary(yarn, "fresh")
+    let refused = try fresh.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
+    #expect(!FileManager.default.fileExists(atPath: fresh.library.path))
     let missing = try yarn.run(["weft", "import", "nowhere.weft"])
     #expect(missing.status == 66)
     let none = try yarn.run(["weft", "import"])

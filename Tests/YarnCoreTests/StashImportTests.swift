@@ -831,6 +831,21 @@ extension StashImportTests {
     #expect(try streamed.yarns() == before && streamed.notes().map(\.text) == ["soft"])
   }
 
+  /// The store finds a taken ID by its UNIQUE constraint, not by a look-up first: an ID
+  /// given on two good rows, or an ID a library yarn has, is still named with its line, and
+  /// nothing is written.
+  @Test func aRepeatedIDIsNamedWithItsLineAndNothingIsWritten() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    try store.insert(Yarn(id: "kept", name: "Kept"))
+    let before = try store.yarns()
+    let text = "ID,Name,Notes\r\nnew-1,First,a note\r\nnew-1,Second,\r\nkept,Kept,\r\n"
+    let plan = try StashCSV.importCSV(from: Data(text.utf8), into: store, options: options())
+    #expect(plan.problems.map(\.description) == ["line 3, column \"ID\": the ID new-1 is also on line 2"])
+    #expect(try store.yarns() == before && store.notes().isEmpty)
+  }
+
   @Test func columnOrdinalsAreTheirPlacesInAllCases() {
     #expect(StashCSV.Column.allCases.map(\.ordinal) == Array(0..<StashCSV.Column.allCases.count))
   }

@@ -261,6 +261,50 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     }
   }
 
+  /// Inserts find a taken ID and a note's missing yarn or project by the table's
+  /// constraints, and inside a larger write a refused insert undoes only itself (one
+  /// statement: SQLite's statement journal, no savepoint of its own); the write stays one
+  /// change for undo.
+  @Test func refusedInsertsInsideAWriteUndoOnlyThemselves() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.write {
+        try store.insert(Yarn(id: "a", name: "A"))
+        try store.insert(Note(id: "n", subject: .yarn("a"), text: "first", created: instant(0)))
+        do {
+          try store.insert(Yarn(id: "a", name: "again"))
+          Issue.record("a duplicate yarn ID was accepted")
+        } catch StoreError.duplicateID(let kind, let id) {
+          #expect(kind == .yarn && id == "a")
+        }
+        do {
+          try store.insert(Note(id: "n", subject: .yarn("a"), text: "again", created: instant(0)))
+          Issue.record("a duplicate note ID was accepted")
+        } catch StoreError.duplicateID(let kind, let id) {
+          #expect(kind == .note && id == "n")
+        }
+        do {
+          try store.insert(Note(id: "m", subject: .yarn("gone"), text: "x", created: instant(0)))
+          Issue.record("a note about a missing yarn was accepted")
+        } catch StoreError.missingReference(let kind, let id, let from, let fromID) {
+          #expect(kind == .yarn && id == "gone" && from == .note && fromID == "m")
+        }
+        do {
+          try store.insert(Note(id: "m", subject: .project("gone"), text: "x", created: instant(0)))
+          Issue.record("a note about a missing project was accepted")
+        } catch StoreError.missingReference(let kind, let id, let from, let fromID) {
+          #expect(kind == .project && id == "gone" && from == .note && fromID == "m")
+        }
+        try store.insert(Yarn(id: "b", name: "B"))
+      }
+      #expect(try store.yarns().map(\.name) == ["A", "B"])
+      #expect(try store.notes().map(\.text) == ["first"])
+      #expect(try store.history().count == 1)
+      _ = try store.undo()
+      #expect(try store.yarns().isEmpty && store.notes().isEmpty)
+    }
+  }
+
   @Test func duplicatesAndDanglingReferencesAreRefusedAndRolledBack() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root, mode: .readWrite)

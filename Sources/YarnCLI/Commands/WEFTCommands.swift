@@ -159,6 +159,28 @@ struct WEFTImportCommand: CancellableCommand {
     var warnings: [String]
   }
 
+  /// Plans the import of `sources` and applies it in one write transaction of `store`, rolled
+  /// back when the plan has problems (the plan is returned, listing them) or a write fails.
+  static func importing(
+    _ sources: [WEFTImport.Source], into store: LibraryStore, now: Date,
+    progress: (@Sendable (Double) -> Void)?
+  ) throws -> WEFTImport.Plan {
+    /// Carries the plan of a refused import out of the transaction it rolls back.
+    struct Refused: Error {
+      let plan: WEFTImport.Plan
+    }
+    do {
+      return try store.write {
+        let plan = try WEFTImport.plan(sources, store: store, now: now, progress: progress)
+        guard plan.problems.isEmpty else { throw Refused(plan: plan) }
+        try WEFTImport.apply(plan, to: store, progress: progress)
+        return plan
+      }
+    } catch let refused as Refused {
+      return refused.plan
+    }
+  }
+
   func run(in context: Context) throws {
     var sources: [WEFTImport.Source] = []
     for file in files {
@@ -172,22 +194,23 @@ struct WEFTImportCommand: CancellableCommand {
     }
     let bar = ProgressBar(dryRun ? "checking" : "importing", context: context)
     defer { bar.finish() }
-    var plan: WEFTImport.Plan
+    let plan: WEFTImport.Plan
     do {
-      // Checked read-only first, so that bad files change nothing, not even by creating the
-      // library; then planned again and applied in one write transaction.
-      let checked = try context.read(warnIfMissing: false) { store in
-        try WEFTImport.plan(sources, store: store, now: context.now, progress: bar.callback)
-      }
-      bar.finish()
-      if dryRun || !checked.problems.isEmpty {
-        plan = checked
-      } else {
-        plan = try context.write { store in
-          let plan = try WEFTImport.plan(sources, store: store, now: context.now)
-          try WEFTImport.apply(plan, to: store, progress: bar.callback)
-          return plan
+      if dryRun {
+        plan = try context.read(warnIfMissing: false) { store in
+          try WEFTImport.plan(sources, store: store, now: context.now, progress: bar.callback)
         }
+      } else {
+        // Planned once, inside the write transaction, and applied there; a plan with problems
+        // rolls it back, and a new library is built aside and kept only when the import is
+        // (`Context.create`): bad files change nothing, not even by creating the library.
+        let importing = { (store: LibraryStore) in
+          try WEFTImportCommand.importing(sources, into: store, now: context.now, progress: bar.callback)
+        }
+        plan =
+          context.libraryIsMissing
+          ? try context.create(importing, keep: { $0.problems.isEmpty })
+          : try context.withStore(.readWrite, importing)
       }
     } catch let error as WEFTImport.ImportError {
       throw CLIError.invalidData(message: "\(error)", hint: "import again")

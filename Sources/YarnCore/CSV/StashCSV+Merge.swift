@@ -500,12 +500,13 @@ struct StashMerger {
     } else {
       plan.added += 1
       if case .plan = destination { plan.creates.append(yarn) }
-      try store?.insert(yarn)
+      // The rules are checked above, every one the row breaks named: not again in the store.
+      try store?.insert(yarn, checkingRules: false)
       if let text = row.notesText, !text.allSatisfy(\.isWhitespace) {
         let note = Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)
         plan.notesAdded += 1
         if case .plan = destination { plan.notes.append(note) }
-        try store?.insert(note)
+        try store?.insert(note, checkingRules: false)
       }
     }
     if let taken = row.remainingTaken { plan.remainingOverrides.append(taken) }

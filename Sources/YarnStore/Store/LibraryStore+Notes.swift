@@ -57,19 +57,34 @@ extension LibraryStore {
   ///   break or a tab); `.invalidData` when it is about both or neither of a yarn and a project; `.missingReference` when its yarn or project
   ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ note: Note) throws {
-    try write {
-      try LibraryStore.refuse(note.ruleViolations(), kind: .note, id: note.id)
-      if try exists("note", id: note.id) {
-        throw StoreError.duplicateID(kind: .note, id: note.id)
+    try insert(note, checkingRules: true)
+  }
+
+  /// `insert(_:)`, the rules left unchecked when `checkingRules` is false: for a caller that
+  /// has just checked `note.ruleViolations()` itself (the stash import).
+  package func insert(_ note: Note, checkingRules: Bool) throws {
+    // One statement: no savepoint of its own inside another write.
+    try writeOneStatement {
+      if checkingRules { try LibraryStore.refuse(note.ruleViolations(), kind: .note, id: note.id) }
+      guard (note.yarnID == nil) != (note.projectID == nil) else {
+        throw StoreError.invalidData(
+          kind: .note, id: note.id, reason: "a note must be about exactly one yarn or project")
       }
-      try checkSubject(of: note)
       let row = RowWriter(kind: .note, id: note.id)
-      try connection.run(
-        "INSERT INTO note (\(LibraryStore.noteColumns)) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-          .text(note.id), .text(note.yarnID), .text(note.projectID), .text(note.text),
-          try row.instant(note.created), try row.instant(note.modified),
-        ])
+      // The constraints find a taken ID and a missing yarn or project, without look-ups first.
+      do {
+        try connection.run(
+          "INSERT INTO note (\(LibraryStore.noteColumns)) VALUES (?, ?, ?, ?, ?, ?)",
+          [
+            .text(note.id), .text(note.yarnID), .text(note.projectID), .text(note.text),
+            try row.instant(note.created), try row.instant(note.modified),
+          ])
+      } catch let error as DatabaseError where error.isUniqueViolation(of: "note.id") {
+        throw StoreError.duplicateID(kind: .note, id: note.id)
+      } catch let error as DatabaseError where error.isForeignKeyViolation {
+        try checkSubject(of: note)  // throws the missing reference
+        throw error
+      }
     }
   }
 

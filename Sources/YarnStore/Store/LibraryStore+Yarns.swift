@@ -76,19 +76,34 @@ extension LibraryStore {
   ///   of `Rules` (a blank name, a negative amount, …); `.invalidData` for a malformed photo
   ///   digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ yarn: Yarn) throws {
-    try write {
-      try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
-      if try exists("yarn", id: yarn.id) {
+    try insert(yarn, checkingRules: true)
+  }
+
+  /// `insert(_:)`, the rules left unchecked when `checkingRules` is false: for a caller that
+  /// has just checked `yarn.ruleViolations()` itself (the stash import, which names every
+  /// broken rule of a row), so that they are not checked twice.
+  package func insert(_ yarn: Yarn, checkingRules: Bool) throws {
+    // One statement without photos: no savepoint of its own inside another write.
+    let body = {
+      if checkingRules {
+        try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
+      }
+      do {
+        // The UNIQUE constraint on the ID finds a duplicate, without a look-up first.
+        try self.connection.run(
+          LibraryStore.insertYarnSQL, try self.values(of: yarn) + [.text(Lookup.key(yarn.name))])
+      } catch let error as DatabaseError where error.isUniqueViolation(of: "yarn.id") {
         throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
       }
-      try connection.run(
-        """
-        INSERT INTO yarn (\(LibraryStore.yarnColumns), name_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """, try values(of: yarn) + [.text(Lookup.key(yarn.name))])
-      try insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
+      try self.insertAttachments(yarn.photos, owner: .yarn(yarn.id), role: "photo")
     }
+    try yarn.photos.isEmpty ? writeOneStatement(body) : write(body)
   }
+
+  private static let insertYarnSQL = """
+    INSERT INTO yarn (\(yarnColumns), name_key)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
 
   /// Replaces the stored yarn that has `yarn.id` with `yarn`, photos included; its place in
   /// creation order is kept.
