@@ -208,7 +208,7 @@ struct WEFTImportCommand: CancellableCommand {
           try WEFTImportCommand.importing(sources, into: store, now: context.now, progress: bar.callback)
         }
         plan =
-          context.libraryIsMissing
+          try context.libraryIsMissing
           ? try context.create(importing, keep: { $0.problems.isEmpty })
           : try context.withStore(.readWrite, importing)
       }
