@@ -29,6 +29,10 @@ import Testing
       let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
       #expect(files == ["attachments", "library.sqlite"])
       #expect(try Self.temporaries(in: folder) == [])
+      // In WAL mode, as every library: the header's bytes 18 and 19 (file format write and
+      // read versions) are 2 for WAL (sqlite.org/fileformat.html, 1.3.4), 1 for a rollback journal.
+      let header = try Data(contentsOf: directory.appendingPathComponent("library.sqlite")).prefix(20)
+      #expect(Array(header.suffix(2)) == [2, 2])
       let store = try LibraryStore(directory: directory, mode: .readWrite)
       defer { try? store.close() }
       #expect(try store.yarns().map(\.name) == ["Rios", "Arroyo"])

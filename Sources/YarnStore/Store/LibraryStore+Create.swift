@@ -79,12 +79,23 @@ extension LibraryStore {
     fchmod(fd, 0o644 & ~mask)
     defer {
       unlink(temporary)
+      unlink(temporary + "-wal")
+      unlink(temporary + "-shm")
       POSIX.close(fd)
     }
     let store = try LibraryStore(newDatabaseAt: temporary, directory: directory)
     let result: T
     do {
       result = try body(store)
+      if keep(result) {
+        // Put in place in WAL mode, as every library is (the mode is in the file's header),
+        // so that the next command does not rewrite the header; the log holds no page yet.
+        do {
+          try store.connection.execute("PRAGMA journal_mode = WAL")
+        } catch let error as DatabaseError {
+          throw StoreError.wrap(error)
+        }
+      }
     } catch {
       try? store.close()
       throw error
