@@ -245,6 +245,8 @@ import Testing
       + "Kilo,1,skein,,,100,yd,\r\n"
       + "Bell,1,skein,,,,,\"ding\u{7}\"\r\n"
       + "Fine,1000000000,g,0.5,yd,5e-324,oz,\"two\nlines\"\r\n"
+      // A row with another problem still has its note checked: both are listed.
+      + "Both,3 bananas,,,,,,\"bad\u{1}note\"\r\n"
     let plan = try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options())
     #expect(
       plan.problems.map(\.description) == [
@@ -252,6 +254,12 @@ import Testing
         "line 3, column \"Length per Skein\": 0 m must be more than 0",
         "line 4, column \"Net Weight per Skein\": 100 yd is not in g, kg, oz or lb",
         "line 5, column \"Notes\": holds a control character (U+0007); "
+          + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
+          + "control or separator character",
+        "line 8, column \"Quantity\": \"3 bananas\" has an unknown unit \"bananas\"; accepted units: skeins "
+          + "(skein, sk, ball, hank), grams (g, gram), kilograms (kg, kilo), ounces (oz, ounce), pounds (lb, "
+          + "lbs, pound), yards (yd, yds, yard), meters (m, meter, metre)",
+        "line 8, column \"Notes\": holds a control character (U+0001); "
           + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
           + "control or separator character",
       ])
@@ -492,6 +500,10 @@ extension StashImportTests {
     let again = try importing(yarnBuddy, into: store, lenient: true)
     #expect(again.creates == [] && again.updates == [] && again.unchanged == 6 && again.warnings == [])
     #expect(try store.yarns().count == 9)
+    // A Notes cell of spaces is no note: no note the first time, no warning the second.
+    let spaces = "Name,Notes\r\nBlank,   \r\n"
+    #expect(try importing(spaces, into: store).notes.isEmpty)
+    #expect(try importing(spaces, into: store).warnings.isEmpty)
   }
 
   @Test func spreadsheetEditsUpdateTheYarnAndSayWhat() throws {

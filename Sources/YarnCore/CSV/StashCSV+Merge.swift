@@ -461,19 +461,26 @@ struct StashMerger {
   /// Records a row read against `base` (or as a new yarn): its problems, or what it adds,
   /// changes or leaves as it is; what it adds or changes goes to the destination.
   private mutating func settle(_ row: StashRowReader, base: Yarn?) throws {
-    plan.problems.append(contentsOf: row.problems)
-    guard row.problems.isEmpty, let yarn = row.yarn else { return }
     let line = row.record.line
+    // A Notes cell of spaces is no note.
+    let notesText = row.notesText.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    // The new note's rule is checked whatever else the row breaks, so that every problem of
+    // the row is listed at once.
+    var noteProblem: StashCSV.ImportProblem?
+    if base == nil, let text = notesText, let violation = Rules.noteText(text, field: "note") {
+      noteProblem = .init(line: line, column: layout.header(of: .notes), reason: violation.reason)
+    }
+    plan.problems.append(contentsOf: row.problems)
+    guard row.problems.isEmpty, let yarn = row.yarn else {
+      if let noteProblem { plan.problems.append(noteProblem) }
+      return
+    }
     // Every rule of the model the row's yarn and new note would break (`Rules`), in its
     // words, so that nothing the store would refuse reaches it.
     var broken = yarn.ruleViolations().map {
       StashCSV.ImportProblem(line: line, column: nil, reason: "\($0)")
     }
-    if base == nil, let text = row.notesText, !text.allSatisfy(\.isWhitespace),
-      let violation = Rules.noteText(text, field: "note")
-    {
-      broken.append(.init(line: line, column: layout.header(of: .notes), reason: violation.reason))
-    }
+    if let noteProblem { broken.append(noteProblem) }
     guard broken.isEmpty else {
       plan.problems.append(contentsOf: broken)
       return
@@ -482,7 +489,7 @@ struct StashMerger {
     let store: LibraryStore?
     if case .store(let target) = destination, plan.problems.isEmpty { store = target } else { store = nil }
     if let base {
-      if let text = row.notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
+      if let text = notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
         plan.warnings.append(
           .init(
             line: line, column: layout.header(of: .notes),
