@@ -206,7 +206,8 @@ import Testing
         {"id": "y5", "name": "Five", "material_type": "yarn", "status": "in-stash",
          "acquired_date": "2025-13-01", "yarn": {"weight_category": "heavy"},
          "quantity": {"weight_grams": -5}},
-        {"id": "y1", "name": "Again", "material_type": "yarn", "status": "in-stash"}
+        {"id": "y1", "name": "Again", "material_type": "yarn", "status": "in-stash"},
+        {"id": "y6", "name": "\(String(repeating: "n", count: 201))", "material_type": "yarn", "status": "in-stash"}
       ]}
       """)
     let projects = Self.source(
@@ -248,6 +249,8 @@ import Testing
         "stash.weft: items[4].yarn.weight_category: \"heavy\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)",
         "stash.weft: items[4].quantity: quantity -5 g is negative",
         "stash.weft: items[5].id: the material ID y1 is also at stash.weft items[0]",
+        // Once, not again as "name is blank" for the name it could not keep.
+        "stash.weft: items[6].name: is 201 characters long; the limit is 200",
         "projects.weft: items[0].completed_at: is missing; a finished project has a finished day: give completed_at (YYYY-MM-DD) or updated_at",
         "projects.weft: items[1].craft: \"knotting\" is not a WEFT craft",
         "projects.weft: items[1].started_at: \"soon\" is not a date (YYYY-MM-DD)",

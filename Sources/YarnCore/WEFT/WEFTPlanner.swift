@@ -299,7 +299,11 @@ struct WEFTPlanner {
   mutating func rules(_ violations: [RuleViolation], _ item: WEFTItem, fields: [String: String]) {
     for violation in violations {
       let key = fields[violation.field] ?? fields.first { violation.field.hasPrefix($0.key) }?.value
-      problem(item.file, key.map { "\(item.path).\($0)" } ?? item.path, "\(violation)")
+      let path = key.map { "\(item.path).\($0)" } ?? item.path
+      // A field already refused as it was read (a name too long, so left empty) is not
+      // refused again for what reading it left (`name is blank`).
+      if plan.problems.contains(where: { $0.file == item.file && $0.path == path }) { continue }
+      problem(item.file, path, "\(violation)")
     }
   }
 
