@@ -551,6 +551,33 @@ import Testing
     }
   }
 
+  /// Two materials whose IDs yarn does not keep fit one library yarn: each is refused,
+  /// naming the yarn and the other item (not "fits 1 yarns … cannot say which").
+  @Test func twoItemsFittingOneYarnNameEachOther() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Yarn(id: "y1", name: "Cascade 220"))
+    let file = Self.source(
+      "m.weft",
+      """
+      {"weft_version": "1.0", "type": "material", "items": [
+        {"id": "rav 1", "name": "Cascade 220", "material_type": "yarn", "status": "in-stash",
+         "quantity": {"weight_grams": 100}},
+        {"id": "rav 2", "name": "cascade  220", "material_type": "yarn", "status": "in-stash",
+         "quantity": {"weight_grams": 200}}]}
+      """)
+    let plan = try Self.importing([file], into: store)
+    let tail =
+      " of the library by name, brand, colorway and dye lot, as items[%@] does too; its id is not one "
+      + "yarn keeps, so it cannot say which"
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: items[0]: fits the yarn “Cascade 220” (ID y1)"
+          + tail.replacingOccurrences(of: "%@", with: "1"),
+        "m.weft: items[1]: fits the yarn “Cascade 220” (ID y1)"
+          + tail.replacingOccurrences(of: "%@", with: "0"),
+      ])
+  }
+
   // MARK: Tools
 
   /// The tool of 05-tool/README.md's example, with the stash2go project it is assigned to:

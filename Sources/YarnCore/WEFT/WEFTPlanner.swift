@@ -405,12 +405,23 @@ extension WEFTPlanner {
         case .create(var draft):
           draft.yarn.id = Identifier.make()
           remember(draft)
-        case .ambiguous(let draft, _, let yarns):
+        case .ambiguous(let draft, let drafts, let yarns):
+          let words = "by name, brand, colorway and dye lot"
+          let hint = "; its id is not one yarn keeps, so it cannot say which"
+          guard yarns.count == 1, let yarn = yarns.first else {
+            problem(
+              draft.item.file, draft.item.path,
+              "fits \(yarns.count) yarns of the library \(words) (IDs "
+                + yarns.map(\.id).joined(separator: ", ") + ")" + hint)
+            continue
+          }
+          // One yarn for several items: say which items share it.
+          let others = drafts.map(\.item).filter { $0.file != draft.item.file || $0.path != draft.item.path }
+            .map { $0.file == draft.item.file ? $0.path : "\($0.file) \($0.path)" }
           problem(
             draft.item.file, draft.item.path,
-            "fits \(yarns.count) yarns of the library by name, brand, colorway and dye lot (IDs "
-              + yarns.map(\.id).joined(separator: ", ")
-              + "); its id is not one yarn keeps, so it cannot say which")
+            "fits the yarn “\(yarn.name)” (ID \(yarn.id)) of the library \(words), as "
+              + others.joined(separator: ", ") + (others.count == 1 ? " does" : " do") + " too" + hint)
         }
       }
     }
