@@ -109,9 +109,21 @@ public enum LibraryExport {
       let writer = try ZipArchive.Writer(
         url: url, overwrite: force, temporaryPath: temporary.archivePath)
       if let progress { writer.onProgress(progress) }
-      func addText(_ name: String, _ text: String) throws {
-        try writer.add(name: name, data: Data(text.utf8), compression: .deflate, modified: now)
+      // The tables and pages are written to one temporary file as they are made, and each
+      // zipped from its range of it: libzip reads every entry only at close(), and held
+      // every page's bytes until then (400 MB at 100,000 yarns).
+      let staging = try ZipStaging(path: temporary.group + ".staged")
+      let stagingURL = URL(fileURLWithPath: staging.path)
+      func addStaged(_ name: String) throws {
+        let entry = try staging.endEntry()
+        try writer.addFile(
+          name: name, from: stagingURL, offset: entry.offset, expectedSize: entry.size,
+          expectedSHA256: entry.sha256, compression: .deflate, modified: now)
         entries.append(name)
+      }
+      func addText(_ name: String, _ text: String) throws {
+        try staging.append(text)
+        try addStaged(name)
       }
       func addAttachment(_ name: String, _ attachment: Attachment) throws {
         try writer.addFile(
@@ -123,16 +135,13 @@ public enum LibraryExport {
       }
 
       try store.read {
-        // The tables, each written in memory (a few megabytes for a real library).
+        // The tables, each streamed to the temporary file.
         var topNamer = SafeFileNamer(reserved: ["projects", "yarns"])
         for table in standardTables {
-          var bytes = Data()
-          let csv = CSVWriter(options: csvOptions) { bytes.append(contentsOf: $0) }
+          let csv = CSVWriter(options: csvOptions) { try staging.append($0) }
           _ = try table.write(store, csv)
           try csv.flush()
-          let name = topNamer.claim(table.fileName)
-          try writer.add(name: name, data: bytes, compression: .deflate, modified: now)
-          entries.append(name)
+          try addStaged(topNamer.claim(table.fileName))
         }
 
         // The yarns' names, for the projects' text files. Projects and yarns are then read
@@ -195,8 +204,9 @@ public enum LibraryExport {
           topNamer.claim("index.html"),
           index.html(tables: Array(entries.prefix(standardTables.count)), yarnNames: yarnNames, now: now))
       }
+      try staging.flush()
       do { try writer.close() } catch {
-        throw BackupWriter.closeFailure(error, of: writer, url: url)
+        throw BackupWriter.closeFailure(error, of: writer, url: url, staging: staging.path)
       }
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))

@@ -112,17 +112,20 @@ extension ZipArchive {
     /// bytes its manifest does not describe (libzip's own `zip_source_file` would silently cut
     /// or pad a file whose size changed).
     ///
+    /// With an `offset`, the entry is the `expectedSize` bytes of the file from `offset` on
+    /// (a range of a `ZipStaging` file), and the file may hold more after them.
+    ///
     /// - Throws: `ZipError.cannotAdd`; the file itself is opened only by `close()`.
     ///
     /// - Parameter level: the deflate level, 1 (fastest) to 9 (smallest); 0 for zlib's default.
     func addFile(
-      name: String, from file: URL, expectedSize: Int64, expectedSHA256: String,
-      compression: Compression, modified: Date, level: UInt32 = 0
+      name: String, from file: URL, offset: Int64? = nil, expectedSize: Int64,
+      expectedSHA256: String, compression: Compression, modified: Date, level: UInt32 = 0
     ) throws {
       let handle = try openHandle(entry: name)
       let context = FileSource(
-        path: file.path, entry: name, expectedSize: expectedSize, expectedSHA256: expectedSHA256,
-        modified: modified)
+        path: file.path, entry: name, offset: offset, expectedSize: expectedSize,
+        expectedSHA256: expectedSHA256, modified: modified)
       let userData = Unmanaged.passRetained(context).toOpaque()
       guard let source = zip_source_function(handle, fileSourceCallback, userData) else {
         Unmanaged<FileSource>.fromOpaque(userData).release()
@@ -255,12 +258,18 @@ private let progressCallback: zip_progress_callback = { _, fraction, userData in
 private final class FileSource {
   let path: String
   let entry: String
+  /// Where the entry's bytes start, when they are a range of the file (then reading stops
+  /// after `expectedSize` bytes); `nil` for the whole file.
+  let offset: Int64?
   let expectedSize: Int64
   let expectedSHA256: String
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  var hasher = SHA256Hasher()
+  /// Made when the file is opened and dropped when it is closed: an export adds a source per
+  /// page, and a digest context each, held until the archive is closed, took memory for
+  /// nothing.
+  var hasher: SHA256Hasher?
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
@@ -270,9 +279,13 @@ private final class FileSource {
   /// before it reports an error to libzip.
   var failure: String?
 
-  init(path: String, entry: String, expectedSize: Int64, expectedSHA256: String, modified: Date) {
+  init(
+    path: String, entry: String, offset: Int64?, expectedSize: Int64, expectedSHA256: String,
+    modified: Date
+  ) {
     self.path = path
     self.entry = entry
+    self.offset = offset
     self.expectedSize = expectedSize
     self.expectedSHA256 = expectedSHA256
     self.modified = modified
@@ -298,6 +311,10 @@ private final class FileSource {
       let code = errno
       return fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
+    if let offset, lseek(fd, off_t(offset), SEEK_SET) != off_t(offset) {
+      let code = errno
+      return fail(POSIX.errnoText(), code: ZIP_ER_SEEK, system: code)
+    }
     hasher = SHA256Hasher()
     count = 0
     verified = false
@@ -310,8 +327,13 @@ private final class FileSource {
       cancelled = true
       return fail("cancelled", code: ZIP_ER_CANCELLED)
     }
-    var n: Int
-    repeat { n = POSIX.read(fd, buffer, length) } while n < 0 && errno == EINTR
+    // A range ends after its bytes; a whole file is read to its end, to see it did not grow.
+    let length = offset == nil ? length : min(length, Int(max(0, expectedSize - count)))
+    var n = 0
+    while length > 0 {
+      n = POSIX.read(fd, buffer, length)
+      if n >= 0 || errno != EINTR { break }
+    }
     guard n >= 0 else {
       let code = errno
       return fail(POSIX.errnoText(), code: ZIP_ER_READ, system: code)
@@ -321,14 +343,14 @@ private final class FileSource {
       return fail("the file grew beyond \(expectedSize) bytes", code: ZIP_ER_INCONS)
     }
     if n > 0 {
-      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
+      hasher?.update(UnsafeRawBufferPointer(start: buffer, count: n))
       return zip_int64_t(n)
     }
     if verified { return 0 }
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = try? hasher.finalize() else {
+    guard let digest = try? hasher?.finalize() else {
       return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
     }
     guard digest == expectedSHA256 else {
@@ -353,6 +375,7 @@ private final class FileSource {
   func close() -> zip_int64_t {
     if fd >= 0 { POSIX.close(fd) }
     fd = -1
+    hasher = nil
     return 0
   }
 }
