@@ -233,8 +233,8 @@ enum BackupWriter {
         name: BackupManifest.manifestPath, data: manifestData, compression: .deflate,
         modified: createdAt)
       try writer.addFile(
-        name: BackupManifest.libraryPath, from: URL(fileURLWithPath: staging.path),
-        offset: library.offset, expectedSize: library.size, expectedSHA256: library.sha256,
+        name: BackupManifest.libraryPath, path: staging.path, offset: library.offset,
+        expectedSize: library.size, expectedSHA256: library.sha256,
         compression: .deflate, modified: createdAt, level: libraryLevel)
       for (attachment, file) in sources {
         try writer.addFile(

@@ -112,13 +112,12 @@ public enum LibraryExport {
       // The tables and pages are written to one temporary file as they are made, and each
       // zipped from its range of it: libzip reads every entry only at close(), and held
       // every page's bytes until then (400 MB at 100,000 yarns).
-      let staging = try ZipStaging(path: temporary.group + ".staged")
-      let stagingURL = URL(fileURLWithPath: staging.path)
+      let staging = try ZipStaging(path: temporary.group + ".staged", digests: false)
       func addStaged(_ name: String) throws {
         let entry = try staging.endEntry()
         try writer.addFile(
-          name: name, from: stagingURL, offset: entry.offset, expectedSize: entry.size,
-          expectedSHA256: entry.sha256, compression: .deflate, modified: now)
+          name: name, path: staging.path, offset: entry.offset, expectedSize: entry.size,
+          expectedSHA256: nil, compression: .deflate, modified: now)
         entries.append(name)
       }
       func addText(_ name: String, _ text: String) throws {
@@ -144,15 +143,20 @@ public enum LibraryExport {
           try addStaged(topNamer.claim(table.fileName))
         }
 
-        // The yarns' names, for the projects' text files. Projects and yarns are then read
-        // one at a time; a yarn's usages, with their projects' names and statuses, come by the
-        // yarn's index, never from a scan of every project.
+        // The names of the yarns the projects use, for their text files and the index, looked
+        // up as met. Projects and yarns are read one at a time; a yarn's usages, with their
+        // projects' names and statuses, come by the yarn's index, never from a scan of every
+        // project.
         var yarnNames: [String: String] = [:]
-        for item in try store.yarnNames() { yarnNames[item.id] = item.name }
-
         var index = ExportIndex()
+        // The index's yarn articles, written as the yarns are, go to a second temporary file,
+        // copied into index.html behind its head at the end.
+        let articles = try ZipStaging(path: temporary.group + ".index", digests: false)
         var projectFolders = SafeFileNamer()
         try store.forEachProject { project in
+          for usage in project.usages where yarnNames[usage.yarnID] == nil {
+            if let name = try store.yarnName(id: usage.yarnID) { yarnNames[usage.yarnID] = name }
+          }
           let folder = "projects/" + projectFolders.claim(project.name, isFolder: true) + "/"
           var namer = SafeFileNamer(reserved: ["project.txt"])
           var photoNames: [String] = []
@@ -195,14 +199,16 @@ public enum LibraryExport {
             photoNames: photoNames,
             notes: try store.notes(about: .yarn(yarn.id)))
           try addText(folder + "yarn.txt", text)
-          index.addYarn(yarn, folder: folder, remaining: remaining, photoNames: photoNames)
+          try articles.append(
+            index.addYarn(yarn, folder: folder, remaining: remaining, photoNames: photoNames))
           summary.yarns += 1
         }
 
         // index.html, last: it links every file written above.
-        try addText(
-          topNamer.claim("index.html"),
-          index.html(tables: Array(entries.prefix(standardTables.count)), yarnNames: yarnNames, now: now))
+        try staging.append(index.head(tables: Array(entries.prefix(standardTables.count)), now: now))
+        try staging.append(contentsOf: articles)
+        try staging.append(index.tail(yarnNames: yarnNames))
+        try addStaged(topNamer.claim("index.html"))
       }
       try staging.flush()
       do { try writer.close() } catch {

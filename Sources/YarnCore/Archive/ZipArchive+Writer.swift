@@ -112,19 +112,32 @@ extension ZipArchive {
     /// bytes its manifest does not describe (libzip's own `zip_source_file` would silently cut
     /// or pad a file whose size changed).
     ///
-    /// With an `offset`, the entry is the `expectedSize` bytes of the file from `offset` on
-    /// (a range of a `ZipStaging` file), and the file may hold more after them.
-    ///
     /// - Throws: `ZipError.cannotAdd`; the file itself is opened only by `close()`.
     ///
     /// - Parameter level: the deflate level, 1 (fastest) to 9 (smallest); 0 for zlib's default.
     func addFile(
-      name: String, from file: URL, offset: Int64? = nil, expectedSize: Int64,
-      expectedSHA256: String, compression: Compression, modified: Date, level: UInt32 = 0
+      name: String, from file: URL, expectedSize: Int64, expectedSHA256: String,
+      compression: Compression, modified: Date, level: UInt32 = 0
+    ) throws {
+      try addFile(
+        name: name, path: file.path, offset: nil, expectedSize: expectedSize,
+        expectedSHA256: expectedSHA256, compression: compression, modified: modified, level: level)
+    }
+
+    /// Adds an entry streamed from the file at `path` when `close()` runs, as
+    /// `addFile(name:from:…)`; with an `offset`, the entry is the `expectedSize` bytes of the
+    /// file from `offset` on (a range of a `ZipStaging` file, which may hold more after them).
+    /// Without `expectedSHA256` only the size is checked (a file yarn itself has just written,
+    /// such as an export's pages: a digest for each of 100,000 pages was memory for nothing).
+    ///
+    /// - Throws: `ZipError.cannotAdd`; the file itself is opened only by `close()`.
+    func addFile(
+      name: String, path: String, offset: Int64?, expectedSize: Int64, expectedSHA256: String?,
+      compression: Compression, modified: Date, level: UInt32 = 0
     ) throws {
       let handle = try openHandle(entry: name)
       let context = FileSource(
-        path: file.path, entry: name, offset: offset, expectedSize: expectedSize,
+        path: path, entry: name, offset: offset, expectedSize: expectedSize,
         expectedSHA256: expectedSHA256, modified: modified)
       let userData = Unmanaged.passRetained(context).toOpaque()
       guard let source = zip_source_function(handle, fileSourceCallback, userData) else {
@@ -262,7 +275,8 @@ private final class FileSource {
   /// after `expectedSize` bytes); `nil` for the whole file.
   let offset: Int64?
   let expectedSize: Int64
-  let expectedSHA256: String
+  /// `nil`: only the size is checked.
+  let expectedSHA256: String?
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
@@ -280,7 +294,7 @@ private final class FileSource {
   var failure: String?
 
   init(
-    path: String, entry: String, offset: Int64?, expectedSize: Int64, expectedSHA256: String,
+    path: String, entry: String, offset: Int64?, expectedSize: Int64, expectedSHA256: String?,
     modified: Date
   ) {
     self.path = path
@@ -315,7 +329,7 @@ private final class FileSource {
       let code = errno
       return fail(POSIX.errnoText(), code: ZIP_ER_SEEK, system: code)
     }
-    hasher = SHA256Hasher()
+    hasher = expectedSHA256 == nil ? nil : SHA256Hasher()
     count = 0
     verified = false
     return 0
@@ -350,11 +364,13 @@ private final class FileSource {
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = try? hasher?.finalize() else {
-      return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
-    }
-    guard digest == expectedSHA256 else {
-      return fail("its SHA-256 is \(digest), expected \(expectedSHA256)", code: ZIP_ER_INCONS)
+    if let expectedSHA256 {
+      guard let digest = try? hasher?.finalize() else {
+        return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
+      }
+      guard digest == expectedSHA256 else {
+        return fail("its SHA-256 is \(digest), expected \(expectedSHA256)", code: ZIP_ER_INCONS)
+      }
     }
     verified = true
     return 0

@@ -29,7 +29,7 @@ final class ZipStaging {
     var offset: Int64
     /// Its length in bytes.
     var size: Int64
-    /// Its SHA-256, 64 lower-case hex digits.
+    /// Its SHA-256, 64 lower-case hex digits; empty when the file computes no digests.
     var sha256: String
   }
 
@@ -39,14 +39,17 @@ final class ZipStaging {
   /// Bytes given so far (written and buffered).
   private var length: Int64 = 0
   private var entryStart: Int64 = 0
-  private var hasher = SHA256Hasher()
+  /// `nil` when no digests are computed.
+  private var hasher: SHA256Hasher?
 
-  /// Creates the file at `path`.
+  /// Creates the file at `path`; `digests`: whether each entry's SHA-256 is computed (a
+  /// backup's manifest lists it; an export's pages need none).
   ///
   /// - Throws: `ZipError.cannotWrite` when it cannot be created (it exists, the directory
   ///   is read-only or missing).
-  init(path: String) throws {
+  init(path: String, digests: Bool = true) throws {
     self.path = path
+    hasher = digests ? SHA256Hasher() : nil
     fd = POSIX.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw ZipError.cannotWrite(
@@ -63,7 +66,7 @@ final class ZipStaging {
   ///
   /// - Throws: `ZipError.cannotWrite` when the file refuses bytes (a full disk).
   func append(_ bytes: UnsafeRawBufferPointer) throws {
-    hasher.update(bytes)
+    hasher?.update(bytes)
     length += Int64(bytes.count)
     if buffer.count + bytes.count > 1 << 16 { try flush() }
     if bytes.count >= 1 << 16 {
@@ -79,18 +82,41 @@ final class ZipStaging {
     try text.withUTF8 { try append(UnsafeRawBufferPointer($0)) }
   }
 
+  /// Appends every byte given to `other` (a second staging file, read from its start) to
+  /// the entry being written.
+  ///
+  /// - Throws: `ZipError.cannotWrite` when either file fails.
+  func append(contentsOf other: ZipStaging) throws {
+    try other.flush()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var offset: Int64 = 0
+    while offset < other.length {
+      let n = chunk.withUnsafeMutableBytes { pread(other.fd, $0.baseAddress, $0.count, off_t(offset)) }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else {
+        throw ZipError.cannotWrite(
+          path: other.path,
+          reason: "cannot read its temporary file: \(n < 0 ? POSIX.errnoText() : "it is shorter")")
+      }
+      try chunk.withUnsafeBytes { try append(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+      offset += Int64(n)
+    }
+  }
+
   /// Ends the entry being written (all bytes appended since the last `endEntry()`, or since
   /// the start) and starts the next.
   ///
   /// - Throws: `ZipError.cannotWrite` when the digest cannot be computed.
   func endEntry() throws -> Entry {
-    let digest: String
-    do { digest = try hasher.finalize() } catch {
-      throw ZipError.cannotWrite(path: path, reason: "cannot compute a SHA-256: \(error)")
+    var digest = ""
+    if let hasher {
+      do { digest = try hasher.finalize() } catch {
+        throw ZipError.cannotWrite(path: path, reason: "cannot compute a SHA-256: \(error)")
+      }
+      self.hasher = SHA256Hasher()
     }
     let entry = Entry(offset: entryStart, size: length - entryStart, sha256: digest)
     entryStart = length
-    hasher = SHA256Hasher()
     return entry
   }
 
