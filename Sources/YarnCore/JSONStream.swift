@@ -54,23 +54,38 @@ package struct JSONStream {
     var count = 0
     var bytes: [UInt8] = []
     try body { element in
-      let data = try encoder.encode(element)
       bytes.removeAll(keepingCapacity: true)
       bytes += (count == 0 ? "[\n" : ",\n").utf8
       bytes += indent
-      bytes.reserveCapacity(bytes.count + data.count + data.count / 4)
-      // Done on the bytes: splitting the text into lines took as long as encoding it.
-      var previous: UInt8 = 0
-      for byte in data {
-        if previous == 0x0A, byte != 0x0A { bytes += indent }
-        bytes.append(byte)
-        previous = byte
-      }
+      try append(element, indent: indent, to: &bytes)
       try bytes.withUnsafeBytes { try sink($0) }
       count += 1
     }
     let close = String(repeating: "  ", count: depth) + "]"
     try write(count == 0 ? "[\n\n" + close : "\n" + close)
     return count
+  }
+
+  /// Writes `value` (a string, a number, an object…) `depth` levels deep, as the value of a
+  /// member written by `key(_:depth:first:)`.
+  ///
+  /// - Throws: what the encoder (`EncodingError`) or the sink throws.
+  package func value<T: Encodable>(_ value: T, depth: Int) throws {
+    var bytes: [UInt8] = []
+    try append(value, indent: [UInt8](repeating: 0x20, count: 2 * depth), to: &bytes)
+    try bytes.withUnsafeBytes { try sink($0) }
+  }
+
+  /// Appends `value`'s encoding to `bytes` with `indent` after each line feed but on an empty
+  /// line. Done on the bytes: splitting the text into lines took as long as encoding it.
+  private func append<T: Encodable>(_ value: T, indent: [UInt8], to bytes: inout [UInt8]) throws {
+    let data = try encoder.encode(value)
+    bytes.reserveCapacity(bytes.count + data.count + data.count / 4)
+    var previous: UInt8 = 0
+    for byte in data {
+      if previous == 0x0A, byte != 0x0A { bytes += indent }
+      bytes.append(byte)
+      previous = byte
+    }
   }
 }
