@@ -232,10 +232,9 @@ enum BackupWriter {
       try writer.add(
         name: BackupManifest.manifestPath, data: manifestData, compression: .deflate,
         modified: createdAt)
-      try writer.addFile(
+      try writer.addRange(
         name: BackupManifest.libraryPath, path: staging.path, offset: library.offset,
-        expectedSize: library.size, expectedSHA256: library.sha256,
-        compression: .deflate, modified: createdAt, level: libraryLevel)
+        size: library.size, compression: .deflate, modified: createdAt, level: libraryLevel)
       for (attachment, file) in sources {
         try writer.addFile(
           name: BackupManifest.attachmentPath(sha256: attachment.sha256), from: file,
@@ -316,7 +315,7 @@ enum BackupWriter {
     if error is CancellationError { return error }
     if let failed = writer.failedFile, failed.path == staging {
       return BackupError.cannotWrite(
-        path: url.path, reason: "\(failed.entry) from its temporary file: \(failed.reason)")
+        path: url.path, reason: "cannot read its temporary file \(failed.path): \(failed.reason)")
     }
     if let failed = writer.failedFile {
       return BackupError.attachmentUnavailable(
