@@ -9,6 +9,25 @@ import Testing
 @Suite struct LibraryExportTests {
   typealias Support = BackupTestSupport
 
+  @Test func anExportNotListingItsEntriesWritesTheSameZip() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let listed = dir.appendingPathComponent("listed.zip")
+      let unlisted = dir.appendingPathComponent("unlisted.zip")
+      let now = Date(timeIntervalSince1970: 1_800_000_000)
+      let first = try LibraryExport.write(from: store, to: listed, now: now)
+      let second = try LibraryExport.write(from: store, to: unlisted, now: now, listingEntries: false)
+      #expect(second.entries.isEmpty)
+      // By hand: 3 tables, Flax 3 (PDF, photo, text), the socks 1, Cascade 4, the merino 2, index.html.
+      #expect(first.entries.count == 14)
+      #expect((second.yarns, second.projects, second.files) == (2, 2, 6))
+      let a = try Support.readZip(listed)
+      let b = try Support.readZip(unlisted)
+      #expect(a.map(\.0) == b.map(\.0))
+      #expect(a.map(\.1) == b.map(\.1))
+    }
+  }
+
   @Test func holdsTheTablesAndAFolderPerProjectAndYarnWithSafeUniqueNames() throws {
     try Support.withScratch { dir in
       let store = try Support.makeStore(in: dir)

@@ -858,4 +858,39 @@ import Testing
       ])
     #expect(plan.omissions.map(\.description) == ["lib.weft: items[0]: not kept (yarn keeps no libraries)"])
   }
+
+  /// `write` streams each document to its file item by item: the files hold the bytes
+  /// `documents` gives, and those are what `JSONEncoder` (sorted keys, pretty printed, no
+  /// escaped slashes) gives each whole document, with a line feed.
+  @Test func streamedDocumentsAreTheWholeEncodersBytes() throws {
+    let clock = BackupLawTests.now()
+    try BackupTestSupport.withScratch { dir in
+      let files = dir.appendingPathComponent("files")
+      try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      func whole<Item: Codable>(_ data: Data, _: Item.Type) throws -> Data {
+        let document = try JSONDecoder().decode(WEFT.Document<Item>.self, from: data)
+        return try encoder.encode(document) + Data("\n".utf8)
+      }
+      for seed in UInt64(1)...8 {
+        let store = try LibraryStore(directory: dir.appendingPathComponent("l-\(seed)"), mode: .readWrite)
+        try store.insert(
+          library: try BackupLawTests.validLibrary(seed: seed, store: store, files: files, now: clock))
+        let out = dir.appendingPathComponent("weft-\(seed)")
+        _ = try WEFTExport.write(from: store, to: out, force: false, now: clock, app: "test")
+        let (documents, _) = try WEFTExport.documents(from: store, now: clock, app: "test")
+        #expect(documents.map(\.name) == WEFTExport.fileNames)
+        for document in documents {
+          let written = try Data(contentsOf: out.appendingPathComponent(document.name))
+          #expect(written == document.data, "seed \(seed): \(document.name)")
+        }
+        #expect(try whole(documents[0].data, WEFT.Material.self) == documents[0].data, "seed \(seed)")
+        #expect(try whole(documents[1].data, WEFT.Project.self) == documents[1].data, "seed \(seed)")
+        #expect(try whole(documents[2].data, WEFT.Progress.self) == documents[2].data, "seed \(seed)")
+        #expect(try whole(documents[3].data, WEFT.Tool.self) == documents[3].data, "seed \(seed)")
+        try store.close()
+      }
+    }
+  }
 }

@@ -63,7 +63,7 @@ struct ExportCommand: CancellableCommand {
     let summary = try context.withStore(.readOnly) { store in
       try LibraryExport.write(
         from: store, to: URL(fileURLWithPath: file), force: force, now: context.now,
-        csvOptions: options, progress: bar.callback)
+        csvOptions: options, progress: bar.callback, listingEntries: context.global.json)
     }
     bar.finish()
     if context.global.json {

@@ -205,30 +205,13 @@ final class Context {
   }
 
   /// A JSON array on standard output, element by element, in exactly the bytes `printJSON`
-  /// gives the whole array: memory does not grow with the number of elements.
+  /// gives the whole array (`JSONStream`): memory does not grow with the number of elements.
   ///
   /// - Parameter body: hands each element, in order, to the function it is given.
   /// - Throws: what `body` or the encoder throws; the elements before it are printed.
   func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
-    let encoder = JSONCoding.encoder()
-    var count = 0
-    try body { element in
-      let data = try encoder.encode(element)
-      // One level deeper, as the encoder indents an array's elements: two spaces after each
-      // line feed, but not on the empty line of an empty array inside (a string's line
-      // feeds are escaped, so every byte 0x0A ends a line). Done on the bytes: splitting the
-      // text into lines took as long as encoding it.
-      var bytes = Array((count == 0 ? "[\n  " : ",\n  ").utf8)
-      bytes.reserveCapacity(bytes.count + data.count + data.count / 4)
-      var previous: UInt8 = 0
-      for byte in data {
-        if previous == 0x0A, byte != 0x0A { bytes += [0x20, 0x20] }
-        bytes.append(byte)
-        previous = byte
-      }
-      output.write(String(decoding: bytes, as: UTF8.self))
-      count += 1
-    }
-    output.line(count == 0 ? "[\n\n]" : "\n]")
+    let output = self.output
+    try JSONStream { output.write(String(decoding: $0, as: UTF8.self)) }.array(body)
+    output.line()
   }
 }

@@ -21,10 +21,11 @@ public enum Backup {
 
   /// Writes a backup zip of everything in `store` to `url`, on the calling thread.
   ///
-  /// The library is read in one read transaction (`LibraryStore.library()`), encoded as
-  /// `library.json` in memory (about 10 MB for a real library), and zipped with the
-  /// attachments, each streamed from the store's files and checked against its SHA-256 as
-  /// it is zipped. libzip writes a temporary file beside `url`; it is fsynced and moved to
+  /// The library is read in one read transaction, item by item, and written as
+  /// `library.json` to a temporary file beside `url` as it is read (`BackupWriter`: memory
+  /// does not grow with the items, but for the IDs and references the checks keep); that
+  /// file is then zipped with the attachments, each streamed from the store's files and
+  /// checked against its SHA-256 as it is zipped. libzip writes a temporary file beside `url`; it is fsynced and moved to
   /// `url` and the directory fsynced, so `url` never holds a partial archive, even after
   /// `kill -9`. Temporary files that killed backups left in `url`'s directory
   /// (`.NAME.tmp-…`, no longer locked) are removed first.
@@ -58,15 +59,22 @@ public enum Backup {
   ///   task is cancelled (checked between reads of the attachments). After any error but
   ///   `.unrestorable` nothing is left at `url` (its old file, if any, is untouched), and no
   ///   temporary file beside it.
-  /// - Complexity: O(library + attachment bytes) time; memory O(library).
+  /// - Complexity: O(library + attachment bytes) time; memory O(items' IDs), not O(library).
   @discardableResult
   public static func create(
     from store: LibraryStore, to url: URL, generator: String, now: Date, force: Bool = false,
     progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> BackupManifest {
-    let (library, orphans) = try store.read { (try store.library(), try store.orphanedRows(limit: 5)) }
+    var items = BackupWriter.Items(store: store)
+    var orphans = (count: 0, examples: [String]())
+    items.read = { body in
+      try store.read {
+        try body()
+        orphans = try store.orphanedRows(limit: 5)
+      }
+    }
     let written = try BackupWriter.write(
-      library, to: url, generator: generator, now: now, force: force,
+      items, to: url, generator: generator, now: now, force: force,
       attachmentURL: { store.attachmentURL(sha256: $0) }, progress: progress)
     var problems = written.problems
     if orphans.count > 0 {

@@ -28,12 +28,137 @@ enum BackupWriter {
     var problems: [BackupProblem]
   }
 
-  /// Writes the backup of `library` to `url`, on the calling thread.
+  /// The items of a library, each kind handed over one item at a time in the order of
+  /// `library.json` (its keys sorted: notes, projects, sessions, tools, yarns), so that a
+  /// backup holds no more of the library in memory than one item (and the tools).
+  struct Items {
+    /// Runs its body where the items may be read: in one read transaction of the store.
+    var read: (() throws -> Void) throws -> Void
+    var forEachNote: ((Note) throws -> Void) throws -> Void
+    var forEachProject: ((Project) throws -> Void) throws -> Void
+    /// The sessions in creation order.
+    var forEachSession: ((TimeSession) throws -> Void) throws -> Void
+    var tools: () throws -> [Tool]
+    var forEachYarn: ((Yarn) throws -> Void) throws -> Void
+
+    /// The items of `library`, held in memory.
+    init(_ library: Library) {
+      read = { try $0() }
+      forEachNote = { try library.notes.forEach($0) }
+      forEachProject = { try library.projects.forEach($0) }
+      forEachSession = { try library.sessions.forEach($0) }
+      tools = { library.tools }
+      forEachYarn = { try library.yarns.forEach($0) }
+    }
+
+    /// The items of `store`, read as they are written (`forEachYarn`, …), each kind in
+    /// creation order as `LibraryStore.library()` gives them, all in one read transaction.
+    init(store: LibraryStore) {
+      read = { body in try store.read { try body() } }
+      forEachNote = { try store.forEachNote($0) }
+      forEachProject = { try store.forEachProject($0) }
+      forEachSession = { try store.forEachSessionInCreationOrder($0) }
+      tools = { try store.tools() }
+      forEachYarn = { try store.forEachYarn($0) }
+    }
+  }
+
+  /// What `writeLibrary` saw of the items it wrote.
+  struct Streamed {
+    var counts: BackupManifest.Counts
+    /// Every attachment of every yarn and project, each distinct digest once, in the order
+    /// of `Library.attachments` (the yarns', then the projects').
+    var attachments: [Attachment]
+  }
+
+  /// Writes `library.json` of `items` to `stream`, item by item, in exactly the bytes of
+  /// `JSONCoding.encoder().encode(library)` (docs/FORMAT.md: sorted keys, `tools` left out
+  /// when there are none), handing each item to `check` as it goes.
   ///
-  /// `library.json` is `JSONCoding.encoder().encode(library)`; entries, in this order:
-  /// `manifest.json` and `library.json` (deflated), then each distinct attachment as
-  /// `attachments/<sha256>` (`compression(for:)`), streamed from `attachmentURL(sha256)` and checked against its record's size
-  /// and SHA-256 as libzip reads it.
+  /// - Throws: what reading the items, the encoder (`EncodingError`) or the stream throws.
+  static func writeLibrary(_ items: Items, to stream: JSONStream, check: LibraryCheck) throws
+    -> Streamed
+  {
+    var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
+    // Each distinct file of the yarns, and of the projects, in the order met.
+    var yarnFiles: [Attachment] = []
+    var projectFiles: [Attachment] = []
+    var yarnDigests = Set<String>()
+    var projectDigests = Set<String>()
+    func collect(_ attachment: Attachment, into list: inout [Attachment], seen: inout Set<String>) {
+      if seen.insert(attachment.sha256).inserted { list.append(attachment) }
+    }
+    try stream.write("{\n")
+    try stream.key("notes", depth: 1, first: true)
+    counts.notes = try stream.array(depth: 1) { (write: (Note) throws -> Void) in
+      try items.forEachNote { note in
+        check.add(note)
+        try write(note)
+      }
+    }
+    try stream.key("projects", depth: 1, first: false)
+    counts.projects = try stream.array(depth: 1) { (write: (Project) throws -> Void) in
+      try items.forEachProject { project in
+        check.add(project)
+        if let pdf = project.pattern?.pdf { collect(pdf, into: &projectFiles, seen: &projectDigests) }
+        for photo in project.photos { collect(photo, into: &projectFiles, seen: &projectDigests) }
+        try write(project)
+      }
+    }
+    try stream.key("sessions", depth: 1, first: false)
+    counts.sessions = try stream.array(depth: 1) { (write: (TimeSession) throws -> Void) in
+      try items.forEachSession { session in
+        check.add(session)
+        try write(session)
+      }
+    }
+    let tools = try items.tools()
+    counts.tools = tools.count
+    if !tools.isEmpty {
+      try stream.key("tools", depth: 1, first: false)
+      try stream.array(depth: 1) { (write: (Tool) throws -> Void) in
+        for tool in tools {
+          check.add(tool)
+          try write(tool)
+        }
+      }
+    }
+    try stream.key("yarns", depth: 1, first: false)
+    counts.yarns = try stream.array(depth: 1) { (write: (Yarn) throws -> Void) in
+      try items.forEachYarn { yarn in
+        check.add(yarn)
+        for photo in yarn.photos { collect(photo, into: &yarnFiles, seen: &yarnDigests) }
+        try write(yarn)
+      }
+    }
+    try stream.write("\n}")
+    // Library.attachments' order: the yarns' files, then the projects' others.
+    let attachments = yarnFiles + projectFiles.filter { !yarnDigests.contains($0.sha256) }
+    counts.attachments = attachments.count
+    return Streamed(counts: counts, attachments: attachments)
+  }
+
+  /// Writes the backup of `library` to `url`, on the calling thread: `write(_:to:…)` of its
+  /// items.
+  static func write(
+    _ library: Library, to url: URL, generator: String, now: Date, force: Bool,
+    attachmentURL: (String) -> URL, progress: (@Sendable (Double) -> Void)? = nil
+  ) throws -> Written {
+    try write(
+      Items(library), to: url, generator: generator, now: now, force: force,
+      attachmentURL: attachmentURL, progress: progress)
+  }
+
+  /// Writes the backup of `items` to `url`, on the calling thread.
+  ///
+  /// `library.json` holds the bytes of `JSONCoding.encoder().encode(library)`, written item
+  /// by item (`writeLibrary`) to a temporary file beside `url` (`ZipStaging`), where its size
+  /// and SHA-256 are computed for the manifest; entries, in this order: `manifest.json` and
+  /// `library.json` (deflated, streamed from that file), then each distinct attachment as
+  /// `attachments/<sha256>` (`compression(for:)`), streamed from `attachmentURL(sha256)` and
+  /// checked against its record's size and SHA-256 as libzip reads it. Memory stays flat
+  /// whatever the size of the library: one item at a time, the IDs and references
+  /// `LibraryCheck` keeps, and the attachments' records.
   ///
   /// The archive is built at a temporary path beside `url` (`BackupTemporaryFiles`), fsynced
   /// and moved to `url`; temporary files of earlier writes into the same directory that were
@@ -46,33 +171,47 @@ enum BackupWriter {
   /// - Returns: the manifest written, and the problems `LibraryCheck` found in the library
   ///   (the archive is written and kept whatever it finds).
   /// - Throws: `BackupError.destinationExists`, `.attachmentUnavailable`, `.cannotWrite`;
-  ///   `CancellationError` when the current task is cancelled. Nothing is left at `url` after
-  ///   an error (its old file, if any, is untouched), and no temporary file beside it.
+  ///   what reading `items` throws (`StoreError`); `CancellationError` when the current task
+  ///   is cancelled. Nothing is left at `url` after an error (its old file, if any, is
+  ///   untouched), and no temporary file beside it.
   static func write(
-    _ library: Library, to url: URL, generator: String, now: Date, force: Bool,
+    _ items: Items, to url: URL, generator: String, now: Date, force: Bool,
     attachmentURL: (String) -> URL, progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> Written {
     let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     var info = stat()
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
     try checkReplaceable(url)
-    let problems = LibraryCheck.problems(of: library)
-    let libraryData: Data
-    do { libraryData = try JSONCoding.encoder().encode(library) } catch {
+    BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
+    let temporary = try BackupTemporaryFiles(besides: url)
+    defer { temporary.remove() }
+
+    let check = LibraryCheck()
+    var streamed = Streamed(
+      counts: BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0),
+      attachments: [])
+    let staging: ZipStaging
+    let library: ZipStaging.Entry
+    do {
+      staging = try ZipStaging(path: temporary.group + ".staged")
+      try items.read {
+        streamed = try writeLibrary(items, to: JSONStream { try staging.append($0) }, check: check)
+      }
+      library = try staging.endEntry()
+      try staging.flush()
+    } catch let error as ZipError {
+      throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
+    } catch let error as EncodingError {
       throw BackupError.cannotWrite(path: url.path, reason: "cannot encode the library: \(error)")
     }
-    let attachments = library.attachments
+    let problems = check.finish()
+    let attachments = streamed.attachments
     let sources = try checkedSources(attachments, attachmentURL: attachmentURL)
     let manifest = BackupManifest(
       formatVersion: Backup.formatVersion, createdAt: createdAt, generator: generator,
-      counts: BackupManifest.Counts(
-        yarns: library.yarns.count, projects: library.projects.count,
-        notes: library.notes.count, sessions: library.sessions.count,
-        attachments: attachments.count, tools: library.tools.count),
+      counts: streamed.counts,
       files: [
-        BackupManifest.File(
-          path: BackupManifest.libraryPath, size: Int64(libraryData.count),
-          sha256: try digest(of: libraryData, url: url))
+        BackupManifest.File(path: BackupManifest.libraryPath, size: library.size, sha256: library.sha256)
       ]
         + attachments.map {
           BackupManifest.File(
@@ -85,9 +224,6 @@ enum BackupWriter {
     }
 
     try Task.checkCancellation()
-    BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
-    let temporary = try BackupTemporaryFiles(besides: url)
-    defer { temporary.remove() }
     let writer: ZipArchive.Writer
     do {
       writer = try ZipArchive.Writer(
@@ -96,9 +232,9 @@ enum BackupWriter {
       try writer.add(
         name: BackupManifest.manifestPath, data: manifestData, compression: .deflate,
         modified: createdAt)
-      try writer.add(
-        name: BackupManifest.libraryPath, data: libraryData, compression: .deflate,
-        modified: createdAt, level: libraryLevel)
+      try writer.addRange(
+        name: BackupManifest.libraryPath, path: staging.path, offset: library.offset,
+        size: library.size, compression: .deflate, modified: createdAt, level: libraryLevel)
       for (attachment, file) in sources {
         try writer.addFile(
           name: BackupManifest.attachmentPath(sha256: attachment.sha256), from: file,
@@ -108,7 +244,9 @@ enum BackupWriter {
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     }
-    do { try writer.close() } catch { throw closeFailure(error, of: writer, url: url) }
+    do { try writer.close() } catch {
+      throw closeFailure(error, of: writer, url: url, staging: staging.path)
+    }
     return Written(manifest: manifest, problems: problems)
   }
 
@@ -120,15 +258,6 @@ enum BackupWriter {
   static func compression(for attachment: Attachment) -> ZipArchive.Compression {
     attachment.byteCount < BackupLimits.standard.ratioFloorBytes
       ? .forMediaType(attachment.mediaType) : .store
-  }
-
-  /// The SHA-256 of `data`, as 64 lower-case hex digits.
-  ///
-  /// - Throws: `BackupError.cannotWrite` when it cannot be computed.
-  private static func digest(of data: Data, url: URL) throws -> String {
-    do { return try SHA256Hasher.hexDigest(of: data) } catch {
-      throw BackupError.cannotWrite(path: url.path, reason: "cannot compute a SHA-256: \(error)")
-    }
   }
 
   /// Checks each attachment's digest and that its file holds its size.
@@ -178,8 +307,16 @@ enum BackupWriter {
   /// `error`, thrown by `writer.close()`, as a backup or export reports it: a file that
   /// changed or vanished is `.attachmentUnavailable`; an existing target
   /// `.destinationExists`; a cancelled task `CancellationError`; anything else `.cannotWrite`.
-  static func closeFailure(_ error: Error, of writer: ZipArchive.Writer, url: URL) -> Error {
+  /// A failure to read `staging` (the temporary file of the entries the writer generated) is
+  /// `.cannotWrite`.
+  static func closeFailure(
+    _ error: Error, of writer: ZipArchive.Writer, url: URL, staging: String? = nil
+  ) -> Error {
     if error is CancellationError { return error }
+    if let failed = writer.failedFile, failed.path == staging {
+      return BackupError.cannotWrite(
+        path: url.path, reason: "cannot read its temporary file \(failed.path): \(failed.reason)")
+    }
     if let failed = writer.failedFile {
       return BackupError.attachmentUnavailable(
         sha256: POSIX.lastComponent(of: failed.path), path: failed.path, reason: failed.reason)

@@ -33,6 +33,8 @@ extension ZipArchive {
     private let temporaryPath: String
     private var handle: OpaquePointer?
     private var fileSources: [FileSource] = []
+    /// The staging files `addRange` reads, by path.
+    private var rangeFiles: [String: RangeFile] = [:]
     private var entryCount = 0
     /// After `close()` failed because a file added with `addFile` was missing, unreadable or
     /// changed: that entry, the file's path and the reason.
@@ -133,6 +135,34 @@ extension ZipArchive {
       try addSource(source, name: name, compression: compression, modified: modified, level: level)
     }
 
+    /// Adds an entry holding the `size` bytes from `offset` on of the file at `path` (a
+    /// `ZipStaging` file yarn has just written), read when `close()` runs. The file is
+    /// opened once for all its ranges, and each entry's source is a few bytes: an export adds
+    /// one per page (100,000 at 100,000 yarns), and a `FileSource` each was 14 MB there. The
+    /// bytes are not hashed; a file shorter than the range makes `close()` fail.
+    ///
+    /// - Throws: `ZipError.cannotAdd`; the file itself is opened only by `close()`.
+    func addRange(
+      name: String, path: String, offset: Int64, size: Int64, compression: Compression,
+      modified: Date, level: UInt32 = 0
+    ) throws {
+      let handle = try openHandle(entry: name)
+      let file = rangeFiles[path] ?? RangeFile(path: path)
+      rangeFiles[path] = file
+      let range = UnsafeMutablePointer<RangeSource>.allocate(capacity: 1)
+      range.initialize(
+        to: RangeSource(
+          file: Unmanaged.passUnretained(file), offset: offset, size: size,
+          modified: time_t(modified.timeIntervalSince1970)))
+      guard let source = zip_source_function(handle, rangeSourceCallback, range) else {
+        range.deinitialize(count: 1)
+        range.deallocate()
+        throw ZipError.cannotAdd(path: url.path, entry: name, reason: archiveMessage())
+      }
+      // From here the source owns `range`, freed by ZIP_SOURCE_FREE.
+      try addSource(source, name: name, compression: compression, modified: modified, level: level)
+    }
+
     /// Writes the archive: libzip reads every source, writes `.NAME.tmp-…` and renames it;
     /// then the file is fsynced, moved to `url` and the directory fsynced.
     ///
@@ -154,13 +184,17 @@ extension ZipArchive {
       if closed != 0 {
         if let failed = fileSources.first(where: { $0.failure != nil }) {
           failedFile = (failed.entry, failed.path, failed.failure ?? "")
+        } else if let failed = rangeFiles.values.first(where: { $0.failure != nil }) {
+          failedFile = ("", failed.path, failed.failure ?? "")
         }
         let reason =
           failedFile.map { "\($0.entry) from \($0.path): \($0.reason)" } ?? archiveMessage()
         zip_discard(handle)
         self.handle = nil
         unlink(temporaryPath)
-        if fileSources.contains(where: \.cancelled) { throw CancellationError() }
+        if fileSources.contains(where: \.cancelled) || rangeFiles.values.contains(where: \.cancelled) {
+          throw CancellationError()
+        }
         throw ZipError.cannotWrite(path: url.path, reason: reason)
       }
       self.handle = nil
@@ -260,7 +294,9 @@ private final class FileSource {
   let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  var hasher = SHA256Hasher()
+  /// Made when the file is opened and dropped when it is closed, not held by every source
+  /// until the archive is closed.
+  var hasher: SHA256Hasher?
   var count: Int64 = 0
   /// Whether the end of the file was reached with the expected size and digest.
   var verified = false
@@ -321,14 +357,14 @@ private final class FileSource {
       return fail("the file grew beyond \(expectedSize) bytes", code: ZIP_ER_INCONS)
     }
     if n > 0 {
-      hasher.update(UnsafeRawBufferPointer(start: buffer, count: n))
+      hasher?.update(UnsafeRawBufferPointer(start: buffer, count: n))
       return zip_int64_t(n)
     }
     if verified { return 0 }
     guard count == expectedSize else {
       return fail("the file holds \(count) bytes, expected \(expectedSize)", code: ZIP_ER_INCONS)
     }
-    guard let digest = try? hasher.finalize() else {
+    guard let digest = try? hasher?.finalize() else {
       return fail("cannot compute its SHA-256", code: ZIP_ER_INTERNAL)
     }
     guard digest == expectedSHA256 else {
@@ -353,6 +389,7 @@ private final class FileSource {
   func close() -> zip_int64_t {
     if fd >= 0 { POSIX.close(fd) }
     fd = -1
+    hasher = nil
     return 0
   }
 }
@@ -389,6 +426,113 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
       | commandBit(ZIP_SOURCE_SUPPORTS)
   default:
     zip_error_set(source.error, ZIP_ER_OPNOTSUPP, 0)
+    return -1
+  }
+}
+
+/// A staging file that `Writer.addRange` entries are read from: opened once, at the first
+/// entry libzip opens, and closed with the writer.
+private final class RangeFile {
+  let path: String
+  var fd: Int32 = -1
+  let error: UnsafeMutablePointer<zip_error_t>
+  /// Why reading failed, in words; set before an error is reported to libzip.
+  var failure: String?
+  var cancelled = false
+
+  init(path: String) {
+    self.path = path
+    error = .allocate(capacity: 1)
+    zip_error_init(error)
+  }
+
+  deinit {
+    if fd >= 0 { POSIX.close(fd) }
+    zip_error_fini(error)
+    error.deallocate()
+  }
+
+  func fail(_ reason: String, code: Int32, system: Int32 = 0) -> zip_int64_t {
+    if failure == nil { failure = reason }
+    zip_error_set(error, code, system)
+    return -1
+  }
+}
+
+/// One `addRange` entry: its bytes in its `RangeFile` (kept alive by the writer), and how many
+/// libzip has read.
+private struct RangeSource {
+  let file: Unmanaged<RangeFile>
+  let offset: Int64
+  let size: Int64
+  let modified: time_t
+  var position: Int64 = 0
+}
+
+/// libzip's source callback for a `RangeSource` (a readable, non-seekable source).
+private let rangeSourceCallback: zip_source_callback = { userData, data, length, command in
+  guard let userData else { return -1 }
+  let range = userData.assumingMemoryBound(to: RangeSource.self)
+  let file = range.pointee.file.takeUnretainedValue()
+  switch command {
+  case ZIP_SOURCE_OPEN:
+    if file.fd < 0 {
+      file.fd = POSIX.open(file.path, O_RDONLY | O_CLOEXEC)
+      guard file.fd >= 0 else {
+        let code = errno
+        return file.fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
+      }
+    }
+    range.pointee.position = 0
+    return 0
+  case ZIP_SOURCE_READ:
+    // A cancelled task (`yarn` on SIGINT or SIGTERM) stops the archive between two reads.
+    if Task.isCancelled {
+      file.cancelled = true
+      return file.fail("cancelled", code: ZIP_ER_CANCELLED)
+    }
+    guard let data else { return file.fail("no buffer", code: ZIP_ER_INVAL) }
+    let left = range.pointee.size - range.pointee.position
+    let want = Int(min(Int64(min(length, zip_uint64_t(Int.max))), left))
+    guard want > 0 else { return 0 }
+    var n: Int
+    repeat {
+      n = pread(file.fd, data, want, off_t(range.pointee.offset + range.pointee.position))
+    } while n < 0 && errno == EINTR
+    guard n > 0 else {
+      let code = errno
+      return n < 0
+        ? file.fail(POSIX.errnoText(), code: ZIP_ER_READ, system: code)
+        : file.fail(
+          "the file ends before \(range.pointee.offset + range.pointee.size) bytes", code: ZIP_ER_INCONS)
+    }
+    range.pointee.position += Int64(n)
+    return zip_int64_t(n)
+  case ZIP_SOURCE_CLOSE:
+    return 0
+  case ZIP_SOURCE_STAT:
+    guard let data, length >= MemoryLayout<zip_stat_t>.size else {
+      return file.fail("internal stat buffer too small", code: ZIP_ER_INVAL)
+    }
+    let st = data.assumingMemoryBound(to: zip_stat_t.self)
+    zip_stat_init(st)
+    st.pointee.valid = zip_uint64_t(ZIP_STAT_SIZE | ZIP_STAT_MTIME)
+    st.pointee.size = zip_uint64_t(range.pointee.size)
+    st.pointee.mtime = range.pointee.modified
+    return zip_int64_t(MemoryLayout<zip_stat_t>.size)
+  case ZIP_SOURCE_ERROR:
+    guard let data else { return -1 }
+    return zip_error_to_data(file.error, data, length)
+  case ZIP_SOURCE_FREE:
+    range.deinitialize(count: 1)
+    range.deallocate()
+    return 0
+  case ZIP_SOURCE_SUPPORTS:
+    return commandBit(ZIP_SOURCE_OPEN) | commandBit(ZIP_SOURCE_READ) | commandBit(ZIP_SOURCE_CLOSE)
+      | commandBit(ZIP_SOURCE_STAT) | commandBit(ZIP_SOURCE_ERROR) | commandBit(ZIP_SOURCE_FREE)
+      | commandBit(ZIP_SOURCE_SUPPORTS)
+  default:
+    zip_error_set(file.error, ZIP_ER_OPNOTSUPP, 0)
     return -1
   }
 }

@@ -24,13 +24,6 @@ struct ExportIndex {
     var mediaType: String
   }
 
-  private struct YarnEntry {
-    var yarn: Yarn
-    var textPath: String
-    var remaining: String
-    var photos: [File]
-  }
-
   private struct ProjectEntry {
     var project: Project
     var textPath: String
@@ -40,22 +33,42 @@ struct ExportIndex {
     var sessions: Int
   }
 
-  private var yarns: [YarnEntry] = []
+  /// The projects, whole (they are few); the yarns are written as they come (`addYarn`
+  /// returns each one's article), so that the page costs no memory per yarn.
   private var projects: [ProjectEntry] = []
+  /// The text page of every yarn a project uses, by yarn ID (the projects come first).
+  private var yarnPaths: [String: String] = [:]
+  private var yarns = 0
+  private var held = 0
 
   /// The media types shown as images.
   static let imageTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
 
   /// Records a yarn written to `folder` (ending in `/`), its photos by their entry names
-  /// (in `yarn.photos` order).
-  mutating func addYarn(_ yarn: Yarn, folder: String, remaining: RemainingEstimate, photoNames: [String]) {
-    var yarn = yarn
+  /// (in `yarn.photos` order), and returns its article of the page's stash: the yarns'
+  /// articles, in order, go between `head(tables:now:)` and `tail(yarnNames:)`.
+  mutating func addYarn(
+    _ yarn: Yarn, folder: String, remaining: RemainingEstimate, photoNames: [String]
+  ) -> String {
     let photos = zip(yarn.photos, photoNames).map { File(path: folder + $1, mediaType: $0.mediaType) }
-    yarn.photos = []
-    yarns.append(
-      YarnEntry(
-        yarn: yarn, textPath: folder + "yarn.txt", remaining: DisplayText.remaining(remaining), photos: photos
-      ))
+    let textPath = folder + "yarn.txt"
+    yarns += 1
+    if yarn.isHeld { held += 1 }
+    if yarnPaths[yarn.id] != nil { yarnPaths[yarn.id] = textPath }
+    let e = MarkupText.escape
+    var out = "<article>\n" + Self.photoBlock(photos, alt: yarn.name)
+    out += "<h3><a href=\"\(Self.href(textPath))\">\(e(yarn.name))</a></h3>\n"
+    let line = [yarn.brand, yarn.colorway].compactMap { $0 }.joined(separator: " · ")
+    if !line.isEmpty { out += "<p class=\"meta\">\(e(line))</p>\n" }
+    out += "<span class=\"status\(yarn.isHeld ? "" : " gone")\">\(e(yarn.status.rawValue))</span>\n<dl>\n"
+    out += Self.row("Remaining", DisplayText.remaining(remaining))
+    out += Self.row("Quantity", yarn.quantity?.description)
+    out += Self.row("Weight", yarn.weight?.label)
+    out += Self.row("Fiber", yarn.fiber)
+    out += Self.row("Dye lot", yarn.dyeLot)
+    out += Self.row("Stored in", yarn.storedIn)
+    out += "</dl>\n" + Self.fileLinks(photos) + "</article>\n"
+    return out
   }
 
   /// Records a project written to `folder` (ending in `/`), its pattern PDF and photos by their
@@ -71,53 +84,54 @@ struct ExportIndex {
       pdf = File(path: folder + pdfName, mediaType: attachment.mediaType)
     }
     project.photos = []
+    for usage in project.usages where yarnPaths[usage.yarnID] == nil { yarnPaths[usage.yarnID] = "" }
     projects.append(
       ProjectEntry(
         project: project, textPath: folder + "project.txt", pdf: pdf, photos: photos,
         seconds: sessions.reduce(Int64(0)) { $0 + $1.seconds(now: now) }, sessions: sessions.count))
   }
 
-  /// The page.
+  private static func href(_ path: String) -> String {
+    MarkupText.escape(MarkupText.relativeURL(path))
+  }
+
+  private static func row(_ label: String, _ value: String?) -> String {
+    guard let value, !value.isEmpty else { return "" }
+    return "<dt>\(MarkupText.escape(label))</dt><dd>\(MarkupText.escape(value))</dd>\n"
+  }
+
+  private static func photoBlock(_ files: [File], alt: String) -> String {
+    let images = files.filter { ExportIndex.imageTypes.contains($0.mediaType.lowercased()) }.prefix(4)
+    guard !images.isEmpty else { return "" }
+    return "<div class=\"photos\(images.count > 1 ? " many" : "")\">"
+      + images.map { "<img src=\"\(href($0.path))\" alt=\"\(MarkupText.escape(alt))\" loading=\"lazy\">" }
+      .joined()
+      + "</div>\n"
+  }
+
+  /// Links to the attachments not shown as images, and to images past the fourth.
+  private static func fileLinks(_ files: [File]) -> String {
+    var shown = 0
+    var links: [String] = []
+    for file in files {
+      if ExportIndex.imageTypes.contains(file.mediaType.lowercased()) && shown < 4 {
+        shown += 1
+        continue
+      }
+      let name = String(file.path.split(separator: "/").last ?? "")
+      links.append("<a href=\"\(href(file.path))\">\(MarkupText.escape(name))</a>")
+    }
+    return links.isEmpty ? "" : "<p class=\"files\">Files: \(links.joined(separator: ", "))</p>\n"
+  }
+
+  /// The page up to the yarns' articles, once every yarn is added.
   ///
   /// - Parameters:
   ///   - tables: the entry names of the CSV tables, linked at the top.
-  ///   - yarnNames: every yarn's name by ID (for usages of yarns the export has no folder for).
   ///   - now: the day shown as the export's.
-  func html(tables: [String], yarnNames: [String: String], now: Date) -> String {
+  func head(tables: [String], now: Date) -> String {
     let e = MarkupText.escape
-    func href(_ path: String) -> String { e(MarkupText.relativeURL(path)) }
-    var yarnPaths: [String: String] = [:]
-    for entry in yarns { yarnPaths[entry.yarn.id] = entry.textPath }
-
-    func row(_ label: String, _ value: String?) -> String {
-      guard let value, !value.isEmpty else { return "" }
-      return "<dt>\(e(label))</dt><dd>\(e(value))</dd>\n"
-    }
-
-    func photoBlock(_ files: [File], alt: String) -> String {
-      let images = files.filter { ExportIndex.imageTypes.contains($0.mediaType.lowercased()) }.prefix(4)
-      guard !images.isEmpty else { return "" }
-      return "<div class=\"photos\(images.count > 1 ? " many" : "")\">"
-        + images.map { "<img src=\"\(href($0.path))\" alt=\"\(e(alt))\" loading=\"lazy\">" }.joined()
-        + "</div>\n"
-    }
-
-    /// Links to the attachments not shown as images, and to images past the fourth.
-    func fileLinks(_ files: [File]) -> String {
-      var shown = 0
-      var links: [String] = []
-      for file in files {
-        if ExportIndex.imageTypes.contains(file.mediaType.lowercased()) && shown < 4 {
-          shown += 1
-          continue
-        }
-        let name = String(file.path.split(separator: "/").last ?? "")
-        links.append("<a href=\"\(href(file.path))\">\(e(name))</a>")
-      }
-      return links.isEmpty ? "" : "<p class=\"files\">Files: \(links.joined(separator: ", "))</p>\n"
-    }
-
-    let held = yarns.filter { $0.yarn.isHeld }.count
+    let href = Self.href
     var out = """
       <!DOCTYPE html>
       <html lang="en">
@@ -157,7 +171,7 @@ struct ExportIndex {
       <body>
       <header>
       <h1>Yarn library</h1>
-      <div>\(yarns.count) yarn\(yarns.count == 1 ? "" : "s") (\(held) in the stash), \(projects.count) \
+      <div>\(yarns) yarn\(yarns == 1 ? "" : "s") (\(held) in the stash), \(projects.count) \
       project\(projects.count == 1 ? "" : "s"). Exported \(e(JSONCoding.formatInstant(now))).</div>
       <div>Tables: \(tables.map { "<a href=\"\(href($0))\">\(e($0))</a>" }.joined(separator: " · "))</div>
       </header>
@@ -166,31 +180,26 @@ struct ExportIndex {
       """
 
     out += "<h2>Stash</h2>\n"
-    if yarns.isEmpty { out += "<p>The stash is empty.</p>\n" }
+    if yarns == 0 { out += "<p>The stash is empty.</p>\n" }
     out += "<div class=\"grid\">\n"
-    for entry in yarns {
-      let yarn = entry.yarn
-      out += "<article>\n" + photoBlock(entry.photos, alt: yarn.name)
-      out += "<h3><a href=\"\(href(entry.textPath))\">\(e(yarn.name))</a></h3>\n"
-      let line = [yarn.brand, yarn.colorway].compactMap { $0 }.joined(separator: " · ")
-      if !line.isEmpty { out += "<p class=\"meta\">\(e(line))</p>\n" }
-      out += "<span class=\"status\(yarn.isHeld ? "" : " gone")\">\(e(yarn.status.rawValue))</span>\n<dl>\n"
-      out += row("Remaining", entry.remaining)
-      out += row("Quantity", yarn.quantity?.description)
-      out += row("Weight", yarn.weight?.label)
-      out += row("Fiber", yarn.fiber)
-      out += row("Dye lot", yarn.dyeLot)
-      out += row("Stored in", yarn.storedIn)
-      out += "</dl>\n" + fileLinks(entry.photos) + "</article>\n"
-    }
-    out += "</div>\n"
+    return out
+  }
 
+  /// The page after the yarns' articles: the projects.
+  ///
+  /// - Parameter yarnNames: the name of every yarn a project uses, by ID (for usages of
+  ///   yarns the export has no folder for).
+  func tail(yarnNames: [String: String]) -> String {
+    let e = MarkupText.escape
+    let href = Self.href
+    let row = Self.row
+    var out = "</div>\n"
     out += "<h2>Projects</h2>\n"
     if projects.isEmpty { out += "<p>No projects.</p>\n" }
     out += "<div class=\"grid\">\n"
     for entry in projects {
       let project = entry.project
-      out += "<article>\n" + photoBlock(entry.photos, alt: project.name)
+      out += "<article>\n" + Self.photoBlock(entry.photos, alt: project.name)
       out += "<h3><a href=\"\(href(entry.textPath))\">\(e(project.name))</a></h3>\n"
       if let craft = project.craft { out += "<p class=\"meta\">\(e(craft.rawValue))</p>\n" }
       let gone = project.status == .frogged || project.status == .hibernating
@@ -215,12 +224,15 @@ struct ExportIndex {
         out += "<ul>\n"
         for usage in project.usages {
           let name = e(yarnNames[usage.yarnID] ?? usage.yarnID)
-          let linked = yarnPaths[usage.yarnID].map { "<a href=\"\(href($0))\">\(name)</a>" } ?? name
+          let linked =
+            yarnPaths[usage.yarnID].flatMap { $0.isEmpty ? nil : $0 }.map {
+              "<a href=\"\(href($0))\">\(name)</a>"
+            } ?? name
           out += "<li>\(linked): \(e(usage.amount.description))</li>\n"
         }
         out += "</ul>\n"
       }
-      out += fileLinks(entry.photos) + "</article>\n"
+      out += Self.fileLinks(entry.photos) + "</article>\n"
     }
     out += "</div>\n</main>\n</body>\n</html>\n"
     return out

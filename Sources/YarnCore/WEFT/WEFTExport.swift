@@ -31,8 +31,8 @@ public enum WEFTExport {
     public var runningLeftOut = 0
   }
 
-  /// The three documents of the library in `store`, as UTF-8 JSON, in the order of
-  /// `fileNames`.
+  /// The documents of the library in `store`, as UTF-8 JSON, in the order of `fileNames`
+  /// (held in memory: `write(from:to:…)` streams them to their files instead).
   ///
   /// - Parameters:
   ///   - store: the library; only read (one read transaction).
@@ -43,103 +43,148 @@ public enum WEFTExport {
   public static func documents(from store: LibraryStore, now: Date, app: String?) throws
     -> (files: [(name: String, data: Data)], summary: Summary)
   {
+    var files: [(name: String, data: Data)] = []
+    let summary = try stream(from: store, now: now, app: app) { index, body in
+      var data = Data()
+      try body(JSONStream { data.append(contentsOf: $0) })
+      files.append((fileNames[index], data))
+    }
+    return (files, summary)
+  }
+
+  /// Makes the documents of `fileNames` one after the other, in one read transaction: for
+  /// each, `document` is called with its index in `fileNames` and the function that writes
+  /// it whole to a `JSONStream` (the bytes `JSONEncoder` gives the whole document with
+  /// sorted keys, pretty printed, and a line feed), item by item as the items are read.
+  ///
+  /// Memory: the notes' texts, the tools, and one project's sessions at a time; not the
+  /// yarns or all the sessions.
+  ///
+  /// - Returns: the counts.
+  /// - Throws: what `document` throws; `StoreError`; `EncodingError` (not expected).
+  static func stream(
+    from store: LibraryStore, now: Date, app: String?,
+    document: (_ index: Int, _ body: (JSONStream) throws -> Void) throws -> Void
+  ) throws -> Summary {
     try store.read {
       var summary = Summary()
       var notesBySubject: [Note.Subject: [String]] = [:]
-      for note in try store.notes() {
+      try store.forEachNote { note in
         if let subject = note.subject { notesBySubject[subject, default: []].append(note.text) }
       }
-      let usages = try store.countedUsagesByYarn()
-      var materials: [WEFT.Material] = []
-      try store.forEachYarn(includingPhotos: false) { yarn in
-        let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
-        materials.append(
-          material(of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)]))
+      let exportedAt = JSONCoding.formatInstant(now)
+      let from = WEFT.App(app: "yarn", version: app, platform: nil)
+      /// `{"exported_at", "exported_from", "items", "type", "weft_version"}`, sorted.
+      func write<Item: Encodable>(
+        _ type: String, to stream: JSONStream, items: ((Item) throws -> Void) throws -> Void
+      ) throws -> Int {
+        try stream.write("{\n")
+        try stream.key("exported_at", depth: 1, first: true)
+        try stream.value(exportedAt, depth: 1)
+        try stream.key("exported_from", depth: 1, first: false)
+        try stream.value(from, depth: 1)
+        try stream.key("items", depth: 1, first: false)
+        let count = try stream.array(depth: 1, items)
+        try stream.key("type", depth: 1, first: false)
+        try stream.value(type, depth: 1)
+        try stream.key("weft_version", depth: 1, first: false)
+        try stream.value(WEFT.version, depth: 1)
+        try stream.write("\n}\n")
+        return count
       }
-      summary.yarns = materials.count
-      var yarnsByID: [String: WEFT.Material] = [:]
-      for item in materials { if let id = item.id { yarnsByID[id] = item } }
+
+      let usages = try store.countedUsagesByYarn()
+      try document(0) { stream in
+        summary.yarns = try write("material", to: stream) { (item: (WEFT.Material) throws -> Void) in
+          try store.forEachYarn(includingPhotos: false) { yarn in
+            let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
+            try item(
+              material(of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)]))
+          }
+        }
+      }
+
       let tools = try store.tools()
       summary.tools = tools.count
       var toolsByProject: [String: [Tool]] = [:]
       for tool in tools {
         for projectID in tool.projectIDs { toolsByProject[projectID, default: []].append(tool) }
       }
-      var projects: [WEFT.Project] = []
-      try store.forEachProject { project in
-        projects.append(
-          self.project(
-            of: project, yarns: yarnsByID, tools: toolsByProject[project.id] ?? [],
-            notes: notesBySubject[.project(project.id)]))
+      // The yarns the projects use, as materials (a project names each one's name, brand,
+      // colorway and weight), looked up as met.
+      var yarnsByID: [String: WEFT.Material] = [:]
+      try document(1) { stream in
+        summary.projects = try write("project", to: stream) { (item: (WEFT.Project) throws -> Void) in
+          try store.forEachProject { project in
+            for usage in project.usages where yarnsByID[usage.yarnID] == nil {
+              guard let yarn = try store.yarn(id: usage.yarnID) else { continue }
+              let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
+              yarnsByID[usage.yarnID] = material(
+                of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)])
+            }
+            try item(
+              self.project(
+                of: project, yarns: yarnsByID, tools: toolsByProject[project.id] ?? [],
+                notes: notesBySubject[.project(project.id)]))
+          }
+        }
       }
-      summary.projects = projects.count
-      var timers: [String: [WEFT.TimerSession]] = [:]
+
+      // One progress item per project with recorded sessions, in the order of each one's
+      // first session by start; its sessions read by the project's index.
       var order: [String] = []
+      var seen = Set<String>()
       try store.forEachSession(from: nil, to: nil, namingProjects: false) { session, _ in
-        guard let end = session.end else {
+        guard session.end != nil else {
           summary.runningLeftOut += 1
           return
         }
-        if timers[session.projectID] == nil { order.append(session.projectID) }
-        let seconds =
-          Int64(end.timeIntervalSince1970.rounded(.down))
-          - Int64(session.start.timeIntervalSince1970.rounded(.down))
-        timers[session.projectID, default: []].append(
-          WEFT.TimerSession(startedAt: JSONCoding.formatInstant(session.start), durationSeconds: seconds))
         summary.sessions += 1
+        if seen.insert(session.projectID).inserted { order.append(session.projectID) }
       }
-      let progress = order.map { projectID in
-        let sessions = timers[projectID] ?? []
-        return WEFT.Progress(
-          id: "progress-\(projectID)", projectId: projectID, craft: nil,
-          timer: WEFT.Timer(
-            totalSeconds: sessions.reduce(0) { $0 + ($1.durationSeconds ?? 0) }, sessions: sessions))
+      try document(2) { stream in
+        _ = try write("progress", to: stream) { (item: (WEFT.Progress) throws -> Void) in
+          for projectID in order {
+            var sessions: [WEFT.TimerSession] = []
+            try store.forEachSession(from: nil, to: nil, projectID: projectID, namingProjects: false) {
+              session, _ in
+              guard let end = session.end else { return }
+              let seconds =
+                Int64(end.timeIntervalSince1970.rounded(.down))
+                - Int64(session.start.timeIntervalSince1970.rounded(.down))
+              sessions.append(
+                WEFT.TimerSession(
+                  startedAt: JSONCoding.formatInstant(session.start), durationSeconds: seconds))
+            }
+            try item(
+              WEFT.Progress(
+                id: "progress-\(projectID)", projectId: projectID, craft: nil,
+                timer: WEFT.Timer(
+                  totalSeconds: sessions.reduce(0) { $0 + ($1.durationSeconds ?? 0) },
+                  sessions: sessions)))
+          }
+        }
       }
-      let exportedAt = JSONCoding.formatInstant(now)
-      let from = WEFT.App(app: "yarn", version: app, platform: nil)
-      let files: [(String, Data)] = [
-        (
-          fileNames[0],
-          try encode(
-            WEFT.Document(
-              weftVersion: WEFT.version, type: "material", exportedAt: exportedAt, exportedFrom: from,
-              items: materials))
-        ),
-        (
-          fileNames[1],
-          try encode(
-            WEFT.Document(
-              weftVersion: WEFT.version, type: "project", exportedAt: exportedAt, exportedFrom: from,
-              items: projects))
-        ),
-        (
-          fileNames[2],
-          try encode(
-            WEFT.Document(
-              weftVersion: WEFT.version, type: "progress", exportedAt: exportedAt, exportedFrom: from,
-              items: progress))
-        ),
-        (
-          fileNames[3],
-          try encode(
-            WEFT.Document(
-              weftVersion: WEFT.version, type: "tool", exportedAt: exportedAt, exportedFrom: from,
-              items: tools.map(tool)))
-        ),
-      ]
-      return (files, summary)
+
+      try document(3) { stream in
+        _ = try write("tool", to: stream) { (item: (WEFT.Tool) throws -> Void) in
+          for tool in tools { try item(self.tool(tool)) }
+        }
+      }
+      return summary
     }
   }
 
   /// Writes the documents into `directory` (created when missing), each file whole or not at
-  /// all (`AtomicFile`).
+  /// all (`AtomicFile`), streamed to it as its items are read (`stream(from:…)`).
   ///
-  /// `progress` is called on the calling thread with the fraction done, 0...1: a fifth once
-  /// the documents are made from the library, then a fifth after each file written; the
-  /// values never go down and the last is 1.
+  /// `progress` is called on the calling thread with the fraction done, 0...1: a fifth at
+  /// the start, then a fifth after each file written; the values never go down and the last
+  /// is 1.
   ///
   /// - Throws: `WEFTExportError.exists` when a file of `fileNames` is there and `force` is
-  ///   false (nothing is written); `StoreError`; the I/O errors of `AtomicFile`.
+  ///   false (nothing is written); `StoreError`; the I/O errors of `AtomicFile`. The files
+  ///   written before an error stay (each whole); the one being written is not kept.
   public static func write(
     from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?,
     progress: (@Sendable (Double) -> Void)? = nil
@@ -148,25 +193,32 @@ public enum WEFTExport {
     if !force, let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
       throw WEFTExportError.exists(path: existing.path)
     }
-    var (files, summary) = try documents(from: store, now: now, app: app)
-    var counter = ProgressCounter(total: Int64(files.count + 1), report: progress)
+    var counter = ProgressCounter(total: Int64(fileNames.count + 1), report: progress)
     counter.add(1)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    for (url, file) in zip(urls, files) {
-      try AtomicFile.write(file.data, to: url)
-      summary.files.append(url.path)
+    var written: [String] = []
+    var summary = try stream(from: store, now: now, app: app) { index, body in
+      let url = urls[index]
+      try AtomicFile.write(to: url) { fd in
+        // Buffered: 64 KiB a write.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 16)
+        try body(
+          JSONStream { bytes in
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 16 {
+              try buffer.withUnsafeBytes { try AtomicFile.writeAll(fd, $0, path: url.path) }
+              buffer.removeAll(keepingCapacity: true)
+            }
+          })
+        try buffer.withUnsafeBytes { try AtomicFile.writeAll(fd, $0, path: url.path) }
+      }
+      written.append(url.path)
       counter.add(1)
     }
+    summary.files = written
     counter.finish()
     return summary
-  }
-
-  static func encode<T: Encodable>(_ value: T) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(value)
-    data.append(UInt8(ascii: "\n"))
-    return data
   }
 
   // MARK: Mapping

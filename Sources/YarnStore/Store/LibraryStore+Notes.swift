@@ -14,9 +14,19 @@ extension LibraryStore {
   /// - Throws: `StoreError.invalidData` for a row that cannot be read back; `.busy`,
   ///   `.closed`, `.database`.
   public func notes() throws -> [Note] {
+    var out: [Note] = []
+    try forEachNote { out.append($0) }
+    return out
+  }
+
+  /// Hands each note to `body` in creation order as it is read, so memory stays flat however
+  /// many notes there are; all in one read transaction.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); the errors of `notes()`.
+  public func forEachNote(_ body: (Note) throws -> Void) throws {
     try read {
-      try connection.query("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
-        try note(from: $0)
+      try connection.forEach("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
+        try body(try note(from: $0))
       }
     }
   }

@@ -33,8 +33,22 @@ extension LibraryStore {
 
   /// Every session in creation order, as a `Library` lists them.
   func sessionsInCreationOrder() throws -> [TimeSession] {
-    try connection.query("SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY seq") {
-      try session(from: $0)
+    var out: [TimeSession] = []
+    try forEachSessionInCreationOrder { out.append($0) }
+    return out
+  }
+
+  /// Hands each session to `body` in creation order (as a `Library` lists them, not by
+  /// start) as it is read, so memory stays flat however many there are; all in one read
+  /// transaction.
+  ///
+  /// - Throws: what `body` throws (which stops the walk); `StoreError.invalidData` for a row
+  ///   that cannot be read back; `.busy`, `.closed`, `.database`.
+  public func forEachSessionInCreationOrder(_ body: (TimeSession) throws -> Void) throws {
+    try read {
+      try connection.forEach(
+        "SELECT \(LibraryStore.sessionColumns) FROM time_session ORDER BY seq"
+      ) { try body(try session(from: $0)) }
     }
   }
 
