@@ -171,7 +171,20 @@ import Testing
             note: optionalText(&random)))
       }
     }
-    return Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions)
+    // Needles and hooks, some in projects (every kind; a cable has no size).
+    let tools = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+      let kind = random.pick(ToolKind.allCases)
+      return Tool(
+        id: id(), name: text(&random, maxPieces: 3).isEmpty ? "Tool" : text(&random, maxPieces: 3),
+        kind: kind,
+        size: kind == .cable ? nil : NeedleSize(millimetres: random.pick(NeedleSize.hooks).mm),
+        lengthCentimetres: random.chance(50)
+          ? nil : Double(Int.random(in: 1...100_000, using: &random)) / 100,
+        material: optionalText(&random),
+        count: random.chance(80) ? 1 : Int.random(in: 2...20, using: &random),
+        projectIDs: projects.map(\.id).filter { _ in random.chance(30) })
+    }
+    return Library(yarns: yarns, projects: projects, notes: notes, sessions: sessions, tools: tools)
   }
 
   // MARK: Valid libraries, at the edges of the rules
