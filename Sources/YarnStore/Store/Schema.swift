@@ -337,7 +337,6 @@ extension Schema {
   private static func historyTriggers(_ table: String, key: [String], columns: [String])
     -> String
   {
-    var sql = ""
     func values(_ row: String) -> String {
       columns.map { "quote(\(row).\($0))" }.joined(separator: " || ', ' || ")
     }
@@ -352,6 +351,23 @@ extension Schema {
           "'\(index == 0 ? "" : " AND ")\(column) = ' || quote(\(row).\(column))"
         }.joined(separator: " || ")
     }
+    let list = columns.joined(separator: ", ")
+    let reverse = [
+      ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
+      ("delete", "OLD", "'INSERT INTO \(table) (\(list)) VALUES (' || \(values("OLD")) || ')'"),
+      ("update", "OLD", "'UPDATE \(table) SET ' || \(assignments("OLD")) || \(whereKey("NEW"))"),
+    ]
+    // An update that changes no value is not recorded.
+    let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+    return historyTriggerTexts(table, reverse, changed: "(\(changed))")
+  }
+
+  /// The three history triggers of `table` from their reverse statements (`insert`/`NEW`,
+  /// `delete`/`OLD`, `update`/`OLD`, each an SQL expression giving the statement's text) and
+  /// the condition under which an update is recorded: the one skeleton of both forms.
+  private static func historyTriggerTexts(
+    _ table: String, _ reverse: [(action: String, row: String, statement: String)], changed: String
+  ) -> String {
     // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
     func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
     func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
@@ -366,18 +382,11 @@ extension Schema {
       default: "\(row).id"
       }
     }
-    let list = columns.joined(separator: ", ")
-    let reverse = [
-      ("insert", "NEW", "'DELETE FROM \(table)' || \(whereKey("NEW"))"),
-      ("delete", "OLD", "'INSERT INTO \(table) (\(list)) VALUES (' || \(values("OLD")) || ')'"),
-      ("update", "OLD", "'UPDATE \(table) SET ' || \(assignments("OLD")) || \(whereKey("NEW"))"),
-    ]
-    // An update that changes no value is not recorded.
-    let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+    var sql = ""
     for (action, row, statement) in reverse {
       sql += """
         CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
-        WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND (\(changed))" : "")
+        WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND \(changed)" : "")
         BEGIN
           INSERT INTO history_step (item, action, sha256, row, sql)
           VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
@@ -776,38 +785,13 @@ extension Schema {
       "format('UPDATE \(table) SET "
       + columns.map { "\($0) = %s" }.joined(separator: ", ") + " WHERE \(keyText)', "
       + quoted("OLD", columns) + ", " + quoted("NEW", key) + ")"
-    // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
-    func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
-    func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
-    // Which row it is to people, as `historyTriggers` names it.
-    func rowName(_ row: String) -> String {
-      switch table {
-      case "yarn_usage", "project_needle": "\(row).project_id || '/' || \(row).position"
-      case "project_tool": "\(row).project_id || '/' || \(row).tool_id"
-      case "attachment":
-        "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
-      default: "\(row).id"
-      }
-    }
     let changed =
       columns.count == 1
       ? "OLD.\(columns[0]) IS NOT NEW.\(columns[0])"
       : "(" + columns.map { "OLD.\($0)" }.joined(separator: ", ") + ") IS NOT ("
         + columns.map { "NEW.\($0)" }.joined(separator: ", ") + ")"
-    var sql = ""
-    for (action, row, statement) in [
-      ("insert", "NEW", deleteRow), ("delete", "OLD", insertRow), ("update", "OLD", updateRow),
-    ] {
-      sql += """
-        CREATE TRIGGER history_\(table)_\(action) AFTER \(action.uppercased()) ON \(table)
-        WHEN NOT EXISTS (SELECT 1 FROM history_pause)\(action == "update" ? " AND \(changed)" : "")
-        BEGIN
-          INSERT INTO history_step (item, action, sha256, row, sql)
-          VALUES (\(item(row)), '\(action)', \(digest(row)), \(rowName(row)), \(statement));
-        END;
-
-        """
-    }
-    return sql
+    return historyTriggerTexts(
+      table, [("insert", "NEW", deleteRow), ("delete", "OLD", insertRow), ("update", "OLD", updateRow)],
+      changed: changed)
   }
 }
