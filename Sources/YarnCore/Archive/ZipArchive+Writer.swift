@@ -285,33 +285,21 @@ private let progressCallback: zip_progress_callback = { _, fraction, userData in
   Unmanaged<ProgressBox>.fromOpaque(userData).takeUnretainedValue().body(fraction)
 }
 
-/// The state of one streamed file entry, reached from libzip's callback through its user data.
-private final class FileSource {
+/// A file libzip reads an entry's bytes from, reached from its callbacks through their user
+/// data: the descriptor, libzip's error and the failure in words. `Writer.addRange`'s staging
+/// file is one as it is; `FileSource` adds what one streamed file entry checks.
+private class SourceFile {
   let path: String
-  let entry: String
-  let expectedSize: Int64
-  let expectedSHA256: String
-  let modified: Date
   let error: UnsafeMutablePointer<zip_error_t>
   var fd: Int32 = -1
-  /// Made when the file is opened and dropped when it is closed, not held by every source
-  /// until the archive is closed.
-  var hasher: SHA256Hasher?
-  var count: Int64 = 0
-  /// Whether the end of the file was reached with the expected size and digest.
-  var verified = false
   /// Whether reading stopped because the task was cancelled.
   var cancelled = false
   /// Why reading failed, in words (`the file grew beyond 10 bytes`); set by the callback
   /// before it reports an error to libzip.
   var failure: String?
 
-  init(path: String, entry: String, expectedSize: Int64, expectedSHA256: String, modified: Date) {
+  init(path: String) {
     self.path = path
-    self.entry = entry
-    self.expectedSize = expectedSize
-    self.expectedSHA256 = expectedSHA256
-    self.modified = modified
     error = .allocate(capacity: 1)
     zip_error_init(error)
   }
@@ -326,6 +314,28 @@ private final class FileSource {
     if failure == nil { failure = reason }
     zip_error_set(error, code, system)
     return -1
+  }
+}
+
+/// The state of one streamed file entry: its expected size and SHA-256, checked as it is read.
+private final class FileSource: SourceFile {
+  let entry: String
+  let expectedSize: Int64
+  let expectedSHA256: String
+  let modified: Date
+  /// Made when the file is opened and dropped when it is closed, not held by every source
+  /// until the archive is closed.
+  var hasher: SHA256Hasher?
+  var count: Int64 = 0
+  /// Whether the end of the file was reached with the expected size and digest.
+  var verified = false
+
+  init(path: String, entry: String, expectedSize: Int64, expectedSHA256: String, modified: Date) {
+    self.entry = entry
+    self.expectedSize = expectedSize
+    self.expectedSHA256 = expectedSHA256
+    self.modified = modified
+    super.init(path: path)
   }
 
   func open() -> zip_int64_t {
@@ -432,32 +442,7 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
 
 /// A staging file that `Writer.addRange` entries are read from: opened once, at the first
 /// entry libzip opens, and closed with the writer.
-private final class RangeFile {
-  let path: String
-  var fd: Int32 = -1
-  let error: UnsafeMutablePointer<zip_error_t>
-  /// Why reading failed, in words; set before an error is reported to libzip.
-  var failure: String?
-  var cancelled = false
-
-  init(path: String) {
-    self.path = path
-    error = .allocate(capacity: 1)
-    zip_error_init(error)
-  }
-
-  deinit {
-    if fd >= 0 { POSIX.close(fd) }
-    zip_error_fini(error)
-    error.deallocate()
-  }
-
-  func fail(_ reason: String, code: Int32, system: Int32 = 0) -> zip_int64_t {
-    if failure == nil { failure = reason }
-    zip_error_set(error, code, system)
-    return -1
-  }
-}
+private typealias RangeFile = SourceFile
 
 /// One `addRange` entry: its bytes in its `RangeFile` (kept alive by the writer), and how many
 /// libzip has read.
