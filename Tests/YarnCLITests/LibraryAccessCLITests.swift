@@ -187,6 +187,32 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("b.zip").path))
   }
 
+  /// An empty `library.sqlite` (0 bytes, which SQLite takes as an empty database): every
+  /// command — reading, writing, failing or not, importing, restoring — stops and names the
+  /// file (74), and the file stays as it is, with nothing made beside it.
+  @Test func anEmptyDatabaseFileStopsEveryCommand() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try FileManager.default.createDirectory(at: yarn.library, withIntermediateDirectories: true)
+    let database = yarn.library.appendingPathComponent("library.sqlite").path
+    #expect(FileManager.default.createFile(atPath: database, contents: Data()))
+    let csv = try yarn.file("s.csv", Data("Name\nRios\n".utf8))
+    for arguments in [
+      ["time", "start", "Flax"], ["stash", "add", "New"], ["stash", "list"], ["undo"],
+      ["backup", "create", "b.zip"], ["stash", "import", csv.path], ["summary"],
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 74, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix(
+          "error: cannot access \(database): it is an empty file (0 bytes), not a library"),
+        "\(arguments): \(result.stderr)")
+      #expect(result.stdout == "", "\(arguments)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.library.path) == ["library.sqlite"])
+    #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int == 0)
+  }
+
   /// A folder where `library.sqlite` should be: the command fails (74) and adds nothing to
   /// the library directory (it made `attachments/` before opening the database).
   @Test func aDatabaseThatCannotBeOpenedGainsNoFolder() throws {

@@ -157,6 +157,33 @@ import Testing
     }
   }
 
+  /// An empty `library.sqlite` (0 bytes; SQLite takes it as an empty database) is no
+  /// library: opening it in either mode and creating a library over it are refused, naming
+  /// the file, and nothing beside it is made.
+  @Test func anEmptyDatabaseFileIsRefusedAndLeftAsItIs() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+      let target = directory.appendingPathComponent("library.sqlite").path
+      #expect(FileManager.default.createFile(atPath: target, contents: Data()))
+      let expected =
+        "cannot access \(target): it is an empty file (0 bytes), not a library (what is left of a "
+        + "copy or restore that failed, or another program's file); move it away to start a new "
+        + "library here, or put the library's library.sqlite back (if another yarn is creating "
+        + "this library at this moment, try again)"
+      for mode in [LibraryStore.Mode.readWrite, .readOnly] {
+        let error = #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: mode) }
+        #expect(error?.description == expected, "\(mode)")
+      }
+      let created = #expect(throws: StoreError.self) {
+        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y1", name: "New")) }
+      }
+      #expect(created?.description == expected)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])
+      #expect(try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int == 0)
+    }
+  }
+
   /// A temporary file that a killed process left (no lock on it) goes at the next creation.
   @Test func aKilledCreationsTemporaryFileIsRemovedByTheNext() throws {
     try withTemporaryDirectory { folder in

@@ -225,9 +225,10 @@ import Testing
 
   @Test func readOnlyUpgradesAnOlderSchema() throws {
     try withTemporaryDirectory { root in
-      // An empty file is an SQLite database at version 0.
-      _ = FileManager.default.createFile(
-        atPath: root.appendingPathComponent("library.sqlite").path, contents: Data())
+      // A library at schema version 1 (an empty file, version 0 to SQLite, is refused).
+      let raw = try Connection(path: root.appendingPathComponent("library.sqlite").path, flags: 0x2 | 0x4)
+      try LibraryStore.migrate(raw, migrations: Array(Schema.migrations.prefix(1)))
+      try raw.close()
       let store = try LibraryStore(directory: root, mode: .readOnly)
       #expect(store.isInMemory == false)
       #expect(try store.isEmpty())

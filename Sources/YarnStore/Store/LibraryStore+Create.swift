@@ -42,7 +42,8 @@ extension LibraryStore {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws; `StoreError.io` naming the path when the temporary file,
   ///   the directory or the library cannot be created, when a file is where a folder should
-  ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), or when
+  ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), when
+  ///   `library.sqlite` is there already (an empty file: `refuseEmptyDatabase`), or when
   ///   another process created the library meanwhile; the errors of opening a
   ///   store (`init(directory:mode:)`).
   public static func create<T>(
@@ -58,8 +59,11 @@ extension LibraryStore {
     if folder == directory.path { try refuseOrphanLog(in: directory) }  // before any work
     var entry = stat()
     if lstat(target, &entry) == 0 {
-      // Something the stat above did not see as a library: a dangling symbolic link.
-      throw StoreError.io(path: target, reason: "it is a symbolic link to nothing, not a library")
+      if entry.st_mode & S_IFMT == S_IFLNK, try kind(of: target) == nil {
+        throw StoreError.io(path: target, reason: "it is a symbolic link to nothing, not a library")
+      }
+      try refuseEmptyDatabase(at: target)
+      throw StoreError.io(path: target, reason: "a library is already there; it was left as it is")
     }
     let prefix = "." + databaseFileName + ".tmp-"
     AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)

@@ -106,12 +106,14 @@ public final class LibraryStore {
   /// missing directory or database creates nothing and gives an empty library. `.readOnly`
   /// on an existing database opens it read-only (SQLite's own read-only open) and never
   /// writes it when its schema is up to date; one of an older
-  /// version (version 0, an empty file: no tables yet) is brought up to date first by a
-  /// short-lived writer (the one write a read may cause).
+  /// version is brought up to date first by a short-lived writer (the one write a read may
+  /// cause). An empty `library.sqlite` (0 bytes), which SQLite would take as an empty
+  /// database, is refused in either mode and left as it is (`refuseEmptyDatabase`).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
   ///   `directory` is a file (in either mode), or a write-ahead log or journal lies there
-  ///   without its database (`refuseOrphanLog`);
+  ///   without its database (`refuseOrphanLog`), or `library.sqlite` is an empty file
+  ///   (`refuseEmptyDatabase`);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.upgradeFailed` when an older schema must be brought up to date and a
   ///   migration fails: the database is left as it was;
@@ -133,6 +135,7 @@ public final class LibraryStore {
     if let kind = try LibraryStore.kind(of: self.directory.path), kind != S_IFDIR {
       throw StoreError.io(path: self.directory.path, reason: "it is a file, not a directory")
     }
+    try LibraryStore.refuseEmptyDatabase(at: databasePath)
     do {
       switch mode {
       case .readWrite:
@@ -607,6 +610,26 @@ public final class LibraryStore {
           "\(what) is there without \(databaseFileName) (it may hold the last changes of a library "
           + "that was moved or deleted); put \(databaseFileName) back, or move it away")
     }
+  }
+
+  /// Refuses an empty file (0 bytes) at `path`, where a library's `library.sqlite` should
+  /// be: SQLite takes such a file as an empty database, so any command would make it a new,
+  /// empty library, while it is most likely what is left of one (a copy or a restore that
+  /// failed, a full disk) or another program's file. Nothing is changed; the file stays for
+  /// the user to look at. (yarn itself leaves one only for the moment between SQLite creating
+  /// a new library's file and writing its tables.)
+  ///
+  /// - Throws: `StoreError.io` naming the file, saying what to do.
+  package static func refuseEmptyDatabase(at path: String) throws {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return }
+    throw StoreError.io(
+      path: path,
+      reason:
+        "it is an empty file (0 bytes), not a library (what is left of a copy or restore that "
+        + "failed, or another program's file); move it away to start a new library here, or put "
+        + "the library's \(databaseFileName) back (if another yarn is creating this library at "
+        + "this moment, try again)")
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
