@@ -112,7 +112,33 @@ import YarnCore
         == "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)"
     )
   }
+
+  /// A full disk while writing the library (a page limit stands in for it): 74, the file named
+  /// in plain words, a hint that nothing was changed, never SQLite's code or statement.
+  @Test func aFullDiskNamesTheLibraryFile() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("yarn-full-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let store = try LibraryStore(directory: root, mode: .readWrite)
+    defer { try? store.close() }
+    let pages = try store.connection.integer("PRAGMA page_count") ?? 0
+    try store.connection.execute("PRAGMA max_page_count = \(pages + 1)")
+    let database = root.appendingPathComponent("library.sqlite").path
+    do {
+      try store.write {
+        for index in 1...500 { try store.insert(Yarn(id: "y\(index)", name: String(repeating: "n", count: 150))) }
+      }
+      Issue.record("500 yarns fitted in 1 page")
+    } catch {
+      let report = ErrorPresenter.report(for: error, root: RootCommand.self, database: database)
+      #expect(report.code == .ioError)
+      #expect(
+        report.text
+          == "error: cannot write \(database): the disk is full\n"
+          + "hint: free some disk space and try again; the library is left as it was\n")
+    }
+  }
 }
+
 
 @Suite struct BackupNameTests {
   @Test func defaultNameIsLocalTimeYYYYMMDDHHMMSS() throws {

@@ -216,6 +216,10 @@ extension ErrorPresenter {
         hint:
           "check the permissions of library.sqlite and of the library directory (see 'yarn --help' for where it is)",
         code: .ioError)
+    case .diskFull:
+      return ErrorReport(
+        message: message, hint: "free some disk space and try again; the library is left as it was",
+        code: .ioError)
     case .upgradeFailed(_, _, let reason):
       return report(forUpgrade: reason, message: message, file: file)
     case .database, .io:

@@ -97,7 +97,7 @@ extension LibraryStore {
         do {
           try store.connection.execute("PRAGMA journal_mode = WAL")
         } catch let error as DatabaseError {
-          throw StoreError.wrap(error)
+          throw StoreError.wrap(error, database: store.databaseURL.path)
         }
       }
     } catch {

@@ -179,7 +179,7 @@ public final class LibraryStore {
         }
       }
     } catch let error as DatabaseError {
-      throw StoreError.wrap(error)
+      throw StoreError.wrap(error, database: databasePath)
     }
   }
 
@@ -197,7 +197,9 @@ public final class LibraryStore {
         connection, writable: true, busyTimeout: LibraryStore.busyTimeoutMilliseconds, journal: "MEMORY")
       try LibraryStore.migrate(connection)
     } catch let error as DatabaseError {
-      throw StoreError.wrap(error)
+      // Named as the library's file it becomes.
+      throw StoreError.wrap(
+        error, database: directory.appendingPathComponent(LibraryStore.databaseFileName).path)
     }
   }
 
@@ -350,7 +352,7 @@ public final class LibraryStore {
       if !dropped.isEmpty { deleteUnreferencedFiles(dropped) }
       return value
     } catch let error as DatabaseError {
-      throw StoreError.wrap(error)
+      throw StoreError.wrap(error, database: isInMemory ? nil : databaseURL.path)
     }
   }
 

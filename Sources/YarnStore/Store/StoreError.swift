@@ -97,8 +97,13 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case readOnly(path: String)
   /// Thrown when the store is used after `close()`.
   case closed
-  /// Thrown when a file or directory of the library cannot be created, read or written.
+  /// Thrown when a file or directory of the library cannot be created, read or written
+  /// (SQLite's disk I/O errors, SQLITE_IOERR, among them, naming `library.sqlite`).
   case io(path: String, reason: String)
+  /// Thrown when a change to the library's database (`path`, its `library.sqlite`) found no
+  /// room on the disk (SQLITE_FULL, sqlite.org/rescode.html): the change's transaction is
+  /// rolled back, so the library is left as it was.
+  case diskFull(path: String)
   /// Thrown by `undo()` and `redo()` when they cannot: nothing is changed then.
   case cannotUndo(UndoRefusal)
 
@@ -162,6 +167,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "the library store is closed"
     case .io(let path, let reason):
       return "cannot access \(path): \(reason)"
+    case .diskFull(let path):
+      return "cannot write \(path): the disk is full"
     case .cannotUndo(.nothingToUndo):
       return "nothing to undo: the library's history holds no change left to undo"
     case .cannotUndo(.nothingToRedo):
@@ -175,8 +182,21 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     }
   }
 
-  /// `error` as a store error: SQLITE_BUSY becomes `.busy`, anything else `.database`.
-  static func wrap(_ error: DatabaseError) -> StoreError {
-    error.isBusy ? .busy : .database(error)
+  /// `error` as a store error, the one place SQLite's errors become the store's: SQLITE_BUSY
+  /// becomes `.busy`; with the path of the database file it happened on (`database`; `nil`
+  /// for one in memory), SQLITE_FULL becomes `.diskFull` and SQLITE_IOERR `.io` naming that
+  /// file in plain words (sqlite.org/rescode.html); anything else `.database`.
+  static func wrap(_ error: DatabaseError, database: String? = nil) -> StoreError {
+    if error.isBusy { return .busy }
+    if let database {
+      switch error.primaryCode {
+      case 13:  // SQLITE_FULL
+        return .diskFull(path: database)
+      case 10:  // SQLITE_IOERR
+        return .io(path: database, reason: "reading or writing it failed (SQLite: \(error.message))")
+      default: break
+      }
+    }
+    return .database(error)
   }
 }
