@@ -137,6 +137,30 @@ import YarnCore
           + "hint: free some disk space and try again; the library is left as it was\n")
     }
   }
+
+  /// Two processes creating one library at once (`LibraryStore.create`): the one that loses
+  /// says so in plain words, and what to do.
+  @Test func aLibraryCreatedMeanwhileSaysToTryAgain() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("yarn-race-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    do {
+      try LibraryStore.create(directory: root) { store in
+        try store.insert(Yarn(id: "y1", name: "Mine"))
+        let other = try LibraryStore(directory: root, mode: .readWrite)
+        try other.insert(Yarn(id: "y2", name: "Theirs"))
+        try other.close()
+      }
+      Issue.record("the library made meanwhile was replaced")
+    } catch {
+      let report = ErrorPresenter.report(for: error, root: RootCommand.self)
+      #expect(report.code == .ioError)
+      #expect(
+        report.text
+          == "error: another yarn process created the library at \(root.path) while this command was "
+          + "building it; that library was left as it is, and nothing of this command was kept\n"
+          + "hint: run the command again: it will work on that library\n")
+    }
+  }
 }
 
 

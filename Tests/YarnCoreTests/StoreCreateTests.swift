@@ -73,7 +73,6 @@ import Testing
   @Test func aLibraryCreatedMeanwhileIsNeverReplaced() throws {
     try withTemporaryDirectory { folder in
       let directory = folder.appendingPathComponent("lib", isDirectory: true)
-      let target = directory.appendingPathComponent("library.sqlite").path
       let error = #expect(throws: StoreError.self) {
         try LibraryStore.create(directory: directory) { store in
           try store.insert(Yarn(id: "y1", name: "Mine"))
@@ -84,8 +83,8 @@ import Testing
       }
       #expect(
         error?.description
-          == "cannot access \(target): another yarn process created this library meanwhile; it was left as it is"
-      )
+          == "another yarn process created the library at \(directory.path) while this command was "
+          + "building it; that library was left as it is, and nothing of this command was kept")
       #expect(try Self.temporaries(in: directory) == [])
       let store = try LibraryStore(directory: directory, mode: .readOnly)
       defer { try? store.close() }

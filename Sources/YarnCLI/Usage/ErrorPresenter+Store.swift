@@ -220,6 +220,8 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message, hint: "free some disk space and try again; the library is left as it was",
         code: .ioError)
+    case .libraryCreatedMeanwhile:
+      return ErrorReport(message: message, hint: "run the command again: it will work on that library", code: .ioError)
     case .upgradeFailed(_, _, let reason):
       return report(forUpgrade: reason, message: message, file: file)
     case .database, .io:

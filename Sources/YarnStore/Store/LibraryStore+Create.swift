@@ -25,8 +25,8 @@ extension LibraryStore {
   /// folder (it is locked with `flock` while in use).
   ///
   /// The file is put in place with link(2), which never replaces a file: when another process
-  /// created the library meanwhile, that library is left as it is and `StoreError.io` is
-  /// thrown. (On a file system without hard links, rename(2) after checking that the library
+  /// created the library meanwhile, that library is left as it is and
+  /// `StoreError.libraryCreatedMeanwhile` is thrown. (On a file system without hard links, rename(2) after checking that the library
   /// is still missing.)
   ///
   /// `body` gets a read-write store (`directory` is the library's; attachments cannot be
@@ -36,16 +36,16 @@ extension LibraryStore {
   ///
   /// - Parameters:
   ///   - directory: the library directory, which has no `library.sqlite` (else the library is
-  ///     not replaced: `StoreError.io` at the end).
+  ///     not replaced: `StoreError.io` before `body` runs).
   ///   - body: fills the new library.
   ///   - keep: whether the library `body` made is kept; by default always.
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws; `StoreError.io` naming the path when the temporary file,
   ///   the directory or the library cannot be created, when a file is where a folder should
   ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), when
-  ///   `library.sqlite` is there already (an empty file: `refuseEmptyDatabase`), or when
-  ///   another process created the library meanwhile; the errors of opening a
-  ///   store (`init(directory:mode:)`).
+  ///   `library.sqlite` is there already (an empty file: `refuseEmptyDatabase`);
+  ///   `StoreError.libraryCreatedMeanwhile` when another process created the library while
+  ///   `body` ran; the errors of opening a store (`init(directory:mode:)`).
   public static func create<T>(
     directory: URL, _ body: (LibraryStore) throws -> T, keep: (T) -> Bool = { _ in true }
   ) throws -> T {
@@ -111,13 +111,8 @@ extension LibraryStore {
     try createDirectory(directory.appendingPathComponent(attachmentsFolderName))
     if link(temporary, target) != 0 {
       let exists = errno == EEXIST || (try? kind(of: target)) != nil
-      if exists || rename(temporary, target) != 0 {
-        throw StoreError.io(
-          path: target,
-          reason: exists
-            ? "another yarn process created this library meanwhile; it was left as it is"
-            : POSIX.errnoText())
-      }
+      if exists { throw StoreError.libraryCreatedMeanwhile(directory: directory.path) }
+      if rename(temporary, target) != 0 { throw StoreError.io(path: target, reason: POSIX.errnoText()) }
     }
     AtomicFile.syncDirectory(directory.path)
     return result

@@ -104,6 +104,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// room on the disk (SQLITE_FULL, sqlite.org/rescode.html): the change's transaction is
   /// rolled back, so the library is left as it was.
   case diskFull(path: String)
+  /// Thrown by `LibraryStore.create(directory:_:keep:)` when another process (or store)
+  /// created the library in `directory` while this one was being built: that library is left
+  /// as it is and the one built is thrown away, so nothing of the caller's work is kept.
+  case libraryCreatedMeanwhile(directory: String)
   /// Thrown by `undo()` and `redo()` when they cannot: nothing is changed then.
   case cannotUndo(UndoRefusal)
 
@@ -169,6 +173,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "cannot access \(path): \(reason)"
     case .diskFull(let path):
       return "cannot write \(path): the disk is full"
+    case .libraryCreatedMeanwhile(let directory):
+      return "another yarn process created the library at \(directory) while this command was "
+        + "building it; that library was left as it is, and nothing of this command was kept"
     case .cannotUndo(.nothingToUndo):
       return "nothing to undo: the library's history holds no change left to undo"
     case .cannotUndo(.nothingToRedo):
