@@ -86,7 +86,7 @@ struct ConvertCommand: ParsableCommand {
     self.unit = unit
     length = try values.length("length-per-skein")
     mass = try values.mass("net-weight-per-skein")
-    yarnReference = values.value("yarn")
+    yarnReference = try values.optionalReference(option: "yarn")
   }
 
   func run(in context: Context) throws {

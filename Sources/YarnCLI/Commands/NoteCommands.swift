@@ -72,7 +72,7 @@ enum NoteSubjectOption {
   ///
   /// - Throws: `CLIError.needsExactlyOne` when both are given.
   init?(_ values: ParsedValues) throws {
-    switch (values.value("project"), values.value("yarn")) {
+    switch (try values.optionalReference(option: "project"), try values.optionalReference(option: "yarn")) {
     case (let project?, nil): self = .project(project)
     case (nil, let yarn?): self = .yarn(yarn)
     case (nil, nil): return nil
@@ -177,7 +177,7 @@ struct NoteShow: ParsableCommand {
   var reference: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("note")
+    reference = try values.reference("note")
   }
 
   func run(in context: Context) throws {
@@ -221,7 +221,7 @@ struct NoteEdit: ParsableCommand {
   var text: NoteText
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("note")
+    reference = try values.reference("note")
     text = try NoteSubjectOption.text(values)
   }
 
@@ -255,7 +255,7 @@ struct NoteRemove: ParsableCommand {
   var reference: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("note")
+    reference = try values.reference("note")
   }
 
   func run(in context: Context) throws {

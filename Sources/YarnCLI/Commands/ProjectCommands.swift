@@ -213,7 +213,7 @@ struct ProjectShow: ParsableCommand {
   var reference: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
   }
 
   func run(in context: Context) throws {
@@ -288,7 +288,7 @@ struct ProjectEdit: ParsableCommand {
   var details: ProjectDetailFields
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ProjectFields(values)
     needleFields = try ProjectNeedleFields(values)
@@ -336,7 +336,7 @@ struct ProjectRemove: ParsableCommand {
   var force: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     force = values.flag("force")
   }
 
@@ -365,7 +365,7 @@ struct ProjectFinish: ParsableCommand {
   var day: CalendarDate?
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     day = try values.date("on")
   }
 
@@ -411,8 +411,8 @@ struct ProjectUse: ParsableCommand {
   var replacing: Bool
 
   init(from values: ParsedValues) throws {
-    projectReference = try values.requiredArgument("project")
-    yarnReference = try values.requiredArgument("yarn")
+    projectReference = try values.reference("project")
+    yarnReference = try values.reference("yarn")
     amount = try values.typedArgument("amount", expected: "an amount such as '3 skeins'") {
       try Amount(parsing: $0)
     }
@@ -455,8 +455,8 @@ struct ProjectUnuse: ParsableCommand {
   var yarnReference: String
 
   init(from values: ParsedValues) throws {
-    projectReference = try values.requiredArgument("project")
-    yarnReference = try values.requiredArgument("yarn")
+    projectReference = try values.reference("project")
+    yarnReference = try values.reference("yarn")
   }
 
   func run(in context: Context) throws {
@@ -495,7 +495,7 @@ struct ProjectAttach: ParsableCommand {
   var isPattern: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     file = try values.requiredArgument("file")
     isPattern = values.flag("pattern")
   }
@@ -543,8 +543,8 @@ struct ProjectDetach: ParsableCommand {
   var isPattern: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
-    name = values.argument("name")
+    reference = try values.reference("project")
+    name = try values.optionalReference(argument: "name")
     isPattern = values.flag("pattern")
     if isPattern == (name != nil) {
       throw CLIError.needsExactlyOne(command: values.command, options: ["<name>", "--pattern"])

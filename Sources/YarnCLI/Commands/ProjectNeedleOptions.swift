@@ -44,8 +44,8 @@ struct ProjectNeedleFields {
       }
       needles = sizes
     }
-    tools = values.options["tool"] ?? []
-    removedTools = values.options["remove-tool"] ?? []
+    tools = try values.references(option: "tool")
+    removedTools = try values.references(option: "remove-tool")
   }
 
   /// Sets the project's needle sizes when `--needle` was given.

@@ -408,7 +408,7 @@ struct StashShow: ParsableCommand {
   var includeActive: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("yarn")
+    reference = try values.reference("yarn")
     includeActive = values.flag("include-active")
   }
 
@@ -487,7 +487,7 @@ struct StashEdit: ParsableCommand {
   var fields: YarnFields
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("yarn")
+    reference = try values.reference("yarn")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try YarnFields(values)
   }
@@ -535,7 +535,7 @@ struct StashRemove: ParsableCommand {
   var force: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("yarn")
+    reference = try values.reference("yarn")
     force = values.flag("force")
   }
 
@@ -567,7 +567,7 @@ struct StashAttach: ParsableCommand {
   var file: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("yarn")
+    reference = try values.reference("yarn")
     file = try values.requiredArgument("file")
   }
 
@@ -605,8 +605,8 @@ struct StashDetach: ParsableCommand {
   var name: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("yarn")
-    name = try values.requiredArgument("name")
+    reference = try values.reference("yarn")
+    name = try values.reference("name")
   }
 
   func run(in context: Context) throws {

@@ -47,7 +47,7 @@ struct TimeStart: ParsableCommand {
   var command: [String]
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     at = values.value("at")
     note = try values.clearable("note") ?? nil
     switching = values.flag("switch")
@@ -242,7 +242,7 @@ struct TimeAdd: ParsableCommand {
   var command: [String]
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("project")
+    reference = try values.reference("project")
     command = values.command
     from = values.value("from")
     to = values.value("to")
@@ -337,10 +337,10 @@ struct TimeEdit: ParsableCommand {
   var command: [String]
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("session")
+    reference = try values.reference("session")
     from = values.value("from")
     to = values.value("to")
-    project = values.value("project")
+    project = try values.optionalReference(option: "project")
     note = try values.clearable("note")
     allowOverlap = values.flag("allow-overlap")
     command = values.command
@@ -392,7 +392,7 @@ struct TimeRemove: ParsableCommand {
   var reference: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("session")
+    reference = try values.reference("session")
   }
 
   func run(in context: Context) throws {

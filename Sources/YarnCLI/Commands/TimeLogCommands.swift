@@ -35,7 +35,7 @@ struct TimeLog: ParsableCommand {
   var command: [String]
 
   init(from values: ParsedValues) throws {
-    projectReference = values.value("project")
+    projectReference = try values.optionalReference(option: "project")
     from = values.value("from")
     to = values.value("to")
     period = try TimeOptions.period(values)
@@ -199,7 +199,7 @@ struct TimeReportCommand: ParsableCommand {
       try values.typed("by", expected: "project, day, week or month") {
         TimeReport.Grouping(rawValue: $0.lowercased())
       } ?? .project
-    projectReference = values.value("project")
+    projectReference = try values.optionalReference(option: "project")
     format = try TimeOptions.format(values)
     if chart && format != .table {
       throw CLIError.optionDoesNotApply(

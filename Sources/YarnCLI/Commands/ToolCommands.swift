@@ -255,7 +255,7 @@ struct ToolShow: ParsableCommand {
   var reference: String
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("tool")
+    reference = try values.reference("tool")
   }
 
   func run(in context: Context) throws {
@@ -297,7 +297,7 @@ struct ToolEdit: ParsableCommand {
   var fields: ToolFields
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("tool")
+    reference = try values.reference("tool")
     newName = try values.value("name").map { try values.nonEmptyName($0, label: "--name") }
     fields = try ToolFields(values)
   }
@@ -337,7 +337,7 @@ struct ToolRemove: ParsableCommand {
   var force: Bool
 
   init(from values: ParsedValues) throws {
-    reference = try values.requiredArgument("tool")
+    reference = try values.reference("tool")
     force = values.flag("force")
   }
 

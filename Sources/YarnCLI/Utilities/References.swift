@@ -107,3 +107,49 @@ enum References {
     }
   }
 }
+
+/// Reading what names an item: every yarn, project, tool, note, session or photo reference
+/// a command takes is read here, so that one that is empty or only spaces, which names
+/// nothing, is a usage error (64) found before the library is opened, in the same words for
+/// every command.
+extension ParsedValues {
+  /// The reference in the required argument `name` (`project` for `<project>`).
+  ///
+  /// - Throws: `CLIError.missingArgument` when it is missing; `CLIError.badValue` naming
+  ///   `<name>` when it is blank.
+  func reference(_ name: String) throws(CLIError) -> String {
+    try notBlank(try requiredArgument(name), label: "<\(name)>")
+  }
+
+  /// The reference in the optional argument `name`, or `nil` when it was not given.
+  ///
+  /// - Throws: `CLIError.badValue` naming `<name>` when it is blank.
+  func optionalReference(argument name: String) throws(CLIError) -> String? {
+    guard let value = argument(name) else { return nil }
+    return try notBlank(value, label: "<\(name)>")
+  }
+
+  /// The reference in option `--name` (the last one given), or `nil` when it was not given.
+  ///
+  /// - Throws: `CLIError.badValue` naming `--name` when it is blank.
+  func optionalReference(option name: String) throws(CLIError) -> String? {
+    guard let value = value(name) else { return nil }
+    return try notBlank(value, label: "--\(name)")
+  }
+
+  /// Every reference given to the repeatable option `--name`, in order.
+  ///
+  /// - Throws: `CLIError.badValue` naming `--name` for the first one that is blank.
+  func references(option name: String) throws(CLIError) -> [String] {
+    var references: [String] = []
+    for value in options[name] ?? [] { references.append(try notBlank(value, label: "--\(name)")) }
+    return references
+  }
+
+  private func notBlank(_ value: String, label: String) throws(CLIError) -> String {
+    guard value.trimmingSpaces().isEmpty else { return value }
+    throw .badValue(
+      command: command, name: label, value: value,
+      reason: "a reference cannot be blank: it names nothing")
+  }
+}
