@@ -108,11 +108,19 @@ import YarnCore
     #expect(twice.stderr.contains("bad value 'US8' for --needle: it is 5 mm (US 8), given already as 5mm"))
     // A tool both added and removed (named two ways) is refused, and nothing changes.
     let before = try yarn.librarySnapshot()
-    let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red Lace", "--remove-tool", "red lace"])
+    let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red", "--remove-tool", "red lace"])
     #expect(both.status == 64)
     #expect(
       both.stderr.hasPrefix(
         "error: give '--tool' or '--remove-tool', not both: both name the tool “Red Lace”"))
+    #expect(try yarn.librarySnapshot() == before)
+    // The same words in both, for a tool that is not there: the clash (64) comes before the
+    // lookup (65).
+    let clash = try yarn.run(["project", "edit", "Flax", "--tool", "Nope", "--remove-tool", " nope"])
+    #expect(clash.status == 64, "\(clash.stderr)")
+    #expect(
+      clash.stderr.hasPrefix("error: give '--tool' or '--remove-tool', not both: both name “Nope”\n"),
+      "\(clash.stderr)")
     #expect(try yarn.librarySnapshot() == before)
 
     // edit: a new size, --tool and --remove-tool, --needle "" clears the sizes.

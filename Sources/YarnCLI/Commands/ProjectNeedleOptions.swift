@@ -46,6 +46,16 @@ struct ProjectNeedleFields {
     }
     tools = try values.references(option: "tool")
     removedTools = try values.references(option: "remove-tool")
+    // The same words in both name the same tool, or the same missing one: a usage clash,
+    // said before any lookup (which would call a missing tool "not found", 65). Two spellings
+    // of one tool are found by `link` once they are looked up.
+    let added = Set(tools.map { $0.trimmingSpaces().lowercased() })
+    if let both = removedTools.first(where: { added.contains($0.trimmingSpaces().lowercased()) }) {
+      let shown = tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
+      throw CLIError.conflictingOptions(
+        command: values.command, options: ["--tool", "--remove-tool"],
+        reason: "both name “\(shown.trimmingSpaces())”")
+    }
   }
 
   /// Sets the project's needle sizes when `--needle` was given.
@@ -58,7 +68,8 @@ struct ProjectNeedleFields {
   ///
   /// - Returns: whether a tool changed.
   /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference;
-  ///   `CLIError.conflictingOptions` for a tool both added and removed; `StoreError`.
+  ///   `CLIError.conflictingOptions` for a tool both added and removed under two spellings
+  ///   (the same words in both are refused by `init` before any lookup); `StoreError`.
   func link(projectID: String, in store: LibraryStore) throws -> Bool {
     var changed = false
     var added: Set<String> = []
