@@ -247,7 +247,7 @@ import Testing
         "stash.weft: items[3].status: \"lost\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)",
         "stash.weft: items[4].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
         "stash.weft: items[4].yarn.weight_category: \"heavy\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)",
-        "stash.weft: items[4].quantity: quantity -5 g is negative",
+        "stash.weft: items[4].quantity.weight_grams: quantity -5 g is negative",
         "stash.weft: items[5].id: the material ID y1 is also at stash.weft items[0]",
         // Once, not again as "name is blank" for the name it could not keep.
         "stash.weft: items[6].name: is 201 characters long; the limit is 200",
@@ -261,6 +261,51 @@ import Testing
     #expect(try store.yarns().isEmpty)
     #expect(throws: WEFTImport.ImportError.self) { try WEFTImport.apply(plan, to: store) }
     #expect(try store.yarns().isEmpty && store.projects().isEmpty)
+  }
+
+  /// A rule a yarn or project breaks is named at the JSON path of the field that gave the
+  /// value, the one to fix: the pack and figure of a put-up, the figure of a quantity, and
+  /// for a finished day before the start, `started_at` when the file gives only that (the
+  /// finished day is the library's).
+  @Test func ruleProblemsNameTheFieldThatGaveTheValue() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(
+      Project(
+        id: "p-done", name: "Done", craft: .knitting, status: .finished,
+        started: CalendarDate(year: 2026, month: 1, day: 10), finished: CalendarDate(year: 2026, month: 2, day: 1)))
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "packs": [{"dye_lot": "A"}, {"length_per_unit_meters": -192}]},
+             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+              "quantity": {"weight_grams": -5}},
+             {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
+              "original_quantity": {"units_count": 3}, "quantity": {"length_yards": -10}},
+             {"id": "y4", "name": "Four", "material_type": "yarn", "status": "in-stash",
+              "quantity": {"units_count": 2, "weight_grams": 0, "length_meters": 0}}],
+           "projects": [
+             {"id": "p-done", "name": "Done", "craft": "knitting", "status": "finished",
+              "started_at": "2026-03-01"},
+             {"id": "p-new", "name": "New", "craft": "knitting", "status": "finished",
+              "started_at": "2026-03-01", "completed_at": "2026-02-01"}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: materials[0].packs[1].length_per_unit_meters: length per skein -192 m is negative",
+        "m.weft: materials[1].quantity.weight_grams: quantity -5 g is negative",
+        "m.weft: materials[2].quantity.length_yards: remaining -10 yd is negative",
+        // A put-up of 0 g per skein, from the quantity's total over its 2 skeins.
+        "m.weft: materials[3].quantity.length_meters: length per skein 0 m must be more than 0",
+        "m.weft: materials[3].quantity.weight_grams: net weight per skein 0 g must be more than 0",
+        "m.weft: projects[0].started_at: finished day 2026-02-01 is before the started day 2026-03-01",
+        "m.weft: projects[1].completed_at: finished day 2026-02-01 is before the started day 2026-03-01",
+      ])
   }
 
   // MARK: Quantities, matching, undo

@@ -40,6 +40,9 @@ struct WEFTPlanner {
     /// Whether the material gave `quantity` alone (what is left, which yarn reads as the
     /// quantity).
     var onlyWhatIsLeft = false
+    /// The JSON path, below the item, of the field each rule's field was read from
+    /// (`WEFTPlanner.yarnFields` with the figures actually kept).
+    var fields = WEFTPlanner.yarnFields
   }
   private var drafts: [YarnDraft] = []
   /// The yarn ID of each WEFT material ID read.
@@ -552,31 +555,46 @@ extension WEFTPlanner {
         )
       }
     }
-    // Put-up: the packs' per-unit figures, else the totals of the quantity per unit.
+    // Put-up: the packs' per-unit figures, else the totals of the quantity per unit. Each
+    // figure kept is named by its own path in a problem (`packs[1].length_per_unit_meters`).
+    var fields = WEFTPlanner.yarnFields
+    let countedKey = material.originalQuantity != nil ? "original_quantity" : "quantity"
     let counted = material.originalQuantity ?? material.quantity
-    yarn.lengthPerSkein = putUp(
+    let length = putUp(
       packs, item, key: "length", { ($0.lengthPerUnitMeters, $0.lengthPerUnitYards) }, (.meter, .yard),
-      derived: counted.flatMap { perUnit($0, $0.lengthMeters, $0.lengthYards, (.meter, .yard)) })
-    yarn.netWeightPerSkein = putUp(
+      derived: counted.flatMap {
+        perUnit($0, ($0.lengthMeters, "length_meters"), ($0.lengthYards, "length_yards"), (.meter, .yard))
+      }.map { ($0.amount, "\(countedKey).\($0.field)") })
+    yarn.lengthPerSkein = length?.amount
+    fields["length per skein"] = length?.path ?? fields["length per skein"]
+    let weight = putUp(
       packs, item, key: "weight", { ($0.weightPerUnitGrams, $0.weightPerUnitOunces) }, (.gram, .ounce),
-      derived: counted.flatMap { perUnit($0, $0.weightGrams, $0.weightOunces, (.gram, .ounce)) })
+      derived: counted.flatMap {
+        perUnit($0, ($0.weightGrams, "weight_grams"), ($0.weightOunces, "weight_ounces"), (.gram, .ounce))
+      }.map { ($0.amount, "\(countedKey).\($0.field)") })
+    yarn.netWeightPerSkein = weight?.amount
+    fields["net weight per skein"] = weight?.path ?? fields["net weight per skein"]
     var current: Amount?
     if let original = material.originalQuantity {
-      yarn.quantity = amount(original, item, "original_quantity", putUp: yarn.putUp)
-      current = material.quantity.flatMap { amount($0, item, "quantity", putUp: yarn.putUp) }
+      let bought = amount(original, item, "original_quantity", putUp: yarn.putUp)
+      yarn.quantity = bought?.amount
+      fields["quantity"] = "original_quantity" + (bought.map { ".\($0.field)" } ?? "")
+      let left = material.quantity.flatMap { amount($0, item, "quantity", putUp: yarn.putUp) }
+      current = left?.amount
+      fields["remaining"] = "quantity" + (left.map { ".\($0.field)" } ?? "")
     } else if let quantity = material.quantity {
-      yarn.quantity = amount(quantity, item, "quantity", putUp: yarn.putUp)
+      let given = amount(quantity, item, "quantity", putUp: yarn.putUp)
+      yarn.quantity = given?.amount
+      fields["quantity"] = "quantity" + (given.map { ".\($0.field)" } ?? "")
     }
     var checked = yarn
     checked.remainingOverride = current
-    var fields = WEFTPlanner.yarnFields
-    if material.originalQuantity != nil { fields["quantity"] = "original_quantity" }
     rules(checked.ruleViolations(), item, fields: fields)
     guard plan.problems.count == before else { return nil }
     let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
-      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil)
+      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil, fields: fields)
   }
 
   /// The WEFT field of each field a yarn's rules name.
@@ -649,12 +667,13 @@ extension WEFTPlanner {
   }
 
   /// A put-up figure from the packs (the metric one when both are given), checked across
-  /// packs; else `derived`.
+  /// packs; else `derived`. With the path, below the item, of the figure kept
+  /// (`packs[0].length_per_unit_meters`).
   private mutating func putUp(
     _ packs: [WEFT.Pack], _ item: WEFTItem, key: String, _ figures: (WEFT.Pack) -> (Double?, Double?),
-    _ units: (YarnUnit, YarnUnit), derived: Amount?
-  ) -> Amount? {
-    var chosen: Amount?
+    _ units: (YarnUnit, YarnUnit), derived: (Amount, String)?
+  ) -> (amount: Amount, path: String)? {
+    var chosen: (amount: Amount, path: String)?
     for (index, pack) in packs.enumerated() {
       let (metric, imperial) = figures(pack)
       let names =
@@ -666,26 +685,28 @@ extension WEFTPlanner {
         value.map { (Amount($0, unit), name) }
       }
       for (amount, name) in candidates {
-        let path = "\(item.path).packs[\(index)].\(name)"
-        if let kept = chosen {
+        let path = "packs[\(index)].\(name)"
+        if let kept = chosen?.amount {
           if !WEFTPlanner.agrees(amount, kept, putUp: PutUp()) {
-            omit(item.file, path, "differs from the put-up kept, \(kept); yarn keeps one put-up")
+            omit(item.file, "\(item.path).\(path)", "differs from the put-up kept, \(kept); yarn keeps one put-up")
           }
         } else {
-          chosen = amount
+          chosen = (amount, path)
         }
       }
     }
-    return chosen ?? derived
+    return chosen ?? derived.map { (amount: $0.0, path: $0.1) }
   }
 
-  /// A total per unit of a quantity counted in skeins: `576 m / 3 skeins` is 192 m.
+  /// A total per unit of a quantity counted in skeins: `576 m / 3 skeins` is 192 m; with
+  /// the name of the total's field (`length_meters`).
   private func perUnit(
-    _ quantity: WEFT.Quantity, _ metric: Double?, _ imperial: Double?, _ units: (YarnUnit, YarnUnit)
-  ) -> Amount? {
+    _ quantity: WEFT.Quantity, _ metric: (Double?, String), _ imperial: (Double?, String),
+    _ units: (YarnUnit, YarnUnit)
+  ) -> (amount: Amount, field: String)? {
     guard let count = quantity.unitsCount, count > 0, WEFTPlanner.countsSkeins(quantity) else { return nil }
-    if let metric { return Amount(metric / count, units.0) }
-    if let imperial { return Amount(imperial / count, units.1) }
+    if let value = metric.0 { return (Amount(value / count, units.0), metric.1) }
+    if let value = imperial.0 { return (Amount(value / count, units.1), imperial.1) }
     return nil
   }
 
@@ -704,7 +725,7 @@ extension WEFTPlanner {
   /// checked against it through the put-up (`UnitConversion`), and not kept when it
   /// disagrees.
   private mutating func amount(_ quantity: WEFT.Quantity, _ item: WEFTItem, _ key: String, putUp: PutUp)
-    -> Amount?
+    -> (amount: Amount, field: String)?
   {
     let path = "\(item.path).\(key)"
     var figures: [(Amount, String)] = []
@@ -723,11 +744,11 @@ extension WEFTPlanner {
       (quantity.lengthMeters, .meter, "length_meters"), (quantity.lengthYards, .yard, "length_yards"),
     ]
     for (value, unit, name) in totals { if let value { figures.append((Amount(value, unit), name)) } }
-    guard let (kept, _) = figures.first else { return nil }
+    guard let (kept, field) = figures.first else { return nil }
     for (other, name) in figures.dropFirst() where !WEFTPlanner.agrees(other, kept, putUp: putUp) {
       omit(item.file, "\(path).\(name)", "\(other) disagrees with \(kept) by the put-up")
     }
-    return kept
+    return (kept, field)
   }
 }
 
@@ -835,11 +856,16 @@ extension WEFTPlanner {
         keepAbsent(&project, base, item)
       }
       let refused = finishedDay(&project, base, weft, item)
+      // A finished day the item does not give (the library's, or its updated_at's) that
+      // falls before the started day the item gives: the field to fix is started_at.
+      let days =
+        !WEFTPlanner.gives(item.value, "completed_at") && WEFTPlanner.gives(item.value, "started_at")
+        ? "started_at" : "completed_at"
       rules(
         project.ruleViolations().filter { !refused || $0.field != "finished day" }, item,
         fields: [
           "name": "name", "pattern name": "pattern_ref.name", "pattern url": "pattern_ref.url",
-          "finished day": "completed_at", "amount of yarn": "materials_used", "gauge": "gauge",
+          "finished day": days, "amount of yarn": "materials_used", "gauge": "gauge",
           "size made": "size_made", "made for": "made_for", "tag": "tags",
         ])
       // Known even when the project is refused, so that its sessions are checked too.
@@ -1208,7 +1234,7 @@ extension WEFTPlanner {
         // The library's values kept may not sit with the item's (a quantity in skeins kept
         // beside a remaining amount given in grams without a put-up).
         let before = plan.problems.count
-        rules(yarn.ruleViolations(), draft.item, fields: WEFTPlanner.yarnFields)
+        rules(yarn.ruleViolations(), draft.item, fields: draft.fields)
         guard plan.problems.count == before else { continue }
       }
       if let base = draft.base {
