@@ -168,8 +168,7 @@ import Testing
       let expected =
         "cannot access \(target): it is an empty file (0 bytes), not a library (what is left of a "
         + "copy or restore that failed, or another program's file); move it away to start a new "
-        + "library here, or put the library's library.sqlite back (if another yarn is creating "
-        + "this library at this moment, try again)"
+        + "library here, or put the library's library.sqlite back"
       for mode in [LibraryStore.Mode.readWrite, .readOnly] {
         let error = #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: mode) }
         #expect(error?.description == expected, "\(mode)")

@@ -100,7 +100,8 @@ public final class LibraryStore {
   /// Opens the library in `directory` (a directory path; the database is
   /// `directory/library.sqlite`, the attachment files are under `directory/attachments/`).
   ///
-  /// `.readWrite` creates the directory, `library.sqlite` and `attachments/` when missing,
+  /// `.readWrite` creates the directory, `library.sqlite` (built aside and put in place whole,
+  /// as `create(directory:_:keep:)` does, never an empty file) and `attachments/` when missing,
   /// switches the database to WAL and brings its schema up to date (schema version 7, kept in
   /// `PRAGMA user_version`; the missing migrations run in one transaction). `.readOnly` on a
   /// missing directory or database creates nothing and gives an empty library. `.readOnly`
@@ -141,8 +142,16 @@ public final class LibraryStore {
       case .readWrite:
         try LibraryStore.refuseOrphanLog(in: self.directory)
         try LibraryStore.createDirectory(self.directory)
-        connection = try LibraryStore.open(
-          databasePath, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        if try LibraryStore.kind(of: databasePath) == nil {
+          // A new library is built aside and put in place whole (`create`): SQLite would
+          // create an empty file first, which another process could find (and refuse:
+          // `refuseEmptyDatabase`) or a process killed at that moment leave behind. One
+          // another process put in place meanwhile is the library to open.
+          do {
+            try LibraryStore.create(directory: self.directory) { _ in }
+          } catch StoreError.libraryCreatedMeanwhile {}
+        }
+        connection = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
         try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
         try LibraryStore.migrate(connection)
         isInMemory = false
@@ -618,8 +627,8 @@ public final class LibraryStore {
   /// be: SQLite takes such a file as an empty database, so any command would make it a new,
   /// empty library, while it is most likely what is left of one (a copy or a restore that
   /// failed, a full disk) or another program's file. Nothing is changed; the file stays for
-  /// the user to look at. (yarn itself leaves one only for the moment between SQLite creating
-  /// a new library's file and writing its tables.)
+  /// the user to look at. (yarn never makes one: a new library is built in a temporary file
+  /// and put in place whole, `create(directory:_:keep:)`.)
   ///
   /// - Throws: `StoreError.io` naming the file, saying what to do.
   package static func refuseEmptyDatabase(at path: String) throws {
@@ -630,8 +639,7 @@ public final class LibraryStore {
       reason:
         "it is an empty file (0 bytes), not a library (what is left of a copy or restore that "
         + "failed, or another program's file); move it away to start a new library here, or put "
-        + "the library's \(databaseFileName) back (if another yarn is creating this library at "
-        + "this moment, try again)")
+        + "the library's \(databaseFileName) back")
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
