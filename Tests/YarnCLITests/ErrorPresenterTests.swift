@@ -125,7 +125,9 @@ import YarnCore
     let database = root.appendingPathComponent("library.sqlite").path
     do {
       try store.write {
-        for index in 1...500 { try store.insert(Yarn(id: "y\(index)", name: String(repeating: "n", count: 150))) }
+        for index in 1...500 {
+          try store.insert(Yarn(id: "y\(index)", name: String(repeating: "n", count: 150)))
+        }
       }
       Issue.record("500 yarns fitted in 1 page")
     } catch {
@@ -162,7 +164,6 @@ import YarnCore
     }
   }
 }
-
 
 @Suite struct BackupNameTests {
   @Test func defaultNameIsLocalTimeYYYYMMDDHHMMSS() throws {

@@ -174,7 +174,8 @@ import Testing
         #expect(error?.description == expected, "\(mode)")
       }
       let created = #expect(throws: StoreError.self) {
-        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y1", name: "New")) }
+        try LibraryStore.create(directory: directory) { store in try store.insert(Yarn(id: "y1", name: "New"))
+        }
       }
       #expect(created?.description == expected)
       #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])

@@ -272,7 +272,8 @@ import Testing
     try store.insert(
       Project(
         id: "p-done", name: "Done", craft: .knitting, status: .finished,
-        started: CalendarDate(year: 2026, month: 1, day: 10), finished: CalendarDate(year: 2026, month: 2, day: 1)))
+        started: CalendarDate(year: 2026, month: 1, day: 10),
+        finished: CalendarDate(year: 2026, month: 2, day: 1)))
     let plan = try Self.importing(
       [
         Self.source(

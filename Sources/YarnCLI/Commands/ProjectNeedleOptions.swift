@@ -51,7 +51,8 @@ struct ProjectNeedleFields {
     // of one tool are found by `link` once they are looked up.
     let added = Set(tools.map { $0.trimmingSpaces().lowercased() })
     if let both = removedTools.first(where: { added.contains($0.trimmingSpaces().lowercased()) }) {
-      let shown = tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
+      let shown =
+        tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
       throw CLIError.conflictingOptions(
         command: values.command, options: ["--tool", "--remove-tool"],
         reason: "both name “\(shown.trimmingSpaces())”")

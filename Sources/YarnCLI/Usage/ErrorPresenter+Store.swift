@@ -221,7 +221,8 @@ extension ErrorPresenter {
         message: message, hint: "free some disk space and try again; the library is left as it was",
         code: .ioError)
     case .libraryCreatedMeanwhile:
-      return ErrorReport(message: message, hint: "run the command again: it will work on that library", code: .ioError)
+      return ErrorReport(
+        message: message, hint: "run the command again: it will work on that library", code: .ioError)
     case .upgradeFailed(_, _, let reason):
       return report(forUpgrade: reason, message: message, file: file)
     case .database, .io:

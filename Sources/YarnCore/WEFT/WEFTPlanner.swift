@@ -688,7 +688,9 @@ extension WEFTPlanner {
         let path = "packs[\(index)].\(name)"
         if let kept = chosen?.amount {
           if !WEFTPlanner.agrees(amount, kept, putUp: PutUp()) {
-            omit(item.file, "\(item.path).\(path)", "differs from the put-up kept, \(kept); yarn keeps one put-up")
+            omit(
+              item.file, "\(item.path).\(path)",
+              "differs from the put-up kept, \(kept); yarn keeps one put-up")
           }
         } else {
           chosen = (amount, path)
