@@ -117,7 +117,7 @@ import Testing
       #expect(result.status == 74, "\(arguments)")
       #expect(
         result.stderr
-          == "error: cannot create the tables of the library's database (schema version 7): table "
+          == "error: cannot create the tables of \(Self.databasePath(yarn)) (schema version 7): table "
           + "yarn already exists\nhint: the library is left as it was\n", "\(arguments)")
     }
     let after = try Connection(path: Self.databasePath(yarn), flags: 0x1)  // READONLY
@@ -135,8 +135,15 @@ import Testing
     #expect(
       full.text
         == "error: cannot create the tables of the library's database (schema version 1): "
-        + "database or disk is full\n"
+        + "the disk is full\n"
         + "hint: free some disk space and try again; the library is left as it was\n")
+    // Once the library is known (a new library that a full disk stopped), its file is named.
+    let named = ErrorPresenter.report(
+      for: StoreError.upgradeFailed(from: 0, to: 7, reason: .diskFull), root: RootCommand.self,
+      database: "/home/ann/yarn/library.sqlite")
+    #expect(
+      named.message
+        == "cannot create the tables of /home/ann/yarn/library.sqlite (schema version 7): the disk is full")
     let readOnly = ErrorPresenter.report(
       for: StoreError.upgradeFailed(
         from: 1, to: 2, reason: .readOnly(message: "attempt to write a readonly database")),
@@ -144,8 +151,8 @@ import Testing
     #expect(readOnly.code == .ioError)
     #expect(
       readOnly.text
-        == "error: cannot upgrade the library's database from schema version 1 to 2 (it is left "
-        + "as it was): attempt to write a readonly database\n"
+        == "error: cannot upgrade /home/ann/yarn/library.sqlite from schema version 1 to 2 (it is "
+        + "left as it was): attempt to write a readonly database\n"
         + "hint: check the permissions of /home/ann/yarn/library.sqlite and of the library "
         + "directory; the library is left as it was\n")
     let other = ErrorPresenter.report(

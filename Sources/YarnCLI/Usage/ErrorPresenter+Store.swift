@@ -223,8 +223,14 @@ extension ErrorPresenter {
     case .libraryCreatedMeanwhile:
       return ErrorReport(
         message: message, hint: "run the command again: it will work on that library", code: .ioError)
-    case .upgradeFailed(_, _, let reason):
-      return report(forUpgrade: reason, message: message, file: file)
+    case .upgradeFailed(let from, let to, let reason):
+      // The store's words, naming the file once it is known and a full disk plainly.
+      let why = reason == .diskFull ? "the disk is full" : reason.description
+      let upgrade =
+        from == 0
+        ? "cannot create the tables of \(file) (schema version \(to)): \(why)"
+        : "cannot upgrade \(file) from schema version \(from) to \(to) (it is left as it was): \(why)"
+      return report(forUpgrade: reason, message: upgrade, file: file)
     case .database, .io:
       return ErrorReport(message: message, code: .ioError)
     case .readOnly, .closed:
