@@ -65,7 +65,9 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     (9, "00"), (10, "000"),
   ]
 
-  /// Craft Yarn Council crochet hook sizes: millimetres and US letter/number.
+  /// Craft Yarn Council crochet hook sizes: millimetres and US letter/number
+  /// (craftyarncouncil.com/standards/hooks-and-needles, as copied in
+  /// shared/data/reference/README.md). The 4.5 mm hook has a number and no letter there, `7`.
   public static let hooks: [(mm: Double, us: String)] = [
     (2.25, "B-1"), (2.75, "C-2"), (3.25, "D-3"), (3.5, "E-4"), (3.75, "F-5"), (4, "G-6"),
     (4.5, "7"), (5, "H-8"), (5.5, "I-9"), (6, "J-10"), (6.5, "K-10½"), (8, "L-11"),
@@ -105,7 +107,8 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     var shown: [String] = []
     if names != .hook, let us = usNeedle { shown.append("US \(us)") }
     if names != .needle, let hook, !(names == .both && hook == usNeedle) {
-      // A hook named by a number alone (`7`) is shown as a US size.
+      // A hook named by a number alone (CYC's `7`, 4.5 mm) is shown as a US size, `US 7`,
+      // so that it is not read as a steel hook's number (`steel 7` is 1.5 mm).
       shown.append(hook.first?.isNumber == true ? "US \(hook)" : hook)
     }
     return shown.isEmpty ? millimetreText : "\(millimetreText) (\(shown.joined(separator: " / ")))"
