@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import YarnCore
 
+@testable import YarnCLI
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -629,5 +631,17 @@ import YarnCore
     let left = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
       .filter { $0.hasPrefix(".people.zip") }
     #expect(left.isEmpty)
+  }
+}
+
+/// The name `backup create` gives a backup when none is given.
+@Suite struct BackupNameTests {
+  @Test func defaultNameIsLocalTimeYYYYMMDDHHMMSS() throws {
+    // 1_774_794_600 s = 2026-03-29T14:30:00Z; in Berlin that is 16:30:00 CEST.
+    let instant = Date(timeIntervalSince1970: 1_774_794_600)
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    #expect(BackupCreate.defaultName(at: instant, timeZone: utc) == "yarn-backup-20260329-143000.zip")
+    #expect(BackupCreate.defaultName(at: instant, timeZone: berlin) == "yarn-backup-20260329-163000.zip")
   }
 }

@@ -164,14 +164,3 @@ import YarnCore
     }
   }
 }
-
-@Suite struct BackupNameTests {
-  @Test func defaultNameIsLocalTimeYYYYMMDDHHMMSS() throws {
-    // 1_774_794_600 s = 2026-03-29T14:30:00Z; in Berlin that is 16:30:00 CEST.
-    let instant = Date(timeIntervalSince1970: 1_774_794_600)
-    let utc = try #require(TimeZone(identifier: "UTC"))
-    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-    #expect(BackupCreate.defaultName(at: instant, timeZone: utc) == "yarn-backup-20260329-143000.zip")
-    #expect(BackupCreate.defaultName(at: instant, timeZone: berlin) == "yarn-backup-20260329-163000.zip")
-  }
-}
