@@ -113,7 +113,7 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var counter = reader.progressCounter(progress)
-    var problems = reader.readLibrary().problems
+    var problems = reader.checkLibrary().problems
     counter.add(reader.librarySize)
     try Task.checkCancellation()
     for file in reader.attachmentFiles {
@@ -139,7 +139,7 @@ public enum Backup {
     let reader = try BackupReader(url: url, limits: limits)
     let problems =
       reader.structuralProblems.isEmpty
-      ? reader.readLibrary().problems : reader.structuralProblems
+      ? reader.checkLibrary().problems : reader.structuralProblems
     guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
   }
 
