@@ -99,26 +99,19 @@ struct JSONMemberScanner {
   mutating func feed(_ bytes: UnsafeRawBufferPointer, _ handle: (Event) throws -> Void) throws {
     var index = 0
     let count = bytes.count
-    var pieceStart = 0  // where the piece's bytes begin in `bytes` (when in `.piece`)
-    if case .piece = state { pieceStart = 0 }
+    // Where the piece's bytes begin in `bytes` (0 for a piece begun in earlier bytes).
+    var pieceStart = 0
     while index < count {
       let byte = bytes[index]
       switch state {
       case .piece:
-        if try scanPiece(byte) {
-          // The piece ends before `byte` (a scalar's end) or with it.
-          let endsWith = !isScalar
-          let end = endsWith ? index + 1 : index
-          try append(bytes, from: pieceStart, to: end)
-          try finishPiece(handle)
-          if endsWith { index += 1 }
-        } else {
-          index += 1
-        }
-        if index >= count, case .piece = state {
+        guard let end = try scanPiece(bytes, from: index) else {
           try append(bytes, from: pieceStart, to: count)
           return
         }
+        try append(bytes, from: pieceStart, to: end)
+        index = end
+        try finishPiece(handle)
         continue
       case .byteOrderMark(let matched):
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -252,39 +245,62 @@ struct JSONMemberScanner {
     state = .piece
   }
 
-  /// Reads one byte of the piece; whether the piece has ended (with this byte, or for a
-  /// scalar, before it).
-  private mutating func scanPiece(_ byte: UInt8) throws -> Bool {
+  /// Reads the piece's bytes from `start` on: the index just past its end (a scalar ends
+  /// before the byte that ends it), or `nil` when it goes on past `bytes`.
+  private mutating func scanPiece(_ bytes: UnsafeRawBufferPointer, from start: Int) throws -> Int? {
+    var index = start
+    let count = bytes.count
     if isScalar {
-      return Self.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
-        || byte == UInt8(ascii: "}")
-    }
-    if inString {
-      if escaped {
-        escaped = false
-      } else if byte == UInt8(ascii: "\\") {
-        escaped = true
-      } else if byte == UInt8(ascii: "\"") {
-        inString = false
-        return pieceDepth == 0
+      while index < count {
+        let byte = bytes[index]
+        if Self.isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")
+          || byte == UInt8(ascii: "}")
+        {
+          return index
+        }
+        index += 1
       }
-      return false
+      return nil
     }
-    switch byte {
-    case UInt8(ascii: "\""):
-      inString = true
-    case UInt8(ascii: "{"), UInt8(ascii: "["):
-      pieceDepth += 1
-      try Self.checkDepth(outerDepth + pieceDepth)
-    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-      pieceDepth -= 1
-      // A closing bracket of the wrong kind ends the piece all the same: the decoder it is
-      // handed to refuses it.
-      return pieceDepth <= 0
-    default:
-      break
+    // Kept in locals while scanning, written back when the bytes run out.
+    var inString = self.inString
+    var escaped = self.escaped
+    var depth = pieceDepth
+    defer {
+      self.inString = inString
+      self.escaped = escaped
+      pieceDepth = depth
     }
-    return false
+    while index < count {
+      let byte = bytes[index]
+      index += 1
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+          if depth == 0 { return index }
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        try Self.checkDepth(outerDepth + depth)
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        // A closing bracket of the wrong kind ends the piece all the same: the decoder it is
+        // handed to refuses it.
+        if depth <= 0 { return index }
+      default:
+        break
+      }
+    }
+    return nil
   }
 
   private mutating func append(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) throws {
