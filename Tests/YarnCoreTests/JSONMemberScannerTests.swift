@@ -79,7 +79,9 @@ import Testing
 
   @Test func aTrailingCommaIsAllowedAsJSONDecoderAllowsIt() {
     #expect(
-      events(#"{"a":[1,],}"#) == [.object, .key(bytes(#""a""#)), .arrayStart, .element(bytes("1")), .arrayEnd])
+      events(#"{"a":[1,],}"#) == [
+        .object, .key(bytes(#""a""#)), .arrayStart, .element(bytes("1")), .arrayEnd,
+      ])
   }
 
   @Test func oneByteOrderMarkIsSkipped() {

@@ -62,7 +62,10 @@ import Testing
   @Test(arguments: [
     ("5", "at the top level: expected to decode Dictionary<String, Any> but found number instead."),
     ("null", "at the top level: cannot get keyed decoding container -- found null value instead"),
-    (#"{"notes":[],"projects":[],"sessions":[],"yarns":[],"tools":5}"#, "at tools: expected to decode Array<Any> but found number instead."),
+    (
+      #"{"notes":[],"projects":[],"sessions":[],"yarns":[],"tools":5}"#,
+      "at tools: expected to decode Array<Any> but found number instead."
+    ),
     (#"{"yarns":{},"notes":{}}"#, "at notes: expected to decode Array<Any> but found a dictionary instead."),
     (#"{"notes":[],"projects":[],"yarns":"x"}"#, #"at the top level: missing key "sessions""#),
   ])
@@ -90,7 +93,8 @@ import Testing
 
   @Test func anItemLongerThanTheLimitIsRefusedNamingIt() {
     let limits = BackupLimits(maxItemBytes: 64)
-    let long = #"{"id":"y3","name":""# + String(repeating: "x", count: 100) + #"","isStashed":true,"photos":[]}"#
+    let long =
+      #"{"id":"y3","name":""# + String(repeating: "x", count: 100) + #"","isStashed":true,"photos":[]}"#
     let read = BackupReader.decode(document(yarns: [Self.yarn1, long]), limits: limits)
     #expect(read.problems == [.invalidLibrary(reason: "at yarns[1]: the item is longer than 64 bytes")])
   }
@@ -196,7 +200,8 @@ import Testing
     do { try Backup.verify(zip) } catch BackupError.invalidBackup(_, let problems) {
       verified = problems.map(\.description)
     }
-    let store = try LibraryStore(directory: dir.appendingPathComponent("lib-" + zip.lastPathComponent), mode: .readWrite)
+    let store = try LibraryStore(
+      directory: dir.appendingPathComponent("lib-" + zip.lastPathComponent), mode: .readWrite)
     defer { try? store.close() }
     var restored: [String] = []
     do { try Backup.restore(from: zip, into: store) } catch BackupError.invalidBackup(_, let problems) {
@@ -220,7 +225,9 @@ import Testing
       }
       let found = try problems(of: undecodable, in: dir)
       #expect(found.count == 1)
-      #expect(found.first?.hasPrefix("library.json is not a valid library: at yarns[1499].id: ") == true, "\(found)")
+      #expect(
+        found.first?.hasPrefix("library.json is not a valid library: at yarns[1499].id: ") == true, "\(found)"
+      )
       // The last yarn breaks a rule; a duplicate ID; a usage of a missing yarn.
       let lineBreak = try backup(library, in: dir, name: "line-break.zip") {
         $0.replacingOccurrences(of: #""name" : "Yarn 1499 "#, with: #""name" : "Yarn\n1499 "#)
@@ -239,6 +246,33 @@ import Testing
         try problems(of: missing, in: dir) == [
           "library.json: project p1 (Hat) uses yarn y1, which is missing"
         ])
+    }
+  }
+
+  @Test func aRestoreTakesTheCheckOfItsOwnBackupOnly() throws {
+    try Support.withScratch { dir in
+      let library = largeLibrary(count: 300)
+      let good = dir.appendingPathComponent("good.zip")
+      try write(library, to: good, in: dir)
+      let checked = try Backup.checkLibrary(of: good)
+      #expect(
+        checked.counts
+          == BackupManifest.Counts(yarns: 300, projects: 1, notes: 1, sessions: 1, attachments: 0, tools: 0))
+      var options = RestoreOptions()
+      options.checked = checked
+      let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
+      let report = try Backup.restore(from: good, into: store, options: options)
+      #expect(report.added == checked.counts)
+      #expect(try store.library() == library)
+      try store.close()
+      // The check of another backup is not taken for this one: it is checked, and refused.
+      let bad = try backup(library, in: dir, name: "bad.zip") {
+        $0.replacingOccurrences(of: #""id" : "y299""#, with: #""id" : "y298""#)
+      }
+      let other = try LibraryStore(directory: dir.appendingPathComponent("other"), mode: .readWrite)
+      #expect(throws: BackupError.self) { try Backup.restore(from: bad, into: other, options: options) }
+      #expect(try other.isEmpty())
+      try other.close()
     }
   }
 }

@@ -54,6 +54,10 @@ public struct RestoreOptions: Sendable {
   /// `nil`): a caller that restores from a temporary copy (standard input spooled to a
   /// file) names the source the user gave.
   public var backupName: String?
+  /// What `Backup.checkLibrary(of:limits:)` found of this backup just before, so that a
+  /// restore of it (not a dry run, not a merge) need not check `library.json` again; used
+  /// only when the backup's manifest is still the one checked.
+  package var checked: Backup.CheckedLibrary?
 
   /// Options; by default a real (not dry-run) `.emptyOnly` restore with the standard limits.
   public init(
@@ -208,6 +212,14 @@ extension Backup {
       let plan = try RestorePlan(merging: read.library, into: store)
       merging = (read.library, plan)
       added = plan.added
+    } else if !options.dryRun, let checked = options.checked, checked.manifest == reader.manifest,
+      reader.formatVersion == Backup.formatVersion
+    {
+      // Checked just before by the caller: the insertion reads compare the file with the
+      // manifest's SHA-256, so they read what was checked.
+      counter.add(reader.librarySize)
+      problems = []
+      added = checked.counts
     } else {
       let checked = reader.checkLibrary(now: store.clock())
       counter.add(reader.librarySize)
