@@ -104,6 +104,8 @@ public enum Backup {
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
   ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
   ///   `CancellationError` when the current task is cancelled (checked between attachments).
+  /// - Complexity: O(backup bytes) time; memory O(the largest item + the items' IDs and
+  ///   references), not O(library): `library.json` is read item by item.
   @discardableResult
   public static func verify(
     _ url: URL, limits: BackupLimits = .standard, progress: (@Sendable (Double) -> Void)? = nil

@@ -19,8 +19,10 @@ import YarnStore
 /// `init` opens the container, checks every entry's name and kind, reads `manifest.json`
 /// (refusing a newer format), and compares the manifest with the container's listing and
 /// claimed sizes. No other entry is read yet, so a zip bomb or a traversal archive is refused
-/// after reading at most the manifest. `readLibrary()` and `readAttachment(_:to:)` then read
-/// with a cap of each file's manifest size and check size and SHA-256.
+/// after reading at most the manifest. `checkLibrary(now:visit:)` (item by item),
+/// `readItems(_:visit:)`, `readLibrary(now:)` (the whole library, for a merge) and
+/// `readAttachment(_:to:)` then read with a cap of each file's manifest size and check size
+/// and SHA-256.
 ///
 /// Not `Sendable`: it owns a libzip handle.
 final class BackupReader {
