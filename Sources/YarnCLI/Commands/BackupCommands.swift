@@ -234,7 +234,7 @@ struct BackupRestore: CancellableCommand {
     // bytes, before a library is created for it. A dry run opens read-only and creates
     // nothing.
     if !dryRun, !FileManager.default.fileExists(atPath: libraryURL.path) {
-      try input.namingErrors { try Backup.checkLibrary(of: url) }
+      options.checked = try input.namingErrors { try Backup.checkLibrary(of: url) }
     }
     let bar = ProgressBar("restoring", context: context)
     defer { bar.finish() }

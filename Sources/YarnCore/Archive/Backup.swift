@@ -104,6 +104,8 @@ public enum Backup {
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
   ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
   ///   `CancellationError` when the current task is cancelled (checked between attachments).
+  /// - Complexity: O(backup bytes) time; memory O(the largest item + the items' IDs and
+  ///   references), not O(library): `library.json` is read item by item.
   @discardableResult
   public static func verify(
     _ url: URL, limits: BackupLimits = .standard, progress: (@Sendable (Double) -> Void)? = nil
@@ -113,7 +115,7 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var counter = reader.progressCounter(progress)
-    var problems = reader.readLibrary().problems
+    var problems = reader.checkLibrary().problems
     counter.add(reader.librarySize)
     try Task.checkCancellation()
     for file in reader.attachmentFiles {
@@ -134,13 +136,32 @@ public enum Backup {
   /// library only to restore into it (the CLI) calls this first, so that a backup refused
   /// for these reasons creates no library.
   ///
+  /// - Returns: what was checked, which a restore of the same backup takes
+  ///   (`RestoreOptions.checked`) so as not to check `library.json` a second time.
   /// - Throws: the errors of `verify`, but for the attachments' bytes.
-  package static func checkLibrary(of url: URL, limits: BackupLimits = .standard) throws {
+  @discardableResult
+  package static func checkLibrary(
+    of url: URL, limits: BackupLimits = .standard
+  ) throws -> CheckedLibrary {
     let reader = try BackupReader(url: url, limits: limits)
-    let problems =
-      reader.structuralProblems.isEmpty
-      ? reader.readLibrary().problems : reader.structuralProblems
-    guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
+    guard reader.structuralProblems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
+    }
+    let checked = reader.checkLibrary()
+    guard checked.problems.isEmpty else {
+      throw BackupError.invalidBackup(path: url.path, problems: checked.problems)
+    }
+    return CheckedLibrary(manifest: reader.manifest, counts: checked.counts)
+  }
+
+  /// A backup whose `library.json` `checkLibrary(of:limits:)` found sound, as it read it: its
+  /// manifest (which holds the SHA-256 of `library.json`) and the items it counted. A restore
+  /// given it (`RestoreOptions.checked`) of a backup with the same manifest skips its own
+  /// check of `library.json`: the reads that insert the items compare the file with that
+  /// SHA-256, so they insert the very bytes that were checked (or refuse them).
+  package struct CheckedLibrary: Hashable, Sendable {
+    let manifest: BackupManifest
+    let counts: BackupManifest.Counts
   }
 
   /// Restores the backup at `url` into `store`, which must be empty (`RestoreMode.emptyOnly`),

@@ -104,15 +104,18 @@ enum BackupChecks {
   }
 
   /// A readable account of a decoding error: what was wrong and at which JSON path.
-  /// - Parameter prefix: the path of the decoded value in its document (`yarns[3]`), put
-  ///   before the error's own path.
-  static func describe(_ error: Error, prefix: String = "") -> String {
+  /// - Parameters:
+  ///   - prefix: the path of the decoded value in its document (`yarns[3]`), put before the
+  ///     error's own path.
+  ///   - droppingFirst: how many keys of the error's own path to leave out (the value's place
+  ///     in what it was decoded from, which `prefix` names instead).
+  static func describe(_ error: Error, prefix: String = "", droppingFirst: Int = 0) -> String {
     guard let error = error as? DecodingError else {
       return (prefix.isEmpty ? "" : "at \(prefix): ") + String(describing: error)
     }
     func path(_ context: DecodingError.Context) -> String {
       var out = prefix
-      for key in context.codingPath {
+      for key in context.codingPath.dropFirst(droppingFirst) {
         if let index = key.intValue {
           out += "[\(index)]"
         } else {

@@ -127,8 +127,14 @@ public struct BackupLimits: Hashable, Sendable {
   public var maxEntries: Int
   /// The most bytes `manifest.json` may inflate to (it is read into memory).
   public var maxManifestBytes: Int64
-  /// The most bytes `library.json` may inflate to (it is read into memory and decoded).
+  /// The most bytes `library.json` may inflate to (it is read item by item).
   public var maxLibraryBytes: Int64
+  /// The most bytes one item of `library.json` may take (an element of its arrays, or
+  /// another member's value, or a key; each is held in memory to be decoded): 16 MiB by
+  /// default. An item is far smaller: a note at its longest, 100,000 characters
+  /// (`Rules.maximumNoteLength`), takes at most 1.2 MB of JSON when each is one scalar written
+  /// as an escaped surrogate pair.
+  public var maxItemBytes: Int
   /// The most bytes all files together may hold, by the manifest's sizes.
   public var maxTotalBytes: Int64
   /// The most an entry of at least `ratioFloorBytes` may inflate relative to its compressed
@@ -144,8 +150,10 @@ public struct BackupLimits: Hashable, Sendable {
   public init(
     maxEntries: Int = 100_000, maxManifestBytes: Int64 = 64 << 20,
     maxLibraryBytes: Int64 = 1 << 30, maxTotalBytes: Int64 = 1 << 40,
-    maxCompressionRatio: Int64 = 200, ratioFloorBytes: Int64 = 1 << 20
+    maxCompressionRatio: Int64 = 200, ratioFloorBytes: Int64 = 1 << 20,
+    maxItemBytes: Int = 16 << 20
   ) {
+    self.maxItemBytes = maxItemBytes
     self.maxEntries = maxEntries
     self.maxManifestBytes = maxManifestBytes
     self.maxLibraryBytes = maxLibraryBytes
@@ -154,7 +162,8 @@ public struct BackupLimits: Hashable, Sendable {
     self.ratioFloorBytes = ratioFloorBytes
   }
 
-  /// The defaults: 100,000 entries, a 64 MiB manifest, a 1 GiB `library.json`, 1 TiB in
-  /// all, a compression ratio of 200 for entries of 1 MiB (2^20 bytes) or more.
+  /// The defaults: 100,000 entries, a 64 MiB manifest, a 1 GiB `library.json` of items of
+  /// at most 16 MiB each, 1 TiB in all, a compression ratio of 200 for entries of 1 MiB (2^20
+  /// bytes) or more.
   public static let standard = BackupLimits()
 }

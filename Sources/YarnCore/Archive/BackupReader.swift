@@ -19,8 +19,10 @@ import YarnStore
 /// `init` opens the container, checks every entry's name and kind, reads `manifest.json`
 /// (refusing a newer format), and compares the manifest with the container's listing and
 /// claimed sizes. No other entry is read yet, so a zip bomb or a traversal archive is refused
-/// after reading at most the manifest. `readLibrary()` and `readAttachment(_:to:)` then read
-/// with a cap of each file's manifest size and check size and SHA-256.
+/// after reading at most the manifest. `checkLibrary(now:visit:)` (item by item),
+/// `readItems(_:visit:)`, `readLibrary(now:)` (the whole library, for a merge) and
+/// `readAttachment(_:to:)` then read with a cap of each file's manifest size and check size
+/// and SHA-256.
 ///
 /// Not `Sendable`: it owns a libzip handle.
 final class BackupReader {
@@ -198,94 +200,113 @@ final class BackupReader {
     var problems: [BackupProblem]
   }
 
-  /// The most item decoding problems reported one by one; the rest are counted.
-  static let maxItemProblems = 20
-
-  /// Reads `library.json` whole, at most to its manifest size (itself capped at
-  /// `limits.maxLibraryBytes`, checked before reading), checks its size and SHA-256,
-  /// upgrades a document of an older format (`BackupMigrations`), decodes it with the
-  /// models' own `Codable` conformances, and checks the items (`LibraryCheck`).
-  ///
-  /// Each item is decoded on its own (`Decoded`), so that one bad yarn does not hide the
-  /// others: every item that does not decode is reported (the first 20 by their path, such as
-  /// `yarns[3].quantity`, then a count).
-  ///
-  /// - Complexity: memory O(size of `library.json`): about 10 MB for a real library.
-  ///
-  /// - Parameter now: the present instant, for the rule that no session is in the future.
-  func readLibrary(now: Date = Date()) -> LibraryRead {
-    guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
-      return LibraryRead(library: Library(), problems: [.missing(BackupManifest.libraryPath)])
-    }
-    guard file.size <= limits.maxLibraryBytes else {
-      return LibraryRead(
-        library: Library(), problems: [.tooLarge(file.path, limit: limits.maxLibraryBytes)])
-    }
-    var data = Data()
-    data.reserveCapacity(Int(max(0, file.size)))
-    if let problem = readVerified(file, { data.append(contentsOf: $0) }) {
-      return LibraryRead(library: Library(), problems: [problem])
-    }
-    if formatVersion != Backup.formatVersion {
-      do {
-        data = try BackupMigrations.migrate(data, from: formatVersion, document: \.library)
-      } catch let failure as BackupMigrations.Failure {
-        return LibraryRead(
-          library: Library(),
-          problems: [
-            .invalidLibrary(
-              reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
-          ])
-      } catch {
-        return LibraryRead(
-          library: Library(), problems: [.invalidLibrary(reason: String(describing: error))])
-      }
-    }
-    let decoded = BackupReader.decode(data)
-    guard decoded.problems.isEmpty else { return decoded }
-    return LibraryRead(
-      library: decoded.library,
-      problems: LibraryCheck.problems(of: decoded.library, manifest: manifest, now: now))
+  /// What `checkLibrary(now:visit:)` found.
+  struct LibraryCheckResult {
+    /// Every problem, as `LibraryRead.problems`.
+    var problems: [BackupProblem]
+    /// The items of each kind (`attachments` 0, `tools` 0 when there are none).
+    var counts: BackupManifest.Counts
   }
 
-  /// Decodes `library.json`'s bytes, each item on its own (`Decoded`): the items that
-  /// decoded, and a problem for each that did not (the first 20 by their path, such as
-  /// `yarns[3].quantity`, then a count) or for a document that is not JSON or not an object
-  /// of the four arrays.
-  static func decode(_ data: Data) -> LibraryRead {
-    let document: LibraryDocument
+  /// Reads `library.json` item by item, at most to its manifest size (itself capped at
+  /// `limits.maxLibraryBytes`, checked before reading), checking its size and SHA-256 as it
+  /// is read, decodes each item with the models' own `Codable` conformances as soon as it is
+  /// read (`LibraryDocumentReader`), and checks the items (`LibraryCheck`) as they come.
+  ///
+  /// Each item is decoded on its own, so that one bad yarn does not hide the others: every
+  /// item that does not decode is reported (the first 20 by their path, such as
+  /// `yarns[3].quantity`, then a count). A problem of reading (size, digest, CRC) is the only
+  /// one reported; so is a document that is not JSON, or not an object of the arrays.
+  ///
+  /// A document of an older format version is read whole, upgraded (`BackupMigrations`) and
+  /// then read item by item: memory O(its size) for such a backup (none exists yet: version
+  /// 1 is the first).
+  ///
+  /// - Complexity: memory O(the largest item + the IDs and references `LibraryCheck`
+  ///   keeps), not O(size of `library.json`).
+  ///
+  /// - Parameters:
+  ///   - now: the present instant, for the rule that no session is in the future.
+  ///   - visit: called with each item that decoded, in the file's order, and whether
+  ///     nothing was found wrong so far (this item's own checks included). Items visited may
+  ///     come from a document refused later (its digest, its end): a caller that acts on
+  ///     them must undo that when `problems` is not empty.
+  func checkLibrary(
+    now: Date = Date(), visit: @escaping (LibraryItem, _ soundSoFar: Bool) -> Void = { _, _ in }
+  ) -> LibraryCheckResult {
+    let check = LibraryCheck(manifest: manifest, now: now)
+    let reader = LibraryDocumentReader(
+      check: check, maxItemBytes: limits.maxItemBytes, visit: visit)
+    let problems = read(into: reader)
+    let counts = check.counts
+    return LibraryCheckResult(
+      problems: problems,
+      counts: BackupManifest.Counts(
+        yarns: counts.yarns, projects: counts.projects, notes: counts.notes,
+        sessions: counts.sessions, attachments: 0, tools: counts.tools ?? 0))
+  }
+
+  /// `checkLibrary(now:)`, keeping the items: the whole library in memory (for a merge,
+  /// which compares every item with the library's before changing anything).
+  func readLibrary(now: Date = Date()) -> LibraryRead {
+    var library = Library()
+    let problems = checkLibrary(now: now) { item, _ in library.append(item) }.problems
+    return LibraryRead(library: library, problems: problems)
+  }
+
+  /// Reads again the items of `arrays` of a `library.json` that `checkLibrary` found sound,
+  /// handing each to `visit` in the file's order; the other arrays are skipped, and nothing is
+  /// checked but the size and SHA-256 (the same bytes), and that each item decodes.
+  ///
+  /// - Returns: the problems found (none, unless the file changed since it was checked).
+  func readItems(_ arrays: Set<LibraryArray>, visit: @escaping (LibraryItem) -> Void) -> [BackupProblem] {
+    let reader = LibraryDocumentReader(
+      arrays: arrays, validating: false, check: nil, maxItemBytes: limits.maxItemBytes
+    ) { item, _ in visit(item) }
+    return read(into: reader)
+  }
+
+  /// Feeds `library.json` to `reader`; every problem found.
+  private func read(into reader: LibraryDocumentReader) -> [BackupProblem] {
+    guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
+      return [.missing(BackupManifest.libraryPath)]
+    }
+    guard file.size <= limits.maxLibraryBytes else {
+      return [.tooLarge(file.path, limit: limits.maxLibraryBytes)]
+    }
+    guard formatVersion != Backup.formatVersion else {
+      if let problem = readVerified(file, { reader.feed($0) }) { return [problem] }
+      return reader.finish()
+    }
+    // An older format: read whole and upgraded first.
+    var data = Data()
+    data.reserveCapacity(Int(max(0, file.size)))
+    if let problem = readVerified(file, { data.append(contentsOf: $0) }) { return [problem] }
     do {
-      document = try JSONCoding.decoder().decode(LibraryDocument.self, from: data)
+      data = try BackupMigrations.migrate(data, from: formatVersion, document: \.library)
+    } catch let failure as BackupMigrations.Failure {
+      return [
+        .invalidLibrary(
+          reason: "cannot upgrade it from format version \(formatVersion): \(failure.reason)")
+      ]
     } catch {
-      return LibraryRead(
-        library: Library(), problems: [.invalidLibrary(reason: BackupChecks.describe(error))])
+      return [.invalidLibrary(reason: String(describing: error))]
     }
-    var failures: [Error] = []
-    func items<Item>(_ list: [Decoded<Item>]) -> [Item] {
-      list.compactMap { decoded in
-        switch decoded.result {
-        case .success(let item): return item
-        case .failure(let error):
-          failures.append(error)
-          return nil
-        }
-      }
+    data.withUnsafeBytes { reader.feed($0) }
+    return reader.finish()
+  }
+
+  /// Decodes `library.json`'s bytes, each item on its own: the items that decoded, and a
+  /// problem for each that did not (the first 20 by their path, such as `yarns[3].quantity`,
+  /// then a count) or for a document that is not JSON or not an object of the arrays
+  /// (`LibraryDocumentReader`, without `LibraryCheck`).
+  static func decode(_ data: Data, limits: BackupLimits = .standard) -> LibraryRead {
+    var library = Library()
+    let reader = LibraryDocumentReader(check: nil, maxItemBytes: limits.maxItemBytes) { item, _ in
+      library.append(item)
     }
-    // The file's order: notes, projects, sessions, tools, yarns (sorted keys).
-    let notes = items(document.notes)
-    let projects = items(document.projects)
-    let sessions = items(document.sessions)
-    let yarns = items(document.yarns)
-    let tools = items(document.tools ?? [])
-    let library = Library(
-      yarns: yarns, projects: projects, notes: notes, sessions: sessions, tools: tools)
-    var problems = failures.prefix(maxItemProblems).map {
-      BackupProblem.invalidLibrary(reason: BackupChecks.describe($0))
-    }
-    if failures.count > maxItemProblems {
-      problems.append(
-        .invalidLibrary(reason: "\(failures.count - maxItemProblems) more items do not decode"))
-    }
+    data.withUnsafeBytes { reader.feed($0) }
+    let problems = reader.finish()
     return LibraryRead(library: library, problems: problems)
   }
 
@@ -370,35 +391,15 @@ final class BackupReader {
   }
 }
 
-/// `library.json` as read by a backup: each item decoded on its own.
-private struct LibraryDocument: Decodable {
-  var notes: [Decoded<Note>]
-  var projects: [Decoded<Project>]
-  var sessions: [Decoded<TimeSession>]
-  var yarns: [Decoded<Yarn>]
-  /// Absent in backups made before tools existed.
-  var tools: [Decoded<Tool>]?
-}
-
-/// One item of an array, decoded by its own `Codable` conformance; a failure is kept (with
-/// its full coding path) instead of ending the whole document's decoding.
-private struct Decoded<Item: Decodable>: Decodable {
-  let result: Result<Item, Error>
-
-  init(from decoder: any Decoder) throws {
-    do {
-      result = .success(try Item(from: decoder))
-    } catch let error as DecodingError {
-      result = .failure(error)
-    } catch {
-      // JSONDecoder checks strings and numbers as an item reads them, throwing its own
-      // syntax errors, which it words as "not valid JSON" only at the top level: said so here,
-      // at the item's path.
-      result = .failure(
-        DecodingError.dataCorrupted(
-          .init(
-            codingPath: decoder.codingPath, debugDescription: "The given data was not valid JSON.",
-            underlyingError: error)))
+extension Library {
+  /// Adds `item` to its array.
+  mutating func append(_ item: LibraryItem) {
+    switch item {
+    case .note(let note): notes.append(note)
+    case .project(let project): projects.append(project)
+    case .session(let session): sessions.append(session)
+    case .tool(let tool): tools.append(tool)
+    case .yarn(let yarn): yarns.append(yarn)
     }
   }
 }

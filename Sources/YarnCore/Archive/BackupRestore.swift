@@ -54,6 +54,10 @@ public struct RestoreOptions: Sendable {
   /// `nil`): a caller that restores from a temporary copy (standard input spooled to a
   /// file) names the source the user gave.
   public var backupName: String?
+  /// What `Backup.checkLibrary(of:limits:)` found of this backup just before, so that a
+  /// restore of it (not a dry run, not a merge) need not check `library.json` again; used
+  /// only when the backup's manifest is still the one checked.
+  package var checked: Backup.CheckedLibrary?
 
   /// Options; by default a real (not dry-run) `.emptyOnly` restore with the standard limits.
   public init(
@@ -132,8 +136,9 @@ extension Backup {
   ///
   /// First everything is checked that can be without touching the library: names, kinds
   /// and the manifest before reading any data (so hostile archives are refused at once),
-  /// then `library.json` (read whole, capped, checked item by item), and for a merge each
-  /// item against the library by ID. Then, in one write transaction: every attachment is
+  /// then `library.json` (read and checked item by item, its size capped), and for a merge
+  /// each item against the library by ID (a merge holds the backup's items in memory; the
+  /// other modes read `library.json` again to insert its items, one at a time). Then, in one write transaction: every attachment is
   /// read, checked against its size and SHA-256 and placed in the store's content-addressed
   /// folder (those already there are only checked); `.replace` writes the safety backup and
   /// removes everything; the items are inserted. After the commit, attachment files no
@@ -192,17 +197,41 @@ extension Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var counter = reader.progressCounter(progress)
-    let read = reader.readLibrary(now: store.clock())
-    counter.add(reader.librarySize)
-    try Task.checkCancellation()
-    var problems = read.problems
     let files = reader.attachmentFiles
-    let plan = try RestorePlan(read.library, into: store, mode: mode)
+    // Checked before anything changes. A merge compares every item with the library's, so
+    // it holds the whole backup in memory; the other modes read it item by item, keeping
+    // only what the checks need, and read it again to insert it (`insertItems`).
+    var problems: [BackupProblem]
+    var merging: (library: Library, plan: RestorePlan)?
+    var added: BackupManifest.Counts
+    if mode == .merge {
+      let read = reader.readLibrary(now: store.clock())
+      counter.add(reader.librarySize)
+      try Task.checkCancellation()
+      problems = read.problems
+      let plan = try RestorePlan(merging: read.library, into: store)
+      merging = (read.library, plan)
+      added = plan.added
+    } else if !options.dryRun, let checked = options.checked, checked.manifest == reader.manifest,
+      reader.formatVersion == Backup.formatVersion
+    {
+      // Checked just before by the caller: the insertion reads compare the file with the
+      // manifest's SHA-256, so they read what was checked.
+      counter.add(reader.librarySize)
+      problems = []
+      added = checked.counts
+    } else {
+      let checked = reader.checkLibrary(now: store.clock())
+      counter.add(reader.librarySize)
+      problems = checked.problems
+      added = checked.counts
+    }
     try Task.checkCancellation()
+    let conflicts = merging?.plan.conflicts ?? []
 
     // Refused or a dry run: the attachments are only checked, so that every problem is
     // reported; nothing is written.
-    if options.dryRun || !problems.isEmpty || !plan.conflicts.isEmpty {
+    if options.dryRun || !problems.isEmpty || !conflicts.isEmpty {
       for file in files {
         try Task.checkCancellation()
         if let problem = try reader.readAttachment(file, to: nil) { problems.append(problem) }
@@ -212,15 +241,15 @@ extension Backup {
       guard problems.isEmpty else {
         throw BackupError.invalidBackup(path: url.path, problems: problems)
       }
-      guard plan.conflicts.isEmpty else {
-        throw BackupError.mergeConflicts(path: url.path, conflicts: plan.conflicts)
+      guard conflicts.isEmpty else {
+        throw BackupError.mergeConflicts(path: url.path, conflicts: conflicts)
       }
     }
 
     let newFiles = files.filter { !store.hasAttachment(sha256: $0.sha256) }
     var report = RestoreReport(
-      manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: plan.added,
-      unchanged: plan.unchanged, replaced: .zero, safetyBackup: nil)
+      manifest: reader.manifest, mode: mode, dryRun: options.dryRun, added: added,
+      unchanged: merging?.plan.unchanged ?? .zero, replaced: .zero, safetyBackup: nil)
     report.added.attachments = newFiles.count
     if mode == .merge { report.unchanged.attachments = files.count - newFiles.count }
     if mode == .replace, !wasEmpty {
@@ -248,9 +277,14 @@ extension Backup {
         try placeAttachments(
           files, from: reader, into: store, placed: &placed, url: url, counter: &counter)
         counter.finish()
-        // Planned again under the write lock: the library may have changed since.
         func insertItems() throws {
-          let final = try RestorePlan(read.library, into: store, mode: mode)
+          guard let merging else {
+            try Task.checkCancellation()
+            try insertStreamed(from: reader, into: store, url: url)
+            return
+          }
+          // Planned again under the write lock: the library may have changed since.
+          let final = try RestorePlan(merging: merging.library, into: store)
           guard final.conflicts.isEmpty else {
             throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
           }
@@ -299,6 +333,31 @@ extension Backup {
     _ = try? store.sweepAttachments()
     if let target = report.safetyBackup { pruneSafetyBackups(besides: target) }
     return report
+  }
+
+  /// Inserts the items of the backup's `library.json`, found sound by `checkLibrary`, read
+  /// again item by item (`BackupReader.readItems`): the yarns, then the projects, then the
+  /// notes, sessions and tools, each in the file's order: three reads, so that what an item
+  /// refers to is in the store before it, in the order `LibraryStore.insert(library:)` inserts
+  /// a whole library. Run inside the restore's write transaction.
+  ///
+  /// - Throws: the store's errors (the first; the file is still read to its end);
+  ///   `BackupError.invalidBackup` when the file no longer reads as it did when checked.
+  private static func insertStreamed(
+    from reader: BackupReader, into store: LibraryStore, url: URL
+  ) throws {
+    let passes: [Set<LibraryArray>] = [[.yarns], [.projects], [.notes, .sessions, .tools]]
+    for arrays in passes {
+      var failure: Error?
+      let problems = reader.readItems(arrays) { item in
+        guard failure == nil else { return }
+        do { try store.insert(item) } catch { failure = error }
+      }
+      guard problems.isEmpty else {
+        throw BackupError.invalidBackup(path: url.path, problems: problems)
+      }
+      if let failure { throw failure }
+    }
   }
 
   /// Reads each attachment of the backup, checks it, and places it in the store's
@@ -418,9 +477,9 @@ extension BackupManifest.Counts {
     yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 }
 
-/// What a restore adds to a library: for `.merge` each item of the backup compared by ID
-/// with the library's (added when the library lacks the ID, left alone when equal, a
-/// conflict otherwise); for the other modes every item.
+/// What a merge adds to a library: each item of the backup compared by ID with the
+/// library's (added when the library lacks the ID, left alone when equal, a conflict
+/// otherwise). (The other modes add every item, read item by item: `insertStreamed`.)
 struct RestorePlan {
   private(set) var added = BackupManifest.Counts.zero
   private(set) var unchanged = BackupManifest.Counts.zero
@@ -428,18 +487,10 @@ struct RestorePlan {
   /// The items to insert, in the backup's order.
   private(set) var additions = Library()
 
-  /// Compares `library` with `store` (in a merge).
+  /// Compares `library` with `store`.
   ///
   /// - Throws: `StoreError` from the store's look-ups.
-  init(_ library: Library, into store: LibraryStore, mode: RestoreMode) throws {
-    guard mode == .merge else {
-      additions = library
-      added = BackupManifest.Counts(
-        yarns: library.yarns.count, projects: library.projects.count,
-        notes: library.notes.count, sessions: library.sessions.count, attachments: 0,
-        tools: library.tools.count)
-      return
-    }
+  init(merging library: Library, into store: LibraryStore) throws {
     // In the file's order (notes, projects, sessions, yarns), so conflicts are listed so.
     for note in library.notes {
       let mine = RestorePlan.stored(note)
@@ -569,5 +620,18 @@ struct RestorePlan {
     if keys.isEmpty { return "its content differs from the library's" }
     return keys.joined(separator: ", ") + (keys.count == 1 ? " differs" : " differ")
       + " from the library's"
+  }
+}
+
+extension LibraryStore {
+  /// Inserts `item` (`insert(_:)` of its kind).
+  fileprivate func insert(_ item: LibraryItem) throws {
+    switch item {
+    case .note(let note): try insert(note)
+    case .project(let project): try insert(project)
+    case .session(let session): try insert(session)
+    case .tool(let tool): try insert(tool)
+    case .yarn(let yarn): try insert(yarn)
+    }
   }
 }

@@ -28,7 +28,14 @@ final class LibraryCheck {
   private let manifest: BackupManifest?
   /// The present instant, for the rule that no session is in the future.
   private let now: Date
-  private var problems: [BackupProblem] = []
+  /// The problems found, in the order `finish()` lists them: those of the notes, projects,
+  /// sessions, tools and yarns (the file's order, whatever order the items are added in),
+  /// then those `finish()` finds.
+  private var problems: [[BackupProblem]] = Array(repeating: [], count: 6)
+  /// Where `report` puts a problem: the kind of item being added, or 5 in `finish()`.
+  private var bucket = 5
+  /// Whether a problem has been found so far (of the items added; `finish()` finds more).
+  private(set) var hasProblems = false
   private var yarnIDs = Set<StoredID>()
   private var projectIDs = Set<StoredID>()
   private var noteIDs = Set<StoredID>()
@@ -42,7 +49,10 @@ final class LibraryCheck {
   private var running: [String] = []
   private var sizes: [String: Int64] = [:]
   private var used = Set<String>()
-  private var counts = BackupManifest.Counts(yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
+  /// The items added of each kind (`attachments` counted by `finish()`; `tools` `nil` until
+  /// a tool is added).
+  private(set) var counts = BackupManifest.Counts(
+    yarns: 0, projects: 0, notes: 0, sessions: 0, attachments: 0)
 
   /// Every problem of `library`, alone (`manifest` `nil`: what `Backup.create` checks of
   /// the library it writes) or as the document of a backup with `manifest`.
@@ -75,11 +85,16 @@ final class LibraryCheck {
     self.now = now
   }
 
-  private func report(_ reason: String) { problems.append(.inconsistentLibrary(reason: reason)) }
+  private func append(_ problem: BackupProblem) {
+    problems[bucket].append(problem)
+    hasProblems = true
+  }
+
+  private func report(_ reason: String) { append(.inconsistentLibrary(reason: reason)) }
 
   private func report(_ violations: [RuleViolation], kind: String, id: String, name: String? = nil) {
     for violation in violations {
-      problems.append(.brokenRule(kind: kind, id: id, name: name, violation: violation))
+      append(.brokenRule(kind: kind, id: id, name: name, violation: violation))
     }
   }
 
@@ -122,6 +137,7 @@ final class LibraryCheck {
   }
 
   func add(_ yarn: Yarn) {
+    bucket = 4
     counts.yarns += 1
     unique(yarn.id, in: &yarnIDs, kind: "yarn")
     report(yarn.ruleViolations(), kind: "yarn", id: yarn.id, name: yarn.name)
@@ -129,6 +145,7 @@ final class LibraryCheck {
   }
 
   func add(_ project: Project) {
+    bucket = 1
     counts.projects += 1
     unique(project.id, in: &projectIDs, kind: "project")
     report(project.ruleViolations(), kind: "project", id: project.id, name: project.name)
@@ -141,6 +158,7 @@ final class LibraryCheck {
   }
 
   func add(_ note: Note) {
+    bucket = 0
     counts.notes += 1
     unique(note.id, in: &noteIDs, kind: "note")
     report(note.ruleViolations(), kind: "note", id: note.id)
@@ -156,6 +174,7 @@ final class LibraryCheck {
   }
 
   func add(_ session: TimeSession) {
+    bucket = 2
     counts.sessions += 1
     unique(session.id, in: &sessionIDs, kind: "session")
     sessionProjects.append((session.id, session.projectID))
@@ -169,6 +188,7 @@ final class LibraryCheck {
   }
 
   func add(_ tool: Tool) {
+    bucket = 3
     counts.tools = (counts.tools ?? 0) + 1
     unique(tool.id, in: &toolIDs, kind: "tool")
     report(tool.ruleViolations(), kind: "tool", id: tool.id, name: tool.name)
@@ -176,8 +196,10 @@ final class LibraryCheck {
   }
 
   /// Resolves the references and (with a manifest) compares the counts and attachments;
-  /// every problem found, in the order found.
+  /// every problem found: those of the items, kind by kind in the file's order (notes,
+  /// projects, sessions, tools, yarns), each kind's in the order added, then these.
   func finish() -> [BackupProblem] {
+    bucket = 5
     for (toolID, toolName, projectID) in toolProjects where !projectIDs.contains(StoredID(projectID)) {
       report("tool \(toolID) (\(toolName)) is in project \(projectID), which is missing")
     }
@@ -201,10 +223,10 @@ final class LibraryCheck {
       default: continue
       }
     }
-    guard let manifest else { return problems }
+    guard let manifest else { return problems.flatMap { $0 } }
     for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
       if Attachment.isValidDigest(file.sha256), !used.contains(file.sha256) {
-        problems.append(.unusedAttachment(file.path))
+        append(.unusedAttachment(file.path))
       }
     }
     counts.attachments = used.count
@@ -216,13 +238,13 @@ final class LibraryCheck {
       ("attachments", manifest.counts.attachments, counts.attachments),
     ]
     for (kind, inManifest, inLibrary) in pairs where inManifest != inLibrary {
-      problems.append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
+      append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
     }
     // Manifests written before tools were counted have no count of them to compare.
     if let tools = manifest.counts.tools, tools != counts.tools {
-      problems.append(.countMismatch(kind: "tools", manifest: tools, library: counts.tools ?? 0))
+      append(.countMismatch(kind: "tools", manifest: tools, library: counts.tools ?? 0))
     }
-    return problems
+    return problems.flatMap { $0 }
   }
 }
 
