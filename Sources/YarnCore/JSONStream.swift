@@ -36,9 +36,11 @@ package struct JSONStream {
     try write((first ? "" : ",\n") + String(repeating: "  ", count: depth) + "\"" + key + "\" : ")
   }
 
-  /// The most elements encoded by one call of the encoder (`array`): enough that the
-  /// encoder's cost for each call is spread thin, few enough that memory stays flat.
-  package static let batchSize = 256
+  /// The most elements encoded by one call of the encoder (`array`). Any batch spares the
+  /// re-indenting of each element at depth 0; a small one keeps the encoder's tree of the
+  /// batch in the cache: `stash list --json` at 100,000 yarns took about the same CPU time
+  /// with batches of 8 to 64 and more with 256 (bench/README.md, issue 13).
+  package static let batchSize = 16
 
   /// Writes an array from its `[` to its `]`, `depth` levels deep (0: the document itself; 1:
   /// a member of the document's object), handing `body` the function that writes one element.
