@@ -36,10 +36,10 @@ package struct JSONStream {
     try write((first ? "" : ",\n") + String(repeating: "  ", count: depth) + "\"" + key + "\" : ")
   }
 
-  /// The most elements encoded by one call of the encoder (`array`). Any batch spares the
-  /// re-indenting of each element at depth 0; a small one keeps the encoder's tree of the
-  /// batch in the cache: `stash list --json` at 100,000 yarns took about the same CPU time
-  /// with batches of 8 to 64 and more with 256 (bench/README.md, issue 13).
+  /// The most elements encoded by one call of the encoder (`array`), so that memory stays
+  /// flat. Any batch spares the re-indenting of each element at depth 0; of batches of 1 to
+  /// 256, 16 was the fastest for `stash list --json` at 100,000 yarns, by little
+  /// (bench/README.md, "After the `listfast` branch").
   package static let batchSize = 16
 
   /// Writes an array from its `[` to its `]`, `depth` levels deep (0: the document itself; 1:
