@@ -55,7 +55,8 @@ package struct JSONStream {
   ///
   /// - Returns: the number of elements written.
   /// - Throws: what `body`, the encoder (`EncodingError`: a number that is not finite) or the
-  ///   sink throws; when `body` throws, the elements before it are written first.
+  ///   sink throws; when `body` throws, the elements before it are written first; when the
+  ///   encoder throws, none of its batch is.
   @discardableResult
   package func array<T: Encodable>(
     depth: Int = 0, _ body: ((T) throws -> Void) throws -> Void

@@ -239,7 +239,8 @@ final class Context {
   /// gives the whole array (`JSONStream`): memory does not grow with the number of elements.
   ///
   /// - Parameter body: hands each element, in order, to the function it is given.
-  /// - Throws: what `body` or the encoder throws; the elements before it are printed.
+  /// - Throws: what `body` or the encoder throws; the elements before it are printed (but
+  ///   for the encoder's error those of its batch, `JSONStream.array`).
   func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
     let output = self.output
     try JSONStream { output.write(bytes: $0) }.array(body)
