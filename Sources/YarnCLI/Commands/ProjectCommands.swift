@@ -178,27 +178,26 @@ struct ProjectList: ParsableCommand {
       }
       return
     }
-    var table = Table(
-      ["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"], shrinkable: [1])
-    var count = 0
-    try context.read { store in
+    // The table reads the projects twice (`printTable`): a pass to measure, a pass to print.
+    let count = try context.read { store in
       let seconds = try store.loggedSecondsByProject(countingRunningUntil: now)
-      try store.forEachProject(matching: query) { project in
-        count += 1
-        table.add([
-          shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
-          project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
-          Formatting.duration(seconds[project.id] ?? 0),
-        ])
+      return try context.printTable(
+        ["ID", "NAME", "CRAFT", "STATUS", "STARTED", "FINISHED", "TIME"], shrinkable: [1]
+      ) { row in
+        try store.forEachProject(matching: query) { project in
+          row([
+            shortID(project.id), project.name, project.craft?.rawValue ?? "", project.status.rawValue,
+            project.started?.iso8601 ?? "", project.finished?.iso8601 ?? "",
+            Formatting.duration(seconds[project.id] ?? 0),
+          ])
+        }
       }
     }
     if count == 0 {
       context.message(
         query == ProjectQuery()
           ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
-      return
     }
-    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

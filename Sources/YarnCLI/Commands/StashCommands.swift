@@ -248,8 +248,7 @@ struct StashList: ParsableCommand {
   func run(in context: Context) throws {
     // The yarns the query keeps are read one by one (`forEachYarn(matching:)`: filters are
     // SQL conditions); their counted usages come from one grouped query, and a project's
-    // name is read only for a usage that could not be counted. JSON is printed yarn by yarn;
-    // the table needs every row for its widths.
+    // name is read only for a usage that could not be counted. JSON is printed yarn by yarn.
     if context.global.json {
       try context.read { store in
         try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
@@ -263,17 +262,18 @@ struct StashList: ParsableCommand {
       }
       return
     }
-    var table = Table(
-      ["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"], shrinkable: [1, 2])
-    var count = 0
-    try context.read { store in
-      try store.forEachYarn(matching: query, includeActive: includeActive, includingPhotos: false) {
-        yarn, estimate in
-        count += 1
-        table.add([
-          shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
-          yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
-        ])
+    // The table reads the yarns twice (`printTable`): a pass to measure, a pass to print.
+    let count = try context.read { store in
+      try context.printTable(
+        ["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"], shrinkable: [1, 2]
+      ) { row in
+        try store.forEachYarn(matching: query, includeActive: includeActive, includingPhotos: false) {
+          yarn, estimate in
+          row([
+            shortID(yarn.id), yarn.name, yarn.colorway ?? "", yarn.weight?.label ?? "",
+            yarn.quantity?.description ?? "-", Formatting.remainingCell(estimate),
+          ])
+        }
       }
     }
     if count == 0 {
@@ -281,9 +281,7 @@ struct StashList: ParsableCommand {
         query == YarnQuery()
           ? "the stash is empty; add a yarn with 'yarn stash add NAME'"
           : "no yarn matches")
-      return
     }
-    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

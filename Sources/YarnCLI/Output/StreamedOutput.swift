@@ -73,8 +73,8 @@ struct StreamedTable {
 
   /// Widens the columns to `row`'s cells (made one-line and printable, as `Table` shows them).
   mutating func measure(_ row: [String]) {
-    for (index, cell) in row.prefix(widths.count).map(Table.flatten).enumerated() {
-      widths[index] = max(widths[index], DisplayWidth.columns(of: cell))
+    for index in 0..<min(row.count, widths.count) {
+      widths[index] = max(widths[index], DisplayWidth.columns(of: Table.flatten(row[index])))
     }
   }
 
@@ -99,6 +99,32 @@ struct StreamedTable {
 
   /// `row`'s line, padded to the measured (or fitted) widths, ending in a line feed.
   func line(_ row: [String]) -> String {
-    Table.line(row.prefix(widths.count).map(Table.flatten), widths: shown ?? widths, natural: widths)
+    var bytes: [UInt8] = []
+    append(row, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `row`'s line to `bytes`: each cell made one-line and printable (`Table.flatten`),
+  /// cut with `…` when the table was fitted narrower than the cell (`DisplayWidth.truncate`),
+  /// padded to its column's width and two spaces but the last; no space at the end of the
+  /// line; a line feed.
+  func append(_ row: [String], to bytes: inout [UInt8]) {
+    let natural = widths
+    let widths = shown ?? natural
+    let start = bytes.count
+    for index in 0..<min(row.count, widths.count) {
+      var cell = Table.flatten(row[index])
+      var columns = DisplayWidth.columns(of: cell)
+      if widths[index] < natural[index], columns > widths[index] {
+        cell = DisplayWidth.truncate(cell, to: widths[index])
+        columns = DisplayWidth.columns(of: cell)
+      }
+      bytes.append(contentsOf: cell.utf8)
+      if index < widths.count - 1 {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, widths[index] - columns) + 2))
+      }
+    }
+    while bytes.count > start, bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
+    bytes.append(UInt8(ascii: "\n"))
   }
 }

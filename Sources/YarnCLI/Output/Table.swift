@@ -5,6 +5,10 @@
 /// combining mark none, so columns line up on a terminal. On a terminal a table can be fitted
 /// to its width (`text(fitting:)`): the widest of the columns marked `shrinkable` (names,
 /// notes: never IDs, numbers or amounts) are shortened, ending in `…`.
+///
+/// This one holds its rows, for the short tables of a report (a row a month, a weight, a
+/// project of a year); a list of the library's items is printed by `Context.printTable`,
+/// which holds none. Both measure, fit and write through `StreamedTable`.
 struct Table {
   /// The fewest columns a shrinkable column is shortened to: below that a table is left to
   /// wrap.
@@ -13,25 +17,17 @@ struct Table {
   let headers: [String]
   /// The positions of the columns that may be shortened to fit.
   let shrinkable: Set<Int>
-  /// The cells as shown: each made one-line and printable once, when its row is added.
+  /// The cells as given.
   private(set) var rows: [[String]] = []
-  /// Each column's width so far, in display columns: updated as rows are added, so that
-  /// `text` needs no second pass to measure.
-  private var widths: [Int]
 
   /// A table with `headers`, whose columns at the positions `shrinkable` may be shortened.
   init(_ headers: [String], shrinkable: Set<Int> = []) {
     self.headers = headers
     self.shrinkable = shrinkable
-    widths = headers.map { DisplayWidth.columns(of: Table.flatten($0)) }
   }
 
   mutating func add(_ row: [String]) {
-    let cells = row.prefix(widths.count).map(Table.flatten)
-    for (index, cell) in cells.enumerated() {
-      widths[index] = max(widths[index], DisplayWidth.columns(of: cell))
-    }
-    rows.append(cells)
+    rows.append(row)
   }
 
   /// The table's text, each line ending in a line feed, nothing shortened.
@@ -41,32 +37,12 @@ struct Table {
   /// shrinkable columns are shortened as `fittedWidths` says, their longer cells cut with
   /// `…`. A table that cannot be fitted is as narrow as it can be and wraps.
   func text(fitting width: Int?) -> String {
-    let shown = width.map { Table.fittedWidths(widths, shrinkable: shrinkable, within: $0) } ?? widths
-    var out = ""
-    for row in [headers.map(Table.flatten)] + rows {
-      out += Table.line(row, widths: shown, natural: widths)
-    }
+    var table = StreamedTable(headers, shrinkable: shrinkable)
+    for row in rows { table.measure(row) }
+    table.fit(to: width)
+    var out = table.headerLine
+    for row in rows { out += table.line(row) }
     return out
-  }
-
-  /// One line of cells padded to `widths` (cells wider than their column, when `widths`
-  /// were fitted below `natural`, cut with `…`), ending in a line feed.
-  static func line(_ row: [String], widths: [Int], natural: [Int]) -> String {
-    var line = ""
-    for (index, cell) in row.prefix(widths.count).enumerated() {
-      var shown = cell
-      var columns = DisplayWidth.columns(of: cell)
-      if widths[index] < natural[index], columns > widths[index] {
-        shown = DisplayWidth.truncate(cell, to: widths[index])
-        columns = DisplayWidth.columns(of: shown)
-      }
-      line += shown
-      if index < widths.count - 1 {
-        line += String(repeating: " ", count: max(0, widths[index] - columns) + 2)
-      }
-    }
-    while line.hasSuffix(" ") { line.removeLast() }
-    return line + "\n"
   }
 
   /// Column widths that fit a line of `limit` display columns (two between columns): when
@@ -92,6 +68,8 @@ struct Table {
   /// NEL, U+2028, U+2029: Swift's `Character.isNewline`) and a tab become a space, any other
   /// control character (C0, DEL, C1) U+FFFD.
   static func flatten(_ text: String) -> String {
+    // Printable ASCII, most cells, is as it is.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.unicodeScalars.contains(where: { isControl($0) || $0.value >= 0x2028 && $0.value <= 0x2029 })
     else { return text }
     var out = String.UnicodeScalarView()

@@ -46,6 +46,18 @@ final class TextOutput {
     }
   }
 
+  /// Writes `bytes` (UTF-8) as they are.
+  func write(bytes: UnsafeRawBufferPointer) {
+    switch target {
+    case .memory: captured += String(decoding: bytes, as: UTF8.self)
+    case .fileDescriptor:
+      buffer.append(contentsOf: bytes)
+      if buffer.count >= 1 << 16 {
+        do { try flush() } catch { failure = failure ?? error }
+      }
+    }
+  }
+
   /// Writes `text` and a line feed.
   func line(_ text: String = "") {
     write(text)

@@ -198,6 +198,37 @@ final class Context {
     messages.line(Table.printable("warning: \(text)"))
   }
 
+  /// A table on standard output, fitted to a terminal (`tableWidth`), in two passes over its
+  /// rows: `rows` is called twice and must hand the same rows, in the same order, both times
+  /// (a query run again in the same read transaction). The first pass measures the columns,
+  /// the second writes each line as it comes, so memory does not grow with the number of
+  /// rows. The lines are those `Table.text(fitting:)` gives for the same rows.
+  ///
+  /// - Returns: the number of rows; with none, nothing is written (not even the header).
+  /// - Throws: what `rows` throws.
+  func printTable(
+    _ headers: [String], shrinkable: Set<Int> = [],
+    rows: ((_ row: [String]) -> Void) throws -> Void
+  ) throws -> Int {
+    var table = StreamedTable(headers, shrinkable: shrinkable)
+    var count = 0
+    try rows { row in
+      table.measure(row)
+      count += 1
+    }
+    guard count > 0 else { return 0 }
+    table.fit(to: tableWidth)
+    let output = self.output
+    output.write(table.headerLine)
+    var line: [UInt8] = []
+    try rows { row in
+      line.removeAll(keepingCapacity: true)
+      table.append(row, to: &line)
+      line.withUnsafeBytes { output.write(bytes: $0) }
+    }
+    return count
+  }
+
   /// `value` as pretty JSON with sorted keys (`JSONCoding.encoder()`) on standard output.
   func printJSON<T: Encodable>(_ value: T) throws {
     let data = try JSONCoding.encoder().encode(value)
@@ -208,10 +239,11 @@ final class Context {
   /// gives the whole array (`JSONStream`): memory does not grow with the number of elements.
   ///
   /// - Parameter body: hands each element, in order, to the function it is given.
-  /// - Throws: what `body` or the encoder throws; the elements before it are printed.
+  /// - Throws: what `body` or the encoder throws; the elements before it are printed (but
+  ///   for the encoder's error those of its batch, `JSONStream.array`).
   func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
     let output = self.output
-    try JSONStream { output.write(String(decoding: $0, as: UTF8.self)) }.array(body)
+    try JSONStream { output.write(bytes: $0) }.array(body)
     output.line()
   }
 }
