@@ -28,6 +28,12 @@ import Testing
     #expect(table.contains("yarn Rios"))
     #expect(table.contains("soft, pills a little …"))  // the first line, more marked
     #expect(table.contains("project Flax"))
+    // One subject's notes only; the columns line up (the table measures, then prints).
+    let riosTable = try yarn.ok(["note", "list", "--yarn", "Rios"]).stdout.split(separator: "\n")
+    #expect(riosTable.count == 2)
+    #expect(riosTable.first?.hasPrefix("ID") == true)
+    let aboutColumn = try #require(riosTable[0].range(of: "ABOUT")?.lowerBound.utf16Offset(in: riosTable[0]))
+    #expect(riosTable[1].range(of: "yarn Rios")?.lowerBound.utf16Offset(in: riosTable[1]) == aboutColumn)
 
     let id = try #require(all[0]["id"] as? String)
     let prefix = String(id.prefix(6))
@@ -89,5 +95,11 @@ import Testing
     let listed = try yarn.ok(["note", "list"])
     #expect(listed.stdout.isEmpty)
     #expect(listed.stderr.contains("no notes yet"))
+    #expect(try yarn.ok(["note", "list", "--json"]).stdout == "[\n\n]\n")
+    // A subject without notes: an empty list, said as such.
+    try yarn.ok(["stash", "add", "Rios"])
+    let aboutRios = try yarn.ok(["note", "list", "--yarn", "Rios"])
+    #expect(aboutRios.stdout.isEmpty)
+    #expect(aboutRios.stderr == "no notes about it\n")
   }
 }

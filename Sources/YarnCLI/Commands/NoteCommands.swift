@@ -137,28 +137,29 @@ struct NoteList: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let listed = try context.read { store in
-      let notes = try subject.map { try store.notes(about: try $0.resolve(in: store).0) } ?? store.notes()
-      return try notes.map { ($0, try NoteSubjectOption.about($0, in: store)) }
+    // Read as the notes are printed (a table reads them twice, `printTable`): memory stays
+    // flat however many there are.
+    let count = try context.read { store in
+      let about = try subject.map { try $0.resolve(in: store).0 }
+      if context.global.json {
+        return try context.printJSONArray { (print: (Note) throws -> Void) in
+          try store.forEachNote(about: about, print)
+        }
+      }
+      return try context.printTable(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3]) { row in
+        try store.forEachNote(about: about) { note in
+          let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+          let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
+          row([
+            shortID(note.id), try NoteSubjectOption.about(note, in: store),
+            Formatting.localTime(note.created, timeZone: context.timeZone), first,
+          ])
+        }
+      }
     }
-    if context.global.json {
-      try context.printJSON(listed.map(\.0))
-      return
-    }
-    guard !listed.isEmpty else {
+    if count == 0 && !context.global.json {
       context.message(subject == nil ? "no notes yet; add one with 'yarn note add'" : "no notes about it")
-      return
     }
-    var table = Table(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3])
-    for (note, about) in listed {
-      let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
-      let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
-      table.add([
-        shortID(note.id), about,
-        Formatting.localTime(note.created, timeZone: context.timeZone), first,
-      ])
-    }
-    context.output.write(table.text(fitting: context.tableWidth))
   }
 }
 

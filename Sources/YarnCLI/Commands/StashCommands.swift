@@ -250,7 +250,7 @@ struct StashList: ParsableCommand {
     // SQL conditions); their counted usages come from one grouped query, and a project's
     // name is read only for a usage that could not be counted. JSON is printed yarn by yarn.
     if context.global.json {
-      try context.read { store in
+      _ = try context.read { store in
         try context.printJSONArray { (print: (YarnJSON) throws -> Void) in
           try store.forEachYarn(matching: query, includeActive: includeActive) { yarn, estimate in
             try print(

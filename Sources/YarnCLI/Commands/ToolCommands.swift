@@ -54,7 +54,7 @@ struct ToolFields {
         ? .some(nil)
         : .some(
           try values.typed("length", expected: "a length such as 80cm, 32in or 800mm") {
-            try ToolFields.centimetres($0)
+            ToolFields.centimetres($0)
           })
     }
     material = try values.singleLine("material")

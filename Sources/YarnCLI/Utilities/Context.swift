@@ -241,9 +241,12 @@ final class Context {
   /// - Parameter body: hands each element, in order, to the function it is given.
   /// - Throws: what `body` or the encoder throws; the elements before it are printed (but
   ///   for the encoder's error those of its batch, `JSONStream.array`).
-  func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws {
+  /// - Returns: the number of elements printed.
+  @discardableResult
+  func printJSONArray<T: Encodable>(_ body: ((T) throws -> Void) throws -> Void) throws -> Int {
     let output = self.output
-    try JSONStream { output.write(bytes: $0) }.array(body)
+    let count = try JSONStream { output.write(bytes: $0) }.array(body)
     output.line()
+    return count
   }
 }

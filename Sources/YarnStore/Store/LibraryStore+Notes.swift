@@ -19,15 +19,21 @@ extension LibraryStore {
     return out
   }
 
-  /// Hands each note to `body` in creation order as it is read, so memory stays flat however
-  /// many notes there are; all in one read transaction.
+  /// Hands each note (or each note about `subject`) to `body` in creation order as it is
+  /// read, so memory stays flat however many notes there are; all in one read transaction.
   ///
   /// - Throws: what `body` throws (which stops the walk); the errors of `notes()`.
-  public func forEachNote(_ body: (Note) throws -> Void) throws {
-    try read {
-      try connection.forEach("SELECT \(LibraryStore.noteColumns) FROM note ORDER BY seq") {
-        try body(try note(from: $0))
+  public func forEachNote(about subject: Note.Subject? = nil, _ body: (Note) throws -> Void) throws {
+    let filter: (sql: String, arguments: [SQLValue]) =
+      switch subject {
+      case nil: ("", [])
+      case .yarn(let id): ("WHERE yarn_id = ? ", [.text(id)])
+      case .project(let id): ("WHERE project_id = ? ", [.text(id)])
       }
+    try read {
+      try connection.forEach(
+        "SELECT \(LibraryStore.noteColumns) FROM note \(filter.sql)ORDER BY seq", filter.arguments
+      ) { try body(try note(from: $0)) }
     }
   }
 
@@ -46,17 +52,9 @@ extension LibraryStore {
   ///
   /// - Throws: the errors of `notes()`.
   public func notes(about subject: Note.Subject) throws -> [Note] {
-    let (column, id) =
-      switch subject {
-      case .yarn(let id): ("yarn_id", id)
-      case .project(let id): ("project_id", id)
-      }
-    return try read {
-      try connection.query(
-        "SELECT \(LibraryStore.noteColumns) FROM note WHERE \(column) = ? ORDER BY seq",
-        [.text(id)]
-      ) { try note(from: $0) }
-    }
+    var out: [Note] = []
+    try forEachNote(about: subject) { out.append($0) }
+    return out
   }
 
   /// Adds `note` (after every note already there). `created` and `modified` are stored as
