@@ -377,7 +377,10 @@ struct StashMerger {
     }
     if let id = row.readID(rowsByID: &rowsByID) {
       let existing = libraryHasYarns ? try library.yarn(id) : nil
-      if existing == nil, let key = row.matchKey(comparing: compared), let others = keyIndex[key] {
+      // The key is made only when some library yarn could have it.
+      if existing == nil, !keyIndex.isEmpty, let key = row.matchKey(comparing: compared),
+        let others = keyIndex[key]
+      {
         plan.warnings.append(
           .init(
             line: record.line, column: layout.header(of: .id),
