@@ -345,15 +345,17 @@ struct CSVReader {
   /// Reads an unquoted field up to the next delimiter or line end. A quote in it is an error
   /// unless guessing, when it is text.
   private mutating func unquotedField(into field: inout [UInt8], guessing: Bool) throws {
+    // Found first, then copied at once (reading more of a file only appends to `bytes`).
+    let start = position
     while try has(position) {
       let byte = bytes[position]
-      if isBoundary(byte) { return }
+      if isBoundary(byte) { break }
       if byte == 0x22, !guessing {
         throw CSVReadError(problem: .quoteInUnquotedField, line: line, column: position - lineStart + 1)
       }
-      field.append(byte)
       position += 1
     }
+    field.append(contentsOf: bytes[start..<position])
   }
 
   private func isBoundary(_ byte: UInt8) -> Bool {
