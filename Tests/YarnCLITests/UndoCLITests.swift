@@ -74,6 +74,24 @@ import Testing
     try expectUndone(["backup", "restore", "b.zip", "--merge"], in: yarn)
   }
 
+  /// An import that creates the library, from a file larger than the pieces it is read in,
+  /// is one change: undo leaves an empty library, redo makes every yarn and note again.
+  @Test func anImportIntoANewLibraryIsUndoneWhole() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    var csv = "ID,Name,Colorway,Quantity,Notes\r\n"
+    for row in 1...4000 {
+      let note = row % 4 == 0 ? "\"a note,\r\nover two lines\"" : ""
+      csv += "\(row % 2 == 0 ? "id-\(row)" : ""),Yarn \(row),Blue,\(row % 5 + 1) skeins,\(note)\r\n"
+    }
+    #expect(csv.utf8.count > 2 * 65_536)
+    let file = try yarn.file("stash.csv", Data(csv.utf8))
+    try expectUndone(["stash", "import", file.path], in: yarn)
+    let store = try LibraryStore(directory: yarn.library, mode: .readOnly)
+    defer { try? store.close() }
+    #expect(try store.yarns().count == 4000 && store.notes().count == 1000)
+  }
+
   @Test func undoingARemovalBringsBackItsPhotoAndNotes() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

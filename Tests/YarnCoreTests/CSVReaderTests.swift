@@ -135,4 +135,75 @@ import Testing
     let bytes = CSVWriter.encode(rows.map { $0.map(CSVField.text) }, options: CSVOptions(formulaGuard: false))
     #expect(try CSVReader.records(in: Data(bytes)).map(\.fields) == rows)
   }
+
+  /// Every record of a reader, and its guessed lines and bytes read at the end.
+  private func readAll(_ reader: inout CSVReader) throws -> (records: [CSVRecord], guessed: [Int], read: Int)
+  {
+    reader.expectedFieldCount = 2
+    var records: [CSVRecord] = []
+    while let record = try reader.next() { records.append(record) }
+    return (records, reader.guessedLines, reader.bytesRead)
+  }
+
+  /// A file is read in pieces of 64 KiB (`CSVInput.file`), the bytes before the current
+  /// record dropped: it gives the same records, lines, quoting and guesses as the same bytes
+  /// in memory, with records, quoted line breaks and CRLFs across the pieces' boundaries.
+  @Test(arguments: [false, true])
+  func aFileReadInPiecesReadsAsTheSameBytesInMemory(lenient: Bool) throws {
+    var text = "\u{FEFF}Name,Notes\r\n"
+    for row in 1...10_000 {
+      switch row % 4 {
+      case 0: text += "\"Yarn \"\"\(row)\"\"\",\"two\r\nlines, \(row)\"\r\n"
+      case 1: text += "Yarn \(row),plain \(row)\n"
+      case 2: text += "\r\n\r\nY\u{301} \(row),\(String(repeating: "x", count: row % 37))\r"
+      default:
+        // A stray quote: an error read strictly, guessed when lenient.
+        text += lenient ? "\"YarnBuddy \"\(row)\" wool\",\"n\"\r\n" : "Quoted \(row),\"n\"\r\n"
+      }
+    }
+    let data = Data(text.utf8)
+    #expect(data.count > 4 * CSVReader.chunkSize, "more than four pieces")
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let file = directory.appendingPathComponent("stash.csv")
+    try data.write(to: file)
+    var inMemory = CSVReader(data: data, lenient: lenient)
+    var inPieces = try CSVReader(input: .file(path: file.path), lenient: lenient)
+    let expected = try readAll(&inMemory)
+    let read = try readAll(&inPieces)
+    #expect(read.records.count == 10_001 && read.records == expected.records)
+    #expect(read.records[0].fields == ["Name", "Notes"])
+    // Line 2 is row 1; row 2 starts after two empty lines (line 5), row 4 on line 7.
+    #expect(read.records[4].line == 7 && read.records[4].fields == ["Yarn \"4\"", "two\r\nlines, 4"])
+    #expect(read.guessed == expected.guessed && read.guessed.count == (lenient ? 2500 : 0))
+    #expect(inPieces.byteCount == data.count && read.read == data.count && expected.read == data.count)
+  }
+
+  /// A grammar error or bytes that are not UTF-8 past the first piece are named at the same
+  /// line and column as in memory; a file that cannot be opened is a `CSVFileError`.
+  @Test func aFileReadInPiecesNamesErrorsWhereTheBytesInMemoryDo() throws {
+    let rows = String(repeating: "Yarn,\"quoted\r\nnote\"\r\n", count: 10_000)
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    // 10,000 rows of two lines: line 20,002 is the header's and the rows' next.
+    let bad: [(tail: [UInt8], error: CSVReadError)] = [
+      (Array("ab\"c,d\r\n".utf8), CSVReadError(problem: .quoteInUnquotedField, line: 20_002, column: 3)),
+      (
+        Array("a,\"never closed\r\n".utf8), CSVReadError(problem: .unterminatedQuote, line: 20_002, column: 3)
+      ),
+      ([0x61, 0x2C, 0xFF, 0x0D, 0x0A], CSVReadError(problem: .invalidUTF8, line: 20_002, column: 3)),
+    ]
+    for (index, case_) in bad.enumerated() {
+      let data = Data(Array(("Name,Notes\r\n" + rows).utf8) + case_.tail)
+      let file = directory.appendingPathComponent("bad-\(index).csv")
+      try data.write(to: file)
+      #expect(throws: case_.error) { try CSVReader.records(in: data) }
+      var reader = try CSVReader(input: .file(path: file.path))
+      #expect(throws: case_.error) { while try reader.next() != nil {} }
+    }
+    let missing = directory.appendingPathComponent("missing.csv").path
+    #expect(throws: CSVFileError(path: missing, reason: "no such file or directory")) {
+      try CSVReader(input: .file(path: missing))
+    }
+  }
 }

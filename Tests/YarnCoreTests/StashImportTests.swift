@@ -843,6 +843,61 @@ extension StashImportTests {
     #expect(try streamed.yarns() == before && streamed.notes().map(\.text) == ["soft"])
   }
 
+  /// A file read in pieces (`CSVInput.file`) imports as its bytes in memory do: into an
+  /// empty library (no row's ID is looked up there) as one change that undo takes back whole
+  /// and redo makes again, the same library; and again into that library, read twice (to
+  /// match the rows without an ID), every row unchanged.
+  @Test func aFileReadInPiecesImportsAsItsBytesAndUndoesWhole() throws {
+    var text = "ID,Name,Colorway,Quantity,Notes\r\n"
+    for row in 1...3000 {
+      let note = row % 4 == 0 ? "\"note \(row),\r\nsecond line\"" : ""
+      text +=
+        "\(row % 2 == 0 ? "id-\(row)" : ""),\"Yarn, number \(row)\",Blue \(row % 7),"
+        + "\(row % 5 + 1) skeins,\(note)\r\n"
+    }
+    #expect(text.utf8.count > 2 * CSVReader.chunkSize)
+    let directories = try (0..<3).map { _ in try Fixtures.temporaryDirectory() }
+    defer { directories.forEach(Fixtures.cleanUp) }
+    let file = directories[0].appendingPathComponent("stash.csv")
+    try Data(text.utf8).write(to: file)
+    let fromFile = try LibraryStore(directory: directories[1], mode: .readWrite)
+    let fromBytes = try LibraryStore(directory: directories[2], mode: .readWrite)
+    let done = try StashCSV.importCSV(from: .file(path: file.path), into: fromFile, options: options())
+    let same = try StashCSV.importCSV(from: Data(text.utf8), into: fromBytes, options: options())
+    #expect(done.problems == [] && done.added == 3000 && done.notesAdded == 750)
+    #expect(same.added == done.added && same.notesAdded == done.notesAdded)
+    /// Every yarn and note, the IDs made for rows without one left out.
+    func contents(_ store: LibraryStore) throws -> [String] {
+      let yarns = try store.yarns().map { yarn in
+        var yarn = yarn
+        if !yarn.id.hasPrefix("id-") { yarn.id = "made" }
+        return "\(yarn)"
+      }
+      return yarns + (try store.notes().map(\.text).sorted())
+    }
+    let imported = try contents(fromFile)
+    let fromBytesContents = try contents(fromBytes)
+    #expect(imported.count == 3750 && imported == fromBytesContents)
+    #expect(try fromFile.yarn(id: "id-3000")?.name == "Yarn, number 3000")
+    #expect(try fromFile.notes().contains { $0.text == "note 3000,\r\nsecond line" })
+    // One change: undo leaves the library empty, redo gives back the same library.
+    #expect(try fromFile.history().count == 1)
+    let library = try JSONCoding.encoder().encode(try fromFile.library())
+    _ = try fromFile.undo()
+    #expect(try fromFile.yarns().isEmpty && fromFile.notes().isEmpty)
+    _ = try fromFile.redo()
+    #expect(try JSONCoding.encoder().encode(try fromFile.library()) == library)
+    // Into the library holding them: read twice, every row its yarn's, nothing changes.
+    let again = try StashCSV.importCSV(from: .file(path: file.path), into: fromFile, options: options())
+    #expect(again.problems == [] && again.added == 0 && again.changes.isEmpty && again.unchanged == 3000)
+    #expect(try contents(fromFile) == imported)
+    // A file that cannot be read imports nothing.
+    let missing = directories[0].appendingPathComponent("missing.csv").path
+    #expect(throws: CSVFileError(path: missing, reason: "no such file or directory")) {
+      try StashCSV.importCSV(from: .file(path: missing), into: fromFile, options: options())
+    }
+  }
+
   /// The store finds a taken ID by its UNIQUE constraint, not by a look-up first: an ID
   /// given on two good rows, or an ID a library yarn has, is still named with its line, and
   /// nothing is written.

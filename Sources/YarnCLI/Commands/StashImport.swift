@@ -85,8 +85,9 @@ struct StashImport: CancellableCommand {
   func run(in context: Context) throws {
     let input = try InputFile.open(file, command: command, name: "<file>")
     defer { input.remove() }
-    let data = try Data(contentsOf: input.url)
-    input.remove()
+    // Read in pieces as the rows are imported (twice when the library holds yarns), not
+    // loaded whole: memory does not grow with the file.
+    let data = CSVInput.file(path: input.url.path)
     // How messages name the file: its path as given, or `standard input`.
     let file = input.name
     let bar = ProgressBar(dryRun ? "checking" : "importing", context: context)
@@ -111,6 +112,8 @@ struct StashImport: CancellableCommand {
           ? try context.create(importing, keep: { $0.problems.isEmpty })
           : try context.withStore(.readWrite, importing)
       }
+    } catch let error as CSVFileError {
+      throw CLIError.io(path: file, reason: error.reason + "; nothing was imported")
     } catch let error as CSVReadError {
       // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.
       let hint =
@@ -124,9 +127,11 @@ struct StashImport: CancellableCommand {
     bar.finish()
     report(plan, in: context)
     guard plan.problems.isEmpty else {
+      // The header line, from the file's first 64 KiB.
+      let header = data.prefix(1 << 16) ?? Data()
       throw CLIError.invalidData(
         message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
-        hint: StashImport.otherDelimiter(in: data, than: options.delimiter).map {
+        hint: StashImport.otherDelimiter(in: header, than: options.delimiter).map {
           "the header is split by \($0.shown), not by the delimiter given; import with --delimiter \($0.name)"
         } ?? "fix or remove these rows and import again")
     }

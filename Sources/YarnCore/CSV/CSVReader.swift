@@ -7,6 +7,12 @@ import YarnStore
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A record read from CSV, with the line it starts on (1-based, counting every line break,
 /// including those inside quoted fields).
 struct CSVRecord: Hashable, Sendable {
@@ -71,6 +77,40 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+/// Where the bytes of a CSV file come from.
+public enum CSVInput: Sendable {
+  /// The whole file, in memory.
+  case bytes(Data)
+  /// A file read in pieces (`CSVReader.chunkSize` bytes at a time), so that memory does not
+  /// grow with the file: the reader holds the record it reads and one piece ahead.
+  case file(path: String)
+
+  /// The input's first `count` bytes (all of it when it is shorter); `nil` when the file
+  /// cannot be read. For a look at the header line.
+  public func prefix(_ count: Int) -> Data? {
+    switch self {
+    case .bytes(let data): return data.prefix(count)
+    case .file(let path):
+      var bytes: [UInt8] = []
+      guard let file = try? CSVFile(path: path), (try? file.read(appendingTo: &bytes, count: count)) != nil
+      else { return nil }
+      return Data(bytes)
+    }
+  }
+}
+
+/// Thrown when a CSV file cannot be opened or read (not for what it holds: that is
+/// `CSVReadError`).
+public struct CSVFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file's path, as given.
+  public let path: String
+  /// The system's words, in lower case (`no such file or directory`).
+  public let reason: String
+
+  /// `cannot read stash.csv: input/output error`.
+  public var description: String { "cannot read \(path): \(reason)" }
+}
+
 /// Reads CSV as RFC 4180 §2 describes it, and what real files hold besides: CRLF, LF or CR
 /// line ends, a UTF-8 byte order mark, quoted fields holding delimiters and line breaks
 /// (kept verbatim, CRLF included), doubled quotes, no final line break, empty lines (skipped).
@@ -87,9 +127,16 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
 /// delimiter, a line end or the end of the input follows it (spaces between are dropped), and
 /// every other quote is text. The record's line is then added to `guessedLines`.
 ///
-/// - Complexity: O(n) in the bytes of the input; the input is held in memory.
+/// - Complexity: O(n) in the bytes of the input. Input given as `Data` is held in memory; a
+///   file (`CSVInput.file`) is read in pieces of `chunkSize` bytes, the bytes before the
+///   current record dropped, so memory grows with the longest record, not with the file.
 struct CSVReader {
-  private let bytes: [UInt8]
+  /// The input's bytes from `dropped` on: the current record and what was read ahead.
+  private var bytes: [UInt8]
+  /// How many bytes of the input came before `bytes[0]`.
+  private var dropped = 0
+  /// The file the rest of the input comes from, until its end; `nil` for input in memory.
+  private var file: CSVFile?
   private let delimiter: UInt8
   private let lenient: Bool
   private var position: Int
@@ -101,21 +148,69 @@ struct CSVReader {
   /// uses it to decide between a strict reading and a guessed one; strict mode ignores it.
   var expectedFieldCount: Int?
   /// How many bytes of the input were read so far, for progress.
-  var bytesRead: Int { position }
-  /// The size of the input in bytes.
-  var byteCount: Int { bytes.count }
+  var bytesRead: Int { dropped + position }
+  /// The size of the input in bytes (a file's size when it was opened).
+  let byteCount: Int
+  /// The bytes read from a file at a time: 64 KiB.
+  static let chunkSize = 1 << 16
 
   /// - Parameters:
   ///   - data: the whole input.
   ///   - delimiter: the field delimiter byte.
   ///   - lenient: guess what stray quotes mean instead of throwing (see the type's notes).
   init(data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false) {
-    self.bytes = [UInt8](data)
+    self.init(bytes: [UInt8](data), file: nil, delimiter: delimiter, lenient: lenient)
+  }
+
+  /// A reader of `input`: in memory, or a file opened now and read piece by piece.
+  ///
+  /// - Throws: `CSVFileError` when the file cannot be opened or read.
+  init(input: CSVInput, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false) throws {
+    switch input {
+    case .bytes(let data):
+      self.init(data: data, delimiter: delimiter, lenient: lenient)
+    case .file(let path):
+      var first: [UInt8] = []
+      let file = try CSVFile(path: path)
+      let more = try file.read(appendingTo: &first, count: CSVReader.chunkSize)
+      self.init(bytes: first, file: more ? file : nil, delimiter: delimiter, lenient: lenient)
+    }
+  }
+
+  private init(bytes: [UInt8], file: CSVFile?, delimiter: UInt8, lenient: Bool) {
+    self.bytes = bytes
+    self.file = file
+    self.byteCount = file?.size ?? bytes.count
     self.delimiter = delimiter
     self.lenient = lenient
     let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     self.position = hasBOM ? 3 : 0
     self.lineStart = position
+  }
+
+  /// Whether the input holds a byte at `index` (of `bytes`), reading more of the file when
+  /// `bytes` ends before it.
+  @inline(__always)
+  private mutating func has(_ index: Int) throws -> Bool {
+    if index < bytes.count { return true }
+    while file != nil, index >= bytes.count { try fill() }
+    return index < bytes.count
+  }
+
+  /// Appends the file's next piece to `bytes`; at the file's end, closes it.
+  private mutating func fill() throws {
+    guard let file else { return }
+    if try !file.read(appendingTo: &bytes, count: CSVReader.chunkSize) { self.file = nil }
+  }
+
+  /// Drops the bytes before `position` (a record's start) once they are a piece or more, so
+  /// that a file's bytes are not all kept.
+  private mutating func dropReadBytes() {
+    guard file != nil, position >= CSVReader.chunkSize else { return }
+    bytes.removeSubrange(0..<position)
+    dropped += position
+    lineStart -= position
+    position = 0
   }
 
   /// Reads every record.
@@ -135,10 +230,11 @@ struct CSVReader {
   /// - Throws: `CSVReadError`: in strict mode for the grammar errors; in any mode for bytes
   ///   that are not UTF-8.
   mutating func next() throws -> CSVRecord? {
-    while position < bytes.count, bytes[position] == 0x0A || bytes[position] == 0x0D {
-      consumeLineBreak()
+    while try has(position), bytes[position] == 0x0A || bytes[position] == 0x0D {
+      try consumeLineBreak()
     }
-    guard position < bytes.count else { return nil }
+    guard try has(position) else { return nil }
+    dropReadBytes()
     guard lenient else { return try record(guessing: false) }
     let start = (position, line, lineStart)
     do {
@@ -170,7 +266,7 @@ struct CSVReader {
       let fieldLine = line
       let fieldColumn = position - lineStart + 1
       var isQuoted = false
-      if position < bytes.count, bytes[position] == 0x22 {
+      if try has(position), bytes[position] == 0x22 {
         let opening = (position, line, lineStart)
         if try quotedField(into: &field, guessing: guessing) {
           isQuoted = true
@@ -187,11 +283,11 @@ struct CSVReader {
       fields.append(try string(field, line: fieldLine, column: fieldColumn))
       quoted.append(isQuoted)
       field.removeAll(keepingCapacity: true)
-      if position < bytes.count, bytes[position] == delimiter {
+      if try has(position), bytes[position] == delimiter {
         position += 1
         continue
       }
-      if position < bytes.count { consumeLineBreak() }
+      if try has(position) { try consumeLineBreak() }
       return CSVRecord(fields: fields, line: startLine, quoted: quoted)
     }
   }
@@ -202,13 +298,13 @@ struct CSVReader {
     let openLine = line
     let openColumn = position - lineStart + 1
     position += 1
-    while position < bytes.count {
+    while try has(position) {
       let byte = bytes[position]
       if byte == 0x22 {
         if guessing {
           var after = position + 1
-          while after < bytes.count, bytes[after] == 0x20 { after += 1 }
-          if after == bytes.count || isBoundary(bytes[after]) {
+          while try has(after), bytes[after] == 0x20 { after += 1 }
+          if try !has(after) || isBoundary(bytes[after]) {
             position = after
             return true
           }
@@ -216,13 +312,13 @@ struct CSVReader {
           position += 1
           continue
         }
-        if position + 1 < bytes.count, bytes[position + 1] == 0x22 {
+        if try has(position + 1), bytes[position + 1] == 0x22 {
           field.append(0x22)
           position += 2
           continue
         }
         position += 1
-        if position < bytes.count, !isBoundary(bytes[position]) {
+        if try has(position), !isBoundary(bytes[position]) {
           throw CSVReadError(problem: .textAfterClosingQuote, line: line, column: position - lineStart + 1)
         }
         return true
@@ -230,7 +326,7 @@ struct CSVReader {
       if byte == 0x0D || byte == 0x0A {
         // Kept verbatim; counted as a line for error positions.
         field.append(byte)
-        if byte == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
+        if byte == 0x0D, try has(position + 1), bytes[position + 1] == 0x0A {
           field.append(0x0A)
           position += 1
         }
@@ -249,23 +345,25 @@ struct CSVReader {
   /// Reads an unquoted field up to the next delimiter or line end. A quote in it is an error
   /// unless guessing, when it is text.
   private mutating func unquotedField(into field: inout [UInt8], guessing: Bool) throws {
-    while position < bytes.count {
+    // Found first, then copied at once (reading more of a file only appends to `bytes`).
+    let start = position
+    while try has(position) {
       let byte = bytes[position]
-      if isBoundary(byte) { return }
+      if isBoundary(byte) { break }
       if byte == 0x22, !guessing {
         throw CSVReadError(problem: .quoteInUnquotedField, line: line, column: position - lineStart + 1)
       }
-      field.append(byte)
       position += 1
     }
+    field.append(contentsOf: bytes[start..<position])
   }
 
   private func isBoundary(_ byte: UInt8) -> Bool {
     byte == delimiter || byte == 0x0D || byte == 0x0A
   }
 
-  private mutating func consumeLineBreak() {
-    if bytes[position] == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
+  private mutating func consumeLineBreak() throws {
+    if bytes[position] == 0x0D, try has(position + 1), bytes[position + 1] == 0x0A {
       position += 2
     } else {
       position += 1
@@ -287,5 +385,54 @@ struct CSVReader {
       throw CSVReadError(problem: .invalidUTF8, line: line, column: column)
     }
     return text
+  }
+}
+
+/// A CSV file open for reading, closed when the last reader lets go of it.
+private final class CSVFile {
+  let path: String
+  let fd: Int32
+  /// Its size in bytes when it was opened.
+  let size: Int
+
+  /// - Throws: `CSVFileError` when it cannot be opened.
+  init(path: String) throws {
+    let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw CSVFileError(path: path, reason: POSIX.errnoText()) }
+    var status = stat()
+    self.size = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
+    self.path = path
+    self.fd = fd
+  }
+
+  deinit { POSIX.close(fd) }
+
+  /// Appends up to `count` bytes to `bytes`, fewer only at the end of the file; returns
+  /// whether the file may hold more (false at its end).
+  ///
+  /// - Throws: `CSVFileError` when read(2) fails.
+  func read(appendingTo bytes: inout [UInt8], count: Int) throws -> Bool {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: count))
+    var got = 0
+    var more = true
+    while got < count {
+      let n = bytes.withUnsafeMutableBytes { buffer in
+        POSIX.read(fd, buffer.baseAddress.map { $0 + start + got }, count - got)
+      }
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else {
+        let reason = POSIX.errnoText()
+        bytes.removeLast(count)
+        throw CSVFileError(path: path, reason: reason)
+      }
+      if n == 0 {
+        more = false
+        break
+      }
+      got += n
+    }
+    bytes.removeLast(count - got)
+    return more
   }
 }

@@ -183,7 +183,7 @@ extension StashCSV {
     from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
   ) throws -> ImportPlan {
     try store.read {
-      try importPlan(from: data, options: options, library: ImportLibrary(store), destination: .plan)
+      try importPlan(from: .bytes(data), options: options, library: ImportLibrary(store), destination: .plan)
     }
   }
 
@@ -216,10 +216,23 @@ extension StashCSV {
     from data: Data, into store: LibraryStore, options: ImportOptions = ImportOptions(),
     dryRun: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> ImportPlan {
+    try importCSV(from: .bytes(data), into: store, options: options, dryRun: dryRun, progress: progress)
+  }
+
+  /// `importCSV(from:into:options:dryRun:progress:)` of `input`: bytes in memory, or a file
+  /// read in pieces (`CSVInput.file`), so that memory does not grow with the file; progress
+  /// is then the bytes read over the file's size when it was opened.
+  ///
+  /// - Throws: the errors of `importCSV(from:into:options:dryRun:progress:)`; `CSVFileError`
+  ///   when the file cannot be opened or read (nothing is imported).
+  public static func importCSV(
+    from input: CSVInput, into store: LibraryStore, options: ImportOptions = ImportOptions(),
+    dryRun: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+  ) throws -> ImportPlan {
     if dryRun {
       return try store.read {
         try importPlan(
-          from: data, options: options, library: ImportLibrary(store), destination: .count,
+          from: input, options: options, library: ImportLibrary(store), destination: .count,
           progress: progress)
       }
     }
@@ -230,7 +243,7 @@ extension StashCSV {
     do {
       return try store.write {
         let plan = try importPlan(
-          from: data, options: options, library: ImportLibrary(store), destination: .store(store),
+          from: input, options: options, library: ImportLibrary(store), destination: .store(store),
           progress: progress)
         guard plan.problems.isEmpty else { throw Refused(plan: plan) }
         return plan
@@ -301,11 +314,11 @@ extension StashCSV {
   /// - Throws: `CSVReadError`; what `library`'s functions throw; `CancellationError` when the
   ///   current task is cancelled (checked before each row).
   static func importPlan(
-    from data: Data, options: ImportOptions, library: ImportLibrary, destination: Destination,
+    from input: CSVInput, options: ImportOptions, library: ImportLibrary, destination: Destination,
     progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> ImportPlan {
     var counter = ProgressCounter(total: 1, report: progress)
-    var reader = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
+    var reader = try CSVReader(input: input, delimiter: options.delimiter, lenient: options.lenient)
     guard let header = try reader.next() else {
       counter.finish()
       var plan = ImportPlan(dialect: .yarn)
@@ -322,9 +335,10 @@ extension StashCSV {
     }
     var readings = 1.0
     if try library.hasYarns() {
+      merger.libraryHasYarns = true
       readings = 2
       try merger.indexLibrary()
-      var first = CSVReader(data: data, delimiter: options.delimiter, lenient: options.lenient)
+      var first = try CSVReader(input: input, delimiter: options.delimiter, lenient: options.lenient)
       _ = try first.next()
       first.expectedFieldCount = header.fields.count
       while let record = try first.next() {

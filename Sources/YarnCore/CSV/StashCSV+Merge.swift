@@ -265,6 +265,9 @@ struct StashMerger {
   let compared: Set<StashCSV.Column>
   private var plan: StashCSV.ImportPlan
   private var rowsByID: [String: Int] = [:]
+  /// Whether the library held yarns before the import. When it held none, no yarn has a
+  /// row's ID (a second row with an ID is refused before any look-up), so none is looked up.
+  var libraryHasYarns = false
   /// The library yarns' IDs by key, in creation order, as they were before the import.
   private var keyIndex: [StashMatchKey: [String]] = [:]
   /// The first reading's: the IDs the rows give, and the rows without one whose key is in
@@ -373,8 +376,11 @@ struct StashMerger {
       return
     }
     if let id = row.readID(rowsByID: &rowsByID) {
-      let existing = try library.yarn(id)
-      if existing == nil, let key = row.matchKey(comparing: compared), let others = keyIndex[key] {
+      let existing = libraryHasYarns ? try library.yarn(id) : nil
+      // The key is made only when some library yarn could have it.
+      if existing == nil, !keyIndex.isEmpty, let key = row.matchKey(comparing: compared),
+        let others = keyIndex[key]
+      {
         plan.warnings.append(
           .init(
             line: record.line, column: layout.header(of: .id),

@@ -96,7 +96,8 @@ package enum Identifier {
     let low = UInt64.random(in: .min ... .max) & ~0xC0 | 0x80
     // The 16 bytes in order as lower-case hex, 8-4-4-4-12: `UUID.uuidString.lowercased()`
     // formatted and lower-cased through Foundation, 8,000 instructions an ID.
-    let digits = Array("0123456789abcdef".utf8)
+    // A nibble as a lower-case hex digit: 0–9 are 0x30…, a–f are 0x61… (no table to allocate).
+    func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
     return withUnsafeBytes(of: (high.littleEndian, low.littleEndian)) { bytes in
       String(unsafeUninitializedCapacity: 36) { text in
         var count = 0
@@ -105,8 +106,8 @@ package enum Identifier {
             text[count] = UInt8(ascii: "-")
             count += 1
           }
-          text[count] = digits[Int(byte >> 4)]
-          text[count + 1] = digits[Int(byte & 0x0F)]
+          text[count] = digit(byte >> 4)
+          text[count + 1] = digit(byte & 0x0F)
           count += 2
         }
         return count

@@ -402,11 +402,13 @@ public final class LibraryStore {
       // pages every commit copied the whole WAL into the database again and the WAL never
       // restarted, growing for ever, and every command read all of it on open.
       try connection.execute("PRAGMA wal_autocheckpoint = 0")
-      // A page cache of up to 64 MiB (SQLite's default is 2 MiB), taken only as pages are
-      // read: a transaction that writes many rows (`stash import`, `backup restore`) then
-      // keeps its changed pages in memory instead of spilling them into the WAL as it goes,
-      // which made each row dearer as the indexes outgrew the cache.
-      try connection.execute("PRAGMA cache_size = -65536")
+      // A page cache of up to 16 MiB (SQLite's default is 2 MiB), taken only as pages are
+      // read: a transaction that writes many rows (`stash import`, `backup restore`) keeps
+      // most of its changed pages in memory instead of spilling them into the WAL as it goes,
+      // which made each row dearer as the indexes outgrew a 2 MiB cache. 64 MiB was no
+      // faster than 16 (a 100,000-row import, whose library is 55 MB: the same CPU within
+      // the noise) and held 40 MB more at the peak (bench/README.md, issue 13).
+      try connection.execute("PRAGMA cache_size = -16384")
       // Savepoints' journals (every insert inside a transaction opens one) and temporary
       // tables in memory, not in a temporary file: a 10,000-row `stash import` wrote 14 pages
       // a row to such a file (164,757 pwrite calls) that nothing ever read back.
