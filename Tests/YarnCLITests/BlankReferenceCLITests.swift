@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A reference to a yarn, project, tool, note, session or photo that is empty or only spaces
-/// names nothing at all: a usage error (64) naming the argument or option, found before the
+/// and line breaks names nothing at all: a usage error (64) naming the argument or option, found before the
 /// library is opened, never "no project matches ''" (65).
 @Suite struct BlankReferenceCLITests {
   @Test func aBlankReferenceIsAUsageError() throws {
@@ -23,6 +23,11 @@ import Testing
       (["note", "add", "soft", "--yarn", ""], "''", "--yarn"),
       (["time", "rm", ""], "''", "<session>"),
       (["time", "log", "--project", ""], "''", "--project"),
+      // Line breaks alone name nothing either; they are shown escaped, on one line.
+      (["stash", "show", "\n"], "'\\n'", "<yarn>"),
+      (["time", "start", " \r\n "], "' \\r\\n '", "<project>"),
+      (["stash", "show", "\u{2028}"], "'\\u{2028}'", "<yarn>"),
+      (["stash", "show", "\u{0B}\u{0C}\u{85}"], "'\\u{B}\\u{C}\\u{85}'", "<yarn>"),
     ]
     let before = try yarn.librarySnapshot()
     for (arguments, shown, name) in cases {

@@ -28,6 +28,9 @@ import Testing
     #expect(table.contains("yarn Rios"))
     #expect(table.contains("soft, pills a little …"))  // the first line, more marked
     #expect(table.contains("project Flax"))
+    // A CRLF ends the first line too: the cell is the line, marked, with nothing of the break.
+    try yarn.ok(["note", "add", "--project", "Flax", "row 12\r\nrow 13"])
+    #expect(try yarn.ok(["note", "list", "--project", "Flax"]).stdout.contains(" row 12 …\n"))
     // One subject's notes only; the columns line up (the table measures, then prints).
     let riosTable = try yarn.ok(["note", "list", "--yarn", "Rios"]).stdout.split(separator: "\n")
     #expect(riosTable.count == 2)
@@ -57,11 +60,11 @@ import Testing
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((rios["notes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["blooms after washing"])
     let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
-    #expect((flax["notes"] as? [[String: Any]])?.count == 1)
+    #expect((flax["notes"] as? [[String: Any]])?.count == 2)
 
     let removed = try #require(try yarn.ok(["note", "rm", id, "--json"]).json() as? [String: Any])
     #expect(removed["text"] as? String == "blooms after washing")
-    #expect(try notes(yarn).count == 1)
+    #expect(try notes(yarn).count == 2)
   }
 
   @Test func badReferencesAndTextChangeNothing() throws {
@@ -100,6 +103,6 @@ import Testing
     try yarn.ok(["stash", "add", "Rios"])
     let aboutRios = try yarn.ok(["note", "list", "--yarn", "Rios"])
     #expect(aboutRios.stdout.isEmpty)
-    #expect(aboutRios.stderr == "no notes about it\n")
+    #expect(aboutRios.stderr == "no notes about yarn Rios\n")
   }
 }

@@ -139,16 +139,19 @@ struct NoteList: ParsableCommand {
   func run(in context: Context) throws {
     // Read as the notes are printed (a table reads them twice, `printTable`): memory stays
     // flat however many there are.
-    let count = try context.read { store in
-      let about = try subject.map { try $0.resolve(in: store).0 }
+    let (count, named) = try context.read { store in
+      let resolved = try subject.map { try $0.resolve(in: store) }
+      let about = resolved?.0
       if context.global.json {
-        return try context.printJSONArray { (print: (Note) throws -> Void) in
+        let count = try context.printJSONArray { (print: (Note) throws -> Void) in
           try store.forEachNote(about: about, print)
         }
+        return (count, resolved?.1)
       }
-      return try context.printTable(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3]) { row in
+      let count = try context.printTable(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3]) { row in
         try store.forEachNote(about: about) { note in
-          let lines = note.text.split(separator: "\n", omittingEmptySubsequences: false)
+          // The first line (a CRLF ends it too), marked when more follow.
+          let lines = note.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
           let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
           row([
             shortID(note.id), try NoteSubjectOption.about(note, in: store),
@@ -156,9 +159,10 @@ struct NoteList: ParsableCommand {
           ])
         }
       }
+      return (count, resolved?.1)
     }
     if count == 0 && !context.global.json {
-      context.message(subject == nil ? "no notes yet; add one with 'yarn note add'" : "no notes about it")
+      context.message(named.map { "no notes about \($0)" } ?? "no notes yet; add one with 'yarn note add'")
     }
   }
 }

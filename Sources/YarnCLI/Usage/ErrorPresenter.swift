@@ -138,7 +138,8 @@ enum ErrorPresenter {
     case .notFound(let kind, let reference, let suggestion):
       report.code = .dataError
       report.message =
-        "no \(kind) matches '\(reference)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        "no \(kind) matches '\(LineText.visible(reference))'"
+        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
       report.hint =
         kind == "photo"
         ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
@@ -146,7 +147,7 @@ enum ErrorPresenter {
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
       let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
-      report.message = "'\(reference)' matches \(candidates.count) \(kind)s: \(list)"
+      report.message = "'\(LineText.visible(reference))' matches \(candidates.count) \(kind)s: \(list)"
       report.hint =
         kind == "photo"
         ? "name the photo by its file name, or a longer SHA-256 prefix"

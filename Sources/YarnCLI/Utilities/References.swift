@@ -109,7 +109,7 @@ enum References {
 }
 
 /// Reading what names an item: every yarn, project, tool, note, session or photo reference
-/// a command takes is read here, so that one that is empty or only spaces, which names
+/// a command takes is read here, so that one that is empty or only spaces and line breaks, which names
 /// nothing, is a usage error (64) found before the library is opened, in the same words for
 /// every command.
 extension ParsedValues {
@@ -146,10 +146,12 @@ extension ParsedValues {
     return references
   }
 
+  /// Blank: nothing but spaces and line breaks (`trimmingSpacesAndNewlines()`), shown with
+  /// its line breaks escaped (`LineText.visible`) so the message stays on one line.
   private func notBlank(_ value: String, label: String) throws(CLIError) -> String {
-    guard value.trimmingSpaces().isEmpty else { return value }
+    guard value.trimmingSpacesAndNewlines().isEmpty else { return value }
     throw .badValue(
-      command: command, name: label, value: value,
+      command: command, name: label, value: LineText.visible(value),
       reason: "a reference cannot be blank: it names nothing")
   }
 }
