@@ -27,14 +27,17 @@ import Testing
 
   /// What the stream writes of `elements` as an array `depth` levels deep: as the document
   /// (depth 0) or as the member `items` of objects nested `depth` deep.
-  static func streamed(_ elements: [Element], depth: Int) throws -> (Data, Int) {
+  static func streamed(
+    _ elements: [Element], depth: Int, batchSize: Int = JSONStream.batchSize
+  ) throws -> (Data, Int) {
     var bytes = Data()
     let stream = JSONStream { bytes.append(contentsOf: $0) }
     for level in 0..<depth {
       try stream.write("{\n")
       try stream.key(level == depth - 1 ? "items" : "inner", depth: level + 1, first: true)
     }
-    let count = try stream.array(depth: depth) { (write: (Element) throws -> Void) in
+    let count = try stream.array(depth: depth, batchSize: batchSize) {
+      (write: (Element) throws -> Void) in
       for element in elements { try write(element) }
     }
     for level in (0..<depth).reversed() {
@@ -55,15 +58,17 @@ import Testing
 
   @Test(arguments: [0, 1, 2])
   func batchesSplitAnywhereGiveTheWholeEncodersBytes(depth: Int) throws {
-    let size = JSONStream.batchSize
-    for count in [0, 1, 2, size - 1, size, size + 1, 2 * size, 2 * size + 3] {
-      let elements = Self.elements(count)
-      let (bytes, written) = try Self.streamed(elements, depth: depth)
-      #expect(written == count)
-      #expect(
-        String(decoding: bytes, as: UTF8.self)
-          == String(decoding: try Self.whole(elements, depth: depth), as: UTF8.self),
-        "\(count) elements at depth \(depth)")
+    // The default size, and one at a time (a WEFT progress document's) and 3.
+    for size in [JSONStream.batchSize, 1, 3] {
+      for count in [0, 1, 2, size - 1, size, size + 1, 2 * size, 2 * size + 3] {
+        let elements = Self.elements(count)
+        let (bytes, written) = try Self.streamed(elements, depth: depth, batchSize: size)
+        #expect(written == count)
+        #expect(
+          String(decoding: bytes, as: UTF8.self)
+            == String(decoding: try Self.whole(elements, depth: depth), as: UTF8.self),
+          "\(count) elements at depth \(depth), batches of \(size)")
+      }
     }
   }
 

@@ -76,7 +76,8 @@ public enum WEFTExport {
       let from = WEFT.App(app: "yarn", version: app, platform: nil)
       /// `{"exported_at", "exported_from", "items", "type", "weft_version"}`, sorted.
       func write<Item: Encodable>(
-        _ type: String, to stream: JSONStream, items: ((Item) throws -> Void) throws -> Void
+        _ type: String, to stream: JSONStream, batchSize: Int = JSONStream.batchSize,
+        items: ((Item) throws -> Void) throws -> Void
       ) throws -> Int {
         try stream.write("{\n")
         try stream.key("exported_at", depth: 1, first: true)
@@ -84,7 +85,7 @@ public enum WEFTExport {
         try stream.key("exported_from", depth: 1, first: false)
         try stream.value(from, depth: 1)
         try stream.key("items", depth: 1, first: false)
-        let count = try stream.array(depth: 1, items)
+        let count = try stream.array(depth: 1, batchSize: batchSize, items)
         try stream.key("type", depth: 1, first: false)
         try stream.value(type, depth: 1)
         try stream.key("weft_version", depth: 1, first: false)
@@ -143,7 +144,8 @@ public enum WEFTExport {
         if seen.insert(session.projectID).inserted { order.append(session.projectID) }
       }
       try document(2) { stream in
-        _ = try write("progress", to: stream) { (item: (WEFT.Progress) throws -> Void) in
+        // One project's sessions at a time: an item is as large as its project's sessions.
+        _ = try write("progress", to: stream, batchSize: 1) { (item: (WEFT.Progress) throws -> Void) in
           for projectID in order {
             var sessions: [WEFT.TimerSession] = []
             try store.forEachSession(from: nil, to: nil, projectID: projectID, namingProjects: false) {
