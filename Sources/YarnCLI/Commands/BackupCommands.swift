@@ -228,13 +228,18 @@ struct BackupRestore: CancellableCommand {
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     options.backupName = input.isStandardInput ? input.name : nil
-    // Opening read-write creates the library directory, which a failed restore leaves in
-    // place, empty: another `yarn` process may have opened it meanwhile, and removing it
-    // would lose what that process commits. So a backup is checked, but for its attachments'
-    // bytes, before a library is created for it. A dry run opens read-only and creates
-    // nothing.
-    if !dryRun, !FileManager.default.fileExists(atPath: libraryURL.path) {
-      options.checked = try input.namingErrors { try Backup.checkLibrary(of: url) }
+    if let text = context.environment["YARN_TEST_FREE_BYTES"], let bytes = Int64(text) {
+      options.freeSpace = { _ in bytes }
+    }
+    // Opening read-write creates the library (its directory, library.sqlite), which a failed
+    // restore leaves in place, empty: another `yarn` process may have opened it meanwhile,
+    // and removing it would lose what that process commits. So a backup is checked, but for
+    // its attachments' bytes, and so is the free space it needs, before a library is created
+    // for it. A dry run opens read-only and creates nothing.
+    if !dryRun, try context.libraryIsMissing {
+      let checked = try input.namingErrors { try Backup.checkLibrary(of: url) }
+      try Backup.checkFreeSpace(for: checked, newLibrary: libraryURL, free: options.freeSpace)
+      options.checked = checked
     }
     let bar = ProgressBar("restoring", context: context)
     defer { bar.finish() }
