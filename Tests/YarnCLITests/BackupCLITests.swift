@@ -158,6 +158,42 @@ import YarnCore
     #expect(fits.stderr.contains("created a new library"))
   }
 
+  /// A restore into a new library that fails after the space check (an attachment whose
+  /// bytes are not the manifest's) leaves no library behind: not the folder, not
+  /// `library.sqlite`, not `attachments/`; into a folder that was there, it stays empty.
+  @Test func aFailedRestoreIntoANewLibraryLeavesNoLibrary() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let damaged = yarn.directory.appendingPathComponent("damaged")
+    try FileManager.default.copyItem(at: Self.sample, to: damaged)
+    let folder = damaged.appendingPathComponent("attachments")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    let last = folder.appendingPathComponent(try #require(names.last))
+    var bytes = try Data(contentsOf: last)
+    bytes[bytes.count - 1] ^= 0xFF
+    try bytes.write(to: last)
+    let new = yarn.directory.appendingPathComponent("mnt/new")
+    let empty = yarn.directory.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    for library in [new, empty] {
+      let result = try yarn.run(
+        ["--library", library.path, "backup", "restore", damaged.path], useLibrary: false)
+      #expect(result.status == 65, "\(result.stderr)")
+      #expect(result.stderr.contains("attachments/\(names.last ?? "")"))
+      #expect(!result.stderr.contains("created a new library"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("mnt").path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path) == [])
+    // The sample itself restores into both, each now created.
+    for library in [new, empty] {
+      let result = try yarn.run(
+        ["--library", library.path, "backup", "restore", Self.sample.path], useLibrary: false)
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr.contains("created a new library"))
+      #expect(Self.files(under: library.appendingPathComponent("attachments")).count == 5)
+    }
+  }
+
   /// `--replace --dry-run` counts the safety backup of the library replaced (about its
   /// database and its attachments): 10 photos of 500,000 bytes do not fit in room for the
   /// sample alone, nor in room for the sample and 5,000,000 bytes; the real run is refused at
@@ -585,12 +621,11 @@ import YarnCore
     ).status
     #expect(status == 143 || status == 0)
     if status == 143 {
-      // A failed restore into a new library leaves it empty.
-      let left = try #require(
-        try yarn.run(["--library", other.path, "stash", "list", "--json"], useLibrary: false).json()
-          as? [Any])
-      #expect(left.isEmpty)
-      #expect(Self.files(under: other.appendingPathComponent("attachments")).isEmpty)
+      // A failed restore into a new library creates none.
+      #expect(!FileManager.default.fileExists(atPath: other.path))
+      let hidden = try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)
+        .filter { $0.hasPrefix(".library.sqlite.tmp-") }
+      #expect(hidden.isEmpty, "\(hidden)")
     }
   }
 
