@@ -23,11 +23,14 @@ signal(SIGPIPE, SIG_IGN)
 
 /// The environment variables `yarn` reads (`YARN_LIBRARY`, `XDG_DATA_HOME` and `HOME` for the
 /// library's place, `TZ` for local time, `COLUMNS` and `YARN_FORCE_TERMINAL` for fitting tables
-/// to a terminal), through getenv(3): cheaper at start-up than copying
+/// to a terminal, `YARN_TEST_FREE_BYTES` for the free space a restore sees, in tests), through
+/// getenv(3): cheaper at start-up than copying
 /// the whole environment into `ProcessInfo`, which `yarn time start` would otherwise pay for.
 func processEnvironment() -> [String: String] {
   var variables: [String: String] = [:]
-  for name in ["YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL"] {
+  for name in [
+    "YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL", "YARN_TEST_FREE_BYTES",
+  ] {
     if let value = getenv(name) { variables[name] = String(cString: value) }
   }
   return variables

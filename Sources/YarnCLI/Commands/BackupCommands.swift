@@ -165,7 +165,7 @@ struct BackupRestore: CancellableCommand {
                      lists them all, with nothing changed.
         --dry-run checks everything and says what would happen, changing nothing.
         Ctrl-C stops it between two files (exit 130; 143 for SIGTERM), changing nothing; a
-        new library it created is then left empty. BACKUP - reads the zip from standard
+        new library is then not created. BACKUP - reads the zip from standard
         input (copied to a temporary file, removed afterwards). A progress bar is shown on
         standard error when it is a terminal.
 
@@ -228,45 +228,88 @@ struct BackupRestore: CancellableCommand {
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     options.backupName = input.isStandardInput ? input.name : nil
-    // Opening read-write creates the library directory, which a failed restore leaves in
-    // place, empty: another `yarn` process may have opened it meanwhile, and removing it
-    // would lose what that process commits. So a backup is checked, but for its attachments'
-    // bytes, before a library is created for it. A dry run opens read-only and creates
-    // nothing.
-    if !dryRun, !FileManager.default.fileExists(atPath: libraryURL.path) {
-      options.checked = try input.namingErrors { try Backup.checkLibrary(of: url) }
+    if let text = context.environment["YARN_TEST_FREE_BYTES"], let bytes = Int64(text) {
+      options.freeSpace = { _ in bytes }
     }
     let bar = ProgressBar("restoring", context: context)
     defer { bar.finish() }
-    var createdSafetyFolder = false
+    func restore(_ store: LibraryStore) throws -> RestoreReport {
+      try input.namingErrors {
+        try Backup.restore(from: url, into: store, options: options, progress: bar.callback)
+      }
+    }
     let report: RestoreReport
-    do {
-      report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false) { store in
-        if mode == .replace, !dryRun, !(try store.isEmpty()) {
-          let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
-          let folder = target.deletingLastPathComponent()
-          if !FileManager.default.fileExists(atPath: folder.path) {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            createdSafetyFolder = true
+    if !dryRun, try context.libraryIsMissing {
+      // A new library: the backup is checked, but for its attachments' bytes, and so is the
+      // free space it needs, before anything is created; then it is restored into a library
+      // built aside and put in place only when the restore succeeded (`LibraryStore.create`),
+      // so that a failed restore leaves no library behind.
+      let checked = try input.namingErrors { try Backup.checkLibrary(of: url) }
+      try Backup.checkFreeSpace(for: checked, newLibrary: libraryURL, free: options.freeSpace)
+      options.checked = checked
+      report = try BackupRestore.intoNewLibrary(libraryURL) {
+        try context.create(restore, keep: { _ in true })
+      }
+    } else {
+      // A dry run opens read-only and creates nothing.
+      var createdSafetyFolder = false
+      do {
+        report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false) { store in
+          if mode == .replace, !dryRun, !(try store.isEmpty()) {
+            let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
+            let folder = target.deletingLastPathComponent()
+            if !FileManager.default.fileExists(atPath: folder.path) {
+              try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+              createdSafetyFolder = true
+            }
+            options.safetyBackup = target
           }
-          options.safetyBackup = target
+          return try restore(store)
         }
-        return try input.namingErrors {
-          try Backup.restore(from: url, into: store, options: options, progress: bar.callback)
+      } catch {
+        if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
+          // rmdir removes it only when empty: a safety backup written before a later failure
+          // is kept.
+          rmdir(folder.path)
         }
+        throw error
       }
-    } catch {
-      if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
-        // rmdir removes it only when empty: a safety backup written before a later failure
-        // is kept.
-        rmdir(folder.path)
-      }
-      throw error
     }
     bar.finish()
     if context.global.json { try context.printJSON(RestoreReportView(report)) }
     for line in BackupRestore.summary(report, path: input.name, library: libraryURL.path) {
       context.message(line)
+    }
+  }
+
+  /// Runs `body`, a restore into a new library built aside (`Context.create`), with the
+  /// library's folder and its `attachments/` there for the attachments it places: the folders
+  /// missing before are created first and, when `body` throws, removed again (rmdir(2), so
+  /// only while empty, with the shard folders the restore left empty in `attachments/`).
+  static func intoNewLibrary<T>(_ library: URL, _ body: () throws -> T) throws -> T {
+    let attachments = library.standardizedFileURL
+      .appendingPathComponent(LibraryStore.attachmentsFolderName).path
+    var missing: [String] = []
+    var path = attachments
+    while !path.isEmpty, path != "/", !FileManager.default.fileExists(atPath: path) {
+      missing.append(path)
+      path = POSIX.directory(of: path)
+    }
+    func removeCreated() {
+      if missing.first == attachments {
+        let shards = (try? FileManager.default.contentsOfDirectory(atPath: attachments)) ?? []
+        for shard in shards { rmdir(attachments + "/" + shard) }
+      }
+      for folder in missing { rmdir(folder) }
+    }
+    do {
+      for folder in missing.reversed() where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        throw StoreError.io(path: folder, reason: "cannot create the directory: \(POSIX.errnoText())")
+      }
+      return try body()
+    } catch {
+      removeCreated()
+      throw error
     }
   }
 

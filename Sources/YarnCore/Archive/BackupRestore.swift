@@ -58,6 +58,10 @@ public struct RestoreOptions: Sendable {
   /// restore of it (not a dry run, not a merge) need not check `library.json` again; used
   /// only when the backup's manifest is still the one checked.
   package var checked: Backup.CheckedLibrary?
+  /// The bytes free on the file system of a path, or `nil` when they cannot be read: what
+  /// the space check (`Backup.checkFreeSpace`) compares the restore's needs with;
+  /// `Backup.freeSpace(at:)` by default (tests give a fixed number instead).
+  package var freeSpace: @Sendable (String) -> Int64? = { Backup.freeSpace(at: $0) }
 
   /// Options; by default a real (not dry-run) `.emptyOnly` restore with the standard limits.
   public init(
@@ -158,8 +162,8 @@ extension Backup {
   ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
   ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
-  ///   `.notEnoughSpace` when the library's file system lacks the room it needs
-  ///   (`checkFreeSpace`); `.cannotStage` when the attachments cannot be written into the
+  ///   `.notEnoughSpace` when the library's file system lacks the room it needs, a
+  ///   replace's safety backup included (`checkFreeSpace`, also in a dry run); `.cannotStage` when the attachments cannot be written into the
   ///   library; the errors of `create` for the safety backup but
   ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
   ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
@@ -259,8 +263,10 @@ extension Backup {
         sessions: counts.sessions, attachments: try store.referencedAttachmentDigests().count,
         tools: counts.tools)
     }
-    // A dry run refuses what the real restore would for want of space.
-    try checkFreeSpace(for: reader.manifest, in: store)
+    // A dry run refuses what the real restore would for want of space, the safety backup of
+    // a replace included.
+    let safetyBytes = mode == .replace && !wasEmpty ? try safetyBackupSpace(of: store) : 0
+    try checkFreeSpace(for: reader.manifest, in: store, plus: safetyBytes, free: options.freeSpace)
     if options.dryRun {
       // The real `--replace` first backs up every item of the library (the safety backup),
       // which fails on an item the store cannot read (a library changed outside yarn): read
@@ -434,40 +440,122 @@ extension Backup {
   /// of the backup the library lacks, the size of the largest one it has (written again
   /// through a temporary copy), twice the size of `library.json` (its items in the database,
   /// and again in the database's write-ahead log until it is checkpointed), and
-  /// `freeSpaceMarginBytes` — by the manifest's sizes. A file system whose free space cannot
-  /// be read is not checked.
+  /// `freeSpaceMarginBytes` — by the manifest's sizes — and `extra` bytes more (the safety
+  /// backup of a replace, `safetyBackupSpace(of:)`). The free space is read by `free` at the
+  /// library's folder, or at the nearest folder above it that exists when the library is not
+  /// created yet (`freeSpace(at:)`); a file system whose free space cannot be read is not
+  /// checked.
   ///
   /// - Throws: `BackupError.notEnoughSpace` naming the library folder and both sizes.
-  static func checkFreeSpace(for manifest: BackupManifest, in store: LibraryStore) throws {
-    var info = statvfs()
-    guard statvfs(store.directory.path, &info) == 0 else { return }
-    let free = Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
-    let needed = neededSpace(for: manifest, in: store)
-    if needed > free {
-      throw BackupError.notEnoughSpace(path: store.directory.path, needed: needed, free: free)
+  static func checkFreeSpace(
+    for manifest: BackupManifest, in store: LibraryStore, plus extra: Int64 = 0,
+    free: (String) -> Int64? = { freeSpace(at: $0) }
+  ) throws {
+    let needed = sum(neededSpace(for: manifest, in: store), extra)
+    try checkFreeSpace(needed: needed, directory: store.directory, free: free)
+  }
+
+  /// Refuses to restore the backup `checked` into a new library at `directory` (which does
+  /// not exist yet) when it cannot fit, as `checkFreeSpace(for:in:plus:free:)` does, measured
+  /// at the nearest folder above `directory` that exists: to be called before the library is
+  /// created, so that a restore refused for want of space creates nothing.
+  ///
+  /// - Throws: `BackupError.notEnoughSpace` naming `directory` and both sizes.
+  package static func checkFreeSpace(
+    for checked: CheckedLibrary, newLibrary directory: URL,
+    free: (String) -> Int64? = { freeSpace(at: $0) }
+  ) throws {
+    let needed = neededSpace(for: checked.manifest) { _ in false }
+    try checkFreeSpace(needed: needed, directory: directory, free: free)
+  }
+
+  /// Throws `BackupError.notEnoughSpace` when `free` of `directory` is known and below `needed`.
+  private static func checkFreeSpace(
+    needed: Int64, directory: URL, free: (String) -> Int64?
+  ) throws {
+    guard let available = free(directory.path) else { return }
+    if needed > available {
+      throw BackupError.notEnoughSpace(path: directory.path, needed: needed, free: available)
     }
   }
 
-  /// The bytes `checkFreeSpace` asks for (`Int64.max` when they overflow).
+  /// The bytes free for an unprivileged user on the file system of `path` (statvfs(3):
+  /// `f_bavail` × `f_frsize`), or of the nearest folder above it that exists when `path` does
+  /// not; `nil` when they cannot be read.
+  package static func freeSpace(at path: String) -> Int64? {
+    var folder = path
+    var info = statvfs()
+    while statvfs(folder, &info) != 0 {
+      guard errno == ENOENT || errno == ENOTDIR else { return nil }
+      let parent = POSIX.directory(of: folder)
+      guard !parent.isEmpty, parent != folder else { return nil }
+      folder = parent
+    }
+    return Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
+  }
+
+  /// The bytes `checkFreeSpace` asks for (`Int64.max` when they overflow), without `extra`.
   static func neededSpace(for manifest: BackupManifest, in store: LibraryStore) -> Int64 {
+    neededSpace(for: manifest) { store.hasAttachment(sha256: $0) }
+  }
+
+  /// The bytes `checkFreeSpace` asks for a library that has the attachments `has` says.
+  private static func neededSpace(
+    for manifest: BackupManifest, has: (String) -> Bool
+  ) -> Int64 {
     var needed = freeSpaceMarginBytes
     var largestKept: Int64 = 0
-    func add(_ bytes: Int64) {
-      let (sum, overflow) = needed.addingReportingOverflow(max(0, bytes))
-      needed = overflow ? Int64.max : sum
-    }
     for file in manifest.files {
       if file.path == BackupManifest.libraryPath {
-        add(file.size)
-        add(file.size)
-      } else if store.hasAttachment(sha256: file.sha256) {
+        needed = sum(needed, file.size, file.size)
+      } else if has(file.sha256) {
         largestKept = max(largestKept, file.size)
       } else {
-        add(file.size)
+        needed = sum(needed, file.size)
       }
     }
-    add(largestKept)
+    return sum(needed, largestKept)
+  }
+
+  /// What a zip entry may take beyond its bytes in a safety backup, by the count in
+  /// `safetyBackupSpace(of:)`: 1 KiB.
+  static let safetyBackupEntryBytes: Int64 = 1 << 10
+
+  /// An upper bound of the free space the safety backup of `store` takes while it is written
+  /// (`Backup.create` into the library's folder, `LIBRARY/safety-backups/`): 4 times the
+  /// size of the library's database (`library.sqlite` and its `-wal`) — `library.json` is
+  /// written out whole beside the zip, then deflated into it, and its JSON text (keys
+  /// repeated in every item, escapes) is at most about twice the database's bytes: 1.88
+  /// times for 40 notes of 90,000 characters each written as a two-character escape, the
+  /// worst measured (a small library's JSON is a seventh of its database) — plus the
+  /// size of each attachment file the library's items refer to, plus
+  /// `safetyBackupEntryBytes` for each of them (its zip headers, its line in the manifest
+  /// and deflate's worst growth, 5 bytes in 16 KiB).
+  ///
+  /// - Throws: `StoreError` from reading the attachments' digests.
+  static func safetyBackupSpace(of store: LibraryStore) throws -> Int64 {
+    func size(_ path: String) -> Int64 {
+      var info = stat()
+      return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+    let database = store.directory.appendingPathComponent(LibraryStore.databaseFileName).path
+    let databaseBytes = sum(size(database), size(database + "-wal"))
+    var needed = sum(databaseBytes, databaseBytes, databaseBytes, databaseBytes)
+    for digest in try store.referencedAttachmentDigests() {
+      needed = sum(needed, size(store.attachmentURL(sha256: digest).path), safetyBackupEntryBytes)
+    }
     return needed
+  }
+
+  /// The sum of `values`, each taken as 0 when negative, or `Int64.max` when it overflows.
+  private static func sum(_ values: Int64...) -> Int64 {
+    var total: Int64 = 0
+    for value in values {
+      let (next, overflow) = total.addingReportingOverflow(max(0, value))
+      if overflow { return Int64.max }
+      total = next
+    }
+    return total
   }
 }
 

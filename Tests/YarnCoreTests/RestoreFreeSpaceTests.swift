@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import YarnCore
+@testable import YarnModel
+@testable import YarnStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The free space a restore asks for before it writes anything: into a library not created
+/// yet (measured at the nearest folder above it that exists), and with the safety backup of a
+/// `--replace` counted.
+@Suite struct RestoreFreeSpaceTests {
+  typealias Support = BackupTestSupport
+
+  /// The size of the file at `path`, or 0 when there is none.
+  private func size(_ path: String) -> Int64 {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+  }
+
+  /// A backup of one yarn with a photo of 3,000 bytes, and its manifest.
+  private func smallBackup(in dir: URL) throws -> (url: URL, manifest: BackupManifest) {
+    let store = try LibraryStore(directory: dir.appendingPathComponent("source"), mode: .readWrite)
+    defer { try? store.close() }
+    let file = dir.appendingPathComponent("photo.jpg")
+    try Support.noise(count: 3_000, seed: 7).write(to: file)
+    let photo = try store.importAttachment(from: file)
+    try store.write { try store.insert(Yarn(id: "y-1", name: "Rios", photos: [photo])) }
+    let url = dir.appendingPathComponent("b.zip")
+    let manifest = try Backup.create(
+      from: store, to: url, generator: "t", now: Date(timeIntervalSince1970: 0))
+    return (url, manifest)
+  }
+
+  /// The size of `library.json` in `manifest`.
+  private func librarySize(_ manifest: BackupManifest) -> Int64 {
+    manifest.files.first { $0.path == BackupManifest.libraryPath }?.size ?? -1
+  }
+
+  @Test func theFreeSpaceOfAMissingFolderIsReadAtTheNearestFolderAboveIt() throws {
+    try Support.withScratch { dir in
+      let missing = dir.appendingPathComponent("new/deeper/library").path
+      // statvfs(3) fails on a path that does not exist; the folder above that exists answers.
+      var info = statvfs()
+      #expect(statvfs(missing, &info) != 0)
+      let free = try #require(Backup.freeSpace(at: missing))
+      #expect(free >= 0)
+      // Through a file where a folder should be, too (ENOTDIR).
+      let file = dir.appendingPathComponent("file")
+      try Data("x".utf8).write(to: file)
+      #expect(Backup.freeSpace(at: file.path + "/library") != nil)
+    }
+  }
+
+  @Test func aDryRunIntoALibraryNotCreatedYetIsRefusedWhenItCannotFit() throws {
+    try Support.withScratch { dir in
+      let backup = try smallBackup(in: dir)
+      let directory = dir.appendingPathComponent("mnt/new")
+      // Opened read-only, a missing library reads as empty, in memory: nothing is created.
+      let store = try LibraryStore(directory: directory, mode: .readOnly)
+      defer { try? store.close() }
+      // 1 MiB + 2 × library.json + the photo's 3,000 bytes (docs/CLI.md).
+      let needed = 1_048_576 + 2 * librarySize(backup.manifest) + 3_000
+      var options = RestoreOptions(dryRun: true)
+      // One byte short, wherever the real probe (statvfs at the nearest folder that exists)
+      // can read the free space; before, a missing library's was not read, nor checked.
+      options.freeSpace = { path in Backup.freeSpace(at: path).map { _ in needed - 1 } }
+      do {
+        try Backup.restore(from: backup.url, into: store, options: options)
+        Issue.record("expected notEnoughSpace")
+      } catch BackupError.notEnoughSpace(let path, let asked, _) {
+        #expect(path == store.directory.path)
+        #expect(asked == needed)
+      }
+      #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("mnt").path))
+      // With exactly what it needs, the dry run passes.
+      options.freeSpace = { _ in needed }
+      let report = try Backup.restore(from: backup.url, into: store, options: options)
+      #expect(report.dryRun)
+      #expect(report.added.yarns == 1)
+    }
+  }
+
+  @Test func aNewLibraryIsCheckedBeforeItIsCreated() throws {
+    try Support.withScratch { dir in
+      let backup = try smallBackup(in: dir)
+      let directory = dir.appendingPathComponent("new")
+      let checked = try Backup.checkLibrary(of: backup.url)
+      let needed = 1_048_576 + 2 * librarySize(backup.manifest) + 3_000
+      do {
+        try Backup.checkFreeSpace(for: checked, newLibrary: directory, free: { _ in needed - 1 })
+        Issue.record("expected notEnoughSpace")
+      } catch BackupError.notEnoughSpace(let path, let asked, let free) {
+        #expect(path == directory.path)
+        #expect(asked == needed)
+        #expect(free == needed - 1)
+      }
+      try Backup.checkFreeSpace(for: checked, newLibrary: directory, free: { _ in needed })
+      #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+  }
+
+  @Test func aReplaceCountsItsSafetyBackup() throws {
+    try Support.withScratch { dir in
+      let backup = try smallBackup(in: dir)
+      // The library replaced: a yarn with 10 photos of 500,000 bytes each.
+      let mine = try LibraryStore(directory: dir.appendingPathComponent("mine"), mode: .readWrite)
+      defer { try? mine.close() }
+      var photos: [YarnModel.Attachment] = []
+      for index in 0..<10 {
+        let file = dir.appendingPathComponent("p\(index).jpg")
+        try Support.noise(count: 500_000, seed: UInt64(100 + index)).write(to: file)
+        photos.append(try mine.importAttachment(from: file))
+      }
+      try mine.write { try mine.insert(Yarn(id: "mine", name: "Cascade 220", photos: photos)) }
+      let before = try mine.library()
+      let database = mine.directory.appendingPathComponent("library.sqlite").path
+      let databaseBytes = size(database) + size(database + "-wal")
+      // The restore itself: 1 MiB + 2 × library.json + the photo the library lacks (3,000);
+      // the safety backup: 4 × the database + 10 × (500,000 + 1 KiB) (docs/FORMAT.md).
+      let restoring = 1_048_576 + 2 * librarySize(backup.manifest) + 3_000
+      let safety = 4 * databaseBytes + 10 * (500_000 + 1_024)
+      let target = dir.appendingPathComponent("safety/before.zip")
+      for dryRun in [true, false] {
+        var options = RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target)
+        // Room for the restore, not for the safety backup too.
+        options.freeSpace = { _ in restoring + safety - 1 }
+        do {
+          try Backup.restore(from: backup.url, into: mine, options: options)
+          Issue.record("expected notEnoughSpace (dry run: \(dryRun))")
+        } catch BackupError.notEnoughSpace(let path, let needed, _) {
+          #expect(path == mine.directory.path)
+          #expect(needed == restoring + safety)
+        }
+        #expect(try mine.library() == before)
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+      }
+      var options = RestoreOptions(mode: .replace, dryRun: true, safetyBackup: target)
+      options.freeSpace = { _ in restoring + safety }
+      #expect(try Backup.restore(from: backup.url, into: mine, options: options).replaced.yarns == 1)
+    }
+  }
+}
