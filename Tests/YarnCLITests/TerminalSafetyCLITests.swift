@@ -53,7 +53,8 @@ import YarnCore
     let result = try yarn.run(["stash", "show", "\u{1B}[31mred"])
     #expect(result.status == 65)
     #expect(!result.stderr.unicodeScalars.contains("\u{1B}"))
-    #expect(result.stderr.hasPrefix("error: no yarn matches '\u{FFFD}[31mred'"))
+    // Written as an escape, as a refused name is: what was typed, on one line, no ESC.
+    #expect(result.stderr.hasPrefix("error: no yarn matches '\\u{1B}[31mred'"))
   }
 
   @Test func aMessageNamingAStoredEscapeSequenceIsPrintable() throws {
