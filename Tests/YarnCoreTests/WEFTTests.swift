@@ -970,7 +970,11 @@ import Testing
              "quantity": {"weight_grams": -5}},
             {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
              "tags": ["a,b", "\(long)"]}]}
-          """)
+          """),
+        Self.source(
+          "t.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"tool_type": "circular", "metric_size_mm": -2}]}"#
+        ),
       ], into: store)
     #expect(
       plan.problems.map(\.description) == [
@@ -981,6 +985,9 @@ import Testing
         "m.weft: items[1].quantity.weight_grams: quantity -5 g is negative",
         "m.weft: items[2].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
         "m.weft: items[2].tags[1]: tag \"\(long)\" is 60 characters long; the limit is 50",
+        // A tool without an id still has its size checked.
+        "t.weft: items[0].id: is missing; WEFT requires it",
+        "t.weft: items[0].metric_size_mm: -2 mm is not a needle size: more than 0 and at most 100 mm",
       ])
     #expect(try store.yarns().isEmpty)
   }

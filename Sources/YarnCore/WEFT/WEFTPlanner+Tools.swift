@@ -29,17 +29,19 @@ extension WEFTPlanner {
     var byWEFTID: [String: Int] = [:]
     for item in tools {
       try Task.checkCancellation()
-      let start = plan.problems.count
-      guard let weft = decode(WEFT.Tool.self, item), let id = required(weft.id, item, "id") else { continue }
+      // Every field is checked, each bad one listed; an item with a problem is not kept.
+      let before = plan.problems.count
+      guard let weft = decode(WEFT.Tool.self, item) else { continue }
       guard let kind = WEFTPlanner.kind(of: weft) else {
         omit(
           item.file, item.path,
           "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
         continue
       }
-      if isRepeated(id, kind: "tool", item) { continue }
+      let given = required(weft.id, item, "id")
+      if let given, isRepeated(given, kind: "tool", item) { continue }
+      let id = given ?? ""
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
-      let before = start
       let base: Tool? = StashCSV.isValidImportedID(id) ? try store.tool(id: id) : nil
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
@@ -128,7 +130,7 @@ extension WEFTPlanner {
       guard let size = NeedleSize(millimetres: millimetres) else {
         problem(
           item.file, "\(item.path).metric_size_mm",
-          "\(millimetres) mm is not a needle size: more than 0 and at most 100 mm")
+          "\(Amount.format(millimetres)) mm is not a needle size: more than 0 and at most 100 mm")
         return (nil, "metric_size_mm")
       }
       return (size, "metric_size_mm")
@@ -165,7 +167,8 @@ extension WEFTPlanner {
     for (mm, path) in given {
       guard let size = NeedleSize(millimetres: mm) else {
         problem(
-          item.file, "\(item.path).\(path)", "\(mm) mm is not a needle size: more than 0 and at most 100 mm")
+          item.file, "\(item.path).\(path)",
+          "\(Amount.format(mm)) mm is not a needle size: more than 0 and at most 100 mm")
         continue
       }
       sizes.append(size)
