@@ -65,6 +65,21 @@ import Testing
     #expect(refused.status == 65)
     #expect(refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
     #expect(!FileManager.default.fileExists(atPath: fresh.library.path))
+    // A negative figure beside a count of skeins is refused (it was said not kept, exit 0);
+    // an empty file is said to be empty.
+    let negative = try yarn.file(
+      "negative.weft",
+      Data(
+        #"{"weft_version": "1.0", "type": "material", "items": [{"id": "x", "name": "X", "material_type": "yarn", "status": "in-stash", "quantity": {"units_count": 3, "weight_grams": -300}, "packs": [{"weight_per_unit_grams": 100}]}]}"#
+          .utf8))
+    let empty = try yarn.file("empty.weft", Data())
+    let refusedNegative = try yarn.run(["weft", "import", negative.path, empty.path])
+    #expect(refusedNegative.status == 65)
+    #expect(
+      refusedNegative.stderr.contains(
+        "\(negative.path): items[0].quantity.weight_grams: quantity -300 g is negative"))
+    #expect(refusedNegative.stderr.contains("\(empty.path): is empty; a WEFT document is a JSON object"))
+    #expect(try yarn.librarySnapshot() == before)
     let missing = try yarn.run(["weft", "import", "nowhere.weft"])
     #expect(missing.status == 66)
     let none = try yarn.run(["weft", "import"])

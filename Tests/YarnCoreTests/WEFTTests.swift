@@ -245,6 +245,8 @@ import Testing
         "stash.weft: items[1].name: is missing; WEFT requires it",
         "stash.weft: items[2].quantity.units_count: expected a number",
         "stash.weft: items[3].status: \"lost\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)",
+        // Every bad field of an item, not only its first.
+        "stash.weft: items[3].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
         "stash.weft: items[4].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
         "stash.weft: items[4].yarn.weight_category: \"heavy\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)",
         "stash.weft: items[4].quantity.weight_grams: quantity -5 g is negative",
@@ -902,7 +904,120 @@ import Testing
         "m.weft: items[2]: expected an object, found null",
         "progress.weft: items[0].timer.sessions[0].duration_seconds: expected a whole number",
       ])
-    #expect(plan.omissions.map(\.description) == ["lib.weft: items[0]: not kept (yarn keeps no libraries)"])
+    // The item's other fields are still read: its project is said not to be there.
+    #expect(
+      plan.omissions.map(\.description) == [
+        "lib.weft: items[0]: not kept (yarn keeps no libraries)",
+        "progress.weft: items[0].timer: not kept (the project p1 is in neither the files nor the library, so its sessions have no project)",
+      ])
+  }
+
+  // MARK: Every bad field, at its path
+
+  /// A rule a pack's price, a gauge's counts or a usage's amount breaks is named at the
+  /// field that gave the value, not at the item's field above it; a tool's US size is quoted
+  /// as the file gives it, once. (QA: `items[0].acquired_price`, `items[0].gauge` once for
+  /// two bad counts, `items[0].materials_used` with `amount of yarn 98765 -3 skein`, "US 99"
+  /// and a second problem at `metric_size_mm`.)
+  @Test func ruleBreaksAreNamedAtTheFieldThatGaveTheValue() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "packs": [{"acquired_price": {"amount": 5, "currency": "dollars"}}]},
+             {"id": "98765", "name": "Two", "material_type": "yarn", "status": "in-stash"}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": -4, "rows_per_unit": 5000, "unit": "10cm"},
+              "materials_used": [{"material_id": "98765", "quantity_used": {"value": -3, "unit": "skein"}}]}],
+           "tools": [{"id": "t1", "category": "needle", "tool_type": "straight", "us_size": "99"}]}
+          """)
+      ], into: store)
+    let problems = plan.problems.map(\.description)
+    #expect(
+      problems.dropLast() == [
+        "m.weft: materials[0].packs[0].acquired_price.currency: price currency \"dollars\" is not three upper-case letters (ISO 4217, such as USD)",
+        "m.weft: projects[0].gauge.stitches_per_unit: gauge stitch count -4 must be more than 0",
+        "m.weft: projects[0].gauge.rows_per_unit: gauge row count 5000 is over the limit of 1000",
+        "m.weft: projects[0].materials_used[0].quantity_used.value: amount used -3 skein is negative",
+      ])
+    #expect(
+      problems.last?.hasPrefix("m.weft: tools[0].us_size: \"99\" is not a US needle size; US sizes: 000, ")
+        == true)
+    #expect(try store.yarns().isEmpty && store.projects().isEmpty)
+  }
+
+  /// Every problem of an item is listed: a blank name does not hide a bad put-up or
+  /// quantity, a type error does not hide a rule another field breaks, and each bad tag is
+  /// said at its index. (QA: one problem each.)
+  @Test func everyProblemOfAnItemIsListed() throws {
+    let store = try LibraryStore.inMemory()
+    let long = String(repeating: "t", count: 60)
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": " ", "material_type": "yarn", "status": "in-stash",
+             "packs": [{"length_per_unit_yards": -1}], "quantity": {"units_count": -2}},
+            {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash", "brand": 5,
+             "quantity": {"weight_grams": -5}},
+            {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
+             "tags": ["a,b", "\(long)"]}]}
+          """),
+        Self.source(
+          "t.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"tool_type": "circular", "metric_size_mm": -2}]}"#
+        ),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: items[0].name: is blank",
+        "m.weft: items[0].packs[0].length_per_unit_yards: length per skein -1 yd is negative",
+        "m.weft: items[0].quantity.units_count: quantity -2 skein is negative",
+        "m.weft: items[1].brand: expected a string",
+        "m.weft: items[1].quantity.weight_grams: quantity -5 g is negative",
+        "m.weft: items[2].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
+        "m.weft: items[2].tags[1]: tag \"\(long)\" is 60 characters long; the limit is 50",
+        // A tool without an id still has its size checked.
+        "t.weft: items[0].id: is missing; WEFT requires it",
+        "t.weft: items[0].metric_size_mm: -2 mm is not a needle size: more than 0 and at most 100 mm",
+      ])
+    #expect(try store.yarns().isEmpty)
+  }
+
+  /// A negative figure is refused at its path before it is compared with the figure kept
+  /// (QA: "not kept (-300 g disagrees…)", "not kept (differs from the put-up)", exit 0); an
+  /// empty file is said to be empty.
+  @Test func aNegativeFigureIsRefusedBeforeItIsCompared() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+             "quantity": {"units_count": 3, "weight_grams": -300}, "packs": [{"weight_per_unit_grams": 100}]},
+            {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+             "packs": [{"length_per_unit_yards": 200}, {"length_per_unit_yards": -1}]}]}
+          """),
+        Self.source("empty.weft", ""),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "empty.weft: is empty; a WEFT document is a JSON object",
+        "m.weft: items[0].quantity.weight_grams: quantity -300 g is negative",
+        "m.weft: items[1].packs[1].length_per_unit_yards: length per skein -1 yd is negative",
+      ])
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.yarns().isEmpty)
   }
 
   /// `write` streams each document to its file item by item: the files hold the bytes

@@ -29,21 +29,25 @@ extension WEFTPlanner {
     var byWEFTID: [String: Int] = [:]
     for item in tools {
       try Task.checkCancellation()
-      guard let weft = decode(WEFT.Tool.self, item), let id = required(weft.id, item, "id") else { continue }
+      // Every field is checked, each bad one listed; an item with a problem is not kept.
+      let before = plan.problems.count
+      guard let weft = decode(WEFT.Tool.self, item) else { continue }
       guard let kind = WEFTPlanner.kind(of: weft) else {
         omit(
           item.file, item.path,
           "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
         continue
       }
-      if isRepeated(id, kind: "tool", item) { continue }
+      let given = required(weft.id, item, "id")
+      if let given, isRepeated(given, kind: "tool", item) { continue }
+      let id = given ?? ""
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
-      let before = plan.problems.count
       let base: Tool? = StashCSV.isValidImportedID(id) ? try store.tool(id: id) : nil
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
-      tool.size = toolSize(weft, kind: kind, item)
+      let sizeKey: String
+      (tool.size, sizeKey) = toolSize(weft, kind: kind, item)
       let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter { !$0.isEmpty }
       tool.name =
         line(weft.name, item, "name")
@@ -63,7 +67,9 @@ extension WEFTPlanner {
       rules(
         tool.ruleViolations(), item,
         fields: [
-          "name": "name", "size": "metric_size_mm", "length": "length_cm", "material": "material",
+          "name": "name", "size": sizeKey,
+          "length": weft.lengthCm == nil && weft.lengthInches != nil ? "length_inches" : "length_cm",
+          "material": "material",
           "count": "quantity", "projects": "project_assignments",
         ])
       guard plan.problems.count == before else { continue }
@@ -108,24 +114,26 @@ extension WEFTPlanner {
 
   /// A tool's size: `metric_size_mm`, else `us_size` (a US needle) or `hook_size` (a hook's
   /// name), read by `NeedleSize`; `nil` (a problem when given and not a size). A cable's
-  /// size is not kept.
-  private mutating func toolSize(_ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem) -> NeedleSize? {
+  /// size is not kept. With the key of the field that gave the size (`metric_size_mm` when
+  /// none did).
+  private mutating func toolSize(_ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem) -> (NeedleSize?, String)
+  {
     if kind == .cable {
       // A cable has no size (`Tool.ruleViolations`): one given is not kept.
       for (value, key) in [(weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size")]
       where value != nil {
         omit(item.file, "\(item.path).\(key)", "a cable has no size")
       }
-      return nil
+      return (nil, "metric_size_mm")
     }
     if let millimetres = weft.metricSizeMm {
       guard let size = NeedleSize(millimetres: millimetres) else {
         problem(
           item.file, "\(item.path).metric_size_mm",
-          "\(millimetres) mm is not a needle size: more than 0 and at most 100 mm")
-        return nil
+          "\(Amount.format(millimetres)) mm is not a needle size: more than 0 and at most 100 mm")
+        return (nil, "metric_size_mm")
       }
-      return size
+      return (size, "metric_size_mm")
     }
     let named: [(String?, String, (String) -> String)] = [
       (weft.usSize, "us_size", { "US \($0)" }), (weft.hookSize, "hook_size", { $0 }),
@@ -133,13 +141,15 @@ extension WEFTPlanner {
     for (text, key, spelled) in named {
       guard let text else { continue }
       do {
-        return try NeedleSize(parsing: spelled(text))
+        return (try NeedleSize(parsing: spelled(text)), key)
       } catch {
-        problem(item.file, "\(item.path).\(key)", "\(error)")
-        return nil
+        // Quoted as the file gives it ("99", not the "US 99" it was read as).
+        let words = "\(error)".replacing("\"\(spelled(text))\"", with: "\"\(text)\"")
+        problem(item.file, "\(item.path).\(key)", words)
+        return (nil, key)
       }
     }
-    return nil
+    return (nil, "metric_size_mm")
   }
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and
@@ -157,7 +167,8 @@ extension WEFTPlanner {
     for (mm, path) in given {
       guard let size = NeedleSize(millimetres: mm) else {
         problem(
-          item.file, "\(item.path).\(path)", "\(mm) mm is not a needle size: more than 0 and at most 100 mm")
+          item.file, "\(item.path).\(path)",
+          "\(Amount.format(mm)) mm is not a needle size: more than 0 and at most 100 mm")
         continue
       }
       sizes.append(size)

@@ -20,6 +20,8 @@ struct WEFTPlanner {
   let store: LibraryStore
   let now: Date
   var plan = WEFTImport.Plan()
+  /// The file and path (joined by NUL) of each problem of `plan`: one problem a field.
+  private var problemPaths: Set<String> = []
   private var materials: [WEFTItem] = []
   private var projects: [WEFTItem] = []
   private var progress: [WEFTItem] = []
@@ -67,7 +69,11 @@ struct WEFTPlanner {
     ("designers", "designer"),
   ]
 
+  /// Adds a problem at `path`; one per field: a field already refused is not refused again
+  /// for what reading it left (a field removed for a type error is not also "missing").
   mutating func problem(_ file: String, _ path: String, _ reason: String) {
+    // A set, not a search of the problems: a file of 30,000 bad sessions stays linear.
+    guard problemPaths.insert(file + "\u{0}" + path).inserted else { return }
     plan.problems.append(WEFTImport.Problem(file: file, path: path, reason: reason))
   }
 
@@ -79,6 +85,10 @@ struct WEFTPlanner {
   mutating func read(_ source: WEFTImport.Source) {
     let file = source.name
     let root: JSONValue
+    if source.data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+      problem(file, "", "is empty; a WEFT document is a JSON object")
+      return
+    }
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: source.data)
     } catch {
@@ -155,29 +165,101 @@ struct WEFTPlanner {
 
   // MARK: Decoding
 
-  /// The item decoded as `T`, or `nil` with a problem naming the JSON path of the field that
-  /// does not fit.
+  /// The item decoded as `T`, with a problem naming the JSON path of each field that does
+  /// not fit: such a field is left out and the item decoded again, so that a type error in
+  /// one field does not stop the checks of the others. `nil` when the item itself does not
+  /// fit (not an object). The caller refuses an item with problems.
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
-    do {
-      return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(item.value))
-    } catch {
-      var (path, reason) = WEFTPlanner.decodingProblem(error, at: item.path)
-      // Foundation says a fraction in a whole-number field without its path: the number
-      // whose replacement by 0 ends that error is the one.
-      if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-        for (numberPath, trial) in WEFTPlanner.numbersReplaced(item.value, at: item.path) {
-          do {
-            _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
-          } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
-            continue
-          } catch {}
-          (path, reason) = (numberPath, "expected a whole number")
-          break
+    var value = item.value
+    // At most one pass per field of the item (and a bound for a value that cannot shrink).
+    for _ in 0..<200 {
+      do {
+        return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+      } catch {
+        var (path, reason) = WEFTPlanner.decodingProblem(error, at: item.path)
+        var keys = WEFTPlanner.keys(of: error)
+        // Foundation says a fraction in a whole-number field without its path: the number
+        // whose replacement by 0 ends that error is the one.
+        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
+          keys = nil
+          for (numberPath, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
+            do {
+              _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
+            } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
+              continue
+            } catch {}
+            (path, reason) = (numberPath, "expected a whole number")
+            keys = WEFTPlanner.keys(ofPath: String(numberPath.dropFirst(item.path.count)))
+            break
+          }
         }
+        problem(item.file, path, reason)
+        guard let keys, !keys.isEmpty, let smaller = WEFTPlanner.removing(keys, from: value) else {
+          return nil
+        }
+        value = smaller
       }
-      problem(item.file, path, reason)
     }
     return nil
+  }
+
+  /// The keys of the field a decoding error is at: member names, and array indices as `Int`s.
+  static func keys(of error: any Error) -> [Any]? {
+    let context: DecodingError.Context
+    switch error {
+    case DecodingError.typeMismatch(_, let found), DecodingError.valueNotFound(_, let found),
+      DecodingError.dataCorrupted(let found):
+      context = found
+    case DecodingError.keyNotFound(_, let found):
+      // A member the type requires: the object holding it cannot be read.
+      context = found
+    default: return nil
+    }
+    return context.codingPath.map { key -> Any in key.intValue ?? key.stringValue }
+  }
+
+  /// The keys of a path below an item such as `.packs[1].weight_per_unit_grams`.
+  static func keys(ofPath path: String) -> [Any] {
+    var out: [Any] = []
+    for part in path.split(separator: ".") {
+      var rest = Substring(part)
+      if let open = rest.firstIndex(of: "[") {
+        if open > rest.startIndex { out.append(String(rest[..<open])) }
+        rest = rest[open...]
+        while let open = rest.firstIndex(of: "["), let close = rest.firstIndex(of: "]"),
+          let index = Int(rest[rest.index(after: open)..<close])
+        {
+          out.append(index)
+          rest = rest[rest.index(after: close)...]
+        }
+      } else {
+        out.append(String(rest))
+      }
+    }
+    return out
+  }
+
+  /// `value` without the member at `keys`; an element of an array that is itself the bad
+  /// value is left out with its whole array (the indices of the others would change), a
+  /// field inside an element alone. `nil` when nothing can be left out.
+  static func removing(_ keys: [Any], from value: JSONValue) -> JSONValue? {
+    guard let first = keys.first else { return nil }
+    switch (value, first) {
+    case (.object(var members), let key as String):
+      guard let member = members[key] else { return nil }
+      // The member itself, else the field inside it; when that cannot be left out (an
+      // element of an array that is not an object), the whole member.
+      members[key] = keys.count == 1 ? nil : removing(Array(keys.dropFirst()), from: member)
+      return .object(members)
+    case (.array(var elements), let index as Int):
+      guard elements.indices.contains(index), keys.count > 1,
+        let inner = removing(Array(keys.dropFirst()), from: elements[index])
+      else { return nil }
+      elements[index] = inner
+      return .array(elements)
+    default:
+      return nil
+    }
   }
 
   /// For each number with a fraction or exponent in `value` (a `JSONValue.number`), its
@@ -279,6 +361,13 @@ struct WEFTPlanner {
   mutating func tags(_ given: [String]?, _ item: WEFTItem) -> [String] {
     var kept: [String] = []
     for (index, tag) in (given ?? []).enumerated() {
+      // The rule of tags (`Rules.tags`), each tag at its own index, every bad one said.
+      if !tag.trimmingSpaces().isEmpty,
+        let violation = Rules.tags([tag.trimmingSpaces()])
+      {
+        problem(item.file, "\(item.path).tags[\(index)]", "\(violation)")
+        continue
+      }
       let added = Tags.adding([tag], to: kept)
       if added.count == kept.count, !tag.trimmingSpaces().isEmpty {
         omit(item.file, "\(item.path).tags[\(index)]", "the tag \"\(tag)\" is given before (case aside)")
@@ -301,11 +390,13 @@ struct WEFTPlanner {
   /// The problems of the model's rules, each at the WEFT field it comes from.
   mutating func rules(_ violations: [RuleViolation], _ item: WEFTItem, fields: [String: String]) {
     for violation in violations {
-      let key = fields[violation.field] ?? fields.first { violation.field.hasPrefix($0.key) }?.value
+      // The field itself, else the longest field it begins with (`amount of yarn y-1`).
+      let key =
+        fields[violation.field]
+        ?? fields.filter { violation.field.hasPrefix($0.key) }.max { $0.key.count < $1.key.count }?.value
       let path = key.map { "\(item.path).\($0)" } ?? item.path
       // A field already refused as it was read (a name too long, so left empty) is not
-      // refused again for what reading it left (`name is blank`).
-      if plan.problems.contains(where: { $0.file == item.file && $0.path == path }) { continue }
+      // refused again for what reading it left (`name is blank`): `problem` keeps one a field.
       problem(item.file, path, "\(violation)")
     }
   }
@@ -358,18 +449,20 @@ extension WEFTPlanner {
     let all = StashCSV.Column.allCases
     for item in materials {
       try Task.checkCancellation()
+      // Every field is checked, each bad one listed; an item with a problem is not kept.
+      let start = plan.problems.count
       guard let material = decode(WEFT.Material.self, item) else { continue }
-      let id = required(material.id, item, "id")
-      let name = required(material.name, item, "name")
       let type = required(material.materialType, item, "material_type")
-      let status = required(material.status, item, "status")
-      guard let id, let name, let type, let status else { continue }
-      guard type == "yarn" else {
+      if let type, type != "yarn" {
         omit(item.file, item.path, "a \(type) material; yarn keeps yarn only")
         continue
       }
+      let id = required(material.id, item, "id")
+      let name = required(material.name, item, "name")
+      let status = required(material.status, item, "status")
       for path in WEFTKept.material.unkept(in: item.value, at: item.path) { omit(item.file, path) }
-      guard var draft = yarnDraft(material, name: name, status: status, item) else { continue }
+      let draft = yarnDraft(material, name: name ?? "", status: status, item)
+      guard let id, plan.problems.count == start, var draft else { continue }
       if isRepeated(id, kind: "material", item) { continue }
       if StashCSV.isValidImportedID(id) {
         draft.base = try store.yarn(id: id)
@@ -458,28 +551,32 @@ extension WEFTPlanner {
   }
 
   /// The yarn a material describes (ID and photos still to settle), or `nil` with problems.
-  private mutating func yarnDraft(_ material: WEFT.Material, name: String, status: String, _ item: WEFTItem)
+  private mutating func yarnDraft(_ material: WEFT.Material, name: String, status: String?, _ item: WEFTItem)
     -> YarnDraft?
   {
     let before = plan.problems.count
+    var fields = WEFTPlanner.yarnFields
     var yarn = Yarn(id: "", name: line(name, item, "name") ?? "")
-    guard let stashStatus = WEFTTaxonomy.stashStatus(status) else {
-      problem(
-        item.file, "\(item.path).status",
-        "\"\(status)\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
-      )
-      return nil
+    if let status {
+      if let stashStatus = WEFTTaxonomy.stashStatus(status) {
+        yarn.status = stashStatus
+      } else {
+        problem(
+          item.file, "\(item.path).status",
+          "\"\(status)\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
+        )
+      }
     }
-    yarn.status = stashStatus
     yarn.storedIn = line(material.location, item, "location")
     yarn.tags = tags(material.tags, item)
     yarn.price = price(material.acquiredPrice, item, "acquired_price")
     for (index, pack) in (material.packs ?? []).enumerated() {
       guard let money = pack.acquiredPrice else { continue }
       let path = "packs[\(index)].acquired_price"
-      let paid = price(money, item, path)
+      guard let paid = price(money, item, path) else { continue }
       if yarn.price == nil {
         yarn.price = paid
+        fields["price"] = path
       } else if paid != yarn.price {
         omit(item.file, "\(item.path).\(path)", "differs from the price kept; yarn keeps one price")
       }
@@ -493,10 +590,12 @@ extension WEFTPlanner {
     let packs = material.packs ?? []
     // The pack fields yarn keeps once: the top level's, else the first pack's; a pack that
     // says otherwise is not kept.
+    // With the path of the pack field kept (`packs[0].colorway`) when it is a pack's.
     func fromPacks<T: Equatable>(
       _ top: T?, _ key: String, _ value: (WEFT.Pack) -> String?, _ read: (String?, String) -> T?
-    ) -> (T?, [String]) {
+    ) -> (T?, [String], String?) {
       var chosen = top
+      var chosenPath: String?
       var differing: [String] = []
       for (index, pack) in packs.enumerated() {
         guard let text = value(pack) else { continue }
@@ -504,28 +603,35 @@ extension WEFTPlanner {
         let parsed = read(text, path)
         if chosen == nil {
           chosen = parsed
+          if parsed != nil { chosenPath = path }
         } else if parsed != chosen {
           differing.append(path)
         }
       }
-      return (chosen, differing)
+      return (chosen, differing, chosenPath)
     }
     var differing: [String] = []
-    (yarn.colorway, differing) = fromPacks(yarn.colorway, "colorway", \.colorway) { text, _ in
+    var packPath: String?
+    (yarn.colorway, differing, packPath) = fromPacks(yarn.colorway, "colorway", \.colorway) { text, _ in
       self.lineText(text)
     }
+    fields["colorway"] = packPath ?? fields["colorway"]
     for path in differing { omit(item.file, "\(item.path).\(path)", "differs from the colorway kept") }
-    (yarn.dyeLot, differing) = fromPacks(yarn.dyeLot, "dye_lot", \.dyeLot) { text, _ in self.lineText(text) }
+    (yarn.dyeLot, differing, packPath) = fromPacks(yarn.dyeLot, "dye_lot", \.dyeLot) { text, _ in
+      self.lineText(text)
+    }
+    fields["dye lot"] = packPath ?? fields["dye lot"]
     for path in differing {
       omit(item.file, "\(item.path).\(path)", "differs from the dye lot kept; yarn keeps one dye lot")
     }
-    (yarn.purchaseLocation, differing) = fromPacks(yarn.purchaseLocation, "acquired_from", \.acquiredFrom) {
-      text, _ in self.lineText(text)
-    }
+    (yarn.purchaseLocation, differing, packPath) = fromPacks(
+      yarn.purchaseLocation, "acquired_from", \.acquiredFrom
+    ) { text, _ in self.lineText(text) }
+    fields["purchase location"] = packPath ?? fields["purchase location"]
     for path in differing {
       omit(item.file, "\(item.path).\(path)", "differs from the purchase location kept")
     }
-    (yarn.dateAdded, differing) = fromPacks(yarn.dateAdded, "acquired_date", \.acquiredDate) { text, _ in
+    (yarn.dateAdded, differing, _) = fromPacks(yarn.dateAdded, "acquired_date", \.acquiredDate) { text, _ in
       text.flatMap { CalendarDate(iso8601: $0.trimmingSpaces()) }
     }
     for path in differing { omit(item.file, "\(item.path).\(path)", "differs from the date added kept") }
@@ -557,7 +663,6 @@ extension WEFTPlanner {
     }
     // Put-up: the packs' per-unit figures, else the totals of the quantity per unit. Each
     // figure kept is named by its own path in a problem (`packs[1].length_per_unit_meters`).
-    var fields = WEFTPlanner.yarnFields
     let countedKey = material.originalQuantity != nil ? "original_quantity" : "quantity"
     let counted = material.originalQuantity ?? material.quantity
     let length = putUp(
@@ -576,14 +681,16 @@ extension WEFTPlanner {
     fields["net weight per skein"] = weight?.path ?? fields["net weight per skein"]
     var current: Amount?
     if let original = material.originalQuantity {
-      let bought = amount(original, item, "original_quantity", putUp: yarn.putUp)
+      let bought = amount(original, item, "original_quantity", field: "quantity", putUp: yarn.putUp)
       yarn.quantity = bought?.amount
       fields["quantity"] = "original_quantity" + (bought.map { ".\($0.field)" } ?? "")
-      let left = material.quantity.flatMap { amount($0, item, "quantity", putUp: yarn.putUp) }
+      let left = material.quantity.flatMap {
+        amount($0, item, "quantity", field: "remaining", putUp: yarn.putUp)
+      }
       current = left?.amount
       fields["remaining"] = "quantity" + (left.map { ".\($0.field)" } ?? "")
     } else if let quantity = material.quantity {
-      let given = amount(quantity, item, "quantity", putUp: yarn.putUp)
+      let given = amount(quantity, item, "quantity", field: "quantity", putUp: yarn.putUp)
       yarn.quantity = given?.amount
       fields["quantity"] = "quantity" + (given.map { ".\($0.field)" } ?? "")
     }
@@ -641,8 +748,9 @@ extension WEFTPlanner {
 
   /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
-  /// a problem when it is missing a part or has more decimals than the currency. The rule of
-  /// prices (`Rules.price`) is checked with the yarn's.
+  /// a problem when it is missing a part, has more decimals than the currency or breaks the
+  /// rule of prices (`Rules.price`), named at the part that gave the value (`.currency`,
+  /// `.amount`).
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
     guard let money else { return nil }
     guard let amount = money.amount, let currency = money.currency else {
@@ -658,7 +766,14 @@ extension WEFTPlanner {
         "\(amount) is not an amount of \(currency) (at most \(Price.decimals(of: currency)) decimals)")
       return nil
     }
-    return Price(minorUnits: Int64(minor), currency: currency)
+    let price = Price(minorUnits: Int64(minor), currency: currency)
+    if let violation = Rules.price(price) {
+      // The currency alone breaks the rule when a price of 0 in it does.
+      let part = Rules.price(Price(minorUnits: 0, currency: currency)) != nil ? "currency" : "amount"
+      problem(item.file, "\(item.path).\(key).\(part)", "\(violation)")
+      return nil
+    }
+    return price
   }
 
   private func lineText(_ text: String?) -> String? {
@@ -686,6 +801,16 @@ extension WEFTPlanner {
       }
       for (amount, name) in candidates {
         let path = "packs[\(index)].\(name)"
+        // The figure kept that breaks the rule of put-ups, or any negative figure, is refused
+        // at its path, before any comparison with the figure kept.
+        if chosen == nil || !(amount.value >= 0),
+          let violation = Rules.amount(
+            amount, field: key == "length" ? "length per skein" : "net weight per skein",
+            dimension: key == "length" ? .length : .mass)
+        {
+          problem(item.file, "\(item.path).\(path)", "\(violation)")
+          continue
+        }
         if let kept = chosen?.amount {
           if !WEFTPlanner.agrees(amount, kept, putUp: PutUp()) {
             omit(
@@ -726,9 +851,9 @@ extension WEFTPlanner {
   /// bobbins), else its grams, ounces, meters or yards; every other figure it gives is
   /// checked against it through the put-up (`UnitConversion`), and not kept when it
   /// disagrees.
-  private mutating func amount(_ quantity: WEFT.Quantity, _ item: WEFTItem, _ key: String, putUp: PutUp)
-    -> (amount: Amount, field: String)?
-  {
+  private mutating func amount(
+    _ quantity: WEFT.Quantity, _ item: WEFTItem, _ key: String, field: String, putUp: PutUp
+  ) -> (amount: Amount, field: String)? {
     let path = "\(item.path).\(key)"
     var figures: [(Amount, String)] = []
     if let count = quantity.unitsCount {
@@ -746,11 +871,21 @@ extension WEFTPlanner {
       (quantity.lengthMeters, .meter, "length_meters"), (quantity.lengthYards, .yard, "length_yards"),
     ]
     for (value, unit, name) in totals { if let value { figures.append((Amount(value, unit), name)) } }
-    guard let (kept, field) = figures.first else { return nil }
+    // The figure kept keeps the rule of amounts, and no other is negative (each said at its
+    // own path), before any is compared. (Another figure may be over the limit in its unit:
+    // the export writes grams beside a quantity in kilograms.)
+    var refused = false
+    for (index, (figure, name)) in figures.enumerated() where index == 0 || !(figure.value >= 0) {
+      if let violation = Rules.amount(figure, field: field) {
+        problem(item.file, "\(path).\(name)", "\(violation)")
+        refused = true
+      }
+    }
+    guard !refused, let (kept, keptName) = figures.first else { return nil }
     for (other, name) in figures.dropFirst() where !WEFTPlanner.agrees(other, kept, putUp: putUp) {
       omit(item.file, "\(path).\(name)", "\(other) disagrees with \(kept) by the put-up")
     }
-    return (kept, field)
+    return (kept, keptName)
   }
 }
 
@@ -765,15 +900,16 @@ extension WEFTPlanner {
     for project in library { byID[project.id] = project }
     for item in projects {
       try Task.checkCancellation()
+      // Every field is checked, each bad one listed; an item with a problem is not kept.
+      let before = plan.problems.count
       guard let weft = decode(WEFT.Project.self, item) else { continue }
-      let id = required(weft.id, item, "id")
-      let name = required(weft.name, item, "name")
+      let given = required(weft.id, item, "id")
+      let name = required(weft.name, item, "name") ?? ""
       let craftKey = required(weft.craft, item, "craft")
       let statusKey = required(weft.status, item, "status")
-      guard let id, let name, let craftKey, let statusKey else { continue }
-      if isRepeated(id, kind: "project", item) { continue }
+      if let given, isRepeated(given, kind: "project", item) { continue }
+      let id = given ?? ""
       for path in WEFTKept.project.unkept(in: item.value, at: item.path) { omit(item.file, path) }
-      let before = plan.problems.count
       var base: Project?
       var projectID = id
       if StashCSV.isValidImportedID(id) {
@@ -786,17 +922,17 @@ extension WEFTPlanner {
       }
       var project = Project(id: projectID, name: line(name, item, "name") ?? "")
       project.photos = base?.photos ?? []
-      if let (craft, exact) = WEFTTaxonomy.craft(craftKey) {
+      if let craftKey, let (craft, exact) = WEFTTaxonomy.craft(craftKey) {
         // WEFT requires a craft, and the export writes a project without one as other.
         project.craft = craft == .other && base != nil && base?.craft == nil ? nil : craft
         if !exact { omit(item.file, "\(item.path).craft", "\(craftKey) kept as \(craft.rawValue)") }
-      } else {
+      } else if let craftKey {
         problem(item.file, "\(item.path).craft", "\"\(craftKey)\" is not a WEFT craft")
       }
-      if let (status, exact) = WEFTTaxonomy.projectStatus(statusKey) {
+      if let statusKey, let (status, exact) = WEFTTaxonomy.projectStatus(statusKey) {
         project.status = status
         if !exact { omit(item.file, "\(item.path).status", "\(statusKey) kept as \(status.rawValue)") }
-      } else {
+      } else if let statusKey {
         problem(
           item.file, "\(item.path).status",
           "\"\(statusKey)\" is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
@@ -847,8 +983,14 @@ extension WEFTPlanner {
           incomplete = true
           continue
         }
-        guard let amount = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used", kept) else {
+        guard let (amount, field) = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used", kept)
+        else {
           incomplete = true
+          continue
+        }
+        // The rule of amounts, at the field of quantity_used that gave the amount.
+        if let violation = Rules.amount(amount, field: "amount used") {
+          problem(item.file, "\(path).quantity_used.\(field)", "\(violation)")
           continue
         }
         project.addUsage(of: yarnID, amount)
@@ -871,7 +1013,7 @@ extension WEFTPlanner {
           "size made": "size_made", "made for": "made_for", "tag": "tags",
         ])
       // Known even when the project is refused, so that its sessions are checked too.
-      projectIDs[id] = project.id
+      if given != nil { projectIDs[id] = project.id }
       guard plan.problems.count == before else { continue }
       let notes = [weft.notes, weft.privateNotes].compactMap { $0 }.filter { !$0.allSatisfy(\.isWhitespace) }
       plannedProjects.append((item, project, base, notes))
@@ -957,7 +1099,8 @@ extension WEFTPlanner {
       ]
       for (suffix, unit) in units where compact.hasSuffix(suffix) {
         if let length = Double(compact.dropLast(suffix.count)) {
-          return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length, unit: unit)
+          return checked(
+            Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length, unit: unit), "unit", item)
         }
       }
       if gauge.gaugeDivisor == nil {
@@ -970,7 +1113,30 @@ extension WEFTPlanner {
       omit(item.file, "\(item.path).gauge", "no unit or gauge_divisor; yarn keeps a gauge over a length")
       return nil
     }
-    return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: Double(inches), unit: .inch)
+    return checked(
+      Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: Double(inches), unit: .inch),
+      "gauge_divisor",
+      item)
+  }
+
+  /// The gauge, or `nil` with a problem at each of its fields that breaks the rule of gauges
+  /// (`Rules.gauge`): `gauge.stitches_per_unit`, `gauge.rows_per_unit`, and the field that
+  /// gave the length (`lengthKey`).
+  private mutating func checked(_ gauge: Gauge, _ lengthKey: String, _ item: WEFTItem) -> Gauge? {
+    // Each figure alone beside figures that keep the rule (1), so each is said at its field.
+    let parts: [(Gauge, String)] = [
+      (Gauge(stitches: gauge.stitches, length: 1, unit: gauge.unit), "stitches_per_unit"),
+      (Gauge(stitches: 1, rows: gauge.rows, length: 1, unit: gauge.unit), "rows_per_unit"),
+      (Gauge(stitches: 1, length: gauge.length, unit: gauge.unit), lengthKey),
+    ]
+    var kept = true
+    for (part, key) in parts {
+      if let violation = Rules.gauge(part) {
+        problem(item.file, "\(item.path).gauge.\(key)", "\(violation)")
+        kept = false
+      }
+    }
+    return kept ? gauge : nil
   }
 
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
@@ -978,18 +1144,20 @@ extension WEFTPlanner {
   /// `length_meters`.
   private mutating func usageAmount(
     _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = ""
-  ) -> Amount? {
+  ) -> (amount: Amount, field: String)? {
     guard let used else {
       omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept)
       return nil
     }
     if let value = used.value {
-      if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) { return Amount(value, yarnUnit) }
+      if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) {
+        return (Amount(value, yarnUnit), "value")
+      }
       omit(
         file, "\(path).value", "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
     }
-    if let grams = used.weightGrams { return Amount(grams, .gram) }
-    if let meters = used.lengthMeters { return Amount(meters, .meter) }
+    if let grams = used.weightGrams { return (Amount(grams, .gram), "weight_grams") }
+    if let meters = used.lengthMeters { return (Amount(meters, .meter), "length_meters") }
     omit(file, path, "no amount yarn reads" + kept)
     return nil
   }
