@@ -102,6 +102,34 @@ import Testing
       }
       try Backup.checkFreeSpace(for: checked, newLibrary: directory, free: { _ in needed })
       #expect(!FileManager.default.fileExists(atPath: directory.path))
+
+      // The restore into the library built aside does not measure again: the new library's
+      // own file, made since, would count against it (on a disk just big enough, the check
+      // passed and the restore was then refused). Here the disk's free space shrinks by the
+      // bytes of every file in the scratch folder that is not the backup's.
+      // (The library's folder and attachments/ first, as the CLI makes them.)
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent("attachments"), withIntermediateDirectories: true)
+      let scratch = dir.path
+      let before = Self.bytes(under: scratch)
+      var options = RestoreOptions()
+      options.checked = checked
+      options.freeSpace = { _ in needed - (Self.bytes(under: scratch) - before) }
+      let report = try LibraryStore.create(directory: directory) { store in
+        try Backup.restore(from: backup.url, into: store, options: options)
+      }
+      #expect(report.added.yarns == 1)
+      #expect(report.added.attachments == 1)
+    }
+  }
+
+  /// The bytes of the regular files under `path`.
+  static func bytes(under path: String) -> Int64 {
+    let files = FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? []
+    return files.reduce(0) { total, name in
+      var info = stat()
+      let full = path + "/" + name
+      return total + (stat(full, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int64(info.st_size) : 0)
     }
   }
 

@@ -92,6 +92,63 @@ import Testing
     }
   }
 
+  /// Two creations in one folder take turns (an exclusive flock on the folder): the second
+  /// waits, then finds the first one's library and throws without running its body — as two
+  /// restores into one new library must, the loser placing no attachment file the winner
+  /// might rely on. A creation cancelled while it waits creates nothing.
+  @Test func creationsInOneFolderTakeTurns() async throws {
+    try await withTemporaryDirectoryAsync { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+      // This test holds the folder's lock, as a creation in another process would.
+      let lock = open(directory.path, O_RDONLY | O_DIRECTORY)
+      #expect(lock >= 0)
+      defer { close(lock) }
+      #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+
+      let waiting = Task.detached {
+        try LibraryStore.create(directory: directory) { store in
+          try store.insert(Yarn(id: "y2", name: "Second"))
+          return true
+        }
+      }
+      // The "first" creation puts its library in place while the second waits.
+      try await Task.sleep(for: .milliseconds(100))
+      let elsewhere = folder.appendingPathComponent("first", isDirectory: true)
+      try LibraryStore.create(directory: elsewhere) { store in try store.insert(Yarn(id: "y1", name: "First"))
+      }
+      try FileManager.default.moveItem(
+        at: elsewhere.appendingPathComponent("library.sqlite"),
+        to: directory.appendingPathComponent("library.sqlite"))
+      #expect(flock(lock, LOCK_UN) == 0)
+      let result = await waiting.result
+      #expect(throws: StoreError.self) { try result.get() }
+      if case .failure(StoreError.libraryCreatedMeanwhile(let path)) = result {
+        #expect(path == directory.path)
+      } else {
+        Issue.record("expected libraryCreatedMeanwhile, got \(result)")
+      }
+      let store = try LibraryStore(directory: directory, mode: .readOnly)
+      #expect(try store.yarns().map(\.name) == ["First"])
+      try store.close()
+
+      // Cancelled while waiting: nothing is created.
+      let other = folder.appendingPathComponent("other", isDirectory: true)
+      try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
+      let otherLock = open(other.path, O_RDONLY | O_DIRECTORY)
+      defer { close(otherLock) }
+      #expect(flock(otherLock, LOCK_EX | LOCK_NB) == 0)
+      let cancelled = Task.detached {
+        try LibraryStore.create(directory: other) { _ in true }
+      }
+      try await Task.sleep(for: .milliseconds(60))
+      cancelled.cancel()
+      let cancelledResult = await cancelled.result
+      #expect(throws: CancellationError.self) { try cancelledResult.get() }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: other.path) == [])
+    }
+  }
+
   /// A library deleted but for its write-ahead log: SQLite would replay the old log's pages
   /// onto a new library put in its place (the new yarns vanished, the old ones came back), so
   /// neither a creation nor an open for writing makes a library beside it; the log is kept.

@@ -56,7 +56,10 @@ public struct RestoreOptions: Sendable {
   public var backupName: String?
   /// What `Backup.checkLibrary(of:limits:)` found of this backup just before, so that a
   /// restore of it (not a dry run, not a merge) need not check `library.json` again; used
-  /// only when the backup's manifest is still the one checked.
+  /// only when the backup's manifest is still the one checked. Given for a restore into a
+  /// new library, whose free space the caller checked too before creating it
+  /// (`checkFreeSpace(for:newLibrary:free:)`): the restore does not measure it again, as the
+  /// new library's own file, made since, would count against it.
   package var checked: Backup.CheckedLibrary?
   /// The bytes free on the file system of a path, or `nil` when they cannot be read: what
   /// the space check (`Backup.checkFreeSpace`) compares the restore's needs with;
@@ -208,6 +211,7 @@ extension Backup {
     var problems: [BackupProblem]
     var merging: (library: Library, plan: RestorePlan)?
     var added: BackupManifest.Counts
+    var checkedBefore = false
     if mode == .merge {
       let read = reader.readLibrary(now: store.clock())
       counter.add(reader.librarySize)
@@ -224,6 +228,7 @@ extension Backup {
       counter.add(reader.librarySize)
       problems = []
       added = checked.counts
+      checkedBefore = true
     } else {
       let checked = reader.checkLibrary(now: store.clock())
       counter.add(reader.librarySize)
@@ -266,7 +271,9 @@ extension Backup {
     // A dry run refuses what the real restore would for want of space, the safety backup of
     // a replace included.
     let safetyBytes = mode == .replace && !wasEmpty ? try safetyBackupSpace(of: store) : 0
-    try checkFreeSpace(for: reader.manifest, in: store, plus: safetyBytes, free: options.freeSpace)
+    if !checkedBefore {
+      try checkFreeSpace(for: reader.manifest, in: store, plus: safetyBytes, free: options.freeSpace)
+    }
     if options.dryRun {
       // The real `--replace` first backs up every item of the library (the safety backup),
       // which fails on an item the store cannot read (a library changed outside yarn): read

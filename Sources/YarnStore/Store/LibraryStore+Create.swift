@@ -22,7 +22,11 @@ extension LibraryStore {
   /// only when the library is put in place. When `body` throws (a cancelled import too) or
   /// `keep` refuses its result, the temporary file is removed and nothing else was created.
   /// A temporary file that a killed process left is removed by the next creation in the same
-  /// folder (it is locked with `flock` while in use).
+  /// folder (it is locked with `flock` while in use). Creations in one folder (`directory`,
+  /// or the nearest folder above it that exists) take turns: each holds an exclusive `flock`
+  /// on the folder from before its `body` runs until its library is in place, and one that
+  /// waited and then finds a library there throws `StoreError.libraryCreatedMeanwhile`
+  /// without running `body`; a task cancelled while waiting throws `CancellationError`.
   ///
   /// The file is put in place with link(2), which never replaces a file: when another process
   /// created the library meanwhile, that library is left as it is and
@@ -45,7 +49,8 @@ extension LibraryStore {
   ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), when
   ///   `library.sqlite` is there already (an empty file: `refuseEmptyDatabase`);
   ///   `StoreError.libraryCreatedMeanwhile` when another process created the library while
-  ///   `body` ran; the errors of opening a store (`init(directory:mode:)`).
+  ///   this one waited for the folder or `body` ran; `CancellationError` when the task was
+  ///   cancelled while waiting; the errors of opening a store (`init(directory:mode:)`).
   public static func create<T>(
     directory: URL, _ body: (LibraryStore) throws -> T, keep: (T) -> Bool = { _ in true }
   ) throws -> T {
@@ -65,6 +70,23 @@ extension LibraryStore {
       try refuseEmptyDatabase(at: target)
       throw StoreError.io(path: target, reason: "a library is already there; it was left as it is")
     }
+    // One creation at a time in a folder, to its end (the link below): a second one waits,
+    // then finds the library the first made. A restore into a new library places its
+    // attachment files in the library's folder while it runs, and one that lost the race
+    // would otherwise remove, as it failed, files the winner had found there and kept.
+    let folderLock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folderLock >= 0 else {
+      throw StoreError.io(path: folder, reason: "cannot open it: \(POSIX.errnoText())")
+    }
+    defer { POSIX.close(folderLock) }
+    while flock(folderLock, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR else {
+        throw StoreError.io(path: folder, reason: "cannot lock it: \(POSIX.errnoText())")
+      }
+      try Task.checkCancellation()  // Ctrl-C while waiting
+      usleep(20_000)
+    }
+    if lstat(target, &entry) == 0 { throw StoreError.libraryCreatedMeanwhile(directory: directory.path) }
     let prefix = "." + databaseFileName + ".tmp-"
     AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
