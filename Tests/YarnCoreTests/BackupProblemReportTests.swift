@@ -203,6 +203,8 @@ import Testing
   @Test(arguments: [
     (#","weight":9"#, "at yarns[0].weight: 9 is not a yarn weight (0–7)"),
     (#","weight":"4""#, "at yarns[0].weight: expected a whole number, found a string"),
+    // Foundation calls this "not valid JSON", without a path: the number is found.
+    (#","weight":1.5"#, "at yarns[0].weight: expected a whole number"),
     (#","status":"gone""#, #"at yarns[0].status: "gone" is not a yarn status (in-stash, "#),
     (#","quantity":{"value":1,"unit":"hank"}"#, #"at yarns[0].quantity.unit: "hank" is not a unit ("#),
     (#","tags":{}"#, "at yarns[0].tags: expected a list, found an object"),

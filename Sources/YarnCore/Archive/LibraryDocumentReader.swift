@@ -247,11 +247,42 @@ final class LibraryDocumentReader {
         check.addUndecoded(array, id: id)
       }
       if failures[array, default: []].count < Self.maxItemProblems {
+        let place = "\(array.rawValue)[\(index)]"
         failures[array, default: []].append(
-          BackupChecks.describe(error, prefix: "\(array.rawValue)[\(index)]", droppingFirst: 1))
+          numberThatDoesNotFit(Item.self, text, error, at: place)
+            ?? BackupChecks.describe(error, prefix: place, droppingFirst: 1))
       }
       return nil
     }
+  }
+
+  /// `at yarns[0].weight: expected a whole number` for an item that is JSON but holds a
+  /// number with a fraction or an exponent where a whole number belongs, which
+  /// `JSONDecoder` reports without a path as `The given data was not valid JSON.`: the
+  /// number whose replacement by 0 ends that error is the one (as `WEFTPlanner.decode`
+  /// finds it). `nil` for any other error.
+  private func numberThatDoesNotFit<Item: Decodable>(
+    _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String
+  ) -> String? {
+    // Without a path of its own: none, or the item's place in the array it is decoded in.
+    func saysNotJSON(_ error: Error) -> Bool {
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.codingPath.count <= 1
+        && context.debugDescription.hasPrefix("The given data was not valid JSON")
+    }
+    guard saysNotJSON(error), let value = (try? decoder.decode([JSONValue].self, from: wrapped(text)))?.first
+    else { return nil }
+    let encoder = JSONEncoder()
+    for (path, trial) in WEFTPlanner.numbersReplaced(value, at: place) {
+      guard let data = try? encoder.encode([trial]) else { continue }
+      do {
+        _ = try decoder.decode([Decoded<Item>].self, from: data).first?.result.get()
+      } catch let again where saysNotJSON(again) {
+        continue
+      } catch {}
+      return "at \(path): expected a whole number"
+    }
+    return nil
   }
 
   /// The first problem of the document's shape: not an object, a required array missing, a
