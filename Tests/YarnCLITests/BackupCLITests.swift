@@ -452,6 +452,62 @@ import YarnCore
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// A backup directory `name` holding `yarns` (JSON texts) as `library.json`, with its
+  /// manifest (the digest by `sha256sum`).
+  static func handWrittenBackup(_ name: String, yarns: [String], in yarn: YarnRunner) throws -> String {
+    let library = Data(
+      (#"{"notes":[],"projects":[],"sessions":[],"yarns":["# + yarns.joined(separator: ",") + "]}").utf8)
+    let folder = yarn.directory.appendingPathComponent(name, isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try library.write(to: folder.appendingPathComponent("library.json"))
+    let (status, output) = try shell("sha256sum \(name)/library.json", in: yarn.directory)
+    try #require(status == 0, "\(output)")
+    let digest = String(output.prefix(64))
+    let manifest =
+      #"{"format":"yarn-backup","formatVersion":1,"createdAt":"2026-12-01T00:00:00Z","#
+      + #""generator":"hand","counts":{"yarns":\#(yarns.count),"projects":0,"notes":0,"sessions":0,"#
+      + #""attachments":0},"files":[{"path":"library.json","size":\#(library.count),"sha256":"\#(digest)"}]}"#
+    try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+    return name
+  }
+
+  /// QA's findings: a blank ID, a rule problem beside an item that does not decode, the count
+  /// of 30 problems, Swift's words.
+  @Test func verifyAndRestoreReportEveryProblemInPlainWords() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let item = { (id: String, extra: String) in
+      #"{"id":"\#(id)","name":"Rios","isStashed":true,"photos":[]\#(extra)}"#
+    }
+    let blank = try Self.handWrittenBackup("blank", yarns: [item("   ", "")], in: yarn)
+    for command in [["backup", "verify", blank], ["backup", "restore", blank]] {
+      let result = try yarn.run(command)
+      #expect(result.status == 65)
+      #expect(result.stderr.contains("failed verification with 1 problem:"), "\(result.stderr)")
+      #expect(result.stderr.contains("  - library.json: yarn at yarns[0] (Rios): ID is blank"))
+    }
+    #expect(try yarn.run(["stash", "list"]).stdout.isEmpty)
+
+    let mixed = try Self.handWrittenBackup(
+      "mixed", yarns: [item("y-1", #","weight":9"#), item("y-2", #","quantity":{"value":-5,"unit":"g"}"#)],
+      in: yarn)
+    let both = try yarn.run(["backup", "verify", mixed])
+    #expect(both.status == 65)
+    #expect(
+      both.stderr.contains(
+        "failed verification with 2 problems:\n"
+          + "  - library.json is not a valid library: at yarns[0].weight: 9 is not a yarn weight (0–7)\n"
+          + "  - library.json: yarn y-2 (Rios): quantity -5 g is negative"), "\(both.stderr)")
+
+    let many = try Self.handWrittenBackup(
+      "many", yarns: (0..<30).map { item("b\($0)", #","weight":9"#) }, in: yarn)
+    let thirty = try yarn.run(["backup", "verify", many])
+    #expect(thirty.status == 65)
+    #expect(thirty.stderr.contains("failed verification with 30 problems:"), "\(thirty.stderr)")
+    #expect(thirty.stderr.contains("  - library.json is not a valid library: 10 more items do not decode"))
+    #expect(thirty.stderr.components(separatedBy: "\n  - ").count == 1 + 21)
+  }
+
   @Test(arguments: ["infozip", "python"])
   func aBackupRezippedByAnotherToolRestores(tool: String) throws {
     let yarn = try YarnRunner()

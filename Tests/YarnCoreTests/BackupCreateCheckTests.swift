@@ -141,14 +141,19 @@ import Testing
               field: "end", reason: "1970-01-01T00:00:50Z is not after the start 1970-01-01T00:01:40Z")),
         ])
       #expect(FileManager.default.fileExists(atPath: zip.path))
-      // verify cannot read the instant back (so it does not get as far as the session).
+      // verify cannot read the instant back; the session, which decodes, is checked all the
+      // same (the note that does not decode no longer hides it).
       #expect(
         throws: BackupError.invalidBackup(
           path: zip.path,
           problems: [
             .invalidLibrary(
               reason: "at notes[0].created: expected an ISO 8601 instant such as "
-                + "2026-03-29T14:30:00Z, found \"10000-01-01T00:00:00Z\"")
+                + "2026-03-29T14:30:00Z, found \"10000-01-01T00:00:00Z\""),
+            .brokenRule(
+              kind: "session", id: "s-1", name: nil,
+              violation: RuleViolation(
+                field: "end", reason: "1970-01-01T00:00:50Z is not after the start 1970-01-01T00:01:40Z")),
           ])
       ) { try Backup.verify(zip) }
     }

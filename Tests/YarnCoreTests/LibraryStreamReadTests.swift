@@ -60,13 +60,15 @@ import Testing
   }
 
   @Test(arguments: [
-    ("5", "at the top level: expected to decode Dictionary<String, Any> but found number instead."),
-    ("null", "at the top level: cannot get keyed decoding container -- found null value instead"),
+    // In JSON's words, not Swift's (`Dictionary<String, Any>`, `Array<Any>`, containers).
+    ("5", "at the top level: expected an object, found a number"),
+    ("null", "at the top level: expected an object, found null"),
     (
       #"{"notes":[],"projects":[],"sessions":[],"yarns":[],"tools":5}"#,
-      "at tools: expected to decode Array<Any> but found number instead."
+      "at tools: expected a list, found a number"
     ),
-    (#"{"yarns":{},"notes":{}}"#, "at notes: expected to decode Array<Any> but found a dictionary instead."),
+    (#"{"yarns":{},"notes":{}}"#, "at notes: expected a list, found an object"),
+    (#"{"notes":null,"projects":[],"sessions":[],"yarns":[]}"#, "at notes: expected a list, found null"),
     (#"{"notes":[],"projects":[],"yarns":"x"}"#, #"at the top level: missing key "sessions""#),
   ])
   func aDocumentOfAnotherShapeIsNamedAsJSONDecoderNamesIt(text: String, reason: String) {

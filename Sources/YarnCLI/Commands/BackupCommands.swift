@@ -321,7 +321,7 @@ struct BackupRestore: CancellableCommand {
       let problems = report.safetyBackupProblems
       if !problems.isEmpty {
         // The library was changed outside yarn: its safety backup is kept, but says so.
-        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        let count = BackupProblem.countText(problems)
         lines.append(
           "warning: the library was changed outside yarn; its safety backup holds everything "
             + "yarn could read of it, with \(count) (a restore of it will refuse it or lack rows):")

@@ -103,7 +103,17 @@ enum BackupChecks {
     return problems
   }
 
-  /// A readable account of a decoding error: what was wrong and at which JSON path.
+  /// A readable account of a decoding error: what was wrong, in the words of JSON and of the
+  /// field, and at which JSON path; never Swift's names of types.
+  ///
+  /// - `typeMismatch`: `at yarns[0].notes: expected a list, found an object` (the kinds:
+  ///   a list, an object, a string, a number, a whole number, true or false, null);
+  /// - `valueNotFound`: `at yarns[0].notes: expected a list, found null`;
+  /// - `keyNotFound`: `at yarns[0]: missing key "name"`;
+  /// - `dataCorrupted` of a value that is none of a field's choices:
+  ///   `at yarns[0].weight: 9 is not a yarn weight (0–7)` (`choices`), else the error's own
+  ///   words (those of the models' decoders, and `the given data was not valid JSON.`).
+  ///
   /// - Parameters:
   ///   - prefix: the path of the decoded value in its document (`yarns[3]`), put before the
   ///     error's own path.
@@ -125,15 +135,84 @@ enum BackupChecks {
       return out.isEmpty ? "the top level" : out
     }
     switch error {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return "at \(path(context)): \(context.debugDescription.lowercasedFirst)"
+    case .typeMismatch(let type, let context):
+      let found = foundKind(context.debugDescription).map { ", found \($0)" } ?? ""
+      return "at \(path(context)): expected \(kind(of: type))\(found)"
+    case .valueNotFound(let type, let context):
+      return "at \(path(context)): expected \(kind(of: type)), found null"
     case .keyNotFound(let key, let context):
       return "at \(path(context)): missing key \"\(key.stringValue)\""
     case .dataCorrupted(let context):
-      return "at \(path(context)): \(context.debugDescription.lowercasedFirst)"
+      return
+        "at \(path(context)): \(invalidValue(context.debugDescription) ?? context.debugDescription.lowercasedFirst)"
     @unknown default:
-      return String(describing: error)
+      return (prefix.isEmpty ? "" : "at \(prefix): ") + "the value does not fit its field"
     }
+  }
+
+  /// The kind of JSON value `type` is decoded from, as `describe` says it: `a list`,
+  /// `an object`, `a string`, `a whole number`, `a number`, `true or false`.
+  static func kind(of type: Any.Type) -> String {
+    switch type {
+    case is String.Type, is Substring.Type: return "a string"
+    case is Bool.Type: return "true or false"
+    case is Double.Type, is Float.Type: return "a number"
+    case is any BinaryInteger.Type: return "a whole number"
+    default:
+      // `Array<Any>` and the unkeyed container are lists; `Dictionary<String, Any>`, the
+      // keyed container and every other type (a model's struct) are objects.
+      let name = String(describing: type)
+      return name.hasPrefix("Array<") || name.contains("Unkeyed") ? "a list" : "an object"
+    }
+  }
+
+  /// What Foundation's `typeMismatch` says it found (`… but found a dictionary instead.`),
+  /// in JSON's words (`an object`), or `nil` when it does not say.
+  static func foundKind(_ debugDescription: String) -> String? {
+    let words = debugDescription.split(separator: " ")
+    guard
+      let found = words.indices.dropLast().first(where: { words[$0] == "but" && words[$0 + 1] == "found" })
+    else { return nil }
+    switch words[(found + 2)...].first(where: { $0 != "a" && $0 != "an" }) {
+    case "dictionary": return "an object"
+    case "array": return "a list"
+    case "string": return "a string"
+    case "number": return "a number"
+    case "bool", "boolean": return "true or false"
+    case "null": return "null"
+    default: return nil
+    }
+  }
+
+  /// The words of a field's choices, by the name of the type Foundation says it cannot
+  /// initialize (`Cannot initialize YarnWeight from invalid Int value 9`): the model's enums
+  /// decoded from their raw values.
+  static let choices: [String: String] = {
+    func list<T: CaseIterable & RawRepresentable>(_: T.Type) -> String where T.RawValue == String {
+      T.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+    return [
+      "YarnWeight": "a yarn weight (0–7)",
+      "YarnUnit": "a unit (\(list(YarnUnit.self)))",
+      "StashStatus": "a yarn status (\(list(StashStatus.self)))",
+      "Craft": "a craft (\(list(Craft.self)))",
+      "ProjectStatus": "a project status (\(list(ProjectStatus.self)))",
+      "ToolKind": "a tool kind (\(list(ToolKind.self)))",
+      "GaugeUnit": "a gauge unit (\(list(GaugeUnit.self)))",
+    ]
+  }()
+
+  /// `9 is not a yarn weight (0–7)`, `"knit" is not a craft (…)`, `9 is not a valid value`
+  /// for Foundation's `Cannot initialize TYPE from invalid RAW value VALUE`; `nil` for any
+  /// other description.
+  static func invalidValue(_ debugDescription: String) -> String? {
+    let words = debugDescription.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false)
+    guard words.count == 7, words[0] == "Cannot", words[1] == "initialize", words[3] == "from",
+      words[4] == "invalid", words[6].hasPrefix("value ")
+    else { return nil }
+    let raw = words[6].dropFirst("value ".count)
+    let value = words[5] == "String" ? "\"\(LineText.visible(String(raw)))\"" : String(raw)
+    return "\(value) is not \(choices[String(words[2])] ?? "a valid value")"
   }
 }
 

@@ -75,7 +75,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(path) is backup format version \(found), newer than this yarn reads (up to \(known)): "
         + "a yarn that reads format version \(found) is needed"
     case .invalidBackup(let path, let problems):
-      let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+      let count = BackupProblem.countText(problems)
       return "\(path) failed verification with \(count):\n"
         + problems.map { "  - \($0.description)" }.joined(separator: "\n")
     case .libraryNotEmpty(let path):
@@ -92,7 +92,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
     case .safetyBackupRequired(let path):
       return "replacing the library at \(path) needs a path for its safety backup"
     case .unrestorable(let path, let problems):
-      let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+      let count = BackupProblem.countText(problems)
       let refused = problems.contains {
         if case .orphanedRows = $0 { return false }
         return true

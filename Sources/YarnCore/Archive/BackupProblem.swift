@@ -48,6 +48,14 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   /// `project`, `note`, `session`), `id` and `name` (a yarn's or project's) name it,
   /// `violation` the field and why, in the words of `StoreError.brokenRule`.
   case brokenRule(kind: String, id: String, name: String?, violation: RuleViolation)
+  /// A record of `library.json` named by its place, `path` (`yarns[0]`), rather than its ID,
+  /// because its ID breaks a rule (`Rules.id(_:)`: it is blank): `kind`, `name` (a yarn's,
+  /// project's or tool's) and `violation` as `brokenRule`.
+  case brokenRuleAt(path: String, kind: String, name: String?, violation: RuleViolation)
+  /// More items of `library.json` do not decode than are named one by one
+  /// (`LibraryDocumentReader.maxItemProblems`): `count` more. It stands for `count` problems
+  /// (`weight`).
+  case moreItemsDoNotDecode(count: Int)
   /// The manifest's `counts` disagree with `library.json`.
   case countMismatch(kind: String, manifest: Int, library: Int)
   /// An attachment the manifest lists that no yarn or project uses (a restore would store a
@@ -58,6 +66,24 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   /// missing project, attachment records of a missing yarn or project); `examples` names up
   /// to five of them, such as `row 3 of attachment refers to yarn y-9`.
   case orphanedRows(count: Int, examples: [String])
+
+  /// How many problems this one stands for: `count` for `moreItemsDoNotDecode`, else 1.
+  public var weight: Int {
+    if case .moreItemsDoNotDecode(let count) = self { return count }
+    return 1
+  }
+
+  /// How many problems `problems` stand for (`weight`): what a verification says it found,
+  /// whether or not each is listed.
+  public static func total(_ problems: [BackupProblem]) -> Int {
+    problems.reduce(0) { $0 + $1.weight }
+  }
+
+  /// `1 problem`, `30 problems`: the `total` of `problems`.
+  public static func countText(_ problems: [BackupProblem]) -> String {
+    let total = total(problems)
+    return total == 1 ? "1 problem" : "\(total) problems"
+  }
 
   /// One lower-case line naming the entry or record, such as `attachments/… holds 10 bytes,
   /// manifest.json says 12`; entry names are quoted with control characters escaped.
@@ -91,7 +117,12 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .invalidLibrary(let reason): return "library.json is not a valid library: \(reason)"
     case .inconsistentLibrary(let reason): return "library.json: \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
-      return "library.json: \(kind) \(id)\(name.map { " (\($0))" } ?? ""): \(violation)"
+      return "library.json: \(kind) \(Rules.shown(id: id))\(name.map { " (\($0))" } ?? ""): \(violation)"
+    case .brokenRuleAt(let path, let kind, let name, let violation):
+      return "library.json: \(kind) at \(path)\(name.map { " (\($0))" } ?? ""): \(violation)"
+    case .moreItemsDoNotDecode(let count):
+      return "library.json is not a valid library: "
+        + (count == 1 ? "1 more item does not decode" : "\(count) more items do not decode")
     case .countMismatch(let kind, let manifest, let library):
       return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
     case .unusedAttachment(let path):

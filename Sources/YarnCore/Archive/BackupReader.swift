@@ -196,7 +196,7 @@ final class BackupReader {
     /// The items of `library.json` that decoded (all of them when `problems` is empty).
     var library: Library
     /// Every problem: of reading (size, digest, CRC), of syntax, of decoding items (the
-    /// first 20, then a count), and, when every item decoded, of `LibraryCheck`.
+    /// first 20, then a count), then those `LibraryCheck` finds of the items that decoded.
     var problems: [BackupProblem]
   }
 
@@ -215,7 +215,7 @@ final class BackupReader {
   ///
   /// Each item is decoded on its own, so that one bad yarn does not hide the others: every
   /// item that does not decode is reported (the first 20 by their path, such as
-  /// `yarns[3].quantity`, then a count). A problem of reading (size, digest, CRC) is the only
+  /// `yarns[3].quantity`, then a count), then the rules and references of those that did. A problem of reading (size, digest, CRC) is the only
   /// one reported; so is a document that is not JSON, or not an object of the arrays.
   ///
   /// A document of an older format version is read whole, upgraded (`BackupMigrations`) and

@@ -11,7 +11,8 @@ import YarnStore
 /// (`problems(of:manifest:)`), with the references resolved once every item is seen.
 ///
 /// Everything the store would refuse when the items are inserted is checked here, so that
-/// `verify` passes exactly when `restore` into an empty library succeeds: unique IDs; every
+/// `verify` passes exactly when `restore` into an empty library succeeds: IDs not blank
+/// (`Rules.id`; such an item is named by its place, `yarns[0]`) and unique; every
 /// usage's yarn, every session's project, every tool's projects and every note's yarn or
 /// project present; a note
 /// about exactly one of them; every rule of the model (`Rules`: names, amounts, a project's
@@ -22,6 +23,11 @@ import YarnStore
 /// Without a manifest (`init()`, as `Backup.create` checks the items it writes) the same
 /// checks run except those against the manifest: an attachment is checked only for its
 /// digest, and no count or unused attachment is compared.
+///
+/// An item that does not decode (`addUndecoded(_:id:)`) is counted, and its ID (when it reads
+/// as a string) taken as present, so that the decoded items' rules and references are still
+/// checked without naming it missing; only the unused-attachment check and the count of
+/// attachments are left out then (the item may be one that uses an attachment).
 ///
 /// Memory: the IDs and the references, not the items.
 final class LibraryCheck {
@@ -49,6 +55,8 @@ final class LibraryCheck {
   private var running: [String] = []
   private var sizes: [String: Int64] = [:]
   private var used = Set<String>()
+  /// Whether an item did not decode (its attachments are unknown).
+  private var hasUndecoded = false
   /// The items added of each kind (`attachments` counted by `finish()`; `tools` `nil` until
   /// a tool is added).
   private(set) var counts = BackupManifest.Counts(
@@ -98,9 +106,19 @@ final class LibraryCheck {
     }
   }
 
-  private func unique(_ id: String, in set: inout Set<StoredID>, kind: String) {
-    if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(id)") }
+  /// Checks `id` (of the item at `index` of `array`, called `name`): `Rules.id(_:)`, and
+  /// that no earlier item of the array has it.
+  private func unique(
+    _ id: String, in set: inout Set<StoredID>, kind: String, array: String, index: Int, name: String? = nil
+  ) {
+    if let violation = Rules.id(id) {
+      append(.brokenRuleAt(path: "\(array)[\(index)]", kind: kind, name: name, violation: violation))
+    }
+    if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(shown(id))") }
   }
+
+  /// An ID in a message: `Rules.shown(id:)` (a blank one quoted).
+  private func shown(_ id: String) -> String { Rules.shown(id: id) }
 
   /// An instant the store cannot hold (beyond ±2^63 s), or one outside
   /// `JSONCoding.earliestInstant...latestInstant`, which `library.json` cannot carry (its
@@ -138,61 +156,92 @@ final class LibraryCheck {
 
   func add(_ yarn: Yarn) {
     bucket = 4
+    unique(yarn.id, in: &yarnIDs, kind: "yarn", array: "yarns", index: counts.yarns, name: yarn.name)
     counts.yarns += 1
-    unique(yarn.id, in: &yarnIDs, kind: "yarn")
     report(yarn.ruleViolations(), kind: "yarn", id: yarn.id, name: yarn.name)
-    for photo in yarn.photos { check(photo, owner: "yarn \(yarn.id) (\(yarn.name))") }
+    for photo in yarn.photos { check(photo, owner: "yarn \(shown(yarn.id)) (\(yarn.name))") }
   }
 
   func add(_ project: Project) {
     bucket = 1
+    unique(
+      project.id, in: &projectIDs, kind: "project", array: "projects", index: counts.projects,
+      name: project.name)
     counts.projects += 1
-    unique(project.id, in: &projectIDs, kind: "project")
     report(project.ruleViolations(), kind: "project", id: project.id, name: project.name)
     for usage in project.usages {
       usages.append((project.id, project.name, usage.yarnID))
     }
-    let owner = "project \(project.id) (\(project.name))"
+    let owner = "project \(shown(project.id)) (\(project.name))"
     if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
     for photo in project.photos { check(photo, owner: owner) }
   }
 
   func add(_ note: Note) {
     bucket = 0
+    unique(note.id, in: &noteIDs, kind: "note", array: "notes", index: counts.notes)
     counts.notes += 1
-    unique(note.id, in: &noteIDs, kind: "note")
     report(note.ruleViolations(), kind: "note", id: note.id)
-    checkInstant(note.created, "note \(note.id): created")
-    checkInstant(note.modified, "note \(note.id): modified")
+    checkInstant(note.created, "note \(shown(note.id)): created")
+    checkInstant(note.modified, "note \(shown(note.id)): modified")
     if note.yarnID != nil, note.projectID != nil {
-      report("note \(note.id) belongs to both a yarn and a project")
+      report("note \(shown(note.id)) belongs to both a yarn and a project")
     } else if let subject = note.subject {
       noteSubjects.append((note.id, subject))
     } else {
-      report("note \(note.id) belongs to no yarn and no project")
+      report("note \(shown(note.id)) belongs to no yarn and no project")
     }
   }
 
   func add(_ session: TimeSession) {
     bucket = 2
+    unique(session.id, in: &sessionIDs, kind: "session", array: "sessions", index: counts.sessions)
     counts.sessions += 1
-    unique(session.id, in: &sessionIDs, kind: "session")
     sessionProjects.append((session.id, session.projectID))
     report(session.ruleViolations(now: now), kind: "session", id: session.id)
-    checkInstant(session.start, "session \(session.id): start")
+    checkInstant(session.start, "session \(shown(session.id)): start")
     if let end = session.end {
-      checkInstant(end, "session \(session.id): end")
+      checkInstant(end, "session \(shown(session.id)): end")
     } else {
-      running.append(session.id)
+      running.append(shown(session.id))
     }
   }
 
   func add(_ tool: Tool) {
     bucket = 3
+    unique(tool.id, in: &toolIDs, kind: "tool", array: "tools", index: counts.tools ?? 0, name: tool.name)
     counts.tools = (counts.tools ?? 0) + 1
-    unique(tool.id, in: &toolIDs, kind: "tool")
     report(tool.ruleViolations(), kind: "tool", id: tool.id, name: tool.name)
     for projectID in tool.projectIDs { toolProjects.append((tool.id, tool.name, projectID)) }
+  }
+
+  /// An item of `array` that did not decode: counted (it is in the document), and its `id`
+  /// (`nil` when it has none that reads as a string) checked and taken as present, so that
+  /// what refers to it is not called missing.
+  func addUndecoded(_ array: LibraryArray, id: String?) {
+    hasUndecoded = true
+    switch array {
+    case .notes:
+      bucket = 0
+      if let id { unique(id, in: &noteIDs, kind: "note", array: "notes", index: counts.notes) }
+      counts.notes += 1
+    case .projects:
+      bucket = 1
+      if let id { unique(id, in: &projectIDs, kind: "project", array: "projects", index: counts.projects) }
+      counts.projects += 1
+    case .sessions:
+      bucket = 2
+      if let id { unique(id, in: &sessionIDs, kind: "session", array: "sessions", index: counts.sessions) }
+      counts.sessions += 1
+    case .tools:
+      bucket = 3
+      if let id { unique(id, in: &toolIDs, kind: "tool", array: "tools", index: counts.tools ?? 0) }
+      counts.tools = (counts.tools ?? 0) + 1
+    case .yarns:
+      bucket = 4
+      if let id { unique(id, in: &yarnIDs, kind: "yarn", array: "yarns", index: counts.yarns) }
+      counts.yarns += 1
+    }
   }
 
   /// Resolves the references and (with a manifest) compares the counts and attachments;
@@ -201,13 +250,15 @@ final class LibraryCheck {
   func finish() -> [BackupProblem] {
     bucket = 5
     for (toolID, toolName, projectID) in toolProjects where !projectIDs.contains(StoredID(projectID)) {
-      report("tool \(toolID) (\(toolName)) is in project \(projectID), which is missing")
+      report(
+        "tool \(shown(toolID)) (\(toolName)) is in project \(shown(projectID)), which is missing")
     }
     for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(StoredID(yarnID)) {
-      report("project \(projectID) (\(projectName)) uses yarn \(yarnID), which is missing")
+      report(
+        "project \(shown(projectID)) (\(projectName)) uses yarn \(shown(yarnID)), which is missing")
     }
     for (sessionID, projectID) in sessionProjects where !projectIDs.contains(StoredID(projectID)) {
-      report("session \(sessionID) belongs to project \(projectID), which is missing")
+      report("session \(shown(sessionID)) belongs to project \(shown(projectID)), which is missing")
     }
     if running.count > 1 {
       report(
@@ -217,14 +268,16 @@ final class LibraryCheck {
     for (noteID, subject) in noteSubjects {
       switch subject {
       case .yarn(let id) where !yarnIDs.contains(StoredID(id)):
-        report("note \(noteID) is about yarn \(id), which is missing")
+        report("note \(shown(noteID)) is about yarn \(shown(id)), which is missing")
       case .project(let id) where !projectIDs.contains(StoredID(id)):
-        report("note \(noteID) is about project \(id), which is missing")
+        report("note \(shown(noteID)) is about project \(shown(id)), which is missing")
       default: continue
       }
     }
     guard let manifest else { return problems.flatMap { $0 } }
-    for file in manifest.files where file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
+    // An item that did not decode may be the one that uses an attachment.
+    for file in manifest.files where !hasUndecoded && file.path.hasPrefix(BackupManifest.attachmentsDirectory)
+    {
       if Attachment.isValidDigest(file.sha256), !used.contains(file.sha256) {
         append(.unusedAttachment(file.path))
       }
@@ -237,7 +290,9 @@ final class LibraryCheck {
       ("sessions", manifest.counts.sessions, counts.sessions),
       ("attachments", manifest.counts.attachments, counts.attachments),
     ]
-    for (kind, inManifest, inLibrary) in pairs where inManifest != inLibrary {
+    // The attachments an item that did not decode uses are unknown: not counted then.
+    for (kind, inManifest, inLibrary) in pairs
+    where inManifest != inLibrary && !(hasUndecoded && kind == "attachments") {
       append(.countMismatch(kind: kind, manifest: inManifest, library: inLibrary))
     }
     // Manifests written before tools were counted have no count of them to compare.

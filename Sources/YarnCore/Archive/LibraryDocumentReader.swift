@@ -40,8 +40,11 @@ enum LibraryArray: String, CaseIterable, Hashable {
 ///   found a dictionary instead.`), found by decoding a skeleton of the document that holds
 ///   its members' kinds, not their contents;
 /// - else each item that does not decode, by its path (`at yarns[3].weight: …`): the first 20
-///   in the order of `LibraryArray`, then a count;
-/// - else, when a `LibraryCheck` is given, its problems.
+///   in the order of `LibraryArray`, then a count (`moreItemsDoNotDecode`, which stands for
+///   that many problems);
+/// - then, when a `LibraryCheck` is given, its problems of the items that did decode (an item
+///   that did not is counted and its ID, when it reads, taken as present:
+///   `LibraryCheck.addUndecoded(_:id:)`).
 ///
 /// A key that occurs twice in the top-level object counts the first time only (as
 /// `JSONDecoder` does); the later value is checked to be JSON, not decoded. Other members
@@ -109,16 +112,12 @@ final class LibraryDocumentReader {
     }
     if let failure { return [failure] }
     if validating, let problem = shapeProblem() { return [problem] }
-    if failureCount > 0 {
-      var problems = LibraryArray.allCases.flatMap { failures[$0] ?? [] }
-        .prefix(Self.maxItemProblems).map { BackupProblem.invalidLibrary(reason: $0) }
-      if failureCount > Self.maxItemProblems {
-        problems.append(
-          .invalidLibrary(reason: "\(failureCount - Self.maxItemProblems) more items do not decode"))
-      }
-      return problems
+    var problems = LibraryArray.allCases.flatMap { failures[$0] ?? [] }
+      .prefix(Self.maxItemProblems).map { BackupProblem.invalidLibrary(reason: $0) }
+    if failureCount > Self.maxItemProblems {
+      problems.append(.moreItemsDoNotDecode(count: failureCount - Self.maxItemProblems))
     }
-    return check?.finish() ?? []
+    return problems + (check?.finish() ?? [])
   }
 
   /// Whether nothing is wrong so far.
@@ -243,12 +242,47 @@ final class LibraryDocumentReader {
     case .success(let item): return item
     case .failure(let error):
       failureCount += 1
+      if let check {
+        let id = try? decoder.decode([ItemID].self, from: wrapped(text)).first?.id
+        check.addUndecoded(array, id: id)
+      }
       if failures[array, default: []].count < Self.maxItemProblems {
+        let place = "\(array.rawValue)[\(index)]"
         failures[array, default: []].append(
-          BackupChecks.describe(error, prefix: "\(array.rawValue)[\(index)]", droppingFirst: 1))
+          numberThatDoesNotFit(Item.self, text, error, at: place)
+            ?? BackupChecks.describe(error, prefix: place, droppingFirst: 1))
       }
       return nil
     }
+  }
+
+  /// `at yarns[0].weight: expected a whole number` for an item that is JSON but holds a
+  /// number with a fraction or an exponent where a whole number belongs, which
+  /// `JSONDecoder` reports without a path as `The given data was not valid JSON.`: the
+  /// number whose replacement by 0 ends that error is the one (as `WEFTPlanner.decode`
+  /// finds it). `nil` for any other error.
+  private func numberThatDoesNotFit<Item: Decodable>(
+    _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String
+  ) -> String? {
+    // Without a path of its own: none, or the item's place in the array it is decoded in.
+    func saysNotJSON(_ error: Error) -> Bool {
+      guard case DecodingError.dataCorrupted(let context) = error else { return false }
+      return context.codingPath.count <= 1
+        && context.debugDescription.hasPrefix("The given data was not valid JSON")
+    }
+    guard saysNotJSON(error), let value = (try? decoder.decode([JSONValue].self, from: wrapped(text)))?.first
+    else { return nil }
+    let encoder = JSONEncoder()
+    for (path, trial) in WEFTPlanner.numbersReplaced(value, at: place) {
+      guard let data = try? encoder.encode([trial]) else { continue }
+      do {
+        _ = try decoder.decode([Decoded<Item>].self, from: data).first?.result.get()
+      } catch let again where saysNotJSON(again) {
+        continue
+      } catch {}
+      return "at \(path): expected a whole number"
+    }
+    return nil
   }
 
   /// The first problem of the document's shape: not an object, a required array missing, a
@@ -275,6 +309,17 @@ private struct LibraryShape: Decodable {
   var yarns: [Ignored]
   /// Absent in backups made before tools existed.
   var tools: [Ignored]?
+}
+
+/// The `id` of an item that does not decode, when it is a string.
+private struct ItemID: Decodable {
+  var id: String?
+
+  private enum Key: String, CodingKey { case id }
+
+  init(from decoder: any Decoder) throws {
+    id = try? decoder.container(keyedBy: Key.self).decode(String.self, forKey: .id)
+  }
 }
 
 /// Any JSON value, not looked at.

@@ -46,6 +46,10 @@ public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible 
 ///   tags (of a yarn or a project) one line, at most `maximumTagLength` Characters, no comma,
 ///   none twice (`Lookup.key`). A yarn's stored-in place and a project's size made and made
 ///   for are one-line fields.
+/// - An ID (of a yarn, project, note, session or tool): not blank (`id(_:)`), checked when a
+///   record is made (the store's `insert`, backup verify and restore), not when one is
+///   changed: an update keeps the ID it finds, so a library that already holds a blank ID
+///   (restored before the rule) can still be edited.
 /// - A session: it ends after it starts (at least a second), lasts at most `maximumSessionSeconds`,
 ///   and neither starts nor ends after now (with `clockSkewSeconds` of tolerance). A running
 ///   session's length is checked when it stops (`TimeTracker` also refuses to start one
@@ -80,6 +84,23 @@ public enum Rules {
   /// The largest count of stitches or rows, and the longest length, of a gauge: 1,000
   /// (a gauge is given over a swatch of some 10 cm or 4 in, with some 10 to 40 stitches).
   public static let maximumGaugeNumber: Double = 1000
+
+  // MARK: IDs
+
+  /// An item's ID: not blank, that is neither empty nor only white space (`Character.isWhitespace`:
+  /// spaces, tabs, line breaks, …), which a table or a message would show as nothing.
+  /// Any other text is an ID, as it is (not trimmed; yarn makes lower-case UUIDs, another
+  /// tool's IDs are kept).
+  public static func id(_ id: String, field: String = "ID") -> RuleViolation? {
+    // `allSatisfy` stops at the first Character that is not white space: for a UUID, the first.
+    id.allSatisfy(\.isWhitespace) ? RuleViolation(field: field, reason: "is blank") : nil
+  }
+
+  /// `id` as a message shows it: as it is, or quoted with control characters escaped
+  /// (`""`, `"   "`, `"\t"`) when it is blank, so that a blank ID is seen.
+  package static func shown(id: String) -> String {
+    id.allSatisfy(\.isWhitespace) ? "\"" + LineText.visible(id) + "\"" : id
+  }
 
   // MARK: Text
 

@@ -60,8 +60,8 @@ extension LibraryStore {
   /// Adds `note` (after every note already there). `created` and `modified` are stored as
   /// whole Unix seconds (truncated).
   ///
-  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.brokenRule` when its text
-  ///   breaks a rule of `Rules` (blank, too long, a control character other than a line
+  /// - Throws: `StoreError.duplicateID` when its ID is taken; `.brokenRule` when its ID is
+  ///   blank or its text breaks a rule of `Rules` (blank, too long, a control character other than a line
   ///   break or a tab); `.invalidData` when it is about both or neither of a yarn and a project; `.missingReference` when its yarn or project
   ///   is not in the library; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ note: Note) throws {
@@ -73,6 +73,7 @@ extension LibraryStore {
   package func insert(_ note: Note, checkingRules: Bool) throws {
     // One statement: no savepoint of its own inside another write.
     try writeOneStatement {
+      try LibraryStore.refuseNew(id: note.id, kind: .note)
       if checkingRules { try LibraryStore.refuse(note.ruleViolations(), kind: .note, id: note.id) }
       guard (note.yarnID == nil) != (note.projectID == nil) else {
         throw StoreError.invalidData(

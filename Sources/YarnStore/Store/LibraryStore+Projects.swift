@@ -55,11 +55,12 @@ extension LibraryStore {
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingReference` when a
   ///   usage names a yarn that is not in the library; `.missingAttachment` when a photo's or
   ///   the pattern PDF's bytes are not stored; `.brokenRule` naming the first field that
-  ///   breaks a rule of `Rules` (a blank name, a negative amount, a finished project without
+  ///   breaks a rule of `Rules` (a blank ID, a blank name, a negative amount, a finished project without
   ///   a finished day, …); `.invalidData` for a malformed digest; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
   public func insert(_ project: Project) throws {
     try write {
+      try LibraryStore.refuseNew(id: project.id, kind: .project, name: project.name)
       try LibraryStore.refuse(
         project.ruleViolations(), kind: .project, id: project.id, name: project.name)
       if try exists("project", id: project.id) {

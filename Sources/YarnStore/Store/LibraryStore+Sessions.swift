@@ -83,11 +83,12 @@ extension LibraryStore {
   ///   has no end and another session is running: the schema's unique partial index
   ///   `one_running_session` refuses it; `.duplicateID` when its ID is taken;
   ///   `.missingReference` when its project is not in the library; `.brokenRule` when it
-  ///   breaks a rule of `Rules` at `clock()` (it ends before it starts, lasts longer than
+  ///   breaks a rule of `Rules` at `clock()` (a blank ID, it ends before it starts, lasts longer than
   ///   `Rules.maximumSessionSeconds`, starts or ends in the future, a note that is not one
   ///   line); `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ session: TimeSession) throws {
     try write {
+      try LibraryStore.refuseNew(id: session.id, kind: .session)
       if try exists("time_session", id: session.id) {
         throw StoreError.duplicateID(kind: .session, id: session.id)
       }

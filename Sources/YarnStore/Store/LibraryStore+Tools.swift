@@ -93,10 +93,11 @@ extension LibraryStore {
   /// Adds `tool` (after every tool already there), in its projects.
   ///
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingReference` when it
-  ///   names a project that is not in the library; `.brokenRule` naming the first field that
-  ///   breaks a rule (`Tool.ruleViolations()`); `.readOnly`, `.busy`, `.closed`, `.database`.
+  ///   names a project that is not in the library; `.brokenRule` for a blank ID or naming the
+  ///   first field that breaks a rule (`Tool.ruleViolations()`); `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ tool: Tool) throws {
     try write {
+      try LibraryStore.refuseNew(id: tool.id, kind: .tool, name: tool.name)
       try LibraryStore.refuse(tool.ruleViolations(), kind: .tool, id: tool.id, name: tool.name)
       if try exists("tool", id: tool.id) { throw StoreError.duplicateID(kind: .tool, id: tool.id) }
       try connection.run(

@@ -73,7 +73,7 @@ extension LibraryStore {
   ///
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingAttachment` when a
   ///   photo's bytes are not stored; `.brokenRule` naming the first field that breaks a rule
-  ///   of `Rules` (a blank name, a negative amount, …); `.invalidData` for a malformed photo
+  ///   of `Rules` (a blank ID, a blank name, a negative amount, …); `.invalidData` for a malformed photo
   ///   digest; `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ yarn: Yarn) throws {
     try insert(yarn, checkingRules: true)
@@ -85,6 +85,8 @@ extension LibraryStore {
   package func insert(_ yarn: Yarn, checkingRules: Bool) throws {
     // One statement without photos: no savepoint of its own inside another write.
     let body = {
+      // The ID even for an import that checked the rest itself (it does not check IDs).
+      try LibraryStore.refuseNew(id: yarn.id, kind: .yarn, name: yarn.name)
       if checkingRules {
         try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
       }

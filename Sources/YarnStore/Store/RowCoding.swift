@@ -181,6 +181,15 @@ extension LibraryStore {
     }
   }
 
+  /// Throws `StoreError.brokenRule` when `id`, the ID of an item being added, breaks
+  /// `Rules.id(_:)` (it is blank). Checked on insert only: an update keeps the ID it finds
+  /// (`Rules`, "An ID").
+  static func refuseNew(id: String, kind: StoreError.Kind, name: String? = nil) throws {
+    if let violation = Rules.id(id) {
+      throw StoreError.brokenRule(kind: kind, id: id, name: name, violation: violation)
+    }
+  }
+
   /// `date` as whole Unix seconds, truncated toward the past, the form instants are stored in.
   ///
   /// - Throws: `StoreError.invalidData` when the instant is not finite or beyond ±2^63 s.
