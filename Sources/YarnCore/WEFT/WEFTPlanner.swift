@@ -643,8 +643,17 @@ extension WEFTPlanner {
       _ = day(pack.acquiredDate, packItem, "acquired_date")
     }
     if let content = material.fiberContent {
-      for (index, entry) in content.enumerated() where (entry.fiber ?? "").trimmingSpaces().isEmpty {
-        omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
+      for (index, entry) in content.enumerated() {
+        if (entry.fiber ?? "").trimmingSpaces().isEmpty {
+          omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
+        }
+        if let percentage = entry.percentage, !WEFTImport.fiberPercentages.contains(percentage) {
+          let range = WEFTImport.fiberPercentages
+          problem(
+            item.file, "\(item.path).fiber_content[\(index)].percentage",
+            "percentage \(Amount.format(percentage)) is not from \(Amount.format(range.lowerBound)) to \(Amount.format(range.upperBound))"
+          )
+        }
       }
       yarn.fiber = line(WEFTImport.fiberText(content), item, "fiber_content")
     }
