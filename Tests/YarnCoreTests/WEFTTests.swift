@@ -1049,6 +1049,36 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// A price's parts are checked each at its path: an amount that is not a number does not
+  /// hide a bad currency, and "needs both an amount and a currency" is said only when a part
+  /// is missing (QA: `amount: expected a number` and `acquired_price: needs both…`, the
+  /// currency "EURO" never reported).
+  @Test func eachPartOfAPriceIsCheckedAtItsPath() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+             "packs": [{"acquired_price": {"amount": "abc", "currency": "EURO"}}]},
+            {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": 5, "currency": 7}},
+            {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": 5}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: items[0].packs[0].acquired_price.amount: expected a number",
+        "m.weft: items[0].packs[0].acquired_price.currency: price currency \"EURO\" is not three upper-case letters (ISO 4217, such as USD)",
+        "m.weft: items[1].acquired_price.currency: expected a string",
+        "m.weft: items[2].acquired_price: needs both an amount and a currency",
+      ])
+    #expect(try store.yarns().isEmpty)
+  }
+
   /// `write` streams each document to its file item by item: the files hold the bytes
   /// `documents` gives, and those are what `JSONEncoder` (sorted keys, pretty printed, no
   /// escaped slashes) gives each whole document, with a line feed.

@@ -239,6 +239,18 @@ struct WEFTPlanner {
     return out
   }
 
+  /// The member of `value` at `path` below it (`packs[0].acquired_price.amount`); `nil`
+  /// when there is none.
+  static func member(_ value: JSONValue, at path: String) -> JSONValue? {
+    keys(ofPath: path).reduce(value as JSONValue?) { value, key in
+      switch (value, key) {
+      case (.object(let members)?, let name as String): members[name]
+      case (.array(let elements)?, let index as Int): elements.indices.contains(index) ? elements[index] : nil
+      default: nil
+      }
+    }
+  }
+
   /// `value` without the member at `keys`; an element of an array that is itself the bad
   /// value is left out with its whole array (the indices of the others would change), a
   /// field inside an element alone. `nil` when nothing can be left out.
@@ -759,11 +771,22 @@ extension WEFTPlanner {
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
   /// a problem when it is missing a part, has more decimals than the currency or breaks the
   /// rule of prices (`Rules.price`), named at the part that gave the value (`.currency`,
-  /// `.amount`).
+  /// `.amount`). A part of the wrong type was refused as it was read and left out: the other
+  /// part is still checked (a currency alone by the rule of prices), and "needs both" is
+  /// said only of a part the file does not give.
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
     guard let money else { return nil }
     guard let amount = money.amount, let currency = money.currency else {
-      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      func given(_ part: String) -> Bool {
+        (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
+      }
+      if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
+        problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      } else if let currency = money.currency,
+        let violation = Rules.price(Price(minorUnits: 0, currency: currency))
+      {
+        problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+      }
       return nil
     }
     var scale = 1.0
