@@ -1079,6 +1079,31 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// A usage's amount is checked by the rule of amounts wherever its yarn is: a material in
+  /// neither the files nor the library, or no `material_id`, does not hide a negative amount
+  /// (QA: `value: -3` of a material not there imported, exit 0, the usage only "not kept").
+  @Test func aUsageAmountIsCheckedWhereverItsYarnIs() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "p.weft",
+          """
+          {"weft_version": "1.0", "type": "project", "items": [
+            {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned", "materials_used": [
+              {"material_id": "nowhere", "quantity_used": {"value": -3, "unit": "skein"}},
+              {"quantity_used": {"weight_grams": -5}},
+              {"material_id": "nowhere", "quantity_used": {"value": 2, "unit": "skein"}}]}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "p.weft: items[0].materials_used[0].quantity_used.value: amount used -3 skein is negative",
+        "p.weft: items[0].materials_used[1].quantity_used.weight_grams: amount used -5 g is negative",
+      ])
+    #expect(try store.projects().isEmpty)
+  }
+
   /// `write` streams each document to its file item by item: the files hold the bytes
   /// `documents` gives, and those are what `JSONEncoder` (sorted keys, pretty printed, no
   /// escaped slashes) gives each whole document, with a line feed.

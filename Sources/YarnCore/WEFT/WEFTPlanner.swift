@@ -996,26 +996,25 @@ extension WEFTPlanner {
       var incomplete = false
       for (index, used) in (weft.materialsUsed ?? []).enumerated() {
         let path = "\(item.path).materials_used[\(index)]"
-        guard let materialID = used.materialId else {
-          omit(item.file, path, "names no material_id, so no yarn of the library" + kept)
-          incomplete = true
-          continue
-        }
-        let yarnID: String
-        if let mapped = yarnIDs[materialID] {
-          guard !mapped.isEmpty else {
-            incomplete = true
-            continue
+        // The yarn the usage names, `nil` when it is not there; its amount is checked
+        // wherever the yarn is.
+        var yarnID: String?
+        if let materialID = used.materialId {
+          if let mapped = yarnIDs[materialID] {
+            yarnID = mapped.isEmpty ? nil : mapped
+          } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
+            yarnID = materialID
+          } else {
+            omit(item.file, path, "the material \(materialID) is in neither the files nor the library" + kept)
           }
-          yarnID = mapped
-        } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
-          yarnID = materialID
         } else {
-          omit(item.file, path, "the material \(materialID) is in neither the files nor the library" + kept)
-          incomplete = true
-          continue
+          omit(item.file, path, "names no material_id, so no yarn of the library" + kept)
         }
-        guard let (amount, field) = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used", kept)
+        if yarnID == nil { incomplete = true }
+        // A usage not kept for its yarn is not said again for its amount.
+        guard
+          let (amount, field) = usageAmount(
+            used.quantityUsed, item.file, "\(path).quantity_used", kept, quiet: yarnID == nil)
         else {
           incomplete = true
           continue
@@ -1025,7 +1024,7 @@ extension WEFTPlanner {
           problem(item.file, "\(path).quantity_used.\(field)", "\(violation)")
           continue
         }
-        project.addUsage(of: yarnID, amount)
+        if let yarnID { project.addUsage(of: yarnID, amount) }
       }
       if let base {
         if incomplete { project.usages = base.usages }
@@ -1173,24 +1172,28 @@ extension WEFTPlanner {
 
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
   /// and the put-up words, gram, kg, oz, pound, meter, yard), else `weight_grams`, else
-  /// `length_meters`.
+  /// `length_meters`. `quiet`: what cannot be read is not said (the usage is already said
+  /// not kept).
   private mutating func usageAmount(
-    _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = ""
+    _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = "", quiet: Bool = false
   ) -> (amount: Amount, field: String)? {
     guard let used else {
-      omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept)
+      if !quiet { omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept) }
       return nil
     }
     if let value = used.value {
       if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) {
         return (Amount(value, yarnUnit), "value")
       }
-      omit(
-        file, "\(path).value", "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+      if !quiet {
+        omit(
+          file, "\(path).value",
+          "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+      }
     }
     if let grams = used.weightGrams { return (Amount(grams, .gram), "weight_grams") }
     if let meters = used.lengthMeters { return (Amount(meters, .meter), "length_meters") }
-    omit(file, path, "no amount yarn reads" + kept)
+    if !quiet { omit(file, path, "no amount yarn reads" + kept) }
     return nil
   }
 
