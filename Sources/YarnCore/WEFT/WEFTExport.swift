@@ -304,7 +304,7 @@ public enum WEFTExport {
   static func fiberContent(_ text: String) -> [WEFT.FiberContent] {
     let parts = text.components(separatedBy: ", ").map { part -> WEFT.FiberContent in
       guard let percent = part.firstIndex(of: "%"), part[part.index(after: percent)...].hasPrefix(" "),
-        let value = Double(part[..<percent]), value >= 0, value <= 100
+        let value = Double(part[..<percent]), WEFTImport.fiberPercentages.contains(value)
       else { return WEFT.FiberContent(fiber: part, percentage: nil) }
       return WEFT.FiberContent(fiber: String(part[part.index(percent, offsetBy: 2)...]), percentage: value)
     }

@@ -228,6 +228,13 @@ public enum WEFTImport {
     }
   }
 
+  /// The percentages a fiber of a material's content may have: WEFT
+  /// 02-material/material.schema.json, `FiberContent.percentage` (`"minimum": 0,
+  /// "maximum": 100`). The schema sets no sum of a material's percentages (its README leaves
+  /// it an open question), and yarn checks none. Import refuses a percentage outside them;
+  /// export writes a fiber text's percentages only when each is inside them.
+  static let fiberPercentages: ClosedRange<Double> = 0...100
+
   /// The fiber content as yarn's fiber text: `80% merino, 20% nylon`; a fiber without a
   /// percentage is its name alone. `nil` when no entry names a fiber.
   static func fiberText(_ content: [WEFT.FiberContent]) -> String? {

@@ -239,6 +239,18 @@ struct WEFTPlanner {
     return out
   }
 
+  /// The member of `value` at `path` below it (`packs[0].acquired_price.amount`); `nil`
+  /// when there is none.
+  static func member(_ value: JSONValue, at path: String) -> JSONValue? {
+    keys(ofPath: path).reduce(value as JSONValue?) { value, key in
+      switch (value, key) {
+      case (.object(let members)?, let name as String): members[name]
+      case (.array(let elements)?, let index as Int): elements.indices.contains(index) ? elements[index] : nil
+      default: nil
+      }
+    }
+  }
+
   /// `value` without the member at `keys`; an element of an array that is itself the bad
   /// value is left out with its whole array (the indices of the others would change), a
   /// field inside an element alone. `nil` when nothing can be left out.
@@ -643,8 +655,17 @@ extension WEFTPlanner {
       _ = day(pack.acquiredDate, packItem, "acquired_date")
     }
     if let content = material.fiberContent {
-      for (index, entry) in content.enumerated() where (entry.fiber ?? "").trimmingSpaces().isEmpty {
-        omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
+      for (index, entry) in content.enumerated() {
+        if (entry.fiber ?? "").trimmingSpaces().isEmpty {
+          omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
+        }
+        if let percentage = entry.percentage, !WEFTImport.fiberPercentages.contains(percentage) {
+          let range = WEFTImport.fiberPercentages
+          problem(
+            item.file, "\(item.path).fiber_content[\(index)].percentage",
+            "percentage \(Amount.format(percentage)) is not from \(Amount.format(range.lowerBound)) to \(Amount.format(range.upperBound))"
+          )
+        }
       }
       yarn.fiber = line(WEFTImport.fiberText(content), item, "fiber_content")
     }
@@ -750,11 +771,22 @@ extension WEFTPlanner {
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
   /// a problem when it is missing a part, has more decimals than the currency or breaks the
   /// rule of prices (`Rules.price`), named at the part that gave the value (`.currency`,
-  /// `.amount`).
+  /// `.amount`). A part of the wrong type was refused as it was read and left out: the other
+  /// part is still checked (a currency alone by the rule of prices), and "needs both" is
+  /// said only of a part the file does not give.
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
     guard let money else { return nil }
     guard let amount = money.amount, let currency = money.currency else {
-      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      func given(_ part: String) -> Bool {
+        (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
+      }
+      if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
+        problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+      } else if let currency = money.currency,
+        let violation = Rules.price(Price(minorUnits: 0, currency: currency))
+      {
+        problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+      }
       return nil
     }
     var scale = 1.0
@@ -964,26 +996,25 @@ extension WEFTPlanner {
       var incomplete = false
       for (index, used) in (weft.materialsUsed ?? []).enumerated() {
         let path = "\(item.path).materials_used[\(index)]"
-        guard let materialID = used.materialId else {
-          omit(item.file, path, "names no material_id, so no yarn of the library" + kept)
-          incomplete = true
-          continue
-        }
-        let yarnID: String
-        if let mapped = yarnIDs[materialID] {
-          guard !mapped.isEmpty else {
-            incomplete = true
-            continue
+        // The yarn the usage names, `nil` when it is not there; its amount is checked
+        // wherever the yarn is.
+        var yarnID: String?
+        if let materialID = used.materialId {
+          if let mapped = yarnIDs[materialID] {
+            yarnID = mapped.isEmpty ? nil : mapped
+          } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
+            yarnID = materialID
+          } else {
+            omit(item.file, path, "the material \(materialID) is in neither the files nor the library" + kept)
           }
-          yarnID = mapped
-        } else if StashCSV.isValidImportedID(materialID), try store.yarn(id: materialID) != nil {
-          yarnID = materialID
         } else {
-          omit(item.file, path, "the material \(materialID) is in neither the files nor the library" + kept)
-          incomplete = true
-          continue
+          omit(item.file, path, "names no material_id, so no yarn of the library" + kept)
         }
-        guard let (amount, field) = usageAmount(used.quantityUsed, item.file, "\(path).quantity_used", kept)
+        if yarnID == nil { incomplete = true }
+        // A usage not kept for its yarn is not said again for its amount.
+        guard
+          let (amount, field) = usageAmount(
+            used.quantityUsed, item.file, "\(path).quantity_used", kept, quiet: yarnID == nil)
         else {
           incomplete = true
           continue
@@ -993,7 +1024,7 @@ extension WEFTPlanner {
           problem(item.file, "\(path).quantity_used.\(field)", "\(violation)")
           continue
         }
-        project.addUsage(of: yarnID, amount)
+        if let yarnID { project.addUsage(of: yarnID, amount) }
       }
       if let base {
         if incomplete { project.usages = base.usages }
@@ -1141,24 +1172,28 @@ extension WEFTPlanner {
 
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein
   /// and the put-up words, gram, kg, oz, pound, meter, yard), else `weight_grams`, else
-  /// `length_meters`.
+  /// `length_meters`. `quiet`: what cannot be read is not said (the usage is already said
+  /// not kept).
   private mutating func usageAmount(
-    _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = ""
+    _ used: WEFT.QuantityUsed?, _ file: String, _ path: String, _ kept: String = "", quiet: Bool = false
   ) -> (amount: Amount, field: String)? {
     guard let used else {
-      omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept)
+      if !quiet { omit(file, path, "no quantity_used; yarn records a usage with its amount" + kept) }
       return nil
     }
     if let value = used.value {
       if let unit = used.unit, let yarnUnit = WEFTTaxonomy.unit(unit) {
         return (Amount(value, yarnUnit), "value")
       }
-      omit(
-        file, "\(path).value", "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+      if !quiet {
+        omit(
+          file, "\(path).value",
+          "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+      }
     }
     if let grams = used.weightGrams { return (Amount(grams, .gram), "weight_grams") }
     if let meters = used.lengthMeters { return (Amount(meters, .meter), "length_meters") }
-    omit(file, path, "no amount yarn reads" + kept)
+    if !quiet { omit(file, path, "no amount yarn reads" + kept) }
     return nil
   }
 
