@@ -408,6 +408,13 @@ private func commandBit(_ command: zip_source_cmd_t) -> zip_int64_t {
   zip_int64_t(1) << zip_int64_t(command.rawValue)
 }
 
+/// What both source callbacks below answer to `ZIP_SOURCE_SUPPORTS`: a readable, non-seekable
+/// source (open, read, close, stat, error, free, supports).
+private let readableSourceCommands =
+  commandBit(ZIP_SOURCE_OPEN) | commandBit(ZIP_SOURCE_READ) | commandBit(ZIP_SOURCE_CLOSE)
+  | commandBit(ZIP_SOURCE_STAT) | commandBit(ZIP_SOURCE_ERROR) | commandBit(ZIP_SOURCE_FREE)
+  | commandBit(ZIP_SOURCE_SUPPORTS)
+
 /// libzip's source callback for `FileSource` (a readable, non-seekable source).
 private let fileSourceCallback: zip_source_callback = { userData, data, length, command in
   guard let userData else { return -1 }
@@ -431,9 +438,7 @@ private let fileSourceCallback: zip_source_callback = { userData, data, length, 
     unmanaged.release()
     return 0
   case ZIP_SOURCE_SUPPORTS:
-    return commandBit(ZIP_SOURCE_OPEN) | commandBit(ZIP_SOURCE_READ) | commandBit(ZIP_SOURCE_CLOSE)
-      | commandBit(ZIP_SOURCE_STAT) | commandBit(ZIP_SOURCE_ERROR) | commandBit(ZIP_SOURCE_FREE)
-      | commandBit(ZIP_SOURCE_SUPPORTS)
+    return readableSourceCommands
   default:
     zip_error_set(source.error, ZIP_ER_OPNOTSUPP, 0)
     return -1
@@ -513,9 +518,7 @@ private let rangeSourceCallback: zip_source_callback = { userData, data, length,
     range.deallocate()
     return 0
   case ZIP_SOURCE_SUPPORTS:
-    return commandBit(ZIP_SOURCE_OPEN) | commandBit(ZIP_SOURCE_READ) | commandBit(ZIP_SOURCE_CLOSE)
-      | commandBit(ZIP_SOURCE_STAT) | commandBit(ZIP_SOURCE_ERROR) | commandBit(ZIP_SOURCE_FREE)
-      | commandBit(ZIP_SOURCE_SUPPORTS)
+    return readableSourceCommands
   default:
     zip_error_set(file.error, ZIP_ER_OPNOTSUPP, 0)
     return -1
