@@ -564,6 +564,30 @@ import Testing
     #expect(nothing.stderr == "no time logged; start a timer with 'yarn time start PROJECT'\n")
   }
 
+  /// `time log` lists a session that reaches outside the days asked for whole, and its
+  /// total then also says the part inside them: what `time report` counts for those days.
+  /// 2025-12-31 23:00 to 2026-01-01 01:30 in New York is 2h 30m: 1h in 2025, 1h 30m in 2026.
+  @Test func theLogTotalSaysThePartInsideTheDaysAskedFor() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = Self.newYork
+    try yarn.ok(["project", "add", "Flax"])
+    expectOK(
+      try yarn.run(
+        ["time", "add", "Flax", "--from", "2025-12-31 23:00", "--to", "2026-01-01 01:30"], environment: env))
+    let all = try yarn.run(["time", "log"], environment: env)
+    #expect(all.stderr == "total: 2h 30m in 1 session\n")
+    let old = try yarn.run(["time", "log", "--year", "2025"], environment: env)
+    #expect(old.stderr == "total: 2h 30m in 1 session, 1h of it inside the days asked for\n")
+    let new = try yarn.run(["time", "log", "--year", "2026"], environment: env)
+    #expect(new.stderr == "total: 2h 30m in 1 session, 1h 30m of it inside the days asked for\n")
+    let report = try yarn.run(["time", "report", "--year", "2025"], environment: env)
+    #expect(report.stdout == "PROJECT  TIME  H:MM\nFlax     1h    1:00\ntotal    1h    1:00\n")
+    let covering = try yarn.run(
+      ["time", "log", "--from", "2025-12-31", "--to", "2026-01-01"], environment: env)
+    #expect(covering.stderr == "total: 2h 30m in 1 session\n")
+  }
+
   func projectID(_ yarn: YarnRunner, _ name: String) throws -> String {
     let projects = try #require(try yarn.ok(["project", "list", "--json"]).json() as? [[String: Any]])
     return try #require(projects.first { $0["name"] as? String == name }?["id"] as? String)

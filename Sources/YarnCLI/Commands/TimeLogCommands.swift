@@ -68,7 +68,7 @@ struct TimeLog: ParsableCommand {
           context.message("wrote \(Formatting.count(count, "session")) to \(path)")
         }
       case .table:
-        try printTable(sessions, in: context)
+        try printTable(sessions, range: (range.start, range.end), in: context)
       }
     }
   }
@@ -89,7 +89,8 @@ struct TimeLog: ParsableCommand {
   /// The table, in two passes over the sessions: the first measures the columns, the second
   /// writes each line as it comes, so no row is held.
   private func printTable(
-    _ sessions: ((TimeSession, String) throws -> Void) throws -> Void, in context: Context
+    _ sessions: ((TimeSession, String) throws -> Void) throws -> Void, range: (start: Date?, end: Date?),
+    in context: Context
   ) throws {
     let now = context.now
     let zone = context.timeZone
@@ -130,11 +131,16 @@ struct TimeLog: ParsableCommand {
     table.fit(to: width)
     context.output.write(table.headerLine)
     var total: Int64 = 0
+    var inside: Int64 = 0
     try sessions { session, name in
       total += session.seconds(now: now)
+      inside += session.seconds(inside: range, now: now)
       context.output.write(table.line(cells(session, name)))
     }
-    context.message("total: \(Formatting.duration(total)) in \(Formatting.count(count, "session"))")
+    // A session that began before the days asked for or ends after them is listed whole;
+    // the part inside them is what `time report` counts for those days.
+    let part = inside == total ? "" : ", \(Formatting.duration(inside)) of it inside the days asked for"
+    context.message("total: \(Formatting.duration(total)) in \(Formatting.count(count, "session"))\(part)")
   }
 }
 

@@ -113,16 +113,12 @@ public struct TimeReport: Hashable, Sendable {
     ///
     /// - Complexity: O(d) for the d local days the session covers (O(1) by project).
     public mutating func add(_ session: TimeSession) {
-      var start = session.start
-      var end = session.end ?? max(now, session.start)
-      if let lower = range.start { start = max(start, lower) }
-      if let upper = range.end { end = min(end, upper) }
-      guard end > start else { return }
+      guard let span = session.span(inside: range, now: now) else { return }
       switch grouping {
       case .project:
-        seconds[session.projectID, default: 0] += TimeReport.seconds(start, end)
+        seconds[session.projectID, default: 0] += TimeReport.seconds(span.start, span.end)
       case .day, .week, .month:
-        for (day, part) in TimeReport.splitByDay(start: start, end: end, in: timeZone) {
+        for (day, part) in TimeReport.splitByDay(start: span.start, end: span.end, in: timeZone) {
           days[day, default: 0] += part
         }
       }

@@ -39,6 +39,25 @@ public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
     let stop = end ?? now
     return max(0, Int64((stop.timeIntervalSince1970 - start.timeIntervalSince1970).rounded()))
   }
+
+  /// The part of the session inside `range`, `[start, end)` with either bound optional (UTC
+  /// instants), a running session ending at `now` (or at its start, when `now` is earlier);
+  /// `nil` when no time of it is inside. The rule by which `time report`, `summary` and the
+  /// total of `time log` count only the time inside the days asked for.
+  public func span(inside range: (start: Date?, end: Date?), now: Date) -> (start: Date, end: Date)? {
+    var from = start
+    var to = end ?? max(now, start)
+    if let lower = range.start { from = max(from, lower) }
+    if let upper = range.end { to = min(to, upper) }
+    return to > from ? (from, to) : nil
+  }
+
+  /// Whole seconds of the session inside `range` (`span(inside:now:)`, rounded to the nearest
+  /// second as `seconds(now:)` is), 0 when none.
+  public func seconds(inside range: (start: Date?, end: Date?), now: Date) -> Int64 {
+    guard let span = span(inside: range, now: now) else { return 0 }
+    return Int64((span.end.timeIntervalSince1970 - span.start.timeIntervalSince1970).rounded())
+  }
 }
 
 extension TimeSession {
