@@ -27,6 +27,18 @@ import Testing
       try Gauge(parsing: "20 sts, 28 rnds over 4\"")
         == Gauge(stitches: 20, rows: 28, length: 4, unit: .inch))
     #expect(Gauge(stitches: 22.5, length: 4, unit: .inch).description == "22.5 sts = 4 in")
+    // A decimal comma between digits, as amounts read one; a comma after a word still joins.
+    #expect(
+      try Gauge(parsing: "22,5 sts x 30,5 rows = 10 cm")
+        == Gauge(stitches: 22.5, rows: 30.5, length: 10, unit: .centimeter))
+    #expect(
+      try Gauge(parsing: "18 sts,24 rows = 10 cm")
+        == Gauge(stitches: 18, rows: 24, length: 10, unit: .centimeter))
+    #expect(try Gauge(parsing: "18 sts = 2,5 in") == Gauge(stitches: 18, length: 2.5, unit: .inch))
+    // `1,000`: a thousands separator to some readers, so never read as 1.
+    #expect(throws: Gauge.ParseError("expected \"sts\" after the stitch count 1")) {
+      try Gauge(parsing: "1,000 sts = 10 cm")
+    }
   }
 
   @Test func nonsenseIsNotAGauge() {

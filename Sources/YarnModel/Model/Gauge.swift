@@ -60,7 +60,8 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
   ///   A length without a count of its own unit is refused.
   ///
   /// Accepted: `18 sts x 24 rows = 10 cm`, `18 sts = 4 in`, `18 sts and 24 rows to 10 cm`,
-  /// `22.5 stitches per 4 inches`, `18 sts, 24 rows over 10cm`. Case does not matter.
+  /// `22.5 stitches per 4 inches`, `18 sts, 24 rows over 10cm`, `22,5 sts = 10 cm` (a decimal
+  /// comma between digits, as `Amount(parsing:)` reads one). Case does not matter.
   ///
   /// - Throws: `ParseError` naming the first part that is missing or not understood.
   public init(parsing text: String) throws(ParseError) {
@@ -112,7 +113,8 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The words and numbers of `text`: a number and the letters or sign after it
-  /// (`10cm`, `4"`) are two tokens; `=`, `×`, `,`, `:` and `&` are tokens of their own.
+  /// (`10cm`, `4"`) are two tokens; `=`, `×`, `,`, `:` and `&` are tokens of their own,
+  /// but a comma between digits is a decimal comma (`22,5` is 22.5).
   private static func tokens(_ text: String) -> [String] {
     var out: [String] = []
     var current = ""
@@ -120,8 +122,16 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
       if !current.isEmpty { out.append(current) }
       current = ""
     }
-    for character in text {
-      if character == " " || character == "\t" {
+    let characters = Array(text)
+    for (index, character) in characters.enumerated() {
+      let digitsAfter = characters[(index + 1)...].prefix { $0.isNumber }.count
+      if character == ",", current.last?.isNumber == true, current.allSatisfy({ $0.isNumber || $0 == "." }),
+        digitsAfter > 0, digitsAfter != 3
+      {
+        // A decimal comma, `22,5 sts`, as amounts read it; `1,000` (a thousands separator
+        // to some) is not read as 1.
+        current.append(".")
+      } else if character == " " || character == "\t" {
         flush()
       } else if ["=", "×", ",", ":", "&", "\"", "”"].contains(character) {
         flush()
