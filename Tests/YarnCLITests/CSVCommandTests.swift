@@ -155,6 +155,28 @@ import YarnCore
     }
   }
 
+  /// A UTF-16 file (what some spreadsheets call "Unicode text") is named as such, with or
+  /// without its byte order mark; the library is not created.
+  @Test func aUTF16FileIsNamedAsSuch() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let text = "Name,Brand\r\nMalabrigo,Rios\r\n"
+    let little = try yarn.file("le.csv", Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!)
+    let big = try yarn.file("be.csv", text.data(using: .utf16BigEndian)!)
+    for file in [little, big] {
+      let result = try yarn.run(["stash", "import", file.path])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == """
+          error: \(file.path): the file is UTF-16 text, not UTF-8; nothing was imported
+          hint: save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again
+
+          """)
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   /// A file exported with `--delimiter semicolon` (or by a spreadsheet in a decimal-comma
   /// locale) imported without `--delimiter` was refused row by row ("the file has no Name
   /// column") with no word about the delimiter; the hint now names it.

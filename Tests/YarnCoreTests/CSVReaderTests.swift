@@ -92,6 +92,27 @@ import Testing
     }
   }
 
+  /// UTF-16 text, with its byte order mark (FF FE little-endian, FE FF big-endian) or without
+  /// (`N` then a zero byte), is named as such in either mode; a UTF-8 file never begins with
+  /// a zero byte.
+  @Test func utf16IsNamedAsSuch() throws {
+    let utf16 = CSVReadError(problem: .utf16, line: 1, column: nil)
+    let inputs: [[UInt8]] = [
+      [0xFF, 0xFE, 0x4E, 0x00, 0x0D, 0x00, 0x0A, 0x00],
+      [0xFE, 0xFF, 0x00, 0x4E, 0x00, 0x0D, 0x00, 0x0A],
+      [0x4E, 0x00, 0x61, 0x00],
+      [0x00, 0x4E, 0x00, 0x61],
+    ]
+    for bytes in inputs {
+      for lenient in [false, true] {
+        #expect(throws: utf16, "\(bytes)") { try CSVReader.records(in: Data(bytes), lenient: lenient) }
+      }
+    }
+    #expect(utf16.description == "the file is UTF-16 text, not UTF-8")
+    // A UTF-8 byte order mark is still read past.
+    #expect(try CSVReader.records(in: Data([0xEF, 0xBB, 0xBF, 0x4E, 0x0D, 0x0A])).map(\.fields) == [["N"]])
+  }
+
   @Test func lenientModeKeepsStrayQuotesAndSaysWhere() throws {
     // YarnBuddy wrapped every field in quotes without doubling inner ones: a quote closes a
     // field only before a delimiter or a line end.

@@ -117,7 +117,7 @@ struct StashImport: CancellableCommand {
     } catch let error as CSVReadError {
       // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.
       let hint =
-        error.problem == .invalidUTF8
+        error.problem == .invalidUTF8 || error.problem == .utf16
         ? "save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again"
         : options.lenient
           ? "the quotes cannot be guessed either; fix the line named"

@@ -44,6 +44,10 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case textAfterClosingQuote
     /// Thrown when the bytes are not valid UTF-8.
     case invalidUTF8
+    /// Thrown when the file is UTF-16 text: it begins with a UTF-16 byte-order mark (FF FE
+    /// or FE FF) or with a character and a zero byte (UTF-16 without a mark), where UTF-8
+    /// text never has a zero byte.
+    case utf16
     /// Thrown (by callers that check) when a record has a different number of fields than the header.
     case fieldCount(expected: Int, found: Int)
   }
@@ -71,6 +75,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
     case .textAfterClosingQuote: return "\(place): text after a closing quote"
     case .invalidUTF8: return "\(place): the bytes are not valid UTF-8"
+    case .utf16: return "the file is UTF-16 text, not UTF-8"
     case .fieldCount(let expected, let found):
       return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
     }
@@ -142,6 +147,9 @@ struct CSVReader {
   private var position: Int
   private var line = 1
   private var lineStart: Int
+  /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first two
+  /// bytes.
+  private let isUTF16: Bool
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
   private(set) var guessedLines: [Int] = []
   /// The number of fields every record should have (the header's), when known. Lenient mode
@@ -184,6 +192,10 @@ struct CSVReader {
     self.delimiter = delimiter
     self.lenient = lenient
     let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    isUTF16 =
+      bytes.count >= 2
+      && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)
+        || ((bytes[0] == 0) != (bytes[1] == 0)))
     self.position = hasBOM ? 3 : 0
     self.lineStart = position
   }
@@ -230,6 +242,7 @@ struct CSVReader {
   /// - Throws: `CSVReadError`: in strict mode for the grammar errors; in any mode for bytes
   ///   that are not UTF-8.
   mutating func next() throws -> CSVRecord? {
+    if isUTF16 { throw CSVReadError(problem: .utf16, line: 1, column: nil) }
     while try has(position), bytes[position] == 0x0A || bytes[position] == 0x0D {
       try consumeLineBreak()
     }
