@@ -225,7 +225,7 @@ extension ErrorPresenter {
         message: message, hint: "run the command again: it will work on that library", code: .ioError)
     case .upgradeFailed(let from, let to, let reason):
       // The store's words, naming the file once it is known and a full disk plainly.
-      let why = reason == .diskFull ? "the disk is full" : reason.description
+      let why = reason == .diskFull ? StoreError.noRoom : reason.description
       let upgrade =
         from == 0
         ? "cannot create the tables of \(file) (schema version \(to)): \(why)"

@@ -458,10 +458,12 @@ public final class LibraryStore {
     guard let error = error as? DatabaseError else { return error }
     if error.isBusy { return StoreError.busy }
     let reason: StoreError.UpgradeFailure
-    switch error.primaryCode {
-    case SQLITE_FULL: reason = .diskFull
-    case SQLITE_READONLY: reason = .readOnly(message: error.message)
-    default: reason = .database(code: error.extendedCode, message: error.message)
+    if error.isDiskFull {
+      reason = .diskFull
+    } else if error.primaryCode == SQLITE_READONLY {
+      reason = .readOnly(message: error.message)
+    } else {
+      reason = .database(code: error.extendedCode, message: error.message)
     }
     return StoreError.upgradeFailed(from: version, to: known, reason: reason)
   }

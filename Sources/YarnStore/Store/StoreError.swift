@@ -55,8 +55,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case brokenRule(kind: Kind, id: String, name: String?, violation: RuleViolation)
   /// Why a migration of the database's schema failed (`StoreError.upgradeFailed`).
   public enum UpgradeFailure: Sendable, Equatable, CustomStringConvertible {
-    /// The disk (or the database's size limit) had no room (SQLITE_FULL,
-    /// sqlite.org/rescode.html).
+    /// The disk, the user's disk quota or the database's size limit had no room (SQLITE_FULL,
+    /// sqlite.org/rescode.html, or a disk I/O error whose system error is ENOSPC or EDQUOT).
     case diskFull
     /// The database cannot be written: its file or directory is read-only for this user
     /// (SQLITE_READONLY); `message` is SQLite's.
@@ -101,7 +101,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// (SQLite's disk I/O errors, SQLITE_IOERR, among them, naming `library.sqlite`).
   case io(path: String, reason: String)
   /// Thrown when a change to the library's database (`path`, its `library.sqlite`) found no
-  /// room on the disk (SQLITE_FULL, sqlite.org/rescode.html): the change's transaction is
+  /// room on the disk or in the user's disk quota (SQLITE_FULL, sqlite.org/rescode.html, or a
+  /// disk I/O error whose system error is ENOSPC or EDQUOT): the change's transaction is
   /// rolled back, so the library is left as it was.
   case diskFull(path: String)
   /// Thrown by `LibraryStore.create(directory:_:keep:)` when another process (or store)
@@ -172,7 +173,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .io(let path, let reason):
       return "cannot access \(path): \(reason)"
     case .diskFull(let path):
-      return "cannot write \(path): the disk is full"
+      return "cannot write \(path): \(StoreError.noRoom)"
     case .libraryCreatedMeanwhile(let directory):
       return "another yarn process created the library at \(directory) while this command was "
         + "building it; that library was left as it is, and nothing of this command was kept"
@@ -189,19 +190,20 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What a full disk or quota is called in messages: `the disk or your quota is full`.
+  package static let noRoom = "the disk or your quota is full"
+
   /// `error` as a store error, the one place SQLite's errors become the store's: SQLITE_BUSY
   /// becomes `.busy`; with the path of the database file it happened on (`database`; `nil`
-  /// for one in memory), SQLITE_FULL becomes `.diskFull` and SQLITE_IOERR `.io` naming that
-  /// file in plain words (sqlite.org/rescode.html); anything else `.database`.
+  /// for one in memory), a full disk or quota (`DatabaseError.isDiskFull`: SQLITE_FULL, or
+  /// SQLITE_IOERR from ENOSPC or EDQUOT) becomes `.diskFull` and any other SQLITE_IOERR `.io`
+  /// naming that file in plain words (sqlite.org/rescode.html); anything else `.database`.
   static func wrap(_ error: DatabaseError, database: String? = nil) -> StoreError {
     if error.isBusy { return .busy }
     if let database {
-      switch error.primaryCode {
-      case 13:  // SQLITE_FULL
-        return .diskFull(path: database)
-      case 10:  // SQLITE_IOERR
+      if error.isDiskFull { return .diskFull(path: database) }
+      if error.primaryCode == 10 {  // SQLITE_IOERR
         return .io(path: database, reason: "reading or writing it failed (SQLite: \(error.message))")
-      default: break
       }
     }
     return .database(error)
