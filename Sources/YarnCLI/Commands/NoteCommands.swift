@@ -148,7 +148,10 @@ struct NoteList: ParsableCommand {
         }
         return (count, resolved?.1)
       }
-      let count = try context.printTable(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3]) { row in
+      // Cut to fit a narrow terminal, ABOUT keeps the name (`Hitchhi…`) rather than the kind.
+      let count = try context.printTable(
+        ["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3], kindFirst: [1]
+      ) { row in
         try store.forEachNote(about: about) { note in
           // The first line (a CRLF ends it too), marked when more follow.
           let lines = note.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
