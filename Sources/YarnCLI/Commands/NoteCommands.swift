@@ -247,7 +247,7 @@ struct NoteEdit: ParsableCommand {
     if context.global.json { try context.printJSON(note) }
     context.message(
       changed
-        ? "changed note \(shortID(note.id))" : "note \(shortID(note.id)) already says that; nothing changed")
+        ? "changed note \(shownID(note.id))" : "note \(shownID(note.id)) already says that; nothing changed")
   }
 }
 
@@ -273,7 +273,7 @@ struct NoteRemove: ParsableCommand {
       return note
     }
     if context.global.json { try context.printJSON(note) }
-    context.message("removed note \(shortID(note.id))")
+    context.message("removed note \(shownID(note.id))")
   }
 }
 

@@ -561,8 +561,8 @@ public final class LibraryStore {
           [.integer(rowID)]
         ) { (id: $0.text(0), value: $0.text(1) ?? "?") }.first
         let noun = table == "time_session" ? "session" : table
-        let item = row?.id.map { "\(noun) \($0)" } ?? "row \(rowID) of \(table)"
-        examples.append("\(item) refers to \(key.parent) \(row?.value ?? "?")")
+        let item = row?.id.map { "\(noun) \(Rules.shown(id: $0))" } ?? "row \(rowID) of \(table)"
+        examples.append("\(item) refers to \(key.parent) \(row.map { Rules.shown(id: $0.value) } ?? "?")")
       } else if namedGroups.insert("\(table)\u{0}\(breach.key)").inserted {
         // One query per table and foreign key: the rows whose parent is missing.
         guard table == "yarn_usage", let to = key.to else {

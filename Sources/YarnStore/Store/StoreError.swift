@@ -132,23 +132,24 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let kind, let id):
-      return "no \(kind) with id \(id) in the library"
+      return "no \(kind) with id \(Rules.shown(id: id)) in the library"
     case .duplicateID(let kind, let id):
-      return "a \(kind) with id \(id) is already in the library"
+      return "a \(kind) with id \(Rules.shown(id: id)) is already in the library"
     case .ambiguousID(let kind, let reference, let ids):
       return "\"\(reference)\" begins the ids of \(ids.count) \(kind)s: "
-        + ids.joined(separator: ", ")
+        + ids.map { Rules.shown(id: $0) }.joined(separator: ", ")
     case .missingReference(let kind, let id, let from, let fromID):
-      return "\(from) \(fromID) refers to \(kind) \(id), which is not in the library"
+      return "\(from) \(Rules.shown(id: fromID)) refers to \(kind) \(Rules.shown(id: id)), which is not "
+        + "in the library"
     case .removalRefused(let kind, let name, let effects):
       return "removing \(kind) \"\(name)\" would also \(effects.summary)"
     case .sessionAlreadyRunning(let session):
-      return "a time session is already running: session \(session.id) on project "
-        + "\(session.projectID) since \(JSONCoding.formatInstant(session.start))"
+      return "a time session is already running: session \(Rules.shown(id: session.id)) on project "
+        + "\(Rules.shown(id: session.projectID)) since \(JSONCoding.formatInstant(session.start))"
     case .missingAttachment(let sha256):
       return "attachment \(sha256) is not stored in the library's attachments folder"
     case .invalidData(let kind, let id, let reason):
-      return "\(kind) \(id): \(reason)"
+      return "\(kind) \(Rules.shown(id: id)): \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
       return "\(kind) \(Rules.shown(id: id))\(name.map { " (\($0))" } ?? ""): \(violation)"
     case .database(let error):
