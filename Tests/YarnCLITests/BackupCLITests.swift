@@ -227,6 +227,51 @@ import YarnCore
     #expect(dry.status == 0, "\(dry.stderr)")
   }
 
+  /// A library into which an older yarn restored a blank ID (it accepted them): `backup
+  /// create`, a restore of that backup and the safety backup of a replace say that an older
+  /// yarn accepted it and how to mend it, not that the library was changed outside yarn or
+  /// the backup is damaged.
+  @Test func aBlankIDFromAnOlderYarnIsSaidToBeOne() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.setID(of: "yarn", to: "  ")
+    let zip = yarn.directory.appendingPathComponent("b.zip").path
+    let mending =
+      "(remove an item with a blank ID and add it again, which gives it a new ID; correct another "
+      + "field with the item's 'edit')"
+    let create = try yarn.run(["backup", "create", zip])
+    #expect(create.status == 65)
+    #expect(
+      create.stderr
+        == "error: the backup \(zip) was written, but a restore will refuse it (1 problem):\n"
+        + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
+        + "hint: an older yarn accepted what is listed, which this one refuses; the backup is kept "
+        + "at \(zip) and holds everything yarn could read, but 'yarn backup restore' will refuse it "
+        + "until the library is mended \(mending) and backed up again\n")
+
+    let other = yarn.directory.appendingPathComponent("other").path
+    let restore = try yarn.run(["--library", other, "backup", "restore", zip], useLibrary: false)
+    #expect(restore.status == 65)
+    #expect(
+      restore.stderr
+        == "error: \(zip) failed verification with 1 problem:\n"
+        + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
+        + "hint: nothing was changed: an older yarn accepted what is listed, which this one refuses; "
+        + "restore the backup with that yarn, mend the items listed there \(mending), then back up "
+        + "again\n")
+    #expect(!FileManager.default.fileExists(atPath: other))
+
+    let replace = try yarn.run(["backup", "restore", Self.sample.path, "--replace"])
+    #expect(replace.status == 0, "\(replace.stderr)")
+    #expect(
+      replace.stderr.contains(
+        "\nwarning: the library holds what an older yarn accepted and this one refuses; its safety "
+          + "backup holds everything yarn could read of it, with 1 problem (a restore of it will "
+          + "refuse it or lack rows):\n"
+          + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"), "\(replace.stderr)")
+  }
+
   /// A library changed outside yarn with the sqlite3 shell (foreign keys off): `backup create`
   /// writes and keeps the backup but exits 65, naming what a restore would refuse; the
   /// library can still be replaced, its safety backup kept and said to hold the problem.

@@ -46,4 +46,33 @@ import Testing
     #expect(!result.stderr.contains("warning"))
     #expect(!FileManager.default.fileExists(atPath: missing.path))
   }
+
+  /// An item whose ID is blank or holds a control character (an older yarn restored such IDs
+  /// from backups) is named in messages with its ID quoted and escaped (`Rules.shown(id:)`),
+  /// never as `Rios (  )`.
+  @Test func aBlankOrControlIDIsShownQuotedInMessages() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "add", "Tweed"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.setID(of: "yarn", named: "Rios", to: "  ")
+    try yarn.setID(of: "yarn", named: "Tweed", to: "y\u{1B}1")
+    try yarn.setID(of: "project", to: "\t")
+    let cases: [([String], String)] = [
+      (["stash", "edit", "Rios", "--brand", "Malabrigo"], #"updated yarn Rios ("  ")"#),
+      (
+        ["stash", "edit", "Rios", "--brand", "Malabrigo"],
+        #"yarn Rios ("  ") already had those values; nothing changed"#
+      ),
+      (["project", "edit", "Hat", "--craft", "knitting"], #"updated project Hat ("\t")"#),
+      (["project", "rm", "Hat"], #"removed project Hat ("\t")"#),
+      (["stash", "rm", "Tweed"], #"removed yarn Tweed ("y\u{1B}1")"#),
+    ]
+    for (arguments, message) in cases {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.stderr == message + "\n", "\(arguments)")
+    }
+  }
 }

@@ -135,7 +135,7 @@ import YarnCore
       #expect(report.code == .ioError)
       #expect(
         report.text
-          == "error: cannot write \(database): the disk is full\n"
+          == "error: cannot write \(database): the disk or your quota is full\n"
           + "hint: free some disk space and try again; the library is left as it was\n")
     }
   }

@@ -213,15 +213,30 @@ import Testing
     #expect(try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int == 0)
   }
 
-  /// A folder where `library.sqlite` should be: the command fails (74) and adds nothing to
-  /// the library directory (it made `attachments/` before opening the database).
-  @Test func aDatabaseThatCannotBeOpenedGainsNoFolder() throws {
+  /// A folder where `library.sqlite` should be: every command — reading, writing, importing,
+  /// restoring — stops (74) and says plainly that it is a directory (SQLite said `disk I/O
+  /// error` to a read and `unable to open database file` to a write), and adds nothing to the
+  /// library directory (it made `attachments/` before opening the database) nor to the folder.
+  @Test func aDatabaseThatIsADirectoryStopsEveryCommand() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     let folder = yarn.library.appendingPathComponent("library.sqlite")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let result = try yarn.run(["stash", "add", "Rios"])
-    #expect(result.status == 74, "\(result.stderr)")
+    let csv = try yarn.file("s.csv", Data("Name\nRios\n".utf8))
+    for arguments in [
+      ["stash", "list"], ["stash", "add", "Rios"], ["time", "start", "Flax"], ["undo"],
+      ["backup", "create", "b.zip"], ["stash", "import", csv.path], ["summary"],
+      ["backup", "restore", BackupCLITests.sample.path],
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 74, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr
+          == "error: cannot access \(folder.path): it is a directory, not a library file; move it "
+          + "away to start a new library here\n", "\(arguments)")
+      #expect(result.stdout == "", "\(arguments)")
+    }
     #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.library.path) == ["library.sqlite"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
   }
 }

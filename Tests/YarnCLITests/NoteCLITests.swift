@@ -105,4 +105,37 @@ import Testing
     #expect(aboutRios.stdout.isEmpty)
     #expect(aboutRios.stderr == "no notes about yarn Rios\n")
   }
+
+  /// In a narrow terminal ABOUT is cut keeping the name: a cell that must be cut loses its
+  /// kind word first (`Hitchhi…`, where it was `project…`); one that fits is as it is, and
+  /// output that is not fitted (piped) is unchanged.
+  @Test func aNarrowTerminalKeepsTheNameOfWhatANoteIsAbout() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Hitchhiker shawl with a long name"])
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["note", "add", "--project", "Hitchhiker", "soft and warm"])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "pills"])
+    let piped = try yarn.ok(["note", "list"]).stdout.split(separator: "\n").map { $0.dropFirst(10) }
+    #expect(piped[1].hasPrefix("project Hitchhiker shawl with a long name  "))
+    #expect(piped[2].hasPrefix("yarn Rios                                  "))
+    // 40 columns: ID 8, ABOUT and NOTE at their fewest (8), WRITTEN 16, 2 between.
+    let narrow = try yarn.run(["note", "list"], environment: ["COLUMNS": "40", "YARN_FORCE_TERMINAL": "1"])
+    #expect(narrow.status == 0)
+    let lines = narrow.stdout.split(separator: "\n").map { $0.dropFirst(10) }
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("ABOUT     WRITTEN"))
+    #expect(lines[1].hasPrefix("Hitchhi…  "), "\(narrow.stdout)")
+    #expect(lines[1].hasSuffix("  soft an…"), "\(narrow.stdout)")
+    #expect(lines[2].hasPrefix("Rios      "), "\(narrow.stdout)")  // `yarn Rios` is 9 columns
+    #expect(lines[2].hasSuffix("  pills"))
+    // 60 columns: ABOUT gets 60 - 8 - 16 - 13 - 6 = 17; `yarn Rios` fits as it is.
+    let wider = try yarn.run(["note", "list"], environment: ["COLUMNS": "60", "YARN_FORCE_TERMINAL": "1"])
+    let wide = wider.stdout.split(separator: "\n").map { $0.dropFirst(10) }
+    #expect(wide[1].hasPrefix("Hitchhiker shawl…  "), "\(wider.stdout)")
+    #expect(wide[2].hasPrefix("yarn Rios          "), "\(wider.stdout)")
+    for line in narrow.stdout.split(separator: "\n") + wider.stdout.split(separator: "\n") {
+      #expect(line.count <= 60)
+    }
+  }
 }

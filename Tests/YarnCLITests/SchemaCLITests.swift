@@ -135,7 +135,7 @@ import Testing
     #expect(
       full.text
         == "error: cannot create the tables of the library's database (schema version 1): "
-        + "the disk is full\n"
+        + "the disk or your quota is full\n"
         + "hint: free some disk space and try again; the library is left as it was\n")
     // Once the library is known (a new library that a full disk stopped), its file is named.
     let named = ErrorPresenter.report(
@@ -143,7 +143,8 @@ import Testing
       database: "/home/ann/yarn/library.sqlite")
     #expect(
       named.message
-        == "cannot create the tables of /home/ann/yarn/library.sqlite (schema version 7): the disk is full")
+        == "cannot create the tables of /home/ann/yarn/library.sqlite (schema version 7): the disk or your quota is full"
+    )
     let readOnly = ErrorPresenter.report(
       for: StoreError.upgradeFailed(
         from: 1, to: 2, reason: .readOnly(message: "attempt to write a readonly database")),

@@ -176,4 +176,16 @@ extension YarnRunner {
       "UPDATE yarn SET name = ?, colorway = ? WHERE id = ?",
       [.text(yarn.name), .text(yarn.colorway), .text(yarn.id)])
   }
+
+  /// Gives the item of `table` named `name` (the only row, when `nil`) the ID `id`, past the
+  /// store's rules: as an older yarn, which accepted blank IDs, may have restored it.
+  func setID(of table: String, named name: String? = nil, to id: String) throws {
+    let store = try LibraryStore(directory: library, mode: .readWrite)
+    defer { try? store.close() }
+    if let name {
+      try store.connection.run("UPDATE \(table) SET id = ? WHERE name = ?", [.text(id), .text(name)])
+    } else {
+      try store.connection.run("UPDATE \(table) SET id = ?", [.text(id)])
+    }
+  }
 }

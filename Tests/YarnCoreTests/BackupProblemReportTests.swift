@@ -114,6 +114,37 @@ import Testing
     }
   }
 
+  /// Every message naming an item by its ID shows one that is blank or holds a control
+  /// character quoted and escaped (`Rules.shown(id:)`), as the rule's own messages do.
+  @Test func messagesQuoteABlankOrControlID() {
+    #expect(Rules.shown(id: "y-1") == "y-1")
+    #expect(Rules.shown(id: "  ") == #""  ""#)
+    #expect(Rules.shown(id: "y\u{1B}1") == #""y\u{1B}1""#)
+    #expect(Rules.shown(id: "a\nb") == #""a\nb""#)
+    #expect(StoreError.notFound(kind: .yarn, id: "  ").description == #"no yarn with id "  " in the library"#)
+    #expect(
+      StoreError.duplicateID(kind: .project, id: "\t").description
+        == #"a project with id "\t" is already in the library"#)
+    #expect(
+      StoreError.missingReference(kind: .yarn, id: " ", from: .note, fromID: "n\u{7F}").description
+        == #"note "n\u{7F}" refers to yarn " ", which is not in the library"#)
+    #expect(
+      StoreError.ambiguousID(kind: .note, reference: "n", ids: ["n-1", "n\r"]).description
+        == #""n" begins the ids of 2 notes: n-1, "n\r""#)
+    #expect(StoreError.invalidData(kind: .tool, id: "", reason: "bad").description == #"tool "": bad"#)
+    let session = TimeSession(
+      id: " ", projectID: "\t", start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))
+    #expect(
+      StoreError.sessionAlreadyRunning(session).description
+        == #"a time session is already running: session " " on project "\t" since 1970-01-01T00:00:00Z"#)
+    #expect(
+      TimeError.alreadyRunning(session, projectName: "Hat").description
+        == #"a timer is already running on "Hat" since 1970-01-01T00:00:00Z (session " ")"#)
+    #expect(
+      RestoreConflict(kind: "yarn", id: "  ", name: "Rios", reason: "quantity differs").description
+        == #"yarn "  " (Rios): quantity differs"#)
+  }
+
   /// The description of the `StoreError` `body` throws, or `nil`.
   private func storeError(_ body: () throws -> Void) -> String? {
     do {

@@ -161,6 +161,32 @@ import Testing
     }
   }
 
+  /// A step that runs past the user's disk quota (SQLite says only `disk I/O error`; the
+  /// system's errno, EDQUOT, tells it) fails as a full disk does: `.diskFull`, nothing kept.
+  @Test func aQuotaExceededFailsAStepAsDiskFull() throws {
+    try withTemporaryDirectory { dir in
+      let db = try Self.database(in: dir)
+      defer { try? db.close() }
+      try LibraryStore.migrate(db, migrations: [Self.chain[0]])
+      let quota = Schema.Migration(
+        name: "quota", sql: "CREATE TABLE big (text TEXT NOT NULL);",
+        fill: { _ in
+          // SQLITE_IOERR_WRITE, as SQLite's unix VFS reports a write(2) that failed with EDQUOT.
+          throw DatabaseError(extendedCode: 778, message: "disk I/O error", systemErrno: EDQUOT)
+        })
+      do {
+        try LibraryStore.migrate(db, migrations: [Self.chain[0], quota])
+        Issue.record("the step did not fail")
+      } catch StoreError.upgradeFailed(let from, let to, let reason) {
+        #expect(from == 1)
+        #expect(to == 2)
+        #expect(reason == .diskFull)
+      }
+      #expect(try db.integer("PRAGMA user_version") == 1)
+      #expect(try Self.tables(db) == ["log"])
+    }
+  }
+
   /// A database that has had more steps than the chain knows is refused, and left as it is.
   @Test func aNewerDatabaseIsRefused() throws {
     try withTemporaryDirectory { dir in

@@ -320,11 +320,16 @@ struct BackupRestore: CancellableCommand {
       lines.append("wrote a safety backup of the library to \(safety.path)")
       let problems = report.safetyBackupProblems
       if !problems.isEmpty {
-        // The library was changed outside yarn: its safety backup is kept, but says so.
+        // The library holds what an older yarn accepted, or was changed outside yarn: its
+        // safety backup is kept, but says so.
         let count = BackupProblem.countText(problems)
+        let cause =
+          ErrorPresenter.fromOlderYarn(problems)
+          ? "the library holds what an older yarn accepted and this one refuses"
+          : "the library was changed outside yarn"
         lines.append(
-          "warning: the library was changed outside yarn; its safety backup holds everything "
-            + "yarn could read of it, with \(count) (a restore of it will refuse it or lack rows):")
+          "warning: \(cause); its safety backup holds everything yarn could read of it, with "
+            + "\(count) (a restore of it will refuse it or lack rows):")
         lines += problems.map { "  - \($0.description)" }
       }
     }

@@ -148,7 +148,10 @@ struct NoteList: ParsableCommand {
         }
         return (count, resolved?.1)
       }
-      let count = try context.printTable(["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3]) { row in
+      // Cut to fit a narrow terminal, ABOUT keeps the name (`Hitchhi…`) rather than the kind.
+      let count = try context.printTable(
+        ["ID", "ABOUT", "WRITTEN", "NOTE"], shrinkable: [1, 3], kindFirst: [1]
+      ) { row in
         try store.forEachNote(about: about) { note in
           // The first line (a CRLF ends it too), marked when more follow.
           let lines = note.text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -244,7 +247,7 @@ struct NoteEdit: ParsableCommand {
     if context.global.json { try context.printJSON(note) }
     context.message(
       changed
-        ? "changed note \(shortID(note.id))" : "note \(shortID(note.id)) already says that; nothing changed")
+        ? "changed note \(shownID(note.id))" : "note \(shownID(note.id)) already says that; nothing changed")
   }
 }
 
@@ -270,7 +273,7 @@ struct NoteRemove: ParsableCommand {
       return note
     }
     if context.global.json { try context.printJSON(note) }
-    context.message("removed note \(shortID(note.id))")
+    context.message("removed note \(shownID(note.id))")
   }
 }
 

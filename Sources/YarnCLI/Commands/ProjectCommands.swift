@@ -125,7 +125,7 @@ struct ProjectAdd: ParsableCommand {
       _ = try needleFields.link(projectID: project.id, in: store)
     }
     if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
-    context.message("added project \(project.name) (\(shortID(project.id)))")
+    context.message("added project \(project.name) (\(shownID(project.id)))")
   }
 }
 
@@ -310,8 +310,8 @@ struct ProjectEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated project \(project.name) (\(shortID(project.id)))"
-        : "project \(project.name) (\(shortID(project.id))) already had those values; nothing changed")
+        ? "updated project \(project.name) (\(shownID(project.id)))"
+        : "project \(project.name) (\(shownID(project.id))) already had those values; nothing changed")
   }
 }
 
@@ -346,7 +346,7 @@ struct ProjectRemove: ParsableCommand {
       return project
     }
     if context.global.json { try context.printJSON(project) }
-    context.message("removed project \(project.name) (\(shortID(project.id)))")
+    context.message("removed project \(project.name) (\(shownID(project.id)))")
   }
 }
 

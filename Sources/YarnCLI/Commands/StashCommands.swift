@@ -183,7 +183,7 @@ struct StashAdd: ParsableCommand {
       try context.printJSON(
         YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
-    context.message("added yarn \(yarn.name) (\(shortID(yarn.id)))")
+    context.message("added yarn \(yarn.name) (\(shownID(yarn.id)))")
   }
 }
 
@@ -509,8 +509,8 @@ struct StashEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated yarn \(yarn.name) (\(shortID(yarn.id)))"
-        : "yarn \(yarn.name) (\(shortID(yarn.id))) already had those values; nothing changed")
+        ? "updated yarn \(yarn.name) (\(shownID(yarn.id)))"
+        : "yarn \(yarn.name) (\(shownID(yarn.id))) already had those values; nothing changed")
   }
 }
 
@@ -546,7 +546,7 @@ struct StashRemove: ParsableCommand {
       try context.printJSON(YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
-    context.message("removed yarn \(yarn.name) (\(shortID(yarn.id)))\(with)")
+    context.message("removed yarn \(yarn.name) (\(shownID(yarn.id)))\(with)")
   }
 }
 

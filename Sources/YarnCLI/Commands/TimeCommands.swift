@@ -303,7 +303,7 @@ struct TimeAdd: ParsableCommand {
     }
     context.message(
       "added \(Formatting.duration(session.seconds(now: now))) on \(project.name): "
-        + "\(TimeOptions.span(session, timeZone: zone)) (session \(shortID(session.id)))")
+        + "\(TimeOptions.span(session, timeZone: zone)) (session \(shownID(session.id)))")
   }
 }
 
@@ -374,7 +374,7 @@ struct TimeEdit: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "session \(shortID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
+      "session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
         + "(\(Formatting.duration(session.seconds(now: now))))")
   }
 }
@@ -408,7 +408,7 @@ struct TimeRemove: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "removed session \(shortID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone))"
+      "removed session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone))"
     )
   }
 }

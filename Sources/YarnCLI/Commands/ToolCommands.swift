@@ -194,7 +194,7 @@ struct ToolAdd: ParsableCommand {
     fields.apply(to: &tool)
     try context.write { store in try store.insert(tool) }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: [:])) }
-    context.message("added tool \(tool.name) (\(shortID(tool.id)))")
+    context.message("added tool \(tool.name) (\(shownID(tool.id)))")
   }
 }
 
@@ -314,8 +314,8 @@ struct ToolEdit: ParsableCommand {
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
     context.message(
       changed
-        ? "updated tool \(tool.name) (\(shortID(tool.id)))"
-        : "tool \(tool.name) (\(shortID(tool.id))) already had those values; nothing changed")
+        ? "updated tool \(tool.name) (\(shownID(tool.id)))"
+        : "tool \(tool.name) (\(shownID(tool.id))) already had those values; nothing changed")
   }
 }
 
@@ -349,6 +349,6 @@ struct ToolRemove: ParsableCommand {
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
-    context.message("removed tool \(tool.name) (\(shortID(tool.id)))\(with)")
+    context.message("removed tool \(tool.name) (\(shownID(tool.id)))\(with)")
   }
 }

@@ -60,14 +60,19 @@ struct StreamedTable {
   private let headers: [String]
   /// The positions of the columns that may be shortened to fit.
   private let shrinkable: Set<Int>
+  /// The positions of the columns whose cells are a kind word, a space and a name (`project
+  /// Hitchhiker shawl`): a cell cut to fit loses the kind word first, so that the name keeps
+  /// the room (`Hitchhi…`, not `project…`).
+  private let kindFirst: Set<Int>
   /// Each column's width so far, in display columns.
   private var widths: [Int]
   /// The widths lines are padded to: `widths`, or narrower once fitted.
   private var shown: [Int]?
 
-  init(_ headers: [String], shrinkable: Set<Int> = []) {
+  init(_ headers: [String], shrinkable: Set<Int> = [], kindFirst: Set<Int> = []) {
     self.headers = headers
     self.shrinkable = shrinkable
+    self.kindFirst = kindFirst
     widths = headers.map { DisplayWidth.columns(of: Table.flatten($0)) }
   }
 
@@ -105,8 +110,8 @@ struct StreamedTable {
   }
 
   /// Appends `row`'s line to `bytes`: each cell made one-line and printable (`Table.flatten`),
-  /// cut with `…` when the table was fitted narrower than the cell (`DisplayWidth.truncate`),
-  /// padded to its column's width and two spaces but the last; no space at the end of the
+  /// cut with `…` when the table was fitted narrower than the cell (`DisplayWidth.truncate`;
+  /// in a `kindFirst` column, without its first word first), padded to its column's width and two spaces but the last; no space at the end of the
   /// line; a line feed.
   func append(_ row: [String], to bytes: inout [UInt8]) {
     let natural = widths
@@ -116,8 +121,14 @@ struct StreamedTable {
       var cell = Table.flatten(row[index])
       var columns = DisplayWidth.columns(of: cell)
       if widths[index] < natural[index], columns > widths[index] {
-        cell = DisplayWidth.truncate(cell, to: widths[index])
-        columns = DisplayWidth.columns(of: cell)
+        if kindFirst.contains(index), let space = cell.firstIndex(of: " ") {
+          cell = String(cell[cell.index(after: space)...])
+          columns = DisplayWidth.columns(of: cell)
+        }
+        if columns > widths[index] {
+          cell = DisplayWidth.truncate(cell, to: widths[index])
+          columns = DisplayWidth.columns(of: cell)
+        }
       }
       bytes.append(contentsOf: cell.utf8)
       if index < widths.count - 1 {

@@ -1,3 +1,5 @@
+import YarnCore
+
 /// A table for people: a header row and rows, columns aligned with two spaces between them,
 /// the last column not padded.
 ///
@@ -122,3 +124,8 @@ struct Table {
 /// The first 8 characters of an ID, as shown in tables (any unique prefix of 4 or more is
 /// accepted back).
 func shortID(_ id: String) -> String { String(id.prefix(8)) }
+
+/// `shortID(id)` as a message shows it (`added yarn Rios (1d23abcd)`): quoted with control
+/// characters escaped when it is blank or holds any (`Rules.shown(id:)`: `"  "`), so that
+/// an ID an older yarn accepted is seen.
+func shownID(_ id: String) -> String { Rules.shown(id: shortID(id)) }

@@ -57,6 +57,13 @@ extension ErrorPresenter {
     case .cannotOpen, .missingManifest, .invalidManifest:
       return ErrorReport(
         message: message, hint: "give a backup made by 'yarn backup create'", code: .dataError)
+    case .invalidBackup(_, let problems) where fromOlderYarn(problems):
+      return ErrorReport(
+        message: message,
+        hint:
+          "nothing was changed: an older yarn accepted what is listed, which this one refuses; restore "
+          + "the backup with that yarn, mend the items listed there (\(mending)), then back up again",
+        code: .dataError)
     case .invalidBackup:
       return ErrorReport(
         message: message, hint: "the backup is damaged; nothing was changed", code: .dataError)
@@ -65,19 +72,37 @@ extension ErrorPresenter {
         if case .orphanedRows = $0 { return false }
         return true
       }
+      let older = fromOlderYarn(problems)
       let lacks =
         refused
-        ? "'yarn backup restore' will refuse it until the library is mended and backed up again"
+        ? "'yarn backup restore' will refuse it until the library is mended\(older ? " (\(mending))" : "") "
+          + "and backed up again"
         : "it lacks the rows listed"
+      let cause =
+        older
+        ? "an older yarn accepted what is listed, which this one refuses"
+        : "the library was changed outside yarn (such as with the sqlite3 shell, whose foreign "
+          + "keys are off by default)"
       return ErrorReport(
         message: message,
         hint:
-          "the library was changed outside yarn (such as with the sqlite3 shell, whose foreign "
-          + "keys are off by default); the backup is kept at \(path) and holds everything yarn "
-          + "could read, but \(lacks)",
+          "\(cause); the backup is kept at \(path) and holds everything yarn could read, but \(lacks)",
         code: .dataError)
     }
   }
+
+  /// Whether `problems`, which make a backup one that a restore refuses, all break rules an
+  /// older yarn may have allowed (`BackupProblem.mayBeFromAnOlderYarn`: a blank ID, …):
+  /// hints then say so, and how to mend them, instead of blaming a damaged file or a library
+  /// changed outside yarn, which only the other problems come from.
+  static func fromOlderYarn(_ problems: [BackupProblem]) -> Bool {
+    !problems.isEmpty && problems.allSatisfy(\.mayBeFromAnOlderYarn)
+  }
+
+  /// How to mend items that break a rule an older yarn allowed.
+  static let mending =
+    "remove an item with a blank ID and add it again, which gives it a new ID; correct another "
+    + "field with the item's 'edit'"
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
   static func report(for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> ErrorReport
@@ -225,7 +250,7 @@ extension ErrorPresenter {
         message: message, hint: "run the command again: it will work on that library", code: .ioError)
     case .upgradeFailed(let from, let to, let reason):
       // The store's words, naming the file once it is known and a full disk plainly.
-      let why = reason == .diskFull ? "the disk is full" : reason.description
+      let why = reason == .diskFull ? StoreError.noRoom : reason.description
       let upgrade =
         from == 0
         ? "cannot create the tables of \(file) (schema version \(to)): \(why)"

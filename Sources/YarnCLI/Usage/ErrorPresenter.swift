@@ -146,7 +146,7 @@ enum ErrorPresenter {
         : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
-      let list = candidates.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+      let list = candidates.map { "\(Rules.shown(id: $0.id)) (\($0.name))" }.joined(separator: ", ")
       report.message = "'\(LineText.visible(reference))' matches \(candidates.count) \(kind)s: \(list)"
       report.hint =
         kind == "photo"

@@ -202,15 +202,16 @@ final class Context {
   /// rows: `rows` is called twice and must hand the same rows, in the same order, both times
   /// (a query run again in the same read transaction). The first pass measures the columns,
   /// the second writes each line as it comes, so memory does not grow with the number of
-  /// rows. The lines are those `Table.text(fitting:)` gives for the same rows.
+  /// rows. The lines are those `Table.text(fitting:)` gives for the same rows; a cut cell of
+  /// a `kindFirst` column loses its kind word first (`StreamedTable`).
   ///
   /// - Returns: the number of rows; with none, nothing is written (not even the header).
   /// - Throws: what `rows` throws.
   func printTable(
-    _ headers: [String], shrinkable: Set<Int> = [],
+    _ headers: [String], shrinkable: Set<Int> = [], kindFirst: Set<Int> = [],
     rows: ((_ row: [String]) -> Void) throws -> Void
   ) throws -> Int {
-    var table = StreamedTable(headers, shrinkable: shrinkable)
+    var table = StreamedTable(headers, shrinkable: shrinkable, kindFirst: kindFirst)
     var count = 0
     try rows { row in
       table.measure(row)

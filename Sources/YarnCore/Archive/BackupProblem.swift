@@ -67,6 +67,18 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   /// to five of them, such as `row 3 of attachment refers to yarn y-9`.
   case orphanedRows(count: Int, examples: [String])
 
+  /// Whether an older yarn may have written the problem: a record that breaks a rule of the
+  /// model (`brokenRule`, `brokenRuleAt`), whose rules grew stricter over versions (an older
+  /// yarn accepted a blank ID, which `Rules.id` now refuses). Every other problem is one no
+  /// yarn writes: a file damaged or made by hand, a library changed outside yarn (a missing
+  /// reference, an instant out of range, orphaned rows).
+  public var mayBeFromAnOlderYarn: Bool {
+    switch self {
+    case .brokenRule, .brokenRuleAt: true
+    default: false
+    }
+  }
+
   /// How many problems this one stands for: `count` for `moreItemsDoNotDecode`, else 1.
   public var weight: Int {
     if case .moreItemsDoNotDecode(let count) = self { return count }

@@ -101,7 +101,7 @@ public struct RestoreConflict: Hashable, Sendable, CustomStringConvertible {
 
   /// `KIND ID (NAME): REASON`, such as `yarn y-1 (Cascade 220): quantity differs`.
   public var description: String {
-    "\(kind) \(id)" + (name.map { " (\($0))" } ?? "") + ": \(reason)"
+    "\(kind) \(Rules.shown(id: id))" + (name.map { " (\($0))" } ?? "") + ": \(reason)"
   }
 }
 
@@ -652,7 +652,7 @@ struct RestorePlan {
         RestoreConflict(
           kind: "session", id: session.id, name: nil,
           reason:
-            "it is running, and so is session \(running.id) of the library (at most one may run)"
+            "it is running, and so is session \(Rules.shown(id: running.id)) of the library (at most one may run)"
         ))
     }
   }

@@ -499,7 +499,9 @@ struct StashMerger {
         plan.warnings.append(
           .init(
             line: line, column: layout.header(of: .notes),
-            reason: "differs from the notes of yarn \(base.id); import adds no notes to an existing yarn"))
+            reason:
+              "differs from the notes of yarn \(Rules.shown(id: base.id)); import adds no notes to an existing yarn"
+          ))
       }
       if yarn == base {
         plan.unchanged += 1

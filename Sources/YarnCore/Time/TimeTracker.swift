@@ -381,11 +381,11 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
     switch self {
     case .alreadyRunning(let session, let projectName):
       return "a timer is already running on \"\(projectName)\" since "
-        + "\(JSONCoding.formatInstant(session.start)) (session \(session.id))"
+        + "\(JSONCoding.formatInstant(session.start)) (session \(Rules.shown(id: session.id)))"
     case .notRunning:
       return "no timer is running"
     case .endBeforeStart(let session, let end):
-      return "the session on project \(session.projectID) would end at "
+      return "the session on project \(Rules.shown(id: session.projectID)) would end at "
         + "\(JSONCoding.formatInstant(end)), before it started at "
         + "\(JSONCoding.formatInstant(session.start))"
     case .endNotAfterStart(let start, let end):
@@ -396,7 +396,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
       return "the session's \(violation)"
     case .overlaps(let session, let projectName):
       return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
-        + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(session.id))"
+        + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(Rules.shown(id: session.id)))"
     case .sessionNotFound(let reference):
       if reference.trimmingSpaces().count < 4 {
         return

@@ -96,10 +96,13 @@ public enum Rules {
     id.allSatisfy(\.isWhitespace) ? RuleViolation(field: field, reason: "is blank") : nil
   }
 
-  /// `id` as a message shows it: as it is, or quoted with control characters escaped
-  /// (`""`, `"   "`, `"\t"`) when it is blank, so that a blank ID is seen.
+  /// `id` as a message shows it: as it is, or quoted with control characters and line
+  /// breaks escaped (`LineText.visible`: `""`, `"   "`, `"\t"`, `"y\u{1B}1"`) when it is
+  /// blank or holds any, so that such an ID is seen (an older yarn accepted them). The one
+  /// place an ID is made visible in messages.
   package static func shown(id: String) -> String {
-    id.allSatisfy(\.isWhitespace) ? "\"" + LineText.visible(id) + "\"" : id
+    id.allSatisfy(\.isWhitespace) || id.unicodeScalars.contains(where: LineText.isRefused)
+      ? "\"" + LineText.visible(id) + "\"" : id
   }
 
   // MARK: Text
@@ -405,7 +408,8 @@ extension Project {
       Rules.tags(tags),
     ].compactMap { $0 }
     for usage in usages {
-      if let violation = Rules.amount(usage.amount, field: "amount of yarn \(usage.yarnID)") {
+      if let violation = Rules.amount(usage.amount, field: "amount of yarn \(Rules.shown(id: usage.yarnID))")
+      {
         out.append(violation)
       }
     }

@@ -13,15 +13,21 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   public let message: String
   /// The statement that failed, when there was one (never holds user data: values are bound).
   public let sql: String?
+  /// The system's `errno` of the failed file operation behind the error
+  /// (`sqlite3_system_errno`), such as EDQUOT for a write past the user's disk quota, which
+  /// SQLite reports only as a disk I/O error; 0 when there was none.
+  public let systemErrno: Int32
 
   /// SQLite's primary result code (the low 8 bits), such as 19 (`SQLITE_CONSTRAINT`).
   public var primaryCode: Int32 { extendedCode & 0xff }
 
-  /// An error with SQLite's extended result code, its message and the failing SQL, if any.
-  package init(extendedCode: Int32, message: String, sql: String? = nil) {
+  /// An error with SQLite's extended result code, its message, the failing SQL, if any, and
+  /// the system's `errno` behind it, if any.
+  package init(extendedCode: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
+    self.systemErrno = systemErrno
   }
 
   /// `database error 11 (database disk image is malformed): MESSAGE`, followed by
@@ -35,6 +41,13 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// Whether SQLite gave up waiting for another connection's lock (`SQLITE_BUSY`).
   var isBusy: Bool { primaryCode == SQLITE_BUSY }
+  /// Whether the disk or the user's quota had no room: SQLITE_FULL (SQLite's word for ENOSPC
+  /// and for the database's size limit), or a disk I/O error (SQLITE_IOERR) whose system
+  /// error is ENOSPC or EDQUOT (`POSIX.diskFullErrnos`; SQLite reports a quota exceeded so).
+  var isDiskFull: Bool {
+    primaryCode == SQLITE_FULL
+      || (primaryCode == SQLITE_IOERR && POSIX.diskFullErrnos.contains(systemErrno))
+  }
   /// Whether a constraint (NOT NULL, CHECK, UNIQUE, FOREIGN KEY) refused the change.
   var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
 

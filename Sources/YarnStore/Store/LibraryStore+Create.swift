@@ -47,7 +47,8 @@ extension LibraryStore {
   /// - Throws: what `body` throws; `StoreError.io` naming the path when the temporary file,
   ///   the directory or the library cannot be created, when a file is where a folder should
   ///   be, when a write-ahead log is there without a library (`refuseOrphanLog`), when
-  ///   `library.sqlite` is there already (an empty file: `refuseEmptyDatabase`);
+  ///   `library.sqlite` is there already (a directory or an empty file:
+  ///   `refuseUnusableDatabase`);
   ///   `StoreError.libraryCreatedMeanwhile` when another process created the library while
   ///   this one waited for the folder or `body` ran; `CancellationError` when the task was
   ///   cancelled while waiting; the errors of opening a store (`init(directory:mode:)`).
@@ -67,7 +68,7 @@ extension LibraryStore {
       if entry.st_mode & S_IFMT == S_IFLNK, try kind(of: target) == nil {
         throw StoreError.io(path: target, reason: "it is a symbolic link to nothing, not a library")
       }
-      try refuseEmptyDatabase(at: target)
+      try refuseUnusableDatabase(at: target)
       throw StoreError.io(path: target, reason: "a library is already there; it was left as it is")
     }
     // One creation at a time in a folder, to its end (the link below): a second one waits,

@@ -108,13 +108,14 @@ public final class LibraryStore {
   /// on an existing database opens it read-only (SQLite's own read-only open) and never
   /// writes it when its schema is up to date; one of an older
   /// version is brought up to date first by a short-lived writer (the one write a read may
-  /// cause). An empty `library.sqlite` (0 bytes), which SQLite would take as an empty
-  /// database, is refused in either mode and left as it is (`refuseEmptyDatabase`).
+  /// cause). A `library.sqlite` that is a directory, or an empty file (0 bytes), which SQLite
+  /// would take as an empty database, is refused in either mode and left as it is
+  /// (`refuseUnusableDatabase`).
   ///
   /// - Throws: `StoreError.io` when the directory or database cannot be created or opened, or
   ///   `directory` is a file (in either mode), or a write-ahead log or journal lies there
-  ///   without its database (`refuseOrphanLog`), or `library.sqlite` is an empty file
-  ///   (`refuseEmptyDatabase`);
+  ///   without its database (`refuseOrphanLog`), or `library.sqlite` is a directory or an
+  ///   empty file (`refuseUnusableDatabase`);
   ///   `StoreError.newerSchema` when the database was written by a newer yarn;
   ///   `StoreError.upgradeFailed` when an older schema must be brought up to date and a
   ///   migration fails: the database is left as it was;
@@ -136,7 +137,7 @@ public final class LibraryStore {
     if let kind = try LibraryStore.kind(of: self.directory.path), kind != S_IFDIR {
       throw StoreError.io(path: self.directory.path, reason: "it is a file, not a directory")
     }
-    try LibraryStore.refuseEmptyDatabase(at: databasePath)
+    try LibraryStore.refuseUnusableDatabase(at: databasePath)
     do {
       switch mode {
       case .readWrite:
@@ -145,7 +146,7 @@ public final class LibraryStore {
         if try LibraryStore.kind(of: databasePath) == nil {
           // A new library is built aside and put in place whole (`create`): SQLite would
           // create an empty file first, which another process could find (and refuse:
-          // `refuseEmptyDatabase`) or a process killed at that moment leave behind. One
+          // `refuseUnusableDatabase`) or a process killed at that moment leave behind. One
           // another process put in place meanwhile is the library to open.
           do {
             try LibraryStore.create(directory: self.directory) { _ in }
@@ -457,10 +458,12 @@ public final class LibraryStore {
     guard let error = error as? DatabaseError else { return error }
     if error.isBusy { return StoreError.busy }
     let reason: StoreError.UpgradeFailure
-    switch error.primaryCode {
-    case SQLITE_FULL: reason = .diskFull
-    case SQLITE_READONLY: reason = .readOnly(message: error.message)
-    default: reason = .database(code: error.extendedCode, message: error.message)
+    if error.isDiskFull {
+      reason = .diskFull
+    } else if error.primaryCode == SQLITE_READONLY {
+      reason = .readOnly(message: error.message)
+    } else {
+      reason = .database(code: error.extendedCode, message: error.message)
     }
     return StoreError.upgradeFailed(from: version, to: known, reason: reason)
   }
@@ -558,8 +561,8 @@ public final class LibraryStore {
           [.integer(rowID)]
         ) { (id: $0.text(0), value: $0.text(1) ?? "?") }.first
         let noun = table == "time_session" ? "session" : table
-        let item = row?.id.map { "\(noun) \($0)" } ?? "row \(rowID) of \(table)"
-        examples.append("\(item) refers to \(key.parent) \(row?.value ?? "?")")
+        let item = row?.id.map { "\(noun) \(Rules.shown(id: $0))" } ?? "row \(rowID) of \(table)"
+        examples.append("\(item) refers to \(key.parent) \(row.map { Rules.shown(id: $0.value) } ?? "?")")
       } else if namedGroups.insert("\(table)\u{0}\(breach.key)").inserted {
         // One query per table and foreign key: the rows whose parent is missing.
         guard table == "yarn_usage", let to = key.to else {
@@ -625,17 +628,25 @@ public final class LibraryStore {
     }
   }
 
-  /// Refuses an empty file (0 bytes) at `path`, where a library's `library.sqlite` should
-  /// be: SQLite takes such a file as an empty database, so any command would make it a new,
-  /// empty library, while it is most likely what is left of one (a copy or a restore that
-  /// failed, a full disk) or another program's file. Nothing is changed; the file stays for
-  /// the user to look at. (yarn never makes one: a new library is built in a temporary file
+  /// Refuses what stands where a library's `library.sqlite` should be (`path`) but cannot be
+  /// one, in the words of what it is: a directory (SQLite would say only `disk I/O error` to
+  /// a read and `unable to open database file` to a write), or an empty file (0 bytes), which
+  /// SQLite takes as an empty database, so that any command would make it a new, empty
+  /// library, while it is most likely what is left of one (a copy or a restore that failed, a
+  /// full disk) or another program's file. Nothing is changed; what is there stays for the
+  /// user to look at. (yarn never makes either: a new library is built in a temporary file
   /// and put in place whole, `create(directory:_:keep:)`.)
   ///
-  /// - Throws: `StoreError.io` naming the file, saying what to do.
-  package static func refuseEmptyDatabase(at path: String) throws {
+  /// - Throws: `StoreError.io` naming `path`, saying what it is and what to do.
+  package static func refuseUnusableDatabase(at path: String) throws {
     var status = stat()
-    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return }
+    guard stat(path, &status) == 0 else { return }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      throw StoreError.io(
+        path: path,
+        reason: "it is a directory, not a library file; move it away to start a new library here")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return }
     throw StoreError.io(
       path: path,
       reason:

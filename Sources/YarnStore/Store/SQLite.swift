@@ -44,8 +44,9 @@ final class Connection {
       let code = db.map { sqlite3_extended_errcode($0) } ?? rc
       let message =
         db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+      let system = db.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(db)
-      throw DatabaseError(extendedCode: code, message: message)
+      throw DatabaseError(extendedCode: code, message: message, systemErrno: system)
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
@@ -132,7 +133,9 @@ final class Connection {
     if rc != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
       sqlite3_free(message)
-      throw DatabaseError(extendedCode: sqlite3_extended_errcode(db), message: text, sql: sql)
+      throw DatabaseError(
+        extendedCode: sqlite3_extended_errcode(db), message: text, sql: sql,
+        systemErrno: sqlite3_system_errno(db))
     }
   }
 
@@ -227,7 +230,8 @@ final class Connection {
   private func error(_ rc: Int32, sql: String?) -> DatabaseError {
     let message =
       handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-    return DatabaseError(extendedCode: rc, message: message, sql: sql)
+    return DatabaseError(
+      extendedCode: rc, message: message, sql: sql, systemErrno: handle.map { sqlite3_system_errno($0) } ?? 0)
   }
 }
 
@@ -316,6 +320,8 @@ final class Statement {
   }
 
   private func failure(_ rc: Int32) -> DatabaseError {
-    DatabaseError(extendedCode: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql)
+    DatabaseError(
+      extendedCode: rc, message: String(cString: sqlite3_errmsg(db)), sql: sql,
+      systemErrno: sqlite3_system_errno(db))
   }
 }

@@ -55,8 +55,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case brokenRule(kind: Kind, id: String, name: String?, violation: RuleViolation)
   /// Why a migration of the database's schema failed (`StoreError.upgradeFailed`).
   public enum UpgradeFailure: Sendable, Equatable, CustomStringConvertible {
-    /// The disk (or the database's size limit) had no room (SQLITE_FULL,
-    /// sqlite.org/rescode.html).
+    /// The disk, the user's disk quota or the database's size limit had no room (SQLITE_FULL,
+    /// sqlite.org/rescode.html, or a disk I/O error whose system error is ENOSPC or EDQUOT).
     case diskFull
     /// The database cannot be written: its file or directory is read-only for this user
     /// (SQLITE_READONLY); `message` is SQLite's.
@@ -101,7 +101,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// (SQLite's disk I/O errors, SQLITE_IOERR, among them, naming `library.sqlite`).
   case io(path: String, reason: String)
   /// Thrown when a change to the library's database (`path`, its `library.sqlite`) found no
-  /// room on the disk (SQLITE_FULL, sqlite.org/rescode.html): the change's transaction is
+  /// room on the disk or in the user's disk quota (SQLITE_FULL, sqlite.org/rescode.html, or a
+  /// disk I/O error whose system error is ENOSPC or EDQUOT): the change's transaction is
   /// rolled back, so the library is left as it was.
   case diskFull(path: String)
   /// Thrown by `LibraryStore.create(directory:_:keep:)` when another process (or store)
@@ -131,23 +132,24 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let kind, let id):
-      return "no \(kind) with id \(id) in the library"
+      return "no \(kind) with id \(Rules.shown(id: id)) in the library"
     case .duplicateID(let kind, let id):
-      return "a \(kind) with id \(id) is already in the library"
+      return "a \(kind) with id \(Rules.shown(id: id)) is already in the library"
     case .ambiguousID(let kind, let reference, let ids):
       return "\"\(reference)\" begins the ids of \(ids.count) \(kind)s: "
-        + ids.joined(separator: ", ")
+        + ids.map { Rules.shown(id: $0) }.joined(separator: ", ")
     case .missingReference(let kind, let id, let from, let fromID):
-      return "\(from) \(fromID) refers to \(kind) \(id), which is not in the library"
+      return "\(from) \(Rules.shown(id: fromID)) refers to \(kind) \(Rules.shown(id: id)), which is not "
+        + "in the library"
     case .removalRefused(let kind, let name, let effects):
       return "removing \(kind) \"\(name)\" would also \(effects.summary)"
     case .sessionAlreadyRunning(let session):
-      return "a time session is already running: session \(session.id) on project "
-        + "\(session.projectID) since \(JSONCoding.formatInstant(session.start))"
+      return "a time session is already running: session \(Rules.shown(id: session.id)) on project "
+        + "\(Rules.shown(id: session.projectID)) since \(JSONCoding.formatInstant(session.start))"
     case .missingAttachment(let sha256):
       return "attachment \(sha256) is not stored in the library's attachments folder"
     case .invalidData(let kind, let id, let reason):
-      return "\(kind) \(id): \(reason)"
+      return "\(kind) \(Rules.shown(id: id)): \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
       return "\(kind) \(Rules.shown(id: id))\(name.map { " (\($0))" } ?? ""): \(violation)"
     case .database(let error):
@@ -172,7 +174,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .io(let path, let reason):
       return "cannot access \(path): \(reason)"
     case .diskFull(let path):
-      return "cannot write \(path): the disk is full"
+      return "cannot write \(path): \(StoreError.noRoom)"
     case .libraryCreatedMeanwhile(let directory):
       return "another yarn process created the library at \(directory) while this command was "
         + "building it; that library was left as it is, and nothing of this command was kept"
@@ -189,19 +191,20 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What a full disk or quota is called in messages: `the disk or your quota is full`.
+  package static let noRoom = "the disk or your quota is full"
+
   /// `error` as a store error, the one place SQLite's errors become the store's: SQLITE_BUSY
   /// becomes `.busy`; with the path of the database file it happened on (`database`; `nil`
-  /// for one in memory), SQLITE_FULL becomes `.diskFull` and SQLITE_IOERR `.io` naming that
-  /// file in plain words (sqlite.org/rescode.html); anything else `.database`.
+  /// for one in memory), a full disk or quota (`DatabaseError.isDiskFull`: SQLITE_FULL, or
+  /// SQLITE_IOERR from ENOSPC or EDQUOT) becomes `.diskFull` and any other SQLITE_IOERR `.io`
+  /// naming that file in plain words (sqlite.org/rescode.html); anything else `.database`.
   static func wrap(_ error: DatabaseError, database: String? = nil) -> StoreError {
     if error.isBusy { return .busy }
     if let database {
-      switch error.primaryCode {
-      case 13:  // SQLITE_FULL
-        return .diskFull(path: database)
-      case 10:  // SQLITE_IOERR
+      if error.isDiskFull { return .diskFull(path: database) }
+      if error.primaryCode == 10 {  // SQLITE_IOERR
         return .io(path: database, reason: "reading or writing it failed (SQLite: \(error.message))")
-      default: break
       }
     }
     return .database(error)

@@ -52,12 +52,16 @@ package enum POSIX {
   /// `strerror(errno)` in lower case, for messages ("no such file or directory").
   package static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 
+  /// The system errors that say the disk or the user's quota is full: ENOSPC and EDQUOT,
+  /// treated alike everywhere.
+  package static let diskFullErrnos: [Int32] = [ENOSPC, EDQUOT]
+
   /// Whether `reason`, a system error's text as `errnoText()` gives it (possibly inside a
   /// longer message, as libzip's "write error: no space left on device"), says the disk or the
-  /// user's quota is full (ENOSPC, EDQUOT).
+  /// user's quota is full (`diskFullErrnos`).
   package static func isDiskFull(_ reason: String) -> Bool {
     let lowered = reason.lowercased()
-    return [ENOSPC, EDQUOT].contains { lowered.contains(String(cString: strerror($0)).lowercased()) }
+    return diskFullErrnos.contains { lowered.contains(String(cString: strerror($0)).lowercased()) }
   }
 
   /// The folder part of a path, as `NSString.deletingLastPathComponent` gives it:
