@@ -11,19 +11,25 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     _ = try yarn.ok(["project", "add", "Flax", "--started", "2026-03-10"])
+    let shown = try #require(try yarn.ok(["--json", "project", "show", "Flax"]).json() as? [String: Any])
+    let short = try #require((shown["id"] as? String)?.prefix(8))
     let before = try yarn.librarySnapshot()
     let edit = try yarn.run(["project", "edit", "Flax", "--finished", "2026-03-09"])
     #expect(edit.status == 65)
-    // The store's rule, in its words (`Rules.days`), naming the project by ID and name.
-    #expect(edit.stderr.hasPrefix("error: project "))
-    #expect(edit.stderr.contains(" (Flax): finished day 2026-03-09 is before the started day 2026-03-10\n"))
+    // The store's rule, in its words (`Rules.days`), naming the project as the commands do:
+    // its name and the first 8 characters of its ID.
+    #expect(
+      edit.stderr.hasPrefix(
+        "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"))
     #expect(
       edit.stderr.hasSuffix(
         "hint: change --started or --finished (the day of 'project finish --on'), or --status\n"))
     #expect(try yarn.librarySnapshot() == before)
     let finish = try yarn.run(["project", "finish", "Flax", "--on", "2026-03-09"])
     #expect(finish.status == 65)
-    #expect(finish.stderr.contains(" (Flax): finished day 2026-03-09 is before the started day 2026-03-10\n"))
+    #expect(
+      finish.stderr.hasPrefix(
+        "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"))
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
   }
 
@@ -76,7 +82,8 @@ import Testing
     // A finished project keeps a day: clearing it is refused.
     let cleared = try yarn.run(["project", "edit", "Hat", "--finished", ""])
     #expect(cleared.status == 65)
-    #expect(cleared.stderr.contains(" (Hat): finished day is missing; a finished project has one\n"))
+    #expect(cleared.stderr.hasPrefix("error: project Hat ("))
+    #expect(cleared.stderr.contains("): finished day is missing; a finished project has one\n"))
     #expect(try yarn.librarySnapshot() == before)
     // The year summary counts it.
     let summary = try #require(

@@ -64,6 +64,13 @@ import YarnCore
     let sized = try yarn.run(["tool", "add", "Cable", "--kind", "cable", "--size", "5mm"])
     #expect(sized.status == 65)
     #expect(sized.stderr.contains("size is given; a cable has no size"))
+    // An edit that breaks the rule names the tool as the commands do, by name and short ID.
+    let redID = try #require(try yarn.ok(["--json", "tool", "show", "Red Lace"]).json() as? [String: Any])[
+      "id"]
+    let redShort = try #require((redID as? String)?.prefix(8))
+    let recut = try yarn.run(["tool", "edit", "Red Lace", "--kind", "cable"])
+    #expect(recut.status == 65)
+    #expect(recut.stderr == "error: tool Red Lace (\(redShort)): size is given; a cable has no size\n")
     #expect(try yarn.run(["tool", "add", "X", "--kind", "loom", "--size", "5mm"]).status == 64)
     #expect(try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "-3mm"]).status == 64)
     #expect(

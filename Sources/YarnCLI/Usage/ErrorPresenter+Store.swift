@@ -190,7 +190,11 @@ extension ErrorPresenter {
   /// - Parameter database: the path of `library.sqlite`, named when the database itself is at
   ///   fault (damaged, not a database, read-only), instead of SQLite's code and statement.
   static func report(for error: StoreError, database: String? = nil) -> ErrorReport {
-    let message = error.description
+    var message = error.description
+    if case .brokenRule(let kind, let id, let name, let violation) = error {
+      // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID.
+      message = "\(kind) \(name.map { "\($0) " } ?? "")(\(shownID(id))): \(violation)"
+    }
     let file = database ?? "the library's database"
     switch error {
     case .busy:
