@@ -103,6 +103,29 @@ import YarnCore
     #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])
   }
 
+  /// A file name may hold a tab or a line break (a file system allows them); messages and
+  /// `show` write them as escapes, so that the name stays on its line. The name is kept as
+  /// it is (JSON gives it back exactly).
+  @Test func aFileNameWithALineBreakStaysOnItsLine() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let odd = try yarn.file("we\tird\nname.jpg", Data("abc".utf8))
+    let attached = try yarn.ok(["stash", "attach", "Rios", odd.path])
+    #expect(attached.stderr == "attached we\\tird\\nname.jpg to yarn Rios\n")
+    let pattern = try yarn.ok(["project", "attach", "Flax", odd.path, "--pattern"])
+    #expect(pattern.stderr.hasPrefix("attached we\\tird\\nname.jpg to project Flax "))
+    let shown = try yarn.ok(["stash", "show", "Rios"]).stdout
+    #expect(shown.contains("we\\tird\\nname.jpg (image/jpeg, 3 bytes)\n"))
+    let project = try yarn.ok(["project", "show", "Flax"]).stdout
+    #expect(project.contains("we\\tird\\nname.jpg (3 bytes)"))
+    let json = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
+    #expect((json["photos"] as? [[String: Any]])?.first?["fileName"] as? String == "we\tird\nname.jpg")
+    let detached = try yarn.ok(["stash", "detach", "Rios", "we\tird\nname.jpg"])
+    #expect(detached.stderr == "detached we\\tird\\nname.jpg from yarn Rios\n")
+  }
+
   @Test func aYarnCanBeMarkedUsedUpAndRemovalsPrintWhatTheyRemoved() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -239,9 +239,11 @@ struct ProjectShow: ParsableCommand {
     if let name = project.pattern?.name { pattern.append(name) }
     if let url = project.pattern?.url { pattern.append(url) }
     if let pdf = project.pattern?.pdf {
-      pattern.append("\(pdf.fileName) (\(Formatting.bytes(pdf.byteCount)))")
+      pattern.append("\(Formatting.fileName(pdf)) (\(Formatting.bytes(pdf.byteCount)))")
     }
-    let photos = project.photos.map { "\($0.fileName) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))" }
+    let photos = project.photos.map {
+      "\(Formatting.fileName($0)) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))"
+    }
     let running = sessions.first { $0.isRunning }
     var time = "\(Formatting.duration(seconds)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
     if let running { time += " (running since \(Formatting.localTime(running.start)))" }
@@ -516,7 +518,7 @@ struct ProjectAttach: ParsableCommand {
     }
     if context.global.json { try context.printJSON(attachment) }
     let role = isPattern ? "as its pattern" : "as a photo"
-    context.message("attached \(attachment.fileName) to project \(project.name) \(role)")
+    context.message("attached \(Formatting.fileName(attachment)) to project \(project.name) \(role)")
   }
 }
 
@@ -570,6 +572,6 @@ struct ProjectDetach: ParsableCommand {
       return (project, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("detached \(attachment.fileName) from project \(project.name)")
+    context.message("detached \(Formatting.fileName(attachment)) from project \(project.name)")
   }
 }

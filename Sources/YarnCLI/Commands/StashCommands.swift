@@ -443,7 +443,9 @@ struct StashShow: ParsableCommand {
       let facts = usage.missing.map { "the \($0)" }.joined(separator: " and ")
       return "\(names[usage.projectID] ?? usage.projectID): \(usage.amount), needs \(facts)"
     }
-    let photos = yarn.photos.map { "\($0.fileName) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))" }
+    let photos = yarn.photos.map {
+      "\(Formatting.fileName($0)) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))"
+    }
     var text = Formatting.fields([
       ("Name", yarn.name),
       ("ID", yarn.id),
@@ -579,7 +581,7 @@ struct StashAttach: ParsableCommand {
       return (yarn, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("attached \(attachment.fileName) to yarn \(yarn.name)")
+    context.message("attached \(Formatting.fileName(attachment)) to yarn \(yarn.name)")
   }
 }
 
@@ -617,7 +619,7 @@ struct StashDetach: ParsableCommand {
       return (yarn, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("detached \(attachment.fileName) from yarn \(yarn.name)")
+    context.message("detached \(Formatting.fileName(attachment)) from yarn \(yarn.name)")
   }
 }
 

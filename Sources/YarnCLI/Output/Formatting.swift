@@ -45,6 +45,11 @@ enum Formatting {
     LocalCalendar.text(instant, in: timeZone)
   }
 
+  /// An attachment's file name as messages and `show` print it: a line break, tab or other
+  /// control character in it (a file system allows them) written as an escape (`\n`, `\t`),
+  /// so that it stays on its line.
+  static func fileName(_ attachment: Attachment) -> String { LineText.visible(attachment.fileName) }
+
   /// A byte count for people: `512 bytes`, `12.3 KB`, `4.5 MB` (powers of 1000).
   static func bytes(_ count: Int64) -> String {
     if count < 1000 { return "\(count) bytes" }
