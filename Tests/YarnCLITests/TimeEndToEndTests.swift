@@ -567,6 +567,24 @@ import Testing
   /// `time log` lists a session that reaches outside the days asked for whole, and its
   /// total then also says the part inside them: what `time report` counts for those days.
   /// 2025-12-31 23:00 to 2026-01-01 01:30 in New York is 2h 30m: 1h in 2025, 1h 30m in 2026.
+  /// A session at the earliest instant, 0001-01-01T00:00:00Z (0000-12-31 19:03 in New
+  /// York), counts in 0001-01-01 with or without a range naming that day.
+  @Test func theFirstDayHoldsTheEarliestInstantInAnyRange() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let env = Self.newYork
+    try yarn.ok(["project", "add", "A"])
+    expectOK(
+      try yarn.run(
+        ["time", "add", "A", "--from", "0001-01-01T00:00:00Z", "--duration", "1m"], environment: env))
+    for range in [[], ["--from", "0001-01-01", "--to", "0001-01-02"], ["--year", "1"]] {
+      let report = try yarn.run(["time", "report", "--by", "day"] + range, environment: env)
+      #expect(
+        report.stdout == "DAY         TIME  H:MM\n0001-01-01  1m    0:01\ntotal       1m    0:01\n",
+        "\(range)")
+    }
+  }
+
   @Test func theLogTotalSaysThePartInsideTheDaysAskedFor() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

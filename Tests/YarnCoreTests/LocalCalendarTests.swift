@@ -71,6 +71,15 @@ import Testing
     for (text, zone, start) in expected {
       #expect(utc(LocalCalendar.startOfDay(try day(text), in: zone)) == start)
     }
+    // The first day holds every instant `day(containing:)` gives it: 0001-01-01T00:00:00Z is
+    // 0000-12-31 in New York (LMT, −4:56:02), clamped to 0001-01-01, so in every zone that
+    // day starts at the earliest instant (and 0001-01-02 at its local midnight, 04:56:02Z).
+    for zone in [newYork, berlin, TimeZone(identifier: "Pacific/Kiritimati")!] {
+      #expect(utc(LocalCalendar.startOfDay(try day("0001-01-01"), in: zone)) == "0001-01-01T00:00:00Z")
+      #expect(
+        LocalCalendar.day(containing: try at("0001-01-01T00:00:00Z"), in: zone) == (try day("0001-01-01")))
+    }
+    #expect(utc(LocalCalendar.startOfDay(try day("0001-01-02"), in: newYork)) == "0001-01-02T04:56:02Z")
     // Santiago skips midnight: 2026-09-06 begins at 01:00 −03, which is 04:00Z.
     #expect(utc(LocalCalendar.startOfDay(try day("2026-09-06"), in: santiago)) == "2026-09-06T04:00:00Z")
     #expect(utc(LocalCalendar.startOfDay(try day("2026-09-05"), in: santiago)) == "2026-09-05T04:00:00Z")

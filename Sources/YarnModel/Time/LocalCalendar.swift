@@ -25,8 +25,12 @@ package enum LocalCalendar {
 
   /// The first instant of `day` in `timeZone`: local midnight, its first occurrence when the
   /// clocks repeat it, or — in a zone whose clocks skip midnight for DST — the instant the
-  /// day's clock starts at (such as 01:00).
+  /// day's clock starts at (such as 01:00). For 0001-01-01, the first day a `CalendarDate`
+  /// holds, `JSONCoding.earliestInstant`, so that the day holds every instant
+  /// `day(containing:)` gives it (0001-01-01T00:00:00Z is 0000-12-31 19:03 in New York), as
+  /// `endOfDay` does for 9999-12-31.
   package static func startOfDay(_ day: CalendarDate, in timeZone: any UTCOffsetProvider) -> Date {
+    if day == CalendarDate.first { return JSONCoding.earliestInstant }
     if let midnight = TimeInput.localInstant(day: day, hour: 0, minute: 0, second: 0, in: timeZone) {
       return midnight
     }
