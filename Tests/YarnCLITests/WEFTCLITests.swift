@@ -56,14 +56,16 @@ import Testing
     let result = try yarn.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
     #expect(result.status == 65)
     #expect(result.stderr.contains("1 problem; nothing was imported:"))
-    #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
+    #expect(
+      result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number, found \"3\""))
     #expect(try yarn.librarySnapshot() == before)
     // Into a library that is not there yet: planned once in the new library's transaction,
     // which is thrown away; no library is created.
     let fresh = YarnRunner.withLibrary(yarn, "fresh")
     let refused = try fresh.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
     #expect(refused.status == 65)
-    #expect(refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
+    #expect(
+      refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number, found \"3\""))
     #expect(!FileManager.default.fileExists(atPath: fresh.library.path))
     // A negative figure beside a count of skeins is refused (it was said not kept, exit 0);
     // an empty file is said to be empty.

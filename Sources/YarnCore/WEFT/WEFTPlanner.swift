@@ -81,6 +81,13 @@ struct WEFTPlanner {
     plan.omissions.append(WEFTImport.Omission(file: file, path: path, reason: reason))
   }
 
+  /// `is missing; a WEFT document has one` for `nil`, else `expected KIND, found VALUE` in
+  /// the words of `DecodingProblem`.
+  static func expected(_ kind: String, found: JSONValue?) -> String {
+    found.map { "expected \(kind), found \(DecodingProblem.shown($0))" }
+      ?? "is missing; a WEFT document has one"
+  }
+
   /// Reads one file's envelope and sorts its items by type.
   mutating func read(_ source: WEFTImport.Source) {
     let file = source.name
@@ -92,7 +99,7 @@ struct WEFTPlanner {
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: source.data)
     } catch {
-      problem(file, "", "is not JSON: \(WEFTPlanner.describe(error))")
+      problem(file, "", "is not JSON: \(DecodingProblem(error).reason)")
       return
     }
     guard case .object(let top) = root else {
@@ -100,9 +107,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let version)? = top["weft_version"] else {
-      problem(
-        file, "weft_version",
-        top["weft_version"] == nil ? "is missing; a WEFT document has one" : "expected a string")
+      problem(file, "weft_version", Self.expected("a string", found: top["weft_version"]))
       return
     }
     guard version.split(separator: ".").first == "1" else {
@@ -110,7 +115,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let type)? = top["type"] else {
-      problem(file, "type", top["type"] == nil ? "is missing; a WEFT document has one" : "expected a string")
+      problem(file, "type", Self.expected("a string", found: top["type"]))
       return
     }
     var keys: [(key: String, type: String)]
@@ -136,7 +141,7 @@ struct WEFTPlanner {
     for (key, itemType) in keys {
       guard let value = top[key] else { continue }
       guard case .array(let elements) = value else {
-        problem(file, key, "is not an array")
+        problem(file, key, Self.expected("a list", found: value))
         continue
       }
       for (index, element) in elements.enumerated() {
@@ -166,9 +171,10 @@ struct WEFTPlanner {
   // MARK: Decoding
 
   /// The item decoded as `T`, with a problem naming the JSON path of each field that does
-  /// not fit: such a field is left out and the item decoded again, so that a type error in
-  /// one field does not stop the checks of the others. `nil` when the item itself does not
-  /// fit (not an object). The caller refuses an item with problems.
+  /// not fit (`DecodingProblem`, the words of backups, with the value found): such a field
+  /// is left out and the item decoded again, so that a type error in one field does not stop
+  /// the checks of the others. `nil` when the item itself does not fit (not an object). The
+  /// caller refuses an item with problems.
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
     var value = item.value
     // At most one pass per field of the item (and a bound for a value that cannot shrink).
@@ -176,24 +182,24 @@ struct WEFTPlanner {
       do {
         return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
       } catch {
-        var (path, reason) = WEFTPlanner.decodingProblem(error, at: item.path)
+        var found = DecodingProblem(error, in: value, prefix: item.path)
         var keys = WEFTPlanner.keys(of: error)
         // Foundation says a fraction in a whole-number field without its path: the number
         // whose replacement by 0 ends that error is the one.
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
           keys = nil
-          for (numberPath, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
+          for (numberPath, number, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
             do {
               _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
             } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
               continue
             } catch {}
-            (path, reason) = (numberPath, "expected a whole number")
+            found = .wholeNumberExpected(at: numberPath, found: number)
             keys = WEFTPlanner.keys(ofPath: String(numberPath.dropFirst(item.path.count)))
             break
           }
         }
-        problem(item.file, path, reason)
+        problem(item.file, found.path, found.reason)
         guard let keys, !keys.isEmpty, let smaller = WEFTPlanner.removing(keys, from: value) else {
           return nil
         }
@@ -275,16 +281,18 @@ struct WEFTPlanner {
   }
 
   /// For each number with a fraction or exponent in `value` (a `JSONValue.number`), its
-  /// JSON path and `value` with that number replaced by 0.
-  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(path: String, value: JSONValue)] {
+  /// JSON path, the number, and `value` with that number replaced by 0.
+  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(
+    path: String, found: JSONValue, value: JSONValue
+  )] {
     switch value {
-    case .number: return [(path, .integer(0))]
+    case .number: return [(path, value, .integer(0))]
     case .object(let members):
       return members.keys.sorted().flatMap { key in
         numbersReplaced(members[key] ?? .null, at: "\(path).\(key)").map { inner in
           var copy = members
           copy[key] = inner.value
-          return (inner.path, JSONValue.object(copy))
+          return (inner.path, inner.found, JSONValue.object(copy))
         }
       }
     case .array(let elements):
@@ -292,56 +300,11 @@ struct WEFTPlanner {
         numbersReplaced(elements[index], at: "\(path)[\(index)]").map { inner in
           var copy = elements
           copy[index] = inner.value
-          return (inner.path, JSONValue.array(copy))
+          return (inner.path, inner.found, JSONValue.array(copy))
         }
       }
     default: return []
     }
-  }
-
-  /// A decoding error in plain words, at its JSON path under `prefix`: such as
-  /// (`items[0].timer.sessions[0].duration_seconds`, `expected a whole number`) or
-  /// (`items[2]`, `expected an object, found null`).
-  static func decodingProblem(_ error: any Error, at prefix: String) -> (path: String, reason: String) {
-    switch error {
-    case DecodingError.typeMismatch(let expected, let context):
-      return (path(prefix, context.codingPath), "expected \(word(expected))")
-    case DecodingError.valueNotFound(let expected, let context):
-      return (path(prefix, context.codingPath), "expected \(word(expected)), found null")
-    case DecodingError.keyNotFound(let key, let context):
-      return (path(prefix, context.codingPath + [key]), "is missing")
-    case DecodingError.dataCorrupted(let context):
-      // A JSON number that does not fit the whole number a field holds (1.5, 1e30).
-      if context.debugDescription.contains("does not fit") {
-        return (path(prefix, context.codingPath), "expected a whole number")
-      }
-      return (path(prefix, context.codingPath), describe(error))
-    default:
-      return (prefix, "\(error)")
-    }
-  }
-
-  static func path(_ prefix: String, _ codingPath: [any CodingKey]) -> String {
-    codingPath.reduce(prefix) { path, key in
-      key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
-    }
-  }
-
-  static func word(_ type: Any.Type) -> String {
-    switch type {
-    case is String.Type: "a string"
-    case is Double.Type, is Int64.Type, is Int.Type: type == Double.self ? "a number" : "a whole number"
-    case is Bool.Type: "true or false"
-    case is [Any].Type: "an array"
-    default: "an object"
-    }
-  }
-
-  static func describe(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-    }
-    return "\(error)"
   }
 
   /// A required text: the value, or `nil` with a problem.
