@@ -1066,7 +1066,14 @@ import Testing
             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
              "acquired_price": {"amount": 5, "currency": 7}},
             {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
-             "acquired_price": {"amount": 5}}]}
+             "acquired_price": {"amount": 5}},
+            {"id": "y4", "name": "Four", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -5, "currency": 5},
+             "packs": [{"acquired_price": {"amount": 2000000000, "currency": ["USD"]}}]},
+            {"id": "y5", "name": "Five", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -2, "currency": "euro"}},
+            {"id": "y6", "name": "Six", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -1}}]}
           """)
       ], into: store)
     #expect(
@@ -1075,6 +1082,16 @@ import Testing
         "m.weft: items[0].packs[0].acquired_price.currency: price currency \"EURO\" is not three upper-case letters (ISO 4217, such as USD)",
         "m.weft: items[1].acquired_price.currency: expected a string, found 7",
         "m.weft: items[2].acquired_price: needs both an amount and a currency",
+        // A currency of the wrong type, or one that breaks the rule, or none, does not hide
+        // the amount beside it (QA: `"currency": 5` and the amount -5 never reported).
+        "m.weft: items[3].packs[0].acquired_price.currency: expected a string, found a list",
+        "m.weft: items[3].acquired_price.currency: expected a string, found 5",
+        "m.weft: items[3].acquired_price.amount: price amount -5 is negative",
+        "m.weft: items[3].packs[0].acquired_price.amount: price amount 2000000000 is over the limit of 1000000000",
+        "m.weft: items[4].acquired_price.currency: price currency \"euro\" is not three upper-case letters (ISO 4217, such as USD)",
+        "m.weft: items[4].acquired_price.amount: price amount -2 is negative",
+        "m.weft: items[5].acquired_price: needs both an amount and a currency",
+        "m.weft: items[5].acquired_price.amount: price amount -1 is negative",
       ])
     #expect(try store.yarns().isEmpty)
   }

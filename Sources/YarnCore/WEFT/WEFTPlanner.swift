@@ -732,23 +732,30 @@ extension WEFTPlanner {
 
   /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
-  /// a problem when it is missing a part, has more decimals than the currency or breaks the
-  /// rule of prices (`Rules.price`), named at the part that gave the value (`.currency`,
-  /// `.amount`). A part of the wrong type was refused as it was read and left out: the other
-  /// part is still checked (a currency alone by the rule of prices), and "needs both" is
-  /// said only of a part the file does not give.
+  /// a problem at each part that is wrong: a missing part (`needs both an amount and a
+  /// currency`, said only of a part the file does not give), a currency that breaks the rule
+  /// of prices (`Rules.price`) at `.currency`, an amount with more decimals than the currency
+  /// or that breaks the rule at `.amount`. A part of the wrong type was refused as it was
+  /// read and left out: the other part is still checked on its own (an amount by
+  /// `Rules.priceAmount`), as is an amount beside a currency that breaks the rule.
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
     guard let money else { return nil }
-    guard let amount = money.amount, let currency = money.currency else {
-      func given(_ part: String) -> Bool {
-        (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
-      }
-      if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
-        problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
-      } else if let currency = money.currency,
-        let violation = Rules.price(Price(minorUnits: 0, currency: currency))
-      {
-        problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+    func given(_ part: String) -> Bool {
+      (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
+    }
+    if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
+      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+    }
+    // The currency alone breaks the rule when a price of 0 in it does.
+    var currency = money.currency
+    if let code = currency, let violation = Rules.price(Price(minorUnits: 0, currency: code)) {
+      currency = nil
+      problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+    }
+    guard let amount = money.amount else { return nil }
+    guard let currency else {
+      if let violation = Rules.priceAmount(amount) {
+        problem(item.file, "\(item.path).\(key).amount", "\(violation)")
       }
       return nil
     }
@@ -763,9 +770,7 @@ extension WEFTPlanner {
     }
     let price = Price(minorUnits: Int64(minor), currency: currency)
     if let violation = Rules.price(price) {
-      // The currency alone breaks the rule when a price of 0 in it does.
-      let part = Rules.price(Price(minorUnits: 0, currency: currency)) != nil ? "currency" : "amount"
-      problem(item.file, "\(item.path).\(key).\(part)", "\(violation)")
+      problem(item.file, "\(item.path).\(key).amount", "\(violation)")
       return nil
     }
     return price
