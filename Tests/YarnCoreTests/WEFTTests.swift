@@ -1096,6 +1096,51 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// One element of an array of the wrong type does not hide the problems of the others:
+  /// it is said at its index and the others are checked at theirs (QA: a bad tag beside a
+  /// tag that is a number went unreported, the whole array being left out).
+  @Test func aWrongTypeElementOfAnArrayHidesNoOtherElement() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "tags": ["a,b", 7, null, "ok"],
+              "fiber_content": ["nylon", {"fiber": "merino", "percentage": 900}],
+              "packs": [7, {"length_per_unit_yards": -1}]}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "ext": {"knitting": {"needle_sizes_mm": ["4", -1]}}}],
+           "progress": [
+             {"id": "s1", "project_id": "p1", "timer": {"sessions": [
+               5, {"started_at": "yesterday", "duration_seconds": 60},
+               {"started_at": "2026-03-20T19:00:00Z", "duration_seconds": 2.5}]}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: materials[0].packs[0]: expected an object, found 7",
+        "m.weft: materials[0].fiber_content[0]: expected an object, found \"nylon\"",
+        "m.weft: materials[0].tags[1]: expected a string, found 7",
+        "m.weft: materials[0].tags[2]: expected a string, found null",
+        "m.weft: materials[0].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
+        "m.weft: materials[0].fiber_content[1].percentage: percentage 900 is not from 0 to 100",
+        "m.weft: materials[0].packs[1].length_per_unit_yards: length per skein -1 yd is negative",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[0]: expected a number, found \"4\"",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[1]: -1 mm is not a needle size: more than 0 and at most 100 mm",
+        "m.weft: progress[0].timer.sessions[0]: expected an object, found 5",
+        "m.weft: progress[0].timer.sessions[2].duration_seconds: expected a whole number, found 2.5",
+        "m.weft: progress[0].timer.sessions[1].started_at: \"yesterday\" is not a date and time (ISO 8601 with a zone)",
+      ])
+    // What stands in for an element refused is not said again (no "names no fiber").
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.yarns().isEmpty && store.projects().isEmpty)
+  }
+
   /// A value of the wrong type is shown as the file gives it: a string quoted, its control
   /// characters escaped, cut after 40 characters; a number as written; an object or a list
   /// by its kind. The same fault in a backup's `library.json` is said in the same words

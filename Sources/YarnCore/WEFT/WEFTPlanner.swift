@@ -22,6 +22,8 @@ struct WEFTPlanner {
   var plan = WEFTImport.Plan()
   /// The file and path (joined by NUL) of each problem of `plan`: one problem a field.
   private var problemPaths: Set<String> = []
+  /// The file and path (joined by NUL) of each element of an array replaced by a stand-in.
+  private var standIns: Set<String> = []
   private var materials: [WEFTItem] = []
   private var projects: [WEFTItem] = []
   private var progress: [WEFTItem] = []
@@ -73,12 +75,25 @@ struct WEFTPlanner {
   /// for what reading it left (a field removed for a type error is not also "missing").
   mutating func problem(_ file: String, _ path: String, _ reason: String) {
     // A set, not a search of the problems: a file of 30,000 bad sessions stays linear.
-    guard problemPaths.insert(file + "\u{0}" + path).inserted else { return }
+    guard !isStoodIn(file, path), problemPaths.insert(file + "\u{0}" + path).inserted else { return }
     plan.problems.append(WEFTImport.Problem(file: file, path: path, reason: reason))
   }
 
   mutating func omit(_ file: String, _ path: String, _ reason: String? = nil) {
+    guard !isStoodIn(file, path) else { return }
     plan.omissions.append(WEFTImport.Omission(file: file, path: path, reason: reason))
+  }
+
+  /// Whether `path` is at or below an element of an array refused as it was read and
+  /// replaced by a stand-in (`decode`): what reading the stand-in leaves is not said.
+  private func isStoodIn(_ file: String, _ path: String) -> Bool {
+    guard !standIns.isEmpty else { return false }
+    var rest = Substring(path)
+    while true {
+      if standIns.contains(file + "\u{0}" + rest) { return true }
+      guard let cut = rest.lastIndex(where: { $0 == "." || $0 == "[" }) else { return false }
+      rest = rest[..<cut]
+    }
   }
 
   /// `is missing; a WEFT document has one` for `nil`, else `expected KIND, found VALUE` in
@@ -172,8 +187,9 @@ struct WEFTPlanner {
 
   /// The item decoded as `T`, with a problem naming the JSON path of each field that does
   /// not fit (`DecodingProblem`, the words of backups, with the value found): such a field
-  /// is left out and the item decoded again, so that a type error in one field does not stop
-  /// the checks of the others. `nil` when the item itself does not fit (not an object). The
+  /// is left out, an element of an array replaced by a stand-in (`standIn(for:element:)`), and the
+  /// item decoded again, so that a type error in one field or element does not stop the
+  /// checks of the others. `nil` when the item itself does not fit (not an object). The
   /// caller refuses an item with problems.
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
     var value = item.value
@@ -200,13 +216,44 @@ struct WEFTPlanner {
           }
         }
         problem(item.file, found.path, found.reason)
-        guard let keys, !keys.isEmpty, let smaller = WEFTPlanner.removing(keys, from: value) else {
+        let element = WEFTPlanner.member(value, at: String(found.path.dropFirst(item.path.count)))
+        guard let keys, !keys.isEmpty,
+          let smaller = WEFTPlanner.removing(
+            keys, from: value, standIn: WEFTPlanner.standIn(for: error, element: element))
+        else {
           return nil
         }
+        if keys.last is Int { standIns.insert(item.file + "\u{0}" + found.path) }
         value = smaller
       }
     }
     return nil
+  }
+
+  /// What replaces an element of an array that does not fit, so that the others keep their
+  /// indices and are checked: an empty value of the kind expected (`""`, `0`, `false`, `{}`,
+  /// `[]`), else of the element's own kind (a number with a fraction where a whole number
+  /// belongs), which the checks pass over (a blank tag is none, an empty object gives no
+  /// field); nothing is said at or below its path (`problem`).
+  static func standIn(for error: any Error, element: JSONValue?) -> JSONValue {
+    switch error {
+    case DecodingError.typeMismatch(let type, _), DecodingError.valueNotFound(let type, _):
+      switch DecodingProblem.kind(of: type) {
+      case "a string": return .string("")
+      case "a number", "a whole number": return .integer(0)
+      case "true or false": return .bool(false)
+      case "a list": return .array([])
+      default: return .object([:])
+      }
+    default:
+      switch element {
+      case .string?: return .string("")
+      case .integer?, .number?: return .integer(0)
+      case .bool?: return .bool(false)
+      case .array?: return .array([])
+      default: return .object([:])
+      }
+    }
   }
 
   /// The keys of the field a decoding error is at: member names, and array indices as `Int`s.
@@ -257,23 +304,30 @@ struct WEFTPlanner {
     }
   }
 
-  /// `value` without the member at `keys`; an element of an array that is itself the bad
-  /// value is left out with its whole array (the indices of the others would change), a
-  /// field inside an element alone. `nil` when nothing can be left out.
-  static func removing(_ keys: [Any], from value: JSONValue) -> JSONValue? {
+  /// `value` without the member at `keys`: a member of an object is left out; an element of
+  /// an array, which cannot be left out without changing the indices of the others, is
+  /// replaced by `standIn`, and when it already is that (the stand-in does not fit either),
+  /// the whole array is left out. `nil` when nothing can be left out.
+  static func removing(_ keys: [Any], from value: JSONValue, standIn: JSONValue) -> JSONValue? {
     guard let first = keys.first else { return nil }
     switch (value, first) {
     case (.object(var members), let key as String):
       guard let member = members[key] else { return nil }
-      // The member itself, else the field inside it; when that cannot be left out (an
-      // element of an array that is not an object), the whole member.
-      members[key] = keys.count == 1 ? nil : removing(Array(keys.dropFirst()), from: member)
+      // The member itself, else the field inside it; when that cannot be left out, the
+      // whole member.
+      members[key] = keys.count == 1 ? nil : removing(Array(keys.dropFirst()), from: member, standIn: standIn)
       return .object(members)
     case (.array(var elements), let index as Int):
-      guard elements.indices.contains(index), keys.count > 1,
-        let inner = removing(Array(keys.dropFirst()), from: elements[index])
-      else { return nil }
-      elements[index] = inner
+      guard elements.indices.contains(index) else { return nil }
+      if keys.count == 1 {
+        guard elements[index] != standIn else { return nil }
+        elements[index] = standIn
+      } else {
+        guard let inner = removing(Array(keys.dropFirst()), from: elements[index], standIn: standIn) else {
+          return nil
+        }
+        elements[index] = inner
+      }
       return .array(elements)
     default:
       return nil
