@@ -56,14 +56,16 @@ import Testing
     let result = try yarn.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
     #expect(result.status == 65)
     #expect(result.stderr.contains("1 problem; nothing was imported:"))
-    #expect(result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
+    #expect(
+      result.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number, found \"3\""))
     #expect(try yarn.librarySnapshot() == before)
     // Into a library that is not there yet: planned once in the new library's transaction,
     // which is thrown away; no library is created.
     let fresh = YarnRunner.withLibrary(yarn, "fresh")
     let refused = try fresh.run(["weft", "import", Self.examples("stash2go")[0], bad.path])
     #expect(refused.status == 65)
-    #expect(refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number"))
+    #expect(
+      refused.stderr.contains("\(bad.path): items[0].quantity.units_count: expected a number, found \"3\""))
     #expect(!FileManager.default.fileExists(atPath: fresh.library.path))
     // A negative figure beside a count of skeins is refused (it was said not kept, exit 0);
     // an empty file is said to be empty.
@@ -84,6 +86,32 @@ import Testing
     #expect(missing.status == 66)
     let none = try yarn.run(["weft", "import"])
     #expect(none.status == 64)
+  }
+
+  /// Every problem of an item, each at its path with the value found: a currency of the
+  /// wrong type does not hide the amount beside it, nor a tag of the wrong type the bad tag
+  /// beside it (QA: one problem each, `expected a string` without the value, exit 65).
+  @Test func aWrongTypeHidesNoOtherProblemAndIsShownWithItsValue() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let bad = try yarn.file(
+      "bad.weft",
+      Data(
+        #"{"weft_version": "1.0", "type": "material", "items": [{"id": "x", "name": "X", "material_type": "yarn", "status": "in-stash", "acquired_price": {"amount": -5, "currency": 5}, "tags": ["a,b", 7], "fiber_content": [{"fiber": "silk", "percentage": "lots"}]}]}"#
+          .utf8))
+    let result = try yarn.run(["weft", "import", bad.path])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("5 problems; nothing was imported:"))
+    for line in [
+      "items[0].acquired_price.currency: expected a string, found 5",
+      "items[0].acquired_price.amount: price amount -5 is negative",
+      "items[0].tags[1]: expected a string, found 7",
+      "items[0].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
+      "items[0].fiber_content[0].percentage: expected a number, found \"lots\"",
+    ] {
+      #expect(result.stderr.contains("\(bad.path): \(line)\n"), "\(line)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
   @Test func exportWritesThreeDocumentsAndRefusesToReplaceThemWithoutForce() throws {

@@ -243,7 +243,7 @@ import Testing
           + (plan.problems.first { $0.file == "broken.weft" }?.reason.dropFirst("is not JSON: ".count) ?? ""),
         "odd.weft: type: \"sock\" is not a WEFT document type",
         "stash.weft: items[1].name: is missing; WEFT requires it",
-        "stash.weft: items[2].quantity.units_count: expected a number",
+        "stash.weft: items[2].quantity.units_count: expected a number, found \"three\"",
         "stash.weft: items[3].status: \"lost\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)",
         // Every bad field of an item, not only its first.
         "stash.weft: items[3].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
@@ -895,14 +895,14 @@ import Testing
           "m.weft",
           #"{"weft_version": "1.0", "type": "material", "items": [{"id": "y1", "name": "A", "material_type": "yarn", "status": "in-stash"}, {"id": "y2", "name": "B", "material_type": "yarn", "status": "in-stash"}, null]}"#
         ),
-        Self.source("v.weft", #"{"weft_version": 1.0, "type": "material", "items": []}"#),
+        Self.source("v.weft", #"{"weft_version": 1.5, "type": "material", "items": []}"#),
         Self.source("lib.weft", #"{"weft_version": "1.0", "type": "library", "items": [{"id": "l1"}]}"#),
       ], into: store)
     #expect(
       plan.problems.map(\.description) == [
-        "v.weft: weft_version: expected a string",
+        "v.weft: weft_version: expected a string, found 1.5",
         "m.weft: items[2]: expected an object, found null",
-        "progress.weft: items[0].timer.sessions[0].duration_seconds: expected a whole number",
+        "progress.weft: items[0].timer.sessions[0].duration_seconds: expected a whole number, found 1.5",
       ])
     // The item's other fields are still read: its project is said not to be there.
     #expect(
@@ -981,7 +981,7 @@ import Testing
         "m.weft: items[0].name: is blank",
         "m.weft: items[0].packs[0].length_per_unit_yards: length per skein -1 yd is negative",
         "m.weft: items[0].quantity.units_count: quantity -2 skein is negative",
-        "m.weft: items[1].brand: expected a string",
+        "m.weft: items[1].brand: expected a string, found 5",
         "m.weft: items[1].quantity.weight_grams: quantity -5 g is negative",
         "m.weft: items[2].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
         "m.weft: items[2].tags[1]: tag \"\(long)\" is 60 characters long; the limit is 50",
@@ -1066,17 +1066,132 @@ import Testing
             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
              "acquired_price": {"amount": 5, "currency": 7}},
             {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
-             "acquired_price": {"amount": 5}}]}
+             "acquired_price": {"amount": 5}},
+            {"id": "y4", "name": "Four", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -5, "currency": 5},
+             "packs": [{"acquired_price": {"amount": 2000000000, "currency": ["USD"]}}]},
+            {"id": "y5", "name": "Five", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -2, "currency": "euro"}},
+            {"id": "y6", "name": "Six", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": -1}}]}
           """)
       ], into: store)
     #expect(
       plan.problems.map(\.description) == [
-        "m.weft: items[0].packs[0].acquired_price.amount: expected a number",
+        "m.weft: items[0].packs[0].acquired_price.amount: expected a number, found \"abc\"",
         "m.weft: items[0].packs[0].acquired_price.currency: price currency \"EURO\" is not three upper-case letters (ISO 4217, such as USD)",
-        "m.weft: items[1].acquired_price.currency: expected a string",
+        "m.weft: items[1].acquired_price.currency: expected a string, found 7",
         "m.weft: items[2].acquired_price: needs both an amount and a currency",
+        // A currency of the wrong type, or one that breaks the rule, or none, does not hide
+        // the amount beside it (QA: `"currency": 5` and the amount -5 never reported).
+        "m.weft: items[3].packs[0].acquired_price.currency: expected a string, found a list",
+        "m.weft: items[3].acquired_price.currency: expected a string, found 5",
+        "m.weft: items[3].acquired_price.amount: price amount -5 is negative",
+        "m.weft: items[3].packs[0].acquired_price.amount: price amount 2000000000 is over the limit of 1000000000",
+        "m.weft: items[4].acquired_price.currency: price currency \"euro\" is not three upper-case letters (ISO 4217, such as USD)",
+        "m.weft: items[4].acquired_price.amount: price amount -2 is negative",
+        "m.weft: items[5].acquired_price: needs both an amount and a currency",
+        "m.weft: items[5].acquired_price.amount: price amount -1 is negative",
       ])
     #expect(try store.yarns().isEmpty)
+  }
+
+  /// One element of an array of the wrong type does not hide the problems of the others:
+  /// it is said at its index and the others are checked at theirs (QA: a bad tag beside a
+  /// tag that is a number went unreported, the whole array being left out).
+  @Test func aWrongTypeElementOfAnArrayHidesNoOtherElement() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "tags": ["a,b", 7, null, "ok"],
+              "fiber_content": ["nylon", {"fiber": "merino", "percentage": 900}],
+              "packs": [7, {"length_per_unit_yards": -1}]}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "ext": {"knitting": {"needle_sizes_mm": ["4", -1]}}}],
+           "progress": [
+             {"id": "s1", "project_id": "p1", "timer": {"sessions": [
+               5, {"started_at": "yesterday", "duration_seconds": 60},
+               {"started_at": "2026-03-20T19:00:00Z", "duration_seconds": 2.5}]}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: materials[0].packs[0]: expected an object, found 7",
+        "m.weft: materials[0].fiber_content[0]: expected an object, found \"nylon\"",
+        "m.weft: materials[0].tags[1]: expected a string, found 7",
+        "m.weft: materials[0].tags[2]: expected a string, found null",
+        "m.weft: materials[0].tags[0]: tag \"a,b\" holds a comma; a comma separates tags (use two tags)",
+        "m.weft: materials[0].fiber_content[1].percentage: percentage 900 is not from 0 to 100",
+        "m.weft: materials[0].packs[1].length_per_unit_yards: length per skein -1 yd is negative",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[0]: expected a number, found \"4\"",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[1]: -1 mm is not a needle size: more than 0 and at most 100 mm",
+        "m.weft: progress[0].timer.sessions[0]: expected an object, found 5",
+        "m.weft: progress[0].timer.sessions[2].duration_seconds: expected a whole number, found 2.5",
+        "m.weft: progress[0].timer.sessions[1].started_at: \"yesterday\" is not a date and time (ISO 8601 with a zone)",
+      ])
+    // What stands in for an element refused is not said again (no "names no fiber").
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.yarns().isEmpty && store.projects().isEmpty)
+  }
+
+  /// A value of the wrong type is shown as the file gives it: a string quoted, its control
+  /// characters escaped, cut after 40 characters; a number as written; an object or a list
+  /// by its kind. The same fault in a backup's `library.json` is said in the same words
+  /// (one describer, `DecodingProblem`; WEFT said "expected an array", backups "a list").
+  @Test func aWrongTypeIsSaidWithTheValueFoundInTheWordsOfBackups() throws {
+    let store = try LibraryStore.inMemory()
+    let long = String(repeating: "x", count: 45)
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+             "fiber_content": [{"fiber": "merino", "percentage": 80}, {"fiber": "silk", "percentage": "lots"}],
+             "quantity": {"units_count": "\(long)"}, "brand": "a\\tb", "colorway": {"x": 1},
+             "tags": {}, "location": ["a"], "dye_lot": false}]}
+          """),
+        Self.source("list.weft", #"{"weft_version": "1.0", "type": "material", "items": "none"}"#),
+      ], into: store)
+    #expect(
+      Set(plan.problems.map(\.description)) == [
+        "m.weft: items[0].fiber_content[1].percentage: expected a number, found \"lots\"",
+        "m.weft: items[0].quantity.units_count: expected a number, found \"\(String(repeating: "x", count: 40))…\"",
+        "m.weft: items[0].colorway: expected a string, found an object",
+        "m.weft: items[0].tags: expected a list, found an object",
+        "m.weft: items[0].location: expected a string, found a list",
+        "m.weft: items[0].dye_lot: expected a string, found false",
+        "list.weft: items: expected a list, found \"none\"",
+        // A string: refused by the rule of one-line text, not for its type.
+        "m.weft: items[0].brand: holds a tab (U+0009); it must be one line",
+      ])
+    // The same faults in a backup.
+    let backup = { (fields: String) -> [String] in
+      let yarn = #"{"id":"y1","name":"One","isStashed":true,"photos":[]"# + fields + "}"
+      let data = Data(#"{"notes":[],"projects":[],"sessions":[],"yarns":[\#(yarn)]}"#.utf8)
+      return BackupReader.decode(data).problems.map { problem -> String in
+        guard case .invalidLibrary(let reason) = problem else { return problem.description }
+        return reason
+      }
+    }
+    #expect(backup(#","tags":{}"#) == ["at yarns[0].tags: expected a list, found an object"])
+    #expect(backup(#","tags":["a",7]"#) == ["at yarns[0].tags[1]: expected a string, found 7"])
+    let weft = try WEFTImport.plan(
+      [
+        Self.source(
+          "m.weft",
+          #"{"weft_version": "1.0", "type": "material", "items": [{"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash", "tags": ["a", 7]}]}"#
+        )
+      ], store: store, now: Self.now)
+    #expect(weft.problems.map(\.description) == ["m.weft: items[0].tags[1]: expected a string, found 7"])
   }
 
   /// A usage's amount is checked by the rule of amounts wherever its yarn is: a material in

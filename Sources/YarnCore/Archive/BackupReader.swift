@@ -125,7 +125,8 @@ final class BackupReader {
     let decoder = JSONCoding.decoder()
     let header: BackupManifestHeader
     do { header = try decoder.decode(BackupManifestHeader.self, from: manifestData) } catch {
-      throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
+      let json = try? decoder.decode(JSONValue.self, from: manifestData)
+      throw BackupError.invalidManifest(path: url.path, reason: DecodingProblem(error, in: json).description)
     }
     guard header.format == BackupManifest.formatName else {
       throw BackupError.invalidManifest(
@@ -142,14 +143,15 @@ final class BackupReader {
         reason: "formatVersion \(header.formatVersion) does not exist (the first is 1)")
     }
     formatVersion = header.formatVersion
+    var current = manifestData
     do {
-      let current = try BackupMigrations.migrate(
-        manifestData, from: header.formatVersion, document: \.manifest)
+      current = try BackupMigrations.migrate(manifestData, from: header.formatVersion, document: \.manifest)
       manifest = try decoder.decode(BackupManifest.self, from: current)
     } catch let failure as BackupMigrations.Failure {
       throw BackupError.invalidManifest(path: url.path, reason: failure.reason)
     } catch {
-      throw BackupError.invalidManifest(path: url.path, reason: BackupChecks.describe(error))
+      let json = try? decoder.decode(JSONValue.self, from: current)
+      throw BackupError.invalidManifest(path: url.path, reason: DecodingProblem(error, in: json).description)
     }
 
     // The manifest against itself and against the listing.

@@ -248,22 +248,24 @@ final class LibraryDocumentReader {
       }
       if failures[array, default: []].count < Self.maxItemProblems {
         let place = "\(array.rawValue)[\(index)]"
+        // The item as JSON, for the value found (its whole coding path starts in the array).
+        let json = try? decoder.decode(JSONValue.self, from: wrapped(text))
         failures[array, default: []].append(
-          numberThatDoesNotFit(Item.self, text, error, at: place)
-            ?? BackupChecks.describe(error, prefix: place, droppingFirst: 1))
+          (numberThatDoesNotFit(Item.self, text, error, at: place)
+            ?? DecodingProblem(error, in: json, prefix: place, droppingFirst: 1)).description)
       }
       return nil
     }
   }
 
-  /// `at yarns[0].weight: expected a whole number` for an item that is JSON but holds a
+  /// `at yarns[0].weight: expected a whole number, found 1.5` for an item that is JSON but holds a
   /// number with a fraction or an exponent where a whole number belongs, which
   /// `JSONDecoder` reports without a path as `The given data was not valid JSON.`: the
   /// number whose replacement by 0 ends that error is the one (as `WEFTPlanner.decode`
   /// finds it). `nil` for any other error.
   private func numberThatDoesNotFit<Item: Decodable>(
     _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String
-  ) -> String? {
+  ) -> DecodingProblem? {
     // Without a path of its own: none, or the item's place in the array it is decoded in.
     func saysNotJSON(_ error: Error) -> Bool {
       guard case DecodingError.dataCorrupted(let context) = error else { return false }
@@ -273,14 +275,14 @@ final class LibraryDocumentReader {
     guard saysNotJSON(error), let value = (try? decoder.decode([JSONValue].self, from: wrapped(text)))?.first
     else { return nil }
     let encoder = JSONEncoder()
-    for (path, trial) in WEFTPlanner.numbersReplaced(value, at: place) {
+    for (path, found, trial) in WEFTPlanner.numbersReplaced(value, at: place) {
       guard let data = try? encoder.encode([trial]) else { continue }
       do {
         _ = try decoder.decode([Decoded<Item>].self, from: data).first?.result.get()
       } catch let again where saysNotJSON(again) {
         continue
       } catch {}
-      return "at \(path): expected a whole number"
+      return .wholeNumberExpected(at: path, found: found)
     }
     return nil
   }
@@ -296,7 +298,7 @@ final class LibraryDocumentReader {
       _ = try decoder.decode(LibraryShape.self, from: Data(skeleton.utf8))
       return nil
     } catch {
-      return .invalidLibrary(reason: BackupChecks.describe(error))
+      return .invalidLibrary(reason: DecodingProblem(error).description)
     }
   }
 }

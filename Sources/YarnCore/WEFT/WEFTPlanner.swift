@@ -22,6 +22,8 @@ struct WEFTPlanner {
   var plan = WEFTImport.Plan()
   /// The file and path (joined by NUL) of each problem of `plan`: one problem a field.
   private var problemPaths: Set<String> = []
+  /// The file and path (joined by NUL) of each element of an array replaced by a stand-in.
+  private var standIns: Set<String> = []
   private var materials: [WEFTItem] = []
   private var projects: [WEFTItem] = []
   private var progress: [WEFTItem] = []
@@ -73,12 +75,32 @@ struct WEFTPlanner {
   /// for what reading it left (a field removed for a type error is not also "missing").
   mutating func problem(_ file: String, _ path: String, _ reason: String) {
     // A set, not a search of the problems: a file of 30,000 bad sessions stays linear.
-    guard problemPaths.insert(file + "\u{0}" + path).inserted else { return }
+    guard !isStoodIn(file, path), problemPaths.insert(file + "\u{0}" + path).inserted else { return }
     plan.problems.append(WEFTImport.Problem(file: file, path: path, reason: reason))
   }
 
   mutating func omit(_ file: String, _ path: String, _ reason: String? = nil) {
+    guard !isStoodIn(file, path) else { return }
     plan.omissions.append(WEFTImport.Omission(file: file, path: path, reason: reason))
+  }
+
+  /// Whether `path` is at or below an element of an array refused as it was read and
+  /// replaced by a stand-in (`decode`): what reading the stand-in leaves is not said.
+  private func isStoodIn(_ file: String, _ path: String) -> Bool {
+    guard !standIns.isEmpty else { return false }
+    var rest = Substring(path)
+    while true {
+      if standIns.contains(file + "\u{0}" + rest) { return true }
+      guard let cut = rest.lastIndex(where: { $0 == "." || $0 == "[" }) else { return false }
+      rest = rest[..<cut]
+    }
+  }
+
+  /// `is missing; a WEFT document has one` for `nil`, else `expected KIND, found VALUE` in
+  /// the words of `DecodingProblem`.
+  static func expected(_ kind: String, found: JSONValue?) -> String {
+    found.map { "expected \(kind), found \(DecodingProblem.shown($0))" }
+      ?? "is missing; a WEFT document has one"
   }
 
   /// Reads one file's envelope and sorts its items by type.
@@ -92,7 +114,7 @@ struct WEFTPlanner {
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: source.data)
     } catch {
-      problem(file, "", "is not JSON: \(WEFTPlanner.describe(error))")
+      problem(file, "", "is not JSON: \(DecodingProblem(error).reason)")
       return
     }
     guard case .object(let top) = root else {
@@ -100,9 +122,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let version)? = top["weft_version"] else {
-      problem(
-        file, "weft_version",
-        top["weft_version"] == nil ? "is missing; a WEFT document has one" : "expected a string")
+      problem(file, "weft_version", Self.expected("a string", found: top["weft_version"]))
       return
     }
     guard version.split(separator: ".").first == "1" else {
@@ -110,7 +130,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let type)? = top["type"] else {
-      problem(file, "type", top["type"] == nil ? "is missing; a WEFT document has one" : "expected a string")
+      problem(file, "type", Self.expected("a string", found: top["type"]))
       return
     }
     var keys: [(key: String, type: String)]
@@ -136,7 +156,7 @@ struct WEFTPlanner {
     for (key, itemType) in keys {
       guard let value = top[key] else { continue }
       guard case .array(let elements) = value else {
-        problem(file, key, "is not an array")
+        problem(file, key, Self.expected("a list", found: value))
         continue
       }
       for (index, element) in elements.enumerated() {
@@ -166,9 +186,11 @@ struct WEFTPlanner {
   // MARK: Decoding
 
   /// The item decoded as `T`, with a problem naming the JSON path of each field that does
-  /// not fit: such a field is left out and the item decoded again, so that a type error in
-  /// one field does not stop the checks of the others. `nil` when the item itself does not
-  /// fit (not an object). The caller refuses an item with problems.
+  /// not fit (`DecodingProblem`, the words of backups, with the value found): such a field
+  /// is left out, an element of an array replaced by a stand-in (`standIn(for:element:)`), and the
+  /// item decoded again, so that a type error in one field or element does not stop the
+  /// checks of the others. `nil` when the item itself does not fit (not an object). The
+  /// caller refuses an item with problems.
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
     var value = item.value
     // At most one pass per field of the item (and a bound for a value that cannot shrink).
@@ -176,31 +198,62 @@ struct WEFTPlanner {
       do {
         return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
       } catch {
-        var (path, reason) = WEFTPlanner.decodingProblem(error, at: item.path)
+        var found = DecodingProblem(error, in: value, prefix: item.path)
         var keys = WEFTPlanner.keys(of: error)
         // Foundation says a fraction in a whole-number field without its path: the number
         // whose replacement by 0 ends that error is the one.
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
           keys = nil
-          for (numberPath, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
+          for (numberPath, number, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
             do {
               _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
             } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
               continue
             } catch {}
-            (path, reason) = (numberPath, "expected a whole number")
+            found = .wholeNumberExpected(at: numberPath, found: number)
             keys = WEFTPlanner.keys(ofPath: String(numberPath.dropFirst(item.path.count)))
             break
           }
         }
-        problem(item.file, path, reason)
-        guard let keys, !keys.isEmpty, let smaller = WEFTPlanner.removing(keys, from: value) else {
+        problem(item.file, found.path, found.reason)
+        let element = WEFTPlanner.member(value, at: String(found.path.dropFirst(item.path.count)))
+        guard let keys, !keys.isEmpty,
+          let smaller = WEFTPlanner.removing(
+            keys, from: value, standIn: WEFTPlanner.standIn(for: error, element: element))
+        else {
           return nil
         }
+        if keys.last is Int { standIns.insert(item.file + "\u{0}" + found.path) }
         value = smaller
       }
     }
     return nil
+  }
+
+  /// What replaces an element of an array that does not fit, so that the others keep their
+  /// indices and are checked: an empty value of the kind expected (`""`, `0`, `false`, `{}`,
+  /// `[]`), else of the element's own kind (a number with a fraction where a whole number
+  /// belongs), which the checks pass over (a blank tag is none, an empty object gives no
+  /// field); nothing is said at or below its path (`problem`).
+  static func standIn(for error: any Error, element: JSONValue?) -> JSONValue {
+    switch error {
+    case DecodingError.typeMismatch(let type, _), DecodingError.valueNotFound(let type, _):
+      switch DecodingProblem.kind(of: type) {
+      case "a string": return .string("")
+      case "a number", "a whole number": return .integer(0)
+      case "true or false": return .bool(false)
+      case "a list": return .array([])
+      default: return .object([:])
+      }
+    default:
+      switch element {
+      case .string?: return .string("")
+      case .integer?, .number?: return .integer(0)
+      case .bool?: return .bool(false)
+      case .array?: return .array([])
+      default: return .object([:])
+      }
+    }
   }
 
   /// The keys of the field a decoding error is at: member names, and array indices as `Int`s.
@@ -251,23 +304,30 @@ struct WEFTPlanner {
     }
   }
 
-  /// `value` without the member at `keys`; an element of an array that is itself the bad
-  /// value is left out with its whole array (the indices of the others would change), a
-  /// field inside an element alone. `nil` when nothing can be left out.
-  static func removing(_ keys: [Any], from value: JSONValue) -> JSONValue? {
+  /// `value` without the member at `keys`: a member of an object is left out; an element of
+  /// an array, which cannot be left out without changing the indices of the others, is
+  /// replaced by `standIn`, and when it already is that (the stand-in does not fit either),
+  /// the whole array is left out. `nil` when nothing can be left out.
+  static func removing(_ keys: [Any], from value: JSONValue, standIn: JSONValue) -> JSONValue? {
     guard let first = keys.first else { return nil }
     switch (value, first) {
     case (.object(var members), let key as String):
       guard let member = members[key] else { return nil }
-      // The member itself, else the field inside it; when that cannot be left out (an
-      // element of an array that is not an object), the whole member.
-      members[key] = keys.count == 1 ? nil : removing(Array(keys.dropFirst()), from: member)
+      // The member itself, else the field inside it; when that cannot be left out, the
+      // whole member.
+      members[key] = keys.count == 1 ? nil : removing(Array(keys.dropFirst()), from: member, standIn: standIn)
       return .object(members)
     case (.array(var elements), let index as Int):
-      guard elements.indices.contains(index), keys.count > 1,
-        let inner = removing(Array(keys.dropFirst()), from: elements[index])
-      else { return nil }
-      elements[index] = inner
+      guard elements.indices.contains(index) else { return nil }
+      if keys.count == 1 {
+        guard elements[index] != standIn else { return nil }
+        elements[index] = standIn
+      } else {
+        guard let inner = removing(Array(keys.dropFirst()), from: elements[index], standIn: standIn) else {
+          return nil
+        }
+        elements[index] = inner
+      }
       return .array(elements)
     default:
       return nil
@@ -275,16 +335,18 @@ struct WEFTPlanner {
   }
 
   /// For each number with a fraction or exponent in `value` (a `JSONValue.number`), its
-  /// JSON path and `value` with that number replaced by 0.
-  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(path: String, value: JSONValue)] {
+  /// JSON path, the number, and `value` with that number replaced by 0.
+  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(
+    path: String, found: JSONValue, value: JSONValue
+  )] {
     switch value {
-    case .number: return [(path, .integer(0))]
+    case .number: return [(path, value, .integer(0))]
     case .object(let members):
       return members.keys.sorted().flatMap { key in
         numbersReplaced(members[key] ?? .null, at: "\(path).\(key)").map { inner in
           var copy = members
           copy[key] = inner.value
-          return (inner.path, JSONValue.object(copy))
+          return (inner.path, inner.found, JSONValue.object(copy))
         }
       }
     case .array(let elements):
@@ -292,56 +354,11 @@ struct WEFTPlanner {
         numbersReplaced(elements[index], at: "\(path)[\(index)]").map { inner in
           var copy = elements
           copy[index] = inner.value
-          return (inner.path, JSONValue.array(copy))
+          return (inner.path, inner.found, JSONValue.array(copy))
         }
       }
     default: return []
     }
-  }
-
-  /// A decoding error in plain words, at its JSON path under `prefix`: such as
-  /// (`items[0].timer.sessions[0].duration_seconds`, `expected a whole number`) or
-  /// (`items[2]`, `expected an object, found null`).
-  static func decodingProblem(_ error: any Error, at prefix: String) -> (path: String, reason: String) {
-    switch error {
-    case DecodingError.typeMismatch(let expected, let context):
-      return (path(prefix, context.codingPath), "expected \(word(expected))")
-    case DecodingError.valueNotFound(let expected, let context):
-      return (path(prefix, context.codingPath), "expected \(word(expected)), found null")
-    case DecodingError.keyNotFound(let key, let context):
-      return (path(prefix, context.codingPath + [key]), "is missing")
-    case DecodingError.dataCorrupted(let context):
-      // A JSON number that does not fit the whole number a field holds (1.5, 1e30).
-      if context.debugDescription.contains("does not fit") {
-        return (path(prefix, context.codingPath), "expected a whole number")
-      }
-      return (path(prefix, context.codingPath), describe(error))
-    default:
-      return (prefix, "\(error)")
-    }
-  }
-
-  static func path(_ prefix: String, _ codingPath: [any CodingKey]) -> String {
-    codingPath.reduce(prefix) { path, key in
-      key.intValue.map { "\(path)[\($0)]" } ?? "\(path).\(key.stringValue)"
-    }
-  }
-
-  static func word(_ type: Any.Type) -> String {
-    switch type {
-    case is String.Type: "a string"
-    case is Double.Type, is Int64.Type, is Int.Type: type == Double.self ? "a number" : "a whole number"
-    case is Bool.Type: "true or false"
-    case is [Any].Type: "an array"
-    default: "an object"
-    }
-  }
-
-  static func describe(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      return context.underlyingError.map { "\($0)" } ?? context.debugDescription
-    }
-    return "\(error)"
   }
 
   /// A required text: the value, or `nil` with a problem.
@@ -769,23 +786,30 @@ extension WEFTPlanner {
 
   /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
-  /// a problem when it is missing a part, has more decimals than the currency or breaks the
-  /// rule of prices (`Rules.price`), named at the part that gave the value (`.currency`,
-  /// `.amount`). A part of the wrong type was refused as it was read and left out: the other
-  /// part is still checked (a currency alone by the rule of prices), and "needs both" is
-  /// said only of a part the file does not give.
+  /// a problem at each part that is wrong: a missing part (`needs both an amount and a
+  /// currency`, said only of a part the file does not give), a currency that breaks the rule
+  /// of prices (`Rules.price`) at `.currency`, an amount with more decimals than the currency
+  /// or that breaks the rule at `.amount`. A part of the wrong type was refused as it was
+  /// read and left out: the other part is still checked on its own (an amount by
+  /// `Rules.priceAmount`), as is an amount beside a currency that breaks the rule.
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
     guard let money else { return nil }
-    guard let amount = money.amount, let currency = money.currency else {
-      func given(_ part: String) -> Bool {
-        (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
-      }
-      if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
-        problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
-      } else if let currency = money.currency,
-        let violation = Rules.price(Price(minorUnits: 0, currency: currency))
-      {
-        problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+    func given(_ part: String) -> Bool {
+      (WEFTPlanner.member(item.value, at: "\(key).\(part)") ?? .null) != .null
+    }
+    if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
+      problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
+    }
+    // The currency alone breaks the rule when a price of 0 in it does.
+    var currency = money.currency
+    if let code = currency, let violation = Rules.price(Price(minorUnits: 0, currency: code)) {
+      currency = nil
+      problem(item.file, "\(item.path).\(key).currency", "\(violation)")
+    }
+    guard let amount = money.amount else { return nil }
+    guard let currency else {
+      if let violation = Rules.priceAmount(amount) {
+        problem(item.file, "\(item.path).\(key).amount", "\(violation)")
       }
       return nil
     }
@@ -800,9 +824,7 @@ extension WEFTPlanner {
     }
     let price = Price(minorUnits: Int64(minor), currency: currency)
     if let violation = Rules.price(price) {
-      // The currency alone breaks the rule when a price of 0 in it does.
-      let part = Rules.price(Price(minorUnits: 0, currency: currency)) != nil ? "currency" : "amount"
-      problem(item.file, "\(item.path).\(key).\(part)", "\(violation)")
+      problem(item.file, "\(item.path).\(key).amount", "\(violation)")
       return nil
     }
     return price

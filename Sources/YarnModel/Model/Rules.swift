@@ -239,6 +239,18 @@ public enum Rules {
     return nil
   }
 
+  /// The amount of a price whose currency cannot be read (a file gives one that is not
+  /// text): at least 0 and at most `maximumPrice` whole units, as `price(_:field:)` checks
+  /// it. (The decimals allowed depend on the currency, so they are not checked.)
+  public static func priceAmount(_ amount: Double, field: String = "price") -> RuleViolation? {
+    if !(amount >= 0) { return RuleViolation(field: field, reason: "amount \(number(amount)) is negative") }
+    if amount > Double(maximumPrice) {
+      return RuleViolation(
+        field: field, reason: "amount \(number(amount)) is over the limit of \(maximumPrice)")
+    }
+    return nil
+  }
+
   /// A gauge: stitches, rows (when given) and length finite, more than 0, at most
   /// `maximumGaugeNumber`.
   public static func gauge(_ gauge: Gauge?, field: String = "gauge") -> RuleViolation? {
