@@ -450,6 +450,23 @@ import Testing
     #expect(plain.stderr.hasPrefix("started Flax at "))
   }
 
+  /// A timer stopped in the second it started is not recorded, so `time stop --json` prints
+  /// `null` (as `time status --json` with no timer), not a session with an ID `time log`
+  /// does not have.
+  @Test func aStopOfNoTimePrintsNull() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    // One instant, whole seconds, five minutes ago (UTC, as the runner's TZ).
+    let formatter = ISO8601DateFormatter()
+    let instant = formatter.string(from: Date(timeIntervalSinceNow: -300))
+    try yarn.ok(["time", "start", "Flax", "--at", instant])
+    let stopped = try yarn.ok(["--json", "time", "stop", "--at", instant])
+    #expect(stopped.stdout == "null\n")
+    #expect(stopped.stderr == "stopped Flax in the second it started: a session of no time is not recorded\n")
+    #expect(try sessions(yarn, [:]).isEmpty)
+  }
+
   /// `yarn time`'s messages: a session reference too short to name one, a flag of the CSV
   /// format given without `--format csv`, the overlap hint of `time start --at` (which has no
   /// `--allow-overlap`), and output that fails after the change was saved.
