@@ -314,6 +314,30 @@ import Testing
     #expect(month["seconds"] as? Int == 37_800)
   }
 
+  /// An unconverted usage of a yarn of unknown weight has `"weight": null` in `summary
+  /// --json`, as `yarnByWeight` has: unknown values are null, never left out.
+  @Test func anUnconvertedUsageOfUnknownWeightHasANullWeight() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Mystery", "--quantity", "5 skeins"])
+    try yarn.ok(["stash", "add", "Rios", "--weight", "worsted", "--quantity", "5 skeins"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["project", "use", "Hat", "Mystery", "2 skeins"])
+    try yarn.ok(["project", "use", "Hat", "Rios", "1 skein"])
+    try yarn.ok(["project", "finish", "Hat", "--on", "2026-05-01"])
+    let summary = try #require(
+      try yarn.ok(["summary", "--year", "2026", "--json"]).json() as? [String: Any])
+    let unconverted = try #require(summary["unconverted"] as? [[String: Any]])
+    try #require(unconverted.count == 2)
+    let mystery = try #require(unconverted.first { $0["yarn"] as? String == "Mystery" })
+    #expect(mystery.keys.contains("weight"))
+    #expect(mystery["weight"] is NSNull)
+    #expect(mystery["missing"] as? [String] == ["net weight per skein"])
+    let rios = try #require(unconverted.first { $0["yarn"] as? String == "Rios" })
+    #expect(rios["weight"] as? Int == 4)
+    #expect((summary["yarnByWeight"] as? [Any])?.isEmpty == true)
+  }
+
   /// `summary --card FILE`: the card beside the text, never over a file without --force.
   @Test func theYearCardIsWrittenToAFile() throws {
     let yarn = try YarnRunner()
