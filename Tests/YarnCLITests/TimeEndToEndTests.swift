@@ -636,27 +636,9 @@ import Testing
 
   // MARK: Concurrency, through real processes
 
-  /// Starts every command line at once, then waits for all of them.
+  /// Starts every command line at once, in New York time, then waits for all of them.
   func runAtOnce(_ yarn: YarnRunner, _ lines: [[String]]) throws -> [(status: Int32, stderr: String)] {
-    let executable = try #require(YarnRunner.executable)
-    var running: [(Process, URL)] = []
-    for (index, arguments) in lines.enumerated() {
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = ["--library", yarn.library.path] + arguments
-      process.environment = ["HOME": yarn.directory.path, "TZ": "America/New_York", "LANG": "C.UTF-8"]
-      let errURL = yarn.directory.appendingPathComponent(".concurrent-\(index)")
-      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-      process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardOutput = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      running.append((process, errURL))
-    }
-    for (process, _) in running { try process.run() }
-    return try running.map { process, errURL in
-      process.waitUntilExit()
-      return (process.terminationStatus, try String(contentsOf: errURL, encoding: .utf8))
-    }
+    try yarn.runAtOnce(lines, timeZone: "America/New_York")
   }
 
   @Test func twentyAddsAtOnceAllLand() throws {
