@@ -92,6 +92,23 @@ import Testing
     #expect(listed.stderr == "")
   }
 
+  /// Ten commands writing to one missing library at once all succeed, and only the one
+  /// whose creation put the library in place says `created a new library`: the others
+  /// found it made meanwhile.
+  @Test func ofWritesAtOnceToAMissingLibraryOnlyTheCreatorSaysSo() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for round in 0..<2 {
+      try? FileManager.default.removeItem(at: yarn.library)
+      let results = try yarn.runAtOnce((1...10).map { ["stash", "add", "C\($0)"] })
+      for result in results { #expect(result.status == 0, "round \(round): \(result.stderr)") }
+      let said = results.filter { $0.stderr.contains("created a new library at \(yarn.library.path)\n") }
+      #expect(said.count == 1, "round \(round): \(results.map(\.stderr))")
+      let yarns = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
+      #expect(yarns.count == 10)
+    }
+  }
+
   /// Issue 12, item 9: reading a library that does not exist succeeds with empty data (so
   /// that scripts keep working) and says so on standard error, naming the path, even with
   /// `--quiet`; it creates nothing. A command about to create the library (`stash import`,

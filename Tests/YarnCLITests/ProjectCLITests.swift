@@ -56,6 +56,35 @@ import Testing
     #expect(left?.isEmpty == true)
   }
 
+  /// Every command that prints a project prints the same shape, with `"seconds"`, the time
+  /// logged on it; `project rm --force` prints the seconds the project had, its sessions
+  /// removed with it.
+  @Test func everyProjectPrintedHasItsSeconds() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    func seconds(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Int? {
+      let printed = try #require(
+        try yarn.ok(["--json"] + arguments, sourceLocation: sourceLocation).json() as? [String: Any],
+        sourceLocation: sourceLocation)
+      #expect(printed["name"] as? String == "Flax", sourceLocation: sourceLocation)
+      return printed["seconds"] as? Int
+    }
+    #expect(try seconds(["project", "add", "Flax", "--started", "2026-03-01"]) == 0)
+    _ = try yarn.ok(["stash", "add", "Rios", "--quantity", "3 skeins"])
+    // 1h 30m and 45m: 5400 + 2700 seconds.
+    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-03-02 10:00", "--to", "2026-03-02 11:30"])
+    _ = try yarn.ok(["time", "add", "Flax", "--from", "2026-03-03 20:00", "--duration", "45m"])
+    #expect(try seconds(["project", "show", "Flax"]) == 8100)
+    #expect(try seconds(["project", "edit", "Flax", "--made-for", "Ann"]) == 8100)
+    #expect(try seconds(["project", "use", "Flax", "Rios", "1 skein"]) == 8100)
+    #expect(try seconds(["project", "unuse", "Flax", "Rios"]) == 8100)
+    #expect(try seconds(["project", "finish", "Flax", "--on", "2026-03-04"]) == 8100)
+    let listed = try #require(try yarn.ok(["--json", "project", "list"]).json() as? [[String: Any]])
+    #expect(listed.map { $0["seconds"] as? Int } == [8100])
+    #expect(try seconds(["project", "rm", "Flax", "--force"]) == 8100)
+    #expect((try yarn.ok(["--json", "time", "log"]).json() as? [Any])?.isEmpty == true)
+  }
+
   /// A finished project always has a finished day, and only a finished one gets one.
   @Test func statusAndFinishedDayAgree() throws {
     let yarn = try YarnRunner()

@@ -314,6 +314,30 @@ import Testing
     #expect(month["seconds"] as? Int == 37_800)
   }
 
+  /// An unconverted usage of a yarn of unknown weight has `"weight": null` in `summary
+  /// --json`, as `yarnByWeight` has: unknown values are null, never left out.
+  @Test func anUnconvertedUsageOfUnknownWeightHasANullWeight() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Mystery", "--quantity", "5 skeins"])
+    try yarn.ok(["stash", "add", "Rios", "--weight", "worsted", "--quantity", "5 skeins"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["project", "use", "Hat", "Mystery", "2 skeins"])
+    try yarn.ok(["project", "use", "Hat", "Rios", "1 skein"])
+    try yarn.ok(["project", "finish", "Hat", "--on", "2026-05-01"])
+    let summary = try #require(
+      try yarn.ok(["summary", "--year", "2026", "--json"]).json() as? [String: Any])
+    let unconverted = try #require(summary["unconverted"] as? [[String: Any]])
+    try #require(unconverted.count == 2)
+    let mystery = try #require(unconverted.first { $0["yarn"] as? String == "Mystery" })
+    #expect(mystery.keys.contains("weight"))
+    #expect(mystery["weight"] is NSNull)
+    #expect(mystery["missing"] as? [String] == ["net weight per skein"])
+    let rios = try #require(unconverted.first { $0["yarn"] as? String == "Rios" })
+    #expect(rios["weight"] as? Int == 4)
+    #expect((summary["yarnByWeight"] as? [Any])?.isEmpty == true)
+  }
+
   /// `summary --card FILE`: the card beside the text, never over a file without --force.
   @Test func theYearCardIsWrittenToAFile() throws {
     let yarn = try YarnRunner()
@@ -448,6 +472,23 @@ import Testing
     try yarn.ok(["time", "cancel"])
     let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
     #expect(plain.stderr.hasPrefix("started Flax at "))
+  }
+
+  /// A timer stopped in the second it started is not recorded, so `time stop --json` prints
+  /// `null` (as `time status --json` with no timer), not a session with an ID `time log`
+  /// does not have.
+  @Test func aStopOfNoTimePrintsNull() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    // One instant, whole seconds, five minutes ago (UTC, as the runner's TZ).
+    let formatter = ISO8601DateFormatter()
+    let instant = formatter.string(from: Date(timeIntervalSinceNow: -300))
+    try yarn.ok(["time", "start", "Flax", "--at", instant])
+    let stopped = try yarn.ok(["--json", "time", "stop", "--at", instant])
+    #expect(stopped.stdout == "null\n")
+    #expect(stopped.stderr == "stopped Flax in the second it started: a session of no time is not recorded\n")
+    #expect(try sessions(yarn, [:]).isEmpty)
   }
 
   /// `yarn time`'s messages: a session reference too short to name one, a flag of the CSV
@@ -613,27 +654,9 @@ import Testing
 
   // MARK: Concurrency, through real processes
 
-  /// Starts every command line at once, then waits for all of them.
+  /// Starts every command line at once, in New York time, then waits for all of them.
   func runAtOnce(_ yarn: YarnRunner, _ lines: [[String]]) throws -> [(status: Int32, stderr: String)] {
-    let executable = try #require(YarnRunner.executable)
-    var running: [(Process, URL)] = []
-    for (index, arguments) in lines.enumerated() {
-      let process = Process()
-      process.executableURL = executable
-      process.arguments = ["--library", yarn.library.path] + arguments
-      process.environment = ["HOME": yarn.directory.path, "TZ": "America/New_York", "LANG": "C.UTF-8"]
-      let errURL = yarn.directory.appendingPathComponent(".concurrent-\(index)")
-      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-      process.standardError = try FileHandle(forWritingTo: errURL)
-      process.standardOutput = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      running.append((process, errURL))
-    }
-    for (process, _) in running { try process.run() }
-    return try running.map { process, errURL in
-      process.waitUntilExit()
-      return (process.terminationStatus, try String(contentsOf: errURL, encoding: .utf8))
-    }
+    try yarn.runAtOnce(lines, timeZone: "America/New_York")
   }
 
   @Test func twentyAddsAtOnceAllLand() throws {

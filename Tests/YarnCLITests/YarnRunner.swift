@@ -125,6 +125,30 @@ struct YarnRunner {
     return result
   }
 
+  /// Starts every command line at once (real processes, on this runner's library, `TZ` set
+  /// to `timeZone`), then waits for all of them: their exit statuses and standard errors.
+  func runAtOnce(_ lines: [[String]], timeZone: String = "UTC") throws -> [(status: Int32, stderr: String)] {
+    let executable = try #require(YarnRunner.executable)
+    var running: [(Process, URL)] = []
+    for (index, arguments) in lines.enumerated() {
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = ["--library", library.path] + arguments
+      process.environment = ["HOME": directory.path, "TZ": timeZone, "LANG": "C.UTF-8"]
+      let errURL = directory.appendingPathComponent(".concurrent-\(index)")
+      _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+      process.standardError = try FileHandle(forWritingTo: errURL)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardInput = FileHandle.nullDevice
+      running.append((process, errURL))
+    }
+    for (process, _) in running { try process.run() }
+    return try running.map { process, errURL in
+      process.waitUntilExit()
+      return (process.terminationStatus, try String(contentsOf: errURL, encoding: .utf8))
+    }
+  }
+
   /// A file in the directory with `contents`.
   func file(_ name: String, _ contents: Data) throws -> URL {
     let url = directory.appendingPathComponent(name)

@@ -81,6 +81,22 @@ import Testing
     }
   }
 
+  /// A traversal entry the manifest lists too is one problem, reported once: the zip's
+  /// listing and the manifest's file list both find the name unsafe.
+  @Test func aTraversalEntryTheManifestListsIsReportedOnce() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("listed.zip")
+      let bytes = Data("x".utf8)
+      let listed = BackupManifest.File(
+        path: "../../../x", size: 1, sha256: try SHA256Hasher.hexDigest(of: bytes))
+      try Support.writeZip(try validEntries(extraFiles: [listed]) + [("../../../x", bytes)], to: zip)
+      let found = problems { try Backup.verify(zip) }
+      let unsafe = BackupProblem.unsafeName("../../../x", reason: "has a \"..\" component")
+      #expect(found.filter { $0 == unsafe }.count == 1)
+      #expect(found.count == Set(found).count, "a problem reported twice: \(found)")
+    }
+  }
+
   @Test func reportsEveryProblemNotOnlyTheFirst() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("many.zip")

@@ -146,6 +146,45 @@ import Testing
     }
   }
 
+  /// Stores opened for writing on one missing library at once: exactly one of them created
+  /// it (`createdLibrary`), the others found it made meanwhile; a store opened on it later,
+  /// or read-only, did not create it. (Threads of their own, as a creation waiting for the
+  /// folder's lock polls.)
+  @Test func ofStoresOpenedAtOnceOnAMissingLibraryOneCreatedIt() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      final class Outcomes: @unchecked Sendable {  // each thread writes its own slot
+        var created = [Bool?](repeating: nil, count: 8)
+        var errors: [String] = []
+        let lock = NSLock()
+      }
+      let outcomes = Outcomes()
+      let done = DispatchSemaphore(value: 0)
+      for index in 0..<8 {
+        Thread {
+          do {
+            let store = try LibraryStore(directory: directory, mode: .readWrite)
+            outcomes.lock.withLock { outcomes.created[index] = store.createdLibrary }
+            try store.close()
+          } catch {
+            outcomes.lock.withLock { outcomes.errors.append("\(error)") }
+          }
+          done.signal()
+        }.start()
+      }
+      for _ in 0..<8 { #expect(done.wait(timeout: .now() + .seconds(60)) == .success) }
+      #expect(outcomes.errors.isEmpty, "\(outcomes.errors)")
+      #expect(outcomes.created.filter { $0 == true }.count == 1, "\(outcomes.created)")
+      #expect(outcomes.created.filter { $0 == false }.count == 7)
+      let again = try LibraryStore(directory: directory, mode: .readWrite)
+      #expect(!again.createdLibrary)
+      try again.close()
+      let reader = try LibraryStore(directory: directory, mode: .readOnly)
+      #expect(!reader.createdLibrary)
+      try reader.close()
+    }
+  }
+
   /// A library deleted but for its write-ahead log: SQLite would replay the old log's pages
   /// onto a new library put in its place (the new yarns vanished, the old ones came back), so
   /// neither a creation nor an open for writing makes a library beside it; the log is kept.

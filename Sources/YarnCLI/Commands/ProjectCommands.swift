@@ -89,6 +89,14 @@ struct ProjectFields {
   }
 }
 
+extension Context {
+  /// The project as `--json` prints it (`ProjectJSON`, with the seconds logged on it), read
+  /// in the command's transaction; `nil` without `--json`.
+  func projectJSON(_ project: Project, in store: LibraryStore) throws -> ProjectJSON? {
+    global.json ? try ProjectJSON(project: project, in: store, now: now) : nil
+  }
+}
+
 /// `yarn project add NAME [options]`.
 struct ProjectAdd: ParsableCommand {
   static var configuration: CommandConfiguration {
@@ -120,11 +128,12 @@ struct ProjectAdd: ParsableCommand {
     fields.apply(to: &project, today: context.today)
     needleFields.apply(to: &project)
     details.apply(to: &project)
-    try context.write { store in
+    let json = try context.write { store in
       try store.insert(project)
       _ = try needleFields.link(projectID: project.id, in: store)
+      return try context.projectJSON(project, in: store)
     }
-    if context.global.json { try context.printJSON(ProjectJSON(project: project, seconds: 0)) }
+    if let json { try context.printJSON(json) }
     context.message("added project \(project.name) (\(shownID(project.id)))")
   }
 }
@@ -218,6 +227,15 @@ struct ProjectShow: ParsableCommand {
   func run(in context: Context) throws {
     // The project by its ID's index or among the names that may match
     // (`References.projectID(_:in:)`), and the names of just the yarns it uses.
+    if context.global.json {
+      let json = try context.read { store in
+        let project = try References.project(reference, in: store)
+        let notes = try store.notes(about: .project(project.id))
+        return try ProjectJSON(project: project, in: store, now: context.now, notes: notes)
+      }
+      try context.printJSON(json)
+      return
+    }
     let (project, yarnNames, notes, sessions, tools) = try context.read { store in
       let project = try References.project(reference, in: store)
       var yarnNames: [String: String] = [:]
@@ -230,10 +248,6 @@ struct ProjectShow: ParsableCommand {
       )
     }
     let seconds = sessions.reduce(Int64(0)) { $0 + $1.seconds(now: context.now) }
-    if context.global.json {
-      try context.printJSON(ProjectJSON(project: project, seconds: seconds, notes: notes))
-      return
-    }
     let usages = project.usages.map { "\(yarnNames[$0.yarnID] ?? $0.yarnID): \($0.amount)" }
     var pattern: [String] = []
     if let name = project.pattern?.name { pattern.append(name) }
@@ -297,7 +311,7 @@ struct ProjectEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, changed) = try context.write { store in
+    let (project, changed, json) = try context.write { store in
       var project = try References.project(reference, in: store)
       let before = project
       if let newName { project.name = newName }
@@ -306,9 +320,9 @@ struct ProjectEdit: ParsableCommand {
       details.apply(to: &project)
       try store.update(project)
       let toolsChanged = try needleFields.link(projectID: project.id, in: store)
-      return (project, project != before || toolsChanged)
+      return (project, project != before || toolsChanged, try context.projectJSON(project, in: store))
     }
-    if context.global.json { try context.printJSON(project) }
+    if let json { try context.printJSON(json) }
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
@@ -342,12 +356,14 @@ struct ProjectRemove: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let project = try context.write { store in
+    let (project, json) = try context.write { store in
       let project = try References.project(reference, in: store)
+      // The seconds it had: read before its sessions go with it.
+      let json = try context.projectJSON(project, in: store)
       try store.deleteProject(id: project.id, force: force)
-      return project
+      return (project, json)
     }
-    if context.global.json { try context.printJSON(project) }
+    if let json { try context.printJSON(json) }
     context.message("removed project \(project.name) (\(shownID(project.id)))")
   }
 }
@@ -372,14 +388,14 @@ struct ProjectFinish: ParsableCommand {
 
   func run(in context: Context) throws {
     let finished = day ?? context.today
-    let project = try context.write { store in
+    let (project, json) = try context.write { store in
       var project = try References.project(reference, in: store)
       project.status = .finished
       project.finished = finished
       try store.update(project)
-      return project
+      return (project, try context.projectJSON(project, in: store))
     }
-    if context.global.json { try context.printJSON(project) }
+    if let json { try context.printJSON(json) }
     context.message("finished project \(project.name) on \(finished)")
   }
 }
@@ -421,7 +437,7 @@ struct ProjectUse: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, yarn) = try context.write { store in
+    let (project, yarn, json) = try context.write { store in
       var project = try References.project(projectReference, in: store)
       let yarn = try References.yarn(yarnReference, in: store)
       if replacing {
@@ -430,9 +446,9 @@ struct ProjectUse: ParsableCommand {
         project.addUsage(of: yarn.id, amount)
       }
       try store.update(project)
-      return (project, yarn)
+      return (project, yarn, try context.projectJSON(project, in: store))
     }
-    if context.global.json { try context.printJSON(project) }
+    if let json { try context.printJSON(json) }
     context.message(
       replacing
         ? "\(project.name) now records \(amount) of \(yarn.name)"
@@ -461,7 +477,7 @@ struct ProjectUnuse: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, yarn, removed) = try context.write { store in
+    let (project, yarn, removed, json) = try context.write { store in
       var project = try References.project(projectReference, in: store)
       let yarn = try References.yarn(yarnReference, in: store)
       let removed = project.removeUsages(of: yarn.id)
@@ -471,9 +487,9 @@ struct ProjectUnuse: ParsableCommand {
           hint: "see 'yarn project show \(project.name)'")
       }
       try store.update(project)
-      return (project, yarn, removed)
+      return (project, yarn, removed, try context.projectJSON(project, in: store))
     }
-    if context.global.json { try context.printJSON(project) }
+    if let json { try context.printJSON(json) }
     let amounts = removed.map(\.amount.description).joined(separator: ", ")
     context.message("removed \(amounts) of \(yarn.name) from \(project.name)")
   }

@@ -182,8 +182,8 @@ struct SummaryCommand: ParsableCommand {
 /// "finishedSeconds", "averageSecondsPerFinished" (null when none), "longest" (a finished
 /// entry or null), "loggedSeconds", "perProject": [{"id", "name", "seconds"}], "yarnByWeight":
 /// [{"weight" (0–7 or null), "name", "grams", "usages"}], "totalGrams", "unconverted":
-/// [{"projectID", "project", "yarnID", "yarn", "weight", "amount", "missing"}], "busiestMonth":
-/// {"year", "month" (1–12), "name", "seconds"} or null}`.
+/// [{"projectID", "project", "yarnID", "yarn", "weight" (0–7 or null), "amount", "missing"}],
+/// "busiestMonth": {"year", "month" (1–12), "name", "seconds"} or null}`.
 struct SummaryJSON: Encodable {
   let summary: PeriodSummary
 
@@ -225,6 +225,20 @@ struct SummaryJSON: Encodable {
     let weight: Int?
     let amount: Amount
     let missing: [String]
+
+    // Written by hand so that an unknown weight is `null`, not left out (a synthesized
+    // encoder skips nil).
+    private enum Key: String, CodingKey { case projectID, project, yarnID, yarn, weight, amount, missing }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(projectID, forKey: .projectID)
+      try container.encode(project, forKey: .project)
+      try container.encode(yarnID, forKey: .yarnID)
+      try container.encode(yarn, forKey: .yarn)
+      try container.encode(weight, forKey: .weight)
+      try container.encode(amount, forKey: .amount)
+      try container.encode(missing, forKey: .missing)
+    }
   }
 
   private enum Key: String, CodingKey {

@@ -154,7 +154,11 @@ struct TimeStop: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "stop", abstract: "Stop the running timer.",
-      discussion: "TIME is read as for 'yarn time start --at'; a stop in the future is refused.",
+      discussion: """
+        TIME is read as for 'yarn time start --at'; a stop in the future is refused. A timer
+        stopped in the second it started lasted no time and is not recorded; --json then prints
+        null.
+        """,
       options: [.value("at", "time", "When work ended (default: now).")])
   }
 
@@ -188,7 +192,13 @@ struct TimeStop: ParsableCommand {
       }
     }
     if context.global.json {
-      try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
+      // A session of no time is not recorded: no session to print, as `time status` prints
+      // `null` when no timer runs.
+      if session.end == session.start {
+        context.output.line("null")
+      } else {
+        try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
+      }
     }
     if session.end == session.start {
       context.message("stopped \(name) in the second it started: a session of no time is not recorded")

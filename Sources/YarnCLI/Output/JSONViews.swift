@@ -78,11 +78,27 @@ struct UnconvertedJSON: Encodable {
 }
 
 /// A project: every `Project` field plus `"seconds"`, the time logged on it; `project show`
-/// adds `"notes"`, the notes about it (as `note show --json`), oldest first.
+/// adds `"notes"`, the notes about it (as `note show --json`), oldest first. Every command
+/// that prints a project prints this shape: `project list` with the seconds of its one grouped
+/// query, the others through `init(project:in:now:notes:)`.
 struct ProjectJSON: Encodable {
   let project: Project
   let seconds: Int64
   var notes: [Note]? = nil
+
+  init(project: Project, seconds: Int64, notes: [Note]? = nil) {
+    self.project = project
+    self.seconds = seconds
+    self.notes = notes
+  }
+
+  /// The project with the seconds logged on it as `store` holds them (a running session
+  /// counted until `now`); read in the command's transaction, before a removal takes the
+  /// project's sessions with it.
+  init(project: Project, in store: LibraryStore, now: Date, notes: [Note]? = nil) throws {
+    self.init(
+      project: project, seconds: try store.loggedSeconds(projectID: project.id, now: now), notes: notes)
+  }
 
   private enum Key: String, CodingKey { case seconds, notes }
 

@@ -90,7 +90,6 @@ final class Context {
   func withStore<T>(
     _ mode: LibraryStore.Mode, warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T
   ) throws -> T {
-    let creating = mode == .readWrite ? try libraryIsMissing : false
     let store = try LibraryStore(directory: libraryURL, mode: mode)
     prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
@@ -104,7 +103,9 @@ final class Context {
       throw error
     }
     try store.close()
-    if creating { madeLibrary() }
+    // Only the process whose creation put the library in place says so: of several commands
+    // writing to one missing library at once, the others found it made meanwhile.
+    if store.createdLibrary { madeLibrary() }
     return result
   }
 

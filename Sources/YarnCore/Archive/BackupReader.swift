@@ -154,8 +154,10 @@ final class BackupReader {
       throw BackupError.invalidManifest(path: url.path, reason: DecodingProblem(error, in: json).description)
     }
 
-    // The manifest against itself and against the listing.
-    problems += BackupChecks.manifestProblems(manifest, limits: limits)
+    // The manifest against itself and against the listing. A name both lists hold is checked
+    // in each; a problem the listing showed already (an unsafe name) is reported once.
+    let found = Set(problems)
+    problems += BackupChecks.manifestProblems(manifest, limits: limits).filter { !found.contains($0) }
     let listed = Set(manifest.files.map(\.path))
     if let listing {
       for entry in listing {

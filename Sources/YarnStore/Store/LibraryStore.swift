@@ -80,6 +80,11 @@ public final class LibraryStore {
   /// Whether the database lives in memory: a `.readOnly` stand-in for a missing library
   /// (empty), or a library made by `inMemory()`.
   public let isInMemory: Bool
+  /// Whether opening this store created the library: `true` only for a `.readWrite` store
+  /// whose own creation put `library.sqlite` in place (`init(directory:mode:)`), `false`
+  /// when it was there already or another process put it in place first (several processes
+  /// opening one missing library at once: exactly one of them created it).
+  public let createdLibrary: Bool
 
   let connection: Connection
   /// The present instant, for the rule that no session starts or ends in the future
@@ -143,15 +148,19 @@ public final class LibraryStore {
       case .readWrite:
         try LibraryStore.refuseOrphanLog(in: self.directory)
         try LibraryStore.createDirectory(self.directory)
+        var created = false
         if try LibraryStore.kind(of: databasePath) == nil {
           // A new library is built aside and put in place whole (`create`): SQLite would
           // create an empty file first, which another process could find (and refuse:
           // `refuseUnusableDatabase`) or a process killed at that moment leave behind. One
-          // another process put in place meanwhile is the library to open.
+          // another process put in place meanwhile is the library to open (and this store
+          // did not create it).
           do {
             try LibraryStore.create(directory: self.directory) { _ in }
+            created = true
           } catch StoreError.libraryCreatedMeanwhile {}
         }
+        createdLibrary = created
         connection = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
         try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
         try LibraryStore.migrate(connection)
@@ -160,6 +169,7 @@ public final class LibraryStore {
         try LibraryStore.createDirectory(
           self.directory.appendingPathComponent(LibraryStore.attachmentsFolderName))
       case .readOnly:
+        createdLibrary = false
         try LibraryStore.refuseOrphanLog(in: self.directory)
         if try LibraryStore.kind(of: databasePath) != nil {
           var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
@@ -201,6 +211,7 @@ public final class LibraryStore {
     self.directory = directory.standardizedFileURL
     mode = .readWrite
     isInMemory = false
+    createdLibrary = false
     do {
       connection = try LibraryStore.open(path, flags: SQLITE_OPEN_READWRITE)
       try LibraryStore.configure(
@@ -230,6 +241,7 @@ public final class LibraryStore {
     self.directory = directory.standardizedFileURL
     mode = .readWrite
     isInMemory = true
+    createdLibrary = false
     do {
       try LibraryStore.createDirectory(self.directory)
       try LibraryStore.createDirectory(
