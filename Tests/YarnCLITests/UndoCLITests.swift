@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import YarnCore
+@testable import YarnStore
 
 /// `yarn undo` and `yarn redo`: every kind of change a command makes is reversed exactly, and
 /// the refusals say why.
@@ -218,6 +219,69 @@ import Testing
     #expect(table[2].hasPrefix("1     "))
     #expect(table[2].hasSuffix("stash add Arroyo                   added 1 yarn"))
     #expect(table[3].hasPrefix("2     "))
+  }
+
+  /// Runs `sql` on the library's database past yarn, as the sqlite3 shell would: the
+  /// history's triggers record it, and nothing gathers it into a change.
+  func changeOutsideYarn(_ yarn: YarnRunner, _ sql: String) throws {
+    let path = yarn.library.appendingPathComponent(LibraryStore.databaseFileName).path
+    let raw = try Connection(path: path, flags: 0x2)  // READWRITE
+    try raw.execute(sql)
+    try raw.close()
+  }
+
+  @Test func aChangeMadeOutsideYarnEndsWhatCanBeRedone() throws {
+    for (sql, did) in [
+      ("DELETE FROM yarn WHERE name = 'K'", "removed 1 yarn"),
+      ("UPDATE yarn SET colorway = 'B' WHERE name = 'K'", "changed 1 yarn"),
+    ] {
+      let yarn = try YarnRunner()
+      defer { yarn.cleanUp() }
+      try yarn.ok(["stash", "add", "K", "--colorway", "Orig"])
+      try yarn.ok(["stash", "add", "Other"])
+      try yarn.ok(["stash", "edit", "K", "--colorway", "A"])
+      try yarn.ok(["undo"])
+      try changeOutsideYarn(yarn, sql)
+      let outside = try items(yarn)
+      let redo = try yarn.run(["redo"])
+      #expect(redo.status == 65, "\(sql)")
+      #expect(
+        redo.stderr
+          == "error: nothing to redo: no undone change is waiting (a change made after an undo "
+          + "ends them)\nhint: see 'yarn undo --list'\n", "\(sql)")
+      #expect(try items(yarn) == outside, "\(sql)")
+      // The outside change is undone, giving back K as it was before it: not the undone edit.
+      let undo = try yarn.ok(["undo"])
+      #expect(undo.stderr.hasPrefix("undid \"changes made outside yarn\" (made "), "\(undo.stderr)")
+      #expect(undo.stderr.hasSuffix("; it had \(did)\n"), "\(undo.stderr)")
+      let shown = try yarn.ok(["stash", "show", "K", "--json"]).json() as? [String: Any]
+      #expect(shown?["colorway"] as? String == "Orig", "\(sql)")
+      try yarn.ok(["redo"])
+      #expect(try items(yarn) == outside, "\(sql)")
+    }
+  }
+
+  @Test func theListShowsAChangeMadeOutsideYarnFirstBeforeAnyCommandWrites() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "A"])
+    try changeOutsideYarn(yarn, "UPDATE yarn SET name = 'B'")
+    let list = try #require(try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]])
+    #expect(
+      list.map { $0["label"] as? String } == ["changes made outside yarn", "yarn stash add A"])
+    #expect(list.map { $0["stack"] as? String } == ["undo", "undo"])
+    #expect(list.map { $0["id"] as? Int } == [2, 1])
+    let table = try yarn.ok(["undo", "--list"]).stdout.split(separator: "\n")
+    #expect(table.count == 3)
+    #expect(table[1].hasPrefix("1     "))
+    #expect(table[1].hasSuffix("  changes made outside yarn  changed 1 yarn"))
+    #expect(table[2].hasPrefix("2     "))
+    #expect(table[2].hasSuffix("  yarn stash add A           added 1 yarn"))
+    // As listed, undo reverses it first.
+    let undo = try yarn.ok(["undo"])
+    #expect(undo.stderr.hasPrefix("undid \"changes made outside yarn\" (made "), "\(undo.stderr)")
+    let shown = try yarn.ok(["stash", "show", "A", "--json"]).json() as? [String: Any]
+    #expect(shown?["name"] as? String == "A")
   }
 
   @Test func nothingToUndoOrRedoIsRefused() throws {

@@ -135,8 +135,16 @@ import Testing
       ] {
         #expect(objects.contains(name), "\(name)")
       }
-      // The upgrade is not a change to undo.
-      #expect(try store.history().isEmpty)
+      // The upgrade is not a change to undo: the history holds only the rows inserted above,
+      // past the store (so a change made outside yarn), each added once; rebuilt by a
+      // recorded upgrade, the yarn and its usage would count as changed.
+      let history = try store.history()
+      #expect(history.map(\.label) == ["changes made outside yarn"])
+      #expect(
+        history.first?.effects
+          == ["yarn", "project", "yarn usage", "note"].map {
+            LibraryChange.Effect(item: $0, action: .added, count: 1)
+          })
       // kg and lb are stored; a change in them is recorded and undone.
       var yarn = try #require(try store.yarn(id: "y-1"))
       yarn.quantity = Amount(1.5, .kilogram)

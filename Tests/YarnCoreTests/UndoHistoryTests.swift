@@ -254,6 +254,85 @@ import Testing
     }
   }
 
+  /// Changes `sql` as another writer (the sqlite3 shell) would: the triggers record its
+  /// steps, which nothing gathers into a change.
+  func changeOutsideYarn(_ root: URL, _ sql: String) throws {
+    let raw = try Connection(path: root.appendingPathComponent("lib/library.sqlite").path, flags: 0x2)
+    try raw.execute(sql)
+    try raw.close()
+  }
+
+  @Test func aChangeMadeOutsideYarnEndsWhatCanBeRedone() throws {
+    for sql in [
+      "UPDATE yarn SET colorway = 'B' WHERE id = 'y-1'", "DELETE FROM yarn WHERE id = 'y-1'",
+    ] {
+      try withTemporaryDirectory { root in
+        let store = try open(root)
+        store.changeLabel = "add one"
+        try store.insert(Yarn(id: "y-1", name: "One", colorway: "Orig"))
+        store.changeLabel = "add two"
+        try store.insert(Yarn(id: "y-2", name: "Two"))
+        store.changeLabel = "edit one"
+        try store.update(Yarn(id: "y-1", name: "One", colorway: "A"))
+        try store.undo()
+        try changeOutsideYarn(root, sql)
+        let after = try store.yarns()
+        #expect(after.map(\.colorway) == (sql.hasPrefix("UPDATE") ? ["B", nil] : [nil]), "\(sql)")
+        do {
+          try store.redo()
+          Issue.record("redo over a change made outside yarn did not throw: \(sql)")
+        } catch StoreError.cannotUndo(.nothingToRedo) {
+        }
+        #expect(try store.yarns() == after, "\(sql)")
+        // The outside change is the newest, and undoing it gives back the yarn as it was
+        // before it (with its colorway Orig: the undone edit is not made again).
+        #expect(
+          try store.history().map(\.label) == ["changes made outside yarn", "add two", "add one"],
+          "\(sql)")
+        #expect(try store.undo().label == "changes made outside yarn")
+        #expect(try store.yarns().map(\.colorway) == ["Orig", nil], "\(sql)")
+        #expect(try store.history().map(\.stack) == [.redo, .undo, .undo], "\(sql)")
+        #expect(try store.redo().label == "changes made outside yarn")
+        #expect(try store.yarns() == after, "\(sql)")
+      }
+    }
+  }
+
+  @Test func theHistoryListsAPendingOutsideChangeAsItWillStandWithoutWriting() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      for number in 1...LibraryStore.historyLimit {
+        store.changeLabel = "add \(number)"
+        try store.insert(Yarn(id: "y-\(number)", name: "Yarn \(number)"))
+      }
+      try changeOutsideYarn(root, "UPDATE yarn SET name = 'Uno' WHERE id = 'y-1'")
+      // Read-only, as `yarn undo --list` reads it: the outside change is first, as undo will
+      // reverse it, and pushes the oldest change out, as it will once a write gathers it.
+      let reader = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readOnly)
+      let listed = try reader.history()
+      try reader.close()
+      #expect(
+        listed.map(\.label)
+          == ["changes made outside yarn"] + (2...50).reversed().map { "add \($0)" })
+      #expect(listed.map(\.stack) == Array(repeating: .undo, count: 50))
+      #expect(listed.first?.effects == [LibraryChange.Effect(item: "yarn", action: .changed, count: 1)])
+      // Nothing was written: its step still waits, and the undone change too.
+      #expect(
+        try store.connection.integer("SELECT count(*) FROM history_step WHERE change IS NULL") == 1)
+      #expect(try store.connection.integer("SELECT count(*) FROM history_change") == 50)
+      // Changes 1 to 50 were made, so the outside change will be 51 (SQLite's next number).
+      #expect(listed.first?.id == 51)
+      store.changeLabel = "add more"
+      try store.insert(Yarn(id: "y-more", name: "More"))
+      let gathered = try store.history()
+      #expect(
+        gathered.map(\.label)
+          == ["add more", "changes made outside yarn"] + (3...50).reversed().map { "add \($0)" })
+      #expect(gathered[1].id == 51)
+      #expect(gathered[1].effects == listed.first?.effects)
+    }
+  }
+
   @Test func historyRunsOnlyStatementsOfItsOwnShape() throws {
     #expect(LibraryStore.isHistoryStatement("DELETE FROM yarn WHERE seq = 1"))
     #expect(LibraryStore.isHistoryStatement("INSERT INTO yarn_usage (project_id) VALUES ('p')"))

@@ -48,7 +48,9 @@ public struct LibraryChange: Sendable, Equatable, Identifiable {
   public let id: Int64
   /// Where it stands.
   public let stack: Stack
-  /// When it was first made (UTC, whole seconds); undoing and redoing keep it.
+  /// When it was first made (UTC, whole seconds); undoing and redoing keep it. For changes
+  /// made outside yarn, when yarn first wrote after them (listed before that, the time of the
+  /// listing: `LibraryStore.history()`).
   public let made: Date
   /// What made it, as the writer said (`LibraryStore.changeLabel`: the `yarn` tool puts its
   /// command line, such as `yarn stash rm Rios --force`); empty when the writer said nothing.
@@ -72,13 +74,33 @@ extension LibraryStore {
   /// make again, most recently undone first; then the made ones, newest first (`undo()` takes
   /// the first of those), ending with a barrier when a `.replace` restore cut the history.
   ///
+  /// Changes made outside yarn since the last write come first, as the change of their own
+  /// that the next write (`undo()` included) makes of them: numbered next, made now, ending
+  /// what could be redone and pushing the oldest change past `historyLimit` out. Listing them
+  /// writes nothing (a `.readOnly` store lists them too).
+  ///
   /// - Throws: `StoreError.busy`, `.closed`, `.database`.
   public func history() throws -> [LibraryChange] {
     try read {
-      let redo = try changes(where: "stack = 'redo'")
       let undo = try changes(where: "stack <> 'redo'")
-      return redo + undo
+      if let outside = try waitingOutsideChange() {
+        return Array(([outside] + undo).prefix(LibraryStore.historyLimit))
+      }
+      return try changes(where: "stack = 'redo'") + undo
     }
+  }
+
+  /// The steps another writer recorded and nothing gathered yet, as the change that
+  /// `recordOutsideChanges()` will make of them; `nil` when none wait (or inside a write
+  /// transaction, whose waiting steps are its own).
+  private func waitingOutsideChange() throws -> LibraryChange? {
+    guard !connection.isWriting, try hasPendingSteps() else { return nil }
+    // The number SQLite gives the next row of `history_change`.
+    let id = try connection.integer("SELECT coalesce(max(seq), 0) + 1 FROM history_change") ?? 1
+    return LibraryChange(
+      id: id, stack: .undo, made: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)),
+      label: LibraryStore.outsideChangeLabel, detail: nil,
+      effects: try effects(ofStepsWhere: "change IS NULL", undone: false))
   }
 
   /// Reverses the newest change of the history (`history()`'s first change whose stack is
@@ -134,13 +156,14 @@ extension LibraryStore {
 
   /// At the start of a write transaction: steps already waiting were recorded by a writer
   /// other than yarn, which never gathered them. They become a change of their own
-  /// (`outsideChangeLabel`), so that they are not undone as part of the next one.
+  /// (`outsideChangeLabel`), so that they are not undone as part of the next one; as any new
+  /// change, it ends what could be redone (a redo would overwrite it, or find its rows gone).
   func recordOutsideChanges() throws {
     // Almost always none: one look-up by the index on `change`, then nothing else to do.
     guard try hasPendingSteps() else { return }
     // Their names' keys too, which such a writer does not compute (`Lookup.key`).
     try refreshNameKeys(ofStepsWhere: "change IS NULL")
-    _ = try gather(stack: .undo, made: Date(), label: LibraryStore.outsideChangeLabel)
+    try record(label: LibraryStore.outsideChangeLabel)
   }
 
   /// Whether steps wait for a change (recorded in the open transaction, or by another writer).
@@ -149,10 +172,16 @@ extension LibraryStore {
   }
 
   /// Just before a write transaction commits: gathers the steps its statements recorded into
-  /// one new change on the undo stack, labelled `changeLabel`, forgets every undone change
-  /// (a new change ends the redo line), and forgets the changes past `historyLimit`.
+  /// one new change labelled `changeLabel` (`record(label:)`).
   func recordChange() throws {
-    guard try gather(stack: .undo, made: Date(), label: changeLabel) else { return }
+    try record(label: changeLabel)
+  }
+
+  /// Gathers the steps waiting into one new change on the undo stack, labelled `label`,
+  /// forgets every undone change (a new change ends the redo line), and forgets the changes
+  /// past `historyLimit`. (`history()` lists steps waiting as they will stand after this.)
+  private func record(label: String) throws {
+    guard try gather(stack: .undo, made: Date(), label: label) else { return }
     // Counted first, as most commands follow no undo and the history is often short: each
     // `forget` compiles and runs a read and a delete (0.5 M instructions of `yarn time start`
     // for the two, bench/README.md), one count costs a tenth of that.
@@ -300,19 +329,21 @@ extension LibraryStore {
     return try rows.map { row in
       LibraryChange(
         id: row.id, stack: row.stack, made: row.made, label: row.label, detail: row.detail,
-        effects: try effects(of: row.id, undone: row.stack == .redo))
+        effects: try effects(ofStepsWhere: "change = ?", [.integer(row.id)], undone: row.stack == .redo))
     }
   }
 
-  /// What the change `id` did, counted from its steps. A step records the action of the
-  /// statement it reverses: for an undone change (`undone`), the statements undo ran, which
-  /// did the opposite of the change.
-  private func effects(of id: Int64, undone: Bool) throws -> [LibraryChange.Effect] {
+  /// What the change whose steps `condition` selects did, counted from its steps. A step
+  /// records the action of the statement it reverses: for an undone change (`undone`), the
+  /// statements undo ran, which did the opposite of the change.
+  private func effects(
+    ofStepsWhere condition: String, _ arguments: [SQLValue] = [], undone: Bool
+  ) throws -> [LibraryChange.Effect] {
     // Each row's actions in this change: a row both removed and added (written again) was
     // changed.
     var actions: [String: [String: Set<String>]] = [:]  // item → row → actions
     try connection.forEach(
-      "SELECT item, row, action FROM history_step WHERE change = ?", [.integer(id)]
+      "SELECT item, row, action FROM history_step WHERE \(condition)", arguments
     ) { step in
       actions[step.text(0) ?? "", default: [:]][step.text(1) ?? "", default: []].insert(step.text(2) ?? "")
     }

@@ -221,6 +221,12 @@ final class Connection {
     return Int(sqlite3_changes(handle))
   }
 
+  /// Whether the open transaction is a write transaction (`BEGIN IMMEDIATE`, or one that wrote).
+  var isWriting: Bool {
+    guard let handle else { return false }
+    return sqlite3_txn_state(handle, nil) == SQLITE_TXN_WRITE
+  }
+
   /// Whether no transaction is open (SQLite's autocommit mode).
   var isAutocommit: Bool {
     guard let handle else { return true }
