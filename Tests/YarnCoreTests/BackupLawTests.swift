@@ -339,12 +339,13 @@ import Testing
         photos: attachments(), gauge: gauge(&random), sizeMade: optionalLine(&random),
         madeFor: optionalLine(&random), tags: tags(&random))
     }
-    // Needle sizes: none, or up to three, in the tables or between their rows.
+    // Needle sizes: none, or up to three, in the tables or between their rows, from the
+    // smallest a size typed may be (`NeedleSize.minimumMillimetres`, 0.5 mm) to 100 mm.
     for index in projects.indices where random.chance(40) {
       projects[index].needleSizes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
         random.chance(70)
           ? millimetres(random.pick(NeedleSize.usNeedles).mm)
-          : millimetres(Double(Int.random(in: 1...10_000, using: &random)) / 100)
+          : millimetres(Double(Int.random(in: 50...10_000, using: &random)) / 100)
       }
     }
     let tools = (0..<Int.random(in: 0...4, using: &random)).map { _ in
