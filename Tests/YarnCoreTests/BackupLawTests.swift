@@ -202,7 +202,7 @@ import Testing
     let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { !LineText.isRefused($0) }))
       .trimmingSpaces()
     let cut = String(kept.prefix(Rules.maximumNameLength)).trimmingSpaces()
-    return cut.isEmpty ? nil : cut
+    return LineText.isBlank(cut) ? nil : cut
   }
 
   static func name(_ random: inout Random) -> String { line(&random) ?? "Yarn \(random.next() % 1000)" }
@@ -218,7 +218,7 @@ import Testing
         text(&random, maxPieces: 12).unicodeScalars.filter {
           !LineText.isRefused($0) || ["\n", "\r", "\t"].contains($0)
         }))
-    return text.allSatisfy(\.isWhitespace) ? "note \(random.next() % 1000)\n" + text : text
+    return LineText.isBlank(text) ? "note \(random.next() % 1000)\n" + text : text
   }
 
   /// A price or none: 0, cents, the ceiling (`Rules.maximumPrice`), in currencies of 0, 2, 3
