@@ -329,8 +329,9 @@ extension Rules {
   /// add`, `--needle`, a WEFT file): finite, at least `NeedleSize.minimumMillimetres` and at
   /// most `NeedleSize.maximumMillimetres` once kept to `NeedleSize.precision`. The words
   /// of `NeedleSize(parsing:)`'s errors: `0.001 mm is under the smallest needle or hook size,
-  /// 0.5 mm`. Not checked of stored sizes, so that a library or backup of an older yarn,
-  /// which took any size above 0, still opens and restores.
+  /// 0.5 mm`. The store checks it of a size given (a tool or project added, a size changed
+  /// in an update), not of one stored, so that a library or backup of an older yarn, which
+  /// took any size above 0, still opens, restores (`insert(library:)`) and is edited.
   public static func needleSize(_ millimetres: Double, field: String = "size") -> RuleViolation? {
     let shown = "\(number(millimetres)) mm"
     guard millimetres.isFinite else {
