@@ -35,6 +35,24 @@ import YarnCore
     #expect(cleared["brand"] == nil || cleared["brand"] is NSNull)
   }
 
+  /// A name of invisible format characters alone is blank, as one of spaces (NBSP) is (QA:
+  /// U+200B or U+FEFF alone was taken and shown as an empty name).
+  @Test func aNameOfInvisibleCharactersIsBlank() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for name in ["\u{A0}", "\u{200B}", "\u{FEFF}", "\u{200C}\u{200D}", " \u{2060} "] {
+      for command in [
+        ["stash", "add", name], ["project", "add", name], ["tool", "add", name, "--kind", "cable"],
+      ] {
+        let result = try yarn.run(command)
+        #expect(result.status == 64, "\(command): \(result.stderr)")
+        #expect(result.stderr.contains(": is blank"), "\(command): \(result.stderr)")
+      }
+    }
+    #expect(
+      try yarn.run(["--json", "tool", "list"]).stdout.filter { !$0.isWhitespace } == "[]")
+  }
+
   @Test func aControlCharacterIsAUsageErrorNamingItAndChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

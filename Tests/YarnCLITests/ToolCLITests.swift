@@ -17,6 +17,18 @@ import YarnCore
     let between = try yarn.run(["convert", "4.2mm", "--to", "us"])
     #expect(between.status == 65)
     #expect(between.stderr.hasPrefix("error: 4.2 mm has no US needle size in the tables"))
+    // Sizes are kept in thousandths of a millimetre (QA: 4.4999mm was US 7 while 4.499mm was
+    // "4.5 mm has no US needle size"): 4.4999 mm is 4.5 mm; 4.499 mm is shown as it is.
+    #expect(try yarn.ok(["convert", "4.4999mm", "--to", "mm"]).stdout == "4.5 mm\n")
+    #expect(try yarn.ok(["convert", "4.4999mm", "--to", "us"]).stdout == "US 7\n")
+    let near = try yarn.run(["convert", "4.499mm", "--to", "us"])
+    #expect(near.status == 65)
+    #expect(near.stderr.hasPrefix("error: 4.499 mm has no US needle size in the tables"), "\(near.stderr)")
+    #expect(try yarn.ok(["convert", "3.125mm", "--to", "mm"]).stdout == "3.125 mm\n")
+    let tiny = try yarn.run(["convert", "0.001mm", "--to", "mm"])
+    #expect(tiny.status == 64)
+    #expect(
+      tiny.stderr.contains("\"0.001mm\" is under the smallest needle or hook size, 0.5 mm"), "\(tiny.stderr)")
     let bad = try yarn.run(["convert", "US 99", "--to", "mm"])
     #expect(bad.status == 64)
     #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
@@ -113,6 +125,25 @@ import YarnCore
     let twice = try yarn.run(["project", "edit", "Flax", "--needle", "5mm", "--needle", "US8"])
     #expect(twice.status == 64)
     #expect(twice.stderr.contains("bad value 'US8' for --needle: it is 5 mm (US 8), given already as 5mm"))
+    // Sizes the same in thousandths of a millimetre are one size; 4.499 mm is another (QA:
+    // three sizes were taken, shown as "4.5 mm", "4.5 mm (US 7)", "4.5 mm (US 7)").
+    let close = try yarn.run([
+      "project", "edit", "Flax", "--needle", "4.499mm", "--needle", "4.5mm", "--needle", "4.4999mm",
+    ])
+    #expect(close.status == 64)
+    #expect(
+      close.stderr.contains("bad value '4.4999mm' for --needle: it is 4.5 mm (US 7), given already as 4.5mm"),
+      "\(close.stderr)")
+    try yarn.ok(["project", "edit", "Flax", "--needle", "4.499mm", "--needle", "4.5mm"])
+    #expect(
+      try yarn.ok(["project", "show", "Flax"]).stdout.contains(
+        "Needles:      4.499 mm\n              4.5 mm (US 7)\n"))
+    try yarn.ok(["undo"])
+    // No needle is 0.001 mm (QA: taken, and listed as "0 mm").
+    let tiny = try yarn.run(["tool", "add", "T", "--kind", "dpn", "--size", "0.001mm"])
+    #expect(tiny.status == 64)
+    #expect(
+      tiny.stderr.contains("\"0.001mm\" is under the smallest needle or hook size, 0.5 mm"), "\(tiny.stderr)")
     // A tool both added and removed (named two ways) is refused, and nothing changes.
     let before = try yarn.librarySnapshot()
     let both = try yarn.run(["project", "edit", "Flax", "--tool", "Red", "--remove-tool", "red lace"])

@@ -95,7 +95,21 @@ import Testing
     #expect(Amount(0.333333, .ounce).description == "0.33 oz")
     #expect(Amount(250, .gram).description == "250 g")
     #expect(Amount(2.999, .yard).description == "3 yd")
-    #expect(Amount(0.004, .gram).description == "0 g")
+    // An amount above 0 too small for two decimals shows its first two significant digits,
+    // in plain digits (QA: a put-up of 0.0000001 m showed as 0 m).
+    #expect(Amount(0.004, .gram).description == "0.004 g")
+    #expect(Amount(0.0000001, .meter).description == "0.0000001 m")
+    #expect(Amount(1e-10, .gram).description == "0.0000000001 g")
+    #expect(Amount(0.0012345, .ounce).description == "0.0012 oz")
+    #expect(Amount(0.00999, .skein).description == "0.01 skeins")
+    #expect(Amount(-0.003, .gram).description == "-0.003 g")
+    // Large numbers in digits, never an exponent (QA: `≈ 1e+21 g ≈ 35273961949580410880 oz`):
+    // 10^21 g is 10^21 / 28.349523125 oz, 35273961949580412000 to 17 digits; the Double
+    // nearest is 35273961949580410880.
+    #expect(Amount(1e21, .gram).description == "1000000000000000000000 g")
+    #expect(Amount(1e21 / 28.349523125, .ounce).description == "35273961949580410880 oz")
+    #expect(Amount.format(1e30) == "1000000000000000019884624838656")
+    #expect(Amount.format(-1e17) == "-100000000000000000")
     #expect(Amount(0, .skein).description == "0 skeins")
     #expect(Amount(0.995, .skein).description == "1 skein")
     #expect(Amount(1_000_000_000, .meter).description == "1000000000 m")

@@ -202,7 +202,7 @@ import Testing
     let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { !LineText.isRefused($0) }))
       .trimmingSpaces()
     let cut = String(kept.prefix(Rules.maximumNameLength)).trimmingSpaces()
-    return cut.isEmpty ? nil : cut
+    return LineText.isBlank(cut) ? nil : cut
   }
 
   static func name(_ random: inout Random) -> String { line(&random) ?? "Yarn \(random.next() % 1000)" }
@@ -218,7 +218,7 @@ import Testing
         text(&random, maxPieces: 12).unicodeScalars.filter {
           !LineText.isRefused($0) || ["\n", "\r", "\t"].contains($0)
         }))
-    return text.allSatisfy(\.isWhitespace) ? "note \(random.next() % 1000)\n" + text : text
+    return LineText.isBlank(text) ? "note \(random.next() % 1000)\n" + text : text
   }
 
   /// A price or none: 0, cents, the ceiling (`Rules.maximumPrice`), in currencies of 0, 2, 3
@@ -339,12 +339,13 @@ import Testing
         photos: attachments(), gauge: gauge(&random), sizeMade: optionalLine(&random),
         madeFor: optionalLine(&random), tags: tags(&random))
     }
-    // Needle sizes: none, or up to three, in the tables or between their rows.
+    // Needle sizes: none, or up to three, in the tables or between their rows, from the
+    // smallest a size typed may be (`NeedleSize.minimumMillimetres`, 0.5 mm) to 100 mm.
     for index in projects.indices where random.chance(40) {
       projects[index].needleSizes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
         random.chance(70)
           ? millimetres(random.pick(NeedleSize.usNeedles).mm)
-          : millimetres(Double(Int.random(in: 1...10_000, using: &random)) / 100)
+          : millimetres(Double(Int.random(in: 50...10_000, using: &random)) / 100)
       }
     }
     let tools = (0..<Int.random(in: 0...4, using: &random)).map { _ in

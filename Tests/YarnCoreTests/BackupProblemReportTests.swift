@@ -60,7 +60,7 @@ import Testing
 
   @Test func blankIDsAreARule() {
     let blank = RuleViolation(field: "ID", reason: "is blank")
-    for id in ["", " ", "   ", "\t", "\n", "\u{3000}", " \r\n "] {
+    for id in ["", " ", "   ", "\t", "\n", "\u{3000}", " \r\n ", "\u{200B}", "\u{FEFF}", " \u{2060} "] {
       #expect(Rules.id(id) == blank, "\(Array(id.unicodeScalars))")
     }
     // Anything else is an ID, as it is (FORMAT.md: yarn makes UUIDs, other tools' IDs are kept).

@@ -135,6 +135,29 @@ import Testing
     }
   }
 
+  /// A needle size under 0.5 mm, which an older yarn took (QA: `tool add --size 0.001mm`),
+  /// is kept by a restore into an empty library and by a merge: the rule refuses it only
+  /// when it is given.
+  @Test func aNeedleSizeAnOlderYarnTookIsRestoredAndMerged() throws {
+    try Support.withScratch { dir in
+      let old = try LibraryStore(directory: dir.appendingPathComponent("old"), mode: .readWrite)
+      var project = Project(id: "p-lace", name: "Lace")
+      project.needleSizes = [try #require(NeedleSize(millimetres: 0.001))]
+      let tool = Tool(id: "t-pin", name: "Pin", kind: .dpn, size: NeedleSize(millimetres: 0.001))
+      try old.insert(library: Library(projects: [project], tools: [tool]))
+      let zip = try backup(old, dir.appendingPathComponent("old.zip"))
+
+      let empty = try LibraryStore(directory: dir.appendingPathComponent("empty"), mode: .readWrite)
+      try Backup.restore(from: zip, into: empty)
+      #expect(try empty.library() == (try old.library()))
+      let mine = try Support.makeStore(in: dir)
+      let report = try Backup.restore(from: zip, into: mine, options: RestoreOptions(mode: .merge))
+      #expect(report.added.projects == 1)
+      #expect(try mine.tool(id: "t-pin")?.size?.millimetreText == "0.001 mm")
+      #expect(try mine.project(id: "p-lace")?.needleSizes == project.needleSizes)
+    }
+  }
+
   @Test func anyConflictRefusesTheWholeMergeAndListsThemAll() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

@@ -44,14 +44,21 @@ import Testing
     #expect(Amount.format(0.05) == "0.05")
     #expect(Amount.format(1.10) == "1.1")
     #expect(Amount.format(-1.25) == "-1.25")
-    #expect(Amount.format(-0.004) == "0")
+    // Above 0 (or below) and too small for two decimals: two significant digits, not 0.
+    #expect(Amount.format(-0.004) == "-0.004")
+    #expect(Amount.format(0.0049) == "0.0049")
     #expect(Amount.format(250) == "250")
     // 8.818490487395... oz = 250 g / 28.349523125 g.
     #expect(Amount.format(250 / 28.349_523_125) == "8.82")
     // Past Int64 cents: the whole number's digits, no exponent.
     #expect(Amount.format(1e20) == "100000000000000000000")
-    #expect(Amount.format(1e308) == "1e+308")
-    #expect(Amount.format(-1.7976931348623157e308) == "-1.7976931348623157e+308")
+    // Every Double, however large: digits (Python: str(int(1e308)), 309 digits).
+    let huge = Amount.format(1e308)
+    #expect(huge.count == 309 && huge.hasPrefix("1000000000000000010979063629440455417404"))
+    #expect(huge.hasSuffix("0223118336"))
+    let largest = Amount.format(-1.7976931348623157e308)
+    #expect(largest.count == 310 && largest.hasPrefix("-179769313486231570814527423731704356798"))
+    #expect(largest.hasSuffix("4124858368"))
   }
 
   @Test func instantsWithOffsetsBeforeTheGregorianReformAreProlepticGregorian() {

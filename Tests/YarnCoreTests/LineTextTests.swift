@@ -18,6 +18,20 @@ import Testing
     #expect(LineText.checked("e\u{301}te\u{301} 👩\u{200D}👧") == .success("e\u{301}te\u{301} 👩\u{200D}👧"))
   }
 
+  /// Blank is what shows as nothing: white space and invisible format characters (category
+  /// Cf, default-ignorable), alone or together; a visible character among them is text.
+  @Test func invisibleFormatCharactersAloneAreBlank() {
+    for blank in [
+      "", " ", "\u{A0}", "\t\n", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{AD}",
+      "\u{3164}", " \u{200B}\u{FEFF} ", "\u{FE0F}",
+    ] {
+      #expect(LineText.isBlank(blank), "\(Array(blank.unicodeScalars))")
+    }
+    for text in ["a", "\u{200B}a", "👩\u{200D}👧", "e\u{301}", "\u{301}", "\u{E000}", "-"] {
+      #expect(!LineText.isBlank(text), "\(Array(text.unicodeScalars))")
+    }
+  }
+
   @Test func controlCharactersAreRefusedEvenAtEitherEnd() {
     #expect(LineText.checked("Cascade\n220") == .failure(.controlCharacter("\n")))
     #expect(LineText.checked("Cascade 220\n") == .failure(.controlCharacter("\n")))

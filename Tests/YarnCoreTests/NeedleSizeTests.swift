@@ -62,8 +62,8 @@ import Testing
     #expect(problem("UK 15").hasPrefix("\"UK 15\" is not an old UK needle size; UK sizes: 14, 13,"))
     #expect(problem("Z-20").hasPrefix("\"Z-20\" is not a crochet hook size; hooks: B-1, C-2,"))
     #expect(problem("steel 14").hasPrefix("\"steel 14\" is not a steel hook size in the table"))
-    #expect(problem("0mm") == "\"0mm\" is 0; a size is more than 0 mm")
-    #expect(problem("-3mm") == "\"-3mm\" is negative; a size is more than 0 mm")
+    #expect(problem("0mm") == "\"0mm\" is 0; a size is 0.5 to 100 mm")
+    #expect(problem("-3mm") == "\"-3mm\" is negative; a size is 0.5 to 100 mm")
     #expect(problem("101mm") == "\"101mm\" is over 100 mm")
     #expect(problem("7") == "\"7\" has no unit: write 7mm, US 7 or UK 7")
     #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
@@ -71,6 +71,58 @@ import Testing
     #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")
     #expect(NeedleSize(millimetres: 0) == nil)
     #expect(NeedleSize(millimetres: .nan) == nil)
+  }
+
+  /// Sizes are kept in whole thousandths of a millimetre (the finest the charts give,
+  /// 3.125 mm): what is kept is what is shown, named and compared (QA: 4.4999 mm was US 7
+  /// and 4.499 mm was "4.5 mm" without a name, and the two were not the same size).
+  @Test func sizesAreKeptToAThousandthOfAMillimetre() throws {
+    // 4.4999 mm is 4.5 mm, US 7: the row itself, not a nearby one.
+    let nearly = try NeedleSize(parsing: "4.4999mm")
+    #expect(nearly.millimetres == 4.5)
+    #expect(nearly.text(.needle) == "4.5 mm (US 7)")
+    #expect(nearly == (try NeedleSize(parsing: "US 7")))
+    // 4.499 mm is between the rows: shown with its three decimals, without a name.
+    let between = try NeedleSize(parsing: "4.499mm")
+    #expect(between.millimetres == 4.499)
+    #expect(between.millimetreText == "4.499 mm")
+    #expect(between.usNeedle == nil && between.ukNeedle == nil && between.hook == nil)
+    #expect(between.text(.both) == "4.499 mm")
+    #expect(between != (try NeedleSize(parsing: "4.5mm")))
+    // A size some charts add, 3.125 mm, is shown as it is (it was "3.13 mm").
+    #expect(try NeedleSize(parsing: "3.125mm").text(.both) == "3.125 mm")
+    #expect(try NeedleSize(parsing: "5.0004 mm").text(.both) == "5 mm (US 8 / H-8)")
+    #expect(try NeedleSize(parsing: "5.0006 mm").text(.both) == "5.001 mm")
+    // A stored size is kept so as well, as the store and a backup read it.
+    #expect(NeedleSize(millimetres: 4.4999)?.millimetres == 4.5)
+    #expect(NeedleSize(millimetres: 6.50001)?.text(.needle) == "6.5 mm (US 10½)")
+  }
+
+  /// No needle or hook is under 0.5 mm (the tables' finest is a steel hook #14, 0.9 mm):
+  /// such a size typed is refused (QA: 0.001 mm was taken and listed as "0 mm"); one an older
+  /// yarn stored is still read, and shown as it is.
+  @Test func aSizeUnderHalfAMillimetreIsRefusedWhenGiven() throws {
+    func problem(_ text: String) -> String {
+      do {
+        _ = try NeedleSize(parsing: text)
+        return "accepted"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(problem("0.001mm") == "\"0.001mm\" is under the smallest needle or hook size, 0.5 mm")
+    #expect(problem("0.49mm") == "\"0.49mm\" is under the smallest needle or hook size, 0.5 mm")
+    #expect(problem("0.0001mm") == "\"0.0001mm\" is under the smallest needle or hook size, 0.5 mm")
+    #expect(try NeedleSize(parsing: "0.5mm").text(.both) == "0.5 mm")
+    #expect(
+      Rules.needleSize(0.001)?.description
+        == "size 0.001 mm is under the smallest needle or hook size, 0.5 mm")
+    #expect(Rules.needleSize(-2)?.description == "size -2 mm is negative; a size is 0.5 to 100 mm")
+    #expect(Rules.needleSize(100.5)?.description == "size 100.5 mm is over 100 mm")
+    #expect(Rules.needleSize(0.5) == nil && Rules.needleSize(100) == nil)
+    // Read from a library or backup of an older yarn: kept, never shown as 0 mm.
+    #expect(NeedleSize(millimetres: 0.001)?.millimetreText == "0.001 mm")
+    #expect(NeedleSize(millimetres: 0.0001)?.millimetreText == "0.001 mm")
   }
 
   @Test func toolKindsAndRules() {

@@ -40,6 +40,15 @@ import Testing
   static let badYarns: [(Yarn, String)] = [
     (Yarn(id: "y1", name: ""), "yarn y1 (): name is blank"),
     (Yarn(id: "y1", name: " \u{3000} "), "yarn y1 ( \u{3000} ): name is blank"),
+    // Invisible format characters alone are blank too (QA: U+200B or U+FEFF alone was taken,
+    // and shown as an empty name).
+    (Yarn(id: "y1", name: "\u{200B}"), "yarn y1 (\u{200B}): name is blank"),
+    (Yarn(id: "y1", name: "\u{FEFF}"), "yarn y1 (\u{FEFF}): name is blank"),
+    (Yarn(id: "y1", name: "\u{200C}\u{200D}\u{2060}"), "yarn y1 (\u{200C}\u{200D}\u{2060}): name is blank"),
+    (
+      Yarn(id: "y1", name: "Rios", brand: "\u{200B}"),
+      "yarn y1 (Rios): brand is blank (an unknown value is left out)"
+    ),
     (Yarn(id: "y1", name: "Rios "), "yarn y1 (Rios ): name has spaces around it"),
     (
       Yarn(id: "y1", name: "Rios\nAzul"),

@@ -72,6 +72,56 @@ import Testing
     }
   }
 
+  /// A size under 0.5 mm (`Rules.needleSize`) is refused when it is given, by insert and by
+  /// an update that changes it; one an older yarn stored (a library document's, restored by
+  /// `insert(library:)`) is kept, and stays through an edit of another field.
+  @Test func aSizeUnderHalfAMillimetreIsRefusedWhenGivenAndKeptWhenStored() throws {
+    try withTemporaryDirectory { dir in
+      let store = try LibraryStore(directory: dir, mode: .readWrite)
+      defer { try? store.close() }
+      let tiny = millimetres(0.001)
+      func refusal(_ body: () throws -> Void) -> String? {
+        do {
+          try body()
+          return nil
+        } catch {
+          return "\(error)"
+        }
+      }
+      #expect(
+        refusal { try store.insert(Tool(id: "t-1", name: "Pin", kind: .dpn, size: tiny)) }
+          == "tool t-1 (Pin): size 0.001 mm is under the smallest needle or hook size, 0.5 mm")
+      var project = Project(id: "p-1", name: "Lace")
+      project.needleSizes = [five, tiny]
+      #expect(
+        refusal { try store.insert(project) }
+          == "project p-1 (Lace): needle size 0.001 mm is under the smallest needle or hook size, 0.5 mm")
+      #expect(try store.tools().isEmpty && store.projects().isEmpty)
+
+      // As an older yarn stored them: restored, and edited in another field.
+      let old = Tool(id: "t-1", name: "Pin", kind: .dpn, size: tiny)
+      try store.insert(library: Library(projects: [project], tools: [old]))
+      var renamed = old
+      renamed.name = "Pin 2"
+      try store.update(renamed)
+      #expect(try store.tool(id: "t-1") == renamed)
+      var retitled = project
+      retitled.name = "Lace 2"
+      try store.update(retitled)
+      #expect(try store.project(id: "p-1")?.needleSizes == [five, tiny])
+      // A new size under the smallest is refused in an update too.
+      renamed.size = millimetres(0.3)
+      #expect(
+        refusal { try store.update(renamed) }
+          == "tool t-1 (Pin 2): size 0.3 mm is under the smallest needle or hook size, 0.5 mm")
+      retitled.needleSizes = [tiny, millimetres(0.2)]
+      #expect(
+        refusal { try store.update(retitled) }
+          == "project p-1 (Lace 2): needle size 0.2 mm is under the smallest needle or hook size, 0.5 mm")
+      #expect(try store.tool(id: "t-1")?.size == tiny)
+    }
+  }
+
   @Test func aProjectsNeedleSizesAreKeptInOrderAndUndone() throws {
     try withTemporaryDirectory { dir in
       let store = try LibraryStore(directory: dir, mode: .readWrite)

@@ -973,7 +973,7 @@ import Testing
           """),
         Self.source(
           "t.weft",
-          #"{"weft_version": "1.0", "type": "tool", "items": [{"tool_type": "circular", "metric_size_mm": -2}]}"#
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"tool_type": "circular", "metric_size_mm": -2}, {"tool_type": "dpn", "metric_size_mm": 0.001}]}"#
         ),
       ], into: store)
     #expect(
@@ -987,7 +987,10 @@ import Testing
         "m.weft: items[2].tags[1]: tag \"\(long)\" is 60 characters long; the limit is 50",
         // A tool without an id still has its size checked.
         "t.weft: items[0].id: is missing; WEFT requires it",
-        "t.weft: items[0].metric_size_mm: -2 mm is not a needle size: more than 0 and at most 100 mm",
+        "t.weft: items[0].metric_size_mm: -2 mm is negative; a size is 0.5 to 100 mm",
+        // No needle is 0.001 mm (QA: it was taken, and listed as 0 mm).
+        "t.weft: items[1].id: is missing; WEFT requires it",
+        "t.weft: items[1].metric_size_mm: 0.001 mm is under the smallest needle or hook size, 0.5 mm",
       ])
     #expect(try store.yarns().isEmpty)
   }

@@ -146,10 +146,11 @@ extension ParsedValues {
     return references
   }
 
-  /// Blank: nothing but spaces and line breaks (`trimmingSpacesAndNewlines()`), shown with
-  /// its line breaks escaped (`LineText.visible`) so the message stays on one line.
+  /// Blank: nothing but spaces, line breaks and invisible format characters
+  /// (`LineText.isBlank`), shown with its line breaks escaped (`LineText.visible`) so the
+  /// message stays on one line.
   private func notBlank(_ value: String, label: String) throws(CLIError) -> String {
-    guard value.trimmingSpacesAndNewlines().isEmpty else { return value }
+    guard LineText.isBlank(value) else { return value }
     throw .badValue(
       command: command, name: label, value: LineText.visible(value),
       reason: "a reference cannot be blank: it names nothing")

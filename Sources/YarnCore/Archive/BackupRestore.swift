@@ -719,13 +719,13 @@ struct RestorePlan {
 }
 
 extension LibraryStore {
-  /// Inserts `item` (`insert(_:)` of its kind).
+  /// Inserts `item` (`insert(_:)` of its kind), a needle size an older yarn took kept.
   fileprivate func insert(_ item: LibraryItem) throws {
     switch item {
     case .note(let note): try insert(note)
-    case .project(let project): try insert(project)
+    case .project(let project): try insert(project, keepingOlderSizes: true)
     case .session(let session): try insert(session)
-    case .tool(let tool): try insert(tool)
+    case .tool(let tool): try insert(tool, keepingOlderSizes: true)
     case .yarn(let yarn): try insert(yarn)
     }
   }

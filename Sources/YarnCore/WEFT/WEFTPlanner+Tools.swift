@@ -127,13 +127,12 @@ extension WEFTPlanner {
       return (nil, "metric_size_mm")
     }
     if let millimetres = weft.metricSizeMm {
-      guard let size = NeedleSize(millimetres: millimetres) else {
-        problem(
-          item.file, "\(item.path).metric_size_mm",
-          "\(Amount.format(millimetres)) mm is not a needle size: more than 0 and at most 100 mm")
+      // The rule of a size typed (`Rules.needleSize`), in its words.
+      if let violation = Rules.needleSize(millimetres) {
+        problem(item.file, "\(item.path).metric_size_mm", violation.reason)
         return (nil, "metric_size_mm")
       }
-      return (size, "metric_size_mm")
+      return (NeedleSize(millimetres: millimetres), "metric_size_mm")
     }
     let named: [(String?, String, (String) -> String)] = [
       (weft.usSize, "us_size", { "US \($0)" }), (weft.hookSize, "hook_size", { $0 }),
@@ -165,10 +164,8 @@ extension WEFTPlanner {
     }
     var sizes: [NeedleSize] = []
     for (mm, path) in given {
-      guard let size = NeedleSize(millimetres: mm) else {
-        problem(
-          item.file, "\(item.path).\(path)",
-          "\(Amount.format(mm)) mm is not a needle size: more than 0 and at most 100 mm")
+      guard Rules.needleSize(mm) == nil, let size = NeedleSize(millimetres: mm) else {
+        problem(item.file, "\(item.path).\(path)", Rules.needleSize(mm)?.reason ?? "")
         continue
       }
       sizes.append(size)

@@ -87,13 +87,13 @@ public enum Rules {
 
   // MARK: IDs
 
-  /// An item's ID: not blank, that is neither empty nor only white space (`Character.isWhitespace`:
-  /// spaces, tabs, line breaks, …), which a table or a message would show as nothing.
+  /// An item's ID: not blank, that is neither empty nor only white space and invisible
+  /// format characters (`LineText.isBlank`: spaces, tabs, line breaks, U+200B, U+FEFF, …),
+  /// which a table or a message would show as nothing.
   /// Any other text is an ID, as it is (not trimmed; yarn makes lower-case UUIDs, another
   /// tool's IDs are kept).
   public static func id(_ id: String, field: String = "ID") -> RuleViolation? {
-    // `allSatisfy` stops at the first Character that is not white space: for a UUID, the first.
-    id.allSatisfy(\.isWhitespace) ? RuleViolation(field: field, reason: "is blank") : nil
+    LineText.isBlank(id) ? RuleViolation(field: field, reason: "is blank") : nil
   }
 
   /// `id` as a message shows it: as it is, or quoted with control characters and line
@@ -101,15 +101,16 @@ public enum Rules {
   /// blank or holds any, so that such an ID is seen (an older yarn accepted them). The one
   /// place an ID is made visible in messages.
   package static func shown(id: String) -> String {
-    id.allSatisfy(\.isWhitespace) || id.unicodeScalars.contains(where: LineText.isRefused)
+    LineText.isBlank(id) || id.unicodeScalars.contains(where: LineText.isRefused)
       ? "\"" + LineText.visible(id) + "\"" : id
   }
 
   // MARK: Text
 
-  /// A required one-line text, such as a name: not blank, then as `line(_:field:limit:)`.
+  /// A required one-line text, such as a name: not blank (`LineText.isBlank`: not only
+  /// spaces and invisible format characters such as U+200B), then as `line(_:field:limit:)`.
   public static func name(_ text: String, field: String = "name") -> RuleViolation? {
-    if text.trimmingSpaces().isEmpty, !text.unicodeScalars.contains(where: LineText.isRefused) {
+    if LineText.isBlank(text), !text.unicodeScalars.contains(where: LineText.isRefused) {
       return RuleViolation(field: field, reason: "is blank")
     }
     return line(text, field: field)
@@ -122,7 +123,7 @@ public enum Rules {
   ) -> RuleViolation? {
     guard let text else { return nil }
     if text.isEmpty { return RuleViolation(field: field, reason: "is empty (an unknown value is left out)") }
-    if text.trimmingSpaces().isEmpty, !text.unicodeScalars.contains(where: LineText.isRefused) {
+    if LineText.isBlank(text), !text.unicodeScalars.contains(where: LineText.isRefused) {
       return RuleViolation(field: field, reason: "is blank (an unknown value is left out)")
     }
     return line(text, field: field, limit: limit)
@@ -156,7 +157,7 @@ public enum Rules {
           + "a note may hold line feeds (U+000A), carriage returns and tabs, no other "
           + "control or separator character")
     }
-    if text.allSatisfy(\.isWhitespace) { return RuleViolation(field: field, reason: "is blank") }
+    if LineText.isBlank(text) { return RuleViolation(field: field, reason: "is blank") }
     let count = text.count
     if count > maximumNoteLength {
       return RuleViolation(

@@ -59,6 +59,22 @@ package enum LineText {
     return .success(trimmed)
   }
 
+  /// Whether `text` shows as nothing, which the rules call blank: empty, or only white
+  /// space (`Unicode.Scalar.Properties.isWhitespace`: spaces, tabs, line breaks, NBSP) and
+  /// invisible format characters (general category Cf, or a default-ignorable code point:
+  /// U+200B ZERO WIDTH SPACE, U+200C/U+200D zero width (non-)joiners, U+2060 WORD JOINER,
+  /// U+FEFF, U+00AD SOFT HYPHEN, U+3164 HANGUL FILLER, variation selectors, …). A table or a
+  /// message shows such a name as an empty cell (QA: a name of U+200B alone was taken).
+  package static func isBlank(_ text: some StringProtocol) -> Bool {
+    // `allSatisfy` stops at the first visible scalar: for most text, the first.
+    text.unicodeScalars.allSatisfy { scalar in
+      if scalar.isASCII { return scalar == " " || ("\t"..."\r").contains(scalar) }
+      let properties = scalar.properties
+      return properties.isWhitespace || properties.generalCategory == .format
+        || properties.isDefaultIgnorableCodePoint
+    }
+  }
+
   /// Whether `scalar` may not be in one-line text: category Cc, or U+2028 / U+2029.
   package static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
     // ASCII's category Cc is U+0000–U+001F and U+007F: no table look-up for it.

@@ -124,16 +124,18 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
     return "\(shown) \(unit.symbol(for: shownValue))"
   }
 
-  /// `value` rounded to at most 2 decimals with trailing zeros trimmed: `2.5`, `3`, `0.33`.
+  /// `value` in plain digits, never with an exponent: rounded to at most 2 decimals with
+  /// trailing zeros trimmed (`2.5`, `3`, `0.33`, `35273961949580410880`); a value other than
+  /// 0 that would round to 0 with its first two significant digits (`0.0012`,
+  /// `0.0000001`), so that it is not shown as 0.
   package static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
     let scaled = (value * 100).rounded()
     guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {
-      // Past 9 × 10^16 every Double is a whole number: its digits up to 10^21, without an
-      // exponent; beyond that (which only a hand-made backup holds) Swift's own `1e+308`.
-      return abs(value) < 1e21 ? Decimal(value.rounded()).description : String(value)
+      // Past 9 × 10^16 every Double is a whole number: all its digits.
+      return wholeDigits(value)
     }
-    if cents == 0 { return "0" }
+    if cents == 0 { return value == 0 ? "0" : smallDigits(value) }
     let magnitude = cents.magnitude
     var text = (cents < 0 ? "-" : "") + String(magnitude / 100)
     let fraction = magnitude % 100
@@ -141,6 +143,55 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       text += fraction < 10 ? ".0\(fraction)" : fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction)"
     }
     return text
+  }
+
+  /// The exact decimal digits of `value`, a finite whole number (`1000000000000000000000`
+  /// for 1e21), with its sign.
+  private static func wholeDigits(_ value: Double) -> String {
+    // value = significand × 2^exponent, the significand a whole number below 2^53: its digits
+    // (least significant first), doubled `exponent` times.
+    let magnitude = abs(value)
+    let exponent = Int(magnitude.exponent) - Double.significandBitCount
+    var digits: [UInt8] = []
+    var significand = UInt64(magnitude.significandBitPattern) | (1 << UInt64(Double.significandBitCount))
+    while significand > 0 {
+      digits.append(UInt8(significand % 10))
+      significand /= 10
+    }
+    for _ in 0..<max(0, exponent) {
+      var carry: UInt8 = 0
+      for index in digits.indices {
+        let doubled = digits[index] * 2 + carry
+        digits[index] = doubled % 10
+        carry = doubled / 10
+      }
+      if carry > 0 { digits.append(carry) }
+    }
+    return (value < 0 ? "-" : "") + String(digits.reversed().map { Character(String($0)) })
+  }
+
+  /// A value other than 0 whose size is under 0.005, to its first two significant digits in
+  /// plain digits: `0.0012`, `0.0000001`, `-0.003`.
+  private static func smallDigits(_ value: Double) -> String {
+    // The shortest round-trip digits of the value kept to two significant figures
+    // (`1.2e-07`), written out without the exponent.
+    let magnitude = abs(value)
+    var leadingZeros = 0
+    var scaled = magnitude
+    while scaled < 0.1 {
+      scaled *= 10
+      leadingZeros += 1
+    }
+    // `scaled` is in [0.1, 1): two significant digits are its first two decimals.
+    var twoDigits = Int((scaled * 100).rounded())
+    if twoDigits == 100 {
+      // 0.0999… rounds up to 0.1: one zero fewer.
+      twoDigits = 10
+      leadingZeros -= 1
+    }
+    var shown = String(twoDigits)
+    if shown.hasSuffix("0") { shown.removeLast() }
+    return (value < 0 ? "-" : "") + "0." + String(repeating: "0", count: leadingZeros) + shown
   }
 }
 

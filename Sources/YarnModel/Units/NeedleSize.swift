@@ -19,19 +19,33 @@
 ///
 /// "Source: Craft Yarn Council's www.YarnStandards.com".
 public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertible {
-  /// The diameter in millimetres: more than 0, at most `maximumMillimetres`.
+  /// The diameter in millimetres, in whole thousandths (`precision`): more than 0, at most
+  /// `maximumMillimetres`.
   public let millimetres: Double
 
   /// The largest size accepted, 100 mm (the tables end at 25 mm; the schema's CHECK allows
   /// up to 100).
   public static let maximumMillimetres = 100.0
 
-  /// A size of `millimetres`, or `nil` when it is not more than 0, not finite or over
-  /// `maximumMillimetres`.
+  /// The smallest size read from what people type or import, 0.5 mm: below the finest size
+  /// the tables' sources list (a steel hook #14, 0.9 mm, in ../shared/data/reference), with
+  /// room for the finer steel hooks some makers sell; a smaller one is no needle or hook
+  /// (`0.001mm`). A size under it that a library or backup of an older yarn holds is kept.
+  public static let minimumMillimetres = 0.5
+
+  /// The step sizes are kept in, 0.001 mm: the finest the tables' sources give (`3.125 mm`,
+  /// a US 3 in some charts). A size is rounded to it when it is made (`4.4999 mm` is
+  /// `4.5 mm`), so that what is kept is what is shown, compared and named.
+  public static let precision = 0.001
+
+  /// A size of `millimetres` rounded to the nearest 0.001 mm (`precision`; a size above 0
+  /// that rounds to 0 is kept as 0.001 mm), or `nil` when it is not more than 0, not finite
+  /// or over `maximumMillimetres`. It does not apply `minimumMillimetres`, so that a size an
+  /// older yarn stored is read; `Rules.needleSize(_:field:)` does, for new input.
   public init?(millimetres: Double) {
     guard millimetres.isFinite, millimetres > 0, millimetres <= NeedleSize.maximumMillimetres
     else { return nil }
-    self.millimetres = millimetres
+    self.millimetres = max((millimetres * 1000).rounded(), 1) / 1000
   }
 
   /// Whether `lhs` is the smaller size, by millimetres.
@@ -80,11 +94,9 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     (1.4, "8"), (1.5, "7"), (1.6, "6"),
   ]
 
-  /// Two sizes are the same table row when they differ by less than this (0.001 mm): sizes
-  /// are typed with at most a few decimals.
-  static let tolerance = 0.001
-
-  private func isRow(_ mm: Double) -> Bool { abs(mm - millimetres) < NeedleSize.tolerance }
+  /// Whether `mm`, a row of a table, is this size: equal in whole thousandths of a
+  /// millimetre (`precision`), as sizes are kept.
+  private func isRow(_ mm: Double) -> Bool { (mm * 1000).rounded() == (millimetres * 1000).rounded() }
 
   /// The US knitting needle size (`8`, `10½`), or `nil` between the table's rows.
   public var usNeedle: String? { NeedleSize.usNeedles.first { isRow($0.mm) }?.us }
@@ -96,9 +108,28 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     return NeedleSize.steelHooks.first { isRow($0.mm) }.map { "steel \($0.steel)" }
   }
 
-  /// The millimetres as people read them: at most 2 decimals, trailing zeros trimmed, `mm`
-  /// after a space: `5 mm`, `3.25 mm`, `12.75 mm`.
-  public var millimetreText: String { "\(Amount.format(millimetres)) mm" }
+  /// The millimetres as they are kept and people read them: at most 3 decimals
+  /// (`precision`), trailing zeros trimmed, `mm` after a space: `5 mm`, `3.25 mm`,
+  /// `3.125 mm`, `4.499 mm`.
+  public var millimetreText: String { "\(NeedleSize.format(millimetres)) mm" }
+
+  /// `millimetres` in whole thousandths, trailing zeros trimmed: `4.5`, `4.499`, `0.001`.
+  static func format(_ millimetres: Double) -> String {
+    guard millimetres.isFinite, abs(millimetres) < 1e12 else { return Rules.number(millimetres) }
+    let thousandths = Int64((millimetres * 1000).rounded())
+    let magnitude = thousandths.magnitude
+    var text = (thousandths < 0 ? "-" : "") + String(magnitude / 1000)
+    var fraction = magnitude % 1000
+    guard fraction != 0 else { return text }
+    var digits = 3
+    while fraction % 10 == 0 {
+      fraction /= 10
+      digits -= 1
+    }
+    let shown = String(fraction)
+    text += "." + String(repeating: "0", count: digits - shown.count) + shown
+    return text
+  }
 
   /// `5 mm (US 8 / H-8)`: the millimetres with the names `names` asks for that the tables
   /// give; a size between the rows is shown in millimetres only (`4.2 mm`), never as the
@@ -203,6 +234,9 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     guard let size = NeedleSize(millimetres: value) else {
       throw NeedleSizeParseError(input: input, problem: .tooLarge)
     }
+    if size.millimetres < NeedleSize.minimumMillimetres {
+      throw NeedleSizeParseError(input: input, problem: .tooSmall)
+    }
     self = size
   }
 }
@@ -238,6 +272,8 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     case zero
     /// Over `NeedleSize.maximumMillimetres`.
     case tooLarge
+    /// More than 0 mm and under `NeedleSize.minimumMillimetres`.
+    case tooSmall
     /// A name that the table does not have.
     case unknownName(Table)
     /// Not a size at all.
@@ -253,9 +289,10 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     case .missingUnit:
       let number = input.trimmingSpaces()
       return "\(quoted) has no unit: write \(number)mm, US \(number) or UK \(number)"
-    case .negative: return "\(quoted) is negative; a size is more than 0 mm"
-    case .zero: return "\(quoted) is 0; a size is more than 0 mm"
+    case .negative: return "\(quoted) is negative; \(Rules.needleSizeRange)"
+    case .zero: return "\(quoted) is 0; \(Rules.needleSizeRange)"
     case .tooLarge: return "\(quoted) is over \(Int(NeedleSize.maximumMillimetres)) mm"
+    case .tooSmall: return "\(quoted) is under \(Rules.smallestNeedleSize)"
     case .unknownName(.us):
       return "\(quoted) is not a US needle size; US sizes: "
         + NeedleSize.usNeedles.map(\.us).joined(separator: ", ")
@@ -273,5 +310,43 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
       return "\(quoted) is not a needle or hook size; give it in mm (4.5mm), as US 7, UK 7, "
         + "a hook (H-8, H) or a steel hook (steel 7)"
     }
+  }
+}
+
+extension Rules {
+  /// `the smallest needle or hook size, 0.5 mm`.
+  static var smallestNeedleSize: String {
+    "the smallest needle or hook size, \(NeedleSize.format(NeedleSize.minimumMillimetres)) mm"
+  }
+
+  /// `a size is 0.5 to 100 mm`.
+  static var needleSizeRange: String {
+    "a size is \(NeedleSize.format(NeedleSize.minimumMillimetres)) to "
+      + "\(Int(NeedleSize.maximumMillimetres)) mm"
+  }
+
+  /// A needle or hook size in millimetres read from what people type or import (`tool
+  /// add`, `--needle`, a WEFT file): finite, at least `NeedleSize.minimumMillimetres` and at
+  /// most `NeedleSize.maximumMillimetres` once kept to `NeedleSize.precision`. The words
+  /// of `NeedleSize(parsing:)`'s errors: `0.001 mm is under the smallest needle or hook size,
+  /// 0.5 mm`. The store checks it of a size given (a tool or project added, a size changed
+  /// in an update), not of one stored, so that a library or backup of an older yarn, which
+  /// took any size above 0, still opens, restores (`insert(library:)`) and is edited.
+  public static func needleSize(_ millimetres: Double, field: String = "size") -> RuleViolation? {
+    let shown = "\(number(millimetres)) mm"
+    guard millimetres.isFinite else {
+      return RuleViolation(field: field, reason: "\(shown) is not a finite number")
+    }
+    if millimetres < 0 {
+      return RuleViolation(field: field, reason: "\(shown) is negative; \(needleSizeRange)")
+    }
+    if millimetres == 0 { return RuleViolation(field: field, reason: "\(shown) is 0; \(needleSizeRange)") }
+    guard let size = NeedleSize(millimetres: millimetres) else {
+      return RuleViolation(field: field, reason: "\(shown) is over \(Int(NeedleSize.maximumMillimetres)) mm")
+    }
+    if size.millimetres < NeedleSize.minimumMillimetres {
+      return RuleViolation(field: field, reason: "\(shown) is under \(smallestNeedleSize)")
+    }
+    return nil
   }
 }

@@ -90,8 +90,10 @@ public struct RemainingEstimate: Hashable, Sendable {
         remaining: Amount(0, quantity.unit), source: .overdrawn, deficit: -left,
         unconverted: unconverted)
     } else {
+      // What is left within that noise is nothing (3 skeins less 1.5 and 1.5 converted from
+      // yards can leave 4e-16), not a tiny amount shown in its digits (`Amount.format`).
       self.init(
-        remaining: Amount(max(0, left), quantity.unit),
+        remaining: Amount(left <= tolerance ? 0 : left, quantity.unit),
         source: unconverted.isEmpty ? .estimate : .incomplete, deficit: nil,
         unconverted: unconverted)
     }

@@ -33,14 +33,16 @@ extension LibraryStore {
   ///   `StoreError.duplicateID` for an ID already in the store, `.brokenRule` for the first
   ///   item that breaks a rule of `Rules`, `.missingReference`,
   ///   `.missingAttachment`, `.sessionAlreadyRunning` when the document has two running
-  ///   sessions; nothing of `library` is kept then.
+  ///   sessions; nothing of `library` is kept then. A needle size under
+  ///   `NeedleSize.minimumMillimetres`, which an older yarn took, is kept: a library document
+  ///   (a backup's) restores as it was.
   public func insert(library: Library) throws {
     try write {
       for yarn in library.yarns { try insert(yarn) }
-      for project in library.projects { try insert(project) }
+      for project in library.projects { try insert(project, keepingOlderSizes: true) }
       for note in library.notes { try insert(note) }
       for session in library.sessions { try insert(session) }
-      for tool in library.tools { try insert(tool) }
+      for tool in library.tools { try insert(tool, keepingOlderSizes: true) }
     }
   }
 

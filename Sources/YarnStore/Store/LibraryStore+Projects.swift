@@ -59,10 +59,22 @@ extension LibraryStore {
   ///   a finished day, …); `.invalidData` for a malformed digest; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
   public func insert(_ project: Project) throws {
+    try insert(project, keepingOlderSizes: false)
+  }
+
+  /// `insert(_:)`; with `keepingOlderSizes`, a needle size under
+  /// `NeedleSize.minimumMillimetres`, which an older yarn took, is kept (`insert(library:)`,
+  /// a restore).
+  package func insert(_ project: Project, keepingOlderSizes: Bool) throws {
     try write {
       try LibraryStore.refuseNew(id: project.id, kind: .project, name: project.name)
       try LibraryStore.refuse(
         project.ruleViolations(), kind: .project, id: project.id, name: project.name)
+      if !keepingOlderSizes {
+        try LibraryStore.refuseNewSizes(
+          project.needleSizes ?? [], kept: [], field: "needle size", kind: .project, id: project.id,
+          name: project.name)
+      }
       if try exists("project", id: project.id) {
         throw StoreError.duplicateID(kind: .project, id: project.id)
       }
@@ -87,6 +99,10 @@ extension LibraryStore {
       guard let stored = try self.project(id: project.id) else {
         throw StoreError.notFound(kind: .project, id: project.id)
       }
+      // A needle size is checked when it is new: one an older yarn stored stays.
+      try LibraryStore.refuseNewSizes(
+        project.needleSizes ?? [], kept: stored.needleSizes ?? [], field: "needle size", kind: .project,
+        id: project.id, name: project.name)
       var bound = values(of: project)
       bound.append(.text(Lookup.key(project.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE

@@ -94,11 +94,22 @@ extension LibraryStore {
   ///
   /// - Throws: `StoreError.duplicateID` when its ID is taken; `.missingReference` when it
   ///   names a project that is not in the library; `.brokenRule` for a blank ID or naming the
-  ///   first field that breaks a rule (`Tool.ruleViolations()`); `.readOnly`, `.busy`, `.closed`, `.database`.
+  ///   first field that breaks a rule (`Tool.ruleViolations()`, or `Rules.needleSize`: a
+  ///   size under 0.5 mm); `.readOnly`, `.busy`, `.closed`, `.database`.
   public func insert(_ tool: Tool) throws {
+    try insert(tool, keepingOlderSizes: false)
+  }
+
+  /// `insert(_:)`; with `keepingOlderSizes`, a size under `NeedleSize.minimumMillimetres`,
+  /// which an older yarn took, is kept (`insert(library:)`, a restore).
+  package func insert(_ tool: Tool, keepingOlderSizes: Bool) throws {
     try write {
       try LibraryStore.refuseNew(id: tool.id, kind: .tool, name: tool.name)
       try LibraryStore.refuse(tool.ruleViolations(), kind: .tool, id: tool.id, name: tool.name)
+      if !keepingOlderSizes {
+        try LibraryStore.refuseNewSizes(
+          tool.size.map { [$0] } ?? [], kept: [], field: "size", kind: .tool, id: tool.id, name: tool.name)
+      }
       if try exists("tool", id: tool.id) { throw StoreError.duplicateID(kind: .tool, id: tool.id) }
       try connection.run(
         "INSERT INTO tool (\(LibraryStore.toolColumns), name_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -114,6 +125,14 @@ extension LibraryStore {
   public func update(_ tool: Tool) throws {
     try write {
       try LibraryStore.refuse(tool.ruleViolations(), kind: .tool, id: tool.id, name: tool.name)
+      // A size is checked when it changes: one an older yarn stored stays through an edit of
+      // another field.
+      let stored = try connection.query("SELECT size_mm FROM tool WHERE id = ?", [.text(tool.id)]) {
+        $0.isNull(0) ? nil : NeedleSize(millimetres: $0.double(0))
+      }
+      try LibraryStore.refuseNewSizes(
+        tool.size.map { [$0] } ?? [], kept: stored.compactMap { $0 }, field: "size", kind: .tool, id: tool.id,
+        name: tool.name)
       var bound = values(of: tool)
       bound.append(.text(Lookup.key(tool.name)))
       bound.append(bound.removeFirst())
@@ -234,6 +253,20 @@ extension LibraryStore {
 
 /// A project's needle sizes (table `project_needle`, schema v5).
 extension LibraryStore {
+  /// Throws `StoreError.brokenRule` for the first of `sizes` that is not among `kept` (what
+  /// the item has stored) and breaks `Rules.needleSize` (under 0.5 mm): a size is checked
+  /// when it is given, so that one an older yarn stored (it took any size above 0) stays
+  /// through an edit of another field and a library document restores.
+  static func refuseNewSizes(
+    _ sizes: [NeedleSize], kept: [NeedleSize], field: String, kind: StoreError.Kind, id: String, name: String
+  ) throws {
+    for size in sizes where !kept.contains(size) {
+      if let violation = Rules.needleSize(size.millimetres, field: field) {
+        throw StoreError.brokenRule(kind: kind, id: id, name: name, violation: violation)
+      }
+    }
+  }
+
   /// The needle sizes of the project `id` in their order, `nil` when it has none.
   func needleSizes(ofProject id: String) throws -> [NeedleSize]? {
     let sizes = try connection.query(
