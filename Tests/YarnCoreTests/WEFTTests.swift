@@ -1134,7 +1134,7 @@ import Testing
         "m.weft: materials[0].fiber_content[1].percentage: percentage 900 is not from 0 to 100",
         "m.weft: materials[0].packs[1].length_per_unit_yards: length per skein -1 yd is negative",
         "m.weft: projects[0].ext.knitting.needle_sizes_mm[0]: expected a number, found \"4\"",
-        "m.weft: projects[0].ext.knitting.needle_sizes_mm[1]: -1 mm is not a needle size: more than 0 and at most 100 mm",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[1]: -1 mm is negative; a size is 0.5 to 100 mm",
         "m.weft: progress[0].timer.sessions[0]: expected an object, found 5",
         "m.weft: progress[0].timer.sessions[2].duration_seconds: expected a whole number, found 2.5",
         "m.weft: progress[0].timer.sessions[1].started_at: \"yesterday\" is not a date and time (ISO 8601 with a zone)",
