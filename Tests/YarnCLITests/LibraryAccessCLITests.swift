@@ -256,4 +256,29 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.library.path) == ["library.sqlite"])
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
   }
+
+  /// A write-ahead log that is a directory (SQLite said `unable to open database file` with
+  /// its statement) is named in plain words, and the library is left as it was.
+  @Test func aWriteAheadLogThatIsADirectoryIsNamed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let wal = yarn.library.appendingPathComponent("library.sqlite-wal")
+    // The log holds the committed yarn (it is kept between commands): moved aside, then back.
+    let aside = yarn.directory.appendingPathComponent("wal-aside")
+    try FileManager.default.moveItem(at: wal, to: aside)
+    try FileManager.default.createDirectory(at: wal, withIntermediateDirectories: false)
+    for arguments in [["stash", "list"], ["stash", "add", "Cascade"]] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 74, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix(
+          "error: cannot access \(wal.path): it is a directory, not a file of the library's database; "
+            + "move it away\n"), "\(arguments): \(result.stderr)")
+    }
+    try FileManager.default.removeItem(at: wal)
+    try FileManager.default.moveItem(at: aside, to: wal)
+    #expect(try yarn.ok(["stash", "list"]).stdout.contains("Rios"))
+    #expect(!(try yarn.ok(["stash", "list"]).stdout.contains("Cascade")))
+  }
 }

@@ -199,6 +199,14 @@ public final class LibraryStore {
         }
       }
     } catch let error as DatabaseError {
+      // SQLite's own words for a companion file it cannot open say nothing of which: one
+      // that is a directory is named (looked for only once opening failed).
+      for suffix in ["-wal", "-shm", "-journal"]
+      where (try? LibraryStore.kind(of: databasePath + suffix)) == S_IFDIR {
+        throw StoreError.io(
+          path: databasePath + suffix,
+          reason: "it is a directory, not a file of the library's database; move it away")
+      }
       throw StoreError.wrap(error, database: databasePath)
     }
   }
