@@ -97,6 +97,28 @@ import Testing
     }
   }
 
+  /// One bad line of the manifest is one problem: an unsafe path it lists is not also said to
+  /// be of the wrong form, nor missing, whether or not the zip holds such an entry; a safe
+  /// path of no form a backup holds is said to be that, not also missing.
+  @Test func aBadManifestLineIsOneProblem() throws {
+    try Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("lines.zip")
+      let bytes = Data("x".utf8)
+      let digest = try SHA256Hasher.hexDigest(of: bytes)
+      let unsafe = BackupManifest.File(path: "../../../x", size: 1, sha256: digest)
+      let stray = BackupManifest.File(path: "notes.txt", size: 1, sha256: digest)
+      for extra in [[], [("../../../x", bytes)]] {
+        try Support.writeZip(try validEntries(extraFiles: [unsafe, stray]) + extra, to: zip)
+        let found = problems { try Backup.verify(zip) }
+        #expect(
+          found.map(\.description).sorted() == [
+            "manifest.json lists \"notes.txt\": not library.json or attachments/<sha256> (format version 1)",
+            "unsafe entry name \"../../../x\": has a \"..\" component",
+          ], "\(extra.count) entries: \(found)")
+      }
+    }
+  }
+
   @Test func reportsEveryProblemNotOnlyTheFirst() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("many.zip")

@@ -81,7 +81,8 @@ enum BackupChecks {
         problems.append(
           .invalidManifestEntry(file.path, reason: "sha256 is not 64 lower-case hex digits"))
       }
-      if file.path == BackupManifest.libraryPath { continue }
+      // A path named unsafe above is not also said to be of the wrong form.
+      if file.path == BackupManifest.libraryPath || unsafeReason(file.path) != nil { continue }
       if file.path.hasPrefix(BackupManifest.attachmentsDirectory) {
         let name = String(file.path.dropFirst(BackupManifest.attachmentsDirectory.count))
         if name != file.sha256 {

@@ -170,7 +170,14 @@ final class BackupReader {
     }
     for file in manifest.files {
       guard let entry = try? source.entry(named: file.path) else {
-        problems.append(.missing(file.path))
+        // A path the manifest may not list at all (unsafe, or of no form a backup holds) is
+        // said once, as that; only a path it may list is missing.
+        if BackupChecks.unsafeReason(file.path) == nil,
+          file.path == BackupManifest.libraryPath
+            || file.path.hasPrefix(BackupManifest.attachmentsDirectory)
+        {
+          problems.append(.missing(file.path))
+        }
         continue
       }
       if listing == nil, entry.isSymbolicLink { problems.append(.symbolicLink(file.path)) }
