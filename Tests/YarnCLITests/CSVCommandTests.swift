@@ -124,6 +124,26 @@ import YarnCore
     #expect(try yarn.run(["stash", "import", "missing.csv"]).status == 66)
   }
 
+  /// A cell of invisible characters alone (U+200B) is unknown, as one of spaces is, and a
+  /// tag of them is dropped as an empty one is (QA: U+200B was "line 3: brand is blank").
+  @Test func aCellOfInvisibleCharactersIsUnknownAsSpacesAre() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let csv =
+      "Name,Brand,Colorway,Stored In,Tags\r\nRios,   ,\u{200B},\u{FEFF}\u{2060},\"\u{200B}, ok,  \"\r\n"
+      + "Arroyo,\u{200B},x,,\r\n"
+    _ = try yarn.file("blank.csv", Data(csv.utf8))
+    try yarn.ok(["stash", "import", "blank.csv"])
+    let rios = try #require(try yarn.ok(["--json", "stash", "show", "Rios"]).json() as? [String: Any])
+    for key in ["brand", "colorway", "storedIn"] {
+      #expect(rios[key] == nil || rios[key] is NSNull, "\(key): \(rios[key] ?? "")")
+    }
+    #expect(rios["tags"] as? [String] == ["ok"])
+    let arroyo = try #require(try yarn.ok(["--json", "stash", "show", "Arroyo"]).json() as? [String: Any])
+    #expect(arroyo["brand"] == nil || arroyo["brand"] is NSNull)
+    #expect(arroyo["colorway"] as? String == "x")
+  }
+
   /// Ctrl-C during an import into a new library leaves no library and no temporary file.
   @Test func ctrlCDuringAnImportIntoANewLibraryLeavesNothing() throws {
     let yarn = try YarnRunner()

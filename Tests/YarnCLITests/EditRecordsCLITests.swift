@@ -122,6 +122,13 @@ import YarnCore
     #expect(project.contains("we\\tird\\nname.jpg (3 bytes)"))
     let json = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((json["photos"] as? [[String: Any]])?.first?["fileName"] as? String == "we\tird\nname.jpg")
+    // A near miss: the suggestion is escaped too, and the message stays on one line.
+    let miss = try yarn.run(["stash", "detach", "Rios", "we\tird\nname.png"])
+    #expect(miss.status == 65)
+    #expect(
+      miss.stderr.hasPrefix(
+        "error: no photo matches 'we\\tird\\nname.png'; did you mean 'we\\tird\\nname.jpg'?\n"),
+      "\(miss.stderr)")
     let detached = try yarn.ok(["stash", "detach", "Rios", "we\tird\nname.jpg"])
     #expect(detached.stderr == "detached we\\tird\\nname.jpg from yarn Rios\n")
   }

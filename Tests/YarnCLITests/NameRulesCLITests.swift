@@ -53,6 +53,50 @@ import YarnCore
       try yarn.run(["--json", "tool", "list"]).stdout.filter { !$0.isWhitespace } == "[]")
   }
 
+  /// An optional field of invisible characters alone is unknown, left out, as one of spaces
+  /// is (QA: `--brand $'\u200b'` was refused with 65 naming a yarn that was never made).
+  @Test func anOptionalFieldOfInvisibleCharactersIsUnknown() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let blank = "\u{200B}"
+    try yarn.ok([
+      "stash", "add", "Rios", "--brand", blank, "--colorway", "\u{FEFF}", "--dye-lot", "\u{2060}",
+      "--fiber", " \u{200B} ", "--location", blank, "--stored-in", blank, "--color-family", blank,
+    ])
+    let shown = try #require(try yarn.ok(["--json", "stash", "show", "Rios"]).json() as? [String: Any])
+    for key in ["brand", "colorway", "dyeLot", "fiber", "purchaseLocation", "storedIn", "colorFamily"] {
+      #expect(shown[key] == nil || shown[key] is NSNull, "\(key): \(shown[key] ?? "")")
+    }
+    try yarn.ok(["stash", "edit", "Rios", "--brand", "Malabrigo"])
+    // In an edit, it clears the field, as spaces do.
+    try yarn.ok(["stash", "edit", "Rios", "--brand", blank])
+    let cleared = try #require(try yarn.ok(["--json", "stash", "show", "Rios"]).json() as? [String: Any])
+    #expect(cleared["brand"] == nil || cleared["brand"] is NSNull)
+    try yarn.ok([
+      "project", "add", "Flax", "--pattern", blank, "--size-made", blank, "--made-for", blank,
+      "--pattern-url", blank,
+    ])
+    let project = try #require(try yarn.ok(["--json", "project", "show", "Flax"]).json() as? [String: Any])
+    #expect(project["pattern"] == nil || project["pattern"] is NSNull, "\(project["pattern"] ?? "")")
+    #expect(project["sizeMade"] == nil || project["sizeMade"] is NSNull)
+    #expect(project["madeFor"] == nil || project["madeFor"] is NSNull)
+    try yarn.ok(["tool", "add", "Cable", "--kind", "cable", "--material", blank])
+    let tool = try #require(try yarn.ok(["--json", "tool", "show", "Cable"]).json() as? [String: Any])
+    #expect(tool["material"] == nil || tool["material"] is NSNull)
+  }
+
+  /// A tag of invisible characters alone is empty, as one of spaces is: a usage error.
+  @Test func aTagOfInvisibleCharactersIsEmpty() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for tag in ["   ", "\u{200B}", "\u{2060}\u{FEFF}"] {
+      let result = try yarn.run(["stash", "add", "Rios", "--tag", tag])
+      #expect(result.status == 64, "\(result.stderr)")
+      #expect(result.stderr.contains("for --tag: is empty"), "\(result.stderr)")
+    }
+    #expect(try yarn.run(["--json", "stash", "list"]).stdout.filter { !$0.isWhitespace } == "[]")
+  }
+
   @Test func aControlCharacterIsAUsageErrorNamingItAndChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -208,6 +208,20 @@ import Testing
     }
   }
 
+  /// A tag of invisible characters alone is an empty tag, a broken rule, for verify and
+  /// restore alike (QA: a yarn with `"tags":["\u200b"]` passed `backup verify`).
+  @Test func aTagOfInvisibleCharactersIsEmpty() throws {
+    try Support.withScratch { dir in
+      let zip = try backup(
+        in: dir, yarns: [Self.yarn("y-1", "Rios", #","tags":["\u200b"]"#), Self.yarn("y-2", "Tweed")])
+      #expect(problems(zip) == ["library.json: yarn y-1 (Rios): tag is empty"])
+      let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
+      defer { try? store.close() }
+      #expect(throws: BackupError.self) { try Backup.restore(from: zip, into: store) }
+      #expect(try store.yarns().isEmpty)
+    }
+  }
+
   // MARK: 3. The count of problems
 
   @Test func theCountIsEveryProblemTheListingIsCapped() throws {

@@ -68,6 +68,30 @@ import Testing
     #expect(LineText.visible("plain 🧶") == "plain 🧶")
   }
 
+  /// A backslash is doubled only where it could be read as an escape: `a\tb.png` (backslash,
+  /// `t`) and `a<TAB>b.png` no longer both show as `a\tb.png`; `C:\stash` stays as it is.
+  @Test func visibleDoublesABackslashOnlyWhereItCouldReadAsAnEscape() {
+    #expect(LineText.visible("a\\tb.png") == "a\\\\tb.png")
+    #expect(LineText.visible("a\tb.png") == "a\\tb.png")
+    #expect(LineText.visible("C:\\stash\\wool") == "C:\\stash\\wool")
+    #expect(LineText.visible("a\\b\tc") == "a\\\\b\\tc")
+    #expect(LineText.visible("x\\\\y") == "x\\\\\\\\y")
+    #expect(LineText.visible("end\\") == "end\\")
+  }
+
+  /// An optional value: checked, then `nil` (unknown) when blank, invisible characters
+  /// alone as much as spaces alone; a control character is still refused.
+  @Test func anOptionalValueIsUnknownWhenBlank() {
+    #expect(LineText.optional("  Malabrigo ") == .success("Malabrigo"))
+    for blank in ["", "   ", "\u{3000}", "\u{200B}", " \u{FEFF}\u{2060} ", "\u{A0}\u{3000}"] {
+      #expect(LineText.optional(blank) == .success(nil), "\(Array(blank.unicodeScalars))")
+    }
+    #expect(LineText.optional("\t") == .failure(.controlCharacter("\t")))
+    #expect(LineText.optional("\u{200B}a") == .success("\u{200B}a"))
+    #expect(LineText.isBlankLine("\u{200B}"))
+    #expect(!LineText.isBlankLine("\n"))
+  }
+
   // MARK: Stash import
 
   private static func plan(_ csv: String, store: LibraryStore) throws -> StashCSV.ImportPlan {

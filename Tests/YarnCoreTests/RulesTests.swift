@@ -50,6 +50,10 @@ import Testing
       "yarn y1 (Rios): brand is blank (an unknown value is left out)"
     ),
     (Yarn(id: "y1", name: "Rios "), "yarn y1 (Rios ): name has spaces around it"),
+    // A tag of invisible characters alone is empty, as an empty one is (QA: U+200B was taken
+    // as a tag and shown as nothing).
+    (Yarn(id: "y1", name: "Rios", tags: ["ok", "\u{200B}"]), "yarn y1 (Rios): tag is empty"),
+    (Yarn(id: "y1", name: "Rios", tags: ["\u{2060}\u{FEFF}"]), "yarn y1 (Rios): tag is empty"),
     (
       Yarn(id: "y1", name: "Rios\nAzul"),
       "yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"

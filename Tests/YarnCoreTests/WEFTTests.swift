@@ -811,6 +811,28 @@ import Testing
     #expect(try store.project(id: "p-carbeth") == expectedProject)
   }
 
+  /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
+  /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
+  /// colorway was refused and the tag imported as an empty one).
+  @Test func blankTextOfInvisibleCharactersIsLeftOutAsSpacesAre() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "b.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [{"id": "y1", "name": "Rios", "material_type": "yarn", "status": "in-stash",
+             "brand": "\\u00a0\\u3000", "colorway": "\\u200b", "tags": ["\\u2060", "ok", " \\ufeff"]}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    let yarn = try #require(try store.yarn(id: "y1"))
+    #expect(yarn.brand == nil)
+    #expect(yarn.colorway == nil)
+    #expect(yarn.tags == ["ok"])
+  }
+
   // MARK: Timer totals, lengths, finished days, words
 
   /// A `total_seconds` that is not the sum of the sessions (3600 + 5400 = 9000 s) is said

@@ -43,7 +43,8 @@ struct ParsedValues: Equatable {
   ///   character (naming it: `holds a line break (U+000A); it must be one line`) or is too
   ///   long, in the words of the model's rules (`Rules.name(_:field:)`).
   func nonEmptyName(_ value: String, label: String) throws(CLIError) -> String {
-    let name = try line(value, label: label)
+    // A blank name is `nil` here, and the name rule says it is blank.
+    let name = try line(value, label: label) ?? ""
     if let violation = Rules.name(name) {
       throw .badValue(command: command, name: label, value: value, reason: violation.reason)
     }
@@ -54,24 +55,23 @@ struct ParsedValues: Equatable {
   /// where an empty value means "clear it".
   ///
   /// - Parameter limit: the most Characters allowed (200; `Rules.maximumURLLength` for a URL).
-  /// - Returns: `nil` when the option is absent, `.some(nil)` for an empty value or one of
-  ///   spaces only (`--brand ""`), else the value without the spaces around it.
+  /// - Returns: `nil` when the option is absent, `.some(nil)` for a blank value
+  ///   (`LineText.optional`: empty, spaces only, or invisible characters only such as
+  ///   U+200B: `--brand ""`), else the value without the spaces around it.
   /// - Throws: `CLIError.badValue` naming the option, when the value holds a control
   ///   character or is too long.
   func singleLine(_ name: String, limit: Int = LineText.maximumLength) throws(CLIError) -> String?? {
     guard let text = value(name) else { return nil }
-    let label = "--\(name)"
-    let trimmed = try line(text, label: label, limit: limit)
-    return .some(trimmed.isEmpty ? nil : trimmed)
+    return .some(try line(text, label: "--\(name)", limit: limit))
   }
 
-  /// `text` checked by `LineText.checked(_:limit:)`; a problem is `CLIError.badValue` whose
+  /// `text` checked by `LineText.optional(_:limit:)`; a problem is `CLIError.badValue` whose
   /// reason is the model's rule's (`Rules.line(_:field:limit:)`), such as `holds a line break
   /// (U+000A); it must be one line`.
   private func line(
     _ text: String, label: String, limit: Int = LineText.maximumLength
-  ) throws(CLIError) -> String {
-    switch LineText.checked(text, limit: limit) {
+  ) throws(CLIError) -> String? {
+    switch LineText.optional(text, limit: limit) {
     case .success(let trimmed):
       return trimmed
     case .failure(let problem):

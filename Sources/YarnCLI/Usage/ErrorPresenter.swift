@@ -139,7 +139,8 @@ enum ErrorPresenter {
       report.code = .dataError
       report.message =
         "no \(kind) matches '\(LineText.visible(reference))'"
-        + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        // A suggestion is a name or a file name: escaped as the reference is, on one line.
+        + (suggestion.map { "; did you mean '\(LineText.visible($0))'?" } ?? "")
       report.hint =
         kind == "photo"
         ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"

@@ -520,8 +520,8 @@ struct StashRowReader {
   /// (reading the row records why).
   func matchKey(comparing compared: Set<StashCSV.Column>) -> StashMatchKey? {
     func value(_ column: StashCSV.Column) -> String?? {
-      guard let text = cell(column), case .success(let value) = LineText.checked(text) else { return nil }
-      return .some(value.isEmpty ? nil : value)
+      guard let text = cell(column), case .success(let value) = LineText.optional(text) else { return nil }
+      return .some(value)
     }
     guard let name = value(.name), let name, !name.isEmpty else { return nil }
     var parts: [StashCSV.Column: String?] = [:]
@@ -558,12 +558,13 @@ struct StashRowReader {
       cell(column).map { $0.isEmpty ? nil : $0 }
     }
     /// A one-line text cell: `nil` without the column or when the cell is refused (a problem
-    /// is recorded), `.some(nil)` when empty or spaces only.
+    /// is recorded), `.some(nil)` when blank (unknown, as `LineText.optional` has it: empty,
+    /// spaces only, or invisible characters only such as U+200B).
     func oneLine(_ column: StashCSV.Column) -> String?? {
       guard let text = cell(column), let value = line(column, text) else {
         return nil
       }
-      return .some(value.isEmpty ? nil : value)
+      return .some(LineText.isBlank(value) ? nil : value)
     }
     if let value = oneLine(.brand) { yarn.brand = value }
     if let value = oneLine(.colorway) { yarn.colorway = value }

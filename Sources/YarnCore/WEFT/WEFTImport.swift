@@ -239,7 +239,7 @@ public enum WEFTImport {
   /// percentage is its name alone. `nil` when no entry names a fiber.
   static func fiberText(_ content: [WEFT.FiberContent]) -> String? {
     let parts = content.compactMap { entry -> String? in
-      guard let fiber = entry.fiber?.trimmingSpaces(), !fiber.isEmpty else { return nil }
+      guard let fiber = entry.fiber?.trimmingSpaces(), !LineText.isBlankLine(fiber) else { return nil }
       return entry.percentage.map { "\(Amount.format($0))% \(fiber)" } ?? fiber
     }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")

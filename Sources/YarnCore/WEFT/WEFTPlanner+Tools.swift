@@ -48,7 +48,9 @@ extension WEFTPlanner {
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item)
-      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter { !$0.isEmpty }
+      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
+        !LineText.isBlankLine($0)
+      }
       tool.name =
         line(weft.name, item, "name")
         ?? (named.isEmpty

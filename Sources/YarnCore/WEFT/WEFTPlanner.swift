@@ -370,14 +370,15 @@ struct WEFTPlanner {
     return value
   }
 
-  /// A one-line text (`LineText`, the rule of `Rules.line`): trimmed, `nil` when empty, or
-  /// `nil` with a problem.
+  /// A one-line text (`LineText.optional`, the rule of `Rules.line`): trimmed, `nil` when
+  /// blank (unknown: spaces only, or invisible characters only such as U+200B), or `nil`
+  /// with a problem.
   mutating func line(_ value: String?, _ item: WEFTItem, _ key: String, limit: Int = Rules.maximumNameLength)
     -> String?
   {
     guard let value else { return nil }
-    switch LineText.checked(value, limit: limit) {
-    case .success(let text): return text.isEmpty ? nil : text
+    switch LineText.optional(value, limit: limit) {
+    case .success(let text): return text
     case .failure(let failure):
       problem(
         item.file, "\(item.path).\(key)", Rules.line(value, field: "", limit: limit)?.reason ?? "\(failure)")
@@ -390,15 +391,16 @@ struct WEFTPlanner {
   mutating func tags(_ given: [String]?, _ item: WEFTItem) -> [String] {
     var kept: [String] = []
     for (index, tag) in (given ?? []).enumerated() {
+      // A blank tag (spaces, or invisible characters such as U+2060) is dropped, as
+      // `Tags.adding` drops it.
+      let blank = LineText.isBlankLine(tag.trimmingSpaces())
       // The rule of tags (`Rules.tags`), each tag at its own index, every bad one said.
-      if !tag.trimmingSpaces().isEmpty,
-        let violation = Rules.tags([tag.trimmingSpaces()])
-      {
+      if !blank, let violation = Rules.tags([tag.trimmingSpaces()]) {
         problem(item.file, "\(item.path).tags[\(index)]", "\(violation)")
         continue
       }
       let added = Tags.adding([tag], to: kept)
-      if added.count == kept.count, !tag.trimmingSpaces().isEmpty {
+      if added.count == kept.count, !blank {
         omit(item.file, "\(item.path).tags[\(index)]", "the tag \"\(tag)\" is given before (case aside)")
       }
       kept = added
@@ -673,7 +675,7 @@ extension WEFTPlanner {
     }
     if let content = material.fiberContent {
       for (index, entry) in content.enumerated() {
-        if (entry.fiber ?? "").trimmingSpaces().isEmpty {
+        if LineText.isBlankLine((entry.fiber ?? "").trimmingSpaces()) {
           omit(item.file, "\(item.path).fiber_content[\(index)]", "names no fiber")
         }
         if let percentage = entry.percentage, !WEFTImport.fiberPercentages.contains(percentage) {
@@ -831,8 +833,8 @@ extension WEFTPlanner {
   }
 
   private func lineText(_ text: String?) -> String? {
-    guard let text, case .success(let value) = LineText.checked(text) else { return nil }
-    return value.isEmpty ? nil : value
+    guard let text, case .success(let value) = LineText.optional(text) else { return nil }
+    return value
   }
 
   /// A put-up figure from the packs (the metric one when both are given), checked across

@@ -110,7 +110,7 @@ public enum Rules {
   /// A required one-line text, such as a name: not blank (`LineText.isBlank`: not only
   /// spaces and invisible format characters such as U+200B), then as `line(_:field:limit:)`.
   public static func name(_ text: String, field: String = "name") -> RuleViolation? {
-    if LineText.isBlank(text), !text.unicodeScalars.contains(where: LineText.isRefused) {
+    if LineText.isBlankLine(text) {
       return RuleViolation(field: field, reason: "is blank")
     }
     return line(text, field: field)
@@ -123,7 +123,7 @@ public enum Rules {
   ) -> RuleViolation? {
     guard let text else { return nil }
     if text.isEmpty { return RuleViolation(field: field, reason: "is empty (an unknown value is left out)") }
-    if LineText.isBlank(text), !text.unicodeScalars.contains(where: LineText.isRefused) {
+    if LineText.isBlankLine(text) {
       return RuleViolation(field: field, reason: "is blank (an unknown value is left out)")
     }
     return line(text, field: field, limit: limit)
@@ -202,7 +202,7 @@ public enum Rules {
   // MARK: Stash and project details
 
   /// Tags (`Tags`): each one line without spaces around it (`line(_:field:limit:)`), not
-  /// empty, at most `maximumTagLength` Characters, without a comma (the CSV cell's
+  /// empty (nor blank: only invisible characters such as U+200B, `LineText.isBlank`), at most `maximumTagLength` Characters, without a comma (the CSV cell's
   /// separator); no two the same by `Lookup.key` (case and Unicode normalization aside).
   public static func tags(_ tags: [String], field: String = "tag") -> RuleViolation? {
     var keys = Set<String>()
@@ -211,6 +211,8 @@ public enum Rules {
       if let violation = line(tag, field: field, limit: maximumTagLength) {
         return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
       }
+      // A tag that shows as nothing is empty to a reader, whatever it holds.
+      if LineText.isBlank(tag) { return RuleViolation(field: field, reason: "is empty") }
       if tag.contains(",") {
         return RuleViolation(
           field: field, reason: "\"\(tag)\" holds a comma; a comma separates tags (use two tags)")

@@ -93,13 +93,14 @@ public enum StashStatus: String, Codable, CaseIterable, Hashable, Sendable {
 /// The first spelling given is kept; tags keep the order they were added in.
 public enum Tags {
   /// `tags` with each of `added` (trimmed) after them, unless an equal tag is already there.
-  /// Empty ones are dropped; the rules are checked by `Rules.tags(_:field:)`, not here.
+  /// Blank ones (empty, or only invisible characters such as U+200B: `LineText.isBlankLine`)
+  /// are dropped; the rules are checked by `Rules.tags(_:field:)`, not here.
   public static func adding(_ added: [String], to tags: [String]) -> [String] {
     var out = tags
     var keys = Set(tags.map(Lookup.key))
     for tag in added {
       let trimmed = tag.trimmingSpaces()
-      guard !trimmed.isEmpty, keys.insert(Lookup.key(trimmed)).inserted else { continue }
+      guard !LineText.isBlankLine(trimmed), keys.insert(Lookup.key(trimmed)).inserted else { continue }
       out.append(trimmed)
     }
     return out
@@ -111,7 +112,7 @@ public enum Tags {
     return tags.filter { !keys.contains(Lookup.key($0)) }
   }
 
-  /// Reads a CSV cell's tags: split at commas, each trimmed, empty ones dropped, equal ones
+  /// Reads a CSV cell's tags: split at commas, each trimmed, blank ones dropped, equal ones
   /// once (`adding`). `cozy, gift ,Cozy` is `["cozy", "gift"]`.
   public static func parsing(_ cell: String) -> [String] {
     adding(cell.split(separator: ",", omittingEmptySubsequences: false).map(String.init), to: [])

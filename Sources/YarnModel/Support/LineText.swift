@@ -75,6 +75,24 @@ package enum LineText {
     }
   }
 
+  /// Whether `text` is blank (`isBlank`) and holds no refused character (`isRefused`): the
+  /// text a one-line field takes as "nothing given" (a tab or a line break is refused as such
+  /// instead, in the words of `Rules.line(_:field:limit:)`).
+  package static func isBlankLine(_ text: some StringProtocol) -> Bool {
+    isBlank(text) && !text.unicodeScalars.contains(where: isRefused)
+  }
+
+  /// An optional one-line value as every way in takes it (the tool's options, the CSV
+  /// import, the WEFT import): checked (`checked(_:limit:)`), and `nil` — unknown, left
+  /// out — when what is left is blank (`isBlank`: empty, only spaces, or only invisible
+  /// characters such as U+200B), so that `"   "` and `"\u{200B}"` are both unknown.
+  ///
+  /// - Parameter limit: the most Characters allowed, or `nil` for no limit.
+  /// - Returns: the trimmed text or `nil`, or the first problem found.
+  package static func optional(_ text: String, limit: Int? = maximumLength) -> Result<String?, Problem> {
+    checked(text, limit: limit).map { isBlank($0) ? nil : $0 }
+  }
+
   /// Whether `scalar` may not be in one-line text: category Cc, or U+2028 / U+2029.
   package static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
     // ASCII's category Cc is U+0000–U+001F and U+007F: no table look-up for it.
@@ -87,9 +105,29 @@ package enum LineText {
 
   /// `text` with each refused character written as an escape (`\n`, `\t`, `\r`, else
   /// `\u{85}`), so that a message quoting it stays on one line and shows what is there.
+  ///
+  /// A backslash is doubled (`\\`) only when the text needs it to be read one way: when it
+  /// holds a refused character, or a backslash that would read as one of these escapes
+  /// (followed by `n`, `t`, `r`, `u` or a backslash). So `a\tb.png` (a backslash and a `t`)
+  /// shows as `a\\tb.png` and a tab as `a\tb.png`, while an ordinary name with a backslash,
+  /// such as `C:\stash`, is shown as it is.
   package static func visible(_ text: String) -> String {
+    var needsEscapes = false
+    var afterBackslash = false
+    for scalar in text.unicodeScalars {
+      if isRefused(scalar) || (afterBackslash && "ntru\\".unicodeScalars.contains(scalar)) {
+        needsEscapes = true
+        break
+      }
+      afterBackslash = scalar == "\\"
+    }
+    guard needsEscapes else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
+      if scalar == "\\" {
+        out += "\\\\"
+        continue
+      }
       guard isRefused(scalar) else {
         out.unicodeScalars.append(scalar)
         continue
