@@ -996,7 +996,7 @@ extension WEFTPlanner {
       project.madeFor = line(weft.madeFor, item, "made_for")
       project.tags = tags(weft.tags, item)
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
-      project.needleSizes = needleSizes(weft, item)
+      project.needleSizes = needleSizes(weft, item, kept: base?.needleSizes ?? [])
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
         guard let toolID = ref.toolId else { continue }
         toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
