@@ -952,6 +952,35 @@ import Testing
     #expect(try store.yarns().isEmpty && store.projects().isEmpty)
   }
 
+  /// Every problem of a gauge is listed, each at its path: an unreadable unit does not hide
+  /// a bad row count, nor a stitch count of the wrong type the rows and the unit. (QA: only
+  /// `gauge.unit`; only `gauge.stitches_per_unit`.)
+  @Test func everyProblemOfAGaugeIsListedAtItsPath() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "p.weft",
+          """
+          {"weft_version": "1.0", "type": "project",
+           "items": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": 20, "rows_per_unit": -2, "unit": "10 furlongs"}},
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": "x", "rows_per_unit": -2, "unit": "10 furlongs"}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "p.weft: items[0].gauge.unit: \"10 furlongs\" is not a length of fabric (such as 10cm or 4in)",
+        "p.weft: items[0].gauge.rows_per_unit: gauge row count -2 must be more than 0",
+        "p.weft: items[1].gauge.stitches_per_unit: expected a number, found \"x\"",
+        "p.weft: items[1].gauge.unit: \"10 furlongs\" is not a length of fabric (such as 10cm or 4in)",
+        "p.weft: items[1].gauge.rows_per_unit: gauge row count -2 must be more than 0",
+      ])
+    #expect(try store.projects().isEmpty)
+  }
+
   /// Every problem of an item is listed: a blank name does not hide a bad put-up or
   /// quantity, a type error does not hide a rule another field breaks, and each bad tag is
   /// said at its index. (QA: one problem each.)
