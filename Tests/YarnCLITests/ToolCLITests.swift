@@ -124,7 +124,10 @@ import YarnCore
     // One size given twice, in two spellings: refused.
     let twice = try yarn.run(["project", "edit", "Flax", "--needle", "5mm", "--needle", "US8"])
     #expect(twice.status == 64)
-    #expect(twice.stderr.contains("bad value 'US8' for --needle: it is 5 mm (US 8), given already as 5mm"))
+    #expect(
+      twice.stderr.contains(
+        "bad value 'US8' for --needle: 5 mm is given twice; a project lists each needle size once (given already as 5mm)"
+      ))
     // Sizes the same in thousandths of a millimetre are one size; 4.499 mm is another (QA:
     // three sizes were taken, shown as "4.5 mm", "4.5 mm (US 7)", "4.5 mm (US 7)").
     let close = try yarn.run([
@@ -132,7 +135,9 @@ import YarnCore
     ])
     #expect(close.status == 64)
     #expect(
-      close.stderr.contains("bad value '4.4999mm' for --needle: it is 4.5 mm (US 7), given already as 4.5mm"),
+      close.stderr.contains(
+        "bad value '4.4999mm' for --needle: 4.5 mm is given twice; a project lists each needle size once (given already as 4.5mm)"
+      ),
       "\(close.stderr)")
     try yarn.ok(["project", "edit", "Flax", "--needle", "4.499mm", "--needle", "4.5mm"])
     #expect(

@@ -340,13 +340,16 @@ import Testing
         madeFor: optionalLine(&random), tags: tags(&random))
     }
     // Needle sizes: none, or up to three, in the tables or between their rows, from the
-    // smallest a size typed may be (`NeedleSize.minimumMillimetres`, 0.5 mm) to 100 mm.
+    // smallest a size typed may be (`NeedleSize.minimumMillimetres`, 0.5 mm) to 100 mm, each
+    // once (`Rules.repeatedNeedleSize`: a size drawn again is left out).
     for index in projects.indices where random.chance(40) {
-      projects[index].needleSizes = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+      let drawn = (0..<Int.random(in: 1...3, using: &random)).map { _ in
         random.chance(70)
           ? millimetres(random.pick(NeedleSize.usNeedles).mm)
           : millimetres(Double(Int.random(in: 50...10_000, using: &random)) / 100)
       }
+      projects[index].needleSizes = drawn.enumerated().filter { !drawn[..<$0.offset].contains($0.element) }
+        .map(\.element)
     }
     let tools = (0..<Int.random(in: 0...4, using: &random)).map { _ in
       let kind = random.pick(ToolKind.allCases)

@@ -120,6 +120,13 @@ import Testing
     #expect(Rules.needleSize(-2)?.description == "size -2 mm is negative; a size is 0.5 to 100 mm")
     #expect(Rules.needleSize(100.5)?.description == "size 100.5 mm is over 100 mm")
     #expect(Rules.needleSize(0.5) == nil && Rules.needleSize(100) == nil)
+    // Rounded to 0.001 mm first, then checked, at both ends (QA: 0.4995 mm was 0.5 mm but
+    // 100.0004 mm, 100.000 rounded, was "over 100 mm").
+    #expect(Rules.needleSize(0.4995) == nil && Rules.needleSize(100.0004) == nil)
+    #expect(NeedleSize(millimetres: 100.0004)?.millimetres == 100)
+    #expect(try NeedleSize(parsing: "100.0004mm").millimetreText == "100 mm")
+    #expect(problem("100.0005mm") == "\"100.0005mm\" is over 100 mm")
+    #expect(Rules.needleSize(100.0005)?.description == "size 100.0005 mm is over 100 mm")
     // Read from a library or backup of an older yarn: kept, never shown as 0 mm.
     #expect(NeedleSize(millimetres: 0.001)?.millimetreText == "0.001 mm")
     #expect(NeedleSize(millimetres: 0.0001)?.millimetreText == "0.001 mm")

@@ -90,6 +90,25 @@ extension PeriodSummary {
     #expect(empty.loggedSeconds == 0)
   }
 
+  /// A small amount of yarn used is shown as every amount is (QA: `summary` printed a lace
+  /// thread's 0.004 g as `0 g`): above 0, too small for two decimals, by its first two
+  /// significant digits.
+  @Test func aTinyAmountUsedIsNotShownAsZero() throws {
+    let library = Library(
+      yarns: [Yarn(id: "y1", name: "Doily Thread", weight: .lace)],
+      projects: [
+        Project(
+          id: "p1", name: "Doily", status: .finished, finished: CalendarDate(iso8601: "2026-05-01"),
+          usages: [YarnUsage(yarnID: "y1", amount: Amount(0.004, .gram))])
+      ])
+    let summary = PeriodSummary(library: library, year: 2026, timeZone: newYork, now: now)
+    #expect(summary.totalGrams == 0.004)
+    #expect(DisplayText.grams(summary.totalGrams) == "0.004 g")
+    #expect(DisplayText.grams(0.00123) == "0.0012 g")
+    #expect(DisplayText.grams(412.504) == "412.5 g")
+    #expect(DisplayText.grams(0) == "0 g")
+  }
+
   /// Two yarns, a project finished 2026-01-02 with a session across New Year (2 h in 2025,
   /// 1 h in 2026 in New York), a frogged project, and one finished 2025-12-30 with an hour
   /// on 2025-12-20.

@@ -122,6 +122,44 @@ import Testing
     }
   }
 
+  /// A project names each needle size once, equal in thousandths (`Rules.repeatedNeedleSize`;
+  /// QA: a WEFT import stored 4.5 and 4.4999 mm, shown as `4.5 mm (US 7)` twice): insert and
+  /// an update that adds a repeat refuse it; a repeat an older yarn stored (it kept 4.5 and
+  /// 4.4999 apart) is restored and stays through an edit of another field.
+  @Test func aProjectsNeedleSizeGivenTwiceIsRefusedAndAnOlderRepeatKept() throws {
+    try withTemporaryDirectory { dir in
+      let store = try LibraryStore(directory: dir, mode: .readWrite)
+      defer { try? store.close() }
+      func refusal(_ body: () throws -> Void) -> String? {
+        do {
+          try body()
+          return nil
+        } catch {
+          return "\(error)"
+        }
+      }
+      var project = Project(id: "p-1", name: "Lace")
+      project.needleSizes = [millimetres(4.5), five, millimetres(4.4999)]
+      #expect(
+        refusal { try store.insert(project) }
+          == "project p-1 (Lace): needle size 4.5 mm is given twice; a project lists each needle size once")
+      #expect(try store.projects().isEmpty)
+
+      try store.insert(library: Library(projects: [project]))
+      var retitled = project
+      retitled.name = "Lace 2"
+      try store.update(retitled)
+      #expect(try store.project(id: "p-1")?.needleSizes == [millimetres(4.5), five, millimetres(4.5)])
+      retitled.needleSizes = [five, five]
+      #expect(
+        refusal { try store.update(retitled) }
+          == "project p-1 (Lace 2): needle size 5 mm is given twice; a project lists each needle size once")
+      retitled.needleSizes = [five]
+      try store.update(retitled)
+      #expect(try store.project(id: "p-1")?.needleSizes == [five])
+    }
+  }
+
   @Test func aProjectsNeedleSizesAreKeptInOrderAndUndone() throws {
     try withTemporaryDirectory { dir in
       let store = try LibraryStore(directory: dir, mode: .readWrite)

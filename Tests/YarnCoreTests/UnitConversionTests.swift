@@ -144,6 +144,31 @@ import Testing
     #expect(estimate.unconverted.first?.missing == [.lengthPerSkein, .netWeightPerSkein])
   }
 
+  /// What is left within a billionth of the quantity is 0 (docs/UNITS.md), relative to the
+  /// quantity (QA: 0.000000001 g with nothing used was shown as `0 g`, a fixed 1e-9 cut-off).
+  @Test func theNoiseToleranceIsABillionthOfTheQuantity() throws {
+    let tiny = RemainingEstimate(yarn: yarn(quantity: Amount(0.000000001, .gram)), usages: [])
+    #expect(tiny.source == .estimate)
+    #expect(tiny.remaining == Amount(0.000000001, .gram))
+    // 0.000000001 g − 0.0000000005 g = 0.0000000005 g, half the quantity: left.
+    let half = RemainingEstimate(
+      yarn: yarn(quantity: Amount(0.000000001, .gram)),
+      usages: [.init(projectID: "a", amount: Amount(0.0000000005, .gram))])
+    #expect(half.remaining == Amount(0.0000000005, .gram))
+    #expect(half.remaining?.description == "0.0000000005 g")
+    // 1000 g − 999.9999999 g leaves about 0.0000001 g, a ten-billionth: 0.
+    let noise = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1000, .gram)),
+      usages: [.init(projectID: "a", amount: Amount(999.9999999, .gram))])
+    #expect(noise.source == .estimate)
+    #expect(noise.remaining == Amount(0, .gram))
+    // 1000 g − 999.99999 g leaves about 0.00001 g, above a billionth (0.000001 g): left.
+    let some = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1000, .gram)),
+      usages: [.init(projectID: "a", amount: Amount(999.99999, .gram))])
+    #expect(abs((some.remaining?.value ?? 0) - 0.00001) < 1e-12)
+  }
+
   @Test func overdrawnGivesZeroAndTheDeficit() throws {
     // 2 skeins − 300 g (3 skeins) = −1 skein.
     let estimate = RemainingEstimate(

@@ -974,6 +974,35 @@ import Testing
     #expect(try store.yarns().isEmpty && store.projects().isEmpty)
   }
 
+  /// Every problem of a gauge is listed, each at its path: an unreadable unit does not hide
+  /// a bad row count, nor a stitch count of the wrong type the rows and the unit. (QA: only
+  /// `gauge.unit`; only `gauge.stitches_per_unit`.)
+  @Test func everyProblemOfAGaugeIsListedAtItsPath() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "p.weft",
+          """
+          {"weft_version": "1.0", "type": "project",
+           "items": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": 20, "rows_per_unit": -2, "unit": "10 furlongs"}},
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": "x", "rows_per_unit": -2, "unit": "10 furlongs"}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "p.weft: items[0].gauge.unit: \"10 furlongs\" is not a length of fabric (such as 10cm or 4in)",
+        "p.weft: items[0].gauge.rows_per_unit: gauge row count -2 must be more than 0",
+        "p.weft: items[1].gauge.stitches_per_unit: expected a number, found \"x\"",
+        "p.weft: items[1].gauge.unit: \"10 furlongs\" is not a length of fabric (such as 10cm or 4in)",
+        "p.weft: items[1].gauge.rows_per_unit: gauge row count -2 must be more than 0",
+      ])
+    #expect(try store.projects().isEmpty)
+  }
+
   /// Every problem of an item is listed: a blank name does not hide a bad put-up or
   /// quantity, a type error does not hide a rule another field breaks, and each bad tag is
   /// said at its index. (QA: one problem each.)
@@ -1164,6 +1193,60 @@ import Testing
     // What stands in for an element refused is not said again (no "names no fiber").
     #expect(plan.omissions.isEmpty, "\(plan.omissions)")
     #expect(try store.yarns().isEmpty && store.projects().isEmpty)
+  }
+
+  /// A project's needle size given twice, equal in thousandths (QA: `[4.5, 4.4999]` was
+  /// imported and shown twice), is refused at the repeat's path in the store's words.
+  @Test func aNeedleSizeGivenTwiceIsRefusedAtItsPath() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "p.weft",
+          """
+          {"weft_version": "1.0", "type": "project",
+           "items": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "ext": {"knitting": {"needle_sizes_mm": [4.5, 5, 4.4999]}}},
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "planned",
+              "ext": {"knitting": {"needle_sizes_mm": [4.5, 4.5]}}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "p.weft: items[0].ext.knitting.needle_sizes_mm[2]: 4.5 mm is given twice; a project lists each needle size once",
+        "p.weft: items[1].ext.knitting.needle_sizes_mm[1]: 4.5 mm is given twice; a project lists each needle size once",
+      ])
+    #expect(try store.projects().isEmpty)
+  }
+
+  /// A size under 0.5 mm and a repeated needle size that an older yarn stored (restored from
+  /// a backup) are exported, and the export imported back into that library changes nothing
+  /// (docs/WEFT.md; QA: `0.001 mm is under the smallest …`, 65); into another library they
+  /// are new, and refused.
+  @Test func anOlderSizeExportedImportsBackUnchanged() throws {
+    let store = try LibraryStore.inMemory()
+    let tiny = try #require(NeedleSize(millimetres: 0.001))
+    let four = try #require(NeedleSize(millimetres: 4.5))
+    var project = Project(id: "p1", name: "Doily", craft: .knitting)
+    project.needleSizes = [tiny, four, four]
+    try store.insert(
+      library: Library(projects: [project], tools: [Tool(id: "t1", name: "Pin", kind: .dpn, size: tiny)]))
+    let (documents, _) = try WEFTExport.documents(from: store, now: Self.now, app: nil)
+    let sources = documents.map { WEFTImport.Source(name: $0.name, data: $0.data) }
+    let plan = try WEFTImport.plan(sources, store: store, now: Self.now)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.toolUpdates.isEmpty && plan.toolCreates.isEmpty && plan.toolsUnchanged == 1)
+    #expect(plan.projectUpdates.isEmpty && plan.projectCreates.isEmpty, "\(plan.changes)")
+
+    let other = try LibraryStore.inMemory()
+    let refused = try WEFTImport.plan(sources, store: other, now: Self.now)
+    #expect(
+      refused.problems.map(\.description).sorted() == [
+        "project.weft: items[0].ext.knitting.needle_sizes_mm[0]: 0.001 mm is under the smallest needle or hook size, 0.5 mm",
+        "project.weft: items[0].ext.knitting.needle_sizes_mm[2]: 4.5 mm is given twice; a project lists each needle size once",
+        "tool.weft: items[0].metric_size_mm: 0.001 mm is under the smallest needle or hook size, 0.5 mm",
+      ])
   }
 
   /// A value of the wrong type is shown as the file gives it: a string quoted, its control

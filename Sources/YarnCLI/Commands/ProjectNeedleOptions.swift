@@ -35,10 +35,14 @@ struct ProjectNeedleFields {
         } catch {
           throw CLIError.badValue(command: values.command, name: "--needle", value: text, reason: "\(error)")
         }
-        if let index = sizes.firstIndex(of: size) {
+        // The rule of the store (`Rules.repeatedNeedleSize`), in its words, said before any
+        // change as a bad value (64).
+        if let index = sizes.firstIndex(of: size),
+          let repeated = Rules.repeatedNeedleSize(sizes + [size])
+        {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "it is \(size.text(.needle)), given already as \(given[index])")
+            reason: "\(repeated.violation.reason) (given already as \(given[index]))")
         }
         sizes.append(size)
       }

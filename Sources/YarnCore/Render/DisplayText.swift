@@ -29,9 +29,11 @@ public enum DisplayText {
     }
   }
 
-  /// Grams rounded to hundredths, as `yarn summary` shows them: `412.5 g`, `0 g`.
+  /// Grams as `yarn summary` shows them, in the words of every amount (`Amount.format`):
+  /// rounded to hundredths (`412.5 g`, `0 g`), one above 0 too small for them by its first
+  /// two significant digits (`0.004 g`), not as 0.
   public static func grams(_ value: Double) -> String {
-    "\(Amount.format((value * 100).rounded() / 100)) g"
+    "\(Amount.format(value)) g"
   }
 
   /// The name of the local days `first` through `last`, as `yarn summary` heads them: `2026`

@@ -47,7 +47,7 @@ extension WEFTPlanner {
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
       let sizeKey: String
-      (tool.size, sizeKey) = toolSize(weft, kind: kind, item)
+      (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
       let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
         !LineText.isBlankLine($0)
       }
@@ -117,9 +117,12 @@ extension WEFTPlanner {
   /// A tool's size: `metric_size_mm`, else `us_size` (a US needle) or `hook_size` (a hook's
   /// name), read by `NeedleSize`; `nil` (a problem when given and not a size). A cable's
   /// size is not kept. With the key of the field that gave the size (`metric_size_mm` when
-  /// none did).
-  private mutating func toolSize(_ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem) -> (NeedleSize?, String)
-  {
+  /// none did). `kept`, the size of the library tool the item updates, is taken though an
+  /// older yarn stored it under the smallest size, as the store keeps it: a file exported
+  /// from the library changes nothing when imported back.
+  private mutating func toolSize(
+    _ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem, kept: NeedleSize?
+  ) -> (NeedleSize?, String) {
     if kind == .cable {
       // A cable has no size (`Tool.ruleViolations`): one given is not kept.
       for (value, key) in [(weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size")]
@@ -129,6 +132,7 @@ extension WEFTPlanner {
       return (nil, "metric_size_mm")
     }
     if let millimetres = weft.metricSizeMm {
+      if let kept, NeedleSize(millimetres: millimetres) == kept { return (kept, "metric_size_mm") }
       // The rule of a size typed (`Rules.needleSize`), in its words.
       if let violation = Rules.needleSize(millimetres) {
         problem(item.file, "\(item.path).metric_size_mm", violation.reason)
@@ -155,8 +159,10 @@ extension WEFTPlanner {
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and
   /// `ext.crochet.hook_sizes_mm`, in order; `nil` for none. (The sizes of its `tools_used`
-  /// are its tools'.)
-  mutating func needleSizes(_ weft: WEFT.Project, _ item: WEFTItem) -> [NeedleSize]? {
+  /// are its tools'.) `kept`, the sizes of the library project the item updates, are taken
+  /// as the store keeps them (`refuseNewSizes`, `refuseRepeatedSizes`): one under the
+  /// smallest size or a repeat that an older yarn stored.
+  mutating func needleSizes(_ weft: WEFT.Project, _ item: WEFTItem, kept: [NeedleSize]) -> [NeedleSize]? {
     var given: [(Double, String)] = []
     for (index, mm) in (weft.ext?.knitting?.needleSizesMm ?? []).enumerated() {
       given.append((mm, "ext.knitting.needle_sizes_mm[\(index)]"))
@@ -166,8 +172,16 @@ extension WEFTPlanner {
     }
     var sizes: [NeedleSize] = []
     for (mm, path) in given {
-      guard Rules.needleSize(mm) == nil, let size = NeedleSize(millimetres: mm) else {
+      let stored = NeedleSize(millimetres: mm).map { kept.contains($0) } ?? false
+      guard stored || Rules.needleSize(mm) == nil, let size = NeedleSize(millimetres: mm) else {
         problem(item.file, "\(item.path).\(path)", Rules.needleSize(mm)?.reason ?? "")
+        continue
+      }
+      // Each size once (`Rules.repeatedNeedleSize`), reported at the repeat's path.
+      if let repeated = Rules.repeatedNeedleSize(sizes + [size]),
+        (sizes + [size]).filter({ $0 == size }).count > kept.filter({ $0 == size }).count
+      {
+        problem(item.file, "\(item.path).\(path)", repeated.violation.reason)
         continue
       }
       sizes.append(size)

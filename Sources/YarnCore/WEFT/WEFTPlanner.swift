@@ -998,7 +998,7 @@ extension WEFTPlanner {
       project.madeFor = line(weft.madeFor, item, "made_for")
       project.tags = tags(weft.tags, item)
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
-      project.needleSizes = needleSizes(weft, item)
+      project.needleSizes = needleSizes(weft, item, kept: base?.needleSizes ?? [])
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
         guard let toolID = ref.toolId else { continue }
         toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
@@ -1141,57 +1141,61 @@ extension WEFTPlanner {
 
   /// A WEFT gauge as yarn's: stitches (and rows) over the length of `unit` (`10cm`, `4in`,
   /// `4 in`, `1 inch`), else over `gauge_divisor` inches; `nil`, said, without stitches or a
-  /// length.
+  /// length. Every figure given is checked, each at its path (`gauge.stitches_per_unit`,
+  /// `gauge.rows_per_unit`, and `gauge.unit` or `gauge.gauge_divisor`, which gave the
+  /// length), though another is missing, unreadable or of the wrong type (docs/WEFT.md:
+  /// every problem of an item is listed).
   private mutating func gauge(_ gauge: WEFT.Gauge, _ item: WEFTItem) -> Gauge? {
-    guard let stitches = gauge.stitchesPerUnit else {
-      omit(item.file, "\(item.path).gauge", "no stitches_per_unit; yarn keeps a gauge by its stitches")
-      return nil
-    }
+    var length: (value: Double, unit: GaugeUnit, key: String)?
+    var unreadable = false
     if let text = gauge.unit {
       let compact = text.lowercased().filter { !$0.isWhitespace }
       let units: [(String, GaugeUnit)] = [
         ("inches", .inch), ("inch", .inch), ("in", .inch), ("\"", .inch), ("cm", .centimeter),
       ]
       for (suffix, unit) in units where compact.hasSuffix(suffix) {
-        if let length = Double(compact.dropLast(suffix.count)) {
-          return checked(
-            Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length, unit: unit), "unit", item)
+        if let value = Double(compact.dropLast(suffix.count)) {
+          length = (value, unit, "unit")
+          break
         }
       }
-      if gauge.gaugeDivisor == nil {
+      if length == nil, gauge.gaugeDivisor == nil {
         problem(
           item.file, "\(item.path).gauge.unit", "\"\(text)\" is not a length of fabric (such as 10cm or 4in)")
-        return nil
+        unreadable = true
       }
     }
-    guard let inches = gauge.gaugeDivisor else {
-      omit(item.file, "\(item.path).gauge", "no unit or gauge_divisor; yarn keeps a gauge over a length")
-      return nil
-    }
-    return checked(
-      Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: Double(inches), unit: .inch),
-      "gauge_divisor",
-      item)
-  }
-
-  /// The gauge, or `nil` with a problem at each of its fields that breaks the rule of gauges
-  /// (`Rules.gauge`): `gauge.stitches_per_unit`, `gauge.rows_per_unit`, and the field that
-  /// gave the length (`lengthKey`).
-  private mutating func checked(_ gauge: Gauge, _ lengthKey: String, _ item: WEFTItem) -> Gauge? {
+    if length == nil, let inches = gauge.gaugeDivisor { length = (Double(inches), .inch, "gauge_divisor") }
     // Each figure alone beside figures that keep the rule (1), so each is said at its field.
-    let parts: [(Gauge, String)] = [
-      (Gauge(stitches: gauge.stitches, length: 1, unit: gauge.unit), "stitches_per_unit"),
-      (Gauge(stitches: 1, rows: gauge.rows, length: 1, unit: gauge.unit), "rows_per_unit"),
-      (Gauge(stitches: 1, length: gauge.length, unit: gauge.unit), lengthKey),
-    ]
-    var kept = true
+    let unit = length?.unit ?? .inch
+    var parts: [(Gauge, String)] = []
+    if let stitches = gauge.stitchesPerUnit {
+      parts.append((Gauge(stitches: stitches, length: 1, unit: unit), "stitches_per_unit"))
+    }
+    if let rows = gauge.rowsPerUnit {
+      parts.append((Gauge(stitches: 1, rows: rows, length: 1, unit: unit), "rows_per_unit"))
+    }
+    if let length { parts.append((Gauge(stitches: 1, length: length.value, unit: unit), length.key)) }
+    var kept = !unreadable
     for (part, key) in parts {
       if let violation = Rules.gauge(part) {
         problem(item.file, "\(item.path).gauge.\(key)", "\(violation)")
         kept = false
       }
     }
-    return kept ? gauge : nil
+    guard let stitches = gauge.stitchesPerUnit else {
+      // One of the wrong type is said already (`decode`).
+      if !WEFTPlanner.gives(item.value, "gauge.stitches_per_unit") {
+        omit(item.file, "\(item.path).gauge", "no stitches_per_unit; yarn keeps a gauge by its stitches")
+      }
+      return nil
+    }
+    guard let length else {
+      omit(item.file, "\(item.path).gauge", "no unit or gauge_divisor; yarn keeps a gauge over a length")
+      return nil
+    }
+    guard kept else { return nil }
+    return Gauge(stitches: stitches, rows: gauge.rowsPerUnit, length: length.value, unit: length.unit)
   }
 
   /// The amount of a quantity used: `value` in `unit` (`unit.yaml` keys and symbols: skein

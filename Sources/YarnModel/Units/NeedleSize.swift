@@ -40,12 +40,14 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
 
   /// A size of `millimetres` rounded to the nearest 0.001 mm (`precision`; a size above 0
   /// that rounds to 0 is kept as 0.001 mm), or `nil` when it is not more than 0, not finite
-  /// or over `maximumMillimetres`. It does not apply `minimumMillimetres`, so that a size an
-  /// older yarn stored is read; `Rules.needleSize(_:field:)` does, for new input.
+  /// or, rounded, over `maximumMillimetres` (`100.0004` is 100 mm, as `0.4995` is 0.5 mm).
+  /// It does not apply `minimumMillimetres`, so that a size an older yarn stored is read;
+  /// `Rules.needleSize(_:field:)` does, for new input.
   public init?(millimetres: Double) {
-    guard millimetres.isFinite, millimetres > 0, millimetres <= NeedleSize.maximumMillimetres
-    else { return nil }
-    self.millimetres = max((millimetres * 1000).rounded(), 1) / 1000
+    guard millimetres.isFinite, millimetres > 0 else { return nil }
+    let rounded = max((millimetres * 1000).rounded(), 1) / 1000
+    guard rounded <= NeedleSize.maximumMillimetres else { return nil }
+    self.millimetres = rounded
   }
 
   /// Whether `lhs` is the smaller size, by millimetres.
@@ -323,6 +325,26 @@ extension Rules {
   static var needleSizeRange: String {
     "a size is \(NeedleSize.format(NeedleSize.minimumMillimetres)) to "
       + "\(Int(NeedleSize.maximumMillimetres)) mm"
+  }
+
+  /// A project's needle sizes (`Project.needleSizes`): each once, equal in whole thousandths
+  /// of a millimetre as sizes are kept (`4.5` and `4.4999` are one size). The index of the
+  /// first size given again and its violation: `4.5 mm is given twice; a project lists each
+  /// needle size once`. The store checks it of sizes given (a project added, its sizes
+  /// changed), not of a repeat an older yarn stored, which a restore keeps.
+  public static func repeatedNeedleSize(
+    _ sizes: [NeedleSize], field: String = "needle size"
+  ) -> (index: Int, violation: RuleViolation)? {
+    var seen = Set<NeedleSize>()
+    for (index, size) in sizes.enumerated() where !seen.insert(size).inserted {
+      return (
+        index,
+        RuleViolation(
+          field: field, reason: "\(size.millimetreText) is given twice; a project lists each needle size once"
+        )
+      )
+    }
+    return nil
   }
 
   /// A needle or hook size in millimetres read from what people type or import (`tool

@@ -83,8 +83,10 @@ public struct RemainingEstimate: Hashable, Sendable {
           UnconvertedUsage(projectID: usage.projectID, amount: usage.amount, missing: error.missing))
       }
     }
-    // A deficit smaller than rounding noise of the conversions is not a deficit.
-    let tolerance = 1e-9 * max(1, quantity.value)
+    // A deficit smaller than rounding noise of the conversions, a billionth of the quantity
+    // (docs/UNITS.md), is not a deficit. Relative, not at least 1e-9: a quantity of
+    // 0.000000001 g is all left when nothing is used.
+    let tolerance = 1e-9 * abs(quantity.value)
     if left < -tolerance {
       self.init(
         remaining: Amount(0, quantity.unit), source: .overdrawn, deficit: -left,

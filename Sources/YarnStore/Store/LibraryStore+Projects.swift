@@ -74,6 +74,8 @@ extension LibraryStore {
         try LibraryStore.refuseNewSizes(
           project.needleSizes ?? [], kept: [], field: "needle size", kind: .project, id: project.id,
           name: project.name)
+        try LibraryStore.refuseRepeatedSizes(
+          project.needleSizes ?? [], kept: [], kind: .project, id: project.id, name: project.name)
       }
       if try exists("project", id: project.id) {
         throw StoreError.duplicateID(kind: .project, id: project.id)
@@ -103,6 +105,9 @@ extension LibraryStore {
       try LibraryStore.refuseNewSizes(
         project.needleSizes ?? [], kept: stored.needleSizes ?? [], field: "needle size", kind: .project,
         id: project.id, name: project.name)
+      try LibraryStore.refuseRepeatedSizes(
+        project.needleSizes ?? [], kept: stored.needleSizes ?? [], kind: .project, id: project.id,
+        name: project.name)
       var bound = values(of: project)
       bound.append(.text(Lookup.key(project.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE

@@ -267,6 +267,20 @@ extension LibraryStore {
     }
   }
 
+  /// Throws `StoreError.brokenRule` when `sizes` name one size twice
+  /// (`Rules.repeatedNeedleSize`) more often than `kept` (what the project has stored) does:
+  /// a repeat an older yarn stored (it kept `4.5` and `4.4999` apart) stays through an edit
+  /// of another field and a restore; a new one is refused.
+  static func refuseRepeatedSizes(
+    _ sizes: [NeedleSize], kept: [NeedleSize], kind: StoreError.Kind, id: String, name: String
+  ) throws {
+    guard let (index, violation) = Rules.repeatedNeedleSize(sizes) else { return }
+    let size = sizes[index]
+    if sizes.filter({ $0 == size }).count > kept.filter({ $0 == size }).count {
+      throw StoreError.brokenRule(kind: kind, id: id, name: name, violation: violation)
+    }
+  }
+
   /// The needle sizes of the project `id` in their order, `nil` when it has none.
   func needleSizes(ofProject id: String) throws -> [NeedleSize]? {
     let sizes = try connection.query(
