@@ -72,6 +72,27 @@ import YarnCore
     }
   }
 
+  /// Tiny and long numbers are written in plain decimals with full precision, never with an
+  /// exponent (QA: `0.0000001 skeins` was exported as `1e-07`), and read back exactly.
+  @Test func numbersAreExportedInPlainDecimalsAndReadBackExactly() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Tiny", "--quantity", "0.0000001 skeins"])
+    try yarn.ok(["stash", "add", "Long", "--quantity", "0.000000012345678901234567 g"])
+    try yarn.ok(["stash", "export", "-o", "tiny.csv"])
+    let text = try String(contentsOf: yarn.directory.appendingPathComponent("tiny.csv"), encoding: .utf8)
+    #expect(text.contains(",0.0000001,skein,0.0000001,skein,"), "\(text)")
+    #expect(text.contains(",0.000000012345678901234567,g,0.000000012345678901234567,g,"), "\(text)")
+    #expect(!text.contains("e-"))
+    let second = yarn.directory.appendingPathComponent("second").path
+    let imported = try yarn.run(["--library", second, "stash", "import", "tiny.csv"], useLibrary: false)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let again = try yarn.run(["--library", second, "stash", "export", "-o", "again.csv"], useLibrary: false)
+    #expect(again.status == 0)
+    let back = try String(contentsOf: yarn.directory.appendingPathComponent("again.csv"), encoding: .utf8)
+    #expect(back == text)
+  }
+
   /// 103 bad rows: the first 100 are listed, the other 3 counted.
   @Test func aFileWithMoreThanAHundredBadRowsListsTheFirstHundred() throws {
     let yarn = try YarnRunner()
