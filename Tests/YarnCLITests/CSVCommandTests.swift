@@ -72,6 +72,34 @@ import YarnCore
     }
   }
 
+  /// Tiny and long numbers are written in plain decimals with full precision, never with an
+  /// exponent (QA: `0.0000001 skeins` was exported as `1e-07`), and read back exactly.
+  @Test func numbersAreExportedInPlainDecimalsAndReadBackExactly() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Tiny", "--quantity", "0.0000001 skeins"])
+    try yarn.ok(["stash", "add", "Long", "--quantity", "0.000000012345678901234567 g"])
+    try yarn.ok(["stash", "export", "-o", "tiny.csv"])
+    let text = try String(contentsOf: yarn.directory.appendingPathComponent("tiny.csv"), encoding: .utf8)
+    #expect(text.contains(",0.0000001,skein,0.0000001,skein,"), "\(text)")
+    #expect(text.contains(",0.000000012345678901234567,g,0.000000012345678901234567,g,"), "\(text)")
+    let second = yarn.directory.appendingPathComponent("second").path
+    let imported = try yarn.run(["--library", second, "stash", "import", "tiny.csv"], useLibrary: false)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let again = try yarn.run(["--library", second, "stash", "export", "-o", "again.csv"], useLibrary: false)
+    #expect(again.status == 0)
+    let back = try String(contentsOf: yarn.directory.appendingPathComponent("again.csv"), encoding: .utf8)
+    #expect(back == text)
+    // A number cell is read by the one rule of typed numbers: `1,000` is ambiguous (it was
+    // read as 1), `2,5` a decimal comma.
+    try Data("Name,Quantity,Quantity Unit\r\nX,\"1,000\",g\r\nY,\"2,5\",skein\r\n".utf8)
+      .write(to: yarn.directory.appendingPathComponent("comma.csv"))
+    let comma = try yarn.run(["stash", "import", "comma.csv"])
+    #expect(comma.status == 65)
+    #expect(comma.stderr.contains("line 2, column \"Quantity\": \"1,000\" is ambiguous: write 1000 or 1\n"))
+    #expect(!comma.stderr.contains("line 3"))
+  }
+
   /// 103 bad rows: the first 100 are listed, the other 3 counted.
   @Test func aFileWithMoreThanAHundredBadRowsListsTheFirstHundred() throws {
     let yarn = try YarnRunner()

@@ -99,6 +99,34 @@ import YarnCore
     #expect(
       try yarn.run(["tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", "long"]).status
         == 64)
+    // A comma followed by three digits is ambiguous, as in an amount (QA: `1,200mm` was stored
+    // as 0.12 cm, `1,000 cm` as 1 cm, a size of `1,000mm` read as 1 mm); nothing is stored.
+    let unchanged = try yarn.librarySnapshot()
+    for (args, message) in [
+      (
+        ["tool", "add", "Circ", "--kind", "circular", "--size", "4mm", "--length", "1,200mm"],
+        "bad value '1,200mm' for --length: \"1,200mm\" is ambiguous: write 1200 or 1.2\n"
+      ),
+      (
+        ["tool", "edit", "Red Lace", "--length", "1,000 cm"],
+        "bad value '1,000 cm' for --length: \"1,000 cm\" is ambiguous: write 1000 or 1\n"
+      ),
+      (
+        ["tool", "add", "N", "--kind", "straight", "--size", "1,000mm"],
+        "bad value '1,000mm' for --size: \"1,000mm\" is ambiguous: write 1000 or 1\n"
+      ),
+    ] {
+      let result = try yarn.run(args)
+      #expect(result.status == 64, "\(args)")
+      #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+    #expect(try yarn.librarySnapshot() == unchanged)
+    // A decimal comma is read as one.
+    try yarn.ok(["tool", "add", "Comma", "--kind", "circular", "--size", "4,5mm", "--length", "80,5 cm"])
+    let comma = try yarn.ok(["tool", "show", "Comma", "--json"]).stdout
+    #expect(comma.contains("\"lengthCentimetres\" : 80.5"), "\(comma)")
+    #expect(comma.contains("\"sizeMillimetres\" : 4.5"), "\(comma)")
+    try yarn.ok(["tool", "rm", "Comma"])
 
     // A project with sizes and a tool; the tool lists the project.
     try yarn.ok([

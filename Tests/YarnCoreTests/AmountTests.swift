@@ -30,6 +30,8 @@ import Testing
     ("1000000001 g", .outOfRange), ("3 g g", .unknownUnit("g g")), ("3e g", .unknownUnit("e g")),
     ("1,000 g", .ambiguousComma(thousands: "1000", decimal: "1")),
     ("2,500 yd", .ambiguousComma(thousands: "2500", decimal: "2.5")),
+    // A number above 0 that a Double keeps as 0 (QA: `1e-400 g` was stored as 0 g).
+    ("1e-400 g", .tooSmall), ("0." + String(repeating: "0", count: 400) + "1 g", .tooSmall),
   ])
   func rejects(text: String, problem: AmountParseError.Problem) {
     do {
@@ -39,7 +41,10 @@ import Testing
       #expect(error.problem == problem, "\"\(text)\"")
       #expect(error.input == text)
       // How it is written: the units are listed; its value: the rule's words, no units.
-      let ofValue = [.negative, .notFinite, .outOfRange].contains(problem)
+      // An ambiguous or too small number is in the words of `DecimalNumber`, as everywhere.
+      let ofValue =
+        [.negative, .notFinite, .outOfRange, .tooSmall].contains(problem)
+        || problem.isAmbiguous
       #expect(error.description.hasSuffix("; accepted units: \(YarnUnit.acceptedWords)") != ofValue)
     }
   }
@@ -63,7 +68,8 @@ import Testing
       ("-1 g", "\"-1 g\" is negative"),
       ("nan g", "\"nan g\" is not a finite number"),
       ("2000000000 g", "\"2000000000 g\" is over the limit of 1000000000"),
-      ("2,500 yd", "\"2,500 yd\" is ambiguous: write 2500 or 2.5" + units),
+      ("2,500 yd", "\"2,500 yd\" is ambiguous: write 2500 or 2.5"),
+      ("1e-400 g", "\"1e-400 g\" is too small: it would be kept as 0"),
       ("3", "\"3\" has no unit" + units),
       ("3 bananas", "\"3 bananas\" has an unknown unit \"bananas\"" + units),
     ]
@@ -75,6 +81,69 @@ import Testing
         #expect(error.description == message)
       }
     }
+  }
+
+  /// One rule reads the numbers people type, with the same words everywhere: amounts, gauge
+  /// counts and lengths, needle sizes, tool lengths (QA: `1,200mm` was read as 1.2 mm).
+  @Test func oneRuleForTypedNumbers() throws {
+    #expect(try DecimalNumber.value(of: "2,5", input: "x") == 2.5)
+    #expect(try DecimalNumber.value(of: "0,125", input: "x") == 0.125)
+    #expect(try DecimalNumber.value(of: "1,2000", input: "x") == 1.2)
+    #expect(try DecimalNumber.value(of: ".5", input: "x") == 0.5)
+    #expect(try DecimalNumber.value(of: "2e3", exponent: true, input: "x") == 2000)
+    #expect(throws: DecimalNumberError(input: "x", problem: .malformed)) {
+      try DecimalNumber.value(of: "2e3", input: "x")
+    }
+    #expect(
+      throws: DecimalNumberError(
+        input: "1,200mm", problem: .ambiguousComma(thousands: "1200", decimal: "1.2"))
+    ) {
+      try DecimalNumber.value(of: "1,200", input: "1,200mm")
+    }
+    #expect(
+      DecimalNumberError(input: "1,200mm", problem: .ambiguousComma(thousands: "1200", decimal: "1.2"))
+        .description == "\"1,200mm\" is ambiguous: write 1200 or 1.2")
+    #expect(throws: DecimalNumberError(input: "y", problem: .tooSmall)) {
+      try DecimalNumber.value(of: "1e-400", exponent: true, input: "y")
+    }
+    #expect(try DecimalNumber.value(of: "0e-400", exponent: true, input: "y") == 0)
+    // The same words from each reader.
+    let amount = #""1,000 g" is ambiguous: write 1000 or 1"#
+    #expect(
+      throws: AmountParseError(input: "1,000 g", problem: .ambiguousComma(thousands: "1000", decimal: "1"))
+    ) {
+      try Amount(parsing: "1,000 g")
+    }
+    #expect(
+      AmountParseError(input: "1,000 g", problem: .ambiguousComma(thousands: "1000", decimal: "1"))
+        .description
+        == amount)
+    do {
+      _ = try NeedleSize(parsing: "1,000mm")
+      Issue.record("1,000mm parsed")
+    } catch {
+      #expect(error.description == #""1,000mm" is ambiguous: write 1000 or 1"#)
+    }
+  }
+
+  /// Numbers in messages and CSV files are plain digits with full precision, never an
+  /// exponent (QA: `1e+20 g is over the limit`, `1e-07`).
+  @Test func numbersForPeopleArePlainDigits() {
+    #expect(Rules.number(3) == "3")
+    #expect(Rules.number(-5) == "-5")
+    #expect(Rules.number(2.5) == "2.5")
+    #expect(Rules.number(1e20) == "100000000000000000000")
+    #expect(Rules.number(1e15) == "1000000000000000")
+    #expect(Rules.number(1234567890123456.5) == "1234567890123456.5")
+    #expect(Rules.number(1e-7) == "0.0000001")
+    #expect(Rules.number(-2.5e-7) == "-0.00000025")
+    #expect(Rules.number(1e-10) == "0.0000000001")
+    #expect(Rules.number(1.0 / 3.0) == "0.3333333333333333")
+    #expect(
+      Rules.amount(Amount(1e20, .gram), field: "quantity")?.reason
+        == "100000000000000000000 g is over the limit of 1000000000")
+    #expect(
+      Rules.needleSize(1e-10)?.reason == "0.0000000001 mm is under the smallest needle or hook size, 0.5 mm")
   }
 
   @Test func unknownUnitErrorQuotesInputAndListsUnits() {
@@ -114,5 +183,12 @@ import Testing
     #expect(Amount(0.995, .skein).description == "1 skein")
     #expect(Amount(1_000_000_000, .meter).description == "1000000000 m")
     #expect(Amount(301.752, .meter).description == "301.75 m")
+  }
+}
+
+extension AmountParseError.Problem {
+  fileprivate var isAmbiguous: Bool {
+    if case .ambiguousComma = self { return true }
+    return false
   }
 }

@@ -106,6 +106,16 @@ import Testing
     #expect(CSVWriter.format(0.1) == "0.1")
     #expect(CSVWriter.format(28.349523125) == "28.349523125")
     #expect(Double(CSVWriter.format(1.0 / 3.0)) == 1.0 / 3.0)
+    // Never an exponent (QA: `1e-07`), and every digit kept: read back, the same Double.
+    #expect(CSVWriter.format(1e-7) == "0.0000001")
+    #expect(CSVWriter.format(1.5e-10) == "0.00000000015")
+    #expect(CSVWriter.format(1e20) == "100000000000000000000")
+    #expect(CSVWriter.format(1.2345678901234567e-8) == "0.000000012345678901234567")
+    let bytes = CSVWriter.encode([[.number(1e-7), .number(2.5e16)]])
+    #expect(String(decoding: bytes, as: UTF8.self) == "0.0000001,25000000000000000\r\n")
+    for value in [1e-7, 1.0 / 3.0, 1.2345678901234567e-8, 5e-324, 1e20, 123_456.789_012_345_6, 0.1 + 0.2] {
+      #expect(StashRowReader.number(CSVWriter.format(value)) == value, "\(value)")
+    }
   }
 
   @Test func streamsThroughTheSinkInPieces() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import YarnModel
@@ -49,7 +50,7 @@ import Testing
     #expect(try NeedleSize(parsing: "5.01mm").text(.both) == "5.01 mm")
   }
 
-  @Test func badInputIsRefusedClearly() {
+  @Test func badInputIsRefusedClearly() throws {
     func problem(_ text: String) -> String {
       do {
         _ = try NeedleSize(parsing: text)
@@ -69,6 +70,20 @@ import Testing
     #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
     #expect(problem("4..5mm").hasPrefix("\"4..5mm\" is not a needle or hook size"))
     #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")
+    // A comma followed by three digits is refused as amounts refuse it (QA: `1,000mm` was 1 mm).
+    #expect(problem("1,000mm") == "\"1,000mm\" is ambiguous: write 1000 or 1")
+    #expect(problem("4,500 mm") == "\"4,500 mm\" is ambiguous: write 4500 or 4.5")
+    #expect(try mm("4,5mm") == 4.5)
+    #expect(try mm("3,25 mm") == 3.25)
+    // A size of 0 read from a backup or WEFT file is shown in plain digits (QA: "0.0 mm").
+    do {
+      _ = try JSONDecoder().decode([NeedleSize].self, from: Data("[0]".utf8))
+      Issue.record("0 mm decoded")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.debugDescription == "0 mm is not a needle size: more than 0 and at most 100 mm")
+    } catch {
+      Issue.record("\(error)")
+    }
     #expect(NeedleSize(millimetres: 0) == nil)
     #expect(NeedleSize(millimetres: .nan) == nil)
   }

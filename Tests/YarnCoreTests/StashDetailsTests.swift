@@ -35,10 +35,15 @@ import Testing
       try Gauge(parsing: "18 sts,24 rows = 10 cm")
         == Gauge(stitches: 18, rows: 24, length: 10, unit: .centimeter))
     #expect(try Gauge(parsing: "18 sts = 2,5 in") == Gauge(stitches: 18, length: 2.5, unit: .inch))
-    // `1,000`: a thousands separator to some readers, so never read as 1.
-    #expect(throws: Gauge.ParseError("expected \"sts\" after the stitch count 1")) {
+    // `1,000`: a thousands separator to some readers, so never read as 1, and refused in the
+    // words of amounts (QA: "expected "sts" after the stitch count 1", as if read as 1).
+    #expect(throws: Gauge.ParseError("\"1,000\" is ambiguous: write 1000 or 1")) {
       try Gauge(parsing: "1,000 sts = 10 cm")
     }
+    #expect(throws: Gauge.ParseError("\"2,540\" is ambiguous: write 2540 or 2.54")) {
+      try Gauge(parsing: "18 sts = 2,540 in")
+    }
+    #expect(try Gauge(parsing: "18 sts = 2,5400 in") == Gauge(stitches: 18, length: 2.54, unit: .inch))
   }
 
   @Test func nonsenseIsNotAGauge() {

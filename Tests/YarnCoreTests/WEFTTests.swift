@@ -1150,6 +1150,39 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// Numbers in the messages are plain digits, never an exponent, and a price far over the
+  /// limit is said to be over it (QA: `1e+20 is not an amount of USD (at most 2 decimals)`,
+  /// `quantity 1e+20 g is over the limit`, `1e-07 is not an amount of USD`, `1e-10 mm`).
+  @Test func numbersInProblemsArePlainDigits() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": 1e20, "currency": "USD"}},
+            {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": 1e-7, "currency": "USD"}},
+            {"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
+             "quantity": {"weight_grams": 1e20}}]}
+          """),
+        Self.source(
+          "t.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t1", "tool_type": "dpn", "metric_size_mm": 1e-10}]}"#
+        ),
+      ], into: store)
+    #expect(
+      Set(plan.problems.map(\.description)) == [
+        "m.weft: items[0].acquired_price.amount: price amount 100000000000000000000 is over the limit of 1000000000",
+        "m.weft: items[1].acquired_price.amount: 0.0000001 is not an amount of USD (at most 2 decimals)",
+        "m.weft: items[2].quantity.weight_grams: quantity 100000000000000000000 g is over the limit of 1000000000",
+        "t.weft: items[0].metric_size_mm: 0.0000000001 mm is under the smallest needle or hook size, 0.5 mm",
+      ])
+    #expect(try store.yarns().isEmpty)
+  }
+
   /// One element of an array of the wrong type does not hide the problems of the others:
   /// it is said at its index and the others are checked at theirs (QA: a bad tag beside a
   /// tag that is a number went unreported, the whole array being left out).

@@ -54,7 +54,7 @@ struct ToolFields {
         ? .some(nil)
         : .some(
           try values.typed("length", expected: "a length such as 80cm, 32in or 800mm") {
-            ToolFields.centimetres($0)
+            try ToolFields.centimetres($0)
           })
     }
     material = try values.singleLine("material")
@@ -63,20 +63,28 @@ struct ToolFields {
     }
   }
 
-  /// Reads a length in cm, mm or inches (`80cm`, `80 cm`, `800mm`, `32in`, `32"`): its value
-  /// in centimetres (1 in = 2.54 cm exactly), or `nil` for anything else. A length of 0 or
-  /// over the limit is read: the store refuses it in the words of `Rules.toolLength`.
-  static func centimetres(_ text: String) -> Double? {
-    let lowered = text.trimmingSpaces().lowercased().replacing(",", with: ".")
+  /// Reads a length in cm, mm or inches (`80cm`, `80 cm`, `800mm`, `32in`, `32"`, `80,5 cm`),
+  /// its number as `DecimalNumber` reads one: its value in centimetres (1 in = 2.54 cm
+  /// exactly), or `nil` for anything else. A length of 0 or over the limit is read: the store
+  /// refuses it in the words of `Rules.toolLength`.
+  ///
+  /// - Throws: `DecimalNumberError` for an ambiguous comma (`1,200mm`) or a number too small
+  ///   to be kept as anything but 0.
+  static func centimetres(_ text: String) throws(DecimalNumberError) -> Double? {
+    let lowered = text.trimmingSpaces().lowercased()
     let units: [(suffix: String, factor: Double)] = [
       ("cm", 1), ("mm", 0.1), ("inches", 2.54), ("inch", 2.54), ("in", 2.54), ("\"", 2.54),
     ]
     for (suffix, factor) in units where lowered.hasSuffix(suffix) {
       let number = String(lowered.dropLast(suffix.count)).trimmingSpaces()
-      guard number.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." }),
-        let value = Double(number), value.isFinite
-      else { return nil }
-      return value * factor
+      let value: Double
+      do {
+        value = try DecimalNumber.value(of: number, input: text.trimmingSpaces())
+      } catch {
+        if error.problem == .malformed { return nil }
+        throw error
+      }
+      return value.isFinite ? value * factor : nil
     }
     return nil
   }

@@ -163,12 +163,10 @@ package final class CSVWriter {
     return out
   }
 
-  /// A number in plain decimal: whole numbers without a fraction (`3`), others in Swift's
-  /// shortest round-trip form (`2.5`, `0.1`), so reading it back gives the same `Double`.
-  package static func format(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
-  }
+  /// A number in plain decimal (`Rules.number`): whole numbers without a fraction (`3`),
+  /// others with the shortest round-trip digits and never an exponent (`2.5`, `0.1`,
+  /// `0.0000001`), so reading it back gives the same `Double`.
+  package static func format(_ value: Double) -> String { Rules.number(value) }
 
   /// `format(value)`'s bytes; whole numbers (the usual case) through a small string, which
   /// needs no heap allocation.
@@ -176,7 +174,7 @@ package final class CSVWriter {
     if value == value.rounded(), abs(value) < 1e15 {
       out.append(contentsOf: String(Int64(value)).utf8)
     } else {
-      out.append(contentsOf: "\(value)".utf8)
+      out.append(contentsOf: Rules.number(value).utf8)
     }
   }
 

@@ -800,17 +800,11 @@ struct StashRowReader {
     return .some(amount)
   }
 
-  /// A plain decimal number (`3`, `2.5`, `1e+20`, or `2,5` with a decimal comma); `nil` for
-  /// anything else, such as `3.0 skeins`.
+  /// A plain decimal number as `DecimalNumber` reads one (`3`, `2.5`, `1e+20`, or `2,5` with
+  /// a decimal comma); `nil` for anything else, such as `3.0 skeins`, `1,000` (ambiguous) or
+  /// `1e-400` (too small), which `Amount(parsing:)` then refuses in its words.
   static func number(_ text: String) -> Double? {
-    var text = text
-    let commas = text.utf8.filter { $0 == 0x2C }.count
-    if commas == 1, !text.utf8.contains(0x2E) { text = text.replacing(",", with: ".") }
-    guard let first = text.utf8.first, (0x30...0x39).contains(first) || first == 0x2E,
-      text.utf8.allSatisfy({
-        (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B || $0 == 0x2D
-      }),
-      let value = Double(text), value.isFinite
+    guard let value = try? DecimalNumber.value(of: text, exponent: true, input: text), value.isFinite
     else { return nil }
     return value
   }

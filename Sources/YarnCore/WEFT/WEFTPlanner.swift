@@ -815,13 +815,19 @@ extension WEFTPlanner {
       }
       return nil
     }
+    // Out of range first: 1e20 is over the limit, whatever its decimals.
+    if let violation = Rules.priceAmount(amount) {
+      problem(item.file, "\(item.path).\(key).amount", "\(violation)")
+      return nil
+    }
     var scale = 1.0
     for _ in 0..<Price.decimals(of: currency) { scale *= 10 }
     let minor = (amount * scale).rounded()
     guard amount.isFinite, abs(minor) < 9e15, abs(minor - amount * scale) <= 1e-6 * max(1, abs(minor)) else {
       problem(
         item.file, "\(item.path).\(key).amount",
-        "\(amount) is not an amount of \(currency) (at most \(Price.decimals(of: currency)) decimals)")
+        "\(Rules.number(amount)) is not an amount of \(currency) (at most \(Price.decimals(of: currency)) decimals)"
+      )
       return nil
     }
     let price = Price(minorUnits: Int64(minor), currency: currency)

@@ -61,17 +61,22 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
   ///
   /// Accepted: `18 sts x 24 rows = 10 cm`, `18 sts = 4 in`, `18 sts and 24 rows to 10 cm`,
   /// `22.5 stitches per 4 inches`, `18 sts, 24 rows over 10cm`, `22,5 sts = 10 cm` (a decimal
-  /// comma between digits, as `Amount(parsing:)` reads one). Case does not matter.
+  /// comma between digits, as `Amount(parsing:)` reads one; `1,000 sts` is refused as
+  /// ambiguous, as amounts refuse it). Case does not matter.
   ///
   /// - Throws: `ParseError` naming the first part that is missing or not understood.
   public init(parsing text: String) throws(ParseError) {
     var tokens = Gauge.tokens(text.lowercased())
     func number(_ what: String) throws(ParseError) -> Double {
       guard let token = tokens.first else { throw ParseError("no \(what): the text ends early") }
-      guard let value = Double(token), value.isFinite, token.first?.isNumber == true || token.first == "."
-      else {
+      let value: Double
+      do {
+        value = try DecimalNumber.value(of: token, input: token)
+      } catch {
+        guard error.problem == .malformed else { throw ParseError(error.description) }
         throw ParseError("\"\(token)\" is not a number (the \(what))")
       }
+      guard value.isFinite else { throw ParseError("\"\(token)\" is not a number (the \(what))") }
       tokens.removeFirst()
       return value
     }
@@ -114,7 +119,7 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
 
   /// The words and numbers of `text`: a number and the letters or sign after it
   /// (`10cm`, `4"`) are two tokens; `=`, `×`, `,`, `:` and `&` are tokens of their own,
-  /// but a comma between digits is a decimal comma (`22,5` is 22.5).
+  /// but a comma between digits is part of the number (`22,5`).
   private static func tokens(_ text: String) -> [String] {
     var out: [String] = []
     var current = ""
@@ -126,18 +131,18 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
     for (index, character) in characters.enumerated() {
       let digitsAfter = characters[(index + 1)...].prefix { $0.isNumber }.count
       if character == ",", current.last?.isNumber == true, current.allSatisfy({ $0.isNumber || $0 == "." }),
-        digitsAfter > 0, digitsAfter != 3
+        digitsAfter > 0
       {
-        // A decimal comma, `22,5 sts`, as amounts read it; `1,000` (a thousands separator
-        // to some) is not read as 1.
-        current.append(".")
+        // A comma between digits is part of the number, read as `DecimalNumber` reads one:
+        // `22,5 sts` is 22.5, `1,000 sts` is refused as ambiguous.
+        current.append(",")
       } else if character == " " || character == "\t" {
         flush()
       } else if ["=", "×", ",", ":", "&", "\"", "”"].contains(character) {
         flush()
         out.append(String(character))
       } else if let last = current.last,
-        (last.isNumber || last == ".") != (character.isNumber || character == ".")
+        (last.isNumber || last == "." || last == ",") != (character.isNumber || character == ".")
       {
         flush()
         current.append(character)

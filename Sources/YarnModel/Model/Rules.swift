@@ -192,11 +192,35 @@ public enum Rules {
     return nil
   }
 
-  /// A number as messages show it: whole numbers without a fraction (`-5`, `1000000000`),
-  /// others in Swift's shortest round-trip form (`2.5`), `nan`, `inf`.
-  static func number(_ value: Double) -> String {
+  /// A number as messages and CSV files show it, in plain digits with full precision (reading
+  /// it back gives the same `Double`): whole numbers without a fraction (`-5`, `1000000000`,
+  /// `100000000000000000000` for 1e20), others with the shortest round-trip digits and never an
+  /// exponent (`2.5`, `0.3333333333333333`, `0.0000001`); `nan`, `inf`.
+  package static func number(_ value: Double) -> String {
     if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
+    let text = "\(value)"
+    guard value.isFinite, let e = text.firstIndex(of: "e"), let shift = Int(text[text.index(after: e)...])
+    else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+    // `1.2345e+20`: the digits of the mantissa with the decimal point moved by the exponent.
+    var mantissa = text[..<e]
+    let negative = mantissa.hasPrefix("-")
+    if negative { mantissa = mantissa.dropFirst() }
+    let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+    let digits = String(parts[0]) + (parts.count > 1 ? String(parts[1]) : "")
+    let point = parts[0].count + shift
+    var shown: String
+    if point <= 0 {
+      shown = "0." + String(repeating: "0", count: -point) + digits
+    } else if point >= digits.count {
+      shown = digits + String(repeating: "0", count: point - digits.count)
+    } else {
+      shown = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+    }
+    if shown.contains(".") {
+      while shown.hasSuffix("0") { shown.removeLast() }
+      if shown.hasSuffix(".") { shown.removeLast() }
+    }
+    return (negative ? "-" : "") + shown
   }
 
   // MARK: Stash and project details

@@ -107,7 +107,7 @@ extension NeedleSize: Codable {
     guard let size = NeedleSize(millimetres: value) else {
       throw DecodingError.dataCorruptedError(
         in: container,
-        debugDescription: "\(value) mm is not a needle size: more than 0 and at most 100 mm")
+        debugDescription: "\(Rules.number(value)) mm is not a needle size: more than 0 and at most 100 mm")
     }
     self = size
   }

@@ -33,9 +33,11 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// as out of range.
   ///
   /// - Throws: `AmountParseError` when the text is empty, the number is missing, malformed,
-  ///   negative, NaN or infinite, above `maximumValue`, or has a comma followed by exactly three
-  ///   digits (`1,000 g`: a thousands separator or a decimal comma?), or the unit is missing or
-  ///   unknown; the error quotes the input and lists the accepted units.
+  ///   negative, NaN or infinite, above `maximumValue`, more than 0 but too small to be kept
+  ///   as anything but 0 (`1e-400 g`), or has a comma followed by exactly three digits
+  ///   (`1,000 g`: a thousands separator or a decimal comma?), as `DecimalNumber` reads
+  ///   numbers, or the unit is missing or unknown; the error quotes the input and lists the
+  ///   accepted units.
   public init(parsing text: String) throws(AmountParseError) {
     let trimmed = text.trimmingSpaces()
     guard !trimmed.isEmpty else { throw AmountParseError(input: text, problem: .empty) }
@@ -50,7 +52,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       if ("0"..."9").contains(scalar) || scalar == "." || scalar == "," || scalar == "-"
         || scalar == "+"
       {
-        numberText.unicodeScalars.append(scalar == "," ? "." : scalar)
+        numberText.unicodeScalars.append(scalar)
         index += 1
       } else if (scalar == "e" || scalar == "E"), !numberText.isEmpty,
         isDigit(index + 1)
@@ -75,16 +77,16 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       throw AmountParseError(input: text, problem: .missingNumber)
     }
     if numberText.hasPrefix("-") { throw AmountParseError(input: text, problem: .negative) }
-    guard numberText.first != "+", numberText.filter({ $0 == "." }).count <= 1,
-      numberText != ".", let value = Double(numberText)
-    else { throw AmountParseError(input: text, problem: .badNumber) }
-    if Amount.looksLikeThousands(trimmed) {
-      let decimal = String(numberText.reversed().drop { $0 == "0" }.reversed())
-      throw AmountParseError(
-        input: text,
-        problem: .ambiguousComma(
-          thousands: numberText.replacing(".", with: ""),
-          decimal: decimal.hasSuffix(".") ? String(decimal.dropLast()) : decimal))
+    let value: Double
+    do {
+      value = try DecimalNumber.value(of: numberText, exponent: true, input: text)
+    } catch {
+      switch error.problem {
+      case .malformed: throw AmountParseError(input: text, problem: .badNumber)
+      case .ambiguousComma(let thousands, let decimal):
+        throw AmountParseError(input: text, problem: .ambiguousComma(thousands: thousands, decimal: decimal))
+      case .tooSmall: throw AmountParseError(input: text, problem: .tooSmall)
+      }
     }
     guard value.isFinite, value <= Amount.maximumValue else {
       throw AmountParseError(input: text, problem: .outOfRange)
@@ -94,26 +96,6 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       throw AmountParseError(input: text, problem: .unknownUnit(unitText))
     }
     self.init(value, unit)
-  }
-
-  /// Whether the number of `text` has a comma followed by exactly three digits after a whole
-  /// part other than 0, as in `1,000 g` or `2,500 yd`: a thousands separator to some readers
-  /// and a decimal comma to others, so it is refused rather than guessed (`0,125 oz` is a
-  /// decimal comma).
-  private static func looksLikeThousands(_ text: String) -> Bool {
-    let scalars = Array(text.unicodeScalars)
-    guard let comma = scalars.firstIndex(of: ",") else { return false }
-    let whole = scalars[..<comma]
-    guard !whole.isEmpty, whole.allSatisfy({ ("0"..."9").contains($0) }),
-      whole.contains(where: { $0 != "0" })
-    else { return false }
-    var digits = 0
-    var index = comma + 1
-    while index < scalars.count, ("0"..."9").contains(scalars[index]) {
-      digits += 1
-      index += 1
-    }
-    return digits == 3
   }
 
   /// The amount for people: at most 2 decimals, no trailing zeros, and `skein` or `skeins`
@@ -219,6 +201,8 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
     /// A comma that may be a thousands separator or a decimal comma (`2,500 yd`): the two
     /// readings (`2500`, `2.5`).
     case ambiguousComma(thousands: String, decimal: String)
+    /// More than 0 but too small to be kept as anything but 0 (`1e-400 g`).
+    case tooSmall
     /// A number without a unit (`3`).
     case missingUnit
     /// A unit word that is not known (`3 bananas`).
@@ -238,7 +222,11 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
     case .negative: return "\"\(input)\" is negative"
     case .notFinite: return "\"\(input)\" is not a finite number"
     case .ambiguousComma(let thousands, let decimal):
-      reason = "\"\(input)\" is ambiguous: write \(thousands) or \(decimal)"
+      return DecimalNumberError(
+        input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal)
+      )
+      .description
+    case .tooSmall: return DecimalNumberError(input: input, problem: .tooSmall).description
     case .outOfRange:
       return "\"\(input)\" is over the limit of \(Int(Amount.maximumValue))"
     case .missingUnit: reason = "\"\(input)\" has no unit"

@@ -153,8 +153,9 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
   // MARK: Parsing
 
   /// Reads a size, case-insensitively, spaces around ignored:
-  /// - millimetres: `4.5mm`, `4.5 mm`, `4,5 mm` (a decimal comma), any size above 0 and up to
-  ///   100 mm, in the tables or not;
+  /// - millimetres: `4.5mm`, `4.5 mm`, `4,5 mm` (a decimal comma; `1,000mm` is refused as
+  ///   ambiguous, as amounts refuse it), any size above 0 and up to 100 mm, in the tables or
+  ///   not;
   /// - a US needle size: `US 7`, `US7`, `US 10½`, `US 10.5`, `US 10 1/2`, `US 000`;
   /// - an old UK needle number: `UK 7`, `UK7`, `UK 000`;
   /// - a crochet hook: its name whole (`H-8`, `K-10½`, `M/N-13`, `T/U/X`, `H8`) or its
@@ -225,13 +226,23 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     var number = text
     let hasUnit = number.hasSuffix("mm")
     if hasUnit { number = String(number.dropLast(2)).trimmingSpaces() }
-    number = number.replacing(",", with: ".")
-    guard !number.isEmpty,
-      number.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || $0 == "." || $0 == "-" }),
-      let value = Double(number)
-    else { throw NeedleSizeParseError(input: input, problem: .unreadable) }
+    let negative = number.hasPrefix("-")
+    if negative { number.removeFirst() }
+    let value: Double
+    do {
+      value = try DecimalNumber.value(of: number, input: input)
+    } catch {
+      switch error.problem {
+      case .malformed: throw NeedleSizeParseError(input: input, problem: .unreadable)
+      case .ambiguousComma(let thousands, let decimal):
+        throw NeedleSizeParseError(
+          input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal))
+      case .tooSmall:
+        throw NeedleSizeParseError(input: input, problem: negative ? .negative : .tooSmall)
+      }
+    }
     guard hasUnit else { throw NeedleSizeParseError(input: input, problem: .missingUnit) }
-    if value < 0 { throw NeedleSizeParseError(input: input, problem: .negative) }
+    if negative, value != 0 { throw NeedleSizeParseError(input: input, problem: .negative) }
     if value == 0 { throw NeedleSizeParseError(input: input, problem: .zero) }
     guard let size = NeedleSize(millimetres: value) else {
       throw NeedleSizeParseError(input: input, problem: .tooLarge)
@@ -278,6 +289,9 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     case tooSmall
     /// A name that the table does not have.
     case unknownName(Table)
+    /// A comma that may be a thousands separator or a decimal comma (`1,000mm`): the two
+    /// readings (`1000`, `1`).
+    case ambiguousComma(thousands: String, decimal: String)
     /// Not a size at all.
     case unreadable
   }
@@ -308,6 +322,11 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
       return "\(quoted) is not a steel hook size in the table; steel hooks: "
         + NeedleSize.steelHooks.map(\.steel).joined(separator: ", ")
         + " (or give the size in mm)"
+    case .ambiguousComma(let thousands, let decimal):
+      return DecimalNumberError(
+        input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal)
+      )
+      .description
     case .unreadable:
       return "\(quoted) is not a needle or hook size; give it in mm (4.5mm), as US 7, UK 7, "
         + "a hook (H-8, H) or a steel hook (steel 7)"
