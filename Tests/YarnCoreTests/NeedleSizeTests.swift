@@ -70,9 +70,11 @@ import Testing
     #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
     #expect(problem("4..5mm").hasPrefix("\"4..5mm\" is not a needle or hook size"))
     #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")
-    // A comma followed by three digits is refused as amounts refuse it (QA: `1,000mm` was 1 mm).
-    #expect(problem("1,000mm") == "\"1,000mm\" is ambiguous: write 1000 or 1")
-    #expect(problem("4,500 mm") == "\"4,500 mm\" is ambiguous: write 4500 or 4.5")
+    // A comma followed by three digits is a decimal comma when the thousands reading is over
+    // 100 mm, the largest size (QA: `3,125mm`, a chart size, was refused as ambiguous).
+    #expect(try mm("3,125mm") == 3.125)
+    #expect(try mm("4,500 mm") == 4.5)
+    #expect(try mm("1,000mm") == 1)
     #expect(try mm("4,5mm") == 4.5)
     #expect(try mm("3,25 mm") == 3.25)
     // A size of 0 read from a backup or WEFT file is shown in plain digits (QA: "0.0 mm").

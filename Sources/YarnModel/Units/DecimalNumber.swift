@@ -4,16 +4,19 @@
 /// Digits with at most one decimal point or decimal comma (`2.5`, `2,5`, `.5`), no sign;
 /// `exponent` also reads `1e3`. A comma followed by exactly three digits after a whole part
 /// other than 0 (`1,000`, `2,500`) is a thousands separator to some readers and a decimal
-/// comma to others: it is refused rather than guessed (`0,125` is a decimal comma). A number
+/// comma to others: it is refused rather than guessed (`0,125` is a decimal comma), unless the
+/// thousands reading is over the caller's `maximum`, so that only the decimal one can be meant
+/// (`3,125 mm`, a needle size, is 3.125: no needle is 3125 mm). A number
 /// other than 0 too small for a `Double` (`1e-400`) is refused rather than kept as 0.
 package enum DecimalNumber {
   /// The value of `number`, a number without sign or unit; `input` is the text quoted in an
   /// error (the whole text typed, `1,000 g`). A number too large for a `Double` is infinite:
-  /// the caller's range check refuses it.
+  /// the caller's range check refuses it. `maximum` is the largest value the caller takes:
+  /// a comma whose thousands reading is over it is a decimal comma.
   ///
   /// - Throws: `DecimalNumberError` for a malformed, ambiguous or too small number.
   package static func value(
-    of number: String, exponent: Bool = false, input: String
+    of number: String, exponent: Bool = false, maximum: Double = .infinity, input: String
   ) throws(DecimalNumberError) -> Double {
     let scalars = Array(number.unicodeScalars)
     func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
@@ -51,7 +54,9 @@ package enum DecimalNumber {
       throw DecimalNumberError(input: input, problem: .malformed)
     }
     let power = exponentText.isEmpty ? "" : "e" + exponentText
-    if separator == ",", fraction.count == 3, !whole.isEmpty, whole.contains(where: { $0 != "0" }) {
+    if separator == ",", fraction.count == 3, !whole.isEmpty, whole.contains(where: { $0 != "0" }),
+      (Double(whole + fraction + power) ?? .infinity) <= maximum
+    {
       var decimal = fraction
       while decimal.last == "0" { decimal.removeLast() }
       throw DecimalNumberError(

@@ -230,7 +230,7 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     if negative { number.removeFirst() }
     let value: Double
     do {
-      value = try DecimalNumber.value(of: number, input: input)
+      value = try DecimalNumber.value(of: number, maximum: NeedleSize.maximumMillimetres, input: input)
     } catch {
       switch error.problem {
       case .malformed: throw NeedleSizeParseError(input: input, problem: .unreadable)
