@@ -129,9 +129,8 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
     }
     let characters = Array(text)
     for (index, character) in characters.enumerated() {
-      let digitsAfter = characters[(index + 1)...].prefix { $0.isNumber }.count
       if character == ",", current.last?.isNumber == true, current.allSatisfy({ $0.isNumber || $0 == "." }),
-        digitsAfter > 0
+        characters.indices.contains(index + 1), characters[index + 1].isNumber
       {
         // A comma between digits is part of the number, read as `DecimalNumber` reads one:
         // `22,5 sts` is 22.5, `1,000 sts` is refused as ambiguous.
