@@ -233,6 +233,66 @@ import Testing
     }
   }
 
+  @Test func anUndoWhoseRowWentOutsideYarnIsRefusedAndChangesNothing() throws {
+    // Removed outside yarn with the history off: undoing the add would remove nothing,
+    // undoing the edit would change nothing.
+    for (verb, item) in [("remove", "y-2"), ("change", "y-1")] {
+      try withTemporaryDirectory { root in
+        let store = try open(root)
+        store.changeLabel = "add one"
+        try store.insert(Yarn(id: "y-1", name: "One"))
+        store.changeLabel = verb == "remove" ? "add two" : "edit one"
+        if verb == "remove" {
+          try store.insert(Yarn(id: "y-2", name: "Two"))
+        } else {
+          try store.update(Yarn(id: "y-1", name: "Uno"))
+        }
+        try changeOutsideYarn(
+          root,
+          """
+          INSERT INTO history_pause VALUES (1);
+          DELETE FROM yarn WHERE id = '\(item)';
+          DELETE FROM history_pause;
+          """)
+        let before = try store.yarns()
+        do {
+          try store.undo()
+          Issue.record("undo of a change whose row is gone did not throw")
+        } catch StoreError.cannotUndo(.broken(let change, let reason)) {
+          #expect(change.label == store.changeLabel)
+          #expect(reason == "the yarn \(item) it would \(verb) is no longer in the library")
+        }
+        #expect(try store.yarns() == before)
+        #expect(try store.history().map(\.label) == [store.changeLabel, "add one"])
+      }
+    }
+  }
+
+  @Test func aPauseLeftByAnotherWriterDoesNotStopTheHistory() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      store.changeLabel = "add one"
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      // The sqlite3 shell pauses the history and never ends the pause.
+      try changeOutsideYarn(root, "INSERT INTO history_pause VALUES (1)")
+      store.changeLabel = "add two"
+      try store.insert(Yarn(id: "y-2", name: "Two"))
+      #expect(try store.history().map(\.label) == ["add two", "add one"])
+      // Undo reverses the newest change, not the one before it.
+      #expect(try store.undo().label == "add two")
+      #expect(try store.yarns().map(\.id) == ["y-1"])
+      // A `.replace` restore pauses the history itself.
+      store.changeLabel = "restore"
+      try changeOutsideYarn(root, "INSERT INTO history_pause VALUES (1)")
+      try store.withoutHistory(barrier: "it replaced the whole library") {
+        try store.removeAll()
+        try store.insert(Yarn(id: "y-3", name: "Three"))
+      }
+      #expect(try store.history().map(\.stack) == [.barrier])
+      #expect(try store.connection.integer("SELECT count(*) FROM history_pause") == 0)
+    }
+  }
+
   @Test func aChangeMadeOutsideYarnIsAChangeOfItsOwn() throws {
     try withTemporaryDirectory { root in
       let store = try open(root)

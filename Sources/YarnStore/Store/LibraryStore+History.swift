@@ -158,9 +158,17 @@ extension LibraryStore {
   /// other than yarn, which never gathered them. They become a change of their own
   /// (`outsideChangeLabel`), so that they are not undone as part of the next one; as any new
   /// change, it ends what could be redone (a redo would overwrite it, or find its rows gone).
+  ///
+  /// A row of `history_pause` found then was left by another writer (yarn fills it only inside
+  /// its own transaction, `withoutHistory`, and empties it before the commit): it is removed,
+  /// so that the history records this change and the next ones again.
   func recordOutsideChanges() throws {
-    // Almost always none: one look-up by the index on `change`, then nothing else to do.
-    guard try hasPendingSteps() else { return }
+    // Almost always neither: one statement, two look-ups, then nothing else to do.
+    let waiting = try connection.query(
+      "SELECT EXISTS (SELECT 1 FROM history_step WHERE change IS NULL), EXISTS (SELECT 1 FROM history_pause)"
+    ) { (steps: $0.int64(0) == 1, paused: $0.int64(1) == 1) }.first
+    if waiting?.paused == true { try connection.run("DELETE FROM history_pause") }
+    guard waiting?.steps == true else { return }
     // Their names' keys too, which such a writer does not compute (`Lookup.key`).
     try refreshNameKeys(ofStepsWhere: "change IS NULL")
     try record(label: LibraryStore.outsideChangeLabel)
@@ -250,13 +258,24 @@ extension LibraryStore {
         picked = change
         try connection.execute("PRAGMA defer_foreign_keys = ON")
         let steps = try connection.query(
-          "SELECT sql FROM history_step WHERE change = ? ORDER BY seq DESC", [.integer(change.id)]
-        ) { $0.text(0) ?? "" }
-        for sql in steps {
-          guard LibraryStore.isHistoryStatement(sql) else {
+          "SELECT sql, item, row FROM history_step WHERE change = ? ORDER BY seq DESC",
+          [.integer(change.id)]
+        ) { (sql: $0.text(0) ?? "", item: $0.text(1) ?? "", row: $0.text(2) ?? "") }
+        for step in steps {
+          guard LibraryStore.isHistoryStatement(step.sql) else {
             throw StoreError.cannotUndo(.broken(change, reason: "its history holds a foreign statement"))
           }
-          try connection.executeOne(sql)
+          try connection.executeOne(step.sql)
+          // Each step changes exactly one row. An update or removal that finds none means the
+          // row went outside yarn with the history off (a writer that filled `history_pause`).
+          if connection.changes == 0 {
+            let verb = step.sql.hasPrefix("DELETE") ? "remove" : "change"
+            throw StoreError.cannotUndo(
+              .broken(
+                change,
+                reason: "the \(LibraryStore.noun(ofItem: step.item)) \(step.row) it would \(verb) is "
+                  + "no longer in the library"))
+          }
         }
         // Steps recorded before v4 give a name back without its key (NULL when they add the
         // row again): computed again, the change's reverse records it.
