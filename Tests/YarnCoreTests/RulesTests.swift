@@ -107,6 +107,36 @@ import Testing
     }
   }
 
+  /// A blank tag (U+200B alone) that an older yarn stored stays through an edit of another
+  /// field of its yarn or project; one given anew is refused, as is a different blank tag.
+  @Test func aBlankTagAnOlderYarnStoredStaysThroughAnEdit() throws {
+    try withStore { (store: LibraryStore) throws in
+      // As an older yarn stored them: the tags column joined by a line feed.
+      for table in ["yarn", "project"] {
+        try store.connection.execute(
+          "UPDATE \(table) SET tags = 'wool' || char(10) || char(8203)")
+      }
+      var yarn = try #require(try store.yarn(id: "y"))
+      #expect(yarn.tags == ["wool", "\u{200B}"])
+      yarn.colorway = "Azul"
+      try store.update(yarn)
+      #expect(try store.yarn(id: "y")?.colorway == "Azul")
+      var project = try #require(try store.project(id: "p"))
+      project.madeFor = "Ana"
+      try store.update(project)
+      #expect(try store.project(id: "p")?.madeFor == "Ana")
+      // A blank tag that is not the stored one is refused, by update and insert.
+      yarn.tags.append("\u{2060}")
+      #expect(message { try store.update(yarn) } == "yarn y (Rios): tag is empty")
+      project.tags = ["\u{FEFF}"]
+      #expect(message { try store.update(project) } == "project p (Flax): tag is empty")
+      #expect(
+        message { try store.insert(Yarn(id: "y2", name: "Rios", tags: ["\u{200B}"])) }
+          == "yarn y2 (Rios): tag is empty")
+      #expect(try store.yarn(id: "y")?.tags == ["wool", "\u{200B}"])
+    }
+  }
+
   @Test func theStoreRefusesEachBrokenRuleOfAProjectNamingTheField() throws {
     try withStore { (store: LibraryStore) throws in
       let cases: [(Project, String)] = [

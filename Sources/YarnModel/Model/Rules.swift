@@ -226,9 +226,15 @@ public enum Rules {
   // MARK: Stash and project details
 
   /// Tags (`Tags`): each one line without spaces around it (`line(_:field:limit:)`), not
-  /// empty (nor blank: only invisible characters such as U+200B, `LineText.isBlank`), at most `maximumTagLength` Characters, without a comma (the CSV cell's
-  /// separator); no two the same by `Lookup.key` (case and Unicode normalization aside).
-  public static func tags(_ tags: [String], field: String = "tag") -> RuleViolation? {
+  /// empty (nor blank: only invisible characters such as U+200B, `LineText.isBlank`), at most
+  /// `maximumTagLength` Characters, without a comma (the CSV cell's separator); no two the same
+  /// by `Lookup.key` (case and Unicode normalization aside).
+  ///
+  /// A blank tag among `kept` (the tags the item has stored) is not refused: an older yarn
+  /// took one, and it stays through an edit of another field (`--untag` removes it).
+  public static func tags(_ tags: [String], kept: [String] = [], field: String = "tag")
+    -> RuleViolation?
+  {
     var keys = Set<String>()
     for tag in tags {
       if tag.isEmpty { return RuleViolation(field: field, reason: "is empty") }
@@ -236,7 +242,9 @@ public enum Rules {
         return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
       }
       // A tag that shows as nothing is empty to a reader, whatever it holds.
-      if LineText.isBlank(tag) { return RuleViolation(field: field, reason: "is empty") }
+      if LineText.isBlank(tag), !kept.contains(tag) {
+        return RuleViolation(field: field, reason: "is empty")
+      }
       if tag.contains(",") {
         return RuleViolation(
           field: field, reason: "\"\(tag)\" holds a comma; a comma separates tags (use two tags)")
@@ -413,7 +421,10 @@ public enum Rules {
 
 extension Yarn {
   /// Every rule (`Rules`) the yarn breaks, in field order; empty for a valid yarn.
-  public func ruleViolations() -> [RuleViolation] {
+  ///
+  /// - Parameter keptTags: the tags the yarn has stored, when it is edited: a blank one among
+  ///   them, which an older yarn took, is kept (`Rules.tags(_:kept:field:)`).
+  public func ruleViolations(keptTags: [String] = []) -> [RuleViolation] {
     [
       Rules.name(name),
       Rules.optionalLine(brand, field: "brand"),
@@ -428,14 +439,17 @@ extension Yarn {
       Rules.optionalLine(purchaseLocation, field: "purchase location"),
       Rules.price(price),
       Rules.optionalLine(storedIn, field: "stored in"),
-      Rules.tags(tags),
+      Rules.tags(tags, kept: keptTags),
     ].compactMap { $0 }
   }
 }
 
 extension Project {
   /// Every rule (`Rules`) the project breaks, in field order; empty for a valid project.
-  public func ruleViolations() -> [RuleViolation] {
+  ///
+  /// - Parameter keptTags: the tags the project has stored, when it is edited: a blank one
+  ///   among them, which an older yarn took, is kept (`Rules.tags(_:kept:field:)`).
+  public func ruleViolations(keptTags: [String] = []) -> [RuleViolation] {
     var out = [
       Rules.name(name),
       Rules.optionalLine(pattern?.name, field: "pattern name"),
@@ -444,7 +458,7 @@ extension Project {
       Rules.gauge(gauge),
       Rules.optionalLine(sizeMade, field: "size made"),
       Rules.optionalLine(madeFor, field: "made for"),
-      Rules.tags(tags),
+      Rules.tags(tags, kept: keptTags),
     ].compactMap { $0 }
     for usage in usages {
       if let violation = Rules.amount(usage.amount, field: "amount of yarn \(Rules.shown(id: usage.yarnID))")

@@ -96,11 +96,13 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no project has that ID; otherwise as `insert(_:)`.
   public func update(_ project: Project) throws {
     try write {
-      try LibraryStore.refuse(
-        project.ruleViolations(), kind: .project, id: project.id, name: project.name)
       guard let stored = try self.project(id: project.id) else {
         throw StoreError.notFound(kind: .project, id: project.id)
       }
+      // A blank tag an older yarn stored stays through an edit of another field.
+      try LibraryStore.refuse(
+        project.ruleViolations(keptTags: stored.tags), kind: .project, id: project.id,
+        name: project.name)
       // A needle size is checked when it is new: one an older yarn stored stays.
       try LibraryStore.refuseNewSizes(
         project.needleSizes ?? [], kept: stored.needleSizes ?? [], field: "needle size", kind: .project,

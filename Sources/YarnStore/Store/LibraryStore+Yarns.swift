@@ -113,7 +113,12 @@ extension LibraryStore {
   /// - Throws: `StoreError.notFound` when no yarn has that ID; otherwise as `insert(_:)`.
   public func update(_ yarn: Yarn) throws {
     try write {
-      try LibraryStore.refuse(yarn.ruleViolations(), kind: .yarn, id: yarn.id, name: yarn.name)
+      // A blank tag an older yarn stored stays through an edit of another field.
+      let stored = try connection.query("SELECT tags FROM yarn WHERE id = ?", [.text(yarn.id)]) {
+        RowReader.tags($0.text(0))
+      }
+      try LibraryStore.refuse(
+        yarn.ruleViolations(keptTags: stored.first ?? []), kind: .yarn, id: yarn.id, name: yarn.name)
       var bound = try values(of: yarn)
       bound.append(.text(Lookup.key(yarn.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
