@@ -276,6 +276,31 @@ import Testing
     }
   }
 
+  /// Another program's SQLite database where `library.sqlite` should be (tables, and no
+  /// schema version of yarn's) is refused in either mode, naming the file, and left byte for
+  /// byte as it was: no tables added, not switched to WAL (QA: `stash list` had done both).
+  @Test func anotherProgramsDatabaseIsRefusedAndLeftAsItIs() throws {
+    try withTemporaryDirectory { folder in
+      let directory = folder.appendingPathComponent("lib", isDirectory: true)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+      let target = directory.appendingPathComponent("library.sqlite").path
+      let foreign = try Connection(path: target, flags: 0x2 | 0x4)  // READWRITE | CREATE
+      try foreign.execute("CREATE TABLE recipes (x); INSERT INTO recipes VALUES ('soup')")
+      try foreign.close()
+      let before = try Data(contentsOf: URL(fileURLWithPath: target))
+      let expected =
+        "cannot access \(target): it is another program's SQLite database (it holds tables, and "
+        + "no schema version of yarn's), not a library; nothing was changed: move it away to start "
+        + "a new library here"
+      for mode in [LibraryStore.Mode.readOnly, .readWrite] {
+        let error = #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: mode) }
+        #expect(error?.description == expected, "\(mode)")
+      }
+      #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])
+    }
+  }
+
   /// A temporary file that a killed process left (no lock on it) goes at the next creation.
   @Test func aKilledCreationsTemporaryFileIsRemovedByTheNext() throws {
     try withTemporaryDirectory { folder in

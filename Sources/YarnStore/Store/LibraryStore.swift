@@ -162,7 +162,8 @@ public final class LibraryStore {
         }
         createdLibrary = created
         connection = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
-        try LibraryStore.configure(connection, writable: true, busyTimeout: busyTimeout)
+        try LibraryStore.configure(
+          connection, writable: true, busyTimeout: busyTimeout, database: databasePath)
         try LibraryStore.migrate(connection)
         isInMemory = false
         // Only once the database opened: a library that cannot be opened gains no folder.
@@ -173,7 +174,8 @@ public final class LibraryStore {
         try LibraryStore.refuseOrphanLog(in: self.directory)
         if try LibraryStore.kind(of: databasePath) != nil {
           var reader = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READONLY)
-          try LibraryStore.configure(reader, writable: false, busyTimeout: busyTimeout)
+          try LibraryStore.configure(
+            reader, writable: false, busyTimeout: busyTimeout, database: databasePath)
           let version = Int(try reader.integer("PRAGMA user_version") ?? 0)
           if version > Schema.currentVersion {
             throw StoreError.newerSchema(found: version, known: Schema.currentVersion)
@@ -397,11 +399,14 @@ public final class LibraryStore {
   }
 
   /// Sets up a connection; a writable one gets the journal mode `journal` (WAL for a library:
-  /// see below).
+  /// see below). For the library's file (`database`, its path), another program's database
+  /// is refused first (`refuseForeignDatabase`), before anything is written to it.
   private static func configure(
-    _ connection: Connection, writable: Bool, busyTimeout: Int32, journal: String = "WAL"
+    _ connection: Connection, writable: Bool, busyTimeout: Int32, journal: String = "WAL",
+    database: String? = nil
   ) throws {
     try connection.setBusyTimeout(milliseconds: busyTimeout)
+    if let database { try refuseForeignDatabase(connection, path: database) }
     try connection.defineFoldFunction()
     try connection.execute("PRAGMA foreign_keys = ON")
     if writable {
@@ -673,6 +678,25 @@ public final class LibraryStore {
         "it is an empty file (0 bytes), not a library (what is left of a copy or restore that "
         + "failed, or another program's file); move it away to start a new library here, or put "
         + "the library's \(databaseFileName) back")
+  }
+
+  /// Refuses a database that holds tables but has no schema version of yarn's (`PRAGMA
+  /// user_version` 0): another program's SQLite file where the library's `library.sqlite`
+  /// should be. Taking it as a library would add yarn's tables to it and switch it to WAL,
+  /// even for a command that only reads. (yarn never leaves such a file: a new library is
+  /// built aside with its tables and version, `create(directory:_:keep:)`. An empty database,
+  /// with no table, is taken as a new library.)
+  ///
+  /// - Throws: `StoreError.io` naming `path`, saying what it is and what to do.
+  private static func refuseForeignDatabase(_ connection: Connection, path: String) throws {
+    guard try connection.integer("PRAGMA user_version") == 0,
+      try connection.integer("SELECT EXISTS (SELECT 1 FROM sqlite_schema)") == 1
+    else { return }
+    throw StoreError.io(
+      path: path,
+      reason:
+        "it is another program's SQLite database (it holds tables, and no schema version of "
+        + "yarn's), not a library; nothing was changed: move it away to start a new library here")
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
