@@ -226,7 +226,7 @@ import Testing
         Issue.record("undo over a changed library did not throw")
       } catch StoreError.cannotUndo(.broken(let change, let reason)) {
         #expect(change.effects == [LibraryChange.Effect(item: "yarn", action: .removed, count: 1)])
-        #expect(reason.contains("UNIQUE constraint failed"))
+        #expect(reason == "another yarn took the place of the yarn y-1 it would bring back")
       }
       #expect(try store.yarns().map(\.id) == ["y-other"])
       #expect(try store.history().count == 2)
@@ -265,6 +265,74 @@ import Testing
         #expect(try store.yarns() == before)
         #expect(try store.history().map(\.label) == [store.changeLabel, "add one"])
       }
+    }
+  }
+
+  /// QA: with the history off, a yarn removed and another added in its row (`seq`) outside
+  /// yarn; undoing the first yarn's add removed the other one. A row brought back that is
+  /// there again, or whose item is gone, is said in words, not as SQLite's constraint.
+  @Test func anUndoNeverTouchesAnotherItemInTheRowsPlace() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      store.changeLabel = "add victim"
+      try store.insert(Yarn(id: "y-victim", name: "Victim"))
+      let seq = try #require(try store.connection.integer("SELECT seq FROM yarn WHERE id = 'y-victim'"))
+      try changeOutsideYarn(
+        root,
+        """
+        INSERT INTO history_pause VALUES (1);
+        DELETE FROM yarn WHERE id = 'y-victim';
+        INSERT INTO yarn (seq, id, name, name_key, status) VALUES (\(seq), 'y-precious', 'Precious', 'precious', 'in-stash');
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo removed the item in the row's place")
+      } catch StoreError.cannotUndo(.broken(_, let reason)) {
+        #expect(reason == "the yarn y-victim it would remove is no longer in the library")
+      }
+      #expect(try store.yarns().map(\.id) == ["y-precious"])
+    }
+    // Brought back while it is there again (the same ID, another row).
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      _ = try store.deleteYarn(id: "y-1")
+      try changeOutsideYarn(
+        root,
+        """
+        INSERT INTO history_pause VALUES (1);
+        INSERT INTO yarn (seq, id, name, name_key, status) VALUES (99, 'y-1', 'One', 'one', 'in-stash');
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo brought back a yarn that is there")
+      } catch StoreError.cannotUndo(.broken(_, let reason)) {
+        #expect(reason == "the yarn y-1 it would bring back is there again")
+      }
+    }
+    // Brought back while the yarn it belongs to is gone.
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Yarn(id: "y-1", name: "One"))
+      try store.insert(
+        Note(id: "n-1", subject: .yarn("y-1"), text: "soft", created: Date(timeIntervalSince1970: 0)))
+      try store.deleteNote(id: "n-1")
+      try changeOutsideYarn(
+        root,
+        """
+        INSERT INTO history_pause VALUES (1);
+        DELETE FROM yarn WHERE id = 'y-1';
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo brought back a note of a yarn that is gone")
+      } catch StoreError.cannotUndo(.broken(_, let reason)) {
+        #expect(reason == "an item it refers to is no longer in the library")
+      }
+      #expect(try store.notes().isEmpty)
     }
   }
 

@@ -262,20 +262,37 @@ extension LibraryStore {
           [.integer(change.id)]
         ) { (sql: $0.text(0) ?? "", item: $0.text(1) ?? "", row: $0.text(2) ?? "") }
         for step in steps {
-          guard LibraryStore.isHistoryStatement(step.sql) else {
+          guard let target = LibraryStore.historyTable(of: step.sql) else {
             throw StoreError.cannotUndo(.broken(change, reason: "its history holds a foreign statement"))
           }
-          try connection.executeOne(step.sql)
+          let noun = LibraryStore.noun(ofItem: step.item)
+          let adds = step.sql.hasPrefix("INSERT")
+          func gone() -> StoreError {
+            let verb = step.sql.hasPrefix("DELETE") ? "remove" : "change"
+            return .cannotUndo(
+              .broken(change, reason: "the \(noun) \(step.row) it would \(verb) is no longer in the library"))
+          }
+          // A removal or an update finds an item's row by `seq`, which SQLite gives again to a
+          // row added after the last one went: the item must still be there, else the step
+          // would remove or overwrite another one (added outside yarn with the history off).
+          if !adds, target.key == ["seq"], target.columns.contains("id"),
+            try !exists(target.table, id: step.row)
+          {
+            throw gone()
+          }
+          do {
+            try connection.executeOne(step.sql)
+          } catch let error as DatabaseError where error.isConstraint && adds {
+            // The row it brings back is there again, or another took its place (`seq`).
+            let reason =
+              error.message.hasSuffix(".seq")
+              ? "another \(noun) took the place of the \(noun) \(step.row) it would bring back"
+              : "the \(noun) \(step.row) it would bring back is there again"
+            throw StoreError.cannotUndo(.broken(change, reason: reason))
+          }
           // Each step changes exactly one row. An update or removal that finds none means the
           // row went outside yarn with the history off (a writer that filled `history_pause`).
-          if connection.changes == 0 {
-            let verb = step.sql.hasPrefix("DELETE") ? "remove" : "change"
-            throw StoreError.cannotUndo(
-              .broken(
-                change,
-                reason: "the \(LibraryStore.noun(ofItem: step.item)) \(step.row) it would \(verb) is "
-                  + "no longer in the library"))
-          }
+          if connection.changes == 0 { throw gone() }
         }
         // Steps recorded before v4 give a name back without its key (NULL when they add the
         // row again): computed again, the change's reverse records it.
@@ -296,14 +313,21 @@ extension LibraryStore {
         return try changes(where: "stack = '\(becoming.rawValue)'", limit: 1).first ?? change
       }
     } catch let error as DatabaseError where error.isConstraint {
-      // A row it would bring back is there again, or one it refers to is gone.
+      // Any other rule of the tables a step breaks.
       guard let change = picked else { throw StoreError.wrap(error) }
-      throw StoreError.cannotUndo(.broken(change, reason: error.message))
+      throw StoreError.cannotUndo(.broken(change, reason: LibraryStore.words(error)))
     } catch StoreError.database(let error) where error.isConstraint {
       // The commit's check of the deferred foreign keys.
       guard let change = picked else { throw StoreError.database(error) }
-      throw StoreError.cannotUndo(.broken(change, reason: error.message))
+      throw StoreError.cannotUndo(.broken(change, reason: LibraryStore.words(error)))
     }
+  }
+
+  /// A constraint that reversing a change broke, in words: a foreign key is an item it refers
+  /// to that is gone (SQLite does not say which); another is SQLite's message.
+  private static func words(_ error: DatabaseError) -> String {
+    error.message.contains("FOREIGN KEY")
+      ? "an item it refers to is no longer in the library" : error.message
   }
 
   /// Deletes the changes `condition` selects, with their steps, after noting the attachment
@@ -323,8 +347,12 @@ extension LibraryStore {
   /// Whether `sql` has the shape of a statement the history's triggers write: one INSERT,
   /// UPDATE or DELETE of a table of items (`Schema.recordedTables`). `executeOne` refuses a
   /// second statement after it.
-  static func isHistoryStatement(_ sql: String) -> Bool {
-    Schema.recordedTables.contains { entry in
+  static func isHistoryStatement(_ sql: String) -> Bool { historyTable(of: sql) != nil }
+
+  /// The table of items (`Schema.recordedTables`: its name, key and columns) whose row `sql`
+  /// writes when it has the shape of a statement the history's triggers write; `nil` else.
+  static func historyTable(of sql: String) -> (table: String, key: [String], columns: [String])? {
+    Schema.recordedTables.first { entry in
       sql.hasPrefix("DELETE FROM \(entry.table) WHERE ")
         || sql.hasPrefix("INSERT INTO \(entry.table) (")
         || sql.hasPrefix("UPDATE \(entry.table) SET ")
