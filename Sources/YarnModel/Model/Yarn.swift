@@ -95,7 +95,9 @@ extension Yarn {
 
   /// Writes every field (unknown ones left out), and `isStashed` (`isHeld`) beside `status`:
   /// backup format 1 promises that a reader of the same version never misreads a newer
-  /// document, and readers before the status require that flag (docs/FORMAT.md).
+  /// document, and readers before the status require that flag (docs/FORMAT.md). `weight`
+  /// and `status` are given to the container as their raw values, the bytes their own
+  /// encoding writes: JSONEncoder makes a nested encoder for every other `Encodable` value.
   ///
   /// - Throws: `EncodingError` for an amount that is not finite.
   public func encode(to encoder: any Encoder) throws {
@@ -106,7 +108,7 @@ extension Yarn {
     try container.encodeIfPresent(colorway, forKey: .colorway)
     try container.encodeIfPresent(colorFamily, forKey: .colorFamily)
     try container.encodeIfPresent(dyeLot, forKey: .dyeLot)
-    try container.encodeIfPresent(weight, forKey: .weight)
+    try container.encodeIfPresent(weight?.rawValue, forKey: .weight)
     try container.encodeIfPresent(fiber, forKey: .fiber)
     try container.encodeIfPresent(lengthPerSkein, forKey: .lengthPerSkein)
     try container.encodeIfPresent(netWeightPerSkein, forKey: .netWeightPerSkein)
@@ -116,7 +118,7 @@ extension Yarn {
     try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
     var legacy = encoder.container(keyedBy: LegacyKeys.self)
     try legacy.encode(isHeld, forKey: .isStashed)
-    try container.encode(status, forKey: .status)
+    try container.encode(status.rawValue, forKey: .status)
     try container.encodeIfPresent(price, forKey: .price)
     try container.encodeIfPresent(storedIn, forKey: .storedIn)
     try container.encode(tags, forKey: .tags)

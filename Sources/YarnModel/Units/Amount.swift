@@ -177,6 +177,21 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+extension Amount {
+  private enum CodingKeys: String, CodingKey { case value, unit }
+
+  /// Encodes `{"value": number, "unit": "token"}`; the unit as its raw value, which is what
+  /// `YarnUnit`'s own encoding writes, given to the container as a `String` (JSONEncoder
+  /// makes a nested encoder for each other `Encodable` value).
+  ///
+  /// - Throws: `EncodingError` for a value that is not finite.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(value, forKey: .value)
+    try container.encode(unit.rawValue, forKey: .unit)
+  }
+}
+
 /// Thrown by `Amount(parsing:)`: what was wrong with the text, which it quotes.
 public struct AmountParseError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The text as given.
