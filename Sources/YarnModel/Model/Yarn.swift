@@ -110,10 +110,10 @@ extension Yarn {
     try container.encodeIfPresent(dyeLot, forKey: .dyeLot)
     try container.encodeIfPresent(weight?.rawValue, forKey: .weight)
     try container.encodeIfPresent(fiber, forKey: .fiber)
-    try container.encodeIfPresent(lengthPerSkein, forKey: .lengthPerSkein)
-    try container.encodeIfPresent(netWeightPerSkein, forKey: .netWeightPerSkein)
-    try container.encodeIfPresent(quantity, forKey: .quantity)
-    try container.encodeIfPresent(remainingOverride, forKey: .remainingOverride)
+    if let lengthPerSkein { try lengthPerSkein.encode(to: &container, forKey: .lengthPerSkein) }
+    if let netWeightPerSkein { try netWeightPerSkein.encode(to: &container, forKey: .netWeightPerSkein) }
+    if let quantity { try quantity.encode(to: &container, forKey: .quantity) }
+    if let remainingOverride { try remainingOverride.encode(to: &container, forKey: .remainingOverride) }
     try container.encodeIfPresent(purchaseLocation, forKey: .purchaseLocation)
     try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
     var legacy = encoder.container(keyedBy: LegacyKeys.self)

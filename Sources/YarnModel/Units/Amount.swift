@@ -187,6 +187,22 @@ extension Amount {
   /// - Throws: `EncodingError` for a value that is not finite.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    try write(to: &container)
+  }
+
+  /// Encodes the amount as the member `key` of `container`, in the shape of `encode(to:)`, in
+  /// a nested container: JSONEncoder makes a nested encoder for an `Encodable` value given to
+  /// `encode(_:forKey:)`, and none for a nested container.
+  ///
+  /// - Throws: `EncodingError` for a value that is not finite.
+  public func encode<Key: CodingKey>(
+    to container: inout KeyedEncodingContainer<Key>, forKey key: Key
+  ) throws {
+    var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: key)
+    try write(to: &nested)
+  }
+
+  private func write(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
     try container.encode(value, forKey: .value)
     try container.encode(unit.rawValue, forKey: .unit)
   }
