@@ -95,9 +95,15 @@ extension Yarn {
 
   /// Writes every field (unknown ones left out), and `isStashed` (`isHeld`) beside `status`:
   /// backup format 1 promises that a reader of the same version never misreads a newer
-  /// document, and readers before the status require that flag (docs/FORMAT.md). `weight`
-  /// and `status` are given to the container as their raw values, the bytes their own
-  /// encoding writes: JSONEncoder makes a nested encoder for every other `Encodable` value.
+  /// document, and readers before the status require that flag (docs/FORMAT.md).
+  ///
+  /// JSONEncoder makes a nested encoder for every `Encodable` value given to
+  /// `encode(_:forKey:)` (the list of `stash list --json` spent most of its time there), so
+  /// the members that are values of their own are written without one, in the bytes their
+  /// own encoding writes: `weight` and `status` as their raw values, the day as its string
+  /// (`CalendarDate.encode(to:forKey:)`), the amounts in nested containers
+  /// (`Amount.encode(to:forKey:)`, which `Amount.encode(to:)` shares), `tags` and `photos` in
+  /// nested unkeyed containers (`encodeElements(_:forKey:)`).
   ///
   /// - Throws: `EncodingError` for an amount that is not finite.
   public func encode(to encoder: any Encoder) throws {
@@ -115,14 +121,14 @@ extension Yarn {
     if let quantity { try quantity.encode(to: &container, forKey: .quantity) }
     if let remainingOverride { try remainingOverride.encode(to: &container, forKey: .remainingOverride) }
     try container.encodeIfPresent(purchaseLocation, forKey: .purchaseLocation)
-    try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
+    if let dateAdded { try dateAdded.encode(to: &container, forKey: .dateAdded) }
     var legacy = encoder.container(keyedBy: LegacyKeys.self)
     try legacy.encode(isHeld, forKey: .isStashed)
     try container.encode(status.rawValue, forKey: .status)
     try container.encodeIfPresent(price, forKey: .price)
     try container.encodeIfPresent(storedIn, forKey: .storedIn)
-    try container.encode(tags, forKey: .tags)
-    try container.encode(photos, forKey: .photos)
+    try container.encodeElements(tags, forKey: .tags)
+    try container.encodeElements(photos, forKey: .photos)
   }
 
   /// Reads a yarn as `library.json` and `--json` write it (docs/FORMAT.md). `status` may be

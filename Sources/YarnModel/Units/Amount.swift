@@ -195,7 +195,7 @@ extension Amount {
   /// `encode(_:forKey:)`, and none for a nested container.
   ///
   /// - Throws: `EncodingError` for a value that is not finite.
-  public func encode<Key: CodingKey>(
+  package func encode<Key: CodingKey>(
     to container: inout KeyedEncodingContainer<Key>, forKey key: Key
   ) throws {
     var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: key)
