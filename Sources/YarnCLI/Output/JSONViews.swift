@@ -50,8 +50,8 @@ struct RemainingJSON: Encodable {
   func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     try container.encodeIfPresent(estimate.remaining?.value, forKey: .value)
-    try container.encodeIfPresent(estimate.remaining?.unit, forKey: .unit)
-    try container.encode(estimate.source, forKey: .source)
+    try container.encodeIfPresent(estimate.remaining?.unit.rawValue, forKey: .unit)
+    try container.encode(estimate.source.rawValue, forKey: .source)
     try container.encodeIfPresent(estimate.deficit, forKey: .deficit)
     if !estimate.unconverted.isEmpty {
       try container.encode(

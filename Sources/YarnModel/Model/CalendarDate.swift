@@ -106,4 +106,15 @@ extension CalendarDate: Codable {
     var container = encoder.singleValueContainer()
     try container.encode(iso8601)
   }
+
+  /// Encodes the day as the member `key` of `container`, the string `encode(to:)` writes,
+  /// given as a `String`: JSONEncoder makes a nested encoder for an `Encodable` value given to
+  /// `encode(_:forKey:)`, and none for a string.
+  ///
+  /// - Throws: what `container` throws.
+  package func encode<Key: CodingKey>(
+    to container: inout KeyedEncodingContainer<Key>, forKey key: Key
+  ) throws {
+    try container.encode(iso8601, forKey: key)
+  }
 }

@@ -97,6 +97,14 @@ extension Yarn {
   /// backup format 1 promises that a reader of the same version never misreads a newer
   /// document, and readers before the status require that flag (docs/FORMAT.md).
   ///
+  /// JSONEncoder makes a nested encoder for every `Encodable` value given to
+  /// `encode(_:forKey:)` (the list of `stash list --json` spent most of its time there), so
+  /// the members that are values of their own are written without one, in the bytes their
+  /// own encoding writes: `weight` and `status` as their raw values, the day as its string
+  /// (`CalendarDate.encode(to:forKey:)`), the amounts in nested containers
+  /// (`Amount.encode(to:forKey:)`, which `Amount.encode(to:)` shares), `tags` and `photos` in
+  /// nested unkeyed containers (`encodeElements(_:forKey:)`).
+  ///
   /// - Throws: `EncodingError` for an amount that is not finite.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
@@ -106,21 +114,21 @@ extension Yarn {
     try container.encodeIfPresent(colorway, forKey: .colorway)
     try container.encodeIfPresent(colorFamily, forKey: .colorFamily)
     try container.encodeIfPresent(dyeLot, forKey: .dyeLot)
-    try container.encodeIfPresent(weight, forKey: .weight)
+    try container.encodeIfPresent(weight?.rawValue, forKey: .weight)
     try container.encodeIfPresent(fiber, forKey: .fiber)
-    try container.encodeIfPresent(lengthPerSkein, forKey: .lengthPerSkein)
-    try container.encodeIfPresent(netWeightPerSkein, forKey: .netWeightPerSkein)
-    try container.encodeIfPresent(quantity, forKey: .quantity)
-    try container.encodeIfPresent(remainingOverride, forKey: .remainingOverride)
+    if let lengthPerSkein { try lengthPerSkein.encode(to: &container, forKey: .lengthPerSkein) }
+    if let netWeightPerSkein { try netWeightPerSkein.encode(to: &container, forKey: .netWeightPerSkein) }
+    if let quantity { try quantity.encode(to: &container, forKey: .quantity) }
+    if let remainingOverride { try remainingOverride.encode(to: &container, forKey: .remainingOverride) }
     try container.encodeIfPresent(purchaseLocation, forKey: .purchaseLocation)
-    try container.encodeIfPresent(dateAdded, forKey: .dateAdded)
+    if let dateAdded { try dateAdded.encode(to: &container, forKey: .dateAdded) }
     var legacy = encoder.container(keyedBy: LegacyKeys.self)
     try legacy.encode(isHeld, forKey: .isStashed)
-    try container.encode(status, forKey: .status)
+    try container.encode(status.rawValue, forKey: .status)
     try container.encodeIfPresent(price, forKey: .price)
     try container.encodeIfPresent(storedIn, forKey: .storedIn)
-    try container.encode(tags, forKey: .tags)
-    try container.encode(photos, forKey: .photos)
+    try container.encodeElements(tags, forKey: .tags)
+    try container.encodeElements(photos, forKey: .photos)
   }
 
   /// Reads a yarn as `library.json` and `--json` write it (docs/FORMAT.md). `status` may be

@@ -120,3 +120,27 @@ package enum JSONCoding {
     TimeInput.absoluteInstant(text, keepingFraction: true)
   }
 }
+
+extension KeyedEncodingContainer {
+  /// Encodes `elements` as the member `key`, the array `Array`'s own encoding writes (an
+  /// unkeyed container of the elements in order), in a nested unkeyed container: JSONEncoder
+  /// makes a nested encoder for an `Encodable` value given to `encode(_:forKey:)`, and none
+  /// for a nested container.
+  ///
+  /// - Throws: what encoding an element throws.
+  package mutating func encodeElements<Element: Encodable>(
+    _ elements: [Element], forKey key: Key
+  ) throws {
+    var nested = nestedUnkeyedContainer(forKey: key)
+    for element in elements { try nested.encode(element) }
+  }
+
+  /// Encodes `elements` as the member `key`, as `encodeElements(_:forKey:)` does, each
+  /// element given to the container as a `String`.
+  ///
+  /// - Throws: what the container throws.
+  package mutating func encodeElements(_ elements: [String], forKey key: Key) throws {
+    var nested = nestedUnkeyedContainer(forKey: key)
+    for element in elements { try nested.encode(element) }
+  }
+}

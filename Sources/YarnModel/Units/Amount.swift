@@ -177,6 +177,37 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+extension Amount {
+  private enum CodingKeys: String, CodingKey { case value, unit }
+
+  /// Encodes `{"value": number, "unit": "token"}`; the unit as its raw value, which is what
+  /// `YarnUnit`'s own encoding writes, given to the container as a `String` (JSONEncoder
+  /// makes a nested encoder for each other `Encodable` value).
+  ///
+  /// - Throws: `EncodingError` for a value that is not finite.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try write(to: &container)
+  }
+
+  /// Encodes the amount as the member `key` of `container`, in the shape of `encode(to:)`, in
+  /// a nested container: JSONEncoder makes a nested encoder for an `Encodable` value given to
+  /// `encode(_:forKey:)`, and none for a nested container.
+  ///
+  /// - Throws: `EncodingError` for a value that is not finite.
+  package func encode<Key: CodingKey>(
+    to container: inout KeyedEncodingContainer<Key>, forKey key: Key
+  ) throws {
+    var nested = container.nestedContainer(keyedBy: CodingKeys.self, forKey: key)
+    try write(to: &nested)
+  }
+
+  private func write(to container: inout KeyedEncodingContainer<CodingKeys>) throws {
+    try container.encode(value, forKey: .value)
+    try container.encode(unit.rawValue, forKey: .unit)
+  }
+}
+
 /// Thrown by `Amount(parsing:)`: what was wrong with the text, which it quotes.
 public struct AmountParseError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The text as given.
