@@ -12,6 +12,29 @@ import Testing
 @Suite struct EndToEndTests {
   // MARK: Frame
 
+  /// `project show --json` says what its text shows beside the model's fields: the tools it
+  /// uses, its number of time sessions and since when one runs (QA: left out).
+  @Test func projectShowJSONSaysWhatItsTextSays() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["tool", "add", "Addi 4mm", "--kind", "circular", "--size", "4mm"])
+    try yarn.ok(["project", "edit", "Hat", "--tool", "Addi"])
+    let toolID = try #require(
+      (try yarn.ok(["tool", "show", "Addi", "--json"]).json() as? [String: Any])?["id"] as? String)
+    let idle = try #require(try yarn.ok(["project", "show", "Hat", "--json"]).json() as? [String: Any])
+    #expect(idle["tools"] as? [[String: String]] == [["id": toolID, "name": "Addi 4mm"]])
+    #expect(idle["sessions"] as? Int == 0)
+    #expect(idle["runningSince"] is NSNull)
+    try yarn.ok(["time", "add", "Hat", "--from", "2026-03-01T10:00:00Z", "--to", "2026-03-01T11:00:00Z"])
+    try yarn.ok(["time", "start", "Hat"])
+    let started = try #require(
+      (try yarn.ok(["time", "status", "--json"]).json() as? [String: Any])?["start"] as? String)
+    let running = try #require(try yarn.ok(["project", "show", "Hat", "--json"]).json() as? [String: Any])
+    #expect(running["sessions"] as? Int == 2)
+    #expect(running["runningSince"] as? String == started)
+  }
+
   @Test func unknownCommandIsAUsageError() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -132,6 +155,18 @@ import Testing
     #expect(
       before.stdout.contains("Remaining:    3 skeins ≈ 300 g ≈ 10.58 oz ≈ 660 yd ≈ 603.5 m (estimate)\n"))
     #expect(before.stdout.contains("Used in:      Flax (in-progress): 150 g\n"))
+    // The JSON says what the text says (QA: "Used in" was missing from it).
+    let shown = try #require(
+      try yarn.ok(["stash", "show", "Cascade 220", "--json"]).json() as? [String: Any])
+    let flaxID = try #require(
+      (try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])?["id"] as? String)
+    let usedIn = try #require(shown["usedIn"] as? [[String: Any]])
+    #expect(usedIn.count == 1)
+    #expect(usedIn.first?["projectID"] as? String == flaxID)
+    #expect(usedIn.first?["project"] as? String == "Flax")
+    #expect(usedIn.first?["status"] as? String == "in-progress")
+    let amount = usedIn.first?["amount"] as? [String: Any]
+    #expect(amount?["unit"] as? String == "g" && amount?["value"] as? Double == 150)
 
     let finish = try yarn.ok(["project", "finish", "Flax", "--on", "2026-03-01"])
     #expect(finish.stderr == "finished project Flax on 2026-03-01\n")

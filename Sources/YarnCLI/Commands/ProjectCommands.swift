@@ -231,7 +231,10 @@ struct ProjectShow: ParsableCommand {
       let json = try context.read { store in
         let project = try References.project(reference, in: store)
         let notes = try store.notes(about: .project(project.id))
-        return try ProjectJSON(project: project, in: store, now: context.now, notes: notes)
+        var json = try ProjectJSON(project: project, in: store, now: context.now, notes: notes)
+        json.details = ProjectJSON.Details(
+          tools: try store.tools(ofProject: project.id), sessions: try store.sessions(projectID: project.id))
+        return json
       }
       try context.printJSON(json)
       return

@@ -423,7 +423,7 @@ struct StashShow: ParsableCommand {
       uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first })
     if context.global.json {
       try context.printJSON(
-        YarnJSON(yarn: yarn, remaining: estimate, projectNames: names, notes: notes))
+        YarnJSON(yarn: yarn, remaining: estimate, projectNames: names, notes: notes, uses: uses))
       return
     }
     var putUp: String?

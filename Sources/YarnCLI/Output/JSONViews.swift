@@ -18,13 +18,26 @@ struct YarnJSON: Encodable {
   /// Project names by ID, for the unconverted usages.
   let projectNames: [String: String]
   var notes: [Note]? = nil
+  /// For `stash show`: the projects that use it, as its text lists them (`"usedIn"`).
+  var uses: [YarnUse]? = nil
 
-  private enum Key: String, CodingKey { case quantity, remaining, notes }
+  private enum Key: String, CodingKey { case quantity, remaining, notes, usedIn }
+  private enum UseKey: String, CodingKey { case projectID, project, status, amount }
 
   func encode(to encoder: any Encoder) throws {
     try yarn.encode(to: encoder)
     var container = encoder.container(keyedBy: Key.self)
     if let notes { try container.encode(notes, forKey: .notes) }
+    if let uses {
+      var list = container.nestedUnkeyedContainer(forKey: .usedIn)
+      for use in uses {
+        var item = list.nestedContainer(keyedBy: UseKey.self)
+        try item.encode(use.projectID, forKey: .projectID)
+        try item.encode(use.projectName, forKey: .project)
+        try item.encode(use.projectStatus.rawValue, forKey: .status)
+        try item.encode(use.amount, forKey: .amount)
+      }
+    }
     if yarn.quantity == nil { try container.encodeNil(forKey: .quantity) }
     if remaining.remaining == nil {
       try container.encodeNil(forKey: .remaining)
@@ -85,11 +98,21 @@ struct ProjectJSON: Encodable {
   let project: Project
   let seconds: Int64
   var notes: [Note]? = nil
+  /// For `project show`: what its text shows beside the model's fields (`"tools"`,
+  /// `"sessions"`, `"runningSince"`).
+  var details: Details? = nil
 
-  init(project: Project, seconds: Int64, notes: [Note]? = nil) {
+  /// The tools the project uses, its number of time sessions and its running session's start.
+  struct Details {
+    let tools: [Tool]
+    let sessions: [TimeSession]
+  }
+
+  init(project: Project, seconds: Int64, notes: [Note]? = nil, details: Details? = nil) {
     self.project = project
     self.seconds = seconds
     self.notes = notes
+    self.details = details
   }
 
   /// The project with the seconds logged on it as `store` holds them (a running session
@@ -100,13 +123,24 @@ struct ProjectJSON: Encodable {
       project: project, seconds: try store.loggedSeconds(projectID: project.id, now: now), notes: notes)
   }
 
-  private enum Key: String, CodingKey { case seconds, notes }
+  private enum Key: String, CodingKey { case seconds, notes, tools, sessions, runningSince }
+  private enum ToolKey: String, CodingKey { case id, name }
 
   func encode(to encoder: any Encoder) throws {
     try project.encode(to: encoder)
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(seconds, forKey: .seconds)
     if let notes { try container.encode(notes, forKey: .notes) }
+    if let details {
+      var list = container.nestedUnkeyedContainer(forKey: .tools)
+      for tool in details.tools {
+        var item = list.nestedContainer(keyedBy: ToolKey.self)
+        try item.encode(tool.id, forKey: .id)
+        try item.encode(tool.name, forKey: .name)
+      }
+      try container.encode(details.sessions.count, forKey: .sessions)
+      try container.encode(details.sessions.first(where: \.isRunning)?.start, forKey: .runningSince)
+    }
   }
 }
 
