@@ -258,6 +258,12 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.distance("same", "same") == 0)
     #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == "list")
     #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]) == nil)
+    // QA: the start of a longer option was taken for a typo of a shorter one.
+    let options = ["--weight", "--length-per-skein", "--net-weight-per-skein", "--quantity"]
+    #expect(EditDistance.nearest(to: "--net-weight", in: options) == "--net-weight-per-skein")
+    #expect(EditDistance.nearest(to: "--weigth", in: options) == "--weight")
+    // The start of two is no answer by itself; a dash alone says nothing.
+    #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
   }
 
   @Test func usageErrorReport() {

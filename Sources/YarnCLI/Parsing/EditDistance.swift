@@ -23,8 +23,12 @@ enum EditDistance {
   }
 
   /// The candidate nearest to `word`, when it is near enough to be a likely typo: at most
-  /// 2 edits, or a third of the word's length for longer words. Ties go to the first.
+  /// 2 edits, or a third of the word's length for longer words. Ties go to the first. A word
+  /// that begins exactly one candidate (`--net-weight` of `--net-weight-per-skein`) is taken
+  /// as that one's start, however far it is.
   static func nearest(to word: String, in candidates: [String]) -> String? {
+    let extended = candidates.filter { $0.hasPrefix(word) }
+    if extended.count == 1, word.drop(while: { $0 == "-" }).count >= 2 { return extended[0] }
     var best: (name: String, distance: Int)?
     for candidate in candidates {
       let d = distance(word, candidate)
