@@ -30,6 +30,8 @@ enum YarnTool {
     let parser = CommandParser(root: root)
     // The library's database file, named in a report of its errors once it is known.
     var database: String?
+    // The words of the command run, once parsed (the error's report fits its hints to them).
+    var command: [String] = []
     do {
       switch try parser.parse(arguments) {
       case .help(let path):
@@ -37,6 +39,7 @@ enum YarnTool {
       case .version:
         output.line("yarn \(version)")
       case .run(let type, let values):
+        command = values.command
         let context = Context(
           global: try GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
@@ -57,7 +60,7 @@ enum YarnTool {
         try? messages.flush()
         return ExitCode.success.rawValue
       }
-      var report = ErrorPresenter.report(for: error, root: root, database: database)
+      var report = ErrorPresenter.report(for: error, root: root, database: database, command: command)
       if case CLIError.io(let path, _) = error, path == "standard output" {
         // The output is written after the command's transaction commits: say so, so that a
         // script does not run a change again because its output was lost.

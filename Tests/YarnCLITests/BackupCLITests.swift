@@ -330,6 +330,20 @@ import YarnCore
       #expect(merge.stderr.contains("yarn \(id) (Cascade 220): quantity differs from the library's"))
       #expect(try Self.state(of: yarn.library) == before)
     }
+    // Fields of more than one word are named in the rules' words, in the item's order.
+    try yarn.ok(["stash", "edit", "Cascade 220", "--quantity", "3 skeins"])
+    try yarn.ok([
+      "stash", "edit", "Cascade 220", "--dye-lot", "B2", "--remaining", "50 g", "--stored-in", "Box",
+      "--length-per-skein", "200m",
+    ])
+    let words = try yarn.run(["backup", "restore", "mine.zip", "--merge", "--dry-run"])
+    #expect(words.status == 65)
+    #expect(
+      words.stderr.contains(
+        "yarn \(id) (Cascade 220): dye lot, length per skein, remaining, stored in differ from the library's"),
+      "\(words.stderr)")
+    try yarn.ok(["undo"])
+    try yarn.ok(["undo"])
     // Without the conflict the merge adds what is new and leaves the rest.
     try yarn.ok(["stash", "edit", "Cascade 220", "--quantity", "3 skeins"])
     try yarn.ok(["backup", "create", "now.zip"])

@@ -35,6 +35,9 @@ import YarnCore
       #expect(code(error) == .dataError)
     }
     #expect(code(CocoaError(.fileReadNoSuchFile)) == .noInput)
+    // An error yarn has no words for is its own fault, 70 (docs/CLI.md lists no status 1).
+    struct Unforeseen: Error {}
+    #expect(code(Unforeseen()) == .software)
   }
 
   /// Issue 12, item 9: a full disk is 74 everywhere; 73 stays for an output that exists or a

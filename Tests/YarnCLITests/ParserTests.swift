@@ -266,6 +266,41 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
   }
 
+  /// `help` and `completions` print no JSON: `--json` is an unknown option for them, before
+  /// their words as after; every other command still takes it anywhere.
+  @Test func jsonIsUnknownWhereThereIsNoJSON() throws {
+    let real = CommandParser(root: RootCommand.self)
+    func error(_ arguments: [String]) -> CLIError? {
+      do {
+        _ = try real.parse(arguments)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    for (arguments, command) in [
+      (["help", "--json"], ["yarn", "help"]), (["--json", "help", "stash"], ["yarn", "help"]),
+      (["completions", "bash", "--json"], ["yarn", "completions"]),
+      (["--json", "completions", "zsh"], ["yarn", "completions"]),
+    ] {
+      #expect(
+        error(arguments) == .unknownOption(command: command, given: "--json", suggestion: nil), "\(arguments)"
+      )
+    }
+    #expect(error(["--json", "stash", "list"]) == nil && error(["undo", "--list", "--json"]) == nil)
+  }
+
+  /// A group without a subcommand lists the subcommands people may type, not the hidden
+  /// `__complete`.
+  @Test func missingSubcommandListsOnlyVisibleCommands() {
+    let report = ErrorPresenter.report(
+      for: CLIError.missingSubcommand(command: ["yarn"]), root: RootCommand.self)
+    #expect(
+      report.message
+        == "'yarn' needs a subcommand: stash, project, note, backup, time, tool, summary, convert, "
+        + "export, weft, undo, redo, help, completions")
+  }
+
   @Test func usageErrorReport() {
     let report = ErrorPresenter.report(
       for: CLIError.unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestion: "--brand"),

@@ -21,16 +21,23 @@ import Testing
     #expect(
       edit.stderr.hasPrefix(
         "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"))
-    #expect(
-      edit.stderr.hasSuffix(
-        "hint: change --started or --finished (the day of 'project finish --on'), or --status\n"))
+    // Each hint names the options of the command given.
+    #expect(edit.stderr.hasSuffix("hint: change --started or --finished, or --status\n"))
     #expect(try yarn.librarySnapshot() == before)
     let finish = try yarn.run(["project", "finish", "Flax", "--on", "2026-03-09"])
     #expect(finish.status == 65)
     #expect(
-      finish.stderr.hasPrefix(
-        "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"))
+      finish.stderr
+        == "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"
+        + "hint: give --on a day on or after the started day, or change the started day with "
+        + "'yarn project edit'\n")
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
+    // `project add` has no --finished; the project it would add has no ID to name.
+    let add = try yarn.run(["project", "add", "Hat", "--status", "finished", "--started", "2999-01-01"])
+    #expect(add.status == 65)
+    #expect(add.stderr.hasPrefix("error: project Hat: finished day "), "\(add.stderr)")
+    #expect(
+      add.stderr.hasSuffix(" is before the started day 2999-01-01\nhint: change --started or --status\n"))
   }
 
   /// Removing a project whose time sessions and notes would go with it needs --force; the

@@ -155,7 +155,15 @@ import YarnCore
     #expect(grams["remaining"] is NSNull)
     #expect(grams["missing"] as? [String] == ["no length per skein"])
 
-    // 900 yd: the group falls short (880 yd); with --weight dk only Grams Only is looked at.
+    // 900 yd: the group falls short (880 yd): with no yarn enough, it is not an "other" yarn.
+    let shortText = try yarn.ok(["stash", "match", "--length", "900yd"]).stdout
+    #expect(shortText.hasPrefix("No yarn in the stash is sure to have 900 yd.\n"))
+    #expect(shortText.hasSuffix("\n\n1 yarn has less.\n"), "\(shortText)")
+    // With a yarn enough, the others that have less are "other".
+    try yarn.ok(["stash", "add", "Tiny", "--length-per-skein", "10yd", "--quantity", "1 skein"])
+    #expect(
+      try yarn.ok(["stash", "match", "--length", "880yd"]).stdout.hasSuffix("\n\n1 other yarn has less.\n"))
+    // With --weight dk only Grams Only is looked at.
     let short = try #require(
       try yarn.ok(["stash", "match", "--length", "900yd", "--json"]).json() as? [[String: Any]])
     #expect(short[0]["enough"] as? Bool == false)

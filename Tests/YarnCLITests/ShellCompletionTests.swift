@@ -88,13 +88,17 @@ private func words(_ path: [any ParsableCommand.Type]) -> String {
   path.map { $0.configuration.name }.joined(separator: " ")
 }
 
-/// Every option spelling the command at `path` accepts: its own, the global ones, help, and
-/// `--version` at the root.
+/// The commands whose output has no JSON form: `--json` is not one of their options.
+private let withoutJSON: Set = ["yarn help", "yarn completions"]
+
+/// Every option spelling the command at `path` accepts: its own, the global ones (not `--json`
+/// for `withoutJSON`), help, and `--version` at the root.
 private func spellings(_ path: [any ParsableCommand.Type]) -> [String] {
   var options = path[path.count - 1].configuration.options + GlobalOptions.specs
   var result = ["--help", "-h"]
   if path.count == 1 { result.append("--version") }
   options = options.filter { $0.name != "help" }
+  if withoutJSON.contains(words(path)) { options = options.filter { $0.name != "json" } }
   for option in options {
     result.append("--" + option.name)
     if let short = option.short { result.append("-\(short)") }
@@ -133,6 +137,9 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
       let opts = bashBlock.components(separatedBy: "\n").first { $0.hasPrefix("      _yarn_opts=") } ?? ""
       let optWords = Set(
         opts.dropFirst("      _yarn_opts='".count).dropLast().split(separator: " ").map(String.init))
+      if withoutJSON.contains(name) {
+        #expect(!optWords.contains("--json") && !zshBlock.contains("'--json:"), "\(name) --json")
+      }
       for spelling in spellings(path) {
         #expect(optWords.contains(spelling), "bash: \(name) \(spelling)")
         #expect(zshBlock.contains("'\(spelling):"), "zsh: \(name) \(spelling)")
@@ -209,6 +216,52 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(craft == .choices(["knitting", "crochet", "weaving", "spinning", "embroidery", "other"]))
     let status = ProjectFields.options.first { $0.name == "status" }?.completion
     #expect(status == .choices(["planned", "in-progress", "finished", "frogged", "hibernating"]))
+    // Category 4 has two words (docs/CLI.md): 9 words for the 8 categories.
+    #expect(weights.count == 9 && YarnWeight(parsing: "worsted") == YarnWeight(parsing: "aran"))
+    // A tool's kinds, the words of docs/CLI.md's tool section, on add, edit and list.
+    let kinds = CompletionKind.choices(["straight", "circular", "dpn", "interchangeable", "cable", "hook"])
+    for command in [ToolAdd.self, ToolEdit.self, ToolList.self] as [any ParsableCommand.Type] {
+      let kind = command.configuration.options.first { $0.name == "kind" }
+      #expect(kind?.completion == kinds, "\(command.configuration.name)")
+    }
+    let bash = CompletionScript.script(for: .bash, root: RootCommand.self)
+    #expect(bash.contains("straight circular dpn interchangeable cable hook"))
+  }
+
+  /// The exit statuses and the environment agree in docs/CLI.md's table, `yarn --help` (and
+  /// so the man page's DESCRIPTION), the man page's EXIT STATUS and what yarn can return.
+  @Test func exitStatusesAndEnvironmentAgreeWithTheDocs() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let docs = try String(
+      contentsOf: repository.appendingPathComponent("docs/CLI.md"), encoding: .utf8)
+    let section = try #require(block(docs, from: "## Errors and exit status", to: "## stash"))
+    // The table's rows: `| 64 | EX_USAGE | …`.
+    let documented = Set(
+      section.components(separatedBy: "\n").compactMap { line -> Int32? in
+        guard line.hasPrefix("| ") else { return nil }
+        return Int32(line.dropFirst(2).prefix { $0 != " " })
+      })
+    #expect(documented == [0, 64, 65, 66, 69, 70, 73, 74, 75, 130, 143])
+    #expect(Set(ExitCode.allCases.map(\.rawValue)) == documented)
+    let help = RootCommand.configuration.discussion.replacingOccurrences(of: "\n", with: " ")
+    let summary = try #require(help.components(separatedBy: "Exit status: ").last)
+    let inHelp = Set(
+      summary.split(separator: " ").compactMap { word in
+        Int32(word.trimmingCharacters(in: .punctuationCharacters))
+      })
+    #expect(inHelp == documented)
+    let man = ManPage.page(for: [RootCommand.self])
+    let exit = try #require(block(man, from: ".SH EXIT STATUS", to: ".SH ENVIRONMENT"))
+    let inMan = Set(
+      exit.components(separatedBy: "\n").compactMap { $0.hasPrefix(".B ") ? Int32($0.dropFirst(3)) : nil })
+    #expect(inMan == documented)
+    // Every variable docs/CLI.md tells people to set is in the man page's ENVIRONMENT.
+    let environment = try #require(block(man, from: ".SH ENVIRONMENT", to: ".SH FILES"))
+    for name in ["YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL", "TMPDIR"] {
+      #expect(docs.contains(name), "docs: \(name)")
+      #expect(environment.contains(".B \(name)\n"), "man: \(name)")
+    }
   }
 
   // MARK: help

@@ -28,10 +28,13 @@ import Testing
     #expect(same["project"] as? String == "Yoke")
     #expect(same["note"] as? String == "yoke")
     #expect(same["end"] is NSNull)
-    // A timer runs: refused, naming it.
+    // A timer runs: refused, naming it, with a hint that names no option `continue` lacks
+    // (it has no --switch).
     let running = try yarn.run(["time", "continue"])
     #expect(running.status == 65)
     #expect(running.stderr.contains("Yoke"))
+    #expect(running.stderr.hasSuffix("\nhint: stop it first with 'yarn time stop'\n"), "\(running.stderr)")
+    #expect(try yarn.run(["time", "continue", "--switch"]).status == 64)
     // Undone like any change.
     try yarn.ok(["undo"])
     let status = try yarn.ok(["time", "log", "--json"])
@@ -48,6 +51,16 @@ import Testing
     #expect(
       both.stderr.hasPrefix(
         "error: give '--same-note' or '--note', not both: --same-note copies the latest session's note\n"))
+    // A start in the past over a recorded session: `continue` has no --allow-overlap either.
+    try yarn.ok(["time", "cancel"])
+    try yarn.ok(["time", "add", "Flax", "--from", "-3h", "--to", "-1h"])
+    let overlap = try yarn.run(["time", "continue", "--at", "-2h"])
+    #expect(overlap.status == 65)
+    #expect(overlap.stderr.hasPrefix("error: the new session overlaps the session on \"Flax\" from "))
+    #expect(
+      overlap.stderr.hasSuffix(
+        "\nhint: start it later, or record it with 'yarn time add', which takes --allow-overlap\n"),
+      "\(overlap.stderr)")
   }
 
   @Test func periodsExcludeEachOtherAndTheDays() throws {

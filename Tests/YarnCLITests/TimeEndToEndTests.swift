@@ -74,7 +74,8 @@ import Testing
     #expect(
       overlap.stderr.contains(
         // 01:30 happens twice that night: the first (EDT) is named with its offset.
-        "error: it overlaps the session on \"Flax\" from 2026-11-01 01:30 -04:00 to 2026-11-01 03:30"))
+        "error: the new session overlaps the session on \"Flax\" from 2026-11-01 01:30 -04:00 to 2026-11-01 03:30"
+      ))
     expectOK(try yarn.run(second + ["--allow-overlap"], environment: env))
     let after = try sessions(yarn, env)
     #expect(after.count == 3)
@@ -249,8 +250,11 @@ import Testing
     let overlapEdit = try status(["time", "edit", String(hatID.prefix(8)), "--from", "2026-06-01 00:30"])
     #expect(overlapEdit.status == 65)
     #expect(
-      overlapEdit.stderr.contains(
-        "overlaps the session on \"Flax\" from 2026-06-01 00:00 to 2026-06-01 01:00"))
+      overlapEdit.stderr.hasPrefix(
+        "error: the edited session overlaps the session on \"Flax\" from 2026-06-01 00:00 to 2026-06-01 01:00"
+      ))
+    #expect(
+      overlapEdit.stderr.contains("\nhint: change the times, or give --allow-overlap to record it anyway\n"))
     #expect(try status(["time", "rm", String(hatID.prefix(3))]).status == 65)
     #expect(try status(["time", "rm", "ffffffff"]).status == 65)
     expectOK(try status(["time", "rm", String(hatID.prefix(8))]))
@@ -402,7 +406,8 @@ import Testing
     #expect(clash.status == 65)
     #expect(
       clash.stderr.hasPrefix(
-        "error: it overlaps the session on \"Flax\" from 2026-06-01 10:00 to 2026-06-01 10:45:20 (session "),
+        "error: the new session overlaps the session on \"Flax\" from 2026-06-01 10:00 to 2026-06-01 10:45:20 (session "
+      ),
       "\(clash.stderr)")
     try yarn.ok(["time", "add", "Hat", "--from", "2026-06-01 10:46", "--duration", "30m"])
     // A timer started two hours ago at a minute and 7 seconds (within a day: the longest a
@@ -433,7 +438,7 @@ import Testing
       span.stderr.hasPrefix(
         "error: the session's length 24h 1m is over the limit of 24h (one sitting)\n"
           + "hint: a session lasts at most 24h; record a longer stretch as several sessions, "
-          + "or stop a forgotten timer with --at\n"))
+          + "or stop a forgotten timer with 'yarn time stop --at'\n"))
     let start = try yarn.run(["time", "start", "Flax", "--at", "-25h"])
     #expect(start.status == 65)
     #expect(
@@ -509,11 +514,14 @@ import Testing
     #expect(
       force.stderr.hasPrefix(
         "error: '--force' does not apply to 'yarn time log': it applies only to --format csv\n"))
-    // `time start --at` has no --allow-overlap: the hint does not offer it to start.
+    // `time start --at` has no --allow-overlap: the hint does not offer it to start, and the
+    // message names the session it would make.
     let overlap = try yarn.run(["time", "start", "Flax", "--at", "-2h"])
     #expect(overlap.status == 65)
+    #expect(overlap.stderr.hasPrefix("error: the new session overlaps the session on \"Flax\" from "))
     #expect(
-      overlap.stderr.contains("hint: change the times; 'time add' and 'time edit' take --allow-overlap"))
+      overlap.stderr.contains(
+        "\nhint: start it later, or record it with 'yarn time add', which takes --allow-overlap\n"))
     // Output that fails after the change was committed says the change stays.
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")

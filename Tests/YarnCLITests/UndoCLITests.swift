@@ -327,7 +327,9 @@ import Testing
       undo.stderr
         == "error: the last change (\"yarn backup restore b.zip "
         + "--replace --json\") cannot be undone: it replaced the whole library with the backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
-        + "is in the safety backup \(safety)\n")
+        + "is in the safety backup \(safety)\n"
+        + "hint: to go back to the library before the restore, restore the safety backup with "
+        + "--replace: yarn backup restore \"\(safety)\" --replace\n")
     #expect(try items(yarn) == before)
     let list = try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]]
     #expect(list?.map { $0["stack"] as? String } == ["barrier"])

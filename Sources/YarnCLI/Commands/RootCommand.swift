@@ -15,7 +15,8 @@ struct RootCommand: CommandGroup {
           yarn undo
 
         Exit status: 0 success, 64 usage error, 65 bad input data, 66 input missing,
-        73 cannot create output, 74 I/O error, 75 library busy (try again).
+        69 a system library missing (libzip, libcrypto), 70 internal error, 73 cannot create
+        output, 74 I/O error, 75 library busy (try again), 130 Ctrl-C, 143 SIGTERM.
         """,
       subcommands: [
         StashCommand.self, ProjectCommand.self, NoteCommand.self, BackupCommand.self,

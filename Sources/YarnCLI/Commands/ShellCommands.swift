@@ -16,7 +16,7 @@ struct HelpCommand: ParsableCommand {
           "command", "The command, such as stash export (default: yarn itself).", optional: true,
           completion: .command)
       ],
-      options: [.flag("man", "Print the manual page (roff) instead of the help.")])
+      options: [.flag("man", "Print the manual page (roff) instead of the help.")], takesJSON: false)
   }
 
   /// The command path asked about, the root first.
@@ -62,7 +62,7 @@ struct CompletionsCommand: ParsableCommand {
         """,
       arguments: [
         .required("shell", "bash, zsh or fish.", completion: .cases(of: CompletionScript.Shell.self))
-      ])
+      ], takesJSON: false)
   }
 
   var shell: CompletionScript.Shell

@@ -384,7 +384,9 @@ struct StashMatchCommand: ParsableCommand {
       text += table.text(fitting: context.tableWidth)
     }
     if short > 0 {
-      text += "\n\(short) other \(short == 1 ? "yarn has" : "yarns have") less.\n"
+      // "other" than the yarns listed as enough; with none, these are not others.
+      let other = enough.isEmpty ? "" : "other "
+      text += "\n\(short) \(other)\(short == 1 ? "yarn has" : "yarns have") less.\n"
     }
     context.output.write(text)
   }

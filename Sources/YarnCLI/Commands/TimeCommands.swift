@@ -58,7 +58,7 @@ struct TimeStart: ParsableCommand {
     let now = context.now
     let start =
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
-    let (session, project, stopped) = try TimeOptions.presenting(context) {
+    let (session, project, stopped) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         let project = try TimeOptions.project(reference, in: store)
         // With --switch, the timer this start stops (read in the same transaction).
@@ -127,7 +127,7 @@ struct TimeContinue: ParsableCommand {
     let now = context.now
     let start =
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
-    let (session, name) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         guard let latest = try store.latestSession() else {
           throw CLIError.invalidData(
@@ -174,7 +174,7 @@ struct TimeStop: ParsableCommand {
     let now = context.now
     let end =
       try at.map { try TimeOptions.instant($0, option: "--at", command: command, context: context) } ?? now
-    let (session, name) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         do {
           let session = try TimeTracker(store: store).stop(at: end, now: now)
@@ -291,7 +291,7 @@ struct TimeAdd: ParsableCommand {
       try TimeOptions.instant($0, option: "--from", command: command, context: context)
     }
     let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
-    let (session, project) = try TimeOptions.presenting(context) {
+    let (session, project) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         let project = try TimeOptions.project(reference, in: store)
         let tracker = TimeTracker(store: store)
@@ -367,7 +367,7 @@ struct TimeEdit: ParsableCommand {
       try TimeOptions.instant($0, option: "--from", command: command, context: context)
     }
     let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
-    let (session, name) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         let tracker = TimeTracker(store: store)
         let found = try tracker.session(matching: reference)
@@ -400,14 +400,16 @@ struct TimeRemove: ParsableCommand {
   }
 
   var reference: String
+  var command: [String]
 
   init(from values: ParsedValues) throws {
     reference = try values.reference("session")
+    command = values.command
   }
 
   func run(in context: Context) throws {
     let now = context.now
-    let (session, name) = try TimeOptions.presenting(context) {
+    let (session, name) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         let tracker = TimeTracker(store: store)
         let session = try tracker.remove(sessionID: try tracker.session(matching: reference).id)

@@ -223,12 +223,13 @@ enum TimeOptions {
     }
   }
 
-  /// Runs `body`, turning a `TimeError` into words with instants in `context`'s zone.
-  static func presenting<T>(_ context: Context, _ body: () throws -> T) throws -> T {
+  /// Runs `body`, turning a `TimeError` into words with instants in `context`'s zone and
+  /// hints that fit `command` (`ErrorPresenter.report(for:timeZone:command:)`).
+  static func presenting<T>(_ context: Context, command: [String], _ body: () throws -> T) throws -> T {
     do {
       return try body()
     } catch let error as TimeError {
-      let report = ErrorPresenter.report(for: error, timeZone: context.timeZone)
+      let report = ErrorPresenter.report(for: error, timeZone: context.timeZone, command: command)
       throw CLIError.invalidData(message: report.message, hint: report.hint)
     }
   }

@@ -23,7 +23,7 @@ struct ToolFields {
       .value(
         "kind", "kind",
         "straight, circular, dpn (double-pointed), interchangeable (tips), cable or hook.",
-        required: kindRequired),
+        required: kindRequired, completion: .cases(of: ToolKind.self)),
       .value("size", "size", "The size: 4.5mm, US 7, UK 7, H-8, H or steel 7 (not for a cable)."),
       .value(
         "length", "length",
@@ -211,7 +211,7 @@ struct ToolList: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "list", abstract: "List the needles and hooks.",
-      options: [.value("kind", "kind", "Only tools of this kind.")],
+      options: [.value("kind", "kind", "Only tools of this kind.", completion: .cases(of: ToolKind.self))],
       aliases: ["ls"])
   }
 

@@ -12,8 +12,9 @@ struct UndoCommand: ParsableCommand {
     CommandConfiguration(
       name: "undo", abstract: "Undo the last change to the library, or list what can be undone.",
       discussion: """
-        Each command that changes the library is one change: add, edit, rm, use, unuse,
-        attach, detach, note, time start/stop/add/edit/rm/cancel, stash import, backup restore.
+        Each command that changes the library is one change: add, edit, rm (of yarns,
+        projects, tools and notes), use, unuse, finish, attach, detach,
+        time start/continue/stop/add/edit/rm/cancel, stash import, weft import, backup restore.
         'yarn undo' reverses the newest one and says what it did; run again, it steps further
         back. The library keeps its last \(LibraryStore.historyLimit) changes. Undoing a removal
         brings back everything that went with it, photos included. 'yarn redo' makes an undone

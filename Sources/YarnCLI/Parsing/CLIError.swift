@@ -98,8 +98,6 @@ enum CLIError: Error, Equatable {
 /// Exit statuses, from BSD's sysexits.h (sysexits(3)).
 enum ExitCode: Int32, CaseIterable {
   case success = 0
-  /// A general failure that fits no other status.
-  case failure = 1
   /// EX_USAGE: the command was used wrongly (unknown option, bad value, missing argument).
   case usage = 64
   /// EX_DATAERR: the input data was incorrect (a corrupt backup, a reference that matches
@@ -128,7 +126,6 @@ extension ExitCode {
   var meaning: String {
     switch self {
     case .success: "Success."
-    case .failure: "A failure that fits no other status."
     case .usage:
       "The command was used wrongly: an unknown command or option, a bad value, a missing argument."
     case .dataError:

@@ -21,6 +21,9 @@ struct CommandConfiguration {
   /// Left out of the help, the man page and the completions (`yarn __complete`, which the
   /// completion scripts call); it still runs.
   var isHidden: Bool = false
+  /// Whether it takes the global `--json`: not a command whose output has no JSON form
+  /// (`help`, `completions`), for which `--json` is an unknown option.
+  var takesJSON: Bool = true
 }
 
 /// What the value of an argument or option names, so that shell completion can offer it

@@ -83,7 +83,7 @@ struct CommandParser {
       let subcommands = command.configuration.subcommands
       if !subcommands.isEmpty && !afterTerminator {
         guard let next = CommandParser.subcommand(named: word, in: subcommands) else {
-          let names = subcommands.map { $0.configuration.name }
+          let names = CommandTree.visibleSubcommands(of: command).map { $0.configuration.name }
           throw .unknownCommand(
             command: values.command, given: word,
             suggestion: EditDistance.nearest(to: word, in: names))
@@ -102,12 +102,17 @@ struct CommandParser {
           // Only a word after `--` gets here: `yarn -- stash list`.
           throw .commandAfterTerminator(command: values.command, given: first)
         }
-        let names = command.configuration.subcommands.map { $0.configuration.name }
+        let names = CommandTree.visibleSubcommands(of: command).map { $0.configuration.name }
         throw .unknownCommand(
           command: values.command, given: first,
           suggestion: EditDistance.nearest(to: first, in: names))
       }
       throw .missingSubcommand(command: values.command)
+    }
+    // `--json` given before the command's words (`yarn --json help`), where every command
+    // took it: refused as after them.
+    if values.flags.contains("json") && !command.configuration.takesJSON {
+      throw .unknownOption(command: values.command, given: "--json", suggestion: nil)
     }
     values.arguments = try assign(positionals, to: command.configuration.arguments, values)
     for spec in command.configuration.options where spec.isRequired {
@@ -177,9 +182,9 @@ struct CommandParser {
     }
   }
 
-  /// Every option `command` accepts: its own, then the global ones.
+  /// Every option `command` accepts: its own, then the global ones it takes.
   static func allOptions(of command: any ParsableCommand.Type) -> [OptionSpec] {
-    command.configuration.options + GlobalOptions.specs
+    command.configuration.options + GlobalOptions.specs(for: command)
   }
 
   static func spec(for word: String, in command: any ParsableCommand.Type) -> OptionSpec? {

@@ -29,7 +29,7 @@ enum CommandTree {
   /// and at the root `--version`.
   static func options(of path: [any ParsableCommand.Type]) -> [OptionSpec] {
     guard let command = path.last else { return [] }
-    var options = command.configuration.options + GlobalOptions.specs + [helpOption]
+    var options = command.configuration.options + GlobalOptions.specs(for: command) + [helpOption]
     if path.count == 1 { options.append(versionOption) }
     return options
   }
@@ -55,8 +55,8 @@ extension CompletionKind {
   /// The CSV delimiters' names (`CSVOptions.delimiter(named:)`).
   static let delimiters = CompletionKind.choices(["comma", "semicolon", "tab"])
 
-  /// One word for each CYC weight category that `YarnWeight(parsing:)` reads (it reads more:
-  /// numbers 0-7, "8 ply", "light worsted", ...).
+  /// A word for each CYC weight category that `YarnWeight(parsing:)` reads, both `worsted`
+  /// and `aran` for 4 (it reads more: numbers 0-7, "8 ply", "light worsted", ...).
   static let yarnWeights = CompletionKind.choices([
     "lace", "fingering", "sport", "dk", "worsted", "aran", "bulky", "superbulky", "jumbo",
   ])

@@ -8,9 +8,11 @@ import YarnCore
 
 extension ErrorPresenter {
   /// Reports of the store's, time tracker's and backup's errors; `nil` for other errors.
-  static func storeReport(for error: any Error, database: String? = nil) -> ErrorReport? {
-    if let error = error as? StoreError { return report(for: error, database: database) }
-    if let error = error as? TimeError { return report(for: error) }
+  static func storeReport(for error: any Error, database: String? = nil, command: [String] = [])
+    -> ErrorReport?
+  {
+    if let error = error as? StoreError { return report(for: error, database: database, command: command) }
+    if let error = error as? TimeError { return report(for: error, command: command) }
     if let error = error as? BackupError { return report(for: error) }
     return nil
   }
@@ -105,8 +107,13 @@ extension ErrorPresenter {
     + "field with the item's 'edit'"
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
-  static func report(for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> ErrorReport
-  {
+  /// `command` (such as `["yarn", "time", "start"]`) is the command that met it: a hint names
+  /// only the options that command takes, and the message names the session it would make
+  /// or change.
+  static func report(
+    for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone(), command: [String] = []
+  ) -> ErrorReport {
+    let verb = command.count == 3 && command[1] == "time" ? command[2] : ""
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
     // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
@@ -125,7 +132,9 @@ extension ErrorPresenter {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
         message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
-        hint: "stop it with 'yarn time stop', or start with --switch to stop it and start this one",
+        hint: verb == "start"
+          ? "stop it with 'yarn time stop', or start with --switch to stop it and start this one"
+          : "stop it first with 'yarn time stop'",
         code: .dataError)
     case .notRunning:
       return ErrorReport(
@@ -146,16 +155,28 @@ extension ErrorPresenter {
         hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
     case .overlaps(let session, let projectName):
       let end = session.end.map(exact) ?? "now (running)"
+      let subject =
+        switch verb {
+        case "start", "continue", "add": "the new session"
+        case "edit": "the edited session"
+        default: "the session"
+        }
+      let hint =
+        switch verb {
+        case "add", "edit": "change the times, or give --allow-overlap to record it anyway"
+        case "start", "continue":
+          "start it later, or record it with 'yarn time add', which takes --allow-overlap"
+        default: "change the times"
+        }
       return ErrorReport(
-        message: "it overlaps the session on \"\(projectName)\" from \(exact(session.start)) to \(end) "
-          + "(session \(String(session.id.prefix(8))))",
-        hint: "change the times; 'time add' and 'time edit' take --allow-overlap to record it anyway",
-        code: .dataError)
+        message: "\(subject) overlaps the session on \"\(projectName)\" from \(exact(session.start)) "
+          + "to \(end) (session \(String(session.id.prefix(8))))",
+        hint: hint, code: .dataError)
     case .brokenRule:
       return ErrorReport(
         message: error.description,
         hint: "a session lasts at most \(Rules.duration(Rules.maximumSessionSeconds)); "
-          + "record a longer stretch as several sessions, or stop a forgotten timer with --at",
+          + "record a longer stretch as several sessions, or stop a forgotten timer with 'yarn time stop --at'",
         code: .dataError)
     case .sessionNotFound:
       return ErrorReport(
@@ -187,13 +208,21 @@ extension ErrorPresenter {
     }
   }
 
-  /// - Parameter database: the path of `library.sqlite`, named when the database itself is at
-  ///   fault (damaged, not a database, read-only), instead of SQLite's code and statement.
-  static func report(for error: StoreError, database: String? = nil) -> ErrorReport {
+  /// - Parameters:
+  ///   - database: the path of `library.sqlite`, named when the database itself is at fault
+  ///     (damaged, not a database, read-only), instead of SQLite's code and statement.
+  ///   - command: the words of the command that met the error (`["yarn", "project", "add"]`).
+  static func report(for error: StoreError, database: String? = nil, command: [String] = [])
+    -> ErrorReport
+  {
     var message = error.description
+    let verb = command.count == 3 ? command[2] : ""
     if case .brokenRule(let kind, let id, let name, let violation) = error {
-      // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID.
-      message = "\(kind) \(name.map { "\($0) " } ?? "")(\(shownID(id))): \(violation)"
+      // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID;
+      // an add names the new item by its name alone: the ID made for it was never stored.
+      let named = name.map { " \($0)" } ?? ""
+      message =
+        verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }
     let file = database ?? "the library's database"
     switch error {
@@ -218,16 +247,33 @@ extension ErrorPresenter {
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
     case .brokenRule(.project, _, _, let violation) where violation.field == "finished day":
-      return ErrorReport(
-        message: message,
-        hint: "change --started or --finished (the day of 'project finish --on'), or --status",
-        code: .dataError)
+      // The options of the command that set the days.
+      let hint =
+        switch command.dropFirst().joined(separator: " ") {
+        case "project add": "change --started or --status"
+        case "project edit": "change --started or --finished, or --status"
+        case "project finish":
+          "give --on a day on or after the started day, or change the started day with 'yarn project edit'"
+        default: "change the project's days or status with 'yarn project edit'"
+        }
+      return ErrorReport(message: message, hint: hint, code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):
       return ErrorReport(message: message, hint: "see 'yarn undo --list'", code: .dataError)
-    case .cannotUndo(.barrier):
-      return ErrorReport(message: message, code: .dataError)
+    case .cannotUndo(.barrier(let change)):
+      // A `backup restore --replace` (the one change that ends the history) names its
+      // safety backup last: restoring it is the way back.
+      let marker = "in the safety backup "
+      let safety = change.detail.flatMap { detail in
+        detail.ranges(of: marker).last.map { String(detail[$0.upperBound...]) }
+      }
+      return ErrorReport(
+        message: message,
+        hint: safety.map {
+          "to go back to the library before the restore, restore the safety backup with --replace: "
+            + "yarn backup restore \"\($0)\" --replace"
+        }, code: .dataError)
     case .cannotUndo(.broken):
       return ErrorReport(message: message, hint: "the library is as it was", code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):

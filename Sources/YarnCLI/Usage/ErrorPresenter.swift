@@ -31,10 +31,14 @@ struct ErrorReport: Equatable {
 /// The one place that turns an error — the CLI's own `CLIError` or any YarnCore error — into
 /// words and an exit status (sysexits(3)). Nothing else decides what an error says.
 enum ErrorPresenter {
-  /// - Parameter database: the path of the library's `library.sqlite`, named in the report of
-  ///   an error of the database itself (damaged, read-only); `nil` when not known yet.
+  /// - Parameters:
+  ///   - database: the path of the library's `library.sqlite`, named in the report of an
+  ///     error of the database itself (damaged, read-only); `nil` when not known yet.
+  ///   - command: the words of the command that failed (`["yarn", "tool", "add"]`), once
+  ///     parsed: hints name only the options it takes, and an add's message no ID.
   static func report(
-    for error: any Error, root: any ParsableCommand.Type, database: String? = nil
+    for error: any Error, root: any ParsableCommand.Type, database: String? = nil,
+    command: [String] = []
   ) -> ErrorReport {
     if let error = error as? CLIError { return report(for: error, root: root) }
     if let error = error as? Lookup.Failure {
@@ -66,7 +70,7 @@ enum ErrorPresenter {
       let full = error.midway || POSIX.isDiskFull(error.reason)
       return ErrorReport(message: error.description, code: full ? .ioError : .cannotCreate)
     }
-    if let report = storeReport(for: error, database: database) { return report }
+    if let report = storeReport(for: error, database: database, command: command) { return report }
     if let error = error as? SystemLibraryError {
       return ErrorReport(message: error.reason, code: .unavailable)
     }
@@ -82,7 +86,8 @@ enum ErrorPresenter {
         message: "interrupted; nothing was left half-written",
         hint: "the library is as it was before the command", code: .interrupted)
     }
-    return ErrorReport(message: String(describing: error), code: .failure)
+    // An error no case above knows is a fault of yarn's own.
+    return ErrorReport(message: String(describing: error), code: .software)
   }
 
   static func report(for error: CLIError, root: any ParsableCommand.Type) -> ErrorReport {
@@ -108,7 +113,8 @@ enum ErrorPresenter {
       report.hint = "'--' ends the options and commands; put the command words before it"
     case .missingSubcommand(let command):
       let path = resolve(command, root: root)
-      let names = path.last?.configuration.subcommands.map { $0.configuration.name } ?? []
+      let names =
+        path.last.map { CommandTree.visibleSubcommands(of: $0) }?.map { $0.configuration.name } ?? []
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestion):

@@ -26,7 +26,9 @@ enum HelpGenerator {
       for option in ownOptions { out += row(label: optionLabel(option), help: option.help) }
     }
     out += "\nGLOBAL OPTIONS:\n"
-    for option in GlobalOptions.specs { out += row(label: optionLabel(option), help: option.help) }
+    for option in GlobalOptions.specs(for: command) {
+      out += row(label: optionLabel(option), help: option.help)
+    }
     out += row(label: "-h, --help", help: "Show help information.")
     if path.count == 1 { out += row(label: "--version", help: "Show the version.") }
 

@@ -58,6 +58,20 @@ enum ManPage {
       ("XDG_DATA_HOME", "Without YARN_LIBRARY, the library is $XDG_DATA_HOME/yarn."),
       ("HOME", "Without either, the library is ~/.local/share/yarn."),
       ("TZ", "The local time zone, which times are read and shown in."),
+      (
+        "COLUMNS",
+        "On a terminal, the width tables and time report --chart fit (a whole number 1-10000; "
+          + "else the terminal's own width)."
+      ),
+      (
+        "YARN_FORCE_TERMINAL",
+        "1 fits tables as if standard output were a terminal (for tests and scripts)."
+      ),
+      (
+        "TMPDIR",
+        "Where a file read from standard input (-) is copied, to a temporary file removed at the "
+          + "end; /tmp when unset."
+      ),
     ]
     for (name, help) in environment { out += ".TP\n.B \(name)\n\(escaped(help))\n" }
     out += ".SH FILES\n"

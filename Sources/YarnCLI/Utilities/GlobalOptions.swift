@@ -17,6 +17,12 @@ struct GlobalOptions: Equatable {
     .flag("quiet", "Print no messages, only data and errors.", short: "q"),
   ]
 
+  /// The global options `command` takes: all of them, but `--json` only when it takes it
+  /// (`CommandConfiguration.takesJSON`).
+  static func specs(for command: any ParsableCommand.Type) -> [OptionSpec] {
+    command.configuration.takesJSON ? specs : specs.filter { $0.name != "json" }
+  }
+
   init(library: String? = nil, json: Bool = false, quiet: Bool = false) {
     self.library = library
     self.json = json

@@ -693,29 +693,46 @@ struct RestorePlan {
     return out
   }
 
-  /// The names of the fields that differ, as `quantity, colorway differ`: each stored
-  /// property (`Mirror`; the models' coding keys are their property names) encoded alone and
-  /// compared as JSON.
+  /// The fields that differ, in the models' order and in the words messages use for them
+  /// (`fieldWords`), as `colorway, dye lot differ`: each stored property (`Mirror`; the
+  /// models' coding keys are their property names) encoded alone and compared as JSON.
   static func differences<T: Encodable>(_ mine: T, _ theirs: T, libraryName: String?) -> String {
     let encoder = JSONCoding.encoder(pretty: false)
-    func fields(_ value: T) -> [String: Data]? {
-      var out: [String: Data] = [:]
+    func fields(_ value: T) -> [(label: String, data: Data)]? {
+      var out: [(label: String, data: Data)] = []
       for child in Mirror(reflecting: value).children {
         guard let label = child.label, let field = child.value as? any Encodable,
           let data = try? encoder.encode(field)
         else { return nil }
-        out[label] = data
+        out.append((label, data))
       }
       return out
     }
-    guard let left = fields(mine), let right = fields(theirs) else {
+    guard let left = fields(mine), let right = fields(theirs), left.count == right.count else {
       return "its content differs from the library's"
     }
-    let keys = Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
-    if keys.isEmpty { return "its content differs from the library's" }
-    return keys.joined(separator: ", ") + (keys.count == 1 ? " differs" : " differ")
+    let names = zip(left, right).filter { $0.data != $1.data }.map { fieldWords[$0.0.label] ?? $0.0.label }
+    if names.isEmpty { return "its content differs from the library's" }
+    return names.joined(separator: ", ") + (names.count == 1 ? " differs" : " differ")
       + " from the library's"
   }
+
+  /// The words for the models' properties of more than one word, as the rules name them
+  /// (`Yarn.ruleViolations()`: `remaining`, `stored in`, …); a property of one word is its
+  /// own word.
+  static let fieldWords: [String: String] = [
+    // Yarn
+    "colorFamily": "color family", "dyeLot": "dye lot", "lengthPerSkein": "length per skein",
+    "netWeightPerSkein": "net weight per skein", "remainingOverride": "remaining",
+    "purchaseLocation": "purchase location", "dateAdded": "date added", "storedIn": "stored in",
+    // Project
+    "started": "started day", "finished": "finished day", "needleSizes": "needle sizes",
+    "sizeMade": "size made", "madeFor": "made for",
+    // Tool
+    "lengthCentimetres": "length", "projectIDs": "projects",
+    // Note and session
+    "yarnID": "yarn", "projectID": "project",
+  ]
 }
 
 extension LibraryStore {
