@@ -123,6 +123,38 @@ import Testing
     #expect(try NeedleSize(parsing: "1,000mm").millimetres == 1)
   }
 
+  /// The forms the rule reads, each to its value by hand, and those it refuses: a point or a
+  /// comma before or after the digits, an exponent with or without a sign (either case of
+  /// `e`), a character outside ASCII (Arabic-Indic digits), a second separator, an exponent
+  /// without digits or with a sign after them.
+  @Test func decimalNumberForms() throws {
+    let read: [(String, Double)] = [
+      ("5.", 5), (".25", 0.25), ("007", 7), ("1E3", 1000), ("1e+3", 1000), ("2.5e-1", 0.25),
+      ("1,5e2", 150), (",5", 0.5), ("0,000", 0), ("0.000e5", 0),
+      ("12345678901234567890", 12345678901234567890),
+    ]
+    for (text, value) in read {
+      #expect(try DecimalNumber.value(of: text, exponent: true, input: text) == value, "\(text)")
+    }
+    for text in [
+      "", ".", ",", "e5", "1e", "1e+", "1e5-", "1.2.3", "1,2.3", "1e5.3", "\u{661}\u{662}", "5 ", "-5", "1e5",
+    ] {
+      let exponent = text != "1e5"
+      #expect(throws: DecimalNumberError(input: text, problem: .malformed), "\(text)") {
+        try DecimalNumber.value(of: text, exponent: exponent, input: text)
+      }
+    }
+    // The exponent goes with both readings of an ambiguous comma, written with a small `e`.
+    #expect(
+      throws: DecimalNumberError(input: "x", problem: .ambiguousComma(thousands: "2500e1", decimal: "2.5e1"))
+    ) {
+      try DecimalNumber.value(of: "2,500E1", exponent: true, input: "x")
+    }
+    #expect(throws: DecimalNumberError(input: "x", problem: .tooSmall)) {
+      try DecimalNumber.value(of: "0,5e-400", exponent: true, input: "x")
+    }
+  }
+
   /// Numbers in messages and CSV files are plain digits with full precision, never an
   /// exponent (QA: `1e+20 g is over the limit`, `1e-07`).
   @Test func numbersForPeopleArePlainDigits() {

@@ -18,57 +18,71 @@ package enum DecimalNumber {
   package static func value(
     of number: String, exponent: Bool = false, maximum: Double = .infinity, input: String
   ) throws(DecimalNumberError) -> Double {
-    let scalars = Array(number.unicodeScalars)
-    func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
-    var index = 0
-    var whole = ""
-    var fraction = ""
-    var separator: Unicode.Scalar?
-    while index < scalars.count,
-      isDigit(scalars[index]) || ((scalars[index] == "." || scalars[index] == ",") && separator == nil)
-    {
-      if isDigit(scalars[index]) {
-        if separator == nil {
-          whole.unicodeScalars.append(scalars[index])
+    // One pass over the UTF-8 bytes, counting: every character the rule takes is ASCII, and
+    // a byte of any other character is none of them. (Scalar by scalar into strings, as it
+    // was, this was 6% of a stash import's instructions.)
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    var wholeDigits = 0
+    var fractionDigits = 0
+    var separator: UInt8?
+    var wholeIsZero = true
+    var fractionIsZero = true
+    var exponentDigits: Int?  // from the `e` on
+    var signAllowed = false
+    for byte in number.utf8 {
+      if let digits = exponentDigits {
+        if isDigit(byte) {
+          exponentDigits = digits + 1
+          signAllowed = false
+        } else if signAllowed, byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") {
+          signAllowed = false
         } else {
-          fraction.unicodeScalars.append(scalars[index])
+          throw DecimalNumberError(input: input, problem: .malformed)
         }
+      } else if isDigit(byte) {
+        if separator == nil {
+          wholeDigits += 1
+          wholeIsZero = wholeIsZero && byte == UInt8(ascii: "0")
+        } else {
+          fractionDigits += 1
+          fractionIsZero = fractionIsZero && byte == UInt8(ascii: "0")
+        }
+      } else if separator == nil, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
+        separator = byte
+      } else if exponent, byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+        exponentDigits = 0
+        signAllowed = true
       } else {
-        separator = scalars[index]
+        throw DecimalNumberError(input: input, problem: .malformed)
       }
-      index += 1
     }
-    var exponentText = ""
-    if exponent, index < scalars.count, scalars[index] == "e" || scalars[index] == "E" {
-      index += 1
-      if index < scalars.count, scalars[index] == "-" || scalars[index] == "+" {
-        exponentText.unicodeScalars.append(scalars[index])
-        index += 1
-      }
-      let start = index
-      while index < scalars.count, isDigit(scalars[index]) { index += 1 }
-      guard index > start else { throw DecimalNumberError(input: input, problem: .malformed) }
-      exponentText += String(String.UnicodeScalarView(scalars[start..<index]))
-    }
-    guard index == scalars.count, !(whole.isEmpty && fraction.isEmpty) else {
+    guard exponentDigits != 0, wholeDigits + fractionDigits > 0 else {
       throw DecimalNumberError(input: input, problem: .malformed)
     }
-    let power = exponentText.isEmpty ? "" : "e" + exponentText
-    if separator == ",", fraction.count == 3, !whole.isEmpty, whole.contains(where: { $0 != "0" }),
-      (Double(whole + fraction + power) ?? .infinity) <= maximum
-    {
-      var decimal = fraction
-      while decimal.last == "0" { decimal.removeLast() }
-      throw DecimalNumberError(
-        input: input,
-        problem: .ambiguousComma(
-          thousands: whole + fraction + power, decimal: whole + (decimal.isEmpty ? "" : "." + decimal) + power
-        ))
+    // Digits, a point or none, digits and an exponent are what `Double` reads, to the same
+    // value as `0.50` for `.5` or `5.0` for `5.`; a decimal comma becomes a point.
+    var value = separator == UInt8(ascii: ",") ? nil : Double(number)
+    if separator == UInt8(ascii: ",") {
+      let bytes = Array(number.utf8)
+      let whole = bytes[0..<wholeDigits]
+      let fraction = bytes[(wholeDigits + 1)..<(wholeDigits + 1 + fractionDigits)]
+      // `e`, its sign and digits.
+      let power: ArraySlice<UInt8> =
+        exponentDigits == nil ? [] : [UInt8(ascii: "e")] + bytes[(wholeDigits + fractionDigits + 2)...]
+      func text(_ parts: ArraySlice<UInt8>...) -> String { String(decoding: parts.joined(), as: UTF8.self) }
+      if fractionDigits == 3, !wholeIsZero, (Double(text(whole, fraction, power)) ?? .infinity) <= maximum {
+        var decimal = fraction
+        while decimal.last == UInt8(ascii: "0") { decimal.removeLast() }
+        throw DecimalNumberError(
+          input: input,
+          problem: .ambiguousComma(
+            thousands: text(whole, fraction, power),
+            decimal: text(whole, decimal.isEmpty ? [] : [UInt8(ascii: ".")] + decimal, power)))
+      }
+      value = Double(text(whole, [UInt8(ascii: ".")], fraction, power))
     }
-    guard let value = Double((whole.isEmpty ? "0" : whole) + "." + fraction + "0" + power) else {
-      throw DecimalNumberError(input: input, problem: .malformed)
-    }
-    if value == 0, (whole + fraction).contains(where: { $0 != "0" }) {
+    guard let value else { throw DecimalNumberError(input: input, problem: .malformed) }
+    if value == 0, !(wholeIsZero && fractionIsZero) {
       throw DecimalNumberError(input: input, problem: .tooSmall)
     }
     return value
