@@ -76,6 +76,19 @@ import Testing
     }
   }
 
+  /// A day is written `YYYY-MM-DD` with its zeros, at the edges of the years kept too.
+  @Test func daysAreWrittenWithFourTwoAndTwoDigits() throws {
+    let days: [(Int, Int, Int, String)] = [
+      (1, 1, 1, "0001-01-01"), (9999, 12, 31, "9999-12-31"), (2026, 3, 9, "2026-03-09"),
+      (987, 10, 20, "0987-10-20"), (2024, 2, 29, "2024-02-29"),
+    ]
+    for (year, month, day, text) in days {
+      let date = try #require(CalendarDate(year: year, month: month, day: day))
+      #expect(date.iso8601 == text)
+      #expect(CalendarDate(iso8601: text) == date)
+    }
+  }
+
   @Test func handWrittenCodingIsTheSynthesizedOne() throws {
     try BackupTestSupport.withScratch { dir in
       let files = dir.appendingPathComponent("files")

@@ -58,10 +58,15 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// `YYYY-MM-DD`, such as `2026-03-29` (ISO 8601 calendar date, extended format).
   public var iso8601: String {
-    let y = String(year)
-    let m = month < 10 ? "0\(month)" : "\(month)"
-    let d = day < 10 ? "0\(day)" : "\(day)"
-    return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + m + "-" + d
+    // Digits as bytes (every day stored is written so): `init` keeps the year in 1...9999.
+    let zero = UInt8(ascii: "0")
+    let dash = UInt8(ascii: "-")
+    let digits: [UInt8] = [
+      zero + UInt8(year / 1000), zero + UInt8(year / 100 % 10), zero + UInt8(year / 10 % 10),
+      zero + UInt8(year % 10), dash, zero + UInt8(month / 10), zero + UInt8(month % 10), dash,
+      zero + UInt8(day / 10), zero + UInt8(day % 10),
+    ]
+    return String(decoding: digits, as: UTF8.self)
   }
 
   /// The same as `iso8601`: `2026-03-29`.

@@ -38,9 +38,8 @@ extension String {
   /// than a space (nothing to trim): every cell of a stash import passes here, and the
   /// generic scan cost about 1,400 instructions a cell (bench/README.md).
   package func trimmingSpaces() -> String {
-    if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first),
-      (0x21...0x7E).contains(last)
-    {
+    let ends = utf8.withContiguousStorageIfAvailable { ($0.first, $0.last) } ?? (utf8.first, utf8.last)
+    if let first = ends.0, let last = ends.1, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
       return self
     }
     return trimming(\.isSpace)

@@ -93,7 +93,7 @@ extension LibraryStore {
       do {
         // The UNIQUE constraint on the ID finds a duplicate, without a look-up first.
         try self.connection.run(
-          LibraryStore.insertYarnSQL, try self.values(of: yarn) + [.text(Lookup.key(yarn.name))])
+          LibraryStore.insertYarnSQL, try self.values(of: yarn))
       } catch let error as DatabaseError where error.isUniqueViolation(of: "yarn.id") {
         throw StoreError.duplicateID(kind: .yarn, id: yarn.id)
       }
@@ -120,7 +120,6 @@ extension LibraryStore {
       try LibraryStore.refuse(
         yarn.ruleViolations(keptTags: stored.first ?? []), kind: .yarn, id: yarn.id, name: yarn.name)
       var bound = try values(of: yarn)
-      bound.append(.text(Lookup.key(yarn.name)))
       bound.append(bound.removeFirst())  // the ID goes last, into WHERE
       try connection.run(
         """
@@ -179,23 +178,23 @@ extension LibraryStore {
 
   // MARK: Rows
 
+  /// The values of `yarnColumns`, then `name_key`, as one array (grown piece by piece and
+  /// copied again for the key, it cost 4,000 instructions a yarn of a stash import).
   private func values(of yarn: Yarn) throws -> [SQLValue] {
     let row = RowWriter(kind: .yarn, id: yarn.id)
-    var out: [SQLValue] = [
+    let length = row.amountColumns(yarn.lengthPerSkein)
+    let netWeight = row.amountColumns(yarn.netWeightPerSkein)
+    let quantity = row.amountColumns(yarn.quantity)
+    let remaining = row.amountColumns(yarn.remainingOverride)
+    return [
       .text(yarn.id), .text(yarn.name), .text(yarn.brand), .text(yarn.colorway),
       .text(yarn.colorFamily), .text(yarn.dyeLot), .integer(yarn.weight?.rawValue),
-      .text(yarn.fiber),
+      .text(yarn.fiber), length.value, length.unit, netWeight.value, netWeight.unit,
+      quantity.value, quantity.unit, remaining.value, remaining.unit, .text(yarn.purchaseLocation),
+      row.day(yarn.dateAdded), .text(yarn.status.rawValue), .integer(yarn.price?.minorUnits),
+      .text(yarn.price?.currency), .text(yarn.storedIn), .text(RowWriter.tags(yarn.tags)),
+      .text(Lookup.key(yarn.name)),
     ]
-    out += row.amount(yarn.lengthPerSkein)
-    out += row.amount(yarn.netWeightPerSkein)
-    out += row.amount(yarn.quantity)
-    out += row.amount(yarn.remainingOverride)
-    out += [
-      .text(yarn.purchaseLocation), row.day(yarn.dateAdded), .text(yarn.status.rawValue),
-      .integer(yarn.price?.minorUnits), .text(yarn.price?.currency), .text(yarn.storedIn),
-      .text(RowWriter.tags(yarn.tags)),
-    ]
-    return out
   }
 
   /// Every yarn photo, by the owner's creation order then position: handed out yarn by yarn

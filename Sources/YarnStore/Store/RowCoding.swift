@@ -153,8 +153,14 @@ struct RowWriter {
   /// The value and unit columns of an amount (which the item's rules have checked:
   /// `Rules.amount(_:field:dimension:)`).
   func amount(_ amount: Amount?) -> [SQLValue] {
-    guard let amount else { return [.null, .null] }
-    return [.real(amount.value), .text(amount.unit.rawValue)]
+    let columns = amountColumns(amount)
+    return [columns.value, columns.unit]
+  }
+
+  /// `amount(_:)` as a pair, for a row written as one array.
+  func amountColumns(_ amount: Amount?) -> (value: SQLValue, unit: SQLValue) {
+    guard let amount else { return (.null, .null) }
+    return (.real(amount.value), .text(amount.unit.rawValue))
   }
 
   /// The tags column: the tags joined by a line feed (which `Rules.tags` keeps out of a
