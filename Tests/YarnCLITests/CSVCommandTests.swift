@@ -196,11 +196,18 @@ import YarnCore
       #expect(
         result.stderr
           == """
-          error: \(file.path): line 2, column 1: the bytes are not valid UTF-8; nothing was imported
+          error: \(file.path): line 2, column 1: the bytes are not UTF-8 text; nothing was imported
           hint: save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again
 
           """)
     }
+    // A binary file is not text, not UTF-16 text as a zero byte first made it.
+    let binary = try yarn.file("b.csv", Data([0x00, 0x01, 0x02]) + Data("binary".utf8))
+    let result = try yarn.run(["stash", "import", binary.path])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr.hasPrefix(
+        "error: \(binary.path): line 1, column 1: the bytes are not UTF-8 text; nothing was imported\n"))
   }
 
   /// A UTF-16 file (what some spreadsheets call "Unicode text") is named as such, with or

@@ -90,6 +90,28 @@ import Testing
     #expect(throws: CSVReadError(problem: .invalidUTF8, line: 1, column: 3)) {
       try CSVReader.records(in: bytes)
     }
+    #expect(
+      CSVReadError(problem: .invalidUTF8, line: 1, column: 3).description
+        == "line 1, column 3: the bytes are not UTF-8 text")
+  }
+
+  /// A zero byte is valid UTF-8 but in no text: a binary file, or one with a NUL in a field,
+  /// is refused where the byte is, and not as UTF-16 (`00 01 02 binary` was "UTF-16 text").
+  @Test func aZeroByteIsNotText() {
+    let inputs: [([UInt8], Int, Int)] = [
+      ([0x00, 0x01, 0x02] + Array("binary".utf8), 1, 1),
+      (Array("Name,Brand\r\nRios,Mala".utf8) + [0x00] + Array("brigo\r\n".utf8), 2, 6),
+      (Array("N\r\n\"Caf\u{E9}".utf8) + [0x00, 0x22, 0x0D, 0x0A], 2, 1),
+      // A pair with one zero byte, then bytes that are not UTF-16's pattern.
+      ([0x4E, 0x00] + Array("ame,Brand,Colorway".utf8), 1, 1),
+    ]
+    for (bytes, line, column) in inputs {
+      for lenient in [false, true] {
+        #expect(throws: CSVReadError(problem: .invalidUTF8, line: line, column: column), "\(bytes)") {
+          try CSVReader.records(in: Data(bytes), lenient: lenient)
+        }
+      }
+    }
   }
 
   /// UTF-16 text, with its byte order mark (FF FE little-endian, FE FF big-endian) or without
@@ -102,6 +124,9 @@ import Testing
       [0xFE, 0xFF, 0x00, 0x4E, 0x00, 0x0D, 0x00, 0x0A],
       [0x4E, 0x00, 0x61, 0x00],
       [0x00, 0x4E, 0x00, 0x61],
+      // Mostly ASCII: three pairs in four with the zero on one side (a CJK column name).
+      Array("Name,\u{540D},ab".data(using: .utf16LittleEndian)!),
+      Array("Name,\u{540D},ab".data(using: .utf16BigEndian)!),
     ]
     for bytes in inputs {
       for lenient in [false, true] {

@@ -42,11 +42,13 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case quoteInUnquotedField
     /// Thrown when a closing quote is followed by something other than a delimiter or line end.
     case textAfterClosingQuote
-    /// Thrown when the bytes are not valid UTF-8.
+    /// Thrown when the bytes are not valid UTF-8, or hold a zero byte (NUL), which no text
+    /// file holds (a binary file).
     case invalidUTF8
     /// Thrown when the file is UTF-16 text: it begins with a UTF-16 byte-order mark (FF FE
-    /// or FE FF) or with a character and a zero byte (UTF-16 without a mark), where UTF-8
-    /// text never has a zero byte.
+    /// or FE FF), or its first bytes (up to `CSVReader.utf16Sample`) have the pattern of
+    /// mostly-ASCII UTF-16 without a mark: a zero byte at every other place, on the same side
+    /// of at least three pairs of bytes in four (UTF-8 text never has a zero byte).
     case utf16
     /// Thrown (by callers that check) when a record has a different number of fields than the header.
     case fieldCount(expected: Int, found: Int)
@@ -74,7 +76,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
     case .textAfterClosingQuote: return "\(place): text after a closing quote"
-    case .invalidUTF8: return "\(place): the bytes are not valid UTF-8"
+    case .invalidUTF8: return "\(place): the bytes are not UTF-8 text"
     case .utf16: return "the file is UTF-16 text, not UTF-8"
     case .fieldCount(let expected, let found):
       return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
@@ -147,8 +149,8 @@ struct CSVReader {
   private var position: Int
   private var line = 1
   private var lineStart: Int
-  /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first two
-  /// bytes.
+  /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first
+  /// bytes (`looksLikeUTF16`).
   private let isUTF16: Bool
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
   private(set) var guessedLines: [Int] = []
@@ -161,6 +163,8 @@ struct CSVReader {
   let byteCount: Int
   /// The bytes read from a file at a time: 64 KiB.
   static let chunkSize = 1 << 16
+  /// How many of the first bytes `looksLikeUTF16` looks at: 512.
+  static let utf16Sample = 512
 
   /// - Parameters:
   ///   - data: the whole input.
@@ -192,12 +196,29 @@ struct CSVReader {
     self.delimiter = delimiter
     self.lenient = lenient
     let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    isUTF16 =
-      bytes.count >= 2
-      && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)
-        || ((bytes[0] == 0) != (bytes[1] == 0)))
+    isUTF16 = CSVReader.looksLikeUTF16(bytes.prefix(CSVReader.utf16Sample))
     self.position = hasBOM ? 3 : 0
     self.lineStart = position
+  }
+
+  /// Whether `bytes`, a file's first bytes, are UTF-16 text: they begin with a byte order mark
+  /// (FF FE or FE FF), or, taken in pairs, at least three pairs in four (and one at least)
+  /// hold one zero byte on the same side (the high byte of an ASCII character in UTF-16LE or
+  /// BE). A binary file's scattered zero bytes are not that (`CSVReadError.Problem.invalidUTF8`
+  /// names the first).
+  static func looksLikeUTF16(_ bytes: ArraySlice<UInt8>) -> Bool {
+    let start = bytes.startIndex
+    guard bytes.count >= 2 else { return false }
+    let (first, second) = (bytes[start], bytes[start + 1])
+    if (first == 0xFF && second == 0xFE) || (first == 0xFE && second == 0xFF) { return true }
+    var (little, big, pairs) = (0, 0, 0)
+    for index in stride(from: start, to: bytes.endIndex - 1, by: 2) {
+      let (low, high) = (bytes[index], bytes[index + 1])
+      pairs += 1
+      if low != 0 && high == 0 { little += 1 }
+      if low == 0 && high != 0 { big += 1 }
+    }
+    return max(little, big) * 4 >= pairs * 3
   }
 
   /// Whether the input holds a byte at `index` (of `bytes`), reading more of the file when
@@ -392,9 +413,11 @@ struct CSVReader {
   private func string(_ bytes: [UInt8], line: Int, column: Int) throws -> String {
     // Decoding replaces invalid sequences with U+FFFD; any change means the bytes were invalid.
     // ASCII alone (most cells) is valid: told without comparing. (`String(validating:)` cost
-    // twice as much as this, unspecialized.)
+    // twice as much as this, unspecialized.) A zero byte is valid UTF-8 but no text's: 1 to
+    // 0x7F is the fast case, `$0 &- 1` wrapping 0 to 0xFF.
     let text = String(decoding: bytes, as: UTF8.self)
-    guard bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) else {
+    guard bytes.allSatisfy({ $0 &- 1 < 0x7F }) || (text.utf8.elementsEqual(bytes) && !bytes.contains(0))
+    else {
       throw CSVReadError(problem: .invalidUTF8, line: line, column: column)
     }
     return text
