@@ -52,6 +52,10 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case utf16
     /// Thrown (by callers that check) when a record has a different number of fields than the header.
     case fieldCount(expected: Int, found: Int)
+    /// Thrown (by the stash import) when the header is split by another delimiter than the
+    /// one given (`found`: `;`, TAB or `,`), before any row is read: a file exported with
+    /// `--delimiter semicolon`, read with the default comma.
+    case headerDelimiter(found: UInt8, given: UInt8)
   }
 
   /// What is wrong.
@@ -80,7 +84,14 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case .utf16: return "the file is UTF-16 text, not UTF-8"
     case .fieldCount(let expected, let found):
       return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
+    case .headerDelimiter(let found, let given):
+      return "\(place): the header is split by \(Self.shown(found)), not by \(Self.shown(given))"
     }
+  }
+
+  /// A delimiter as messages show it: `';'`, `','`, `TAB`.
+  private static func shown(_ delimiter: UInt8) -> String {
+    delimiter == UInt8(ascii: "\t") ? "TAB" : "'\(String(decoding: [delimiter], as: UTF8.self))'"
   }
 }
 
