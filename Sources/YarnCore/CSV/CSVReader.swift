@@ -42,8 +42,9 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case quoteInUnquotedField
     /// Thrown when a closing quote is followed by something other than a delimiter or line end.
     case textAfterClosingQuote
-    /// Thrown when the bytes are not valid UTF-8, or hold a zero byte (NUL), which no text
-    /// file holds (a binary file).
+    /// Thrown when the bytes are not valid UTF-8, or when the first line holds a zero byte
+    /// (NUL), which no text file's header holds (a binary file; a NUL in a later record is
+    /// read, for its row's rules to refuse by name).
     case invalidUTF8
     /// Thrown when the file is UTF-16 text: it begins with a UTF-16 byte-order mark (FF FE
     /// or FE FF), or its first bytes (up to `CSVReader.utf16Sample`) have the pattern of
@@ -163,6 +164,9 @@ struct CSVReader {
   /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first
   /// bytes (`looksLikeUTF16`).
   private let isUTF16: Bool
+  /// The 1-based column of a zero byte in the first line (of the first `utf16Sample`
+  /// bytes), when the input is not UTF-16: a binary file, refused as not UTF-8 text.
+  private let zeroByteColumn: Int?
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
   private(set) var guessedLines: [Int] = []
   /// The number of fields every record should have (the header's), when known. Lenient mode
@@ -207,7 +211,13 @@ struct CSVReader {
     self.delimiter = delimiter
     self.lenient = lenient
     let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    isUTF16 = CSVReader.looksLikeUTF16(bytes.prefix(CSVReader.utf16Sample))
+    let sample = bytes.prefix(CSVReader.utf16Sample)
+    isUTF16 = CSVReader.looksLikeUTF16(sample)
+    let start = hasBOM ? 3 : 0
+    zeroByteColumn =
+      isUTF16
+      ? nil
+      : sample.dropFirst(start).prefix { $0 != 0x0A && $0 != 0x0D }.firstIndex(of: 0).map { $0 - start + 1 }
     self.position = hasBOM ? 3 : 0
     self.lineStart = position
   }
@@ -216,7 +226,7 @@ struct CSVReader {
   /// (FF FE or FE FF), or, taken in pairs, at least three pairs in four (and one at least)
   /// hold one zero byte on the same side (the high byte of an ASCII character in UTF-16LE or
   /// BE). A binary file's scattered zero bytes are not that (`CSVReadError.Problem.invalidUTF8`
-  /// names the first).
+  /// names one in the first line).
   static func looksLikeUTF16(_ bytes: ArraySlice<UInt8>) -> Bool {
     let start = bytes.startIndex
     guard bytes.count >= 2 else { return false }
@@ -275,6 +285,9 @@ struct CSVReader {
   ///   that are not UTF-8.
   mutating func next() throws -> CSVRecord? {
     if isUTF16 { throw CSVReadError(problem: .utf16, line: 1, column: nil) }
+    if let zeroByteColumn, line == 1 {
+      throw CSVReadError(problem: .invalidUTF8, line: 1, column: zeroByteColumn)
+    }
     while try has(position), bytes[position] == 0x0A || bytes[position] == 0x0D {
       try consumeLineBreak()
     }
@@ -424,11 +437,9 @@ struct CSVReader {
   private func string(_ bytes: [UInt8], line: Int, column: Int) throws -> String {
     // Decoding replaces invalid sequences with U+FFFD; any change means the bytes were invalid.
     // ASCII alone (most cells) is valid: told without comparing. (`String(validating:)` cost
-    // twice as much as this, unspecialized.) A zero byte is valid UTF-8 but no text's: 1 to
-    // 0x7F is the fast case, `$0 &- 1` wrapping 0 to 0xFF.
+    // twice as much as this, unspecialized.)
     let text = String(decoding: bytes, as: UTF8.self)
-    guard bytes.allSatisfy({ $0 &- 1 < 0x7F }) || (text.utf8.elementsEqual(bytes) && !bytes.contains(0))
-    else {
+    guard bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) else {
       throw CSVReadError(problem: .invalidUTF8, line: line, column: column)
     }
     return text
