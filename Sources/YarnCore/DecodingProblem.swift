@@ -192,3 +192,229 @@ extension String {
     return first.lowercased() + dropFirst()
   }
 }
+
+extension DecodingProblem {
+  /// `not JSON at line 4, column 6: unexpected ','`: a syntax error where it is, in the
+  /// words both a WEFT import and a backup's `library.json` say it with. `place` is where
+  /// `JSONSyntaxLocator` found it, or, when `nil`, the one named by the decoder's own error
+  /// (`error`'s underlying error saying `line 3, column 5`, as Foundation's does on some
+  /// systems); `nil` when neither knows.
+  static func syntaxError(_ place: JSONSyntaxLocator.Place?, decoding error: (any Error)? = nil) -> String? {
+    if let place { return "not JSON at line \(place.line), column \(place.column): \(place.what)" }
+    guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError,
+      let underlying = context.underlyingError
+    else { return nil }
+    // `… around line 3, column 5.`
+    let words = String(describing: underlying).split(separator: " ")
+    for index in words.indices.dropLast(3) where words[index] == "line" && words[index + 2] == "column" {
+      let digits = { (word: Substring) in Int(word.prefix { ("0"..."9").contains($0) }) }
+      guard let line = digits(words[index + 1]), let column = digits(words[index + 3]) else { continue }
+      return "not JSON at line \(line), column \(column)"
+    }
+    return nil
+  }
+}
+
+/// Finds where bytes stop being JSON (RFC 8259, and the comma before a closing bracket or
+/// brace that `JSONDecoder` allows), fed in pieces of any size: the line and column of the
+/// first byte that cannot continue a JSON text, or of its end when it ends too early. For
+/// messages only: run on a text a decoder refused (`DecodingProblem.syntaxError`). It judges
+/// the grammar, not what a decoder checks beyond it (a lone surrogate in a `\u` escape, bytes
+/// that are not UTF-8, a number too large): for those `place` stays `nil`.
+///
+/// Lines are counted at each line feed; columns in characters (bytes that do not continue a
+/// UTF-8 sequence), from 1. Nothing recurses: the nesting is a stack of bytes, cut at 512
+/// levels (`JSONMemberScanner.maxDepth`).
+struct JSONSyntaxLocator {
+  /// Where the text stops being JSON, and what is found there.
+  struct Place: Hashable {
+    var line: Int
+    var column: Int
+    /// `unexpected ','`, `the text ends before the JSON does`, …
+    var what: String
+  }
+
+  /// The first place found; once set, the rest is ignored.
+  private(set) var place: Place?
+  private var line = 1
+  private var column = 0
+  private var stack: [UInt8] = []
+  private var bomMatched = 0
+  private var state = State.value
+
+  private enum State {
+    /// Expecting a value (also at the start).
+    case value
+    /// After `[` or `,` in an array: a value or `]`.
+    case valueOrBracket
+    /// After `{` or `,` in an object: a key or `}`.
+    case keyOrBrace
+    /// After a key: `:`.
+    case colon
+    /// After a value: `,`, the container's end, or (at the top) only white space.
+    case afterValue
+    /// Inside a string (a key when `key`).
+    case string(key: Bool)
+    /// After a backslash in a string.
+    case escape(key: Bool)
+    /// In a `\u` escape, with `left` hexadecimal digits to go.
+    case unicode(key: Bool, left: Int)
+    /// In a number: what may come next.
+    case number(Number)
+    /// In `true`, `false` or `null`: the bytes still to come.
+    case literal(ArraySlice<UInt8>)
+  }
+
+  private enum Number {
+    case minus, zero, integer, point, fraction, exponent, exponentSign, exponentDigits
+
+    /// Whether the number may end here.
+    var isComplete: Bool { self == .zero || self == .integer || self == .fraction || self == .exponentDigits }
+  }
+
+  /// Reads the next bytes.
+  mutating func feed(_ bytes: some Sequence<UInt8>) {
+    for byte in bytes {
+      guard place == nil else { return }
+      if byte == 0x0A {
+        line += 1
+        column = 0
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+      // A UTF-8 byte order mark at the start.
+      if bomMatched < 3 {
+        if line == 1, column <= 1, byte == [0xEF, 0xBB, 0xBF][bomMatched] {
+          bomMatched += 1
+          if bomMatched == 3 { column = 0 }
+          continue
+        }
+        bomMatched = 3
+      }
+      step(byte)
+    }
+  }
+
+  /// Ends the text: a text that ends inside a value is not JSON.
+  mutating func finish() {
+    guard place == nil else { return }
+    switch state {
+    case .afterValue where stack.isEmpty: return
+    case .number(let number) where number.isComplete && stack.isEmpty: return
+    default:
+      place = Place(line: line, column: column + 1, what: "the text ends before the JSON does")
+    }
+  }
+
+  private mutating func fail(_ byte: UInt8, _ context: String = "") {
+    let shown =
+      (0x20...0x7E).contains(byte)
+      ? "'\(Character(Unicode.Scalar(byte)))'"
+      : "byte 0x\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+    place = Place(line: line, column: column, what: "unexpected \(shown)\(context)")
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+  private mutating func step(_ byte: UInt8) {
+    switch state {
+    case .value, .valueOrBracket:
+      if Self.isSpace(byte) { return }
+      if case .valueOrBracket = state, byte == UInt8(ascii: "]") { return close() }
+      startValue(byte)
+    case .keyOrBrace:
+      if Self.isSpace(byte) { return }
+      if byte == UInt8(ascii: "}") { return close() }
+      guard byte == UInt8(ascii: "\"") else { return fail(byte, " where a key belongs") }
+      state = .string(key: true)
+    case .colon:
+      if Self.isSpace(byte) { return }
+      guard byte == UInt8(ascii: ":") else { return fail(byte, " where ':' belongs") }
+      state = .value
+    case .afterValue:
+      if Self.isSpace(byte) { return }
+      guard let top = stack.last else { return fail(byte, " after the JSON value") }
+      if byte == UInt8(ascii: ",") {
+        state = top == UInt8(ascii: "[") ? .valueOrBracket : .keyOrBrace
+      } else if byte == (top == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
+        close()
+      } else {
+        fail(byte, top == UInt8(ascii: "[") ? " where ',' or ']' belongs" : " where ',' or '}' belongs")
+      }
+    case .string(let key):
+      if byte == UInt8(ascii: "\"") {
+        state = key ? .colon : .afterValue
+      } else if byte == UInt8(ascii: "\\") {
+        state = .escape(key: key)
+      } else if byte < 0x20 {
+        fail(byte, " (a control character) in a string")
+      }
+    case .escape(let key):
+      if byte == UInt8(ascii: "u") {
+        state = .unicode(key: key, left: 4)
+      } else if Array(#""\/bfnrt"#.utf8).contains(byte) {
+        state = .string(key: key)
+      } else {
+        fail(byte, " after '\\' in a string")
+      }
+    case .unicode(let key, let left):
+      guard Self.isDigit(byte) || (0x61...0x66).contains(byte | 0x20) else {
+        return fail(byte, " in a \\u escape")
+      }
+      state = left == 1 ? .string(key: key) : .unicode(key: key, left: left - 1)
+    case .number(let number):
+      let digit = Self.isDigit(byte)
+      switch (number, byte) {
+      case (.minus, _) where byte == UInt8(ascii: "0"): state = .number(.zero)
+      case (.minus, _) where digit: state = .number(.integer)
+      case (.integer, _) where digit: return
+      case (.zero, UInt8(ascii: ".")), (.integer, UInt8(ascii: ".")): state = .number(.point)
+      case (.point, _) where digit, (.fraction, _) where digit: state = .number(.fraction)
+      case (.zero, _) where byte | 0x20 == UInt8(ascii: "e"),
+        (.integer, _) where byte | 0x20 == UInt8(ascii: "e"),
+        (.fraction, _) where byte | 0x20 == UInt8(ascii: "e"):
+        state = .number(.exponent)
+      case (.exponent, UInt8(ascii: "+")), (.exponent, UInt8(ascii: "-")): state = .number(.exponentSign)
+      case (.exponent, _) where digit, (.exponentSign, _) where digit, (.exponentDigits, _) where digit:
+        state = .number(.exponentDigits)
+      default:
+        guard number.isComplete else { return fail(byte, " in a number") }
+        state = .afterValue
+        step(byte)
+      }
+    case .literal(let rest):
+      guard byte == rest.first else { return fail(byte) }
+      state = rest.count == 1 ? .afterValue : .literal(rest.dropFirst())
+    }
+  }
+
+  private mutating func startValue(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      guard stack.count < JSONMemberScanner.maxDepth else {
+        place = Place(
+          line: line, column: column, what: "nested deeper than \(JSONMemberScanner.maxDepth) levels")
+        return
+      }
+      stack.append(byte)
+      state = byte == UInt8(ascii: "{") ? .keyOrBrace : .valueOrBracket
+    case UInt8(ascii: "\""): state = .string(key: false)
+    case UInt8(ascii: "-"): state = .number(.minus)
+    case UInt8(ascii: "0"): state = .number(.zero)
+    case UInt8(ascii: "1")...UInt8(ascii: "9"): state = .number(.integer)
+    case UInt8(ascii: "t"): state = .literal(Array("rue".utf8)[...])
+    case UInt8(ascii: "f"): state = .literal(Array("alse".utf8)[...])
+    case UInt8(ascii: "n"): state = .literal(Array("ull".utf8)[...])
+    default: fail(byte, " where a value belongs")
+    }
+  }
+
+  private mutating func close() {
+    stack.removeLast()
+    state = .afterValue
+  }
+}

@@ -227,26 +227,41 @@ import YarnCore
     #expect(dry.status == 0, "\(dry.stderr)")
   }
 
-  /// A library into which an older yarn restored a blank ID (it accepted them): `backup
-  /// create`, a restore of that backup and the safety backup of a replace say that an older
-  /// yarn accepted it and how to mend it, not that the library was changed outside yarn or
-  /// the backup is damaged.
-  @Test func aBlankIDFromAnOlderYarnIsSaidToBeOne() throws {
+  /// A library into which an older yarn restored a blank ID (it accepted them), or one whose
+  /// quantity the sqlite3 shell made negative: `backup create`, a restore of that backup and
+  /// the safety backup of a replace name both causes and a mending that works for both (edit
+  /// the item in the library, then back up again), not that the backup is damaged. (They
+  /// said "an older yarn accepted" it and to restore with that yarn, which for the sqlite3
+  /// change does not exist.)
+  @Test(arguments: [false, true]) func aBrokenRuleFromAnOlderYarnOrOutsideYarnIsSaidToBeEither(
+    outsideYarn: Bool
+  ) throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Rios"])
-    try yarn.setID(of: "yarn", to: "  ")
+    try yarn.ok(["stash", "add", "Rios", "--quantity", "3 skeins"])
+    let listed: String
+    if outsideYarn {
+      try yarn.runSQL("UPDATE yarn SET quantity_value = -5")
+      let id = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])[0]["id"]
+      listed = "  - library.json: yarn \(try #require(id as? String)) (Rios): quantity -5 skein is negative\n"
+    } else {
+      try yarn.setID(of: "yarn", to: "  ")
+      listed = "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
+    }
     let zip = yarn.directory.appendingPathComponent("b.zip").path
+    let cause =
+      "an older yarn, or a change made outside yarn (such as with the sqlite3 shell), stored what is "
+      + "listed, which this one refuses"
     let mending =
       "(remove an item with a blank ID and add it again, which gives it a new ID; correct another "
-      + "field with the item's 'edit')"
+      + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …')"
     let create = try yarn.run(["backup", "create", zip])
     #expect(create.status == 65)
     #expect(
       create.stderr
         == "error: the backup \(zip) was written, but a restore will refuse it (1 problem):\n"
-        + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
-        + "hint: an older yarn accepted what is listed, which this one refuses; the backup is kept "
+        + listed
+        + "hint: \(cause); the backup is kept "
         + "at \(zip) and holds everything yarn could read, but 'yarn backup restore' will refuse it "
         + "until the library is mended \(mending) and backed up again\n")
 
@@ -256,20 +271,21 @@ import YarnCore
     #expect(
       restore.stderr
         == "error: \(zip) failed verification with 1 problem:\n"
-        + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
-        + "hint: nothing was changed: an older yarn accepted what is listed, which this one refuses; "
-        + "restore the backup with that yarn, mend the items listed there \(mending), then back up "
-        + "again\n")
+        + listed
+        + "hint: nothing was changed: \(cause); mend the items listed in the library the backup was "
+        + "made from \(mending), or restore it with the older yarn that wrote it and mend them there, "
+        + "then back up again\n")
     #expect(!FileManager.default.fileExists(atPath: other))
 
     let replace = try yarn.run(["backup", "restore", Self.sample.path, "--replace"])
     #expect(replace.status == 0, "\(replace.stderr)")
     #expect(
       replace.stderr.contains(
-        "\nwarning: the library holds what an older yarn accepted and this one refuses; its safety "
+        "\nwarning: the library holds what this yarn refuses (an older yarn, or a change made outside "
+          + "yarn, stored it); its safety "
           + "backup holds everything yarn could read of it, with 1 problem (a restore of it will "
           + "refuse it or lack rows):\n"
-          + "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"), "\(replace.stderr)")
+          + listed), "\(replace.stderr)")
   }
 
   /// A library changed outside yarn with the sqlite3 shell (foreign keys off): `backup create`

@@ -69,6 +69,11 @@ import Testing
         ["stash", "edit", "Rios", "--price", "29 EURO"],
         "error: bad value '29 EURO' for --price: \"EURO\" is not a currency code"
       ),
+      // The code first names it too, as `stash import` does (it named "5").
+      (
+        ["stash", "edit", "Rios", "--price", "EURO 5"],
+        "error: bad value 'EURO 5' for --price: \"EURO\" is not a currency code"
+      ),
       (["stash", "edit", "Rios", "--status", "lost"], "expected a stash status: in-stash, allocated"),
       (["stash", "edit", "Rios", "--tag", "a,b"], "holds a comma"),
       (

@@ -82,6 +82,20 @@ import Testing
         "\(negative.path): items[0].quantity.weight_grams: quantity -300 g is negative"))
     #expect(refusedNegative.stderr.contains("\(empty.path): is empty; a WEFT document is a JSON object"))
     #expect(try yarn.librarySnapshot() == before)
+    // A file that is not JSON: where, with a hint for a syntax error (it said only "the given
+    // data was not valid JSON." and to fix the fields named by their JSON path).
+    let broken = try yarn.file(
+      "bj.weft", Data("{\n  \"weft_version\": \"1.0\",\n  \"items\": [\n    {,\n  ]\n}\n".utf8))
+    let refusedBroken = try yarn.run(["weft", "import", broken.path])
+    #expect(refusedBroken.status == 65)
+    #expect(
+      refusedBroken.stderr
+        == """
+        error: 1 problem; nothing was imported:
+          \(broken.path): not JSON at line 4, column 6: unexpected ',' where a key belongs
+        hint: fix the JSON where it is named (a missing or extra comma, quote or bracket) and import again
+
+        """)
     let missing = try yarn.run(["weft", "import", "nowhere.weft"])
     #expect(missing.status == 66)
     let none = try yarn.run(["weft", "import"])

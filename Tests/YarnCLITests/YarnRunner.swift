@@ -201,6 +201,13 @@ extension YarnRunner {
       [.text(yarn.name), .text(yarn.colorway), .text(yarn.id)])
   }
 
+  /// Runs `sql` on the library past the store's rules, as the sqlite3 shell would.
+  func runSQL(_ sql: String) throws {
+    let store = try LibraryStore(directory: library, mode: .readWrite)
+    defer { try? store.close() }
+    try store.connection.run(sql, [])
+  }
+
   /// Gives the item of `table` named `name` (the only row, when `nil`) the ID `id`, past the
   /// store's rules: as an older yarn, which accepted blank IDs, may have restored it.
   func setID(of table: String, named name: String? = nil, to id: String) throws {

@@ -111,10 +111,17 @@ import Testing
     ("[]", "at the top level: "),
     (#"{"notes":[],"projects":[],"sessions":[],"yarns":{}}"#, "at yarns: "),
     (#"{"notes":[],"projects":[],"sessions":[]}"#, #"at the top level: missing key "yarns""#),
-    (#"{"notes":[{}{}]}"#, "at the top level: the given data was not valid JSON."),
-    (#"{"notes":[,]}"#, "at the top level: the given data was not valid JSON."),
-    (#"{"notes":[] } x"#, "at the top level: the given data was not valid JSON."),
-    (#"{"notes":[{"#, "at the top level: the given data was not valid JSON."),
+    // Not JSON: said where (it said only "the given data was not valid JSON.").
+    (#"{"notes":[{}{}]}"#, "not JSON at line 1, column 13: unexpected '{' where ',' or ']' belongs"),
+    (#"{"notes":[,]}"#, "not JSON at line 1, column 11: unexpected ',' where a value belongs"),
+    (#"{"notes":[] } x"#, "not JSON at line 1, column 15: unexpected 'x' after the JSON value"),
+    (#"{"notes":[{"#, "not JSON at line 1, column 12: the text ends before the JSON does"),
+    ("{\n  \"notes\": [\n    {,\n", "not JSON at line 3, column 6: unexpected ',' where a key belongs"),
+    ("\u{FEFF}{\"notes\":\n[ 1.]", "not JSON at line 2, column 5: unexpected ']' in a number"),
+    (
+      "{\"notes\":[],\"\u{E9}\u{7}\":1}",
+      "not JSON at line 1, column 15: unexpected byte 0x07 (a control character) in a string"
+    ),
   ])
   func whatIsNotALibraryIsRefusedAsAWhole(text: String, message: String) {
     let problems = BackupReader.decode(Data(text.utf8)).problems

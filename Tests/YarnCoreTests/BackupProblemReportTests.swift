@@ -58,6 +58,41 @@ import Testing
 
   // MARK: 1. Blank IDs
 
+  /// A document that is not JSON is said where, in one account (`DecodingProblem.syntaxError`)
+  /// for backups and WEFT: by `JSONSyntaxLocator`, fed in pieces of any size, or from the
+  /// decoder's own error when it names a line and column (Foundation's does on some systems).
+  @Test func aSyntaxErrorIsSaidWhereItIs() {
+    let text = Array("{\n  \"a\": [1, 2],\n  \"b\": {\"c\": tru }\n}".utf8)
+    for size in [1, 2, 7, text.count] {
+      var locator = JSONSyntaxLocator()
+      for start in stride(from: 0, to: text.count, by: size) {
+        locator.feed(text[start..<min(text.count, start + size)])
+      }
+      locator.finish()
+      #expect(
+        DecodingProblem.syntaxError(locator.place) == "not JSON at line 3, column 17: unexpected ' '",
+        "\(size)")
+    }
+    // JSON as the decoder reads it, a comma before a closing bracket or brace too: no place.
+    var sound = JSONSyntaxLocator()
+    sound.feed(Array(#" {"a": [1, -0.5e+3, "\u00e9\n", true, null, false, [],],  "b": {}, } "#.utf8))
+    sound.finish()
+    #expect(sound.place == nil)
+    struct Underlying: Error, CustomStringConvertible {
+      var description: String { "Unexpected character ',' around line 3, column 5." }
+    }
+    let decoding = DecodingError.dataCorrupted(
+      .init(
+        codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: Underlying())
+    )
+    #expect(DecodingProblem.syntaxError(nil, decoding: decoding) == "not JSON at line 3, column 5")
+    #expect(
+      DecodingProblem.syntaxError(
+        nil,
+        decoding: DecodingError.dataCorrupted(
+          .init(codingPath: [], debugDescription: "The given data was not valid JSON."))) == nil)
+  }
+
   @Test func blankIDsAreARule() {
     let blank = RuleViolation(field: "ID", reason: "is blank")
     for id in ["", " ", "   ", "\t", "\n", "\u{3000}", " \r\n ", "\u{200B}", "\u{FEFF}", " \u{2060} "] {

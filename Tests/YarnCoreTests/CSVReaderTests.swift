@@ -90,6 +90,33 @@ import Testing
     #expect(throws: CSVReadError(problem: .invalidUTF8, line: 1, column: 3)) {
       try CSVReader.records(in: bytes)
     }
+    #expect(
+      CSVReadError(problem: .invalidUTF8, line: 1, column: 3).description
+        == "line 1, column 3: the bytes are not UTF-8 text")
+  }
+
+  /// A zero byte in the first line (the header) is in no text file: a binary file is refused
+  /// where the byte is, not as UTF-16 (`00 01 02 binary` was "UTF-16 text"). A NUL in a later
+  /// record is read, for the row's rules to name.
+  @Test func aZeroByteInTheFirstLineIsNotText() throws {
+    let inputs: [([UInt8], Int)] = [
+      ([0x00, 0x01, 0x02] + Array("binary".utf8), 1),
+      // A pair with one zero byte, then bytes that are not UTF-16's pattern.
+      ([0x4E, 0x00] + Array("ame,Brand,Colorway\r\nRios,Malabrigo,Azul\r\n".utf8), 2),
+      ([0xEF, 0xBB, 0xBF] + Array("Name,Br".utf8) + [0x00] + Array("and\r\n".utf8), 8),
+    ]
+    for (bytes, column) in inputs {
+      for lenient in [false, true] {
+        #expect(throws: CSVReadError(problem: .invalidUTF8, line: 1, column: column), "\(bytes)") {
+          try CSVReader.records(in: Data(bytes), lenient: lenient)
+        }
+      }
+    }
+    let later = Array("Name,Brand\r\nRios,Mala".utf8) + [0x00] + Array("brigo\r\n".utf8)
+    #expect(
+      try CSVReader.records(in: Data(later)).map(\.fields) == [
+        ["Name", "Brand"], ["Rios", "Mala\u{0}brigo"],
+      ])
   }
 
   /// UTF-16 text, with its byte order mark (FF FE little-endian, FE FF big-endian) or without
@@ -102,6 +129,9 @@ import Testing
       [0xFE, 0xFF, 0x00, 0x4E, 0x00, 0x0D, 0x00, 0x0A],
       [0x4E, 0x00, 0x61, 0x00],
       [0x00, 0x4E, 0x00, 0x61],
+      // Mostly ASCII: three pairs in four with the zero on one side (a CJK column name).
+      Array("Name,\u{540D},ab".data(using: .utf16LittleEndian)!),
+      Array("Name,\u{540D},ab".data(using: .utf16BigEndian)!),
     ]
     for bytes in inputs {
       for lenient in [false, true] {

@@ -93,7 +93,10 @@ import Testing
       #"{"id":"y","name":"a","isStashed":true,"photos":[{"fileName":"f","mediaType":"m","byteCount":1.5,"sha256":"x"}]}"#,
       "at yarns[0]"
     ),
-    (#"{"id":"y","name":"a","isStashed":true,"photos":[]} x"#, "at the top level: "),
+    (
+      #"{"id":"y","name":"a","isStashed":true,"photos":[]} x"#,
+      "not JSON at line 1, column 101: unexpected 'x'"
+    ),
     (#"["id"]"#, "at yarns[0]: "),
   ])
   func brokenYarnsAreRefusedAndNamed(text: String, prefix: String) {
@@ -126,7 +129,8 @@ import Testing
     let deep =
       #"{"id":"y","name":"a","isStashed":true,"photos":[],"x":"# + String(repeating: "[", count: 100_000)
       + String(repeating: "]", count: 100_000) + "}"
-    #expect(problem(ofYarn: deep).hasPrefix("at the top level: "))
+    // The 513th level (the document's object is the first): its `[` is at column 49 + 54 + 510.
+    #expect(problem(ofYarn: deep) == "not JSON at line 1, column 613: nested deeper than 512 levels")
   }
 
   @Test func theFirstTwentyItemsThatDoNotDecodeAreNamedTheRestCounted() throws {

@@ -37,16 +37,25 @@ import Testing
     let read = BackupReader.decode(document(yarns: [Self.yarn1], #","yarns":[{"id":"y2"}, 01]"#))
     #expect(read.problems.isEmpty)
     #expect(read.library.yarns.map(\.id) == ["y1"])
-    #expect(reasons(document(yarns: [Self.yarn1], #","yarns":[1x]"#)) == [Self.notJSON])
+    #expect(
+      reasons(document(yarns: [Self.yarn1], #","yarns":[1x]"#)) == [
+        "not JSON at line 1, column 113: unexpected 'x' where ',' or ']' belongs"
+      ])
     #expect(reasons(document(yarns: [Self.yarn1], #","yarns":5"#)).isEmpty)
   }
 
   @Test func otherMembersAreOnlyCheckedToBeJSON() {
     // Numbers and strings JSONDecoder checks only when it decodes them.
     #expect(reasons(document(#","x":[01,1e999,"\q",{"a\qb":1}],"y":-"#)).isEmpty)
-    #expect(reasons(document(#","x":[1,,2]"#)) == [Self.notJSON])
-    #expect(reasons(document(#","x":tru"#)) == [Self.notJSON])
-    #expect(reasons(document(#","x":"\u12""#)) == [Self.notJSON])
+    // Said where (the document's arrays take columns 1 to 50).
+    #expect(
+      reasons(document(#","x":[1,,2]"#)) == [
+        "not JSON at line 1, column 59: unexpected ',' where a value belongs"
+      ])
+    #expect(reasons(document(#","x":tru"#)) == ["not JSON at line 1, column 59: unexpected '}'"])
+    #expect(
+      reasons(document(#","x":"\u12""#)) == [#"not JSON at line 1, column 61: unexpected '"' in a \u escape"#]
+    )
   }
 
   @Test func keysAreDecodedWithTheirEscapes() {
@@ -56,7 +65,10 @@ import Testing
     #expect(read.library.yarns.map(\.id) == ["y1"])
     // A key JSONDecoder cannot decode makes the document not JSON, even an unknown one.
     #expect(reasons(document(#","x\ud800":1"#)) == [Self.notJSON])
-    #expect(reasons(document(#","x\q":1"#)) == [Self.notJSON])
+    #expect(
+      reasons(document(#","x\q":1"#)) == [
+        #"not JSON at line 1, column 55: unexpected 'q' after '\' in a string"#
+      ])
   }
 
   @Test(arguments: [
@@ -220,7 +232,12 @@ import Testing
       let last = #""id" : "y1499""#
       // Not JSON at the very end, after every item decoded.
       let trailing = try backup(library, in: dir, name: "trailing.zip") { $0 + " x" }
-      #expect(try problems(of: trailing, in: dir) == ["library.json is not a valid library: " + Self.notJSON])
+      // Said where, from the entry read again: after the last line's `}`.
+      let said = try problems(of: trailing, in: dir)
+      #expect(said.count == 1)
+      #expect(
+        said.first?.hasPrefix("library.json is not a valid library: not JSON at line ") == true, "\(said)")
+      #expect(said.first?.hasSuffix(", column 3: unexpected 'x' after the JSON value") == true, "\(said)")
       // The last yarn does not decode.
       let undecodable = try backup(library, in: dir, name: "undecodable.zip") {
         $0.replacingOccurrences(of: last, with: #""id" : 7"#)

@@ -98,6 +98,12 @@ import Testing
       // Which word is the code: the one of three letters, the second when both are.
       ("nan USD", "\"nan\" is not an amount (digits with a decimal point, such as 29.99)"),
       ("+5 USD", "\"+5\" is not an amount (digits with a decimal point, such as 29.99)"),
+      // Neither of three letters: the one that is not an amount, first or second (`EURO 5`
+      // named "5" as the code).
+      ("EURO 5", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
+      ("5 EURO", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
+      ("EURO 5.00", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
+      ("US 5", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
     ]
     for (text, reason) in refused {
       #expect(throws: Price.ParseError(reason), "\(text)") { try Price(parsing: text) }

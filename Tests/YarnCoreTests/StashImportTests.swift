@@ -292,6 +292,61 @@ import Testing
       ])
   }
 
+  /// A file split by `;` (yarn's own `--delimiter semicolon` export) or TAB, read with a
+  /// comma, is refused for its header before any row: a later row's quotes, errors only when
+  /// split by the wrong byte, were said first, with a hint to use --lenient (and --lenient
+  /// listed every row as nameless). Nothing is written; a file read in pieces says the same.
+  @Test func aHeaderSplitByAnotherDelimiterIsSaidFirst() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let semicolons = "Name;Brand;Price;ID\r\nRios;Malabrigo;5.00 EUR;\r\n\"Say \"\"hi\"\"\";\"A; B\";;\r\n"
+    let cases: [(text: String, delimiter: Character, error: CSVReadError)] = [
+      (
+        semicolons, ",",
+        CSVReadError(problem: .headerDelimiter(found: 0x3B, given: 0x2C), line: 1, column: nil)
+      ),
+      (
+        "Name\tBrand\r\nRios\t\"a\"b\r\n", ",",
+        CSVReadError(problem: .headerDelimiter(found: 0x09, given: 0x2C), line: 1, column: nil)
+      ),
+      (
+        "Name,Brand\r\nRios,Malabrigo\r\n", ";",
+        CSVReadError(problem: .headerDelimiter(found: 0x2C, given: 0x3B), line: 1, column: nil)
+      ),
+      // Empty lines before the header, a UTF-8 BOM, and a header that is not CSV as read.
+      (
+        "\u{FEFF}\r\n\n\"Name\";\"Brand\"\r\n\"a\";\"b\"\r\n", ",",
+        CSVReadError(problem: .headerDelimiter(found: 0x3B, given: 0x2C), line: 3, column: nil)
+      ),
+    ]
+    let file = directory.appendingPathComponent("in.csv")
+    for (text, delimiter, error) in cases {
+      try Data(text.utf8).write(to: file)
+      for lenient in [false, true] {
+        var options = options(lenient: lenient)
+        options.delimiter = try #require(delimiter.asciiValue)
+        #expect(throws: error, "\(text)") {
+          try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options)
+        }
+        #expect(throws: error, "\(text)") {
+          try StashCSV.importCSV(from: .file(path: file.path), into: store, options: options)
+        }
+      }
+    }
+    #expect(try store.yarns().isEmpty)
+    #expect(cases[0].error.description == "line 1: the header is split by ';', not by ','")
+    #expect(cases[1].error.description == "line 1: the header is split by TAB, not by ','")
+    // Read with its own delimiter, the file imports; a file whose header has the delimiter
+    // given keeps its row problems.
+    var semicolon = options()
+    semicolon.delimiter = 0x3B
+    #expect(try StashCSV.importPlan(from: Data(semicolons.utf8), store: store, options: semicolon).added == 2)
+    let nameless = try StashCSV.importPlan(
+      from: Data("Brand;Colorway\r\nx\r\n".utf8), store: store, options: semicolon)
+    #expect(nameless.problems.first?.description == "line 1: the header has neither a Name nor an ID column")
+  }
+
   @Test func rowsWithAnExistingIDUpdateOnlyTheirColumns() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { Fixtures.cleanUp(directory) }

@@ -320,12 +320,12 @@ struct BackupRestore: CancellableCommand {
       lines.append("wrote a safety backup of the library to \(safety.path)")
       let problems = report.safetyBackupProblems
       if !problems.isEmpty {
-        // The library holds what an older yarn accepted, or was changed outside yarn: its
-        // safety backup is kept, but says so.
+        // The library holds what an older yarn accepted or a change outside yarn made, or was
+        // changed outside yarn: its safety backup is kept, but says so.
         let count = BackupProblem.countText(problems)
         let cause =
           ErrorPresenter.fromOlderYarn(problems)
-          ? "the library holds what an older yarn accepted and this one refuses"
+          ? "the library holds what this yarn refuses (an older yarn, or a change made outside yarn, stored it)"
           : "the library was changed outside yarn"
         lines.append(
           "warning: \(cause); its safety backup holds everything yarn could read of it, with "

@@ -117,23 +117,23 @@ struct StashImport: CancellableCommand {
     } catch let error as CSVReadError {
       // --lenient helps with quotes only; bytes that are not UTF-8 need the file saved again.
       let hint =
-        error.problem == .invalidUTF8 || error.problem == .utf16
-        ? "save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again"
-        : options.lenient
-          ? "the quotes cannot be guessed either; fix the line named"
-          : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
+        if case .headerDelimiter(let found, _) = error.problem {
+          "import with --delimiter \(CSVOptions.name(ofDelimiter: found) ?? "")"
+        } else if error.problem == .invalidUTF8 || error.problem == .utf16 {
+          "save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again"
+        } else {
+          options.lenient
+            ? "the quotes cannot be guessed either; fix the line named"
+            : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
+        }
       throw CLIError.invalidData(message: "\(file): \(error); nothing was imported", hint: hint)
     }
     bar.finish()
     report(plan, in: context)
     guard plan.problems.isEmpty else {
-      // The header line, from the file's first 64 KiB.
-      let header = data.prefix(1 << 16) ?? Data()
       throw CLIError.invalidData(
         message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
-        hint: StashImport.otherDelimiter(in: header, than: options.delimiter).map {
-          "the header is split by \($0.shown), not by the delimiter given; import with --delimiter \($0.name)"
-        } ?? "fix or remove these rows and import again")
+        hint: "fix or remove these rows and import again")
     }
     if context.global.json {
       try context.printJSON(
@@ -204,20 +204,6 @@ struct StashImport: CancellableCommand {
       remaining = taken.remaining
       estimate = taken.estimate
     }
-  }
-
-  /// The delimiter the file's first line seems to use instead of `delimiter`: when that line
-  /// holds no `delimiter` but a `;` or a TAB (a file exported with `--delimiter semicolon` or
-  /// `tab`, or by a spreadsheet in a locale with a decimal comma), or `nil`.
-  static func otherDelimiter(in data: Data, than delimiter: UInt8) -> (name: String, shown: String)? {
-    let firstLine = data.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-    guard !firstLine.contains(delimiter) else { return nil }
-    let candidates: [(byte: UInt8, name: String, shown: String)] = [
-      (UInt8(ascii: ";"), "semicolon", "';'"), (UInt8(ascii: "\t"), "tab", "TAB"),
-      (UInt8(ascii: ","), "comma", "','"),
-    ]
-    return candidates.first { $0.byte != delimiter && firstLine.contains($0.byte) }
-      .map { ($0.name, $0.shown) }
   }
 
   /// Warnings on standard error: ignored columns, guessed lines, notes left alone.

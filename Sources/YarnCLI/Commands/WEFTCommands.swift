@@ -219,7 +219,9 @@ struct WEFTImportCommand: CancellableCommand {
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
         message: "\(WEFTImport.ImportError(problems: plan.problems))",
-        hint: "fix these fields (each named by its file and JSON path) and import again")
+        hint: plan.problems.allSatisfy(\.isSyntaxError)
+          ? "fix the JSON where it is named (a missing or extra comma, quote or bracket) and import again"
+          : "fix these fields (each named by its file and JSON path) and import again")
     }
     for warning in plan.warnings { context.warning(warning.description) }
     report(plan, in: context)

@@ -63,8 +63,9 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint:
-          "nothing was changed: an older yarn accepted what is listed, which this one refuses; restore "
-          + "the backup with that yarn, mend the items listed there (\(mending)), then back up again",
+          "nothing was changed: \(brokenRuleCause); mend the items listed in the library the backup "
+          + "was made from (\(mending)), or restore it with the older yarn that wrote it and mend them "
+          + "there, then back up again",
         code: .dataError)
     case .invalidBackup:
       return ErrorReport(
@@ -82,7 +83,7 @@ extension ErrorPresenter {
         : "it lacks the rows listed"
       let cause =
         older
-        ? "an older yarn accepted what is listed, which this one refuses"
+        ? brokenRuleCause
         : "the library was changed outside yarn (such as with the sqlite3 shell, whose foreign "
           + "keys are off by default)"
       return ErrorReport(
@@ -93,18 +94,25 @@ extension ErrorPresenter {
     }
   }
 
-  /// Whether `problems`, which make a backup one that a restore refuses, all break rules an
-  /// older yarn may have allowed (`BackupProblem.mayBeFromAnOlderYarn`: a blank ID, …):
-  /// hints then say so, and how to mend them, instead of blaming a damaged file or a library
-  /// changed outside yarn, which only the other problems come from.
+  /// Whether `problems`, which make a backup one that a restore refuses, all break rules of
+  /// the model (`BackupProblem.mayBeFromAnOlderYarn`: a blank ID, a negative quantity, …),
+  /// which an older yarn may have allowed or a change outside yarn made: hints then say so,
+  /// and how to mend them, instead of blaming a damaged file, which only the other problems
+  /// come from.
   static func fromOlderYarn(_ problems: [BackupProblem]) -> Bool {
     !problems.isEmpty && problems.allSatisfy(\.mayBeFromAnOlderYarn)
   }
 
-  /// How to mend items that break a rule an older yarn allowed.
+  /// Where items that break a rule of the model came from, both ways: an older yarn that
+  /// allowed them, or a change outside yarn (the sqlite3 shell).
+  static let brokenRuleCause =
+    "an older yarn, or a change made outside yarn (such as with the sqlite3 shell), stored what "
+    + "is listed, which this one refuses"
+
+  /// How to mend items that break a rule of the model (in a library, which works with them).
   static let mending =
     "remove an item with a blank ID and add it again, which gives it a new ID; correct another "
-    + "field with the item's 'edit'"
+    + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …'"
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
   /// `command` (such as `["yarn", "time", "start"]`) is the command that met it: a hint names

@@ -69,9 +69,12 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether an older yarn may have written the problem: a record that breaks a rule of the
   /// model (`brokenRule`, `brokenRuleAt`), whose rules grew stricter over versions (an older
-  /// yarn accepted a blank ID, which `Rules.id` now refuses). Every other problem is one no
-  /// yarn writes: a file damaged or made by hand, a library changed outside yarn (a missing
-  /// reference, an instant out of range, orphaned rows).
+  /// yarn accepted a blank ID, which `Rules.id` now refuses). Such a record may as well come
+  /// from a library changed outside yarn (`UPDATE yarn SET quantity_value = -5` in the sqlite3
+  /// shell): messages name both causes, and a mending that works for both (edit the item in
+  /// the library, then back up again). Every other problem is one no yarn writes: a file
+  /// damaged or made by hand, a library changed outside yarn (a missing reference, an instant
+  /// out of range, orphaned rows).
   public var mayBeFromAnOlderYarn: Bool {
     switch self {
     case .brokenRule, .brokenRuleAt: true

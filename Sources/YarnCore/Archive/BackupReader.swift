@@ -287,7 +287,14 @@ final class BackupReader {
     }
     guard formatVersion != Backup.formatVersion else {
       if let problem = readVerified(file, { reader.feed($0) }) { return [problem] }
-      return reader.finish()
+      return Self.locatingSyntax(reader.finish()) { locator in
+        // Read up to the place only.
+        struct Found: Error {}
+        _ = readVerified(file) {
+          locator.feed($0)
+          if locator.place != nil { throw Found() }
+        }
+      }
     }
     // An older format: read whole and upgraded first.
     var data = Data()
@@ -304,7 +311,22 @@ final class BackupReader {
       return [.invalidLibrary(reason: String(describing: error))]
     }
     data.withUnsafeBytes { reader.feed($0) }
-    return reader.finish()
+    return Self.locatingSyntax(reader.finish()) { $0.feed(data) }
+  }
+
+  /// `problems`, where a document that is not JSON is said where (`not JSON at line 4, column
+  /// 6: unexpected ','`, `DecodingProblem.syntaxError`): its bytes are read again by `read`
+  /// into a `JSONSyntaxLocator`, on this path only, so that reading a sound document costs
+  /// nothing more. Unchanged when the place is not found.
+  static func locatingSyntax(
+    _ problems: [BackupProblem], read: (inout JSONSyntaxLocator) -> Void
+  ) -> [BackupProblem] {
+    guard problems == [.invalidLibrary(reason: LibraryDocumentReader.notJSON)] else { return problems }
+    var locator = JSONSyntaxLocator()
+    read(&locator)
+    locator.finish()
+    guard let reason = DecodingProblem.syntaxError(locator.place) else { return problems }
+    return [.invalidLibrary(reason: reason)]
   }
 
   /// Decodes `library.json`'s bytes, each item on its own: the items that decoded, and a
@@ -317,7 +339,7 @@ final class BackupReader {
       library.append(item)
     }
     data.withUnsafeBytes { reader.feed($0) }
-    let problems = reader.finish()
+    let problems = locatingSyntax(reader.finish()) { $0.feed(data) }
     return LibraryRead(library: library, problems: problems)
   }
 

@@ -123,7 +123,9 @@ final class LibraryDocumentReader {
   /// Whether nothing is wrong so far.
   private var isSound: Bool { failure == nil && failureCount == 0 && check?.hasProblems != true }
 
-  private static let notJSON = "at the top level: the given data was not valid JSON."
+  /// What `finish()` says of a document that is not JSON: without a place, which the
+  /// scanner does not track (`BackupReader` finds it on this path only: `locatingSyntax`).
+  static let notJSON = "at the top level: the given data was not valid JSON."
 
   private func fail(_ error: Error) {
     guard failure == nil else { return }

@@ -42,14 +42,21 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case quoteInUnquotedField
     /// Thrown when a closing quote is followed by something other than a delimiter or line end.
     case textAfterClosingQuote
-    /// Thrown when the bytes are not valid UTF-8.
+    /// Thrown when the bytes are not valid UTF-8, or when the first line holds a zero byte
+    /// (NUL), which no text file's header holds (a binary file; a NUL in a later record is
+    /// read, for its row's rules to refuse by name).
     case invalidUTF8
     /// Thrown when the file is UTF-16 text: it begins with a UTF-16 byte-order mark (FF FE
-    /// or FE FF) or with a character and a zero byte (UTF-16 without a mark), where UTF-8
-    /// text never has a zero byte.
+    /// or FE FF), or its first bytes (up to `CSVReader.utf16Sample`) have the pattern of
+    /// mostly-ASCII UTF-16 without a mark: a zero byte at every other place, on the same side
+    /// of at least three pairs of bytes in four (UTF-8 text never has a zero byte).
     case utf16
     /// Thrown (by callers that check) when a record has a different number of fields than the header.
     case fieldCount(expected: Int, found: Int)
+    /// Thrown (by the stash import) when the header is split by another delimiter than the
+    /// one given (`found`: `;`, TAB or `,`), before any row is read: a file exported with
+    /// `--delimiter semicolon`, read with the default comma.
+    case headerDelimiter(found: UInt8, given: UInt8)
   }
 
   /// What is wrong.
@@ -74,11 +81,18 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
       return
         "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
     case .textAfterClosingQuote: return "\(place): text after a closing quote"
-    case .invalidUTF8: return "\(place): the bytes are not valid UTF-8"
+    case .invalidUTF8: return "\(place): the bytes are not UTF-8 text"
     case .utf16: return "the file is UTF-16 text, not UTF-8"
     case .fieldCount(let expected, let found):
       return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
+    case .headerDelimiter(let found, let given):
+      return "\(place): the header is split by \(Self.shown(found)), not by \(Self.shown(given))"
     }
+  }
+
+  /// A delimiter as messages show it: `';'`, `','`, `TAB`.
+  private static func shown(_ delimiter: UInt8) -> String {
+    delimiter == UInt8(ascii: "\t") ? "TAB" : "'\(String(decoding: [delimiter], as: UTF8.self))'"
   }
 }
 
@@ -147,9 +161,12 @@ struct CSVReader {
   private var position: Int
   private var line = 1
   private var lineStart: Int
-  /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first two
-  /// bytes.
+  /// Whether the input is UTF-16 text (`CSVReadError.Problem.utf16`), told by its first
+  /// bytes (`looksLikeUTF16`).
   private let isUTF16: Bool
+  /// The 1-based column of a zero byte in the first line (of the first `utf16Sample`
+  /// bytes), when the input is not UTF-16: a binary file, refused as not UTF-8 text.
+  private let zeroByteColumn: Int?
   /// Lines (1-based) where lenient mode had to guess what a stray quote meant.
   private(set) var guessedLines: [Int] = []
   /// The number of fields every record should have (the header's), when known. Lenient mode
@@ -161,6 +178,8 @@ struct CSVReader {
   let byteCount: Int
   /// The bytes read from a file at a time: 64 KiB.
   static let chunkSize = 1 << 16
+  /// How many of the first bytes `looksLikeUTF16` looks at: 512.
+  static let utf16Sample = 512
 
   /// - Parameters:
   ///   - data: the whole input.
@@ -192,12 +211,35 @@ struct CSVReader {
     self.delimiter = delimiter
     self.lenient = lenient
     let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    isUTF16 =
-      bytes.count >= 2
-      && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF)
-        || ((bytes[0] == 0) != (bytes[1] == 0)))
+    let sample = bytes.prefix(CSVReader.utf16Sample)
+    isUTF16 = CSVReader.looksLikeUTF16(sample)
+    let start = hasBOM ? 3 : 0
+    zeroByteColumn =
+      isUTF16
+      ? nil
+      : sample.dropFirst(start).prefix { $0 != 0x0A && $0 != 0x0D }.firstIndex(of: 0).map { $0 - start + 1 }
     self.position = hasBOM ? 3 : 0
     self.lineStart = position
+  }
+
+  /// Whether `bytes`, a file's first bytes, are UTF-16 text: they begin with a byte order mark
+  /// (FF FE or FE FF), or, taken in pairs, at least three pairs in four (and one at least)
+  /// hold one zero byte on the same side (the high byte of an ASCII character in UTF-16LE or
+  /// BE). A binary file's scattered zero bytes are not that (`CSVReadError.Problem.invalidUTF8`
+  /// names one in the first line).
+  static func looksLikeUTF16(_ bytes: ArraySlice<UInt8>) -> Bool {
+    let start = bytes.startIndex
+    guard bytes.count >= 2 else { return false }
+    let (first, second) = (bytes[start], bytes[start + 1])
+    if (first == 0xFF && second == 0xFE) || (first == 0xFE && second == 0xFF) { return true }
+    var (little, big, pairs) = (0, 0, 0)
+    for index in stride(from: start, to: bytes.endIndex - 1, by: 2) {
+      let (low, high) = (bytes[index], bytes[index + 1])
+      pairs += 1
+      if low != 0 && high == 0 { little += 1 }
+      if low == 0 && high != 0 { big += 1 }
+    }
+    return max(little, big) * 4 >= pairs * 3
   }
 
   /// Whether the input holds a byte at `index` (of `bytes`), reading more of the file when
@@ -243,6 +285,9 @@ struct CSVReader {
   ///   that are not UTF-8.
   mutating func next() throws -> CSVRecord? {
     if isUTF16 { throw CSVReadError(problem: .utf16, line: 1, column: nil) }
+    if let zeroByteColumn, line == 1 {
+      throw CSVReadError(problem: .invalidUTF8, line: 1, column: zeroByteColumn)
+    }
     while try has(position), bytes[position] == 0x0A || bytes[position] == 0x0D {
       try consumeLineBreak()
     }

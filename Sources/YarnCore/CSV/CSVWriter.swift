@@ -41,6 +41,17 @@ public struct CSVOptions: Hashable, Sendable {
     default: nil
     }
   }
+
+  /// The name `delimiter(named:)` reads for a delimiter byte: `comma`, `semicolon` or `tab`
+  /// (`nil` for another byte).
+  package static func name(ofDelimiter byte: UInt8) -> String? {
+    switch byte {
+    case UInt8(ascii: ","): "comma"
+    case UInt8(ascii: ";"): "semicolon"
+    case UInt8(ascii: "\t"): "tab"
+    default: nil
+    }
+  }
 }
 
 /// One cell of a CSV record.

@@ -177,7 +177,8 @@ extension StashCSV {
   ///   - options: delimiter, leniency, guard, time zone and clock.
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `CSVReadError` naming the line and column when the file is not CSV (strict
-  ///   mode) or not UTF-8; `StoreError` when the store cannot be read; `CancellationError`
+  ///   mode) or not UTF-8, or the line of a header split by another delimiter than
+  ///   `options.delimiter` (`headerDelimiter`, said before any row is read); `StoreError` when the store cannot be read; `CancellationError`
   ///   when the current task is cancelled (checked before each row).
   public static func importPlan(
     from data: Data, store: LibraryStore, options: ImportOptions = ImportOptions()
@@ -311,21 +312,37 @@ extension StashCSV {
   /// `progress` gets the fraction of the bytes read after each row (each reading is half
   /// when there are two), and 1 at the end.
   ///
-  /// - Throws: `CSVReadError`; what `library`'s functions throw; `CancellationError` when the
-  ///   current task is cancelled (checked before each row).
+  /// - Throws: `CSVReadError` (`headerDelimiter` when the header has neither a Name nor an ID
+  ///   column, or is not CSV, and is split by another delimiter: `otherDelimiter(in:than:)`);
+  ///   what `library`'s functions throw; `CancellationError` when the current task is
+  ///   cancelled (checked before each row).
   static func importPlan(
     from input: CSVInput, options: ImportOptions, library: ImportLibrary, destination: Destination,
     progress: (@Sendable (Double) -> Void)? = nil
   ) throws -> ImportPlan {
     var counter = ProgressCounter(total: 1, report: progress)
     var reader = try CSVReader(input: input, delimiter: options.delimiter, lenient: options.lenient)
-    guard let header = try reader.next() else {
+    // A header split by another delimiter is said first, before any row's problem (a quote
+    // that is an error only when the line is split by the wrong byte).
+    let header: CSVRecord?
+    do {
+      header = try reader.next()
+    } catch let error as CSVReadError where error.problem != .invalidUTF8 && error.problem != .utf16 {
+      if let other = otherDelimiter(in: input, than: options.delimiter) { throw other }
+      throw error
+    }
+    guard let header else {
       counter.finish()
       var plan = ImportPlan(dialect: .yarn)
       plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
       return plan
     }
     let layout = StashHeaderLayout(header)
+    if layout.index[.name] == nil, layout.index[.id] == nil,
+      let other = otherDelimiter(in: input, than: options.delimiter)
+    {
+      throw other
+    }
     var merger = StashMerger(
       layout: layout, options: options, library: library, fieldCount: header.fields.count,
       destination: destination)
@@ -359,6 +376,26 @@ extension StashCSV {
     var plan = merger.finish()
     plan.guessedLines = reader.guessedLines
     return plan
+  }
+
+  /// The error for a header split by another delimiter than `delimiter`: when the header
+  /// line (the first that is not empty, in the input's first 64 KiB) holds no `delimiter`
+  /// but a `;`, a TAB or a `,` (tried in that order: a file exported with `--delimiter
+  /// semicolon` or `tab`, or by a spreadsheet in a locale with a decimal comma); else `nil`.
+  static func otherDelimiter(in input: CSVInput, than delimiter: UInt8) -> CSVReadError? {
+    guard var data = input.prefix(CSVReader.chunkSize) else { return nil }
+    if data.starts(with: [0xEF, 0xBB, 0xBF]) { data = data.dropFirst(3) }
+    var line = 1
+    while let first = data.first, first == 0x0A || first == 0x0D {
+      // CRLF is one line break.
+      if first == 0x0A || data.dropFirst().first != 0x0A { line += 1 }
+      data = data.dropFirst()
+    }
+    let header = data.prefix { $0 != 0x0A && $0 != 0x0D }
+    guard !header.contains(delimiter) else { return nil }
+    return [UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: ",")]
+      .first { $0 != delimiter && header.contains($0) }
+      .map { CSVReadError(problem: .headerDelimiter(found: $0, given: delimiter), line: line, column: nil) }
   }
 
   /// Carries out `plan` in one write transaction: inserts the new yarns and their notes,

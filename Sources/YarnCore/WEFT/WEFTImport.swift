@@ -43,6 +43,9 @@ public enum WEFTImport {
     public let path: String
     /// What is wrong, in lower case.
     public let reason: String
+    /// Whether the file is not JSON (its `reason` names the line and column when they are
+    /// found: `not JSON at line 4, column 6: unexpected ','`), not a field that is wrong.
+    public var isSyntaxError = false
 
     /// `stash.weft: items[0].name: is missing`.
     public var description: String {

@@ -73,10 +73,11 @@ struct WEFTPlanner {
 
   /// Adds a problem at `path`; one per field: a field already refused is not refused again
   /// for what reading it left (a field removed for a type error is not also "missing").
-  mutating func problem(_ file: String, _ path: String, _ reason: String) {
+  mutating func problem(_ file: String, _ path: String, _ reason: String, isSyntaxError: Bool = false) {
     // A set, not a search of the problems: a file of 30,000 bad sessions stays linear.
     guard !isStoodIn(file, path), problemPaths.insert(file + "\u{0}" + path).inserted else { return }
-    plan.problems.append(WEFTImport.Problem(file: file, path: path, reason: reason))
+    plan.problems.append(
+      WEFTImport.Problem(file: file, path: path, reason: reason, isSyntaxError: isSyntaxError))
   }
 
   mutating func omit(_ file: String, _ path: String, _ reason: String? = nil) {
@@ -114,7 +115,14 @@ struct WEFTPlanner {
     do {
       root = try JSONDecoder().decode(JSONValue.self, from: source.data)
     } catch {
-      problem(file, "", "is not JSON: \(DecodingProblem(error).reason)")
+      var locator = JSONSyntaxLocator()
+      locator.feed(source.data)
+      locator.finish()
+      if let reason = DecodingProblem.syntaxError(locator.place, decoding: error) {
+        problem(file, "", reason, isSyntaxError: true)
+      } else {
+        problem(file, "", "is not JSON: \(DecodingProblem(error).reason)", isSyntaxError: true)
+      }
       return
     }
     guard case .object(let top) = root else {

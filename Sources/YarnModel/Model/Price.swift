@@ -67,12 +67,19 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     guard words.count == 2 else {
       throw ParseError("expected an amount and a currency code, such as \"29.00 USD\"")
     }
-    // The code is the word of three letters, the second one when both are (`nan USD`).
+    // The code is the word of three letters, the second one when both are (`nan USD`); when
+    // neither is, the one that does not begin as an amount does (a digit, `.`, `-` or `+`:
+    // `EURO 5` names "EURO", as `5 EURO` does), else the second.
     let letters: (String) -> Bool = { word in
       word.count == 3
         && word.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
     }
-    let (amount, code) = letters(words[1]) || !letters(words[0]) ? (words[0], words[1]) : (words[1], words[0])
+    let amountLike: (String) -> Bool = { word in
+      word.unicodeScalars.first.map { ("0"..."9").contains($0) || ".-+".unicodeScalars.contains($0) } ?? false
+    }
+    let codeFirst =
+      letters(words[1]) ? false : letters(words[0]) || (amountLike(words[1]) && !amountLike(words[0]))
+    let (amount, code) = codeFirst ? (words[1], words[0]) : (words[0], words[1])
     guard letters(code) else {
       throw ParseError(
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
