@@ -103,8 +103,9 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("b.zip").path))
   }
 
-  /// A `library.sqlite` made outside yarn (version 0) that already has a table `yarn`: the
-  /// tables cannot be created; SQLite's words, not the migration's SQL; nothing changed.
+  /// A `library.sqlite` made outside yarn (version 0) that already has a table `yarn`: another
+  /// program's database, refused before anything is written to it (neither tables nor WAL),
+  /// for a command that writes and one that reads alike.
   @Test func aDatabaseMadeOutsideYarnCannotGetItsTables() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -117,14 +118,16 @@ import Testing
       #expect(result.status == 74, "\(arguments)")
       #expect(
         result.stderr
-          == "error: cannot create the tables of \(Self.databasePath(yarn)) (schema version 7): table "
-          + "yarn already exists\nhint: the library is left as it was\n", "\(arguments)")
+          == "error: cannot access \(Self.databasePath(yarn)): it is another program's SQLite "
+          + "database (it holds tables, and no schema version of yarn's), not a library; nothing "
+          + "was changed: move it away to start a new library here\n", "\(arguments)")
     }
     let after = try Connection(path: Self.databasePath(yarn), flags: 0x1)  // READONLY
     defer { try? after.close() }
     #expect(try after.integer("PRAGMA user_version") == 0)
     #expect(try after.query("SELECT name FROM sqlite_schema") { $0.text(0) ?? "" } == ["yarn"])
     #expect(try after.integer("SELECT x FROM yarn") == 42)
+    #expect(try after.query("PRAGMA journal_mode") { $0.text(0) ?? "" } == ["delete"])
   }
 
   /// Every failure of a migration: 74, the library left as it was, and what to do.
