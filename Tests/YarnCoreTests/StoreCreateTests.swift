@@ -298,6 +298,23 @@ import Testing
       }
       #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
       #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])
+      // A program that sets a schema version of its own (QA: 3 was "upgraded", 7 read).
+      for version in [3, 7, 99] {
+        let other = try Connection(path: target, flags: 0x2)  // READWRITE
+        try other.execute("PRAGMA user_version = \(version)")
+        try other.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+        for mode in [LibraryStore.Mode.readOnly, .readWrite] {
+          let error = #expect(throws: StoreError.self) { try LibraryStore(directory: directory, mode: mode) }
+          #expect(
+            error?.description
+              == "cannot access \(target): it is another program's SQLite database (its schema "
+              + "version \(version) is not yarn's: it has no table yarn), not a library; nothing was "
+              + "changed: move it away to start a new library here", "\(mode) \(version)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == bytes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["library.sqlite"])
+      }
     }
   }
 

@@ -681,7 +681,8 @@ public final class LibraryStore {
   }
 
   /// Refuses a database that holds tables but has no schema version of yarn's (`PRAGMA
-  /// user_version` 0): another program's SQLite file where the library's `library.sqlite`
+  /// user_version` 0), or a version but not yarn's first table, `yarn` (a program that sets a
+  /// version of its own): another program's SQLite file where the library's `library.sqlite`
   /// should be. Taking it as a library would add yarn's tables to it and switch it to WAL,
   /// even for a command that only reads. (yarn never leaves such a file: a new library is
   /// built aside with its tables and version, `create(directory:_:keep:)`. An empty database,
@@ -689,14 +690,30 @@ public final class LibraryStore {
   ///
   /// - Throws: `StoreError.io` naming `path`, saying what it is and what to do.
   private static func refuseForeignDatabase(_ connection: Connection, path: String) throws {
-    guard try connection.integer("PRAGMA user_version") == 0,
-      try connection.integer("SELECT EXISTS (SELECT 1 FROM sqlite_schema)") == 1
-    else { return }
+    // One look at the schema (parsed at the first statement anyway): any table, and yarn's
+    // first one, which every version since 1 has.
+    let found = try connection.query(
+      """
+      SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table'),
+        EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'yarn')
+      """
+    ) { (tables: $0.int64(0) == 1, yarn: $0.int64(1) == 1) }.first
+    guard let found else { return }
+    let version = try connection.integer("PRAGMA user_version") ?? 0
+    let what: String
+    if version == 0, found.tables {
+      what = "it holds tables, and no schema version of yarn's"
+    } else if version > 0, !found.yarn {
+      // Many programs set a version of their own.
+      what = "its schema version \(version) is not yarn's: it has no table yarn"
+    } else {
+      return
+    }
     throw StoreError.io(
       path: path,
       reason:
-        "it is another program's SQLite database (it holds tables, and no schema version of "
-        + "yarn's), not a library; nothing was changed: move it away to start a new library here")
+        "it is another program's SQLite database (\(what)), not a library; nothing was changed: "
+        + "move it away to start a new library here")
   }
 
   /// `mkdir -p`: creates `url` and its missing parents (mode 0755 less the umask).
