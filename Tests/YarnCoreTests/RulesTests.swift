@@ -134,6 +134,15 @@ import Testing
         message { try store.insert(Yarn(id: "y2", name: "Rios", tags: ["\u{200B}"])) }
           == "yarn y2 (Rios): tag is empty")
       #expect(try store.yarn(id: "y")?.tags == ["wool", "\u{200B}"])
+      // Any tag stored outside the rules stays so (QA: spaces around it, an empty one).
+      try store.connection.execute("UPDATE yarn SET tags = '   ' || char(10) || 'gift' || char(10) || ''")
+      var outside = try #require(try store.yarn(id: "y"))
+      #expect(outside.tags == ["   ", "gift", ""])
+      outside.brand = "Malabrigo"
+      try store.update(outside)
+      outside.tags.removeAll { $0 == "gift" }
+      try store.update(outside)
+      #expect(try store.yarn(id: "y")?.tags == ["   ", ""])
     }
   }
 

@@ -336,6 +336,64 @@ import Testing
     }
   }
 
+  /// QA: with the history off, another yarn's photo put in the row (`seq`) of the photo an
+  /// undo would remove; and a timer started while the undo of its stop would run another.
+  @Test func anUndoNeverRemovesAnotherPhotoNorRunsTwoTimers() throws {
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      let photo = try store.importAttachment(
+        from: try makeFile("swatch.jpg", Array("abc".utf8), in: root))
+      try store.insert(Yarn(id: "y-alpha", name: "Alpha"))
+      try store.insert(Yarn(id: "y-beta", name: "Beta"))
+      try store.update(Yarn(id: "y-beta", name: "Beta", photos: [photo]))
+      store.changeLabel = "attach alpha"
+      try store.update(Yarn(id: "y-alpha", name: "Alpha", photos: [photo]))
+      let seq = try #require(
+        try store.connection.integer("SELECT seq FROM attachment WHERE yarn_id = 'y-alpha'"))
+      try changeOutsideYarn(
+        root,
+        """
+        INSERT INTO history_pause VALUES (1);
+        DELETE FROM attachment WHERE seq = \(seq);
+        INSERT INTO attachment
+          SELECT \(seq), yarn_id, project_id, role, 1, sha256, 'copy.jpg', media_type, byte_count
+          FROM attachment WHERE yarn_id = 'y-beta';
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo removed another yarn's photo")
+      } catch StoreError.cannotUndo(.broken(let change, let reason)) {
+        #expect(change.label == "attach alpha")
+        #expect(reason == "the photo y-alpha/photo/0 it would remove is no longer in the library")
+      }
+      #expect(try store.yarn(id: "y-beta")?.photos.count == 2)
+    }
+    try withTemporaryDirectory { root in
+      let store = try open(root)
+      try store.insert(Project(id: "p-1", name: "Hat"))
+      try store.insert(Project(id: "p-2", name: "Flax"))
+      let start = Date(timeIntervalSince1970: 1_780_000_000)
+      try store.insert(TimeSession(id: "s-1", projectID: "p-1", start: start))
+      store.changeLabel = "stop"
+      try store.update(TimeSession(id: "s-1", projectID: "p-1", start: start, end: start + 600))
+      try changeOutsideYarn(
+        root,
+        """
+        INSERT INTO history_pause VALUES (1);
+        INSERT INTO time_session (seq, id, project_id, start_time) VALUES (9, 's-2', 'p-2', 1780001000);
+        DELETE FROM history_pause;
+        """)
+      do {
+        try store.undo()
+        Issue.record("undo ran a second timer")
+      } catch StoreError.cannotUndo(.broken(_, let reason)) {
+        #expect(reason == "another timer is running")
+      }
+      #expect(try store.runningSession()?.id == "s-2")
+    }
+  }
+
   @Test func aPauseLeftByAnotherWriterDoesNotStopTheHistory() throws {
     try withTemporaryDirectory { root in
       let store = try open(root)

@@ -230,21 +230,20 @@ public enum Rules {
   /// `maximumTagLength` Characters, without a comma (the CSV cell's separator); no two the same
   /// by `Lookup.key` (case and Unicode normalization aside).
   ///
-  /// A blank tag among `kept` (the tags the item has stored) is not refused: an older yarn
-  /// took one, and it stays through an edit of another field (`--untag` removes it).
+  /// A tag among `kept` (the tags the item has stored) is not checked: an older yarn or a
+  /// change made outside yarn stored it (blank, empty, spaces around it…), and it stays
+  /// through an edit of another field (`--untag` or `--no-tags` removes it).
   public static func tags(_ tags: [String], kept: [String] = [], field: String = "tag")
     -> RuleViolation?
   {
     var keys = Set<String>()
-    for tag in tags {
+    for tag in tags where !kept.contains(tag) {
       if tag.isEmpty { return RuleViolation(field: field, reason: "is empty") }
       if let violation = line(tag, field: field, limit: maximumTagLength) {
         return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
       }
       // A tag that shows as nothing is empty to a reader, whatever it holds.
-      if LineText.isBlank(tag), !kept.contains(tag) {
-        return RuleViolation(field: field, reason: "is empty")
-      }
+      if LineText.isBlank(tag) { return RuleViolation(field: field, reason: "is empty") }
       if tag.contains(",") {
         return RuleViolation(
           field: field, reason: "\"\(tag)\" holds a comma; a comma separates tags (use two tags)")
@@ -422,8 +421,8 @@ public enum Rules {
 extension Yarn {
   /// Every rule (`Rules`) the yarn breaks, in field order; empty for a valid yarn.
   ///
-  /// - Parameter keptTags: the tags the yarn has stored, when it is edited: a blank one among
-  ///   them, which an older yarn took, is kept (`Rules.tags(_:kept:field:)`).
+  /// - Parameter keptTags: the tags the yarn has stored, when it is edited: they are kept as
+  ///   they are, unchecked (`Rules.tags(_:kept:field:)`).
   public func ruleViolations(keptTags: [String] = []) -> [RuleViolation] {
     [
       Rules.name(name),
@@ -447,8 +446,8 @@ extension Yarn {
 extension Project {
   /// Every rule (`Rules`) the project breaks, in field order; empty for a valid project.
   ///
-  /// - Parameter keptTags: the tags the project has stored, when it is edited: a blank one
-  ///   among them, which an older yarn took, is kept (`Rules.tags(_:kept:field:)`).
+  /// - Parameter keptTags: the tags the project has stored, when it is edited: they are kept
+  ///   as they are, unchecked (`Rules.tags(_:kept:field:)`).
   public func ruleViolations(keptTags: [String] = []) -> [RuleViolation] {
     var out = [
       Rules.name(name),

@@ -272,27 +272,31 @@ extension LibraryStore {
             return .cannotUndo(
               .broken(change, reason: "the \(noun) \(step.row) it would \(verb) is no longer in the library"))
           }
-          // A removal or an update finds an item's row by `seq`, which SQLite gives again to a
-          // row added after the last one went: the item must still be there, else the step
-          // would remove or overwrite another one (added outside yarn with the history off).
-          if !adds, target.key == ["seq"], target.columns.contains("id"),
-            try !exists(target.table, id: step.row)
+          // A removal or an update finds its row by the table's key: `seq`, which SQLite gives
+          // again to a row added after the last one went. The row the step names must be
+          // there (an item's by its ID; for a removal, any row's by its name), else it would
+          // remove or overwrite another one, added outside yarn with the history off.
+          let removes = step.sql.hasPrefix("DELETE")
+          let named =
+            "SELECT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(Schema.historyRowName(target.table, "t")) = ?)"
+          if !adds, target.key == ["seq"], removes || target.columns.contains("id"),
+            try connection.integer(named, [.text(step.row)]) != 1
           {
             throw gone()
           }
           do {
             try connection.executeOne(step.sql)
-          } catch let error as DatabaseError where error.isConstraint && adds {
-            // The row it brings back is there again, or another took its place (`seq`).
-            let reason =
-              error.message.hasSuffix(".seq")
-              ? "another \(noun) took the place of the \(noun) \(step.row) it would bring back"
-              : "the \(noun) \(step.row) it would bring back is there again"
-            throw StoreError.cannotUndo(.broken(change, reason: reason))
+          } catch let error as DatabaseError where error.isConstraint {
+            throw StoreError.cannotUndo(
+              .broken(change, reason: LibraryStore.words(error, noun: noun, row: step.row, adds: adds)))
           }
           // Each step changes exactly one row. An update or removal that finds none means the
-          // row went outside yarn with the history off (a writer that filled `history_pause`).
+          // row went outside yarn with the history off (a writer that filled `history_pause`);
+          // a removal that leaves the named row took another in its place.
           if connection.changes == 0 { throw gone() }
+          if removes, target.key == ["seq"], try connection.integer(named, [.text(step.row)]) == 1 {
+            throw gone()
+          }
         }
         // Steps recorded before v4 give a name back without its key (NULL when they add the
         // row again): computed again, the change's reverse records it.
@@ -323,11 +327,27 @@ extension LibraryStore {
     }
   }
 
-  /// A constraint that reversing a change broke, in words: a foreign key is an item it refers
-  /// to that is gone (SQLite does not say which); another is SQLite's message.
-  private static func words(_ error: DatabaseError) -> String {
-    error.message.contains("FOREIGN KEY")
-      ? "an item it refers to is no longer in the library" : error.message
+  /// A constraint that reversing a change broke, in words. A step that brings a row back
+  /// (`adds`) finds it there again (its ID) or another in its place (`seq`); a unique index
+  /// is the rule it keeps (one running timer, one pattern PDF, one attachment in a place); a
+  /// foreign key is an item it refers to that is gone (SQLite does not say which). Anything
+  /// else is SQLite's message.
+  private static func words(
+    _ error: DatabaseError, noun: String? = nil, row: String = "", adds: Bool = false
+  ) -> String {
+    let message = error.message
+    if message.contains("FOREIGN KEY") { return "an item it refers to is no longer in the library" }
+    if message.contains("one_running_session") { return "another timer is running" }
+    if message.contains("one_pattern_per_project") { return "the project has another pattern PDF" }
+    if message.contains("attachment_of_") { return "another attachment holds its place" }
+    if let noun, adds, message.hasSuffix(".seq") {
+      return "another \(noun) took the place of the \(noun) \(row) it would bring back"
+    }
+    if let noun, adds, message.hasSuffix(".id") {
+      return "the \(noun) \(row) it would bring back is there again"
+    }
+    if let noun, adds, message.hasPrefix("UNIQUE") { return "another \(noun) holds its place \(row)" }
+    return message
   }
 
   /// Deletes the changes `condition` selects, with their steps, after noting the attachment

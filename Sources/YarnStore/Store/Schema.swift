@@ -365,23 +365,27 @@ extension Schema {
   /// The three history triggers of `table` from their reverse statements (`insert`/`NEW`,
   /// `delete`/`OLD`, `update`/`OLD`, each an SQL expression giving the statement's text) and
   /// the condition under which an update is recorded: the one skeleton of both forms.
+  /// The SQL expression of which row of `table` the row `row` (`NEW`, `OLD`, or an alias) is
+  /// to people, as the history's steps record it (`history_step.row`): an item's ID; a
+  /// usage's project and position; an attachment's owner, role and position (a row written
+  /// again keeps it).
+  static func historyRowName(_ table: String, _ row: String) -> String {
+    switch table {
+    case "yarn_usage", "project_needle": "\(row).project_id || '/' || \(row).position"
+    case "project_tool": "\(row).project_id || '/' || \(row).tool_id"
+    case "attachment":
+      "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
+    default: "\(row).id"
+    }
+  }
+
   private static func historyTriggerTexts(
     _ table: String, _ reverse: [(action: String, row: String, statement: String)], changed: String
   ) -> String {
     // An attachment's row is named by its role (`photo`, `pattern`), and carries its file.
     func item(_ row: String) -> String { table == "attachment" ? "\(row).role" : "'\(table)'" }
     func digest(_ row: String) -> String { table == "attachment" ? "\(row).sha256" : "NULL" }
-    // Which row it is to people: an item's ID; a usage's project and position; an
-    // attachment's owner, role and position (a row written again keeps it).
-    func rowName(_ row: String) -> String {
-      switch table {
-      case "yarn_usage", "project_needle": "\(row).project_id || '/' || \(row).position"
-      case "project_tool": "\(row).project_id || '/' || \(row).tool_id"
-      case "attachment":
-        "coalesce(\(row).yarn_id, \(row).project_id) || '/' || \(row).role || '/' || \(row).position"
-      default: "\(row).id"
-      }
-    }
+    func rowName(_ row: String) -> String { historyRowName(table, row) }
     var sql = ""
     for (action, row, statement) in reverse {
       sql += """
