@@ -60,7 +60,19 @@ import YarnCore
     try yarn.ok(["stash", "attach", "Rios", abc.path])
     try yarn.ok(["stash", "attach", "Rios", xyz.path])
     try yarn.ok(["project", "attach", "Flax", abc.path])
-    try yarn.ok(["project", "attach", "Flax", xyz.path, "--pattern"])
+    // A pattern PDF must be one (ISO 32000's header, `%PDF-`): a JPEG, or a web page saved
+    // under a .pdf name, is refused and nothing changes.
+    let page = try yarn.file("pattern.pdf", Data("<!DOCTYPE html><title>Sign in</title>".utf8))
+    for notPDF in [xyz, page] {
+      let refused = try yarn.run(["project", "attach", "Flax", notPDF.path, "--pattern"])
+      #expect(refused.status == 65)
+      #expect(
+        refused.stderr.hasPrefix(
+          "error: \(notPDF.path) is not a PDF: its first 1024 bytes hold no PDF header (%PDF-)\n"))
+    }
+    #expect((try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])?["pattern"] == nil)
+    let pdf = try yarn.file("back.pdf", Data("\n%PDF-1.4\n%%EOF\n".utf8))
+    try yarn.ok(["project", "attach", "Flax", pdf.path, "--pattern"])
     // SHA-256("abc"), FIPS 180-2 appendix B.1.
     let abcDigest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     let stored = yarn.library.appendingPathComponent("attachments/ba/" + abcDigest)
@@ -114,12 +126,14 @@ import YarnCore
     let odd = try yarn.file("we\tird\nname.jpg", Data("abc".utf8))
     let attached = try yarn.ok(["stash", "attach", "Rios", odd.path])
     #expect(attached.stderr == "attached we\\tird\\nname.jpg to yarn Rios\n")
+    // The same name, now a PDF's bytes (`%PDF-`, 5 bytes), as the project's pattern.
+    _ = try yarn.file("we\tird\nname.jpg", Data("%PDF-".utf8))
     let pattern = try yarn.ok(["project", "attach", "Flax", odd.path, "--pattern"])
     #expect(pattern.stderr.hasPrefix("attached we\\tird\\nname.jpg to project Flax "))
     let shown = try yarn.ok(["stash", "show", "Rios"]).stdout
     #expect(shown.contains("we\\tird\\nname.jpg (image/jpeg, 3 bytes)\n"))
     let project = try yarn.ok(["project", "show", "Flax"]).stdout
-    #expect(project.contains("we\\tird\\nname.jpg (3 bytes)"))
+    #expect(project.contains("we\\tird\\nname.jpg (5 bytes)"))
     let json = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((json["photos"] as? [[String: Any]])?.first?["fileName"] as? String == "we\tird\nname.jpg")
     // A near miss: the suggestion is escaped too, and the message stays on one line.

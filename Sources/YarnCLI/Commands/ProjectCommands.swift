@@ -522,6 +522,15 @@ struct ProjectAttach: ParsableCommand {
 
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
+    // A pattern PDF must be one: a web page saved under a .pdf name is the usual mistake.
+    if isPattern, !Attachment.hasPDFHeader(try InputFile.firstBytes(url, count: Attachment.pdfHeaderWindow)) {
+      throw CLIError.invalidData(
+        message:
+          "\(LineText.visible(file)) is not a PDF: its first \(Attachment.pdfHeaderWindow) bytes hold no PDF header (%PDF-)",
+        hint:
+          "a page saved from a browser under a .pdf name is often a web page; download the PDF itself, or attach it as a photo without --pattern"
+      )
+    }
     let (project, attachment) = try context.write { store in
       var project = try References.project(reference, in: store)
       let attachment = try store.importAttachment(from: url)

@@ -627,6 +627,27 @@ struct StashDetach: ParsableCommand {
 
 /// Checks on files named on the command line.
 enum InputFile {
+  /// Up to `count` first bytes of the regular file `url` (fewer when it is shorter).
+  ///
+  /// - Throws: `CLIError.inputUnusable` with the system's reason when it cannot be read.
+  static func firstBytes(_ url: URL, count: Int) throws(CLIError) -> [UInt8] {
+    let fd = POSIX.open(url.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .inputUnusable(path: url.path, reason: POSIX.errnoText()) }
+    defer { _ = POSIX.close(fd) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let got = bytes.withUnsafeMutableBytes { raw in
+        POSIX.read(fd, raw.baseAddress.map { $0 + filled }, count - filled)
+      }
+      if got < 0, errno == EINTR { continue }
+      guard got >= 0 else { throw .inputUnusable(path: url.path, reason: POSIX.errnoText()) }
+      if got == 0 { break }
+      filled += got
+    }
+    return Array(bytes.prefix(filled))
+  }
+
   /// The URL of `path`, which must be an existing, readable regular file (not a directory, a
   /// FIFO that would block, or a device).
   ///

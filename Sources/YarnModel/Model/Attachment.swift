@@ -29,6 +29,25 @@ public struct Attachment: Codable, Hashable, Sendable {
       && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
   }
 
+  /// How many of a file's first bytes may come before its PDF header (`%PDF-`): 1,024.
+  /// ISO 32000-1:2008 §7.5.2 puts the header first; Adobe's readers accept it anywhere in the
+  /// first 1,024 bytes (PDF Reference, sixth edition, Appendix H), and so does this check.
+  package static let pdfHeaderWindow = 1024
+
+  /// Whether `bytes`, the first bytes of a file (up to `pdfHeaderWindow` are looked at), hold
+  /// the PDF header `%PDF-`: what tells a PDF from a web page or an image saved under a
+  /// `.pdf` name.
+  package static func hasPDFHeader(_ bytes: [UInt8]) -> Bool {
+    let header = Array("%PDF-".utf8)
+    let window = bytes.prefix(pdfHeaderWindow)
+    guard window.count >= header.count else { return false }
+    for start in window.startIndex...(window.endIndex - header.count)
+    where window[start..<(start + header.count)].elementsEqual(header) {
+      return true
+    }
+    return false
+  }
+
   /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `gif`, `webp`,
   /// `pdf`, `txt`), or `application/octet-stream`.
   package static func mediaType(forFileName name: String) -> String {
