@@ -24,6 +24,19 @@ import Testing
     return out.sorted()
   }
 
+  /// A PDF is told by its header, `%PDF-`, within the first 1,024 bytes (ISO 32000-1 §7.5.2
+  /// puts it first; Adobe's readers look that far).
+  @Test func aPDFIsToldByItsHeaderInTheFirst1024Bytes() {
+    let header = Array("%PDF-1.7".utf8)
+    #expect(Attachment.hasPDFHeader(header))
+    #expect(Attachment.hasPDFHeader([UInt8](repeating: 0x20, count: 1019) + header))  // ends at 1,024
+    #expect(!Attachment.hasPDFHeader([UInt8](repeating: 0x20, count: 1020) + header))
+    #expect(!Attachment.hasPDFHeader(Array("%PDF".utf8)))
+    #expect(!Attachment.hasPDFHeader(Array("<!DOCTYPE html>".utf8)))
+    #expect(!Attachment.hasPDFHeader([0xFF, 0xD8, 0xFF, 0xE0]))  // a JPEG
+    #expect(!Attachment.hasPDFHeader([]))
+  }
+
   @Test func importIsContentAddressedAndDeduplicated() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
