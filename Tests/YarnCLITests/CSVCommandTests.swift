@@ -206,8 +206,10 @@ import YarnCore
     let result = try yarn.run(["stash", "import", binary.path])
     #expect(result.status == 65)
     #expect(
-      result.stderr.hasPrefix(
-        "error: \(binary.path): line 1, column 1: the bytes are not UTF-8 text; nothing was imported\n"))
+      result.stderr
+        == "error: \(binary.path): line 1, column 1: a zero byte (NUL), which no text file holds: this "
+        + "is not a CSV file; nothing was imported\nhint: name the CSV file (in a spreadsheet: save as CSV "
+        + "UTF-8)\n")
   }
 
   /// A UTF-16 file (what some spreadsheets call "Unicode text") is named as such, with or

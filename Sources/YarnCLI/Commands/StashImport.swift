@@ -121,6 +121,8 @@ struct StashImport: CancellableCommand {
           "import with --delimiter \(CSVOptions.name(ofDelimiter: found) ?? "")"
         } else if error.problem == .invalidUTF8 || error.problem == .utf16 {
           "save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again"
+        } else if error.problem == .notText {
+          "name the CSV file (in a spreadsheet: save as CSV UTF-8)"
         } else {
           options.lenient
             ? "the quotes cannot be guessed either; fix the line named"

@@ -42,10 +42,11 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case quoteInUnquotedField
     /// Thrown when a closing quote is followed by something other than a delimiter or line end.
     case textAfterClosingQuote
-    /// Thrown when the bytes are not valid UTF-8, or when the first line holds a zero byte
-    /// (NUL), which no text file's header holds (a binary file; a NUL in a later record is
-    /// read, for its row's rules to refuse by name).
+    /// Thrown when the bytes are not valid UTF-8.
     case invalidUTF8
+    /// Thrown when the first line holds a zero byte (NUL), which no text file's header holds:
+    /// a binary file (a NUL in a later record is read, for its row's rules to refuse by name).
+    case notText
     /// Thrown when the file is UTF-16 text: it begins with a UTF-16 byte-order mark (FF FE
     /// or FE FF), or its first bytes (up to `CSVReader.utf16Sample`) have the pattern of
     /// mostly-ASCII UTF-16 without a mark: a zero byte at every other place, on the same side
@@ -82,6 +83,7 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(place): a double quote inside a field that is not quoted (quote the field and double the quote)"
     case .textAfterClosingQuote: return "\(place): text after a closing quote"
     case .invalidUTF8: return "\(place): the bytes are not UTF-8 text"
+    case .notText: return "\(place): a zero byte (NUL), which no text file holds: this is not a CSV file"
     case .utf16: return "the file is UTF-16 text, not UTF-8"
     case .fieldCount(let expected, let found):
       return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
@@ -225,7 +227,7 @@ struct CSVReader {
   /// Whether `bytes`, a file's first bytes, are UTF-16 text: they begin with a byte order mark
   /// (FF FE or FE FF), or, taken in pairs, at least three pairs in four (and one at least)
   /// hold one zero byte on the same side (the high byte of an ASCII character in UTF-16LE or
-  /// BE). A binary file's scattered zero bytes are not that (`CSVReadError.Problem.invalidUTF8`
+  /// BE). A binary file's scattered zero bytes are not that (`CSVReadError.Problem.notText`
   /// names one in the first line).
   static func looksLikeUTF16(_ bytes: ArraySlice<UInt8>) -> Bool {
     let start = bytes.startIndex
@@ -286,7 +288,7 @@ struct CSVReader {
   mutating func next() throws -> CSVRecord? {
     if isUTF16 { throw CSVReadError(problem: .utf16, line: 1, column: nil) }
     if let zeroByteColumn, line == 1 {
-      throw CSVReadError(problem: .invalidUTF8, line: 1, column: zeroByteColumn)
+      throw CSVReadError(problem: .notText, line: 1, column: zeroByteColumn)
     }
     while try has(position), bytes[position] == 0x0A || bytes[position] == 0x0D {
       try consumeLineBreak()
@@ -306,7 +308,7 @@ struct CSVReader {
       }
       (position, line, lineStart) = end
       return strict
-    } catch let error as CSVReadError where error.problem != .invalidUTF8 {
+    } catch let error as CSVReadError where error.problem != .invalidUTF8 && error.problem != .notText {
       (position, line, lineStart) = start
       let guessed = try record(guessing: true)
       noteGuess(guessed.line)

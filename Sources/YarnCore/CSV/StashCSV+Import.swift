@@ -327,7 +327,9 @@ extension StashCSV {
     let header: CSVRecord?
     do {
       header = try reader.next()
-    } catch let error as CSVReadError where error.problem != .invalidUTF8 && error.problem != .utf16 {
+    } catch let error as CSVReadError
+      where error.problem != .invalidUTF8 && error.problem != .utf16 && error.problem != .notText
+    {
       if let other = otherDelimiter(in: input, than: options.delimiter) { throw other }
       throw error
     }
