@@ -212,6 +212,15 @@ import Testing
     #expect(Amount(0.995, .skein).description == "1 skein")
     #expect(Amount(1_000_000_000, .meter).description == "1000000000 m")
     #expect(Amount(301.752, .meter).description == "301.75 m")
+    // A half rounds away from zero as typed (QA: 1.005 g showed as 1 g, 2.675 g as 2.68 g:
+    // their binary values are 1.00499999999999989… and 2.67499999999999982…).
+    #expect(Amount(1.005, .gram).description == "1.01 g")
+    #expect(Amount(2.675, .gram).description == "2.68 g")
+    #expect(Amount(-1.005, .gram).description == "-1.01 g")
+    #expect(Amount(0.125, .ounce).description == "0.13 oz")
+    #expect(Amount(1.0049, .gram).description == "1 g")
+    #expect(Amount(0.005, .gram).description == "0.01 g")
+    #expect(Amount(99.995, .yard).description == "100 yd")
   }
 }
 

@@ -110,9 +110,13 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// trailing zeros trimmed (`2.5`, `3`, `0.33`, `35273961949580410880`); a value other than
   /// 0 that would round to 0 with its first two significant digits (`0.0012`,
   /// `0.0000001`), so that it is not shown as 0.
+  ///
+  /// A half is rounded away from zero on the shortest decimal that reads back as `value`
+  /// (what was typed): `1.005` and `2.675` show as `1.01` and `2.68` alike, where rounding
+  /// the binary values (1.00499999… and 2.67499999…) times 100 gave `1` and `2.68`.
   package static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
-    let scaled = (value * 100).rounded()
+    let scaled = decimalHundredths(value) ?? (value * 100).rounded()
     guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {
       // Past 9 × 10^16 every Double is a whole number: all its digits.
       return wholeDigits(value)
@@ -125,6 +129,22 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
       text += fraction < 10 ? ".0\(fraction)" : fraction % 10 == 0 ? ".\(fraction / 10)" : ".\(fraction)"
     }
     return text
+  }
+
+  /// `value` × 100 rounded half away from zero on its shortest decimal form (Swift's
+  /// `description`, which reads back as the same `Double`); `nil` when that form has an
+  /// exponent (under 0.0001 or from 2^53 up) or more whole digits than 15.
+  private static func decimalHundredths(_ value: Double) -> Double? {
+    let text = value.magnitude.description
+    guard !text.contains("e") else { return nil }
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, parts[0].count <= 15, let whole = Int64(parts[0]) else { return nil }
+    let fraction = Array((parts.count == 2 ? parts[1] : "").utf8)
+    func digit(_ index: Int) -> Int64 {
+      index < fraction.count ? Int64(fraction[index]) - Int64(UInt8(ascii: "0")) : 0
+    }
+    let hundredths = whole * 100 + digit(0) * 10 + digit(1) + (digit(2) >= 5 ? 1 : 0)
+    return Double(value < 0 ? -hundredths : hundredths)
   }
 
   /// The exact decimal digits of `value`, a finite whole number (`1000000000000000000000`
