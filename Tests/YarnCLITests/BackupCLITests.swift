@@ -254,7 +254,8 @@ import YarnCore
       + "listed, which this one refuses"
     let mending =
       "(remove an item with a blank ID and add it again, which gives it a new ID; correct another "
-      + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …')"
+      + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …' (a tag: "
+      + "'--untag TAG' or '--no-tags'))"
     let create = try yarn.run(["backup", "create", zip])
     #expect(create.status == 65)
     #expect(

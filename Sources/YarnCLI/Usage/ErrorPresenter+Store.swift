@@ -112,7 +112,8 @@ extension ErrorPresenter {
   /// How to mend items that break a rule of the model (in a library, which works with them).
   static let mending =
     "remove an item with a blank ID and add it again, which gives it a new ID; correct another "
-    + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …'"
+    + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …' (a tag: "
+    + "'--untag TAG' or '--no-tags')"
 
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
   /// `command` (such as `["yarn", "time", "start"]`) is the command that met it: a hint names
