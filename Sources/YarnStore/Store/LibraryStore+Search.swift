@@ -10,7 +10,7 @@ import YarnModel
 /// order.
 public struct YarnQuery: Hashable, Sendable {
   /// The orders of a list; ties go by the folded name (`Lookup.folded`, compared by its
-  /// UTF-8 bytes), then by ID.
+  /// UTF-8 bytes), then in the order the items were added.
   public enum Sort: String, CaseIterable, Hashable, Sendable {
     /// By name, case and accents aside.
     case name
@@ -60,7 +60,8 @@ public struct YarnQuery: Hashable, Sendable {
 
 /// What `project list` shows: filters that all apply and an order.
 public struct ProjectQuery: Hashable, Sendable {
-  /// The orders of a list; ties go by the folded name, then by ID.
+  /// The orders of a list; ties go by the folded name, then in the order the items were
+  /// added.
   public enum Sort: String, CaseIterable, Hashable, Sendable {
     /// By name, case and accents aside.
     case name
@@ -159,25 +160,27 @@ extension LibraryStore {
       let order: String
       switch query.sort {
       case nil, .remaining: order = "seq"
-      case .name: order = "yarn_fold(name), id"
-      case .added: order = "date_added IS NULL, date_added, yarn_fold(name), id"
-      case .weight: order = "weight IS NULL, weight, yarn_fold(name), id"
+      case .name: order = "yarn_fold(name), seq"
+      case .added: order = "date_added IS NULL, date_added, yarn_fold(name), seq"
+      case .weight: order = "weight IS NULL, weight, yarn_fold(name), seq"
       }
       let sql =
         "SELECT \(LibraryStore.yarnColumns) FROM yarn"
         + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
         + " ORDER BY " + order
       if query.sort == .remaining {
-        var kept: [(yarn: Yarn, estimate: RemainingEstimate, measure: (rank: Int, value: Double))] = []
+        // Read in the order added (`seq`): `added` breaks the last ties.
+        var kept:
+          [(yarn: Yarn, estimate: RemainingEstimate, measure: (rank: Int, value: Double), added: Int)] = []
         try connection.forEach(sql, arguments) {
           let yarn = try yarn(from: $0, includingPhotos: includingPhotos)
           let estimate = estimate(yarn)
-          kept.append((yarn, estimate, estimate.sortMeasure(putUp: yarn.putUp)))
+          kept.append((yarn, estimate, estimate.sortMeasure(putUp: yarn.putUp), kept.count))
         }
         kept.sort { left, right in
           if left.measure.rank != right.measure.rank { return left.measure.rank < right.measure.rank }
           if left.measure.value != right.measure.value { return left.measure.value > right.measure.value }
-          return LibraryStore.nameOrder(left.yarn.name, left.yarn.id, right.yarn.name, right.yarn.id)
+          return LibraryStore.nameOrder(left.yarn.name, left.added, right.yarn.name, right.added)
         }
         for item in kept { try body(item.yarn, item.estimate) }
       } else {
@@ -223,9 +226,9 @@ extension LibraryStore {
     let order: String
     switch query.sort {
     case nil: order = "seq"
-    case .name: order = "yarn_fold(name), id"
-    case .started: order = "started IS NULL, started, yarn_fold(name), id"
-    case .finished: order = "finished IS NULL, finished, yarn_fold(name), id"
+    case .name: order = "yarn_fold(name), seq"
+    case .started: order = "started IS NULL, started, yarn_fold(name), seq"
+    case .finished: order = "finished IS NULL, finished, yarn_fold(name), seq"
     }
     let sql =
       "SELECT \(LibraryStore.projectColumns) FROM project"
@@ -245,15 +248,15 @@ extension LibraryStore {
   /// The argument of `tagCondition` for `tag`: the folded tag between line feeds.
   static func tagArgument(_ tag: String) -> String { "\n" + Lookup.folded(tag) + "\n" }
 
-  /// Whether the item (`leftName`, `leftID`) comes before (`rightName`, `rightID`) by the
-  /// ties of a sorted list: the folded names by their UTF-8 bytes (as SQLite compares
-  /// `yarn_fold(name)`), then the IDs by their bytes.
-  static func nameOrder(_ leftName: String, _ leftID: String, _ rightName: String, _ rightID: String)
+  /// Whether the item (`leftName`, added `leftAdded`-th) comes before (`rightName`,
+  /// `rightAdded`) by the ties of a sorted list: the folded names by their UTF-8 bytes (as
+  /// SQLite compares `yarn_fold(name)`), then the order added.
+  static func nameOrder(_ leftName: String, _ leftAdded: Int, _ rightName: String, _ rightAdded: Int)
     -> Bool
   {
     let left = Lookup.folded(leftName)
     let right = Lookup.folded(rightName)
     if !left.utf8.elementsEqual(right.utf8) { return left.utf8.lexicographicallyPrecedes(right.utf8) }
-    return leftID.utf8.lexicographicallyPrecedes(rightID.utf8)
+    return leftAdded < rightAdded
   }
 }
