@@ -48,7 +48,10 @@ enum YarnTool {
         try command.run(in: context)
       }
       try output.flush()
-      try messages.flush()
+      // The messages say what was done: when they cannot be written (`2>/dev/full`, a closed
+      // standard error), it is done all the same, and the status says so (a script that
+      // retried on 74 would make the change twice).
+      try? messages.flush()
       return ExitCode.success.rawValue
     } catch {
       try? output.flush()
@@ -73,6 +76,23 @@ enum YarnTool {
       try? messages.flush()
       return report.code.rawValue
     }
+  }
+
+  /// The usage error (64) for the first of `rawArguments` (the command line's bytes, after
+  /// the program's name) that is not UTF-8 text, or `nil` when all are: such bytes (a
+  /// Latin-1 terminal's `é`) would reach the commands as U+FFFD and be stored so. The bytes
+  /// outside ASCII are shown as `\xE9`.
+  static func nonUTF8Argument(_ rawArguments: [[UInt8]]) -> CLIError? {
+    for (index, bytes) in rawArguments.enumerated() where String(validating: bytes, as: UTF8.self) == nil {
+      var shown = ""
+      for byte in bytes {
+        shown += byte < 0x80 ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true)
+      }
+      return .badValue(
+        command: ["yarn"], name: "argument \(index + 1)", value: shown,
+        reason: "it is not UTF-8 text (set the terminal to UTF-8, such as LANG=en_US.UTF-8)")
+    }
+    return nil
   }
 
   /// Whether `arguments` run a `CancellableCommand` (a command line that does not parse is

@@ -38,6 +38,19 @@ func processEnvironment() -> [String: String] {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+// An argument that is not UTF-8 is refused before anything runs (64), not read with U+FFFD
+// in place of its bytes and stored so.
+let rawArguments = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+  guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+  return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+}
+if let error = YarnTool.nonUTF8Argument(rawArguments) {
+  let messages = TextOutput.standardError()
+  messages.write(Table.printable(ErrorPresenter.report(for: error, root: YarnTool.root).text))
+  try? messages.flush()
+  exit(ExitCode.usage.rawValue)
+}
+
 // Before any library is opened (this process owns SQLite).
 LibraryStore.turnOffSQLiteMemoryStatistics()
 

@@ -35,6 +35,31 @@ import Testing
     #expect(running["runningSince"] as? String == started)
   }
 
+  /// A name typed in a Latin-1 terminal (`Caf` then the byte E9) is refused (64) and nothing
+  /// is made, where it was stored as `Caf\u{FFFD}` (QA).
+  @Test func anArgumentThatIsNotUTF8ChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let executable = try #require(YarnRunner.executable)
+    let err = yarn.directory.appendingPathComponent("err")
+    shell.arguments = [
+      "-c", "\"$0\" --library \"$1\" stash add \"$(printf 'Caf\\351')\" 2>\"$2\"",
+      executable.path, yarn.library.path, err.path,
+    ]
+    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try shell.run()
+    shell.waitUntilExit()
+    #expect(shell.terminationStatus == 64)
+    let text = try String(contentsOf: err, encoding: .utf8)
+    #expect(
+      text.hasPrefix(
+        "error: bad value 'Caf\\xE9' for argument 5: it is not UTF-8 text (set the terminal to "
+          + "UTF-8, such as LANG=en_US.UTF-8)\n"), "\(text)")
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   @Test func unknownCommandIsAUsageError() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -10,7 +10,7 @@ import YarnCore
   /// Runs `yarn --library LIB arguments…` with standard error a pipe whose reader is already
   /// gone, and standard output a file; returns the exit status and what reached stdout.
   private func runWithClosedStandardError(
-    _ yarn: YarnRunner, _ arguments: [String]
+    _ yarn: YarnRunner, _ arguments: [String], errorsTo device: String? = nil
   ) throws -> (status: Int32, stdout: String) {
     let executable = try #require(YarnRunner.executable)
     let process = Process()
@@ -23,7 +23,11 @@ import YarnCore
     let errors = Pipe()
     try errors.fileHandleForReading.close()
     process.standardOutput = out
-    process.standardError = errors
+    if let device {
+      process.standardError = try #require(FileHandle(forWritingAtPath: device))
+    } else {
+      process.standardError = errors
+    }
     process.standardInput = FileHandle.nullDevice
     try process.run()
     process.waitUntilExit()
@@ -229,8 +233,11 @@ import YarnCore
     defer { yarn.cleanUp() }
     let add = try runWithClosedStandardError(yarn, ["stash", "add", "Rios"])
     #expect(add.status == 0)
+    // Messages that cannot be written at all (`2>/dev/full`, QA): the change was made, 0.
+    let full = try runWithClosedStandardError(yarn, ["stash", "add", "Malabrigo"], errorsTo: "/dev/full")
+    #expect(full.status == 0)
     let list = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])
-    #expect(list.map { $0["name"] as? String } == ["Rios"])
+    #expect(list.map { $0["name"] as? String } == ["Rios", "Malabrigo"])
     // A data command whose total goes to standard error: the data is delivered, status 0.
     try yarn.ok(["project", "add", "Flax"])
     try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:00"])

@@ -251,6 +251,19 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(group.contains("\n  list                      List things.\n"))
   }
 
+  /// A command-line argument that is not UTF-8 (a Latin-1 terminal's `Café`: 43 61 66 E9) is
+  /// a usage error naming it, its bytes outside ASCII as `\xE9` (QA: stored as `Caf\u{FFFD}`).
+  @Test func anArgumentThatIsNotUTF8IsRefused() {
+    let cafe: [UInt8] = [0x43, 0x61, 0x66, 0xE9]
+    let error = YarnTool.nonUTF8Argument([Array("stash".utf8), Array("add".utf8), cafe])
+    #expect(
+      error
+        == .badValue(
+          command: ["yarn"], name: "argument 3", value: "Caf\\xE9",
+          reason: "it is not UTF-8 text (set the terminal to UTF-8, such as LANG=en_US.UTF-8)"))
+    #expect(YarnTool.nonUTF8Argument([Array("stash".utf8), Array("Café".utf8)]) == nil)
+  }
+
   @Test func editDistance() {
     #expect(EditDistance.distance("", "abc") == 3)
     #expect(EditDistance.distance("kitten", "sitting") == 3)
