@@ -177,6 +177,19 @@ import Testing
     }
   }
 
+  /// A running session's seconds count to the present truncated to a whole second, as a stop
+  /// at that instant records it (QA: `time status --json` said 2 s where `time stop` right
+  /// after recorded 1 s, 1.6 s in).
+  @Test func aRunningSessionCountsWhatAStopWouldRecord() throws {
+    try withTracker { tracker, _ in
+      let running = try tracker.start(projectID: "socks", at: instant(1_000), note: nil, now: instant(1_000))
+      let now = Date(timeIntervalSince1970: 1_001.6)
+      #expect(running.seconds(now: now) == 1)
+      #expect(try tracker.status(now: now)?.session.seconds(now: now) == 1)
+      #expect(try tracker.stop(at: now, now: now).seconds() == 1)
+    }
+  }
+
   @Test func unknownProjectIsNotFound() throws {
     try withTracker { tracker, store in
       do {

@@ -33,10 +33,11 @@ public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
   /// Whether the session is still running.
   public var isRunning: Bool { end == nil }
 
-  /// Whole seconds from start to end (rounded to the nearest second), or to `now` while
-  /// running; never negative.
+  /// Whole seconds from start to end (rounded to the nearest second), or while running to
+  /// `now` truncated to a whole second, the end a stop at `now` records (the store keeps
+  /// instants in whole seconds, truncated); never negative.
   public func seconds(now: Date = Date()) -> Int64 {
-    let stop = end ?? now
+    let stop = end ?? Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     return max(0, Int64((stop.timeIntervalSince1970 - start.timeIntervalSince1970).rounded()))
   }
 
