@@ -610,7 +610,11 @@ import Testing
     #expect(none.stdout == "[\n\n]\n" || none.stdout == "[]\n")
     let nothing = try yarn.run(["time", "log", "--from", "2026-11-03"], environment: env)
     #expect(nothing.stdout.isEmpty)
-    #expect(nothing.stderr == "no time logged; start a timer with 'yarn time start PROJECT'\n")
+    // Time there is, but not in the range asked (QA: it said to start a timer).
+    #expect(nothing.stderr == "no time logged in that range\n")
+    let elsewhere = try yarn.run(
+      ["time", "log", "--project", "Flax", "--to", "2026-10-31"], environment: env)
+    #expect(elsewhere.stderr == "no time logged in that range on that project\n")
   }
 
   /// `time log` lists a session that reaches outside the days asked for whole, and its

@@ -125,7 +125,11 @@ struct TimeLog: ParsableCommand {
       count += 1
     }
     if count == 0 {
-      context.message("no time logged; start a timer with 'yarn time start PROJECT'")
+      // With a range or a project asked for, the library may hold time elsewhere.
+      context.message(
+        range.start != nil || range.end != nil || projectReference != nil
+          ? "no time logged in that range" + (projectReference == nil ? "" : " on that project")
+          : "no time logged; start a timer with 'yarn time start PROJECT'")
       return
     }
     table.fit(to: width)
