@@ -193,6 +193,10 @@ import Testing
       #expect(result.status == 64, "\(arguments) gave \(result.status): \(result.stderr)")
       #expect(result.stderr.hasPrefix("error: "), "\(arguments): \(result.stderr)")
     }
+    // What is missing is an option, not a good session (QA: "bad value 'abcd' for <session>").
+    #expect(
+      try status(["time", "edit", "abcd"]).stderr.hasPrefix(
+        "error: nothing to change: give --from, --to, --project or --note\n"))
 
     // Rules (65).
     let backwards = try status([

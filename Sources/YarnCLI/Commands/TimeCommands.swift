@@ -355,9 +355,7 @@ struct TimeEdit: ParsableCommand {
     allowOverlap = values.flag("allow-overlap")
     command = values.command
     if from == nil && to == nil && project == nil && note == nil {
-      throw CLIError.badValue(
-        command: command, name: "<session>", value: reference,
-        reason: "nothing to change; give --from, --to, --project or --note")
+      throw CLIError.needsOneOf(command: command, options: ["--from", "--to", "--project", "--note"])
     }
   }
 

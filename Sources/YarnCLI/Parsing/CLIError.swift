@@ -31,6 +31,9 @@ enum CLIError: Error, Equatable {
   case unexpectedArgument(command: [String], value: String)
   /// Thrown when exactly one of several options is needed and none or more than one is given.
   case needsExactlyOne(command: [String], options: [String])
+  /// Thrown when at least one of several options is needed and none is given (`time edit`
+  /// with nothing to change).
+  case needsOneOf(command: [String], options: [String])
   /// Thrown when an option the command accepts cannot be used in this case (`--json` with an
   /// export that writes CSV); `reason` says why in lower case.
   case optionDoesNotApply(command: [String], option: String, reason: String)
@@ -71,7 +74,7 @@ enum CLIError: Error, Equatable {
     switch self {
     case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
       .flagWithValue,
-      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne,
+      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne, .needsOneOf,
       .optionDoesNotApply, .conflictingOptions:
       true
     default: false
@@ -87,7 +90,8 @@ enum CLIError: Error, Equatable {
       .flagWithValue(let command, _), .badValue(let command, _, _, _),
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
-      .needsExactlyOne(let command, _), .optionDoesNotApply(let command, _, _),
+      .needsExactlyOne(let command, _), .needsOneOf(let command, _),
+      .optionDoesNotApply(let command, _, _),
       .conflictingOptions(let command, _, _):
       command
     default: nil

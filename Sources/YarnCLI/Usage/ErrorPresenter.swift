@@ -136,6 +136,10 @@ enum ErrorPresenter {
       let last = options.last ?? ""
       let others = options.dropLast().joined(separator: ", ")
       report.message = "give exactly one of " + (others.isEmpty ? last : "\(others) or \(last)")
+    case .needsOneOf(_, let options):
+      let last = options.last ?? ""
+      let others = options.dropLast().joined(separator: ", ")
+      report.message = "nothing to change: give " + (others.isEmpty ? last : "\(others) or \(last)")
     case .optionDoesNotApply(let command, let option, let reason):
       report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
     case .conflictingOptions(_, let options, let reason):
