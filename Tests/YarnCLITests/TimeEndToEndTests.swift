@@ -274,6 +274,10 @@ import Testing
     #expect(running.stdout.hasPrefix("Flax: running since "))
     #expect(running.stdout.contains("(13h)"))
     #expect(running.stderr.contains("warning: this timer has run for over 12 hours"))
+    // With --json too, on standard error beside the JSON on standard output.
+    let runningJSON = try status(["time", "status", "--json"])
+    #expect(runningJSON.stdout.hasPrefix("{"))
+    #expect(runningJSON.stderr.contains("warning: this timer has run for over 12 hours"))
     expectOK(try status(["time", "start", "Hat", "--switch", "--at", "-1h"]))
     log = try sessions(yarn, env)
     #expect(log.count == 3)

@@ -459,24 +459,20 @@ struct TimeStatus: ParsableCommand {
   func run(in context: Context) throws {
     let zone = context.timeZone
     let status = try context.read { store in try TimeTracker(store: store).status(now: context.now) }
-    if context.global.json {
-      if let status {
-        try context.printJSON(
-          SessionJSON(session: status.session, projectName: status.projectName, now: context.now))
-      } else {
-        context.output.line("null")
-      }
-      return
-    }
     guard let (session, projectName) = status else {
-      context.output.line("no timer is running")
+      context.output.line(context.global.json ? "null" : "no timer is running")
       return
     }
     let elapsed = session.seconds(now: context.now)
-    context.output.line(
-      "\(projectName): running since \(Formatting.localTime(session.start, timeZone: zone)) "
-        + "(\(Formatting.duration(elapsed)))"
-    )
+    if context.global.json {
+      try context.printJSON(SessionJSON(session: session, projectName: projectName, now: context.now))
+    } else {
+      context.output.line(
+        "\(projectName): running since \(Formatting.localTime(session.start, timeZone: zone)) "
+          + "(\(Formatting.duration(elapsed)))"
+      )
+    }
+    // On standard error, with --json too (QA: only the text said it).
     if TimeTracker.isLikelyForgotten(session, now: context.now) {
       // A session lasts at most a day: past that, only an earlier --at can stop it.
       let latest = session.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
