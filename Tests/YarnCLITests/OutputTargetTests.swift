@@ -133,6 +133,11 @@ import YarnCore
     let folder = yarn.directory.appendingPathComponent("folder").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
     for command in [["backup", "create"], ["export"]] {
+      // Without --force too: what no zip can replace is said first (QA: "already exists …
+      // or --force", which then said this).
+      let asked = try yarn.run(command + [fifo])
+      #expect(asked.status == 73, "\(command): \(asked.stderr)")
+      #expect(asked.stderr.contains("which a zip cannot replace\n"), "\(command): \(asked.stderr)")
       let piped = try yarn.run(command + [fifo, "--force"])
       #expect(piped.status == 73, "\(command): \(piped.stderr)")
       #expect(

@@ -91,13 +91,16 @@ struct SummaryCommand: ParsableCommand {
   }
 
   /// Writes the card to `path`: refused over an existing regular file without `--force`,
-  /// written through a temporary file and renamed.
+  /// written through a temporary file and renamed; a device or FIFO is written in place.
   private func write(card path: String, _ svg: String, _ photos: YearCard.Photos, _ context: Context) throws {
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }
+    // A device or FIFO is written in place, as `stash export -o` writes one (QA: `--card
+    // /dev/full` asked for --force); a file that exists is kept without it.
     var info = stat()
-    if !force, lstat(path, &info) == 0 { throw CLIError.outputExists(path: path) }
+    let special = stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    if !force, !special, lstat(path, &info) == 0 { throw CLIError.outputExists(path: path) }
     try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: path))
     for name in photos.unreadable {
       context.warning("the photo of \(name) cannot be read from the library; it is not on the card")

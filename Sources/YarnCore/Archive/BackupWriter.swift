@@ -180,8 +180,9 @@ enum BackupWriter {
   ) throws -> Written {
     let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     var info = stat()
-    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    // What no zip can replace is said first: --force would not help.
     try checkReplaceable(url)
+    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
     BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
     let temporary = try BackupTemporaryFiles(besides: url)
     defer { temporary.remove() }

@@ -101,8 +101,9 @@ public enum LibraryExport {
     progress: (@Sendable (Double) -> Void)? = nil, listingEntries: Bool = true
   ) throws -> Summary {
     var info = stat()
-    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    // What no zip can replace is said first: --force would not help.
     try BackupWriter.checkReplaceable(url)
+    if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
     BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
     let temporary = try BackupTemporaryFiles(besides: url)
     defer { temporary.remove() }
