@@ -153,6 +153,25 @@ import YarnCore
     }
   }
 
+  /// A symbolic link given as a zip's target with `--force` is followed, as every output
+  /// follows one: the file it points to becomes the zip and the link stays (QA: the link was
+  /// replaced, and `/dev/stdout` with it).
+  @Test func aZipFollowsASymbolicLink() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for command in [["backup", "create"], ["export"]] {
+      let target = yarn.directory.appendingPathComponent("target-\(command[0]).zip").path
+      let link = yarn.directory.appendingPathComponent("link-\(command[0]).zip").path
+      try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+      #expect(symlink(target, link) == 0)
+      try yarn.ok(command + [link, "--force"])
+      #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target, "\(command)")
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+      #expect(Array(bytes.prefix(4)) == [0x50, 0x4B, 0x03, 0x04], "\(command): not a zip")  // "PK\3\4"
+    }
+  }
+
   /// The system's reasons were printed as the C library writes them ("No such file or
   /// directory"); every message of yarn is lower case.
   @Test func systemReasonsAreLowerCase() throws {

@@ -104,6 +104,10 @@ public enum LibraryExport {
     // What no zip can replace is said first: --force would not help.
     try BackupWriter.checkReplaceable(url)
     if !force, lstat(url.path, &info) == 0 { throw BackupError.destinationExists(path: url.path) }
+    // A symbolic link is followed: the file it points to is replaced and the link kept, as
+    // every output is (`AtomicFile`); libzip renames its temporary file over the path it is
+    // given, which replaced the link itself (QA: `/dev/stdout` became a zip).
+    let url = URL(fileURLWithPath: AtomicFile.resolvingLinks(url.path))
     BackupTemporaryFiles.removeStale(in: url.deletingLastPathComponent().path)
     let temporary = try BackupTemporaryFiles(besides: url)
     defer { temporary.remove() }

@@ -142,7 +142,7 @@ package enum AtomicFile {
 
   /// `path` with symbolic links in its last component followed (up to 32 levels; a dangling
   /// link resolves to the path it names, which is then created).
-  static func resolvingLinks(_ path: String) -> String {
+  package static func resolvingLinks(_ path: String) -> String {
     var current = path
     for _ in 0..<32 {
       guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current)
