@@ -31,7 +31,18 @@ func processEnvironment() -> [String: String] {
   for name in [
     "YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL", "YARN_TEST_FREE_BYTES",
   ] {
-    if let value = getenv(name) { variables[name] = String(cString: value) }
+    guard let value = getenv(name) else { continue }
+    // A value that is not UTF-8 (a library's path in Latin-1) would be read with U+FFFD in
+    // place of its bytes, another path: refused as an argument is (64).
+    guard let text = String(validatingCString: value) else {
+      let messages = TextOutput.standardError()
+      messages.write(
+        "error: the environment variable \(name) is not UTF-8 text\n"
+          + "hint: set it to a UTF-8 path, or give --library DIR\n")
+      try? messages.flush()
+      exit(ExitCode.usage.rawValue)
+    }
+    variables[name] = text
   }
   return variables
 }

@@ -58,6 +58,24 @@ import Testing
         "error: bad value 'Caf\\xE9' for argument 5: it is not UTF-8 text (set the terminal to "
           + "UTF-8, such as LANG=en_US.UTF-8)\n"), "\(text)")
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+    // A library's path from the environment, the same (QA: made at `…\u{FFFD}`).
+    let env = Process()
+    env.executableURL = URL(fileURLWithPath: "/bin/sh")
+    env.arguments = [
+      "-c", "YARN_LIBRARY=\"$1$(printf '\\351')\" \"$0\" stash add Rios 2>\"$2\"",
+      executable.path, yarn.library.path, err.path,
+    ]
+    env.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try env.run()
+    env.waitUntilExit()
+    #expect(env.terminationStatus == 64)
+    #expect(
+      try String(contentsOf: err, encoding: .utf8)
+        == "error: the environment variable YARN_LIBRARY is not UTF-8 text\n"
+        + "hint: set it to a UTF-8 path, or give --library DIR\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path).filter { $0.hasPrefix("lib") }
+        == [])
   }
 
   @Test func unknownCommandIsAUsageError() throws {
