@@ -221,6 +221,14 @@ import Testing
     #expect(Amount(1.0049, .gram).description == "1 g")
     #expect(Amount(0.005, .gram).description == "0.01 g")
     #expect(Amount(99.995, .yard).description == "100 yd")
+    // The noise of arithmetic does not decide a half (QA): 5 − 0.685 is 4.3149999999999995,
+    // 2 − 0.515 is 1.4849999999999999, by hand 4.315 and 1.485.
+    #expect(Amount(5 - 0.685, .gram).description == "4.32 g")
+    #expect(Amount(2 - 0.515, .skein).description == "1.49 skeins")
+    #expect(Amount(-(2.675 - 2), .gram).description == "-0.68 g")
+    #expect(Amount(999_999_999.995, .gram).description == "1000000000 g")
+    #expect(Amount(0.1 + 0.2, .gram).description == "0.3 g")
+    #expect(Amount(12.344999, .meter).description == "12.34 m")
   }
 }
 

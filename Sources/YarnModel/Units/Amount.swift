@@ -112,8 +112,9 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// `0.0000001`), so that it is not shown as 0.
   ///
   /// A half is rounded away from zero on the shortest decimal that reads back as `value`
-  /// (what was typed): `1.005` and `2.675` show as `1.01` and `2.68` alike, where rounding
-  /// the binary values (1.00499999… and 2.67499999…) times 100 gave `1` and `2.68`.
+  /// (what was typed), to 12 significant digits (past the noise of arithmetic): `1.005` and
+  /// `2.675` show as `1.01` and `2.68` alike, where rounding the binary values (1.00499999…
+  /// and 2.67499999…) times 100 gave `1` and `2.68`; 5 g less 0.685 g shows as `4.32`.
   package static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
     let scaled = decimalHundredths(value) ?? (value * 100).rounded()
@@ -132,18 +133,42 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `value` × 100 rounded half away from zero on its shortest decimal form (Swift's
-  /// `description`, which reads back as the same `Double`); `nil` when that form has an
-  /// exponent (under 0.0001 or from 2^53 up) or more whole digits than 15.
+  /// `description`, which reads back as the same `Double`), first taken to 12 significant
+  /// digits, which the noise of a conversion or a subtraction does not reach (5 − 0.685 is
+  /// 4.3149999999999995, shown as 4.32); `nil` when that form has an exponent (under 0.0001 or
+  /// from 2^53 up) or more whole digits than 15.
   private static func decimalHundredths(_ value: Double) -> Double? {
     let text = value.magnitude.description
     guard !text.contains("e") else { return nil }
     let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count <= 2, parts[0].count <= 15, let whole = Int64(parts[0]) else { return nil }
-    let fraction = Array((parts.count == 2 ? parts[1] : "").utf8)
-    func digit(_ index: Int) -> Int64 {
-      index < fraction.count ? Int64(fraction[index]) - Int64(UInt8(ascii: "0")) : 0
+    guard parts.count <= 2, parts[0].count <= 15 else { return nil }
+    var whole = parts[0].count
+    var digits = Array((parts[0] + (parts.count == 2 ? parts[1] : "")).utf8).map {
+      Int64($0) - Int64(UInt8(ascii: "0"))
     }
-    let hundredths = whole * 100 + digit(0) * 10 + digit(1) + (digit(2) >= 5 ? 1 : 0)
+    /// Keeps the first `count` digits, the next one rounding them half up; a carry out of the
+    /// first digit adds a whole digit.
+    func round(keeping count: Int) {
+      guard count >= 0, digits.count > count else { return }
+      let up = digits[count] >= 5
+      digits.removeLast(digits.count - count)
+      guard up else { return }
+      var index = count - 1
+      while index >= 0 {
+        if digits[index] < 9 {
+          digits[index] += 1
+          return
+        }
+        digits[index] = 0
+        index -= 1
+      }
+      digits.insert(1, at: 0)
+      whole += 1
+    }
+    if let first = digits.firstIndex(where: { $0 != 0 }) { round(keeping: first + 12) }
+    round(keeping: whole + 2)
+    while digits.count < whole + 2 { digits.append(0) }
+    let hundredths = digits.reduce(Int64(0)) { $0 * 10 + $1 }
     return Double(value < 0 ? -hundredths : hundredths)
   }
 
