@@ -623,6 +623,17 @@ import Testing
     let elsewhere = try yarn.run(
       ["time", "log", "--project", "Flax", "--to", "2026-10-31"], environment: env)
     #expect(elsewhere.stderr == "no time logged in that range on that project\n")
+    // No range asked: on that project; `time report` says the same words.
+    try yarn.ok(["project", "add", "Idle"])
+    #expect(
+      try yarn.run(["time", "log", "--project", "Idle"], environment: env).stderr
+        == "no time logged on that project\n")
+    #expect(
+      try yarn.run(["time", "report", "--project", "Idle"], environment: env).stderr
+        == "no time logged on that project\n")
+    #expect(
+      try yarn.run(["time", "report", "--from", "2026-11-03"], environment: env).stderr
+        == "no time logged in that range\n")
   }
 
   /// `time log` lists a session that reaches outside the days asked for whole, and its

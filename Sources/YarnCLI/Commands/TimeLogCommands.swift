@@ -125,11 +125,7 @@ struct TimeLog: ParsableCommand {
       count += 1
     }
     if count == 0 {
-      // With a range or a project asked for, the library may hold time elsewhere.
-      context.message(
-        range.start != nil || range.end != nil || projectReference != nil
-          ? "no time logged in that range" + (projectReference == nil ? "" : " on that project")
-          : "no time logged; start a timer with 'yarn time start PROJECT'")
+      context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
       return
     }
     table.fit(to: width)
@@ -246,7 +242,7 @@ struct TimeReportCommand: ParsableCommand {
       }
     case .table:
       if report.rows.isEmpty {
-        context.message("no time logged in that range")
+        context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
         return
       }
       let heading = grouping == .project ? "PROJECT" : grouping.rawValue.uppercased()
@@ -276,7 +272,7 @@ extension TimeReportCommand {
     }
     let chart = TimeChart(days: report, first: first, last: last)
     if chart.bars.allSatisfy({ $0.seconds == 0 }) {
-      context.message("no time logged in that range")
+      context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
       return
     }
     let text = TimeReportCommand.chartText(chart, width: context.tableWidth ?? 80)

@@ -9,6 +9,18 @@ import YarnCore
 /// Reading the times, days and formats of `yarn time` and `yarn summary`, which need the
 /// command's `now` and time zone and so are read in `run(in:)`, not in `init(from:)`.
 enum TimeOptions {
+  /// What `time log` and `time report` say when nothing is found: in the range asked, on the
+  /// project asked, or (neither asked) anywhere, with how to start.
+  static func nothingLogged(range: (start: Date?, end: Date?), project: String?) -> String {
+    let ranged = range.start != nil || range.end != nil
+    switch (ranged, project != nil) {
+    case (true, true): return "no time logged in that range on that project"
+    case (true, false): return "no time logged in that range"
+    case (false, true): return "no time logged on that project"
+    case (false, false): return "no time logged; start a timer with 'yarn time start PROJECT'"
+    }
+  }
+
   /// An instant typed for `name` (`--at`, `--from`, `--to`), read by `TimeInput.instant`.
   ///
   /// - Throws: `CLIError.badValue` naming the option, with TimeInput's reason (an unreadable
