@@ -186,6 +186,8 @@ import Testing
       let now = Date(timeIntervalSince1970: 1_001.6)
       #expect(running.seconds(now: now) == 1)
       #expect(try tracker.status(now: now)?.session.seconds(now: now) == 1)
+      // Counted whole when no range is asked (QA: `time log` said "0s of it inside").
+      #expect(running.seconds(inside: (nil, nil), now: now) == 1)
       #expect(try tracker.stop(at: now, now: now).seconds() == 1)
     }
   }

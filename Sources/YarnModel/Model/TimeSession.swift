@@ -42,12 +42,13 @@ public struct TimeSession: Codable, Hashable, Sendable, Identifiable {
   }
 
   /// The part of the session inside `range`, `[start, end)` with either bound optional (UTC
-  /// instants), a running session ending at `now` (or at its start, when `now` is earlier);
-  /// `nil` when no time of it is inside. The rule by which `time report`, `summary` and the
-  /// total of `time log` count only the time inside the days asked for.
+  /// instants), a running session ending at `now` truncated to a whole second, as
+  /// `seconds(now:)` counts it (or at its start, when that is later); `nil` when no time of
+  /// it is inside. The rule by which `time report`, `summary` and the total of `time log`
+  /// count only the time inside the days asked for.
   public func span(inside range: (start: Date?, end: Date?), now: Date) -> (start: Date, end: Date)? {
     var from = start
-    var to = end ?? max(now, start)
+    var to = end ?? max(Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)), start)
     if let lower = range.start { from = max(from, lower) }
     if let upper = range.end { to = min(to, upper) }
     return to > from ? (from, to) : nil
