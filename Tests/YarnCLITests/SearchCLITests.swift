@@ -155,10 +155,11 @@ import YarnCore
     #expect(grams["remaining"] is NSNull)
     #expect(grams["missing"] as? [String] == ["no length per skein"])
 
-    // 900 yd: the group falls short (880 yd): with no yarn enough, it is not an "other" yarn.
+    // 900 yd: the group falls short (880 yd): with no yarn enough, its yarns are not "other"
+    // yarns; the count is of its two yarns, not of the one group (QA).
     let shortText = try yarn.ok(["stash", "match", "--length", "900yd"]).stdout
     #expect(shortText.hasPrefix("No yarn in the stash is sure to have 900 yd.\n"))
-    #expect(shortText.hasSuffix("\n\n1 yarn has less.\n"), "\(shortText)")
+    #expect(shortText.hasSuffix("\n\n2 yarns have less.\n"), "\(shortText)")
     // With a yarn enough, the others that have less are "other".
     try yarn.ok(["stash", "add", "Tiny", "--length-per-skein", "10yd", "--quantity", "1 skein"])
     #expect(

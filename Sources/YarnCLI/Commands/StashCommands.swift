@@ -346,7 +346,9 @@ struct StashMatchCommand: ParsableCommand {
     }
     let enough = entries.filter { $0.enough == true }
     let unknown = entries.filter { $0.enough == nil }
-    let short = entries.count - enough.count - unknown.count
+    // Yarns, not entries: a group counts each of its yarns (QA: two groups of two and one
+    // yarn were "3 yarns").
+    let short = entries.filter { $0.enough == false }.reduce(0) { $0 + $1.members.count }
     func cells(_ entry: StashMatch.Entry) -> [String] {
       let first = entry.members[0].yarn
       return [
