@@ -54,6 +54,8 @@ import Testing
     // as a tag and shown as nothing).
     (Yarn(id: "y1", name: "Rios", tags: ["ok", "\u{200B}"]), "yarn y1 (Rios): tag is empty"),
     (Yarn(id: "y1", name: "Rios", tags: ["\u{2060}\u{FEFF}"]), "yarn y1 (Rios): tag is empty"),
+    // Spaces alone too, not "spaces around it" (QA).
+    (Yarn(id: "y1", name: "Rios", tags: ["   "]), "yarn y1 (Rios): tag is empty"),
     (
       Yarn(id: "y1", name: "Rios\nAzul"),
       "yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"

@@ -238,7 +238,8 @@ public enum Rules {
   {
     var keys = Set<String>()
     for tag in tags where !kept.contains(tag) {
-      if tag.isEmpty { return RuleViolation(field: field, reason: "is empty") }
+      // Spaces alone are an empty tag, not one with spaces around it (QA).
+      if tag.isEmpty || LineText.isBlankLine(tag) { return RuleViolation(field: field, reason: "is empty") }
       if let violation = line(tag, field: field, limit: maximumTagLength) {
         return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
       }
