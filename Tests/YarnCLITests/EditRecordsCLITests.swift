@@ -115,6 +115,25 @@ import YarnCore
     #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])
   }
 
+  /// Two photos whose names differ only by Unicode form (`Café.jpg` in NFC and in NFD): the
+  /// name given byte for byte names one; a name that only folds to both stays ambiguous (QA:
+  /// only a SHA-256 prefix could name either).
+  @Test func aPhotosExactNameWinsOverItsLookAlike() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let composed = "Caf\u{E9}.jpg"
+    let decomposed = "Cafe\u{301}.jpg"
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file(composed, Data("one".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file(decomposed, Data("two".utf8)).path])
+    #expect(try yarn.run(["stash", "detach", "Rios", "CAF\u{C9}.JPG"]).status == 64)
+    try yarn.ok(["stash", "detach", "Rios", decomposed])
+    let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
+    let names = (rios["photos"] as? [[String: Any]])?.compactMap { $0["fileName"] as? String } ?? []
+    #expect(names.count == 1)
+    #expect(names.first.map { Array($0.unicodeScalars) } == Array(composed.unicodeScalars))
+  }
+
   /// A file name may hold a tab or a line break (a file system allows them); messages and
   /// `show` write them as escapes, so that the name stays on its line. The name is kept as
   /// it is (JSON gives it back exactly).

@@ -73,13 +73,18 @@ enum References {
       mayMatch: store.projectNames(mayMatch:), all: store.projectNames)
   }
 
-  /// The photo `reference` names among `attachments`: its file name (case-insensitive) or a
-  /// prefix of at least 4 characters of its SHA-256; the same bytes attached twice are one.
+  /// The photo `reference` names among `attachments`: its file name byte for byte, else its
+  /// file name (case-insensitive) or a prefix of at least 4 characters of its SHA-256; the
+  /// same bytes attached twice are one.
   static func attachment(_ reference: String, in attachments: [Attachment]) throws(CLIError)
     -> Attachment
   {
     var seen = Set<String>()
     let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
+    // A name given byte for byte names its photo, though another differs only by case or
+    // Unicode form (`café` in NFC and NFD), which a name alone could not tell apart (QA).
+    let exact = distinct.filter { $0.fileName.utf8.elementsEqual(reference.utf8) }
+    if exact.count == 1 { return exact[0] }
     return try find(reference, kind: "photo", in: distinct, id: \.sha256, name: \.fileName)
   }
 
