@@ -35,42 +35,36 @@ import Testing
     #expect(running["runningSince"] as? String == started)
   }
 
+  /// Runs `script` with /bin/sh, `$0` being the built yarn, `$1` the library and `$2` a file
+  /// for standard error (bytes a Swift `String` cannot carry are made by `printf` there).
+  func shell(_ yarn: YarnRunner, _ script: String) throws -> (status: Int32, stderr: String) {
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    let err = yarn.directory.appendingPathComponent("err")
+    shell.arguments = ["-c", script, try #require(YarnRunner.executable).path, yarn.library.path, err.path]
+    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
+    try shell.run()
+    shell.waitUntilExit()
+    return (shell.terminationStatus, try String(contentsOf: err, encoding: .utf8))
+  }
+
   /// A name typed in a Latin-1 terminal (`Caf` then the byte E9) is refused (64) and nothing
   /// is made, where it was stored as `Caf\u{FFFD}` (QA).
   @Test func anArgumentThatIsNotUTF8ChangesNothing() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    let executable = try #require(YarnRunner.executable)
-    let err = yarn.directory.appendingPathComponent("err")
-    shell.arguments = [
-      "-c", "\"$0\" --library \"$1\" stash add \"$(printf 'Caf\\351')\" 2>\"$2\"",
-      executable.path, yarn.library.path, err.path,
-    ]
-    shell.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
-    try shell.run()
-    shell.waitUntilExit()
-    #expect(shell.terminationStatus == 64)
-    let text = try String(contentsOf: err, encoding: .utf8)
+    let argument = try shell(yarn, "\"$0\" --library \"$1\" stash add \"$(printf 'Caf\\351')\" 2>\"$2\"")
+    #expect(argument.status == 64)
     #expect(
-      text.hasPrefix(
+      argument.stderr.hasPrefix(
         "error: bad value 'Caf\\xE9' for argument 5: it is not UTF-8 text (set the terminal to "
-          + "UTF-8, such as LANG=en_US.UTF-8)\n"), "\(text)")
+          + "UTF-8, such as LANG=en_US.UTF-8)\n"), "\(argument.stderr)")
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
     // A library's path from the environment, the same (QA: made at `…\u{FFFD}`).
-    let env = Process()
-    env.executableURL = URL(fileURLWithPath: "/bin/sh")
-    env.arguments = [
-      "-c", "YARN_LIBRARY=\"$1$(printf '\\351')\" \"$0\" stash add Rios 2>\"$2\"",
-      executable.path, yarn.library.path, err.path,
-    ]
-    env.environment = ["TZ": "UTC", "HOME": yarn.directory.path]
-    try env.run()
-    env.waitUntilExit()
-    #expect(env.terminationStatus == 64)
+    let variable = try shell(yarn, "YARN_LIBRARY=\"$1$(printf '\\351')\" \"$0\" stash add Rios 2>\"$2\"")
+    #expect(variable.status == 64)
     #expect(
-      try String(contentsOf: err, encoding: .utf8)
+      variable.stderr
         == "error: the environment variable YARN_LIBRARY is not UTF-8 text\n"
         + "hint: set it to a UTF-8 path, or give --library DIR\n")
     #expect(
