@@ -117,7 +117,11 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// and 2.67499999…) times 100 gave `1` and `2.68`; 5 g less 0.685 g shows as `4.32`.
   package static func format(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
-    let scaled = decimalHundredths(value) ?? (value * 100).rounded()
+    // Only a value near a half of a hundredth needs its decimal form (a table of 100,000
+    // yarns formats 200,000 amounts): elsewhere rounding the binary value gives the same.
+    let hundredths = value * 100
+    let nearHalf = abs(abs(hundredths - hundredths.rounded(.towardZero)) - 0.5) < 1e-6
+    let scaled = (nearHalf ? decimalHundredths(value) : nil) ?? hundredths.rounded()
     guard abs(scaled) < 9e18, let cents = Int64(exactly: scaled) else {
       // Past 9 × 10^16 every Double is a whole number: all its digits.
       return wholeDigits(value)
