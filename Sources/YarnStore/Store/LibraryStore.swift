@@ -158,7 +158,13 @@ public final class LibraryStore {
           do {
             try LibraryStore.create(directory: self.directory) { _ in }
             created = true
-          } catch StoreError.libraryCreatedMeanwhile {}
+          } catch StoreError.libraryCreatedMeanwhile {
+          } catch {
+            // Put in place between the look above and `create`'s own (`a library is already
+            // there`): it too is the library to open (CI: one of ten writers at once failed).
+            guard try LibraryStore.kind(of: databasePath) == S_IFREG else { throw error }
+            try LibraryStore.refuseUnusableDatabase(at: databasePath)
+          }
         }
         createdLibrary = created
         connection = try LibraryStore.open(databasePath, flags: SQLITE_OPEN_READWRITE)
