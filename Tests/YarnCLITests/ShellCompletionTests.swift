@@ -256,12 +256,15 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     let inMan = Set(
       exit.components(separatedBy: "\n").compactMap { $0.hasPrefix(".B ") ? Int32($0.dropFirst(3)) : nil })
     #expect(inMan == documented)
+    // 73 names the restore that is neither --replace nor --merge, as the table does (QA).
+    #expect(exit.contains("neither \\-\\-replace nor \\-\\-merge"))
     // Every variable docs/CLI.md tells people to set is in the man page's ENVIRONMENT.
     let environment = try #require(block(man, from: ".SH ENVIRONMENT", to: ".SH FILES"))
     for name in ["YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL", "TMPDIR"] {
       #expect(docs.contains(name), "docs: \(name)")
       #expect(environment.contains(".B \(name)\n"), "man: \(name)")
     }
+    #expect(environment.contains("when it is an absolute path"))
   }
 
   // MARK: help

@@ -137,7 +137,10 @@ extension ExitCode {
     case .noInput: "An input file does not exist or cannot be read."
     case .unavailable: "A system library the command needs (libzip, libcrypto) is missing."
     case .software: "An internal error."
-    case .cannotCreate: "An output file cannot be created (it exists: --force replaces it)."
+    case .cannotCreate:
+      "An output file cannot be created (it exists: --force replaces it; its directory is missing "
+        + "or read-only), or a restore into a library that is not empty was given neither "
+        + "--replace nor --merge."
     case .ioError: "An error while reading or writing."
     case .tempFail: "The library stayed busy (another yarn is writing); try again."
     case .interrupted: "Stopped by Ctrl-C (SIGINT); the library is as it was."

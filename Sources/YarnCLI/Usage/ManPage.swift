@@ -55,7 +55,10 @@ enum ManPage {
     out += ".SH ENVIRONMENT\n"
     let environment = [
       ("YARN_LIBRARY", "The library directory, when --library is not given."),
-      ("XDG_DATA_HOME", "Without YARN_LIBRARY, the library is $XDG_DATA_HOME/yarn."),
+      (
+        "XDG_DATA_HOME",
+        "Without YARN_LIBRARY, the library is $XDG_DATA_HOME/yarn, when it is an absolute path."
+      ),
       ("HOME", "Without either, the library is ~/.local/share/yarn."),
       ("TZ", "The local time zone, which times are read and shown in."),
       (
