@@ -267,16 +267,19 @@ extension LibraryStore {
           }
           let noun = LibraryStore.noun(ofItem: step.item)
           let adds = step.sql.hasPrefix("INSERT")
+          let removes = step.sql.hasPrefix("DELETE")
           func gone() -> StoreError {
-            let verb = step.sql.hasPrefix("DELETE") ? "remove" : "change"
-            return .cannotUndo(
-              .broken(change, reason: "the \(noun) \(step.row) it would \(verb) is no longer in the library"))
+            .cannotUndo(
+              .broken(
+                change,
+                reason:
+                  "the \(noun) \(step.row) it would \(removes ? "remove" : "change") is no longer in the library"
+              ))
           }
           // A removal or an update finds its row by the table's key: `seq`, which SQLite gives
           // again to a row added after the last one went. The row the step names must be
           // there (an item's by its ID; for a removal, any row's by its name), else it would
           // remove or overwrite another one, added outside yarn with the history off.
-          let removes = step.sql.hasPrefix("DELETE")
           let named =
             "SELECT EXISTS (SELECT 1 FROM \(target.table) AS t WHERE \(Schema.historyRowName(target.table, "t")) = ?)"
           if !adds, target.key == ["seq"], removes || target.columns.contains("id"),

@@ -696,16 +696,17 @@ public final class LibraryStore {
   ///
   /// - Throws: `StoreError.io` naming `path`, saying what it is and what to do.
   private static func refuseForeignDatabase(_ connection: Connection, path: String) throws {
-    // One look at the schema (parsed at the first statement anyway): any table, and yarn's
-    // first one, which every version since 1 has.
+    // One statement (the schema is parsed at the first one anyway): the version, any table,
+    // and yarn's first one, which every version since 1 has.
     let found = try connection.query(
       """
-      SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table'),
+      SELECT (SELECT user_version FROM pragma_user_version),
+        EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table'),
         EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'yarn')
       """
-    ) { (tables: $0.int64(0) == 1, yarn: $0.int64(1) == 1) }.first
+    ) { (version: $0.int64(0), tables: $0.int64(1) == 1, yarn: $0.int64(2) == 1) }.first
     guard let found else { return }
-    let version = try connection.integer("PRAGMA user_version") ?? 0
+    let version = found.version
     let what: String
     if version == 0, found.tables {
       what = "it holds tables, and no schema version of yarn's"
