@@ -105,6 +105,27 @@ import YarnCore
     #expect(json.stdout.contains(name))
   }
 
+  /// `stash list` shortens the yarn weight's label too, so that it fits 65 columns: ID 8,
+  /// QUANTITY 8, REMAINING 9 and five gaps of 2 leave 30 for NAME (32), COLORWAY (13) and
+  /// WEIGHT ("1 Super Fine (fingering)", 24): NAME 32 → 24, then NAME and WEIGHT in turn to
+  /// 13, then all three to 10. With the weight never cut the line could not be under 75.
+  @Test func stashListCutsTheWeightToFit() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Cashmerino Aran, Grandma's stash", "--colorway", "Azul Profundo",
+      "--weight", "fingering", "--quantity", "5 skeins",
+    ])
+    let fitted = try yarn.run(
+      ["stash", "list"], environment: ["COLUMNS": "65", "YARN_FORCE_TERMINAL": "1"])
+    let lines = fitted.stdout.split(separator: "\n").map { String($0.dropFirst(10)) }
+    #expect(
+      lines == [
+        "NAME        COLORWAY    WEIGHT      QUANTITY  REMAINING",
+        "Cashmerin…  Azul Prof…  1 Super F…  5 skeins  5 skeins",
+      ])
+  }
+
   /// `time log` (a table written in two passes) fits a terminal too, cutting PROJECT and
   /// NOTE but not the times.
   @Test func theTimeLogFitsATerminal() throws {

@@ -265,7 +265,7 @@ struct StashList: ParsableCommand {
     // The table reads the yarns twice (`printTable`): a pass to measure, a pass to print.
     let count = try context.read { store in
       try context.printTable(
-        ["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"], shrinkable: [1, 2]
+        ["ID", "NAME", "COLORWAY", "WEIGHT", "QUANTITY", "REMAINING"], shrinkable: [1, 2, 3]
       ) { row in
         try store.forEachYarn(matching: query, includeActive: includeActive, includingPhotos: false) {
           yarn, estimate in
