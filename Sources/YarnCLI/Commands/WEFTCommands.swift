@@ -163,7 +163,7 @@ struct WEFTImportCommand: CancellableCommand {
   /// back when the plan has problems (the plan is returned, listing them) or a write fails.
   static func importing(
     _ sources: [WEFTImport.Source], into store: LibraryStore, now: Date,
-    progress: (@Sendable (Double) -> Void)?
+    progress: ((Double) -> Void)?
   ) throws -> WEFTImport.Plan {
     /// Carries the plan of a refused import out of the transaction it rolls back.
     struct Refused: Error {

@@ -9,11 +9,7 @@
 ///
 /// One line, redrawn in place with a carriage return: `backing up [#######.......]  47%`;
 /// `finish()` erases it, so the messages that follow start on a clean line.
-///
-/// `@unchecked Sendable` only so that YarnCore's `@Sendable` progress callbacks can capture
-/// it: YarnCore calls them on the thread that called it (documented on each operation), the
-/// one thread that creates, updates and finishes the bar.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar {
   private let label: String
   private let output: TextOutput?
   private var shown = -1
@@ -28,9 +24,9 @@ final class ProgressBar: @unchecked Sendable {
   var isVisible: Bool { output != nil }
 
   /// A progress callback for YarnCore that updates the bar; `nil` when it is not drawn.
-  var callback: (@Sendable (Double) -> Void)? {
+  var callback: ((Double) -> Void)? {
     guard isVisible else { return nil }
-    return { @Sendable fraction in self.update(fraction) }
+    return { fraction in self.update(fraction) }
   }
 
   /// Shows `fraction` (clamped to 0...1); redraws only when the whole percentage changes.

@@ -63,7 +63,7 @@ public enum Backup {
   @discardableResult
   public static func create(
     from store: LibraryStore, to url: URL, generator: String, now: Date, force: Bool = false,
-    progress: (@Sendable (Double) -> Void)? = nil
+    progress: ((Double) -> Void)? = nil
   ) throws -> BackupManifest {
     var items = BackupWriter.Items(store: store)
     var orphans = (count: 0, examples: [String]())
@@ -108,7 +108,7 @@ public enum Backup {
   ///   references), not O(library): `library.json` is read item by item.
   @discardableResult
   public static func verify(
-    _ url: URL, limits: BackupLimits = .standard, progress: (@Sendable (Double) -> Void)? = nil
+    _ url: URL, limits: BackupLimits = .standard, progress: ((Double) -> Void)? = nil
   ) throws -> BackupManifest {
     let reader = try BackupReader(url: url, limits: limits)
     guard reader.structuralProblems.isEmpty else {

@@ -50,7 +50,7 @@ final class BackupReader {
 
   /// A counter of the bytes read of `library.json` and the attachments, by their manifest
   /// sizes, reporting to `progress`.
-  func progressCounter(_ progress: (@Sendable (Double) -> Void)?) -> ProgressCounter {
+  func progressCounter(_ progress: ((Double) -> Void)?) -> ProgressCounter {
     ProgressCounter(
       total: attachmentFiles.reduce(librarySize) { $0 + max(0, $1.size) }, report: progress)
   }

@@ -186,7 +186,7 @@ extension Backup {
   @discardableResult
   public static func restore(
     from url: URL, into store: LibraryStore, options: RestoreOptions,
-    progress: (@Sendable (Double) -> Void)? = nil
+    progress: ((Double) -> Void)? = nil
   ) throws -> RestoreReport {
     let mode = options.mode
     if !options.dryRun {

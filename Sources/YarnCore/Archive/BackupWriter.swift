@@ -142,7 +142,7 @@ enum BackupWriter {
   /// items.
   static func write(
     _ library: Library, to url: URL, generator: String, now: Date, force: Bool,
-    attachmentURL: (String) -> URL, progress: (@Sendable (Double) -> Void)? = nil
+    attachmentURL: (String) -> URL, progress: ((Double) -> Void)? = nil
   ) throws -> Written {
     try write(
       Items(library), to: url, generator: generator, now: now, force: force,
@@ -176,7 +176,7 @@ enum BackupWriter {
   ///   untouched), and no temporary file beside it.
   static func write(
     _ items: Items, to url: URL, generator: String, now: Date, force: Bool,
-    attachmentURL: (String) -> URL, progress: (@Sendable (Double) -> Void)? = nil
+    attachmentURL: (String) -> URL, progress: ((Double) -> Void)? = nil
   ) throws -> Written {
     let createdAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
     var info = stat()

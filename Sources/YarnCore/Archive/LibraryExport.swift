@@ -98,7 +98,7 @@ public enum LibraryExport {
   public static func write(
     from store: LibraryStore, to url: URL, force: Bool = false, now: Date = Date(),
     csvOptions: CSVOptions = CSVOptions(),
-    progress: (@Sendable (Double) -> Void)? = nil, listingEntries: Bool = true
+    progress: ((Double) -> Void)? = nil, listingEntries: Bool = true
   ) throws -> Summary {
     var info = stat()
     // What no zip can replace is said first: --force would not help.

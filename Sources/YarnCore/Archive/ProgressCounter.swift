@@ -8,9 +8,9 @@ struct ProgressCounter {
   let total: Int64
   private(set) var done: Int64 = 0
   private var reported = -1.0
-  private let report: (@Sendable (Double) -> Void)?
+  private let report: ((Double) -> Void)?
 
-  init(total: Int64, report: (@Sendable (Double) -> Void)?) {
+  init(total: Int64, report: ((Double) -> Void)?) {
     self.total = max(0, total)
     self.report = report
   }

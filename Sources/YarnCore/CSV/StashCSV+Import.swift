@@ -215,7 +215,7 @@ extension StashCSV {
   ///   cancelled (checked before each row; nothing is imported).
   public static func importCSV(
     from data: Data, into store: LibraryStore, options: ImportOptions = ImportOptions(),
-    dryRun: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    dryRun: Bool = false, progress: ((Double) -> Void)? = nil
   ) throws -> ImportPlan {
     try importCSV(from: .bytes(data), into: store, options: options, dryRun: dryRun, progress: progress)
   }
@@ -228,7 +228,7 @@ extension StashCSV {
   ///   when the file cannot be opened or read (nothing is imported).
   public static func importCSV(
     from input: CSVInput, into store: LibraryStore, options: ImportOptions = ImportOptions(),
-    dryRun: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+    dryRun: Bool = false, progress: ((Double) -> Void)? = nil
   ) throws -> ImportPlan {
     if dryRun {
       return try store.read {
@@ -318,7 +318,7 @@ extension StashCSV {
   ///   cancelled (checked before each row).
   static func importPlan(
     from input: CSVInput, options: ImportOptions, library: ImportLibrary, destination: Destination,
-    progress: (@Sendable (Double) -> Void)? = nil
+    progress: ((Double) -> Void)? = nil
   ) throws -> ImportPlan {
     var counter = ProgressCounter(total: 1, report: progress)
     var reader = try CSVReader(input: input, delimiter: options.delimiter, lenient: options.lenient)

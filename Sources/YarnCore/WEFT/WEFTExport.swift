@@ -189,7 +189,7 @@ public enum WEFTExport {
   ///   written before an error stay (each whole); the one being written is not kept.
   public static func write(
     from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?,
-    progress: (@Sendable (Double) -> Void)? = nil
+    progress: ((Double) -> Void)? = nil
   ) throws -> Summary {
     let urls = fileNames.map { directory.appendingPathComponent($0) }
     if !force, let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {

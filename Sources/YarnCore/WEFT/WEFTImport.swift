@@ -176,7 +176,7 @@ public enum WEFTImport {
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `StoreError` when the store cannot be read; `CancellationError`.
   public static func plan(
-    _ sources: [Source], store: LibraryStore, now: Date, progress: (@Sendable (Double) -> Void)? = nil
+    _ sources: [Source], store: LibraryStore, now: Date, progress: ((Double) -> Void)? = nil
   ) throws -> Plan {
     try store.read {
       var planner = WEFTPlanner(store: store, now: now)
@@ -201,7 +201,7 @@ public enum WEFTImport {
   /// - Throws: `ImportError` when the plan has problems (nothing is written); `StoreError`
   ///   when the store refuses a change (the transaction is rolled back).
   public static func apply(
-    _ plan: Plan, to store: LibraryStore, progress: (@Sendable (Double) -> Void)? = nil
+    _ plan: Plan, to store: LibraryStore, progress: ((Double) -> Void)? = nil
   ) throws {
     guard plan.problems.isEmpty else { throw ImportError(problems: plan.problems) }
     let total =
