@@ -43,6 +43,19 @@ import Testing
     #expect(close(result, expected), "\(value) \(from) → \(to): \(result), expected \(expected)")
   }
 
+  /// An amount in the put-up's own units converts exactly, not through meters and grams
+  /// (where 3 × 170 yd came back as 510.00000000000006 and 4 × 231 yd as 923.9999999999999).
+  @Test func putUpUnitsConvertExactly() throws {
+    let ball = PutUp(lengthPerSkein: Amount(170, .yard), netWeightPerSkein: Amount(85, .gram))
+    #expect(try convert(3, .skein, .yard, ball) == 510)  // 3 × 170
+    #expect(try convert(510, .yard, .skein, ball) == 3)
+    let palette = PutUp(lengthPerSkein: Amount(231, .yard), netWeightPerSkein: Amount(50, .gram))
+    #expect(try convert(200, .gram, .yard, palette) == 924)  // 200 / 50 × 231
+    #expect(try convert(924, .yard, .gram, palette) == 200)
+    #expect(try convert(150, .gram, .yard, cascade) == 330)  // 1.5 × 220
+    #expect(try convert(2, .skein, .gram, cascade) == 200)
+  }
+
   @Test func metricPutUp() throws {
     #expect(close(try convert(1, .skein, .yard, dropsAlpaca), 182.6334208223972))
     #expect(close(try convert(3, .ounce, .meter, dropsAlpaca), 284.0622217125))
@@ -127,6 +140,15 @@ import Testing
     #expect(left.unit == .skein)
     #expect(abs(left.value - 1) < 1e-12)
     #expect(estimate.unconverted.isEmpty)
+  }
+
+  /// 1000 yd less 3 skeins of 170 yd is 490 yd exactly (was 489.99999999999994, in the CSV
+  /// and JSON too, from a round trip through meters).
+  @Test func sameUnitsLeaveAnExactFigure() throws {
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1000, .yard), putUp: PutUp(lengthPerSkein: Amount(170, .yard))),
+      usages: [.init(projectID: "a", amount: Amount(3, .skein))])
+    #expect(estimate.remaining == Amount(490, .yard))
   }
 
   @Test func incompleteListsWhatIsMissing() throws {

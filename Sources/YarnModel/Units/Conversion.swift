@@ -15,20 +15,29 @@ public struct PutUp: Hashable, Sendable {
     self.netWeightPerSkein = netWeightPerSkein
   }
 
-  /// Meters per skein, when known and usable.
-  var metersPerSkein: Double? {
+  /// The length per skein, when known and usable (a length above 0).
+  var usableLength: Amount? {
     guard let length = lengthPerSkein, length.unit.dimension == .length,
       length.value > 0, length.value.isFinite
     else { return nil }
-    return UnitConversion.toBase(length.value, length.unit)
+    return length
   }
 
-  /// Grams per skein, when known and usable.
-  var gramsPerSkein: Double? {
+  /// The net weight per skein, when known and usable (a mass above 0).
+  var usableNetWeight: Amount? {
     guard let weight = netWeightPerSkein, weight.unit.dimension == .mass,
       weight.value > 0, weight.value.isFinite
     else { return nil }
-    return UnitConversion.toBase(weight.value, weight.unit)
+    return weight
+  }
+
+  /// The usable fact that measures one skein in `dimension` (length or mass).
+  func perSkein(in dimension: YarnUnit.Dimension) -> Amount? {
+    switch dimension {
+    case .length: usableLength
+    case .mass: usableNetWeight
+    case .count: Amount(1, .skein)
+    }
   }
 }
 
@@ -97,7 +106,18 @@ public enum UnitConversion {
     }
   }
 
+  /// `value` in `from` as a number of `to` of the same dimension: itself when the units are
+  /// the same, else through the dimension's base unit.
+  static func within(_ value: Double, from: YarnUnit, to: YarnUnit) -> Double {
+    from == to ? value : fromBase(toBase(value, from), to)
+  }
+
   /// Converts `amount` to `unit`.
+  ///
+  /// Across dimensions the amount goes through the number of skeins, each put-up fact taken
+  /// in its own unit, so that an amount in the put-up's units converts exactly: 3 skeins of
+  /// 170 yd are 510 yd (through meters, 510.00000000000006), 200 g of 231 yd per 50 g are
+  /// 924 yd.
   ///
   /// - Parameters:
   ///   - amount: the amount to convert.
@@ -112,29 +132,17 @@ public enum UnitConversion {
     if amount.unit == unit { return amount }
     let from = amount.unit.dimension
     let to = unit.dimension
-    let base = toBase(amount.value, amount.unit)
-    if from == to { return Amount(fromBase(base, unit), unit) }
+    if from == to { return Amount(within(amount.value, from: amount.unit, to: unit), unit) }
 
-    var missing: [PutUpFact] = []
-    let needsLength = from == .length || to == .length
-    let needsMass = from == .mass || to == .mass
-    if needsLength && putUp.metersPerSkein == nil { missing.append(.lengthPerSkein) }
-    if needsMass && putUp.gramsPerSkein == nil { missing.append(.netWeightPerSkein) }
-    guard missing.isEmpty else { throw ConversionError(from: amount.unit, to: unit, missing: missing) }
-
-    // Through skeins: base value → skeins → target base.
-    let skeins: Double
-    switch from {
-    case .count: skeins = base
-    case .mass: skeins = base / (putUp.gramsPerSkein ?? 1)
-    case .length: skeins = base / (putUp.metersPerSkein ?? 1)
+    let source = putUp.perSkein(in: from)
+    let target = putUp.perSkein(in: to)
+    guard let source, let target else {
+      var missing: [PutUpFact] = []
+      if from == .length || to == .length, putUp.usableLength == nil { missing.append(.lengthPerSkein) }
+      if from == .mass || to == .mass, putUp.usableNetWeight == nil { missing.append(.netWeightPerSkein) }
+      throw ConversionError(from: amount.unit, to: unit, missing: missing)
     }
-    let targetBase: Double
-    switch to {
-    case .count: targetBase = skeins
-    case .mass: targetBase = skeins * (putUp.gramsPerSkein ?? 1)
-    case .length: targetBase = skeins * (putUp.metersPerSkein ?? 1)
-    }
-    return Amount(fromBase(targetBase, unit), unit)
+    let skeins = within(amount.value, from: amount.unit, to: source.unit) / source.value
+    return Amount(within(skeins * target.value, from: target.unit, to: unit), unit)
   }
 }
