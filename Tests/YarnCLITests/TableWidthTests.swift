@@ -126,6 +126,26 @@ import YarnCore
       ])
   }
 
+  /// `stash match`'s unknown yarns shorten MISSING too: ID 8, COLORWAY 8, DYE LOT 7,
+  /// REMAINING 9 and five gaps of 2 leave 20 of 62 columns for NAME (26) and MISSING
+  /// ("no length per skein", 19): NAME 26 → 19, then both in turn to 10. The remaining
+  /// figure is "-" (not in a length), so after the name come 2 + 10 + 9 spaces.
+  @Test func stashMatchCutsWhatIsMissingToFit() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220 Superwash Aran", "--quantity", "3 skeins"])
+    let fitted = try yarn.run(
+      ["stash", "match", "--length", "1000yd"], environment: ["COLUMNS": "62", "YARN_FORCE_TERMINAL": "1"])
+    let lines = fitted.stdout.split(separator: "\n").map(String.init)
+    let table = try #require(lines.firstIndex(of: "Unknown:"))
+    #expect(
+      lines[(table + 1)...].map { String($0.dropFirst(10)) } == [
+        "NAME        COLORWAY  DYE LOT  REMAINING  MISSING",
+        "Cascade 2…" + String(repeating: " ", count: 21) + "-" + String(repeating: " ", count: 10)
+          + "no length…",
+      ])
+  }
+
   /// `time log` (a table written in two passes) fits a terminal too, cutting PROJECT and
   /// NOTE but not the times.
   @Test func theTimeLogFitsATerminal() throws {

@@ -379,7 +379,7 @@ struct StashMatchCommand: ParsableCommand {
     if !unknown.isEmpty {
       text += "\nUnknown:\n"
       var table = Table(
-        ["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING", "MISSING"], shrinkable: [1, 2, 3])
+        ["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING", "MISSING"], shrinkable: [1, 2, 3, 5])
       for entry in unknown {
         table.add(cells(entry) + [entry.missing.map(\.rawValue).joined(separator: ", ")])
       }
