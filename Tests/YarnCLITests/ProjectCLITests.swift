@@ -103,10 +103,14 @@ import Testing
     let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
     let hat = try project(["project", "add", "Hat", "--status", "finished"])
     #expect(hat["finished"] as? String == today)
-    // Leaving finished clears the day.
-    let reopened = try project(["project", "edit", "Hat", "--status", "in-progress"])
+    // Leaving finished clears the day, and says which day went.
+    let reopenedRun = try yarn.ok(["project", "edit", "Hat", "--status", "in-progress", "--json"])
+    let reopened = try #require(try reopenedRun.json() as? [String: Any])
     #expect(reopened["finished"] == nil)
     #expect(reopened["status"] as? String == "in-progress")
+    #expect(
+      reopenedRun.stderr.contains(
+        "its finished day \(today) is cleared, as it is no longer finished ('yarn undo' gives it back)"))
     // --finished alone finishes it on that day; with another status it is refused.
     let finished = try project(["project", "edit", "Hat", "--finished", "2026-11-20"])
     #expect(finished["status"] as? String == "finished")

@@ -314,7 +314,7 @@ struct ProjectEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, changed, json) = try context.write { store in
+    let (before, project, changed, json) = try context.write { store in
       var project = try References.project(reference, in: store)
       let before = project
       if let newName { project.name = newName }
@@ -323,7 +323,9 @@ struct ProjectEdit: ParsableCommand {
       details.apply(to: &project)
       try store.update(project)
       let toolsChanged = try needleFields.link(projectID: project.id, in: store)
-      return (project, project != before || toolsChanged, try context.projectJSON(project, in: store))
+      return (
+        before, project, project != before || toolsChanged, try context.projectJSON(project, in: store)
+      )
     }
     if let json { try context.printJSON(json) }
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
@@ -331,6 +333,11 @@ struct ProjectEdit: ParsableCommand {
       changed
         ? "updated project \(project.name) (\(shownID(project.id)))"
         : "project \(project.name) (\(shownID(project.id))) already had those values; nothing changed")
+    // Leaving `finished` clears the day by the rule of status and days: say which day went.
+    if let day = before.finished, project.finished == nil {
+      context.message(
+        "its finished day \(day) is cleared, as it is no longer finished ('yarn undo' gives it back)")
+    }
   }
 }
 
