@@ -142,7 +142,7 @@ extension ExitCode {
         + "or read-only), or a restore into a library that is not empty was given neither "
         + "--replace nor --merge."
     case .ioError: "An error while reading or writing."
-    case .tempFail: "The library stayed busy (another yarn is writing); try again."
+    case .tempFail: "The library stayed busy (other commands were writing to it); try again."
     case .interrupted: "Stopped by Ctrl-C (SIGINT); the library is as it was."
     case .terminated: "Stopped by SIGTERM; the library is as it was."
     }

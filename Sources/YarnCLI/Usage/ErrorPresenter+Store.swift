@@ -237,7 +237,7 @@ extension ErrorPresenter {
     switch error {
     case .busy:
       return ErrorReport(
-        message: message, hint: "another yarn process is using the library; try again",
+        message: message, hint: "other yarn commands (or another program) are writing to the library; try again",
         code: .tempFail)
     case .removalRefused:
       return ErrorReport(

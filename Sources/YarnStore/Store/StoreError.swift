@@ -162,7 +162,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "cannot upgrade the library's database from schema version \(from) to \(to) "
         + "(it is left as it was): \(reason)"
     case .busy:
-      return "the library is busy: another yarn process held it locked for more than "
+      return "the library is busy: other processes kept it locked for more than "
         + "\(LibraryStore.busyTimeoutMilliseconds / 1000) seconds"
     case .newerSchema(let found, let known):
       return "the library's database has schema version \(found), but this yarn knows only "
