@@ -54,11 +54,16 @@ import Testing
     #expect(refused.status == 65)
     #expect(
       refused.stderr.hasPrefix(
-        "error: removing project \"Flax\" would also remove 1 note and 1 time session\n"))
+        "error: removing project \"Flax\" would also remove 1 note and 1 time session\n"
+          + "hint: add --force to remove it with them ('yarn undo' right after gives them back)\n"))
     #expect(try yarn.librarySnapshot() == before)
-    _ = try yarn.ok(["project", "rm", "Flax", "--force"])
+    // What went with it is said, as `stash rm` and `tool rm` say it.
+    let forced = try yarn.ok(["project", "rm", "Flax", "--force"])
+    #expect(forced.stderr.contains(" with 1 note, 1 time session\n"))
     _ = try yarn.ok(["project", "add", "Empty"])
-    _ = try yarn.ok(["project", "rm", "Empty"])
+    let empty = try yarn.ok(["project", "rm", "Empty"])
+    #expect(empty.stderr.hasPrefix("removed project Empty ("))
+    #expect(!empty.stderr.contains(" with "))
     let left = try yarn.ok(["project", "list", "--json"]).json() as? [Any]
     #expect(left?.isEmpty == true)
   }

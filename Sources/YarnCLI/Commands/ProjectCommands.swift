@@ -349,8 +349,8 @@ struct ProjectRemove: ParsableCommand {
       discussion: """
         A project with notes, photos, a pattern PDF or time sessions is removed only with
         --force, since they go with it; so is a finished one, since what it used of the stash
-        then stops counting against it. The error lists them. Make a backup first ('yarn
-        backup create') to keep them. --json prints the project removed.
+        then stops counting against it. The error lists them; 'yarn undo' right after a
+        removal gives them back. --json prints the project removed.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.flag("force", "Remove it even though what is listed goes with it.")],
@@ -366,15 +366,15 @@ struct ProjectRemove: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (project, json) = try context.write { store in
+    let (project, json, effects) = try context.write { store in
       let project = try References.project(reference, in: store)
       // The seconds it had: read before its sessions go with it.
       let json = try context.projectJSON(project, in: store)
-      try store.deleteProject(id: project.id, force: force)
-      return (project, json)
+      return (project, json, try store.deleteProject(id: project.id, force: force))
     }
     if let json { try context.printJSON(json) }
-    context.message("removed project \(project.name) (\(shownID(project.id)))")
+    let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
+    context.message("removed project \(project.name) (\(shownID(project.id)))\(with)")
   }
 }
 

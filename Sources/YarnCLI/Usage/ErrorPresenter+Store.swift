@@ -242,7 +242,7 @@ extension ErrorPresenter {
     case .removalRefused:
       return ErrorReport(
         message: message,
-        hint: "add --force to remove it with them (make a backup first with 'yarn backup create')",
+        hint: "add --force to remove it with them ('yarn undo' right after gives them back)",
         code: .dataError)
     case .sessionAlreadyRunning:
       return ErrorReport(message: message, hint: "stop it first with 'yarn time stop'", code: .dataError)
