@@ -73,17 +73,25 @@ import YarnCore
     // An add names the tool by its name alone: the ID made for it was never stored.
     let bare = try yarn.run(["tool", "add", "Bare", "--kind", "straight"])
     #expect(bare.status == 65)
-    #expect(bare.stderr == "error: tool Bare: size is missing; only a cable has no size\n")
+    #expect(
+      bare.stderr
+        == "error: tool Bare: size is missing; only a cable has no size\n"
+        + "hint: give its size with --size, such as 4.5mm, US 7 or H-8\n")
     let sized = try yarn.run(["tool", "add", "Cable", "--kind", "cable", "--size", "5mm"])
     #expect(sized.status == 65)
-    #expect(sized.stderr == "error: tool Cable: size is given; a cable has no size\n")
+    #expect(
+      sized.stderr
+        == "error: tool Cable: size is given; a cable has no size\nhint: leave out --size for a cable\n")
     // An edit that breaks the rule names the tool as the commands do, by name and short ID.
     let redID = try #require(try yarn.ok(["--json", "tool", "show", "Red Lace"]).json() as? [String: Any])[
       "id"]
     let redShort = try #require((redID as? String)?.prefix(8))
     let recut = try yarn.run(["tool", "edit", "Red Lace", "--kind", "cable"])
     #expect(recut.status == 65)
-    #expect(recut.stderr == "error: tool Red Lace (\(redShort)): size is given; a cable has no size\n")
+    #expect(
+      recut.stderr
+        == "error: tool Red Lace (\(redShort)): size is given; a cable has no size\n"
+        + "hint: clear the size with --size \"\" when it becomes a cable\n")
     #expect(try yarn.run(["tool", "add", "X", "--kind", "loom", "--size", "5mm"]).status == 64)
     #expect(try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "-3mm"]).status == 64)
     #expect(

@@ -237,7 +237,8 @@ extension ErrorPresenter {
     switch error {
     case .busy:
       return ErrorReport(
-        message: message, hint: "other yarn commands (or another program) are writing to the library; try again",
+        message: message,
+        hint: "other yarn commands (or another program) are writing to the library; try again",
         code: .tempFail)
     case .removalRefused:
       return ErrorReport(
@@ -264,6 +265,17 @@ extension ErrorPresenter {
         case "project finish":
           "give --on a day on or after the started day, or change the started day with 'yarn project edit'"
         default: "change the project's days or status with 'yarn project edit'"
+        }
+      return ErrorReport(message: message, hint: hint, code: .dataError)
+    case .brokenRule(.tool, _, _, let violation) where violation.field == "size":
+      // A cable has no size, every other kind one (`Tool.ruleViolations`): name the option.
+      let given = violation.reason.hasPrefix("is given")
+      let hint =
+        switch (command.dropFirst().joined(separator: " "), given) {
+        case ("tool add", true): "leave out --size for a cable"
+        case ("tool edit", true): "clear the size with --size \"\" when it becomes a cable"
+        case (_, true): "a cable is given no size"
+        case (_, false): "give its size with --size, such as 4.5mm, US 7 or H-8"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
