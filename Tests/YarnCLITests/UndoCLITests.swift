@@ -185,7 +185,9 @@ import Testing
       undo.stderr.hasPrefix(
         "error: cannot reverse \"yarn stash rm Rios --force\": the "
           + "library was changed outside yarn since (the file of attachment \(digest) is missing "
-          + "from attachments/)\n"), "\(undo.stderr)")
+          + "from attachments/)\nhint: the library is as it was; put back what was changed outside "
+          + "yarn (a backup holds it) and undo again, or go on without undoing this change\n"),
+      "\(undo.stderr)")
     #expect(try items(yarn) == before)
   }
 

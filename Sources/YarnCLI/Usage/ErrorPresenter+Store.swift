@@ -296,7 +296,12 @@ extension ErrorPresenter {
             + "yarn backup restore \"\($0)\" --replace"
         }, code: .dataError)
     case .cannotUndo(.broken):
-      return ErrorReport(message: message, hint: "the library is as it was", code: .dataError)
+      // Older changes wait behind this one: say what lets the history go on.
+      return ErrorReport(
+        message: message,
+        hint: "the library is as it was; put back what was changed outside yarn (a backup "
+          + "holds it) and undo again, or go on without undoing this change",
+        code: .dataError)
     case .database(let database) where [11, 26].contains(database.primaryCode):
       // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), sqlite.org/rescode.html.
       return ErrorReport(
