@@ -319,6 +319,37 @@ import Testing
     #expect((try byPrefix.json() as? [String: Any])?["colorway"] as? String == "Navy")
   }
 
+  /// An add or a rename to a name another item of its kind has (case, spaces around and
+  /// Unicode form aside) is kept, with a warning even under --quiet: a reference by that
+  /// name then fits both. A name of its own, or an edit that keeps the name, warns of nothing.
+  @Test func aNameAnotherItemHasIsWarnedOf() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Café Lace"])
+    let first = try #require(
+      (try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])?.first?["id"] as? String)
+    // "Cafe" + U+0301 COMBINING ACUTE ACCENT: the same name in NFD.
+    let nfd = try yarn.ok(["stash", "add", "  CAFE\u{301} LACE", "-q"])
+    #expect(
+      nfd.stderr
+        == "warning: another yarn is named \"Café Lace\" (\(first.prefix(8))) too; name them by ID, or rename one\n"
+    )
+    try yarn.ok(["project", "add", "Hitchhiker"])
+    try yarn.ok(["project", "add", "Chunky Cowl"])
+    let renamed = try yarn.ok(["project", "edit", "Chunky Cowl", "--name", "hitchhiker"])
+    #expect(renamed.stderr.contains("warning: another project is named \"Hitchhiker\" ("))
+    let third = try yarn.ok(["project", "add", "HITCHHIKER"])
+    #expect(
+      third.stderr.hasSuffix(
+        "warning: 2 other projects are named \"HITCHHIKER\" too; name them by ID, or rename one\n"))
+    try yarn.ok(["tool", "add", "Addi", "--kind", "circular", "--size", "4mm"])
+    let tool = try yarn.ok(["tool", "add", "addi", "--kind", "hook", "--size", "5mm"])
+    #expect(tool.stderr.contains("warning: another tool is named \"Addi\" ("))
+    // Its own name: nothing to warn of, nor when an edit leaves the name as it was.
+    #expect(!(try yarn.ok(["stash", "add", "Rios"]).stderr.contains("warning")))
+    #expect(!(try yarn.ok(["stash", "edit", first, "--brand", "Malabrigo"]).stderr.contains("warning")))
+  }
+
   @Test func editClearsWithAnEmptyValueAndQuietSilences() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

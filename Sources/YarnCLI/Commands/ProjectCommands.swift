@@ -128,13 +128,19 @@ struct ProjectAdd: ParsableCommand {
     fields.apply(to: &project, today: context.today)
     needleFields.apply(to: &project)
     details.apply(to: &project)
-    let json = try context.write { store in
+    let (json, namesakes) = try context.write { store in
       try store.insert(project)
       _ = try needleFields.link(projectID: project.id, in: store)
-      return try context.projectJSON(project, in: store)
+      return (
+        try context.projectJSON(project, in: store),
+        try store.namesakes(of: project.name, kind: .project, besides: project.id)
+      )
     }
     if let json { try context.printJSON(json) }
     context.message("added project \(project.name) (\(shownID(project.id)))")
+    if let warning = context.namesakesWarning(namesakes, kind: .project, name: project.name) {
+      context.warning(warning)
+    }
   }
 }
 
@@ -314,7 +320,7 @@ struct ProjectEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (before, project, changed, json) = try context.write { store in
+    let (before, project, changed, json, namesakes) = try context.write { store in
       var project = try References.project(reference, in: store)
       let before = project
       if let newName { project.name = newName }
@@ -323,8 +329,12 @@ struct ProjectEdit: ParsableCommand {
       details.apply(to: &project)
       try store.update(project)
       let toolsChanged = try needleFields.link(projectID: project.id, in: store)
+      let namesakes =
+        project.name == before.name
+        ? [] : try store.namesakes(of: project.name, kind: .project, besides: project.id)
       return (
-        before, project, project != before || toolsChanged, try context.projectJSON(project, in: store)
+        before, project, project != before || toolsChanged, try context.projectJSON(project, in: store),
+        namesakes
       )
     }
     if let json { try context.printJSON(json) }
@@ -337,6 +347,9 @@ struct ProjectEdit: ParsableCommand {
     if let day = before.finished, project.finished == nil {
       context.message(
         "its finished day \(day) is cleared, as it is no longer finished ('yarn undo' gives it back)")
+    }
+    if let warning = context.namesakesWarning(namesakes, kind: .project, name: project.name) {
+      context.warning(warning)
     }
   }
 }

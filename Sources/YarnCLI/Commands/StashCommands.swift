@@ -178,12 +178,18 @@ struct StashAdd: ParsableCommand {
     var yarn = Yarn(id: Identifier.make(), name: name)
     fields.apply(to: &yarn)
     if yarn.dateAdded == nil { yarn.dateAdded = context.today }
-    try context.write { store in try store.insert(yarn) }
+    let namesakes = try context.write { store in
+      try store.insert(yarn)
+      return try store.namesakes(of: yarn.name, kind: .yarn, besides: yarn.id)
+    }
     if context.global.json {
       try context.printJSON(
         YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
     context.message("added yarn \(yarn.name) (\(shownID(yarn.id)))")
+    if let warning = context.namesakesWarning(namesakes, kind: .yarn, name: yarn.name) {
+      context.warning(warning)
+    }
   }
 }
 
@@ -497,13 +503,15 @@ struct StashEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (yarn, uses, changed) = try context.write { store in
+    let (yarn, uses, changed, namesakes) = try context.write { store in
       var yarn = try References.yarn(reference, in: store)
       let before = yarn
       if let newName { yarn.name = newName }
       fields.apply(to: &yarn)
       try store.update(yarn)
-      return (yarn, try store.uses(ofYarn: yarn.id), yarn != before)
+      let namesakes =
+        yarn.name == before.name ? [] : try store.namesakes(of: yarn.name, kind: .yarn, besides: yarn.id)
+      return (yarn, try store.uses(ofYarn: yarn.id), yarn != before, namesakes)
     }
     if context.global.json {
       try context.printJSON(
@@ -517,6 +525,9 @@ struct StashEdit: ParsableCommand {
       changed
         ? "updated yarn \(yarn.name) (\(shownID(yarn.id)))"
         : "yarn \(yarn.name) (\(shownID(yarn.id))) already had those values; nothing changed")
+    if let warning = context.namesakesWarning(namesakes, kind: .yarn, name: yarn.name) {
+      context.warning(warning)
+    }
   }
 }
 

@@ -200,9 +200,15 @@ struct ToolAdd: ParsableCommand {
   func run(in context: Context) throws {
     var tool = Tool(id: Identifier.make(), name: name, kind: fields.kind ?? .straight)
     fields.apply(to: &tool)
-    try context.write { store in try store.insert(tool) }
+    let namesakes = try context.write { store in
+      try store.insert(tool)
+      return try store.namesakes(of: tool.name, kind: .tool, besides: tool.id)
+    }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: [:])) }
     context.message("added tool \(tool.name) (\(shownID(tool.id)))")
+    if let warning = context.namesakesWarning(namesakes, kind: .tool, name: tool.name) {
+      context.warning(warning)
+    }
   }
 }
 
@@ -311,19 +317,24 @@ struct ToolEdit: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (tool, names, changed) = try context.write { store in
+    let (tool, names, changed, namesakes) = try context.write { store in
       var tool = try ToolReferences.tool(reference, in: store)
       let before = tool
       if let newName { tool.name = newName }
       fields.apply(to: &tool)
       try store.update(tool)
-      return (tool, try projectNames(of: [tool], in: store), tool != before)
+      let namesakes =
+        tool.name == before.name ? [] : try store.namesakes(of: tool.name, kind: .tool, besides: tool.id)
+      return (tool, try projectNames(of: [tool], in: store), tool != before, namesakes)
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
     context.message(
       changed
         ? "updated tool \(tool.name) (\(shownID(tool.id)))"
         : "tool \(tool.name) (\(shownID(tool.id))) already had those values; nothing changed")
+    if let warning = context.namesakesWarning(namesakes, kind: .tool, name: tool.name) {
+      context.warning(warning)
+    }
   }
 }
 

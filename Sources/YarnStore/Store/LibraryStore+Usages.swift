@@ -201,6 +201,25 @@ extension LibraryStore {
     }
   }
 
+  /// The other yarns, projects or tools named `name` as a reference compares names
+  /// (`Lookup.key`: case, spaces around it and Unicode form aside), by the name key's index:
+  /// the items a reference by that name would fit besides the one `id`, in the order added.
+  ///
+  /// - Parameters:
+  ///   - name: the name given to the item `id`.
+  ///   - kind: `.yarn`, `.project` or `.tool` (any other kind has no name: empty).
+  ///   - id: the item itself, left out.
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  public func namesakes(of name: String, kind: StoreError.Kind, besides id: String) throws -> [ItemName] {
+    guard [.yarn, .project, .tool].contains(kind) else { return [] }
+    return try read {
+      try connection.query(
+        "SELECT id, name FROM \(kind.rawValue) WHERE name_key = ? AND id <> ? ORDER BY seq",
+        [.text(Lookup.key(name)), .text(id)]
+      ) { ItemName(id: $0.text(0) ?? "", name: $0.text(1) ?? "") }
+    }
+  }
+
   func names(of table: String, mayMatch text: String) throws -> [ItemName] {
     let key = Lookup.key(text)
     let end = LibraryStore.keyRangeEnd(key)
