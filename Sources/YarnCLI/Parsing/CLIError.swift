@@ -14,8 +14,9 @@ enum CLIError: Error, Equatable {
   case commandAfterTerminator(command: [String], given: String)
   /// Thrown when a group (`yarn stash`) is given without a subcommand.
   case missingSubcommand(command: [String])
-  /// Thrown when an option is not known to the command; `suggestion` is the nearest option.
-  case unknownOption(command: [String], given: String, suggestion: String?)
+  /// Thrown when an option is not known to the command; `suggestions` are the options it
+  /// may mean (`EditDistance.suggestions(for:in:)`): the nearest, or all those it begins.
+  case unknownOption(command: [String], given: String, suggestions: [String])
   /// Thrown when an option that takes a value comes last with none.
   case missingValue(command: [String], option: String)
   /// Thrown when a flag is given a value (`--force=yes`).

@@ -117,9 +117,12 @@ enum ErrorPresenter {
         path.last.map { CommandTree.visibleSubcommands(of: $0) }?.map { $0.configuration.name } ?? []
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
-    case .unknownOption(let command, let given, let suggestion):
+    case .unknownOption(let command, let given, let suggestions):
       report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
-      if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+      let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
+      if !suggestions.isEmpty {
+        report.hint = withHint("did you mean \(suggestions.count == 1 ? "" : "one of ")\(quoted)?")
+      }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
     case .flagWithValue(_, let option):
