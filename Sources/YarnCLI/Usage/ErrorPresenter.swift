@@ -175,7 +175,7 @@ enum ErrorPresenter {
       report.message = "cannot read '\(path)': \(reason)"
       report.hint =
         path == InputSource.standardInputName
-        ? "pipe the file in (COMMAND - < FILE), or name the file" : "give a regular file"
+        ? "pipe the input in (COMMAND - < FILE)" : "give a regular file"
     case .outputExists(let path):
       report.code = .cannotCreate
       report.message = "'\(path)' already exists"
