@@ -641,7 +641,10 @@ struct RestorePlan {
             kind: "session", id: session.id, name: nil,
             reason: "from \(JSONCoding.formatInstant(mine.start)) to "
               + "\(mine.end.map { JSONCoding.formatInstant($0) } ?? "now (running)"), "
-              + TimeError.overlaps(other, projectName: projectName).description))
+              + "it "
+              + TimeError.overlapping(
+                other, projectName: projectName, instant: JSONCoding.formatInstant,
+                id: Rules.shown(id: other.id))))
       }
     }
     // At most one session runs: one the backup adds while the library has another.
