@@ -157,6 +157,15 @@ import Testing
     #expect(
       try yarn.ok(["stash", "edit", "Rios", "--colorway", "Blue"]).stderr.hasPrefix("updated yarn Rios"))
     #expect((try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count == 3)
+    // QA: a session's edit printed the session as changed.
+    let session = try #require(
+      (try yarn.ok(["time", "add", "Hat", "--from", "2026-03-29T14:00:00Z", "--duration", "1h", "--json"])
+        .json()
+        as? [String: Any])?["id"] as? String)
+    #expect(try yarn.ok(["time", "edit", session, "--note", "cuffs"]).stderr.hasPrefix("session "))
+    let same = try yarn.ok(["time", "edit", session, "--note", "cuffs", "--from", "2026-03-29T14:00:00Z"])
+    #expect(same.stderr == "session \(session.prefix(8)) on Hat already had those values; nothing changed\n")
+    #expect((try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count == 5)
   }
 
   @Test func theLabelIsTheCommandLineWithoutTheLibrary() throws {
