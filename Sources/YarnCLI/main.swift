@@ -14,8 +14,8 @@ import YarnCore
 
 // A closed standard input (`yarn stash import - <&-`) would let the next descriptor opened
 // (the runtime's) take number 0, and `-` would then read that: /dev/null is put there first,
-// which reads as empty (`standard input is empty`, 66).
-if fcntl(0, F_GETFD) == -1 { _ = open("/dev/null", O_RDONLY) }
+// open for writing only, which `StandardInput.readAll` refuses as closed (66).
+if fcntl(0, F_GETFD) == -1 { _ = open("/dev/null", O_WRONLY) }
 
 // Writing to a closed pipe (`yarn stash list | head -1`) fails with EPIPE instead of killing
 // the process, so that the error is reported and the store closed.

@@ -203,7 +203,8 @@ import YarnCore
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
     for index in 0..<10 {
-      let bytes = Data((0..<500_000).map { _ in UInt8.random(in: 0...255) })
+      // A JPEG's first bytes, as `attach` checks them.
+      let bytes = Data([0xFF, 0xD8, 0xFF] + (3..<500_000).map { _ in UInt8.random(in: 0...255) })
       let photo = try yarn.file("p\(index).jpg", bytes)
       try yarn.ok(["stash", "attach", "Cascade 220", photo.path])
     }

@@ -55,8 +55,8 @@ import YarnCore
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Rios"])
     try yarn.ok(["project", "add", "Flax"])
-    let abc = try yarn.file("front.jpg", Data("abc".utf8))
-    let xyz = try yarn.file("back.jpg", Data("xyz".utf8))
+    let abc = try yarn.file("front.jpg", YarnRunner.jpeg("abc"))
+    let xyz = try yarn.file("back.jpg", YarnRunner.jpeg("xyz"))
     try yarn.ok(["stash", "attach", "Rios", abc.path])
     try yarn.ok(["stash", "attach", "Rios", xyz.path])
     try yarn.ok(["project", "attach", "Flax", abc.path])
@@ -73,9 +73,9 @@ import YarnCore
     #expect((try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])?["pattern"] == nil)
     let pdf = try yarn.file("back.pdf", Data("\n%PDF-1.4\n%%EOF\n".utf8))
     try yarn.ok(["project", "attach", "Flax", pdf.path, "--pattern"])
-    // SHA-256("abc"), FIPS 180-2 appendix B.1.
-    let abcDigest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    let stored = yarn.library.appendingPathComponent("attachments/ba/" + abcDigest)
+    // SHA-256 of FF D8 FF E0 "abc" (Python's hashlib).
+    let abcDigest = "964dbefaad551579b528d6dcd6d448aecba5f9017e9bf4c291c257aa10389b78"
+    let stored = yarn.library.appendingPathComponent("attachments/96/" + abcDigest)
 
     // By file name (case-insensitive): the yarn's photo goes; the project still uses the file.
     let detached = try #require(
@@ -84,12 +84,12 @@ import YarnCore
     #expect(FileManager.default.fileExists(atPath: stored.path))
     // By SHA-256 prefix: the last use goes; the file stays while `yarn undo` can bring the
     // photo back (it goes once the history forgets the change: UndoHistoryTests).
-    try yarn.ok(["project", "detach", "Flax", "ba78"])
+    try yarn.ok(["project", "detach", "Flax", "964d"])
     #expect(FileManager.default.fileExists(atPath: stored.path))
     try yarn.ok(["undo"])
     let back = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
     #expect((back["photos"] as? [[String: Any]])?.map { $0["sha256"] as? String } == [abcDigest])
-    try yarn.ok(["project", "detach", "Flax", "ba78"])
+    try yarn.ok(["project", "detach", "Flax", "964d"])
 
     try yarn.ok(["project", "detach", "Flax", "--pattern"])
     let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
@@ -107,12 +107,39 @@ import YarnCore
       #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
     }
     // The same file attached twice under one name: one detach removes one of them.
-    let again = try yarn.file("back.jpg", Data("xyz".utf8))
+    let again = try yarn.file("back.jpg", YarnRunner.jpeg("xyz"))
     try yarn.ok(["stash", "attach", "Rios", again.path])
     try yarn.ok(["stash", "detach", "Rios", "back.jpg"])
     // The yarn's other photo is untouched.
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])
+  }
+
+  /// QA: a text file named `x.png` was attached as a PNG photo. A photo's first bytes must
+  /// be those of the image type its extension names (65, naming the file); nothing changes.
+  @Test func aPhotoWhoseBytesAreNotOfItsExtensionsTypeIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let before = try yarn.librarySnapshot()
+    let text = try yarn.file("x.png", Data("hello\n".utf8))
+    // A JPEG's bytes under a .png name are not a PNG either.
+    let jpeg = try yarn.file("y.PNG", YarnRunner.jpeg("abc"))
+    for (file, type) in [(text, "PNG"), (jpeg, "PNG")] {
+      for command in [["stash", "attach", "Rios", file.path], ["project", "attach", "Flax", file.path]] {
+        let refused = try yarn.run(command)
+        #expect(refused.status == 65, "\(command): \(refused.stderr)")
+        #expect(
+          refused.stderr.hasPrefix(
+            "error: \(file.path) is not a \(type) image: its first bytes are not those of a \(type) file\n"),
+          "\(refused.stderr)")
+      }
+    }
+    #expect(try yarn.librarySnapshot() == before)
+    // Its bytes under the right name, and a type yarn does not check, are attached.
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("y.jpeg", YarnRunner.jpeg("abc")).path])
+    try yarn.ok(["project", "attach", "Flax", try yarn.file("notes.txt", Data("hello\n".utf8)).path])
   }
 
   /// Two photos whose names differ only by Unicode form (`Café.jpg` in NFC and in NFD): the
@@ -124,8 +151,8 @@ import YarnCore
     try yarn.ok(["stash", "add", "Rios"])
     let composed = "Caf\u{E9}.jpg"
     let decomposed = "Cafe\u{301}.jpg"
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file(composed, Data("one".utf8)).path])
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file(decomposed, Data("two".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file(composed, YarnRunner.jpeg("one")).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file(decomposed, YarnRunner.jpeg("two")).path])
     #expect(try yarn.run(["stash", "detach", "Rios", "CAF\u{C9}.JPG"]).status == 64)
     try yarn.ok(["stash", "detach", "Rios", decomposed])
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
@@ -142,7 +169,7 @@ import YarnCore
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Rios"])
     try yarn.ok(["project", "add", "Flax"])
-    let odd = try yarn.file("we\tird\nname.jpg", Data("abc".utf8))
+    let odd = try yarn.file("we\tird\nname.jpg", YarnRunner.jpeg("abc"))
     let attached = try yarn.ok(["stash", "attach", "Rios", odd.path])
     #expect(attached.stderr == "attached we\\tird\\nname.jpg to yarn Rios\n")
     // The same name, now a PDF's bytes (`%PDF-`, 5 bytes), as the project's pattern.
@@ -150,7 +177,7 @@ import YarnCore
     let pattern = try yarn.ok(["project", "attach", "Flax", odd.path, "--pattern"])
     #expect(pattern.stderr.hasPrefix("attached we\\tird\\nname.jpg to project Flax "))
     let shown = try yarn.ok(["stash", "show", "Rios"]).stdout
-    #expect(shown.contains("we\\tird\\nname.jpg (image/jpeg, 3 bytes)\n"))
+    #expect(shown.contains("we\\tird\\nname.jpg (image/jpeg, 7 bytes)\n"))
     let project = try yarn.ok(["project", "show", "Flax"]).stdout
     #expect(project.contains("we\\tird\\nname.jpg (5 bytes)"))
     let json = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
@@ -196,7 +223,7 @@ import YarnCore
     try yarn.ok(["project", "add", "Flax"])
     try yarn.ok(["project", "use", "Flax", "Rios", "1 skein"])
     try yarn.ok(["project", "finish", "Flax", "--on", "2026-11-01"])
-    let photo = try yarn.file("rios.jpg", Data("abc".utf8))
+    let photo = try yarn.file("rios.jpg", YarnRunner.jpeg("abc"))
     try yarn.ok(["stash", "attach", "Rios", photo.path])
     try yarn.ok(["note", "add", "--yarn", "Rios", "soft"])
     let before = try yarn.librarySnapshot()

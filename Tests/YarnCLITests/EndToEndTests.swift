@@ -98,6 +98,22 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: the start of several options (`--col`) was offered none of them.
+  @Test func anAmbiguousOptionPrefixListsTheOptionsItBegins() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let result = try yarn.run(["stash", "add", "Cascade 220", "--col", "Ruby"])
+    #expect(result.status == 64)
+    #expect(
+      result.stderr == """
+        error: unknown option '--col' for 'yarn stash add'
+        usage: yarn stash add <name> [<options>]
+        hint: did you mean one of '--colorway', '--color-family'? (see 'yarn stash add --help')
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   /// `yarn -- stash list`: the hint must not suggest the very word given.
   @Test func commandWordAfterDoubleDash() throws {
     let yarn = try YarnRunner()

@@ -153,14 +153,14 @@ private func usageError(_ arguments: [String]) -> CLIError? {
   @Test func unknownOptionSuggestsNearest() {
     #expect(
       usageError(["thing", "add", "x", "--brnd", "y"])
-        == .unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestion: "--brand"))
+        == .unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestions: ["--brand"]))
     #expect(
       usageError(["thing", "add", "x", "--colourway=Ruby"])
         == .unknownOption(
-          command: ["tool", "thing", "add"], given: "--colourway", suggestion: "--colorway"))
+          command: ["tool", "thing", "add"], given: "--colourway", suggestions: ["--colorway"]))
     #expect(
       usageError(["thing", "add", "x", "--zzzzzzzz"])
-        == .unknownOption(command: ["tool", "thing", "add"], given: "--zzzzzzzz", suggestion: nil))
+        == .unknownOption(command: ["tool", "thing", "add"], given: "--zzzzzzzz", suggestions: []))
   }
 
   @Test func unknownCommandSuggestsNearest() {
@@ -277,6 +277,13 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.nearest(to: "--weigth", in: options) == "--weight")
     // The start of two is no answer by itself; a dash alone says nothing.
     #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
+    // QA: the start of two or more offers them all, in their order.
+    let add = ["--brand", "--colorway", "--color-family", "--status", "--stashed", "--stored-in"]
+    #expect(EditDistance.suggestions(for: "--col", in: add) == ["--colorway", "--color-family"])
+    #expect(EditDistance.suggestions(for: "--st", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.suggestions(for: "--brnd", in: add) == ["--brand"])
+    #expect(EditDistance.suggestions(for: "--s", in: add).isEmpty)
+    #expect(EditDistance.suggestions(for: "--", in: add).isEmpty)
   }
 
   /// `help` and `completions` print no JSON: `--json` is an unknown option for them, before
@@ -297,7 +304,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
       (["--json", "completions", "zsh"], ["yarn", "completions"]),
     ] {
       #expect(
-        error(arguments) == .unknownOption(command: command, given: "--json", suggestion: nil), "\(arguments)"
+        error(arguments) == .unknownOption(command: command, given: "--json", suggestions: []), "\(arguments)"
       )
     }
     #expect(error(["--json", "stash", "list"]) == nil && error(["undo", "--list", "--json"]) == nil)
@@ -316,7 +323,8 @@ private func usageError(_ arguments: [String]) -> CLIError? {
 
   @Test func usageErrorReport() {
     let report = ErrorPresenter.report(
-      for: CLIError.unknownOption(command: ["tool", "thing", "add"], given: "--brnd", suggestion: "--brand"),
+      for: CLIError.unknownOption(
+        command: ["tool", "thing", "add"], given: "--brnd", suggestions: ["--brand"]),
       root: TestRoot.self)
     #expect(report.code == .usage)
     #expect(

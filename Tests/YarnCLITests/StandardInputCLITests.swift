@@ -55,12 +55,16 @@ import YarnCore
     }
   }
 
-  /// A closed standard input (`<&-`) reads as empty: it hung, reading the descriptor the
-  /// runtime had opened in its place.
+  /// A closed standard input (`<&-`) is refused as closed, by every `-` alike: it hung,
+  /// reading the descriptor the runtime had opened in its place; then it read as empty, and a
+  /// note's text as blank (QA: 65).
   @Test func aClosedStandardInputIsRefusedAtOnce() throws {
     try Self.withBackup { yarn, env, zip in
       guard let executable = YarnRunner.executable else { return }
-      for command in ["stash import -", "backup verify -", "backup restore -"] {
+      for command in [
+        "stash import -", "backup verify -", "backup restore -", "weft import -", "note add --yarn Rios -",
+        "note edit 1234 -",
+      ] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
@@ -73,7 +77,7 @@ import YarnCore
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 66, "\(command): \(text)")
-        #expect(text.contains("error: cannot read 'standard input': it is empty"), "\(command): \(text)")
+        #expect(text.hasPrefix("error: cannot read 'standard input': it is closed\n"), "\(command): \(text)")
       }
       #expect(try Self.leftovers(env).isEmpty)
     }

@@ -36,7 +36,7 @@ import Testing
   @Test func everyKindOfChangeIsUndoneAndRedone() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    let photo = try yarn.file("swatch.jpg", Data("abc".utf8))
+    let photo = try yarn.file("swatch.jpg", YarnRunner.jpeg("abc"))
     let pdf = try yarn.file("hat.pdf", Data("%PDF-1.4\n".utf8))
     try expectUndone(
       ["stash", "add", "Rios", "--brand", "Malabrigo", "--quantity", "3 skeins"], in: yarn)
@@ -97,7 +97,7 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Rios"])
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file("swatch.jpg", Data("abc".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("swatch.jpg", YarnRunner.jpeg("abc")).path])
     try yarn.ok(["note", "add", "--yarn", "Rios", "pools", "in", "stripes"])
     let shown = try yarn.ok(["stash", "show", "Rios", "--json"]).stdout
     try yarn.ok(["stash", "rm", "Rios", "--force"])
@@ -109,10 +109,10 @@ import Testing
     // The local time (TZ=UTC) it was made, then what it had done.
     #expect(undo.hasSuffix("); it had removed 1 yarn, 1 note and 1 photo\n"), "\(undo)")
     #expect(try yarn.ok(["stash", "show", "Rios", "--json"]).stdout == shown)
-    // SHA-256("abc"), FIPS 180-2 appendix B.1: the photo's bytes are back too.
-    let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-    let file = yarn.library.appendingPathComponent("attachments/ba/" + digest)
-    #expect(try Data(contentsOf: file) == Data("abc".utf8))
+    // SHA-256 of FF D8 FF E0 "abc" (Python's hashlib): the photo's bytes are back too.
+    let digest = "964dbefaad551579b528d6dcd6d448aecba5f9017e9bf4c291c257aa10389b78"
+    let file = yarn.library.appendingPathComponent("attachments/96/" + digest)
+    #expect(try Data(contentsOf: file) == YarnRunner.jpeg("abc"))
   }
 
   /// What a change did is counted as people see it: one more photo or usage is one added,
@@ -123,8 +123,8 @@ import Testing
     try yarn.ok(["stash", "add", "Rios"])
     try yarn.ok(["stash", "add", "Arroyo"])
     try yarn.ok(["project", "add", "Hat"])
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", Data("abc".utf8)).path])
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file("b.jpg", Data("xyz".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", YarnRunner.jpeg("abc")).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("b.jpg", YarnRunner.jpeg("xyz")).path])
     #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had added 1 photo\n"))
     try yarn.ok(["redo"])
     try yarn.ok(["stash", "detach", "Rios", "a.jpg"])  // b.jpg moves to the first place
@@ -157,6 +157,15 @@ import Testing
     #expect(
       try yarn.ok(["stash", "edit", "Rios", "--colorway", "Blue"]).stderr.hasPrefix("updated yarn Rios"))
     #expect((try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count == 3)
+    // QA: a session's edit printed the session as changed.
+    let session = try #require(
+      (try yarn.ok(["time", "add", "Hat", "--from", "2026-03-29T14:00:00Z", "--duration", "1h", "--json"])
+        .json()
+        as? [String: Any])?["id"] as? String)
+    #expect(try yarn.ok(["time", "edit", session, "--note", "cuffs"]).stderr.hasPrefix("session "))
+    let same = try yarn.ok(["time", "edit", session, "--note", "cuffs", "--from", "2026-03-29T14:00:00Z"])
+    #expect(same.stderr == "session \(session.prefix(8)) on Hat already had those values; nothing changed\n")
+    #expect((try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count == 5)
   }
 
   @Test func theLabelIsTheCommandLineWithoutTheLibrary() throws {
@@ -172,12 +181,12 @@ import Testing
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Rios"])
-    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", Data("abc".utf8)).path])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("a.jpg", YarnRunner.jpeg("abc")).path])
     try yarn.ok(["stash", "rm", "Rios", "--force"])
-    // SHA-256("abc"), FIPS 180-2 appendix B.1.
-    let digest = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    // SHA-256 of FF D8 FF E0 "abc" (Python's hashlib).
+    let digest = "964dbefaad551579b528d6dcd6d448aecba5f9017e9bf4c291c257aa10389b78"
     try FileManager.default.removeItem(
-      at: yarn.library.appendingPathComponent("attachments/ba/" + digest))
+      at: yarn.library.appendingPathComponent("attachments/96/" + digest))
     let before = try items(yarn)
     let undo = try yarn.run(["undo"])
     #expect(undo.status == 65)

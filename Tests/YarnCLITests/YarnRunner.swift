@@ -150,6 +150,10 @@ struct YarnRunner {
   }
 
   /// A file in the directory with `contents`.
+  /// `text` behind the first bytes of a JPEG file (`FF D8 FF E0`: the SOI marker and an APP0
+  /// marker, ITU-T T.81): a photo `attach` takes as a `.jpg`, with bytes a test knows.
+  static func jpeg(_ text: String) -> Data { Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(text.utf8)) }
+
   func file(_ name: String, _ contents: Data) throws -> URL {
     let url = directory.appendingPathComponent(name)
     try contents.write(to: url)

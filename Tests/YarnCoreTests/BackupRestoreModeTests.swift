@@ -68,6 +68,31 @@ import Testing
     }
   }
 
+  /// QA: two replaces in the same second were given the same safety backup name (chosen
+  /// before the write lock), and the second failed on it: `already exists (use --force …)`.
+  /// A name taken by then is numbered, under the lock: ` (2)`, ` (3)`, … before `.zip`.
+  @Test func aSafetyBackupNameAlreadyTakenIsNumbered() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let folder = dir.appendingPathComponent("safety-backups", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let name = "yarn-backup-before-restore-20260601-120000"
+      let taken = folder.appendingPathComponent(name + ".zip")
+      // Written by another restore of the same second after this one chose the name.
+      try Data("theirs".utf8).write(to: taken)
+      let options = RestoreOptions(mode: .replace, safetyBackup: taken)
+      let first = try Backup.restore(from: zip, into: mine, options: options)
+      #expect(first.safetyBackup == folder.appendingPathComponent(name + " (2).zip"))
+      let second = try Backup.restore(from: zip, into: mine, options: options)
+      #expect(second.safetyBackup == folder.appendingPathComponent(name + " (3).zip"))
+      #expect(try Data(contentsOf: taken) == Data("theirs".utf8))
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+          == [name + " (2).zip", name + " (3).zip", name + ".zip"])
+    }
+  }
+
   @Test func aDryRunReplaceFailsAsTheRestoreWouldOnAnUnreadableItem() throws {
     try Support.withScratch { dir in
       let mine = try makeOther(in: dir)

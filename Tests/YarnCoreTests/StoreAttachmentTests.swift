@@ -37,6 +37,45 @@ import Testing
     #expect(!Attachment.hasPDFHeader([]))
   }
 
+  /// A photo's first bytes must be those of the image type its extension names (QA: a text
+  /// file named `x.png` was attached as `image/png`). The signatures, from the formats'
+  /// specifications: PNG §5.2, ITU-T T.81 (JPEG's SOI), GIF89a §17, RFC 9649 (WebP's RIFF
+  /// header), ISO/IEC 14496-12 §4.3 (the `ftyp` box) with HEIF's brands.
+  @Test func aPhotoIsToldByTheSignatureOfItsType() {
+    func missing(_ bytes: [UInt8], _ mediaType: String) -> String? {
+      Attachment.missingImageSignature(bytes, mediaType: mediaType)
+    }
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]
+    #expect(missing(png, "image/png") == nil)
+    #expect(missing(Array(png.prefix(7)), "image/png") == "PNG")
+    #expect(missing(Array("hello\n".utf8), "image/png") == "PNG")
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE1], "image/jpeg") == nil)
+    #expect(missing([0xFF, 0xD8, 0x00], "image/jpeg") == "JPEG")
+    #expect(missing(png, "image/jpeg") == "JPEG")
+    #expect(missing(Array("GIF87a".utf8), "image/gif") == nil)
+    #expect(missing(Array("GIF89a".utf8), "image/gif") == nil)
+    #expect(missing(Array("GIF88a".utf8), "image/gif") == "GIF")
+    #expect(missing(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8), "image/webp") == nil)
+    #expect(missing(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WAVEfmt ".utf8), "image/webp") == "WebP")
+    // An iPhone's HEIC: a box of 24 bytes, major brand heic, minor version 0, compatible
+    // brands mif1 and heic.
+    func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+      let size = 16 + 4 * compatible.count
+      return [0, 0, 0, UInt8(size)] + Array("ftyp\(major)".utf8) + [0, 0, 0, 0]
+        + compatible.flatMap { Array($0.utf8) } + Array("\0\0\0\u{8}meta".utf8)
+    }
+    #expect(missing(ftyp("heic", ["mif1", "heic"]), "image/heic") == nil)
+    #expect(missing(ftyp("mif1", ["heic"]), "image/heic") == nil)
+    #expect(missing(ftyp("msf1", []), "image/heic") == nil)
+    // An MP4 video (isom) is no HEIF image; nor is a brand found past the box's end.
+    #expect(missing(ftyp("isom", ["iso2", "mp41"]), "image/heic") == "HEIC")
+    #expect(missing(ftyp("isom", []) + Array("mif1".utf8), "image/heic") == "HEIC")
+    #expect(missing(Array("....ftyp".utf8), "image/heic") == "HEIC")
+    // Other types are not images yarn checks.
+    #expect(missing(Array("hello".utf8), "text/plain") == nil)
+    #expect(missing([], "application/octet-stream") == nil)
+  }
+
   @Test func importIsContentAddressedAndDeduplicated() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)

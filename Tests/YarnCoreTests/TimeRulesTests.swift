@@ -99,10 +99,11 @@ import Testing
             projectID: "hat", start: try at("2026-06-15T\(start):00Z"), end: try at("2026-06-15T\(end):00Z"),
             note: nil, now: now)
           Issue.record("\(start)–\(end) overlapped and was recorded")
-        } catch TimeError.overlaps(let other, let projectName) {
+        } catch TimeError.overlaps(let other, let projectName, let subject) {
           #expect(other == first)
           #expect(projectName == "Vanilla socks")
-          let message = String(describing: TimeError.overlaps(other, projectName: projectName))
+          let message = String(
+            describing: TimeError.overlaps(other, projectName: projectName, subject: subject))
           #expect(message.contains("\"Vanilla socks\" from 2026-06-15T10:00:00Z to 2026-06-15T11:00:00Z"))
         }
       }
@@ -125,6 +126,40 @@ import Testing
     }
   }
 
+  /// QA: the API's error said `it overlaps …` where `yarn` says which session: the words are
+  /// YarnCore's, the new or the edited session.
+  @Test func anOverlapSaysWhetherTheNewOrTheEditedSessionOverlaps() throws {
+    try withTracker { tracker, _ in
+      let first = try tracker.add(
+        projectID: "socks", start: try at("2026-06-15T10:00:00Z"), end: try at("2026-06-15T11:00:00Z"),
+        note: nil, now: now)
+      let second = try tracker.add(
+        projectID: "hat", start: try at("2026-06-15T12:00:00Z"), end: try at("2026-06-15T13:00:00Z"),
+        note: nil, now: now)
+      let over = "overlaps the session on \"Vanilla socks\" from 2026-06-15T10:00:00Z to 2026-06-15T11:00:00Z"
+      do {
+        _ = try tracker.add(
+          projectID: "hat", start: try at("2026-06-15T10:30:00Z"), end: try at("2026-06-15T11:30:00Z"),
+          note: nil, now: now)
+        Issue.record("an overlapping session was recorded")
+      } catch {
+        #expect("\(error)" == "the new session \(over) (session \(first.id))")
+      }
+      do {
+        _ = try tracker.start(projectID: "hat", at: try at("2026-06-15T10:30:00Z"), note: nil, now: now)
+        Issue.record("a timer started inside a recorded session")
+      } catch {
+        #expect("\(error)" == "the new session \(over) (session \(first.id))")
+      }
+      do {
+        _ = try tracker.edit(sessionID: second.id, start: try at("2026-06-15T10:30:00Z"), now: now)
+        Issue.record("an edit overlapping the first session was stored")
+      } catch {
+        #expect("\(error)" == "the edited session \(over) (session \(first.id))")
+      }
+    }
+  }
+
   @Test func theRunningSessionOccupiesUntilNow() throws {
     try withTracker { tracker, _ in
       let running = try tracker.start(
@@ -135,7 +170,7 @@ import Testing
           note: nil,
           now: now)
         Issue.record("a session inside the running one was recorded")
-      } catch TimeError.overlaps(let other, _) {
+      } catch TimeError.overlaps(let other, _, _) {
         #expect(other == running)
       }
       // Before the running one started it fits.
@@ -155,7 +190,7 @@ import Testing
       do {
         _ = try tracker.start(projectID: "hat", at: try at("2026-06-15T12:30:00Z"), note: nil, now: now)
         Issue.record("a timer started inside a recorded session")
-      } catch TimeError.overlaps(let other, _) {
+      } catch TimeError.overlaps(let other, _, _) {
         #expect(other == recorded)
       }
       let first = try tracker.start(projectID: "hat", at: try at("2026-06-15T13:00:00Z"), note: nil, now: now)
@@ -186,7 +221,7 @@ import Testing
       do {
         _ = try tracker.add(projectID: "hat", seconds: 45, note: nil, now: ticking)
         Issue.record("a duration overlapping the last session was recorded")
-      } catch TimeError.overlaps(let other, _) {
+      } catch TimeError.overlaps(let other, _, _) {
         #expect(other == justNow)
       }
       // From a start: 1 h 30 min from 18:00Z ends at 19:30Z; a start with seconds keeps them.
@@ -231,7 +266,7 @@ import Testing
       do {
         _ = try tracker.edit(sessionID: a.id, end: try at("2026-06-15T12:30:00Z"), now: now)
         Issue.record("an edit overlapping b was stored")
-      } catch TimeError.overlaps(let other, _) {
+      } catch TimeError.overlaps(let other, _, _) {
         #expect(other == b)
       }
       do {

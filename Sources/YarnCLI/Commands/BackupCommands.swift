@@ -204,20 +204,12 @@ struct BackupRestore: CancellableCommand {
     dryRun = values.flag("dry-run")
   }
 
-  /// `LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip`, numbered
-  /// (`… (2).zip`) when that name is taken.
+  /// `LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip`, which the
+  /// restore numbers (`… (2).zip`) when that name is taken (`RestoreOptions.safetyBackup`).
   static func safetyBackupURL(library: URL, now: Date) -> URL {
     let folder = library.appendingPathComponent("safety-backups", isDirectory: true)
-    let stem = BackupCreate.defaultName(at: now).replacing(
-      "yarn-backup-", with: "yarn-backup-before-restore-"
-    ).replacing(".zip", with: "")
-    var candidate = folder.appendingPathComponent(stem + ".zip")
-    var number = 2
-    while FileManager.default.fileExists(atPath: candidate.path) {
-      candidate = folder.appendingPathComponent("\(stem) (\(number)).zip")
-      number += 1
-    }
-    return candidate
+    return folder.appendingPathComponent(
+      BackupCreate.defaultName(at: now).replacing("yarn-backup-", with: "yarn-backup-before-restore-"))
   }
 
   func run(in context: Context) throws {

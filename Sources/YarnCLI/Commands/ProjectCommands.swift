@@ -523,6 +523,10 @@ struct ProjectAttach: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "attach", abstract: "Attach a photo to a project, or its pattern PDF with --pattern.",
+      discussion: """
+        A photo named .jpg, .jpeg, .png, .gif, .webp or .heic must begin as a file of that type
+        does; a pattern PDF must hold the PDF header (%PDF-) in its first 1024 bytes.
+        """,
       arguments: [
         .required("project", "The project: its name, ID or an ID prefix."),
         .required("file", "The photo, or the pattern PDF."),
@@ -551,6 +555,7 @@ struct ProjectAttach: ParsableCommand {
           "a page saved from a browser under a .pdf name is often a web page; download the PDF itself, or attach it as a photo without --pattern"
       )
     }
+    if !isPattern { try InputFile.checkPhoto(url, named: file) }
     let (project, attachment) = try context.write { store in
       var project = try References.project(reference, in: store)
       let attachment = try store.importAttachment(from: url)

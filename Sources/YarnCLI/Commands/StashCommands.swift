@@ -572,6 +572,10 @@ struct StashAttach: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       name: "attach", abstract: "Attach a photo to a yarn.",
+      discussion: """
+        A photo named .jpg, .jpeg, .png, .gif, .webp or .heic must begin as a file of that type
+        does.
+        """,
       arguments: [
         .required("yarn", "The yarn: its name, ID or an ID prefix."),
         .required("file", "The photo (JPEG, PNG, HEIC, ...)."),
@@ -588,6 +592,7 @@ struct StashAttach: ParsableCommand {
 
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
+    try InputFile.checkPhoto(url, named: file)
     let (yarn, attachment) = try context.write { store in
       var yarn = try References.yarn(reference, in: store)
       let attachment = try store.importAttachment(from: url)
@@ -640,6 +645,27 @@ struct StashDetach: ParsableCommand {
 
 /// Checks on files named on the command line.
 enum InputFile {
+  /// Refuses a photo whose first bytes are not those of the image type its name's extension
+  /// names (`Attachment.missingImageSignature(_:mediaType:)`): a text or a web page saved as
+  /// `x.png`. Other extensions are not checked.
+  ///
+  /// - Parameters:
+  ///   - url: the photo, an existing regular file.
+  ///   - file: the path as given, for the message.
+  /// - Throws: `CLIError.invalidData` (65) naming the file and the type; what `firstBytes`
+  ///   throws.
+  static func checkPhoto(_ url: URL, named file: String) throws(CLIError) {
+    let bytes = try firstBytes(url, count: Attachment.imageSignatureWindow)
+    let mediaType = Attachment.mediaType(forFileName: url.lastPathComponent)
+    guard let format = Attachment.missingImageSignature(bytes, mediaType: mediaType) else { return }
+    throw .invalidData(
+      message:
+        "\(LineText.visible(file)) is not a \(format) image: its first bytes are not those of a \(format) file",
+      hint:
+        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .gif or .webp)"
+    )
+  }
+
   /// Up to `count` first bytes of the regular file `url` (fewer when it is shorter).
   ///
   /// - Throws: `CLIError.inputUnusable` with the system's reason when it cannot be read.

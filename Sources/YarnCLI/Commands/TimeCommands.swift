@@ -365,7 +365,7 @@ struct TimeEdit: ParsableCommand {
       try TimeOptions.instant($0, option: "--from", command: command, context: context)
     }
     let end = try to.map { try TimeOptions.instant($0, option: "--to", command: command, context: context) }
-    let (session, name) = try TimeOptions.presenting(context, command: command) {
+    let (session, name, changed) = try TimeOptions.presenting(context, command: command) {
       try context.write { store in
         let tracker = TimeTracker(store: store)
         let found = try tracker.session(matching: reference)
@@ -374,16 +374,20 @@ struct TimeEdit: ParsableCommand {
           sessionID: found.id, start: start, end: end, projectID: projectID, note: note,
           allowOverlap: allowOverlap, now: now)
         return (
-          session, try store.projectNames(ids: [session.projectID])[session.projectID] ?? session.projectID
+          session, try store.projectNames(ids: [session.projectID])[session.projectID] ?? session.projectID,
+          session != found
         )
       }
     }
     if context.global.json {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
+    // An edit that changes nothing is no change: say so, as `stash edit` does.
     context.message(
-      "session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
-        + "(\(Formatting.duration(session.seconds(now: now))))")
+      changed
+        ? "session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
+          + "(\(Formatting.duration(session.seconds(now: now))))"
+        : "session \(shownID(session.id)) on \(name) already had those values; nothing changed")
   }
 }
 

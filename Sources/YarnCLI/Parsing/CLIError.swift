@@ -14,8 +14,9 @@ enum CLIError: Error, Equatable {
   case commandAfterTerminator(command: [String], given: String)
   /// Thrown when a group (`yarn stash`) is given without a subcommand.
   case missingSubcommand(command: [String])
-  /// Thrown when an option is not known to the command; `suggestion` is the nearest option.
-  case unknownOption(command: [String], given: String, suggestion: String?)
+  /// Thrown when an option is not known to the command; `suggestions` are the options it
+  /// may mean (`EditDistance.suggestions(for:in:)`): the nearest, or all those it begins.
+  case unknownOption(command: [String], given: String, suggestions: [String])
   /// Thrown when an option that takes a value comes last with none.
   case missingValue(command: [String], option: String)
   /// Thrown when a flag is given a value (`--force=yes`).
@@ -52,7 +53,8 @@ enum CLIError: Error, Equatable {
   /// Thrown when an input file or directory does not exist or cannot be read (exit 66).
   case inputMissing(path: String)
   /// Thrown when an input path exists but cannot be used as the file wanted (exit 66): a
-  /// directory, a FIFO or device, or a file without read permission.
+  /// directory, a FIFO or device, or a file without read permission; or when standard input
+  /// (`-`) is empty, closed or cannot be read.
   case inputUnusable(path: String, reason: String)
   /// Thrown when an output file exists and `--force` was not given (exit 73).
   case outputExists(path: String)
@@ -134,7 +136,7 @@ extension ExitCode {
       "The command was used wrongly: an unknown command or option, a bad value, a missing argument."
     case .dataError:
       "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
-    case .noInput: "An input file does not exist or cannot be read."
+    case .noInput: "An input file does not exist or cannot be read, or standard input (-) is closed."
     case .unavailable: "A system library the command needs (libzip, libcrypto) is missing."
     case .software: "An internal error."
     case .cannotCreate:

@@ -38,4 +38,13 @@ enum EditDistance {
     let limit = max(2, word.unicodeScalars.count / 3)
     return best.distance <= limit ? best.name : nil
   }
+
+  /// What "did you mean" offers for an unknown `word`: every candidate it begins, in their
+  /// order, when it begins two or more (`--col` of `--colorway` and `--color-family`), with at
+  /// least 2 characters besides its dashes; else `nearest(to:in:)`, if any.
+  static func suggestions(for word: String, in candidates: [String]) -> [String] {
+    let extended = candidates.filter { $0.hasPrefix(word) }
+    if extended.count >= 2, word.drop(while: { $0 == "-" }).count >= 2 { return extended }
+    return nearest(to: word, in: candidates).map { [$0] } ?? []
+  }
 }

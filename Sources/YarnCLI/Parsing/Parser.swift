@@ -112,7 +112,7 @@ struct CommandParser {
     // `--json` given before the command's words (`yarn --json help`), where every command
     // took it: refused as after them.
     if values.flags.contains("json") && !command.configuration.takesJSON {
-      throw .unknownOption(command: values.command, given: "--json", suggestion: nil)
+      throw .unknownOption(command: values.command, given: "--json", suggestions: [])
     }
     values.arguments = try assign(positionals, to: command.configuration.arguments, values)
     for spec in command.configuration.options where spec.isRequired {
@@ -214,7 +214,7 @@ struct CommandParser {
       let names = CommandParser.allOptions(of: command).map { "--\($0.name)" }
       throw .unknownOption(
         command: values.command, given: given,
-        suggestion: EditDistance.nearest(to: given, in: names))
+        suggestions: EditDistance.suggestions(for: given, in: names))
     }
     return (spec, inline)
   }

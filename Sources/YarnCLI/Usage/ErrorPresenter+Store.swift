@@ -162,14 +162,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
         hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
-    case .overlaps(let session, let projectName):
-      let end = session.end.map(exact) ?? "now (running)"
-      let subject =
-        switch verb {
-        case "start", "continue", "add": "the new session"
-        case "edit": "the edited session"
-        default: "the session"
-        }
+    case .overlaps(let session, let projectName, let subject):
       let hint =
         switch verb {
         case "add", "edit": "change the times, or give --allow-overlap to record it anyway"
@@ -177,9 +170,12 @@ extension ErrorPresenter {
           "start it later, or record it with 'yarn time add', which takes --allow-overlap"
         default: "change the times"
         }
+      // YarnCore's words (`TimeError.description`), in local time, the session's ID as tables
+      // show it.
       return ErrorReport(
-        message: "\(subject) overlaps the session on \"\(projectName)\" from \(exact(session.start)) "
-          + "to \(end) (session \(String(session.id.prefix(8))))",
+        message: "\(subject.rawValue) "
+          + TimeError.overlapping(
+            session, projectName: projectName, instant: exact, id: String(session.id.prefix(8))),
         hint: hint, code: .dataError)
     case .brokenRule:
       return ErrorReport(

@@ -117,9 +117,12 @@ enum ErrorPresenter {
         path.last.map { CommandTree.visibleSubcommands(of: $0) }?.map { $0.configuration.name } ?? []
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
-    case .unknownOption(let command, let given, let suggestion):
+    case .unknownOption(let command, let given, let suggestions):
       report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
-      if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+      let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
+      if !suggestions.isEmpty {
+        report.hint = withHint("did you mean \(suggestions.count == 1 ? "" : "one of ")\(quoted)?")
+      }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
     case .flagWithValue(_, let option):
@@ -172,7 +175,7 @@ enum ErrorPresenter {
       report.message = "cannot read '\(path)': \(reason)"
       report.hint =
         path == InputSource.standardInputName
-        ? "pipe the file in (COMMAND - < FILE), or name the file" : "give a regular file"
+        ? "pipe the input in (COMMAND - < FILE)" : "give a regular file"
     case .outputExists(let path):
       report.code = .cannotCreate
       report.message = "'\(path)' already exists"

@@ -64,7 +64,7 @@ extension InputFile {
   ///   - name: the argument's name in usage, such as `<backup>`.
   /// - Throws: what `existingFile`/`existingItem` throw; `CLIError.badValue` (64) for `-`
   ///   when standard input is a terminal; `CLIError.inputUnusable` (66) when standard input
-  ///   is empty or closed; `CLIError.io` (74) when it cannot be read or the temporary file
+  ///   is empty, closed or cannot be read; `CLIError.io` (74) when the temporary file
   ///   cannot be written; `CancellationError` when the task is cancelled while it waits for
   ///   input (the temporary file is removed).
   static func open(
@@ -103,8 +103,8 @@ enum StandardInput {
   /// 0.2 s, checking between them whether the current task is cancelled. Nothing is left
   /// behind when it throws.
   ///
-  /// - Throws: `CLIError.inputUnusable` when standard input is empty (or closed);
-  ///   `CLIError.io` when it cannot be read or the file cannot be written;
+  /// - Throws: `CLIError.inputUnusable` when standard input is empty, closed or cannot be
+  ///   read; `CLIError.io` when the file cannot be written;
   ///   `CancellationError` when the task is cancelled meanwhile.
   static func spool() throws -> String {
     var template = Array((temporaryDirectory + "/yarn-stdin-XXXXXX").utf8CString)
@@ -137,12 +137,18 @@ enum StandardInput {
   }
 
   /// Reads standard input to its end, handing each piece read to `body`, or until `body`
-  /// returns false.
+  /// returns false: the one reading of it, for every `-`.
   ///
-  /// - Throws: `CLIError.io` when it cannot be read; what `body` throws (an `AtomicFile`
-  ///   write error is reported as `CLIError.io`); `CancellationError` when the current task
-  ///   is cancelled while it waits.
+  /// - Throws: `CLIError.inputUnusable` (66) when it is closed (`<&-`, which main.swift
+  ///   turns into /dev/null open for writing only) or not open for reading, or when it
+  ///   cannot be read (a directory); what `body` throws (an `AtomicFile` write error is
+  ///   reported as `CLIError.io`); `CancellationError` when the current task is cancelled
+  ///   while it waits.
   static func readAll(_ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+    let flags = fcntl(0, F_GETFL)
+    if flags == -1 || flags & O_ACCMODE == O_WRONLY {
+      throw CLIError.inputUnusable(path: InputSource.standardInputName, reason: "it is closed")
+    }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       try Task.checkCancellation()
@@ -180,8 +186,8 @@ enum StandardInput {
   /// as `cat` does.
   ///
   /// - Throws: `CLIError.invalidData` (65) when it is not UTF-8, breaks the rule (blank,
-  ///   too long, a control character) or exceeds `maximumNoteBytes`; `CLIError.io` when it
-  ///   cannot be read.
+  ///   too long, a control character) or exceeds `maximumNoteBytes`; what `readAll` throws
+  ///   (66 when standard input is closed or cannot be read).
   static func noteText() throws -> String {
     var bytes: [UInt8] = []
     var tooLong = false

@@ -39,8 +39,10 @@ public struct RestoreOptions: Sendable {
   /// attachments and the safety backup are not written).
   public var dryRun: Bool
   /// For `.replace` of a library that is not empty: where the safety backup of the library
-  /// is written first (a zip file path that must not exist). Required then; ignored
-  /// otherwise. Once a replace that wrote one has committed, the files of its folder named
+  /// is written first, a zip file path such as `DIR/NAME.zip`; when a file is there already
+  /// (another restore's of the same second), the first of `DIR/NAME (2).zip`,
+  /// `DIR/NAME (3).zip`, … that is free (`RestoreReport.safetyBackup` names it). Required
+  /// then; ignored otherwise. Once a replace that wrote one has committed, the files of its folder named
   /// `yarn-backup-before-restore-*.zip` (as `yarn` names them) are removed but the newest 5,
   /// by modification time.
   public var safetyBackup: URL?
@@ -311,12 +313,15 @@ extension Backup {
           }
           try insertItems()
         case .replace:
-          guard let target = options.safetyBackup, !(try store.isEmpty()) else {
+          guard let given = options.safetyBackup, !(try store.isEmpty()) else {
             // Nothing to replace: a restore like any other, which undo can reverse.
             try store.removeAll()
             try insertItems()
             break
           }
+          // Under the write lock: a restore of the same second waiting for it finds this one's
+          // file there, and numbers its own.
+          let target = unusedPath(given)
           do {
             try Backup.create(
               from: store, to: target, generator: options.generator, now: options.now)
@@ -418,6 +423,21 @@ extension Backup {
     for shard in shards.sorted() { AtomicFile.syncDirectory(shard) }
     if !shards.isEmpty { AtomicFile.syncDirectory(folder.path) }
     guard problems.isEmpty else { throw BackupError.invalidBackup(path: url.path, problems: problems) }
+  }
+
+  /// `url` (`DIR/NAME.zip`) when no file is there, else the first of `DIR/NAME (2).zip`,
+  /// `DIR/NAME (3).zip`, … that is free.
+  static func unusedPath(_ url: URL) -> URL {
+    let folder = url.deletingLastPathComponent()
+    let stem = url.deletingPathExtension().lastPathComponent
+    let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+    var candidate = url
+    var number = 2
+    while FileManager.default.fileExists(atPath: candidate.path) {
+      candidate = folder.appendingPathComponent("\(stem) (\(number))\(suffix)")
+      number += 1
+    }
+    return candidate
   }
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
@@ -641,7 +661,10 @@ struct RestorePlan {
             kind: "session", id: session.id, name: nil,
             reason: "from \(JSONCoding.formatInstant(mine.start)) to "
               + "\(mine.end.map { JSONCoding.formatInstant($0) } ?? "now (running)"), "
-              + TimeError.overlaps(other, projectName: projectName).description))
+              + "it "
+              + TimeError.overlapping(
+                other, projectName: projectName, instant: JSONCoding.formatInstant,
+                id: Rules.shown(id: other.id))))
       }
     }
     // At most one session runs: one the backup adds while the library has another.

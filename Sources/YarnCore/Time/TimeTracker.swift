@@ -72,7 +72,7 @@ public final class TimeTracker {
       // in the future; only a start in the past is checked (which keeps `time start` from
       // reading old sessions).
       if start < present {
-        try checkOverlap(start: start, end: nil, excluding: switched, now: present)
+        try checkOverlap(start: start, end: nil, excluding: switched, now: present, subject: .new)
       }
       let session = TimeSession(
         id: Identifier.make(), projectID: projectID, start: start, end: nil, note: note)
@@ -137,7 +137,9 @@ public final class TimeTracker {
       guard try store.exists("project", id: projectID) else {
         throw StoreError.notFound(kind: .project, id: projectID)
       }
-      if !allowOverlap { try checkOverlap(start: from, end: to, excluding: nil, now: present) }
+      if !allowOverlap {
+        try checkOverlap(start: from, end: to, excluding: nil, now: present, subject: .new)
+      }
       let session = TimeSession(id: Identifier.make(), projectID: projectID, start: from, end: to, note: note)
       try store.insert(session)
       return session
@@ -235,7 +237,8 @@ public final class TimeTracker {
           throw TimeError.brokenRule(violation)
         }
         if !allowOverlap {
-          try checkOverlap(start: session.start, end: session.end, excluding: session.id, now: present)
+          try checkOverlap(
+            start: session.start, end: session.end, excluding: session.id, now: present, subject: .edited)
         }
       }
       try store.update(session)
@@ -330,13 +333,16 @@ public final class TimeTracker {
   }
 
   /// Throws `TimeError.overlaps` for the first session (by start) other than `excluding`
-  /// that shares an instant with `[start, end)` (`TimeSession.overlaps(_:now:)`); `end ==
-  /// nil` is a running session, counting until `now` (no recorded session ends later).
-  private func checkOverlap(start: Date, end: Date?, excluding: String?, now: Date) throws {
+  /// that shares an instant with `[start, end)` (`TimeSession.overlaps(_:now:)`), naming
+  /// `[start, end)` as `subject`; `end == nil` is a running session, counting until `now` (no
+  /// recorded session ends later).
+  private func checkOverlap(
+    start: Date, end: Date?, excluding: String?, now: Date, subject: TimeError.Subject
+  ) throws {
     let candidate = TimeSession(id: excluding ?? "", projectID: "", start: start, end: end)
     for other in try store.sessions(from: start, to: end)
     where other.id != excluding && candidate.overlaps(other, now: now) {
-      throw TimeError.overlaps(other, projectName: try projectName(other.projectID))
+      throw TimeError.overlaps(other, projectName: try projectName(other.projectID), subject: subject)
     }
   }
 
@@ -351,6 +357,14 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   /// Which end of a session an instant is.
   public typealias Edge = Rules.Edge
 
+  /// The session a rule refuses, as the error's words name it.
+  public enum Subject: String, Sendable {
+    /// One being recorded (`start`, `add`): `the new session`.
+    case new = "the new session"
+    /// One being changed (`edit`): `the edited session`.
+    case edited = "the edited session"
+  }
+
   /// Thrown by `start` when a session is already running (and not switching): the running
   /// session and its project's name.
   case alreadyRunning(TimeSession, projectName: String)
@@ -362,9 +376,9 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   case endNotAfterStart(start: Date, end: Date)
   /// Thrown when a session would start or end after the present instant `now`.
   case inFuture(Edge, Date, now: Date)
-  /// Thrown when a session would share time with another one: that session and its
-  /// project's name.
-  case overlaps(TimeSession, projectName: String)
+  /// Thrown when a session (`subject`: the new or the edited one) would share time with
+  /// another one: that session and its project's name.
+  case overlaps(TimeSession, projectName: String, subject: Subject)
   /// Thrown when the session would break a rule of the model (`Rules`): it would last longer
   /// than `Rules.maximumSessionSeconds` (`add`, `edit`, `stop`, and `start` at an instant
   /// longer ago than that).
@@ -394,9 +408,11 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
       return "the \(Rules.future(edge, instant, now: now))"
     case .brokenRule(let violation):
       return "the session's \(violation)"
-    case .overlaps(let session, let projectName):
-      return "it overlaps the session on \"\(projectName)\" from \(JSONCoding.formatInstant(session.start)) "
-        + "to \(session.end.map { JSONCoding.formatInstant($0) } ?? "now (running)") (session \(Rules.shown(id: session.id)))"
+    case .overlaps(let session, let projectName, let subject):
+      return "\(subject.rawValue) "
+        + TimeError.overlapping(
+          session, projectName: projectName, instant: JSONCoding.formatInstant,
+          id: Rules.shown(id: session.id))
     case .sessionNotFound(let reference):
       if reference.trimmingSpaces().count < 4 {
         return
@@ -406,5 +422,16 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
     case .ambiguousSession(let reference, let ids):
       return "\"\(reference)\" begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"
     }
+  }
+
+  /// The words of `.overlaps` after its subject: `overlaps the session on "Flax" from START
+  /// to END (session ID)`, END `now (running)` for a running session; the instants written by
+  /// `instant` (ISO 8601 UTC here, local time in `yarn`), the session shown as `id`. A
+  /// restore's and an import's conflicts say them of `it`, the session they would add.
+  package static func overlapping(
+    _ session: TimeSession, projectName: String, instant: (Date) -> String, id: String
+  ) -> String {
+    "overlaps the session on \"\(projectName)\" from \(instant(session.start)) "
+      + "to \(session.end.map(instant) ?? "now (running)") (session \(id))"
   }
 }

@@ -1392,7 +1392,11 @@ extension WEFTPlanner {
           session.overlaps($0, now: now)
         }) {
           let name = try store.projectName(id: other.projectID) ?? other.projectID
-          problem(item.file, path, TimeError.overlaps(other, projectName: name).description)
+          problem(
+            item.file, path,
+            "it "
+              + TimeError.overlapping(
+                other, projectName: name, instant: JSONCoding.formatInstant, id: Rules.shown(id: other.id)))
           continue
         }
         added.append((session, item.file, path))

@@ -48,6 +48,59 @@ public struct Attachment: Codable, Hashable, Sendable {
     return false
   }
 
+  /// How many of a file's first bytes `missingImageSignature(_:mediaType:)` looks at: 64,
+  /// enough for every signature and a HEIF file's first brands.
+  package static let imageSignatureWindow = 64
+
+  /// The image format (`PNG`, `JPEG`, `GIF`, `WebP`, `HEIC`) that `mediaType`, one of those
+  /// `mediaType(forFileName:)` gives for a photo's extension, names and whose signature
+  /// `bytes`, the first bytes of the file (up to `imageSignatureWindow` are looked at), do not
+  /// begin with: what tells a photo from a text or a web page saved under an image's name.
+  /// `nil` when they do, or when `mediaType` is no image format (nothing to check). The
+  /// signatures, from the formats' specifications:
+  ///
+  /// - PNG: `89 50 4E 47 0D 0A 1A 0A` (PNG, ISO/IEC 15948 and W3C, §5.2 "PNG signature").
+  /// - JPEG: `FF D8 FF`, the SOI marker and the first byte of the marker after it
+  ///   (ITU-T T.81 | ISO/IEC 10918-1, B.1.1.3 and B.2.1).
+  /// - GIF: `GIF87a` or `GIF89a` (GIF89a, §17 "Header"; GIF87a alike).
+  /// - WebP: `RIFF`, the 4 bytes of the file's size, then `WEBP` (RFC 9649, "RIFF Header").
+  /// - HEIC: the `ftyp` box first (ISO/IEC 14496-12, §4.3 "File Type Box"): 4 bytes of size,
+  ///   `ftyp`, the major brand, 4 bytes of minor version, then the compatible brands; one of
+  ///   the brands is `heic`, `heix`, `heim` or `heis` (HEVC-coded images: the brands of
+  ///   `image/heic` in its IANA registration, from ISO/IEC 23008-12), or `mif1` or `msf1`
+  ///   (any HEIF image or image sequence, ISO/IEC 23008-12).
+  package static func missingImageSignature(_ bytes: [UInt8], mediaType: String) -> String? {
+    let bytes = Array(bytes.prefix(imageSignatureWindow))
+    func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+      bytes.count >= offset + signature.count
+        && bytes[offset..<(offset + signature.count)].elementsEqual(signature)
+    }
+    switch mediaType {
+    case "image/png":
+      return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? nil : "PNG"
+    case "image/jpeg":
+      return starts([0xFF, 0xD8, 0xFF]) ? nil : "JPEG"
+    case "image/gif":
+      return starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) ? nil : "GIF"
+    case "image/webp":
+      return starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) ? nil : "WebP"
+    case "image/heic":
+      guard starts(Array("ftyp".utf8), at: 4) else { return "HEIC" }
+      // The box's size, big-endian; 0 (to the end of the file) or 1 (a 64-bit size after the
+      // type) leaves the window as the bound.
+      let size = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+      let end = size >= 16 ? min(size, bytes.count) : bytes.count
+      let brands = ["heic", "heix", "heim", "heis", "mif1", "msf1"].map { Array($0.utf8) }
+      // The major brand at 8, the compatible ones from 16 to the box's end.
+      for offset in stride(from: 8, to: end - 3, by: 4) where offset != 12 {
+        if brands.contains(where: { starts($0, at: offset) }) { return nil }
+      }
+      return "HEIC"
+    default:
+      return nil
+    }
+  }
+
   /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `gif`, `webp`,
   /// `pdf`, `txt`), or `application/octet-stream`.
   package static func mediaType(forFileName name: String) -> String {
