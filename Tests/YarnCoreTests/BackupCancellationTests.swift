@@ -108,7 +108,10 @@ import Testing
         var options = RestoreOptions(mode: .replace, now: now)
         options.safetyBackup = folder.appendingPathComponent(
           "yarn-backup-before-restore-\(number).zip")
-        try Backup.restore(from: zip, into: mine, options: options)
+        let report = try Backup.restore(from: zip, into: mine, options: options)
+        // The report names what went: the 1st after the 6th replace, the 2nd after the 7th.
+        let removed = report.safetyBackupsRemoved.map(\.lastPathComponent)
+        #expect(removed == (number >= 6 ? ["yarn-backup-before-restore-\(number - 5).zip"] : []))
         // Modification times a second apart, oldest first.
         let path = folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
         var times = [

@@ -310,6 +310,12 @@ struct BackupRestore: CancellableCommand {
     var lines: [String] = []
     if let safety = report.safetyBackup {
       lines.append("wrote a safety backup of the library to \(safety.path)")
+      // Only the newest are kept: say which older ones went.
+      for removed in report.safetyBackupsRemoved {
+        lines.append(
+          "removed the older safety backup \(removed.lastPathComponent) "
+            + "(the newest \(Backup.safetyBackupsKept) are kept)")
+      }
       let problems = report.safetyBackupProblems
       if !problems.isEmpty {
         // The library holds what an older yarn accepted or a change outside yarn made, or was
@@ -350,8 +356,9 @@ struct BackupRestore: CancellableCommand {
 }
 
 /// The `--json` shape of a restore: `{"mode", "dryRun", "added", "unchanged", "replaced",
-/// "safetyBackup", "manifest"}`; counts as `{"yarns", "projects", "notes", "sessions",
-/// "attachments"}`; `safetyBackup` is a path or null.
+/// "safetyBackup", "safetyBackupsRemoved", "manifest"}`; counts as `{"yarns", "projects",
+/// "notes", "sessions", "attachments"}`; `safetyBackup` is a path or null,
+/// `safetyBackupsRemoved` the paths of the older safety backups removed.
 struct RestoreReportView: Encodable {
   var mode: String
   var dryRun: Bool
@@ -359,6 +366,7 @@ struct RestoreReportView: Encodable {
   var unchanged: BackupManifest.Counts
   var replaced: BackupManifest.Counts
   var safetyBackup: String?
+  var safetyBackupsRemoved: [String]
   var manifest: BackupManifest
 
   init(_ report: RestoreReport) {
@@ -368,11 +376,12 @@ struct RestoreReportView: Encodable {
     unchanged = report.unchanged
     replaced = report.replaced
     safetyBackup = report.safetyBackup?.path
+    safetyBackupsRemoved = report.safetyBackupsRemoved.map(\.path)
     manifest = report.manifest
   }
 
   enum CodingKeys: String, CodingKey {
-    case mode, dryRun, added, unchanged, replaced, safetyBackup, manifest
+    case mode, dryRun, added, unchanged, replaced, safetyBackup, safetyBackupsRemoved, manifest
   }
 
   func encode(to encoder: Encoder) throws {
@@ -383,6 +392,7 @@ struct RestoreReportView: Encodable {
     try container.encode(unchanged, forKey: .unchanged)
     try container.encode(replaced, forKey: .replaced)
     try container.encode(safetyBackup, forKey: .safetyBackup)
+    try container.encode(safetyBackupsRemoved, forKey: .safetyBackupsRemoved)
     try container.encode(manifest, forKey: .manifest)
   }
 }

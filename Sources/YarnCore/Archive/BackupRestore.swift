@@ -132,13 +132,16 @@ public struct RestoreReport: Hashable, Sendable {
   /// holds that a restore would refuse, or lacks; empty for a sound library. Such a library
   /// is still replaced, and its safety backup kept.
   public var safetyBackupProblems: [BackupProblem] = []
+  /// The oldest safety backups removed once the replace committed, beyond the newest
+  /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
+  public var safetyBackupsRemoved: [URL] = []
 }
 
 extension Backup {
   /// How many safety backups a `.replace` keeps in the folder of `RestoreOptions.safetyBackup`:
   /// the newest 5 (by modification time) of the files named `yarn-backup-before-restore-*.zip`
   /// there; older ones are removed once a replace has committed.
-  static let safetyBackupsKept = 5
+  public static let safetyBackupsKept = 5
 
   /// Restores the backup at `url` (a zip, or a directory holding the same files) into
   /// `store`, as `options.mode` says, on the calling thread.
@@ -349,7 +352,9 @@ extension Backup {
     }
     // Committed: the files no record refers to any more (the replaced library's) go.
     _ = try? store.sweepAttachments()
-    if let target = report.safetyBackup { pruneSafetyBackups(besides: target) }
+    if let target = report.safetyBackup {
+      report.safetyBackupsRemoved = pruneSafetyBackups(besides: target)
+    }
     return report
   }
 
@@ -442,7 +447,9 @@ extension Backup {
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
   /// named `yarn-backup-before-restore-*.zip`, by modification time). Errors are ignored.
-  static func pruneSafetyBackups(besides target: URL) {
+  ///
+  /// - Returns: the files removed, oldest last.
+  static func pruneSafetyBackups(besides target: URL) -> [URL] {
     let folder = target.deletingLastPathComponent().path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     let backups = names.filter { $0.hasPrefix("yarn-backup-before-restore-") && $0.hasSuffix(".zip") }
@@ -454,7 +461,9 @@ extension Backup {
         return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
       }
       .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
-    for old in backups.dropFirst(safetyBackupsKept) { unlink(folder + "/" + old.name) }
+    return backups.dropFirst(safetyBackupsKept).compactMap { old in
+      unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
+    }
   }
 
   /// The free space a restore asks for beyond what its files take (`checkFreeSpace`): 1 MiB,
