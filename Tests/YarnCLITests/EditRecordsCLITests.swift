@@ -106,11 +106,9 @@ import YarnCore
       #expect(result.status == status, "\(command): \(result.stderr)")
       #expect(result.stderr.contains(words), "\(command): \(result.stderr)")
     }
-    // The same file attached twice under one name: one detach removes one of them.
+    // The same file attached again adds no second photo (`attachingTheSameFileAgainChangesNothing`).
     let again = try yarn.file("back.jpg", YarnRunner.jpeg("xyz"))
-    try yarn.ok(["stash", "attach", "Rios", again.path])
-    try yarn.ok(["stash", "detach", "Rios", "back.jpg"])
-    // The yarn's other photo is untouched.
+    #expect(try yarn.ok(["stash", "attach", "Rios", again.path]).stderr.hasSuffix("nothing changed\n"))
     let rios = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])
     #expect((rios["photos"] as? [[String: Any]])?.map { $0["fileName"] as? String } == ["back.jpg"])
   }
@@ -140,6 +138,38 @@ import YarnCore
     // Its bytes under the right name, and a type yarn does not check, are attached.
     try yarn.ok(["stash", "attach", "Rios", try yarn.file("y.jpeg", YarnRunner.jpeg("abc")).path])
     try yarn.ok(["project", "attach", "Flax", try yarn.file("notes.txt", Data("hello\n".utf8)).path])
+  }
+
+  /// The same bytes attached again add nothing (no second photo, no undo step) and say so;
+  /// a new pattern PDF in place of another names the one it replaces.
+  @Test func attachingTheSameFileAgainChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let red = try yarn.file("red.jpg", YarnRunner.jpeg("red"))
+    try yarn.ok(["stash", "attach", "Rios", red.path])
+    try yarn.ok(["project", "attach", "Flax", red.path])
+    let a = try yarn.file("a.pdf", Data("%PDF-1.4 a".utf8))
+    let b = try yarn.file("b.pdf", Data("%PDF-1.4 b".utf8))
+    try yarn.ok(["project", "attach", "Flax", a.path, "--pattern"])
+    let replaced = try yarn.ok(["project", "attach", "Flax", b.path, "--pattern"])
+    #expect(
+      replaced.stderr
+        == "attached b.pdf to project Flax as its pattern, in place of a.pdf ('yarn undo' gives it back)\n")
+    let before = try yarn.librarySnapshot()
+    let steps = try yarn.ok(["undo", "--list", "--json"]).stdout
+    // The same bytes under another name are the same photo too.
+    let again = try yarn.ok([
+      "stash", "attach", "Rios", try yarn.file("copy.jpg", YarnRunner.jpeg("red")).path,
+    ])
+    #expect(again.stderr == "yarn Rios already has this photo, as red.jpg; nothing changed\n")
+    let photo = try yarn.ok(["project", "attach", "Flax", red.path])
+    #expect(photo.stderr == "project Flax already has this photo, as red.jpg; nothing changed\n")
+    let pattern = try yarn.ok(["project", "attach", "Flax", b.path, "--pattern"])
+    #expect(pattern.stderr == "project Flax already has this pattern PDF, as b.pdf; nothing changed\n")
+    #expect(try yarn.librarySnapshot() == before)
+    #expect(try yarn.ok(["undo", "--list", "--json"]).stdout == steps)
   }
 
   /// Two photos whose names differ only by Unicode form (`Café.jpg` in NFC and in NFD): the

@@ -556,9 +556,15 @@ struct ProjectAttach: ParsableCommand {
       )
     }
     if !isPattern { try InputFile.checkPhoto(url, named: file) }
-    let (project, attachment) = try context.write { store in
+    let (project, attachment, already, replaced) = try context.write { store in
       var project = try References.project(reference, in: store)
       let attachment = try store.importAttachment(from: url)
+      // The same bytes are one file: attached again in the same role they add nothing.
+      let held = isPattern ? project.pattern?.pdf.map { [$0] } ?? [] : project.photos
+      if let same = held.first(where: { $0.sha256 == attachment.sha256 }) {
+        return (project, same, true, Attachment?.none)
+      }
+      let replaced = isPattern ? project.pattern?.pdf : nil
       if isPattern {
         var pattern = project.pattern ?? Pattern()
         pattern.pdf = attachment
@@ -567,11 +573,21 @@ struct ProjectAttach: ParsableCommand {
         project.photos.append(attachment)
       }
       try store.update(project)
-      return (project, attachment)
+      return (project, attachment, false, replaced)
     }
     if context.global.json { try context.printJSON(attachment) }
-    let role = isPattern ? "as its pattern" : "as a photo"
-    context.message("attached \(Formatting.fileName(attachment)) to project \(project.name) \(role)")
+    let name = Formatting.fileName(attachment)
+    if already {
+      let what = isPattern ? "this pattern PDF" : "this photo"
+      context.message("project \(project.name) already has \(what), as \(name); nothing changed")
+    } else if let replaced {
+      context.message(
+        "attached \(name) to project \(project.name) as its pattern, in place of "
+          + "\(Formatting.fileName(replaced)) ('yarn undo' gives it back)")
+    } else {
+      context.message(
+        "attached \(name) to project \(project.name) \(isPattern ? "as its pattern" : "as a photo")")
+    }
   }
 }
 

@@ -593,15 +593,20 @@ struct StashAttach: ParsableCommand {
   func run(in context: Context) throws {
     let url = try InputFile.existingFile(file)
     try InputFile.checkPhoto(url, named: file)
-    let (yarn, attachment) = try context.write { store in
+    let (yarn, attachment, already) = try context.write { store in
       var yarn = try References.yarn(reference, in: store)
       let attachment = try store.importAttachment(from: url)
+      // The same bytes are one photo: attached again they add nothing.
+      if let same = yarn.photos.first(where: { $0.sha256 == attachment.sha256 }) { return (yarn, same, true) }
       yarn.photos.append(attachment)
       try store.update(yarn)
-      return (yarn, attachment)
+      return (yarn, attachment, false)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("attached \(Formatting.fileName(attachment)) to yarn \(yarn.name)")
+    context.message(
+      already
+        ? "yarn \(yarn.name) already has this photo, as \(Formatting.fileName(attachment)); nothing changed"
+        : "attached \(Formatting.fileName(attachment)) to yarn \(yarn.name)")
   }
 }
 
