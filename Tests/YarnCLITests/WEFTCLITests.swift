@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import YarnCore
+
 /// `yarn weft export` and `yarn weft import` end to end (docs/CLI.md, docs/WEFT.md).
 @Suite struct WEFTCLITests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -126,6 +128,22 @@ import Testing
       #expect(result.stderr.contains("\(bad.path): \(line)\n"), "\(line)")
     }
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  /// QA's round trip: a `will-trade` yarn exported and imported into a new library is
+  /// `will-trade`, still in the stash (it came back `other`, out of `stash list --in-stash`).
+  @Test func aWillTradeYarnComesBackWillTradeInTheStash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Kureyon", "--status", "will-trade"])
+    let out = yarn.directory.appendingPathComponent("out").path
+    try yarn.ok(["weft", "export", out])
+    let fresh = YarnRunner.withLibrary(yarn, "fresh")
+    try fresh.ok(["weft", "import"] + WEFTExport.fileNames.map { "\(out)/\($0)" })
+    let listed = try #require(
+      try fresh.ok(["stash", "list", "--in-stash", "--json"]).json() as? [[String: Any]])
+    #expect(listed.map { $0["name"] as? String } == ["Kureyon"])
+    #expect(listed.first?["status"] as? String == "will-trade")
   }
 
   @Test func exportWritesThreeDocumentsAndRefusesToReplaceThemWithoutForce() throws {

@@ -74,7 +74,7 @@ public enum WEFTExport {
       }
       let exportedAt = JSONCoding.formatInstant(now)
       let from = WEFT.App(app: "yarn", version: app, platform: nil)
-      /// `{"exported_at", "exported_from", "items", "type", "weft_version"}`, sorted.
+      /// `{"exported_at", "exported_from", "items", "profile", "type", "weft_version"}`, sorted.
       func write<Item: Encodable>(
         _ type: String, to stream: JSONStream, batchSize: Int = JSONStream.batchSize,
         items: ((Item) throws -> Void) throws -> Void
@@ -86,6 +86,8 @@ public enum WEFTExport {
         try stream.value(from, depth: 1)
         try stream.key("items", depth: 1, first: false)
         let count = try stream.array(depth: 1, batchSize: batchSize, items)
+        try stream.key("profile", depth: 1, first: false)
+        try stream.value(WEFT.profile, depth: 1)
         try stream.key("type", depth: 1, first: false)
         try stream.value(type, depth: 1)
         try stream.key("weft_version", depth: 1, first: false)
@@ -227,7 +229,8 @@ public enum WEFTExport {
 
   /// A yarn as a WEFT material: `original_quantity` is what was bought (`Yarn.quantity`),
   /// `quantity` what is left (the remaining estimate, or the override), the put-up a pack's
-  /// per-unit figures, the notes joined by a blank line.
+  /// per-unit figures, the notes joined by a blank line; a status WEFT does not have
+  /// (`will-trade`) is its nearest key with the status itself in `yarn.stash_status`.
   static func material(of yarn: Yarn, remaining: Amount?, notes: [String]?) -> WEFT.Material {
     var pack = WEFT.Pack()
     switch yarn.lengthPerSkein?.unit {
@@ -244,15 +247,19 @@ public enum WEFTExport {
     case .pound?: pack.weightPerUnitOunces = yarn.netWeightPerSkein.map { $0.value * 16 }
     default: break
     }
+    let status = WEFTTaxonomy.key(of: yarn.status)
+    let block = WEFT.YarnBlock(
+      weightCategory: yarn.weight.map { WEFTTaxonomy.key(of: $0) },
+      stashStatus: status == yarn.status.rawValue ? nil : yarn.status.rawValue)
     return WEFT.Material(
-      id: yarn.id, name: yarn.name, materialType: "yarn", status: WEFTTaxonomy.key(of: yarn.status),
+      id: yarn.id, name: yarn.name, materialType: "yarn", status: status,
       quantity: remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
       packs: pack == WEFT.Pack() ? nil : [pack], fiberContent: yarn.fiber.map(fiberContent),
       colorFamily: yarn.colorFamily, colorway: yarn.colorway, dyeLot: yarn.dyeLot, brand: yarn.brand,
       notes: notes.map { $0.joined(separator: "\n\n") }, acquiredDate: yarn.dateAdded?.iso8601,
       acquiredFrom: yarn.purchaseLocation, acquiredPrice: yarn.price.map(money), location: yarn.storedIn,
       tags: yarn.tags.isEmpty ? nil : yarn.tags,
-      yarn: yarn.weight.map { WEFT.YarnBlock(weightCategory: WEFTTaxonomy.key(of: $0)) })
+      yarn: block == WEFT.YarnBlock() ? nil : block)
   }
 
   /// A price as WEFT money: the amount as a number (`2999` cents of USD are `29.99`).

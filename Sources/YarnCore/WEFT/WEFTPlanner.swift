@@ -606,6 +606,21 @@ extension WEFTPlanner {
         )
       }
     }
+    // yarn's own status where WEFT has none (`will-trade` beside `in-stash`), taken when
+    // `status` is the key yarn writes for it; else WEFT's field wins (its profile rule 2), as
+    // when an app changed the status and kept yarn's field.
+    if let own = material.yarn?.stashStatus, let status, WEFTTaxonomy.stashStatus(status) != nil {
+      let path = "\(item.path).yarn.stash_status"
+      if let ownStatus = StashStatus(rawValue: own) {
+        if WEFTTaxonomy.key(of: ownStatus) == status {
+          yarn.status = ownStatus
+        } else if ownStatus != yarn.status {
+          omit(item.file, path, "\(own) does not go with status \(status), which is kept")
+        }
+      } else {
+        omit(item.file, path, "\"\(own)\" is not a yarn stash status")
+      }
+    }
     yarn.storedIn = line(material.location, item, "location")
     yarn.tags = tags(material.tags, item)
     yarn.price = price(material.acquiredPrice, item, "acquired_price")
@@ -1469,8 +1484,6 @@ extension WEFTPlanner {
       {
         yarn.netWeightPerSkein = own
       }
-      // WEFT has no will-trade: the export writes other, which leaves it as it is.
-      if draft.base?.status == .willTrade, yarn.status == .other { yarn.status = .willTrade }
       if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
         let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
       {
