@@ -486,6 +486,44 @@ import Testing
     }
   }
 
+  /// The export counts what the library holds that WEFT documents do not carry (docs/WEFT.md,
+  /// "What a round trip keeps"): each photo of a yarn or project, each pattern PDF, each
+  /// note of a session written; a running session is counted apart (QA: only the running
+  /// session was said). Nothing left out is said as nothing.
+  @Test func theExportCountsWhatWEFTDoesNotCarry() throws {
+    try BackupTestSupport.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("l"), mode: .readWrite)
+      let jpeg = dir.appendingPathComponent("a.jpg")
+      try Data("photo".utf8).write(to: jpeg)
+      let pdfFile = dir.appendingPathComponent("flax.pdf")
+      try Data("%PDF-1.4".utf8).write(to: pdfFile)
+      let photo = try store.importAttachment(from: jpeg)
+      let pdf = try store.importAttachment(from: pdfFile, mediaType: "application/pdf")
+      let start = Self.instant("2026-11-01T19:00:00Z")
+      try store.write {
+        try store.insert(Yarn(id: "y1", name: "Rios", photos: [photo, photo]))
+        try store.insert(Yarn(id: "y2", name: "Cascade 220"))
+        try store.insert(
+          Project(id: "p1", name: "Flax", pattern: Pattern(name: "Flax", pdf: pdf), photos: [photo]))
+        try store.insert(
+          TimeSession(id: "s1", projectID: "p1", start: start, end: start + 3600, note: "cast on"))
+        try store.insert(TimeSession(id: "s2", projectID: "p1", start: start + 7200, end: start + 9000))
+        try store.insert(TimeSession(id: "s3", projectID: "p1", start: start + 86_400, note: "sleeves"))
+      }
+      let summary = try WEFTExport.write(
+        from: store, to: dir.appendingPathComponent("out"), force: false, now: Self.now, app: nil)
+      // By hand: the yarn's two photos and the project's one; Flax's PDF; s1's note (s3 runs).
+      #expect(summary.notInWEFT == WEFTExport.NotInWEFT(photos: 3, patternPDFs: 1, sessionNotes: 1))
+      #expect(summary.notInWEFT.description == "3 photos, 1 pattern PDF, 1 session note")
+      #expect(summary.runningLeftOut == 1)
+      let (_, same) = try WEFTExport.documents(from: store, now: Self.now, app: nil)
+      #expect(same.notInWEFT == summary.notInWEFT)
+      try store.close()
+    }
+    let (_, bare) = try WEFTExport.documents(from: try LibraryStore.inMemory(), now: Self.now, app: nil)
+    #expect(bare.notInWEFT == WEFTExport.NotInWEFT() && bare.notInWEFT.description.isEmpty)
+  }
+
   /// A library exported to WEFT and imported into an empty one gives back every item and
   /// every field WEFT holds; what it does not hold is what docs/WEFT.md says: photos and
   /// pattern PDFs, session notes and IDs, a running session, a project's missing craft

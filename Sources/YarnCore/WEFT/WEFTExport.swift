@@ -29,6 +29,34 @@ public enum WEFTExport {
     public var tools = 0
     /// Running sessions left out (a timer session needs its duration).
     public var runningLeftOut = 0
+    /// What the library holds that the documents do not carry.
+    public var notInWEFT = NotInWEFT()
+  }
+
+  /// What a library holds that WEFT documents have no place for, counted: the list of
+  /// docs/WEFT.md, "What a round trip keeps" (a running session is
+  /// `Summary.runningLeftOut`).
+  public struct NotInWEFT: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The photos of yarns and projects (a file on two items counts twice).
+    public var photos = 0
+    /// The projects' pattern PDFs.
+    public var patternPDFs = 0
+    /// The notes of the recorded sessions written.
+    public var sessionNotes = 0
+
+    /// The counts given; nothing left out by default.
+    public init(photos: Int = 0, patternPDFs: Int = 0, sessionNotes: Int = 0) {
+      self.photos = photos
+      self.patternPDFs = patternPDFs
+      self.sessionNotes = sessionNotes
+    }
+
+    /// `5 photos, 1 pattern PDF, 21 session notes`: each kind the library has; empty when
+    /// the documents leave nothing out.
+    public var description: String {
+      [(photos, "photo"), (patternPDFs, "pattern PDF"), (sessionNotes, "session note")]
+        .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+    }
   }
 
   /// The documents of the library in `store`, as UTF-8 JSON, in the order of `fileNames`
@@ -96,6 +124,9 @@ public enum WEFTExport {
         return count
       }
 
+      let attachments = try store.attachmentCounts()
+      summary.notInWEFT.photos = attachments.photos
+      summary.notInWEFT.patternPDFs = attachments.patterns
       let usages = try store.countedUsagesByYarn()
       try document(0) { stream in
         summary.yarns = try write("material", to: stream) { (item: (WEFT.Material) throws -> Void) in
@@ -143,6 +174,7 @@ public enum WEFTExport {
           return
         }
         summary.sessions += 1
+        if !(session.note ?? "").isEmpty { summary.notInWEFT.sessionNotes += 1 }
         if seen.insert(session.projectID).inserted { order.append(session.projectID) }
       }
       try document(2) { stream in
