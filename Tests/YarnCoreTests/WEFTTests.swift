@@ -776,6 +776,55 @@ import Testing
     #expect(again.toolsUnchanged == 2 && again.toolCreates.isEmpty && again.toolUpdates.isEmpty)
   }
 
+  /// A project item that gives `tools_used` names all the project's tools, as
+  /// `materials_used` names all its yarns used (docs/CLI.md: a field the item gives replaces
+  /// the library's, even empty): a library tool it does not name leaves the project, and the
+  /// plan lists the change (QA: `"tools_used": []` kept them, unsaid). An item without it
+  /// keeps them; one naming a tool in neither the files nor the library leaves them as they
+  /// are (the tool may come later), and says so.
+  @Test func toolsUsedGivenReplacesTheProjectsTools() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress))
+    try store.insert(Project(id: "p-hat", name: "Hat", craft: .knitting, status: .inProgress))
+    let five = try #require(NeedleSize(millimetres: 5))
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: five, projectIDs: ["p-flax"]))
+    try store.insert(
+      Tool(id: "t-birch", name: "Birch", kind: .dpn, size: five, projectIDs: ["p-flax", "p-hat"]))
+    func flax(_ tools: String) -> WEFTImport.Source {
+      Self.source(
+        "p.weft",
+        Self.flax.replacingOccurrences(
+          of: #""in-progress"}"#, with: #""in-progress", "tools_used": \#(tools)}"#))
+    }
+    let absent = try Self.importing([Self.source("p.weft", Self.flax)], into: store)
+    #expect(absent.changes.isEmpty && absent.toolUpdates.isEmpty && absent.projectsUnchanged == 1)
+    let unknown = try Self.importing(
+      [flax(#"[{"tool_id": "t-gone"}, {"description": "4 mm dpn"}]"#)], into: store)
+    #expect(unknown.problems.isEmpty && unknown.changes.isEmpty && unknown.toolUpdates.isEmpty)
+    #expect(
+      unknown.omissions.map(\.description) == [
+        "p.weft: items[0].tools_used[0]: not kept (the tool t-gone is in neither the files nor the library; "
+          + "the project's tools are left as they are)",
+        "p.weft: items[0].tools_used[1]: not kept (names no tool_id, so no tool of the library; "
+          + "the project's tools are left as they are)",
+      ])
+    // One named: the other leaves the project, listed in the dry run.
+    let one = try WEFTImport.plan([flax(#"[{"tool_id": "t-birch"}]"#)], store: store, now: Self.now)
+    #expect(one.problems.isEmpty, "\(one.problems)")
+    #expect(
+      one.changes.map { "\($0.file): \($0.path): \($0.kind) \($0.name): \($0.changes)" } == [
+        #"p.weft: items[0].tools_used: tool Red Lace: ["Projects p-flax → (none)"]"#
+      ])
+    try WEFTImport.apply(one, to: store)
+    #expect(try store.tool(id: "t-red")?.projectIDs == [])
+    #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax", "p-hat"])
+    // None: the project has no tools left; the other project keeps its own.
+    let none = try Self.importing([flax("[]")], into: store)
+    #expect(none.changes.map(\.changes) == [["Projects p-flax, p-hat → p-hat"]])
+    #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-hat"])
+    #expect(try Self.importing([flax("[]")], into: store).changes.isEmpty)
+  }
+
   // MARK: A second import keeps what the item leaves out
 
   /// The Ravelry project names its yarn `mat-001`, which is in neither the files nor the

@@ -30,8 +30,12 @@ struct WEFTPlanner {
   var tools: [WEFTItem] = []
   /// The tools read, before the projects' `tools_used` are added to them.
   var toolDrafts: [(item: WEFTItem, tool: Tool, base: Tool?)] = []
-  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID.
-  var toolLinks: [(file: String, path: String, projectID: String, toolID: String)] = []
+  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID (`nil` when
+  /// the entry names none).
+  var toolLinks: [(file: String, path: String, projectID: String, toolID: String?)] = []
+  /// The library projects whose items give `tools_used`, by ID, with the file and path of
+  /// the field: their tools become those it names (`readTools`).
+  var toolsReplaced: [String: (file: String, path: String)] = [:]
 
   /// A yarn read from a material, before it is settled.
   private struct YarnDraft {
@@ -1029,8 +1033,12 @@ extension WEFTPlanner {
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
       project.needleSizes = needleSizes(weft, item, kept: base?.needleSizes ?? [])
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
-        guard let toolID = ref.toolId else { continue }
-        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
+        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, ref.toolId))
+      }
+      // Given, even empty or null, it names all the library project's tools, as
+      // `materials_used` names all its yarns used.
+      if let base, WEFTPlanner.gives(item.value, "tools_used") {
+        toolsReplaced[base.id] = (item.file, "\(item.path).tools_used")
       }
       project.started = day(weft.startedAt, item, "started_at")
       project.finished = day(weft.completedAt, item, "completed_at")
