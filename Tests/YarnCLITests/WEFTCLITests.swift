@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import YarnCore
+
 /// `yarn weft export` and `yarn weft import` end to end (docs/CLI.md, docs/WEFT.md).
 @Suite struct WEFTCLITests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -126,6 +128,42 @@ import Testing
       #expect(result.stderr.contains("\(bad.path): \(line)\n"), "\(line)")
     }
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  /// On the sample library the export says, on standard error and in its JSON, what it
+  /// leaves out (QA: nothing was said). By hand from samples/demo/library.json: a photo on
+  /// each of the yarns Cascade 220 and Peer Gynt and of the projects Flax for Leo, Granny
+  /// Square Blanket and Selbuvotter, 5 (two of them one file); the blanket's pattern PDF;
+  /// 21 of the 40 sessions have a note.
+  @Test func exportSaysWhatTheDocumentsDoNotCarry() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["backup", "restore", SampleEndToEndTests.sample.path])
+    let out = yarn.directory.appendingPathComponent("out").path
+    let result = try yarn.ok(["weft", "export", out])
+    #expect(
+      result.stderr.hasSuffix(
+        "exported 15 yarns, 8 projects, 40 sessions and 0 tools to \(out)\n"
+          + "not in WEFT: 5 photos, 1 pattern PDF, 21 session notes (docs/WEFT.md)\n"))
+    let json = try yarn.ok(["weft", "export", out, "--force", "--json"])
+    let object = try #require(try json.json() as? [String: Any])
+    #expect(object["notInWEFT"] as? [String: Int] == ["photos": 5, "patternPDFs": 1, "sessionNotes": 21])
+  }
+
+  /// QA's round trip: a `will-trade` yarn exported and imported into a new library is
+  /// `will-trade`, still in the stash (it came back `other`, out of `stash list --in-stash`).
+  @Test func aWillTradeYarnComesBackWillTradeInTheStash() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Kureyon", "--status", "will-trade"])
+    let out = yarn.directory.appendingPathComponent("out").path
+    try yarn.ok(["weft", "export", out])
+    let fresh = YarnRunner.withLibrary(yarn, "fresh")
+    try fresh.ok(["weft", "import"] + WEFTExport.fileNames.map { "\(out)/\($0)" })
+    let listed = try #require(
+      try fresh.ok(["stash", "list", "--in-stash", "--json"]).json() as? [[String: Any]])
+    #expect(listed.map { $0["name"] as? String } == ["Kureyon"])
+    #expect(listed.first?["status"] as? String == "will-trade")
   }
 
   @Test func exportWritesThreeDocumentsAndRefusesToReplaceThemWithoutForce() throws {

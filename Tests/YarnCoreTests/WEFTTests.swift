@@ -486,6 +486,44 @@ import Testing
     }
   }
 
+  /// The export counts what the library holds that WEFT documents do not carry (docs/WEFT.md,
+  /// "What a round trip keeps"): each photo of a yarn or project, each pattern PDF, each
+  /// note of a session written; a running session is counted apart (QA: only the running
+  /// session was said). Nothing left out is said as nothing.
+  @Test func theExportCountsWhatWEFTDoesNotCarry() throws {
+    try BackupTestSupport.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("l"), mode: .readWrite)
+      let jpeg = dir.appendingPathComponent("a.jpg")
+      try Data("photo".utf8).write(to: jpeg)
+      let pdfFile = dir.appendingPathComponent("flax.pdf")
+      try Data("%PDF-1.4".utf8).write(to: pdfFile)
+      let photo = try store.importAttachment(from: jpeg)
+      let pdf = try store.importAttachment(from: pdfFile, mediaType: "application/pdf")
+      let start = Self.instant("2026-11-01T19:00:00Z")
+      try store.write {
+        try store.insert(Yarn(id: "y1", name: "Rios", photos: [photo, photo]))
+        try store.insert(Yarn(id: "y2", name: "Cascade 220"))
+        try store.insert(
+          Project(id: "p1", name: "Flax", pattern: Pattern(name: "Flax", pdf: pdf), photos: [photo]))
+        try store.insert(
+          TimeSession(id: "s1", projectID: "p1", start: start, end: start + 3600, note: "cast on"))
+        try store.insert(TimeSession(id: "s2", projectID: "p1", start: start + 7200, end: start + 9000))
+        try store.insert(TimeSession(id: "s3", projectID: "p1", start: start + 86_400, note: "sleeves"))
+      }
+      let summary = try WEFTExport.write(
+        from: store, to: dir.appendingPathComponent("out"), force: false, now: Self.now, app: nil)
+      // By hand: the yarn's two photos and the project's one; Flax's PDF; s1's note (s3 runs).
+      #expect(summary.notInWEFT == WEFTExport.NotInWEFT(photos: 3, patternPDFs: 1, sessionNotes: 1))
+      #expect(summary.notInWEFT.description == "3 photos, 1 pattern PDF, 1 session note")
+      #expect(summary.runningLeftOut == 1)
+      let (_, same) = try WEFTExport.documents(from: store, now: Self.now, app: nil)
+      #expect(same.notInWEFT == summary.notInWEFT)
+      try store.close()
+    }
+    let (_, bare) = try WEFTExport.documents(from: try LibraryStore.inMemory(), now: Self.now, app: nil)
+    #expect(bare.notInWEFT == WEFTExport.NotInWEFT() && bare.notInWEFT.description.isEmpty)
+  }
+
   /// A library exported to WEFT and imported into an empty one gives back every item and
   /// every field WEFT holds; what it does not hold is what docs/WEFT.md says: photos and
   /// pattern PDFs, session notes and IDs, a running session, a project's missing craft
@@ -549,7 +587,6 @@ import Testing
           } else if let weight = yarn.netWeightPerSkein, weight.unit == .pound {
             yarn.netWeightPerSkein = Amount(weight.value * 16, .ounce)
           }
-          if yarn.status == .willTrade { yarn.status = .other }  // WEFT has no will-trade
           if yarn.quantity == nil, let override = yarn.remainingOverride {
             yarn.quantity = override
             yarn.remainingOverride = nil
@@ -597,6 +634,74 @@ import Testing
       }
       #expect(seen.yarns > 100 && seen.projects > 40 && seen.sessions > 40)
     }
+  }
+
+  /// Every stash status comes back from a round trip into an empty library, and a yarn
+  /// still in the stash stays in it (QA: `will-trade` came back `other`, out of the stash,
+  /// unsaid). WEFT's nine material statuses (99-taxonomy/status.yaml) are written as they
+  /// are; `will-trade`, which WEFT does not have, as `in-stash` (the yarn is in the stash)
+  /// with yarn's own `yarn.stash_status` beside it, which an app that does not know it
+  /// ignores (docs/WEFT.md).
+  @Test func everyStashStatusComesBackFromARoundTrip() throws {
+    let first = try LibraryStore.inMemory()
+    for status in StashStatus.allCases {
+      try first.insert(Yarn(id: "y-\(status.rawValue)", name: "Yarn \(status.rawValue)", status: status))
+    }
+    let (documents, _) = try WEFTExport.documents(from: first, now: Self.now, app: nil)
+    let sources = documents.map { WEFTImport.Source(name: $0.name, data: $0.data) }
+    let document = try #require(try JSONSerialization.jsonObject(with: documents[0].data) as? [String: Any])
+    #expect(document["profile"] as? String == "yarn")
+    let items = try #require(document["items"] as? [[String: Any]])
+    var written: [String: String] = [:]
+    var own: [String: String] = [:]
+    for item in items {
+      let id = try #require(item["id"] as? String)
+      written[id] = item["status"] as? String
+      own[id] = (item["yarn"] as? [String: Any])?["stash_status"] as? String
+    }
+    #expect(
+      written == [
+        "y-in-stash": "in-stash", "y-allocated": "allocated", "y-in-use": "in-use",
+        "y-will-trade": "in-stash",
+        "y-used-up": "used-up", "y-gifted": "gifted", "y-sold": "sold", "y-returned": "returned",
+        "y-frogged": "frogged", "y-other": "other",
+      ])
+    #expect(own == ["y-will-trade": "will-trade"])
+    let second = try LibraryStore.inMemory()
+    let plan = try Self.importing(sources, into: second)
+    #expect(plan.problems.isEmpty && plan.omissions.isEmpty, "\(plan.problems) \(plan.omissions)")
+    for status in StashStatus.allCases {
+      let yarn = try #require(try second.yarn(id: "y-\(status.rawValue)"))
+      #expect(yarn.status == status)
+      #expect(yarn.status.isHeld == status.isHeld)
+    }
+    var held: [String] = []
+    try second.forEachYarn(matching: YarnQuery(inStash: true)) { yarn, _ in held.append(yarn.id) }
+    held.sort()
+    #expect(held == ["y-allocated", "y-in-stash", "y-in-use", "y-will-trade"])
+    // Back into the first library: nothing changes.
+    let again = try WEFTImport.plan(sources, store: first, now: Self.now)
+    #expect(again.changes.isEmpty && again.yarnsUnchanged == StashStatus.allCases.count, "\(again.changes)")
+    // WEFT's status wins over yarn's field when they disagree (an app changed the status
+    // and kept the field: WEFT's profile rules 2 and 4); the field is said not kept.
+    let edited = Self.source(
+      "m.weft",
+      """
+      {"weft_version": "1.0", "type": "material", "items": [
+        {"id": "y-will-trade", "name": "Yarn will-trade", "material_type": "yarn", "status": "sold",
+         "yarn": {"stash_status": "will-trade"}},
+        {"id": "y-in-stash", "name": "Yarn in-stash", "material_type": "yarn", "status": "in-stash",
+         "yarn": {"stash_status": "lost"}}]}
+      """)
+    let changed = try Self.importing([edited], into: second)
+    #expect(changed.problems.isEmpty, "\(changed.problems)")
+    #expect(try second.yarn(id: "y-will-trade")?.status == .sold)
+    #expect(try second.yarn(id: "y-in-stash")?.status == .inStash)
+    #expect(
+      changed.omissions.map(\.description) == [
+        "m.weft: items[0].yarn.stash_status: not kept (will-trade does not go with status sold, which is kept)",
+        "m.weft: items[1].yarn.stash_status: not kept (\"lost\" is not a yarn stash status)",
+      ])
   }
 
   /// Two materials whose IDs yarn does not keep fit one library yarn: each is refused,
@@ -669,6 +774,55 @@ import Testing
     #expect(plan.omissions.contains { $0.path == "items[0].set_id" })
     let again = try Self.importing([tool, try Self.source("knitting-project-stash2go.weft")], into: store)
     #expect(again.toolsUnchanged == 2 && again.toolCreates.isEmpty && again.toolUpdates.isEmpty)
+  }
+
+  /// A project item that gives `tools_used` names all the project's tools, as
+  /// `materials_used` names all its yarns used (docs/CLI.md: a field the item gives replaces
+  /// the library's, even empty): a library tool it does not name leaves the project, and the
+  /// plan lists the change (QA: `"tools_used": []` kept them, unsaid). An item without it
+  /// keeps them; one naming a tool in neither the files nor the library leaves them as they
+  /// are (the tool may come later), and says so.
+  @Test func toolsUsedGivenReplacesTheProjectsTools() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress))
+    try store.insert(Project(id: "p-hat", name: "Hat", craft: .knitting, status: .inProgress))
+    let five = try #require(NeedleSize(millimetres: 5))
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: five, projectIDs: ["p-flax"]))
+    try store.insert(
+      Tool(id: "t-birch", name: "Birch", kind: .dpn, size: five, projectIDs: ["p-flax", "p-hat"]))
+    func flax(_ tools: String) -> WEFTImport.Source {
+      Self.source(
+        "p.weft",
+        Self.flax.replacingOccurrences(
+          of: #""in-progress"}"#, with: #""in-progress", "tools_used": \#(tools)}"#))
+    }
+    let absent = try Self.importing([Self.source("p.weft", Self.flax)], into: store)
+    #expect(absent.changes.isEmpty && absent.toolUpdates.isEmpty && absent.projectsUnchanged == 1)
+    let unknown = try Self.importing(
+      [flax(#"[{"tool_id": "t-gone"}, {"description": "4 mm dpn"}]"#)], into: store)
+    #expect(unknown.problems.isEmpty && unknown.changes.isEmpty && unknown.toolUpdates.isEmpty)
+    #expect(
+      unknown.omissions.map(\.description) == [
+        "p.weft: items[0].tools_used[0]: not kept (the tool t-gone is in neither the files nor the library; "
+          + "the project's tools are left as they are)",
+        "p.weft: items[0].tools_used[1]: not kept (names no tool_id, so no tool of the library; "
+          + "the project's tools are left as they are)",
+      ])
+    // One named: the other leaves the project, listed in the dry run.
+    let one = try WEFTImport.plan([flax(#"[{"tool_id": "t-birch"}]"#)], store: store, now: Self.now)
+    #expect(one.problems.isEmpty, "\(one.problems)")
+    #expect(
+      one.changes.map { "\($0.file): \($0.path): \($0.kind) \($0.name): \($0.changes)" } == [
+        #"p.weft: items[0].tools_used: tool Red Lace: ["Projects p-flax → (none)"]"#
+      ])
+    try WEFTImport.apply(one, to: store)
+    #expect(try store.tool(id: "t-red")?.projectIDs == [])
+    #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax", "p-hat"])
+    // None: the project has no tools left; the other project keeps its own.
+    let none = try Self.importing([flax("[]")], into: store)
+    #expect(none.changes.map(\.changes) == [["Projects p-flax, p-hat → p-hat"]])
+    #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-hat"])
+    #expect(try Self.importing([flax("[]")], into: store).changes.isEmpty)
   }
 
   // MARK: A second import keeps what the item leaves out

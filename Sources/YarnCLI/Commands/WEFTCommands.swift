@@ -31,7 +31,8 @@ struct WEFTExportCommand: ParsableCommand {
         its timer sessions) and DIR/tool.weft (the needles and hooks), each valid against
         WEFT 1.0's JSON schema. DIR is made when missing; a
         file already there is replaced only with --force. Photos, the pattern PDF and
-        session notes are not written (WEFT has no place for them), nor a running session.
+        session notes are not written (WEFT has no place for them), nor a running session:
+        the export says how many it leaves out.
 
         EXAMPLE:
           yarn weft export my-stash-weft
@@ -78,6 +79,9 @@ struct WEFTExportCommand: ParsableCommand {
       "exported \(Formatting.count(summary.yarns, "yarn")), \(Formatting.count(summary.projects, "project")), "
         + "\(Formatting.count(summary.sessions, "session")) and \(Formatting.count(summary.tools, "tool")) to \(directory)"
     )
+    if summary.notInWEFT != WEFTExport.NotInWEFT() {
+      context.message("not in WEFT: \(summary.notInWEFT) (docs/WEFT.md)")
+    }
   }
 }
 

@@ -20,6 +20,11 @@ public enum WEFT {
   /// The WEFT version yarn writes, `1.0`; it reads any `1.x`.
   public static let version = "1.0"
 
+  /// The profile yarn's documents declare, `yarn`: base WEFT, and one field of yarn's own
+  /// in the block WEFT's profile rules name after the app, `yarn` (a material's yarn block):
+  /// `yarn.stash_status` (`YarnBlock.stashStatus`).
+  static let profile = "yarn"
+
   /// The app that wrote a document: `{"app": "yarn", "version": "…"}`.
   struct App: Codable, Hashable {
     var app: String?
@@ -31,13 +36,14 @@ public enum WEFT {
   struct Document<Item: Codable>: Codable {
     var weftVersion: String
     var type: String
+    var profile: String?
     var exportedAt: String?
     var exportedFrom: App?
     var items: [Item]
 
     enum CodingKeys: String, CodingKey {
-      case weftVersion = "weft_version", type, exportedAt = "exported_at", exportedFrom = "exported_from"
-      case items
+      case weftVersion = "weft_version", type, profile, exportedAt = "exported_at"
+      case exportedFrom = "exported_from", items
     }
   }
 
@@ -69,12 +75,16 @@ public enum WEFT {
     var percentage: Double?
   }
 
-  /// The yarn block of a material (02-material/types/yarn).
+  /// The yarn block of a material (02-material/types/yarn), which is also the block of yarn's
+  /// own fields (WEFT's profile rule 1 names it after the app).
   struct YarnBlock: Codable, Hashable {
     var weightCategory: String?
+    /// yarn's own: the stash status when WEFT has no key for it (`will-trade`, written
+    /// beside `status` `in-stash`); `nil` otherwise.
+    var stashStatus: String?
 
     enum CodingKeys: String, CodingKey {
-      case weightCategory = "weight_category"
+      case weightCategory = "weight_category", stashStatus = "stash_status"
     }
   }
 

@@ -29,6 +29,34 @@ public enum WEFTExport {
     public var tools = 0
     /// Running sessions left out (a timer session needs its duration).
     public var runningLeftOut = 0
+    /// What the library holds that the documents do not carry.
+    public var notInWEFT = NotInWEFT()
+  }
+
+  /// What a library holds that WEFT documents have no place for, counted: the list of
+  /// docs/WEFT.md, "What a round trip keeps" (a running session is
+  /// `Summary.runningLeftOut`).
+  public struct NotInWEFT: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The photos of yarns and projects (a file on two items counts twice).
+    public var photos = 0
+    /// The projects' pattern PDFs.
+    public var patternPDFs = 0
+    /// The notes of the recorded sessions written.
+    public var sessionNotes = 0
+
+    /// The counts given; nothing left out by default.
+    public init(photos: Int = 0, patternPDFs: Int = 0, sessionNotes: Int = 0) {
+      self.photos = photos
+      self.patternPDFs = patternPDFs
+      self.sessionNotes = sessionNotes
+    }
+
+    /// `5 photos, 1 pattern PDF, 21 session notes`: each kind the library has; empty when
+    /// the documents leave nothing out.
+    public var description: String {
+      [(photos, "photo"), (patternPDFs, "pattern PDF"), (sessionNotes, "session note")]
+        .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+    }
   }
 
   /// The documents of the library in `store`, as UTF-8 JSON, in the order of `fileNames`
@@ -74,7 +102,7 @@ public enum WEFTExport {
       }
       let exportedAt = JSONCoding.formatInstant(now)
       let from = WEFT.App(app: "yarn", version: app, platform: nil)
-      /// `{"exported_at", "exported_from", "items", "type", "weft_version"}`, sorted.
+      /// `{"exported_at", "exported_from", "items", "profile", "type", "weft_version"}`, sorted.
       func write<Item: Encodable>(
         _ type: String, to stream: JSONStream, batchSize: Int = JSONStream.batchSize,
         items: ((Item) throws -> Void) throws -> Void
@@ -86,6 +114,8 @@ public enum WEFTExport {
         try stream.value(from, depth: 1)
         try stream.key("items", depth: 1, first: false)
         let count = try stream.array(depth: 1, batchSize: batchSize, items)
+        try stream.key("profile", depth: 1, first: false)
+        try stream.value(WEFT.profile, depth: 1)
         try stream.key("type", depth: 1, first: false)
         try stream.value(type, depth: 1)
         try stream.key("weft_version", depth: 1, first: false)
@@ -94,6 +124,9 @@ public enum WEFTExport {
         return count
       }
 
+      let attachments = try store.attachmentCounts()
+      summary.notInWEFT.photos = attachments.photos
+      summary.notInWEFT.patternPDFs = attachments.patterns
       let usages = try store.countedUsagesByYarn()
       try document(0) { stream in
         summary.yarns = try write("material", to: stream) { (item: (WEFT.Material) throws -> Void) in
@@ -141,6 +174,7 @@ public enum WEFTExport {
           return
         }
         summary.sessions += 1
+        if !(session.note ?? "").isEmpty { summary.notInWEFT.sessionNotes += 1 }
         if seen.insert(session.projectID).inserted { order.append(session.projectID) }
       }
       try document(2) { stream in
@@ -227,7 +261,8 @@ public enum WEFTExport {
 
   /// A yarn as a WEFT material: `original_quantity` is what was bought (`Yarn.quantity`),
   /// `quantity` what is left (the remaining estimate, or the override), the put-up a pack's
-  /// per-unit figures, the notes joined by a blank line.
+  /// per-unit figures, the notes joined by a blank line; a status WEFT does not have
+  /// (`will-trade`) is its nearest key with the status itself in `yarn.stash_status`.
   static func material(of yarn: Yarn, remaining: Amount?, notes: [String]?) -> WEFT.Material {
     var pack = WEFT.Pack()
     switch yarn.lengthPerSkein?.unit {
@@ -244,15 +279,19 @@ public enum WEFTExport {
     case .pound?: pack.weightPerUnitOunces = yarn.netWeightPerSkein.map { $0.value * 16 }
     default: break
     }
+    let status = WEFTTaxonomy.key(of: yarn.status)
+    let block = WEFT.YarnBlock(
+      weightCategory: yarn.weight.map { WEFTTaxonomy.key(of: $0) },
+      stashStatus: status == yarn.status.rawValue ? nil : yarn.status.rawValue)
     return WEFT.Material(
-      id: yarn.id, name: yarn.name, materialType: "yarn", status: WEFTTaxonomy.key(of: yarn.status),
+      id: yarn.id, name: yarn.name, materialType: "yarn", status: status,
       quantity: remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
       packs: pack == WEFT.Pack() ? nil : [pack], fiberContent: yarn.fiber.map(fiberContent),
       colorFamily: yarn.colorFamily, colorway: yarn.colorway, dyeLot: yarn.dyeLot, brand: yarn.brand,
       notes: notes.map { $0.joined(separator: "\n\n") }, acquiredDate: yarn.dateAdded?.iso8601,
       acquiredFrom: yarn.purchaseLocation, acquiredPrice: yarn.price.map(money), location: yarn.storedIn,
       tags: yarn.tags.isEmpty ? nil : yarn.tags,
-      yarn: yarn.weight.map { WEFT.YarnBlock(weightCategory: WEFTTaxonomy.key(of: $0)) })
+      yarn: block == WEFT.YarnBlock() ? nil : block)
   }
 
   /// A price as WEFT money: the amount as a number (`2999` cents of USD are `29.99`).

@@ -24,7 +24,10 @@ extension WEFTPlanner {
 
   /// Reads the tools: each needle or hook as a tool of the library (matched by ID, else added
   /// with it), its projects the files' or the library's; then adds each project's
-  /// `tools_used` to its tool.
+  /// `tools_used` to its tool, and takes a library project that gives `tools_used` out of
+  /// the library's other tools, unless an entry names no tool of the files or the library
+  /// (then its tools are left as they are: the tool may come later, as for
+  /// `materials_used`). A tool of the files keeps the projects the files give it.
   mutating func readTools() throws {
     var byWEFTID: [String: Int] = [:]
     for item in tools {
@@ -78,18 +81,47 @@ extension WEFTPlanner {
       byWEFTID[id] = toolDrafts.count
       toolDrafts.append((item, tool, base))
     }
+    let fromItems = toolDrafts.count
+    var replaced = toolsReplaced
+    var named = Set<String>()
     for link in toolLinks {
-      if let index = byWEFTID[link.toolID] {
+      let kept = toolsReplaced[link.projectID] != nil ? "; the project's tools are left as they are" : ""
+      guard let toolID = link.toolID else {
+        omit(link.file, link.path, "names no tool_id, so no tool of the library" + kept)
+        replaced[link.projectID] = nil
+        continue
+      }
+      named.insert(link.projectID + "\u{0}" + toolID)
+      if let index = byWEFTID[toolID] {
         if !toolDrafts[index].tool.projectIDs.contains(link.projectID) {
           toolDrafts[index].tool.projectIDs.append(link.projectID)
         }
-      } else if StashCSV.isValidImportedID(link.toolID), var tool = try store.tool(id: link.toolID) {
+      } else if StashCSV.isValidImportedID(toolID), var tool = try store.tool(id: toolID) {
         if !tool.projectIDs.contains(link.projectID) { tool.projectIDs.append(link.projectID) }
-        byWEFTID[link.toolID] = toolDrafts.count
+        byWEFTID[toolID] = toolDrafts.count
         toolDrafts.append(
-          (WEFTItem(file: link.file, path: link.path, value: .null), tool, try store.tool(id: link.toolID)))
+          (WEFTItem(file: link.file, path: link.path, value: .null), tool, try store.tool(id: toolID)))
       } else {
-        omit(link.file, link.path, "the tool \(link.toolID) is in neither the files nor the library")
+        omit(link.file, link.path, "the tool \(toolID) is in neither the files nor the library" + kept)
+        replaced[link.projectID] = nil
+      }
+    }
+    // The library tools a replacing project's `tools_used` does not name leave it. (A
+    // library tool keeps its ID in the files, so a link names it by its ID.)
+    if !replaced.isEmpty {
+      for libraryTool in try store.tools() {
+        let leaving = libraryTool.projectIDs.filter {
+          replaced[$0] != nil && !named.contains($0 + "\u{0}" + libraryTool.id)
+        }
+        guard let first = leaving.first, let field = replaced[first] else { continue }
+        if let index = byWEFTID[libraryTool.id] {
+          if index >= fromItems { toolDrafts[index].tool.projectIDs.removeAll { leaving.contains($0) } }
+        } else {
+          var tool = libraryTool
+          tool.projectIDs.removeAll { leaving.contains($0) }
+          byWEFTID[libraryTool.id] = toolDrafts.count
+          toolDrafts.append((WEFTItem(file: field.file, path: field.path, value: .null), tool, libraryTool))
+        }
       }
     }
     for (item, tool, base) in toolDrafts {
@@ -193,7 +225,8 @@ extension WEFTPlanner {
     let fields: [(String, (Tool) -> String?)] = [
       ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
-      ("Count", { String($0.count) }), ("Projects", { $0.projectIDs.joined(separator: ", ") }),
+      ("Count", { String($0.count) }),
+      ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.joined(separator: ", ") }),
     ]
     return fields.compactMap { name, text in
       text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"

@@ -30,8 +30,12 @@ struct WEFTPlanner {
   var tools: [WEFTItem] = []
   /// The tools read, before the projects' `tools_used` are added to them.
   var toolDrafts: [(item: WEFTItem, tool: Tool, base: Tool?)] = []
-  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID.
-  var toolLinks: [(file: String, path: String, projectID: String, toolID: String)] = []
+  /// Each project's `tools_used` entry: the yarn project ID and the WEFT tool ID (`nil` when
+  /// the entry names none).
+  var toolLinks: [(file: String, path: String, projectID: String, toolID: String?)] = []
+  /// The library projects whose items give `tools_used`, by ID, with the file and path of
+  /// the field: their tools become those it names (`readTools`).
+  var toolsReplaced: [String: (file: String, path: String)] = [:]
 
   /// A yarn read from a material, before it is settled.
   private struct YarnDraft {
@@ -606,6 +610,21 @@ extension WEFTPlanner {
         )
       }
     }
+    // yarn's own status where WEFT has none (`will-trade` beside `in-stash`), taken when
+    // `status` is the key yarn writes for it; else WEFT's field wins (its profile rule 2), as
+    // when an app changed the status and kept yarn's field.
+    if let own = material.yarn?.stashStatus, let status, WEFTTaxonomy.stashStatus(status) != nil {
+      let path = "\(item.path).yarn.stash_status"
+      if let ownStatus = StashStatus(rawValue: own) {
+        if WEFTTaxonomy.key(of: ownStatus) == status {
+          yarn.status = ownStatus
+        } else if ownStatus != yarn.status {
+          omit(item.file, path, "\(own) does not go with status \(status), which is kept")
+        }
+      } else {
+        omit(item.file, path, "\"\(own)\" is not a yarn stash status")
+      }
+    }
     yarn.storedIn = line(material.location, item, "location")
     yarn.tags = tags(material.tags, item)
     yarn.price = price(material.acquiredPrice, item, "acquired_price")
@@ -1014,8 +1033,12 @@ extension WEFTPlanner {
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
       project.needleSizes = needleSizes(weft, item, kept: base?.needleSizes ?? [])
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
-        guard let toolID = ref.toolId else { continue }
-        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, toolID))
+        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, ref.toolId))
+      }
+      // Given, even empty or null, it names all the library project's tools, as
+      // `materials_used` names all its yarns used.
+      if let base, WEFTPlanner.gives(item.value, "tools_used") {
+        toolsReplaced[base.id] = (item.file, "\(item.path).tools_used")
       }
       project.started = day(weft.startedAt, item, "started_at")
       project.finished = day(weft.completedAt, item, "completed_at")
@@ -1473,8 +1496,6 @@ extension WEFTPlanner {
       {
         yarn.netWeightPerSkein = own
       }
-      // WEFT has no will-trade: the export writes other, which leaves it as it is.
-      if draft.base?.status == .willTrade, yarn.status == .other { yarn.status = .willTrade }
       if let base = draft.base, draft.onlyWhatIsLeft, base.quantity == nil, let own = base.remainingOverride,
         let left = yarn.quantity, StashCSV.isSame(left, as: own, putUp: yarn.putUp)
       {

@@ -75,10 +75,12 @@ enum WEFTTaxonomy {
     StashStatus(rawValue: key)
   }
 
-  /// The WEFT key of a stash status: its own, but `will-trade`, which WEFT does not have
-  /// (its taxonomy counts "will trade/sell" as sold, which yarn does not hold), is `other`.
+  /// The WEFT key of a stash status: its own, but `will-trade`, which WEFT does not have, is
+  /// `in-stash`: the yarn is still in the stash (its taxonomy counts "will trade/sell" as
+  /// sold, which yarn does not hold). The export writes `will-trade` itself beside it, in
+  /// yarn's own `yarn.stash_status`.
   static func key(of status: StashStatus) -> String {
-    status == .willTrade ? "other" : status.rawValue
+    status == .willTrade ? StashStatus.inStash.rawValue : status.rawValue
   }
 
   /// The put-up words of `unit.yaml` that count skeins for yarn (`skein`, `ball`, `hank`,

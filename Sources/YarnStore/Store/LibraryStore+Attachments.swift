@@ -71,6 +71,25 @@ extension LibraryStore {
     return FileManager.default.fileExists(atPath: attachmentURL(sha256: sha256).path)
   }
 
+  /// How many photos (of yarns and projects) and pattern PDFs the library's items hold: one
+  /// a record, so a file on two items counts twice. One query.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  package func attachmentCounts() throws -> (photos: Int, patterns: Int) {
+    try read {
+      var counts = (photos: 0, patterns: 0)
+      for (role, count) in try connection.query(
+        "SELECT role, count(*) FROM attachment GROUP BY role", [],
+        {
+          ($0.text(0), Int($0.int64(1)))
+        })
+      {
+        if role == "photo" { counts.photos = count } else if role == "pattern" { counts.patterns = count }
+      }
+      return counts
+    }
+  }
+
   // MARK: Collecting files
 
   /// Records the digests of the attachment rows `whereClause` selects, which the caller is
