@@ -118,6 +118,34 @@ import YarnCore
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: yarn's own export, imported after the project using the yarn was finished, pinned
+  /// `Remaining: 3 skeins (override)`; the yarn keeps its estimate, 2 skeins, and a warning
+  /// says why the file's 3 skeins is not kept.
+  @Test func reimportingAnOlderExportKeepsTheEstimate() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Wool", "--length-per-skein", "200yd", "--net-weight-per-skein", "100g", "--quantity",
+      "3 skeins",
+    ])
+    try yarn.ok(["project", "add", "Hat", "--status", "in-progress"])
+    try yarn.ok(["project", "use", "Hat", "Wool", "1 skein"])
+    try yarn.ok(["stash", "export", "-o", "w.csv"])
+    try yarn.ok(["project", "finish", "Hat"])
+    let imported = try yarn.ok(["stash", "import", "w.csv"])
+    #expect(
+      imported.stderr == """
+        warning: line 2, column "Remaining": 3 skeins was yarn's estimate when the file was written \
+        (Remaining Source estimate), not an override: the remaining is the estimate now, 2 skeins; \
+        to keep 3 skeins as the override, write override in Remaining Source
+        imported w.csv: 0 yarns added, 0 updated, 1 unchanged
+
+        """)
+    let shown = try yarn.ok(["stash", "show", "Wool"]).stdout
+    #expect(
+      shown.contains("Remaining:    2 skeins ≈ 200 g ≈ 7.05 oz ≈ 400 yd ≈ 365.76 m (estimate)"), "\(shown)")
+  }
+
   @Test func aBadFileIsRefusedWholeWithEveryLineNamed() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

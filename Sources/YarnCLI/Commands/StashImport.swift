@@ -18,9 +18,10 @@ struct StashImport: CancellableCommand {
         empty cell clears a field); a row without an ID is matched by name, brand, colorway
         and dye lot. A row equal to its yarn changes nothing, so importing a file twice adds
         nothing the second time; every yarn updated is listed with what changes, and every
-        Remaining taken as an override (it is not the estimate as yarn prints it, or Remaining
-        Source says override; an empty Remaining clears the override). A column the file
-        lacks keeps what the library has. Other rows add yarns.
+        Remaining taken as an override (Remaining Source says override, or the file does not
+        say and it is not the estimate as yarn prints it; a Remaining that Remaining Source
+        says was yarn's estimate never is; an empty Remaining clears the override). A column
+        the file lacks keeps what the library has. Other rows add yarns.
         All or nothing: when any row is bad (or fits several yarns), every bad row is listed
         with its line and column, nothing is imported, and the exit status is 65. See
         docs/CSV.md. FILE - reads the CSV from standard input (messages call it "standard

@@ -164,9 +164,11 @@ extension StashCSV {
   /// a yarn that several rows fit, is a problem. A row equal to its yarn is unchanged; any
   /// other row creates a yarn, with its ID when it has one. An amount is a number with its
   /// unit column, or text such as `3.0 skeins`. Remaining is the override when Remaining
-  /// Source is `override`, and otherwise when it differs from the estimate (of the yarn in
-  /// the library or as the row makes it, finished projects counted, or those in progress
-  /// too). A new yarn's Notes cell becomes one note.
+  /// Source is `override`; never when it says the figure was yarn's estimate (`estimate`,
+  /// `incomplete`, `overdrawn`: a figure that is not the estimate now is a warning); and
+  /// otherwise when it differs from the estimate (of the yarn in the library or as the row
+  /// makes it, finished projects counted, or those in progress too). A new yarn's Notes
+  /// cell becomes one note.
   ///
   /// The plan holds every new and changed yarn: for an import that writes, `importCSV(from:
   /// into:options:dryRun:)` does the same row by row without holding them.
@@ -497,6 +499,9 @@ struct StashRowReader {
   var yarn: Yarn?
   /// The Remaining cell taken as an override that the yarn did not have, when it is one.
   var remainingTaken: StashCSV.RemainingOverride?
+  /// The warning of a Remaining cell that Remaining Source says was yarn's estimate, which
+  /// the import does not keep since it is not the estimate now.
+  var remainingIgnored: StashCSV.ImportProblem?
   /// The Notes cell (YarnBuddy's trailing line break removed), when the column is there.
   var notesText: String?
 
@@ -735,12 +740,10 @@ struct StashRowReader {
   /// The Remaining cells (docs/CSV.md, "Remaining: estimate or override"):
   ///
   /// - an empty Remaining cell: no override, whatever the unit cell and Remaining Source say;
-  /// - a Remaining that is the yarn's own override (`StashCSV.isSame(_:as:putUp:)`, so as an
-  ///   export or `stash show` prints it): the override, kept as it is;
-  /// - otherwise, with Remaining Source `override`: the figure is the override;
-  /// - otherwise a Remaining that is the estimate of the yarn, as the library has it (what an
-  ///   export wrote) or as the row makes it, counting the finished projects or those in
-  ///   progress too (`--include-active`), is no override; any other is the override.
+  /// - otherwise the figure is read by `StashCSV.remaining(_:source:yarn:base:usages:)`, told
+  ///   by Remaining Source who made it: `override` the user, `estimate`, `incomplete` or
+  ///   `overdrawn` yarn (a figure that is not the estimate now is then no override, and a
+  ///   warning says so: `remainingIgnored`), `unknown`, an empty cell or no column: unsaid.
   ///
   /// Without a Remaining column, Remaining Source `override` keeps the yarn's override (a
   /// yarn without one is a problem: there is no figure), any other value clears it; without
@@ -748,12 +751,12 @@ struct StashRowReader {
   mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, usages: StashCSV.CountedUsages) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
-    let isOverride: Bool
-    switch source?.trimmingSpaces().lowercased() {
-    case "override":
-      isOverride = true
-    case nil, "", "estimate", "incomplete", "overdrawn", "unknown":
-      isOverride = false
+    let said = source?.trimmingSpaces().lowercased()
+    let madeBy: StashCSV.FigureSource
+    switch said {
+    case "override": madeBy = .user
+    case "estimate", "incomplete", "overdrawn": madeBy = .estimate
+    case nil, "", "unknown": madeBy = .unsaid
     default:
       problem(
         .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
@@ -762,7 +765,7 @@ struct StashRowReader {
     guard let value else {
       // No Remaining column: Remaining Source alone says whether the override stays.
       guard source != nil else { return }
-      if !isOverride {
+      if madeBy != .user {
         yarn.remainingOverride = nil
       } else if base?.remainingOverride == nil {
         problem(
@@ -775,23 +778,24 @@ struct StashRowReader {
       yarn.remainingOverride = nil
       return
     }
-    if let current = base?.remainingOverride, StashCSV.isSame(amount, as: current, putUp: yarn.putUp) {
-      yarn.remainingOverride = current
-      return
-    }
-    if isOverride {
-      yarn.remainingOverride = amount
-      return
-    }
-    let isEstimate = [yarn, base].contains { candidate in
-      guard var plain = candidate else { return false }
+    switch StashCSV.remaining(amount, source: madeBy, yarn: yarn, base: base, usages: usages) {
+    case .override(let override):
+      yarn.remainingOverride = override
+    case .estimate:
+      yarn.remainingOverride = nil
+    case .ignoredEstimate:
+      yarn.remainingOverride = nil
+      var plain = yarn
       plain.remainingOverride = nil
-      return [false, true].contains { active in
-        StashCSV.isSame(
-          amount, as: usages.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
-      }
+      let now = usages.remaining(of: plain).remaining
+      remainingIgnored = .init(
+        line: record.line, column: layout.header(of: .remaining),
+        reason: "\(amount) was yarn's estimate when the file was written (Remaining Source \(said ?? "")), "
+          + "not an override: "
+          + (now.map { "the remaining is the estimate now, \($0)" }
+            ?? "without a quantity there is no estimate")
+          + "; to keep \(amount) as the override, write override in Remaining Source")
     }
-    yarn.remainingOverride = isEstimate ? nil : amount
   }
 
   /// An amount from a number cell and its unit cell, or from text such as `3.0 skeins` in
