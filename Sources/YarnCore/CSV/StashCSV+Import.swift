@@ -63,11 +63,15 @@ extension StashCSV {
     public let column: String?
     /// What is wrong, in lower case.
     public let reason: String
+    /// Whether it is a problem of the header (or of a file without one): the import then
+    /// stops there, reading no row.
+    public let isHeader: Bool
 
-    init(line: Int, column: String?, reason: String) {
+    init(line: Int, column: String?, reason: String, isHeader: Bool = false) {
       self.line = line
       self.column = column
       self.reason = reason
+      self.isHeader = isHeader
     }
 
     /// `line 3, column "Quantity": REASON`, or `line 3: REASON` for a whole row.
@@ -104,7 +108,8 @@ extension StashCSV {
     /// The notes to add: one per new yarn whose Notes cell is not empty (filled by
     /// `importPlan` only).
     public var notes: [Note] = []
-    /// Bad rows and header problems; when not empty, nothing may be imported.
+    /// Bad rows, or the header's problems alone (`ImportProblem.isHeader`: no row is read
+    /// after a header problem); when not empty, nothing may be imported.
     public var problems: [ImportProblem] = []
     /// Things worth saying that do not stop the import, such as a Notes cell that differs
     /// from an existing yarn's notes (import never changes existing notes).
@@ -134,7 +139,15 @@ extension StashCSV {
 
     /// `2 bad rows; nothing was imported:` then each problem on a line of its own, for the
     /// first `listedRowLimit` bad rows; then `and 3 more bad rows` when there are more.
+    /// Problems of the header alone (no row is read after one) are said as such: `line 1:
+    /// REASON; nothing was imported`, or `the header is refused; nothing was imported:` then
+    /// each on a line of its own.
     public var description: String {
+      if !problems.isEmpty, problems.allSatisfy(\.isHeader) {
+        if problems.count == 1 { return "\(problems[0]); nothing was imported" }
+        return "the header is refused; nothing was imported:\n"
+          + problems.map { "  \($0)" }.joined(separator: "\n")
+      }
       var shown = Set<Int>()
       var listed: [String] = []
       for problem in problems {
@@ -338,7 +351,8 @@ extension StashCSV {
     guard let header else {
       counter.finish()
       var plan = ImportPlan(dialect: .yarn)
-      plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
+      plan.problems.append(
+        ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row", isHeader: true))
       return plan
     }
     let layout = StashHeaderLayout(header)
@@ -346,6 +360,14 @@ extension StashCSV {
       let other = otherDelimiter(in: input, than: options.delimiter)
     {
       throw other
+    }
+    // A header problem is said alone: rows read under a header that is wrong would each say
+    // what it lacks (every row of a file without a Name column would need a name).
+    guard layout.problems.isEmpty else {
+      counter.finish()
+      var plan = ImportPlan(dialect: layout.dialect)
+      plan.problems = layout.problems
+      return plan
     }
     var merger = StashMerger(
       layout: layout, options: options, library: library, fieldCount: header.fields.count,
@@ -455,16 +477,21 @@ struct StashHeaderLayout {
         problems.append(
           .init(
             line: header.line, column: name,
-            reason: "the column \(column.rawValue) appears twice (fields \(earlier + 1) and \(position + 1))")
-        )
+            reason: "the column \(column.rawValue) appears twice (fields \(earlier + 1) and \(position + 1))",
+            isHeader: true))
         continue
       }
       index[column] = position
     }
     if sawYarnBuddyName && index[.id] == nil { dialect = .yarnBuddy }
     if index[.name] == nil && index[.id] == nil {
+      let shown = names.prefix(10).map { "\"\($0)\"" } + (names.count > 10 ? ["…"] : [])
       problems.append(
-        .init(line: header.line, column: nil, reason: "the header has neither a Name nor an ID column"))
+        .init(
+          line: header.line, column: nil,
+          reason: "the header has neither a Name nor an ID column (it has \(shown.joined(separator: ", ")));"
+            + " a stash CSV needs one of the two, to tell which yarn each row is",
+          isHeader: true))
     }
     positions = StashCSV.Column.allCases.map { index[$0] }
   }
