@@ -118,6 +118,57 @@ import YarnCore
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: a file with neither a Name nor an ID column (Apache Commons CSV's bom.csv: stock
+  /// prices under a BOM) said `252 bad rows` and listed 100 identical errors after the
+  /// header's. One error, the header's, with the columns found; nothing is created.
+  @Test func aHeaderWithoutNameOrIDIsOneError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let csv =
+      "\u{FEFF}Date, Open, High, Low, Close, Volume\n"
+      + String(repeating: "14-Mar-14,223.80,225.20,220.85,221.51,79448141\n", count: 251)
+    _ = try yarn.file("bom.csv", Data(csv.utf8))
+    let result = try yarn.run(["stash", "import", "bom.csv"])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr == """
+        error: bom.csv: line 1: the header has neither a Name nor an ID column (it has "Date", " Open", \
+        " High", " Low", " Close", " Volume"); a stash CSV needs one of the two, to tell which yarn each \
+        row is; nothing was imported
+        hint: the first line of a stash CSV names its columns, each once, Name or ID among them (docs/CSV.md)
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
+  /// QA: yarn's own export, imported after the project using the yarn was finished, pinned
+  /// `Remaining: 3 skeins (override)`; the yarn keeps its estimate, 2 skeins, and a warning
+  /// says why the file's 3 skeins is not kept.
+  @Test func reimportingAnOlderExportKeepsTheEstimate() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Wool", "--length-per-skein", "200yd", "--net-weight-per-skein", "100g", "--quantity",
+      "3 skeins",
+    ])
+    try yarn.ok(["project", "add", "Hat", "--status", "in-progress"])
+    try yarn.ok(["project", "use", "Hat", "Wool", "1 skein"])
+    try yarn.ok(["stash", "export", "-o", "w.csv"])
+    try yarn.ok(["project", "finish", "Hat"])
+    let imported = try yarn.ok(["stash", "import", "w.csv"])
+    #expect(
+      imported.stderr == """
+        warning: line 2, column "Remaining": 3 skeins was yarn's estimate when the file was written \
+        (Remaining Source estimate), not an override: the remaining is the estimate now, 2 skeins; \
+        to keep 3 skeins as the override, write override in Remaining Source
+        imported w.csv: 0 yarns added, 0 updated, 1 unchanged
+
+        """)
+    let shown = try yarn.ok(["stash", "show", "Wool"]).stdout
+    #expect(
+      shown.contains("Remaining:    2 skeins ≈ 200 g ≈ 7.05 oz ≈ 400 yd ≈ 365.76 m (estimate)"), "\(shown)")
+  }
+
   @Test func aBadFileIsRefusedWholeWithEveryLineNamed() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -370,6 +370,61 @@ import Testing
     #expect(reasons["projects[0].status"] == .some("gifted kept as finished"))
   }
 
+  /// A material's `quantity` beside `original_quantity` is read by the rule of a CSV
+  /// Remaining cell whose file does not say who made it (`StashCSV.remaining`, one rule for
+  /// both imports): the estimate, of the yarn as the library has it (what an export wrote)
+  /// or as the item makes it, is no override; another figure is. The library's estimate was
+  /// not compared: an `original_quantity` edited along with it pinned the old estimate.
+  /// WEFT does not say whether the figure was worked out, so yarn's own export of the day a
+  /// project was in progress, imported after it was finished, keeps its figure (docs/WEFT.md).
+  @Test func quantityIsReadByTheRuleOfARemainingCell() throws {
+    let store = try LibraryStore.inMemory()
+    let wool = Yarn(
+      id: "w", name: "Wool", lengthPerSkein: Amount(200, .yard), netWeightPerSkein: Amount(100, .gram),
+      quantity: Amount(3, .skein))
+    let hat = Project(
+      id: "h", name: "Hat", status: .finished, started: CalendarDate(year: 2026, month: 1, day: 1),
+      finished: CalendarDate(year: 2026, month: 1, day: 9),
+      usages: [YarnUsage(yarnID: "w", amount: Amount(1, .skein))])
+    try store.insert(library: Library(yarns: [wool], projects: [hat]))
+    func material(bought: Int, left: Int) -> WEFTImport.Source {
+      Self.source(
+        "m.weft",
+        """
+        {"weft_version": "1.0", "type": "material", "items": [
+          {"id": "w", "name": "Wool", "material_type": "yarn", "status": "in-stash",
+           "packs": [{"length_per_unit_yards": 200, "weight_per_unit_grams": 100}],
+           "original_quantity": {"units_count": \(bought), "unit_label": "skein"},
+           "quantity": {"units_count": \(left), "unit_label": "skein"}}]}
+        """)
+    }
+    // 3 bought, 1 used: 2 left. Bought edited to 4 beside the 2 the export wrote: no
+    // override, 3 left.
+    let edited = try Self.importing([material(bought: 4, left: 2)], into: store)
+    #expect(edited.problems.isEmpty, "\(edited.problems)")
+    #expect(edited.changes.first?.changes == ["Quantity 3 skeins → 4 skeins"])
+    #expect(try store.yarn(id: "w")?.remainingOverride == nil)
+    let read = try #require(try store.yarn(id: "w"))
+    #expect(try store.remaining(of: read).remaining == Amount(3, .skein))
+    // Another figure is the override.
+    _ = try Self.importing([material(bought: 4, left: 1)], into: store)
+    #expect(try store.yarn(id: "w")?.remainingOverride == Amount(1, .skein))
+    // The export of the day Hat was in progress (3 left), with Hat finished since, into an
+    // empty library: 3 skeins kept as the override (WEFT cannot say it was an estimate).
+    let empty = try LibraryStore.inMemory()
+    let project = Self.source(
+      "p.weft",
+      """
+      {"weft_version": "1.0", "type": "project", "items": [
+        {"id": "h", "name": "Hat", "craft": "knitting", "status": "finished", "started_at": "2026-01-01",
+         "completed_at": "2026-01-09",
+         "materials_used": [{"material_id": "w", "quantity_used": {"value": 1, "unit": "skein"}}]}]}
+      """)
+    let old = try Self.importing([material(bought: 3, left: 3), project], into: empty)
+    #expect(old.problems.isEmpty, "\(old.problems)")
+    #expect(try empty.yarn(id: "w")?.remainingOverride == Amount(3, .skein))
+  }
+
   /// A material whose id is not an ID yarn keeps is matched by name, brand, colorway and dye
   /// lot, as a CSV row without an ID is (`StashMatchKey.settle`).
   @Test func aMaterialWithoutAYarnIDIsMatchedByItsKey() throws {

@@ -18,11 +18,13 @@ struct StashImport: CancellableCommand {
         empty cell clears a field); a row without an ID is matched by name, brand, colorway
         and dye lot. A row equal to its yarn changes nothing, so importing a file twice adds
         nothing the second time; every yarn updated is listed with what changes, and every
-        Remaining taken as an override (it is not the estimate as yarn prints it, or Remaining
-        Source says override; an empty Remaining clears the override). A column the file
-        lacks keeps what the library has. Other rows add yarns.
+        Remaining taken as an override (Remaining Source says override, or the file does not
+        say and it is not the estimate as yarn prints it; a Remaining that Remaining Source
+        says was yarn's estimate never is; an empty Remaining clears the override). A column
+        the file lacks keeps what the library has. Other rows add yarns.
         All or nothing: when any row is bad (or fits several yarns), every bad row is listed
-        with its line and column, nothing is imported, and the exit status is 65. See
+        with its line and column, nothing is imported, and the exit status is 65; a header
+        without a Name or an ID column, or with a column named twice, is said alone. See
         docs/CSV.md. FILE - reads the CSV from standard input (messages call it "standard
         input"). A progress bar is shown on standard error when it is a terminal.
 
@@ -135,7 +137,9 @@ struct StashImport: CancellableCommand {
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
         message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
-        hint: "fix or remove these rows and import again")
+        hint: plan.problems.allSatisfy(\.isHeader)
+          ? "the first line of a stash CSV names its columns, each once, Name or ID among them (docs/CSV.md)"
+          : "fix or remove these rows and import again")
     }
     if context.global.json {
       try context.printJSON(

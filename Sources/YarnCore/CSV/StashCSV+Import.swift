@@ -63,11 +63,15 @@ extension StashCSV {
     public let column: String?
     /// What is wrong, in lower case.
     public let reason: String
+    /// Whether it is a problem of the header (or of a file without one): the import then
+    /// stops there, reading no row.
+    public let isHeader: Bool
 
-    init(line: Int, column: String?, reason: String) {
+    init(line: Int, column: String?, reason: String, isHeader: Bool = false) {
       self.line = line
       self.column = column
       self.reason = reason
+      self.isHeader = isHeader
     }
 
     /// `line 3, column "Quantity": REASON`, or `line 3: REASON` for a whole row.
@@ -104,7 +108,8 @@ extension StashCSV {
     /// The notes to add: one per new yarn whose Notes cell is not empty (filled by
     /// `importPlan` only).
     public var notes: [Note] = []
-    /// Bad rows and header problems; when not empty, nothing may be imported.
+    /// Bad rows, or the header's problems alone (`ImportProblem.isHeader`: no row is read
+    /// after a header problem); when not empty, nothing may be imported.
     public var problems: [ImportProblem] = []
     /// Things worth saying that do not stop the import, such as a Notes cell that differs
     /// from an existing yarn's notes (import never changes existing notes).
@@ -134,7 +139,15 @@ extension StashCSV {
 
     /// `2 bad rows; nothing was imported:` then each problem on a line of its own, for the
     /// first `listedRowLimit` bad rows; then `and 3 more bad rows` when there are more.
+    /// Problems of the header alone (no row is read after one) are said as such: `line 1:
+    /// REASON; nothing was imported`, or `the header is refused; nothing was imported:` then
+    /// each on a line of its own.
     public var description: String {
+      if !problems.isEmpty, problems.allSatisfy(\.isHeader) {
+        if problems.count == 1 { return "\(problems[0]); nothing was imported" }
+        return "the header is refused; nothing was imported:\n"
+          + problems.map { "  \($0)" }.joined(separator: "\n")
+      }
       var shown = Set<Int>()
       var listed: [String] = []
       for problem in problems {
@@ -164,9 +177,11 @@ extension StashCSV {
   /// a yarn that several rows fit, is a problem. A row equal to its yarn is unchanged; any
   /// other row creates a yarn, with its ID when it has one. An amount is a number with its
   /// unit column, or text such as `3.0 skeins`. Remaining is the override when Remaining
-  /// Source is `override`, and otherwise when it differs from the estimate (of the yarn in
-  /// the library or as the row makes it, finished projects counted, or those in progress
-  /// too). A new yarn's Notes cell becomes one note.
+  /// Source is `override`; never when it says the figure was yarn's estimate (`estimate`,
+  /// `incomplete`, `overdrawn`: a figure that is not the estimate now is a warning); and
+  /// otherwise when it differs from the estimate (of the yarn in the library or as the row
+  /// makes it, finished projects counted, or those in progress too). A new yarn's Notes
+  /// cell becomes one note.
   ///
   /// The plan holds every new and changed yarn: for an import that writes, `importCSV(from:
   /// into:options:dryRun:)` does the same row by row without holding them.
@@ -336,7 +351,8 @@ extension StashCSV {
     guard let header else {
       counter.finish()
       var plan = ImportPlan(dialect: .yarn)
-      plan.problems.append(ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row"))
+      plan.problems.append(
+        ImportProblem(line: 1, column: nil, reason: "the file is empty: no header row", isHeader: true))
       return plan
     }
     let layout = StashHeaderLayout(header)
@@ -344,6 +360,14 @@ extension StashCSV {
       let other = otherDelimiter(in: input, than: options.delimiter)
     {
       throw other
+    }
+    // A header problem is said alone: rows read under a header that is wrong would each say
+    // what it lacks (every row of a file without a Name column would need a name).
+    guard layout.problems.isEmpty else {
+      counter.finish()
+      var plan = ImportPlan(dialect: layout.dialect)
+      plan.problems = layout.problems
+      return plan
     }
     var merger = StashMerger(
       layout: layout, options: options, library: library, fieldCount: header.fields.count,
@@ -453,16 +477,21 @@ struct StashHeaderLayout {
         problems.append(
           .init(
             line: header.line, column: name,
-            reason: "the column \(column.rawValue) appears twice (fields \(earlier + 1) and \(position + 1))")
-        )
+            reason: "the column \(column.rawValue) appears twice (fields \(earlier + 1) and \(position + 1))",
+            isHeader: true))
         continue
       }
       index[column] = position
     }
     if sawYarnBuddyName && index[.id] == nil { dialect = .yarnBuddy }
     if index[.name] == nil && index[.id] == nil {
+      let shown = names.prefix(10).map { "\"\($0)\"" } + (names.count > 10 ? ["…"] : [])
       problems.append(
-        .init(line: header.line, column: nil, reason: "the header has neither a Name nor an ID column"))
+        .init(
+          line: header.line, column: nil,
+          reason: "the header has neither a Name nor an ID column (it has \(shown.joined(separator: ", ")));"
+            + " a stash CSV needs one of the two, to tell which yarn each row is",
+          isHeader: true))
     }
     positions = StashCSV.Column.allCases.map { index[$0] }
   }
@@ -497,6 +526,9 @@ struct StashRowReader {
   var yarn: Yarn?
   /// The Remaining cell taken as an override that the yarn did not have, when it is one.
   var remainingTaken: StashCSV.RemainingOverride?
+  /// The warning of a Remaining cell that Remaining Source says was yarn's estimate, which
+  /// the import does not keep since it is not the estimate now.
+  var remainingIgnored: StashCSV.ImportProblem?
   /// The Notes cell (YarnBuddy's trailing line break removed), when the column is there.
   var notesText: String?
 
@@ -735,12 +767,10 @@ struct StashRowReader {
   /// The Remaining cells (docs/CSV.md, "Remaining: estimate or override"):
   ///
   /// - an empty Remaining cell: no override, whatever the unit cell and Remaining Source say;
-  /// - a Remaining that is the yarn's own override (`StashCSV.isSame(_:as:putUp:)`, so as an
-  ///   export or `stash show` prints it): the override, kept as it is;
-  /// - otherwise, with Remaining Source `override`: the figure is the override;
-  /// - otherwise a Remaining that is the estimate of the yarn, as the library has it (what an
-  ///   export wrote) or as the row makes it, counting the finished projects or those in
-  ///   progress too (`--include-active`), is no override; any other is the override.
+  /// - otherwise the figure is read by `StashCSV.remaining(_:source:yarn:base:usages:)`, told
+  ///   by Remaining Source who made it: `override` the user, `estimate`, `incomplete` or
+  ///   `overdrawn` yarn (a figure that is not the estimate now is then no override, and a
+  ///   warning says so: `remainingIgnored`), `unknown`, an empty cell or no column: unsaid.
   ///
   /// Without a Remaining column, Remaining Source `override` keeps the yarn's override (a
   /// yarn without one is a problem: there is no figure), any other value clears it; without
@@ -748,12 +778,12 @@ struct StashRowReader {
   mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, usages: StashCSV.CountedUsages) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
-    let isOverride: Bool
-    switch source?.trimmingSpaces().lowercased() {
-    case "override":
-      isOverride = true
-    case nil, "", "estimate", "incomplete", "overdrawn", "unknown":
-      isOverride = false
+    let said = source?.trimmingSpaces().lowercased()
+    let madeBy: StashCSV.FigureSource
+    switch said {
+    case "override": madeBy = .user
+    case "estimate", "incomplete", "overdrawn": madeBy = .estimate
+    case nil, "", "unknown": madeBy = .unsaid
     default:
       problem(
         .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
@@ -762,7 +792,7 @@ struct StashRowReader {
     guard let value else {
       // No Remaining column: Remaining Source alone says whether the override stays.
       guard source != nil else { return }
-      if !isOverride {
+      if madeBy != .user {
         yarn.remainingOverride = nil
       } else if base?.remainingOverride == nil {
         problem(
@@ -775,23 +805,24 @@ struct StashRowReader {
       yarn.remainingOverride = nil
       return
     }
-    if let current = base?.remainingOverride, StashCSV.isSame(amount, as: current, putUp: yarn.putUp) {
-      yarn.remainingOverride = current
-      return
-    }
-    if isOverride {
-      yarn.remainingOverride = amount
-      return
-    }
-    let isEstimate = [yarn, base].contains { candidate in
-      guard var plain = candidate else { return false }
+    switch StashCSV.remaining(amount, source: madeBy, yarn: yarn, base: base, usages: usages) {
+    case .override(let override):
+      yarn.remainingOverride = override
+    case .estimate:
+      yarn.remainingOverride = nil
+    case .ignoredEstimate:
+      yarn.remainingOverride = nil
+      var plain = yarn
       plain.remainingOverride = nil
-      return [false, true].contains { active in
-        StashCSV.isSame(
-          amount, as: usages.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
-      }
+      let now = usages.remaining(of: plain).remaining
+      remainingIgnored = .init(
+        line: record.line, column: layout.header(of: .remaining),
+        reason: "\(amount) was yarn's estimate when the file was written (Remaining Source \(said ?? "")), "
+          + "not an override: "
+          + (now.map { "the remaining is the estimate now, \($0)" }
+            ?? "without a quantity there is no estimate")
+          + "; to keep \(amount) as the override, write override in Remaining Source")
     }
-    yarn.remainingOverride = isEstimate ? nil : amount
   }
 
   /// An amount from a number cell and its unit cell, or from text such as `3.0 skeins` in

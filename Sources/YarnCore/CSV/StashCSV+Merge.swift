@@ -38,8 +38,8 @@ extension StashCSV {
     public let changes: [FieldChange]
   }
 
-  /// A Remaining cell the import takes as the yarn's remaining override (it differs from the
-  /// estimate, or Remaining Source says `override`).
+  /// A Remaining cell the import takes as the yarn's remaining override (Remaining Source
+  /// says `override`, or does not say and it differs from the estimate).
   public struct RemainingOverride: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line the row starts on.
     public let line: Int
@@ -238,6 +238,66 @@ extension StashCSV {
         || Amount.format(a.value) == Amount.format(b.value)
     }
     return close(cell, other) || close(other, cell)
+  }
+
+  /// Who made a figure of what is left of a yarn that a file gives (a CSV Remaining cell, a
+  /// WEFT material's `quantity` beside `original_quantity`), as the file says.
+  enum FigureSource {
+    /// The user: Remaining Source `override`.
+    case user
+    /// yarn, as the yarn's estimate when it wrote the file: Remaining Source `estimate`,
+    /// `incomplete` or `overdrawn`.
+    case estimate
+    /// The file does not say: no Remaining Source column (another program's file), an
+    /// empty cell, `unknown` (yarn writes no figure beside it), a WEFT material.
+    case unsaid
+  }
+
+  /// What a figure of what is left makes of a yarn's remaining override
+  /// (`remaining(_:source:yarn:base:usages:)`).
+  enum RemainingReading {
+    /// The yarn's override is this amount (the figure, or the yarn's own override it is).
+    case override(Amount)
+    /// No override: the figure is the yarn's estimate.
+    case estimate
+    /// No override: the figure is an estimate yarn made when it wrote the file, and not the
+    /// estimate now.
+    case ignoredEstimate
+  }
+
+  /// The one rule of a figure of what is left, read by the stash CSV import and the WEFT
+  /// import (docs/CSV.md, "Remaining: estimate or override"), for a figure that is there:
+  ///
+  /// 1. the yarn's own override (`base`'s, `isSame(_:as:putUp:)`, so as an export or `stash
+  ///    show` prints it) keeps it as it is;
+  /// 2. a figure of the user's is the override;
+  /// 3. a figure that is the estimate of the yarn, as the library has it (`base`) or as the
+  ///    file makes it (`yarn`), counting the finished projects or those in progress too, is
+  ///    no override;
+  /// 4. any other figure is the override when the file does not say who made it, and no
+  ///    override (`ignoredEstimate`) when the file says it was yarn's estimate: yarn's own
+  ///    figure never pins the stash.
+  ///
+  /// - Parameters:
+  ///   - figure: the figure the file gives.
+  ///   - source: who made it, as the file says.
+  ///   - yarn: the yarn as the file makes it (its override not counted).
+  ///   - base: the library's yarn it updates, or `nil` for a new yarn.
+  ///   - usages: the usages counted against the yarn.
+  static func remaining(
+    _ figure: Amount, source: FigureSource, yarn: Yarn, base: Yarn?, usages: CountedUsages
+  ) -> RemainingReading {
+    if let own = base?.remainingOverride, isSame(figure, as: own, putUp: yarn.putUp) { return .override(own) }
+    if source == .user { return .override(figure) }
+    let isEstimate = [yarn, base].contains { candidate in
+      guard var plain = candidate else { return false }
+      plain.remainingOverride = nil
+      return [false, true].contains { active in
+        isSame(figure, as: usages.remaining(of: plain, includeActive: active).remaining, putUp: plain.putUp)
+      }
+    }
+    if isEstimate { return .estimate }
+    return source == .estimate ? .ignoredEstimate : .override(figure)
   }
 }
 
@@ -494,6 +554,7 @@ struct StashMerger {
     // Written only while no row is bad: a bad row rolls the whole import back.
     let store: LibraryStore?
     if case .store(let target) = destination, plan.problems.isEmpty { store = target } else { store = nil }
+    if let ignored = row.remainingIgnored { plan.warnings.append(ignored) }
     if let base {
       if let text = notesText, text != (try library.notes(base.id)).joined(separator: "\n\n") {
         plan.warnings.append(

@@ -1446,8 +1446,9 @@ extension WEFTPlanner {
   static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
   /// Settles each yarn: its remaining override (the material's `quantity` when it gives
-  /// `original_quantity` too and the figure is not the estimate, as `stash import` reads a
-  /// Remaining cell), then added, updated or unchanged.
+  /// `original_quantity` too and the figure is not the estimate: `StashCSV.remaining`, the
+  /// rule of a Remaining cell whose file does not say who made it), then added, updated or
+  /// unchanged.
   private mutating func settleYarns() throws {
     guard !drafts.isEmpty else { return }
     var counted: [String: [RemainingEstimate.CountedUsage]] = [:]
@@ -1474,16 +1475,13 @@ extension WEFTPlanner {
       if let base = draft.base {
         yarn = WEFTPlanner.keepingAbsent(yarn, base, draft.item)
       }
+      // WEFT does not say who made the figure: the rule of a CSV Remaining cell without
+      // Remaining Source.
       if let current = draft.current {
-        if let own = draft.base?.remainingOverride, StashCSV.isSame(current, as: own, putUp: yarn.putUp) {
-          yarn.remainingOverride = own
-        } else {
-          let isEstimate = [counted, active].contains { usages in
-            StashCSV.isSame(
-              current, as: RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? []).remaining,
-              putUp: yarn.putUp)
-          }
-          yarn.remainingOverride = isEstimate ? nil : current
+        let usages = StashCSV.CountedUsages(finished: counted[yarn.id] ?? [], active: active[yarn.id] ?? [])
+        switch StashCSV.remaining(current, source: .unsaid, yarn: yarn, base: draft.base, usages: usages) {
+        case .override(let override): yarn.remainingOverride = override
+        case .estimate, .ignoredEstimate: yarn.remainingOverride = nil
         }
       }
       // A library yarn with an override and no quantity exports its override as the
