@@ -166,6 +166,35 @@ import Testing
     #expect(listed.first?["status"] as? String == "will-trade")
   }
 
+  /// QA's steps: a tool exported, its item cut down to its ID, kind and size, imported back.
+  /// The dry run listed its name, length, material and projects as cleared, and the import
+  /// cleared them; the fields left out keep the library's values, so nothing changes.
+  @Test func aToolItemGivingOnlyItsIDKindAndSizeChangesNothing() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "tool", "add", "Red Lace", "--kind", "circular", "--size", "5mm", "--length", "80cm",
+      "--material", "bamboo",
+    ])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["project", "edit", "Hat", "--tool", "Red Lace"])
+    let out = yarn.directory.appendingPathComponent("out")
+    try yarn.ok(["weft", "export", out.path])
+    let before = try yarn.ok(["tool", "show", "Red Lace", "--json"]).stdout
+    let id = try #require(
+      (try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])?["id"])
+    let cut = try yarn.file(
+      "tool.weft",
+      Data(
+        #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "\#(id)", "tool_type": "circular", "metric_size_mm": 5}]}"#
+          .utf8))
+    let dry = try yarn.ok(["weft", "import", "--dry-run", cut.path])
+    #expect(!dry.stderr.contains("would update"), "\(dry.stderr)")
+    #expect(dry.stderr.contains("0 tools to add, 0 to update, 1 unchanged"), "\(dry.stderr)")
+    try yarn.ok(["weft", "import", cut.path])
+    #expect(try yarn.ok(["tool", "show", "Red Lace", "--json"]).stdout == before)
+  }
+
   @Test func exportWritesThreeDocumentsAndRefusesToReplaceThemWithoutForce() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

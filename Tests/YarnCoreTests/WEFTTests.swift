@@ -1020,6 +1020,84 @@ import Testing
     #expect(try store.project(id: "p-carbeth") == expectedProject)
   }
 
+  /// A tool item that gives only its ID, kind and size leaves every other field of the
+  /// library's tool as it is (QA: it cleared the name, length, material and projects, and the
+  /// dry run listed them); one that gives only its ID keeps the kind and size too. Each field
+  /// given, even null or empty, replaces the library's, and the plan (the dry run's list)
+  /// names that change alone. A new tool without a name is named by its size and kind.
+  /// Sizes by hand from docs/UNITS.md: 5 mm is US 8, 4.5 mm US 7, 4 mm US 6.
+  @Test func toolFieldsLeftOutKeepTheLibrarysValuesAndFieldsGivenReplaceThem() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p-hat", name: "Hat", craft: .knitting, status: .inProgress))
+    try store.insert(Project(id: "p-sock", name: "Sock", craft: .knitting, status: .inProgress))
+    let red = Tool(
+      id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5), lengthCentimetres: 80,
+      material: "bamboo", count: 2, projectIDs: ["p-hat", "p-sock"])
+    try store.insert(red)
+    func tools(_ fields: String) -> WEFTImport.Source {
+      Self.source(
+        "tool.weft", #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-red"\#(fields)}]}"#)
+    }
+    for bare in [#", "tool_type": "circular", "metric_size_mm": 5"#, ""] {
+      let plan = try Self.importing([tools(bare)], into: store)
+      #expect(plan.problems.isEmpty && plan.omissions.isEmpty, "\(plan.problems) \(plan.omissions)")
+      #expect(plan.changes.isEmpty && plan.toolUpdates.isEmpty && plan.toolsUnchanged == 1, "\(plan.changes)")
+      #expect(try store.tool(id: "t-red") == red)
+    }
+    let given: [(String, [String])] = [
+      (#""name": "Birch""#, ["Name Red Lace → Birch"]),
+      (#""name": null"#, ["Name Red Lace → 5 mm (US 8) circular needle"]),
+      (#""brand": "ChiaoGoo", "model": "Spin""#, ["Name Red Lace → ChiaoGoo Spin"]),
+      (#""tool_type": "dpn""#, ["Kind circular → dpn"]),
+      (#""tool_type": "cable""#, ["Kind circular → cable", "Size 5 mm (US 8) → (none)"]),
+      (#""metric_size_mm": 4"#, ["Size 5 mm (US 8) → 4 mm (US 6)"]),
+      (#""us_size": "7""#, ["Size 5 mm (US 8) → 4.5 mm (US 7)"]),
+      (#""length_cm": null"#, ["Length 80 cm → (none)"]),
+      (#""length_inches": 25"#, ["Length 80 cm → 63.5 cm"]),
+      (#""material": """#, ["Material bamboo → (none)"]),
+      (#""material": "metal""#, ["Material bamboo → metal"]),
+      (#""quantity": 3"#, ["Count 2 → 3"]),
+      (#""quantity": null"#, ["Count 2 → 1"]),
+      (#""project_assignments": ["p-sock"]"#, ["Projects p-hat, p-sock → p-sock"]),
+      (#""project_assignments": []"#, ["Projects p-hat, p-sock → (none)"]),
+    ]
+    for (fields, changes) in given {
+      let plan = try WEFTImport.plan([tools(", " + fields)], store: store, now: Self.now)
+      #expect(plan.problems.isEmpty, "\(fields): \(plan.problems)")
+      #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
+    }
+    // Applied: the fields given replace the library's, the others stay.
+    try Self.importing([tools(#", "name": null, "material": "", "project_assignments": []"#)], into: store)
+    var expected = red
+    expected.name = "5 mm (US 8) circular needle"
+    expected.material = nil
+    expected.projectIDs = []
+    #expect(try store.tool(id: "t-red") == expected)
+    // A library project whose `tools_used` leaves the tool out takes it out of the project
+    // though the tool's item, without `project_assignments`, keeps its other projects.
+    try store.update(red)
+    let hat = Self.source(
+      "p.weft",
+      """
+      {"weft_version": "1.0", "type": "project", "items": [
+        {"id": "p-hat", "name": "Hat", "craft": "knitting", "status": "in-progress", "tools_used": []}]}
+      """)
+    let left = try Self.importing([tools(""), hat], into: store)
+    #expect(left.changes.map(\.changes) == [["Projects p-hat, p-sock → p-sock"]])
+    #expect(try store.tool(id: "t-red")?.projectIDs == ["p-sock"])
+    // A new tool without a name is named by its size and kind, as before.
+    let new = Self.source(
+      "new.weft",
+      #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-new", "tool_type": "dpn", "metric_size_mm": 4}]}"#
+    )
+    try Self.importing([new], into: store)
+    #expect(
+      try store.tool(id: "t-new")
+        == Tool(
+          id: "t-new", name: "4 mm (US 6) double-pointed needles", kind: .dpn,
+          size: NeedleSize(millimetres: 4)))
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

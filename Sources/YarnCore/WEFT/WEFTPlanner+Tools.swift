@@ -23,11 +23,12 @@ extension WEFTPlanner {
   }
 
   /// Reads the tools: each needle or hook as a tool of the library (matched by ID, else added
-  /// with it), its projects the files' or the library's; then adds each project's
-  /// `tools_used` to its tool, and takes a library project that gives `tools_used` out of
-  /// the library's other tools, unless an entry names no tool of the files or the library
-  /// (then its tools are left as they are: the tool may come later, as for
-  /// `materials_used`). A tool of the files keeps the projects the files give it.
+  /// with it; the fields an item leaves out keep the library tool's values, `keepAbsent`),
+  /// its projects the files' or the library's; then adds each project's `tools_used` to its
+  /// tool, and takes a library project that gives `tools_used` out of the library's other
+  /// tools, unless an entry names no tool of the files or the library (then its tools are
+  /// left as they are: the tool may come later, as for `materials_used`). A tool item that
+  /// gives `project_assignments` keeps the projects the files give it.
   mutating func readTools() throws {
     var byWEFTID: [String: Int] = [:]
     for item in tools {
@@ -35,7 +36,10 @@ extension WEFTPlanner {
       // Every field is checked, each bad one listed; an item with a problem is not kept.
       let before = plan.problems.count
       guard let weft = decode(WEFT.Tool.self, item) else { continue }
-      guard let kind = WEFTPlanner.kind(of: weft) else {
+      let base: Tool? = try weft.id.flatMap { StashCSV.isValidImportedID($0) ? try store.tool(id: $0) : nil }
+      // A kind the item leaves out (neither `tool_type` nor `category`) is the library tool's.
+      let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
+      guard let kind = WEFTPlanner.kind(of: weft) ?? (givesKind ? nil : base?.kind) else {
         omit(
           item.file, item.path,
           "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
@@ -45,7 +49,6 @@ extension WEFTPlanner {
       if let given, isRepeated(given, kind: "tool", item) { continue }
       let id = given ?? ""
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
-      let base: Tool? = StashCSV.isValidImportedID(id) ? try store.tool(id: id) : nil
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
@@ -54,11 +57,7 @@ extension WEFTPlanner {
       let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
         !LineText.isBlankLine($0)
       }
-      tool.name =
-        line(weft.name, item, "name")
-        ?? (named.isEmpty
-          ? [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
-          : named.joined(separator: " "))
+      tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
       for (index, weftProject) in (weft.projectAssignments ?? []).enumerated() {
@@ -68,6 +67,11 @@ extension WEFTPlanner {
         } else {
           omit(item.file, path, "the project \(weftProject) is in neither the files nor the library")
         }
+      }
+      if let base { keepAbsent(&tool, base, item) }
+      // No name, brand or model given or kept: named by its size (given or kept) and kind.
+      if tool.name.isEmpty {
+        tool.name = [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
       }
       rules(
         tool.ruleViolations(), item,
@@ -81,7 +85,6 @@ extension WEFTPlanner {
       byWEFTID[id] = toolDrafts.count
       toolDrafts.append((item, tool, base))
     }
-    let fromItems = toolDrafts.count
     var replaced = toolsReplaced
     var named = Set<String>()
     for link in toolLinks {
@@ -115,7 +118,10 @@ extension WEFTPlanner {
         }
         guard let first = leaving.first, let field = replaced[first] else { continue }
         if let index = byWEFTID[libraryTool.id] {
-          if index >= fromItems { toolDrafts[index].tool.projectIDs.removeAll { leaving.contains($0) } }
+          // A tool item that gives its `project_assignments` keeps them.
+          if !WEFTPlanner.gives(toolDrafts[index].item.value, "project_assignments") {
+            toolDrafts[index].tool.projectIDs.removeAll { leaving.contains($0) }
+          }
         } else {
           var tool = libraryTool
           tool.projectIDs.removeAll { leaving.contains($0) }
@@ -137,6 +143,25 @@ extension WEFTPlanner {
         plan.toolCreates.append(tool)
       }
     }
+  }
+
+  /// The tool's fields the item leaves out, as the library's tool has them: a field absent
+  /// from the item keeps the library's value, one present (even empty or null) replaces it.
+  /// The name is given by `name`, `brand` or `model` (it is read from them), the size by
+  /// `metric_size_mm`, `us_size` or `hook_size` (a cable has none), the length by
+  /// `length_cm` or `length_inches`. (The kind is settled by the caller.)
+  private func keepAbsent(_ tool: inout Tool, _ base: Tool, _ item: WEFTItem) {
+    func keep<T>(_ field: WritableKeyPath<Tool, T>, _ keys: String...) {
+      if !keys.contains(where: { WEFTPlanner.gives(item.value, $0) }) {
+        tool[keyPath: field] = base[keyPath: field]
+      }
+    }
+    keep(\.name, "name", "brand", "model")
+    if tool.kind != .cable { keep(\.size, "metric_size_mm", "us_size", "hook_size") }
+    keep(\.lengthCentimetres, "length_cm", "length_inches")
+    keep(\.material, "material")
+    keep(\.count, "quantity")
+    keep(\.projectIDs, "project_assignments")
   }
 
   /// The yarn project ID of a WEFT project ID: one of the files', or of the library.

@@ -71,8 +71,8 @@ public struct Tool: Codable, Hashable, Sendable, Identifiable {
   public var material: String?
   /// How many of it there are (needles in a set count as one): at least 1.
   public var count: Int
-  /// The IDs of the projects it is in, in the order it was added to them (WEFT's
-  /// `project_assignments`).
+  /// The IDs of the projects it is in (WEFT's `project_assignments`); read from the store,
+  /// in the order the projects were created.
   public var projectIDs: [String]
 
   /// A tool; all but its ID, name and kind may be left out (one of it, in no project).

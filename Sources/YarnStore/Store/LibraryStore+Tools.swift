@@ -7,7 +7,8 @@ import YarnModel
 #endif
 
 /// The tool inventory: needles and hooks (`Tool`, tables `tool` and `project_tool`, schema
-/// v5). A tool's projects are the rows of `project_tool`, in the order they were added.
+/// v5). A tool's projects are the rows of `project_tool`, read in the order the projects were
+/// created (`project.seq`), whatever order they were added to the tool in.
 extension LibraryStore {
   private static let toolColumns = "id, name, kind, size_mm, length_cm, material, count"
 
