@@ -129,6 +129,35 @@ import Testing
     }
   }
 
+  /// QA: five safety backups with file times in the future (a clock set back, a copy that
+  /// kept its times) made the one just written the oldest, and it was removed at once. It is
+  /// always kept; the oldest of the others goes.
+  @Test func theSafetyBackupJustWrittenIsNeverRemoved() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("b.zip")
+      try Backup.create(from: mine, to: zip, generator: "t", now: now)
+      let folder = dir.appendingPathComponent("safety", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      for number in 1...5 {
+        let path = folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
+        try Data("old \(number)".utf8).write(to: URL(fileURLWithPath: path))
+        // 2030 and later, a second apart: newer than any file written now.
+        var times = [
+          timespec(tv_sec: 1_893_456_000 + number, tv_nsec: 0),
+          timespec(tv_sec: 1_893_456_000 + number, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      }
+      var options = RestoreOptions(mode: .replace, now: now)
+      options.safetyBackup = folder.appendingPathComponent("yarn-backup-before-restore-6.zip")
+      let report = try Backup.restore(from: zip, into: mine, options: options)
+      #expect(report.safetyBackupsRemoved.map(\.lastPathComponent) == ["yarn-backup-before-restore-1.zip"])
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      #expect(left == (2...6).map { "yarn-backup-before-restore-\($0).zip" })
+    }
+  }
+
   /// Runs `body` inside a task and waits for it, from synchronous test code.
   private func runInTask<T: Sendable>(_ body: @escaping @Sendable () -> T) throws -> T {
     let box = ResultBox<T>()

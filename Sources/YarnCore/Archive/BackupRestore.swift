@@ -446,22 +446,27 @@ extension Backup {
   }
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
-  /// named `yarn-backup-before-restore-*.zip`, by modification time). Errors are ignored.
+  /// named `yarn-backup-before-restore-*.zip`, by modification time), never `target` itself,
+  /// the one just written: a file time in the future (a clock set back, a copy that kept its
+  /// times) must not make it the oldest. Errors are ignored.
   ///
   /// - Returns: the files removed, oldest last.
   static func pruneSafetyBackups(besides target: URL) -> [URL] {
     let folder = target.deletingLastPathComponent().path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    let backups = names.filter { $0.hasPrefix("yarn-backup-before-restore-") && $0.hasSuffix(".zip") }
-      .compactMap { name -> (name: String, modified: Int)? in
-        var info = stat()
-        guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-          return nil
-        }
-        return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+    let backups = names.filter {
+      $0.hasPrefix("yarn-backup-before-restore-") && $0.hasSuffix(".zip") && $0 != target.lastPathComponent
+    }
+    .compactMap { name -> (name: String, modified: Int)? in
+      var info = stat()
+      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        return nil
       }
-      .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
-    return backups.dropFirst(safetyBackupsKept).compactMap { old in
+      return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+    }
+    .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
+    // The one just written is the newest of the kept, whatever its file time says.
+    return backups.dropFirst(safetyBackupsKept - 1).compactMap { old in
       unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
     }
   }
