@@ -433,7 +433,7 @@ import YarnCore
     let shown = try yarn.ok(["stash", "export", "--columns", "Name,Remaining"])
     #expect(
       shown.stdout
-        == "Name,Remaining\r\nGram,366.6666666666667 g\r\nPlain,1 skein\r\nRios,3 skeins\r\nMystery,\r\n")
+        == "Name,Remaining\r\nGram,366.666666666667 g\r\nPlain,1 skein\r\nRios,3 skeins\r\nMystery,\r\n")
     // The full export with Plain's Remaining cell emptied, its unit and `override` left.
     try yarn.ok(["stash", "export", "-o", "full.csv"])
     let full = try String(contentsOf: yarn.directory.appendingPathComponent("full.csv"), encoding: .utf8)

@@ -56,6 +56,34 @@ import Testing
     #expect(try convert(2, .skein, .gram, cascade) == 200)
   }
 
+  /// Put-ups with decimals: the figures are the decimals a person works out, not their binary
+  /// noise (QA: 3 × 0.1 kg gave 0.30000000000000004).
+  @Test func decimalPutUpsGiveTheirDecimals() throws {
+    #expect(try convert(3, .skein, .kilogram, PutUp(netWeightPerSkein: Amount(0.1, .kilogram))) == 0.3)
+    #expect(try convert(1.1, .skein, .yard, PutUp(lengthPerSkein: Amount(3, .yard))) == 3.3)
+    #expect(try convert(0.3, .pound, .skein, PutUp(netWeightPerSkein: Amount(0.1, .pound))) == 3)
+    #expect(try convert(150, .gram, .skein, PutUp(netWeightPerSkein: Amount(0.1, .kilogram))) == 1.5)
+    #expect(try convert(0.1, .pound, .ounce, PutUp()) == 1.6)  // 0.1 × 16
+    // 100 m = 109.3613298337707786… yd: 15 significant digits.
+    #expect(try convert(100, .meter, .yard, PutUp()) == 109.361329833771)
+  }
+
+  /// Rounding to 15 significant digits, by hand: the digits a decimal keeps through a double.
+  @Test func roundedKeepsFifteenSignificantDigits() {
+    #expect(UnitConversion.rounded(0.1 + 0.2) == 0.3)
+    #expect(UnitConversion.rounded(489.99999999999994) == 490)
+    #expect(UnitConversion.rounded(1245.4371243750002) == 1245.437124375)
+    #expect(UnitConversion.rounded(-2.0000000000000004) == -2)
+    #expect(UnitConversion.rounded(2.0 / 3.0) == 0.666666666666667)
+    #expect(UnitConversion.rounded(123_456_789_012_345_678) == 123_456_789_012_346_000)
+    #expect(UnitConversion.rounded(0.000_000_123_456_789_012_345_67) == 0.000_000_123_456_789_012_346)
+    // Outside 1e-8 ..< 1e21, and not finite: as they are.
+    #expect(UnitConversion.rounded(5e-324) == 5e-324)
+    #expect(UnitConversion.rounded(1e300) == 1e300)
+    #expect(UnitConversion.rounded(.infinity) == .infinity)
+    #expect(UnitConversion.rounded(0) == 0)
+  }
+
   @Test func metricPutUp() throws {
     #expect(close(try convert(1, .skein, .yard, dropsAlpaca), 182.6334208223972))
     #expect(close(try convert(3, .ounce, .meter, dropsAlpaca), 284.0622217125))
@@ -149,6 +177,23 @@ import Testing
       yarn: yarn(quantity: Amount(1000, .yard), putUp: PutUp(lengthPerSkein: Amount(170, .yard))),
       usages: [.init(projectID: "a", amount: Amount(3, .skein))])
     #expect(estimate.remaining == Amount(490, .yard))
+  }
+
+  /// QA: 10 yd less 1.1 skeins of 3 yd is 6.7 yd (was 6.699999999999999), 5 skeins of
+  /// 1.1 kg less 3.3 kg are 2 skeins (was 2.0000000000000004); a quantity nothing was taken
+  /// from stays as given, every digit.
+  @Test func decimalFiguresLeaveTheirDecimals() throws {
+    let threeYards = PutUp(lengthPerSkein: Amount(3, .yard))
+    let b = RemainingEstimate(
+      yarn: yarn(quantity: Amount(10, .yard), putUp: threeYards),
+      usages: [.init(projectID: "a", amount: Amount(1.1, .skein))])
+    #expect(b.remaining == Amount(6.7, .yard))
+    let c = RemainingEstimate(
+      yarn: yarn(quantity: Amount(5, .skein), putUp: PutUp(netWeightPerSkein: Amount(1.1, .kilogram))),
+      usages: [.init(projectID: "a", amount: Amount(3.3, .kilogram))])
+    #expect(c.remaining == Amount(2, .skein))  // 5 − 3.3 / 1.1
+    let untouched = RemainingEstimate(yarn: yarn(quantity: Amount(0.12345678901234567, .gram)), usages: [])
+    #expect(untouched.remaining == Amount(0.12345678901234567, .gram))
   }
 
   @Test func incompleteListsWhatIsMissing() throws {

@@ -126,7 +126,7 @@ public struct PeriodSummary: Hashable, Sendable {
   }
 
   /// The grams of yarn used, all categories (the unconverted usages are not in it).
-  public var totalGrams: Double { yarnByWeight.reduce(0) { $0 + $1.grams } }
+  public var totalGrams: Double { UnitConversion.rounded(yarnByWeight.reduce(0) { $0 + $1.grams }) }
 
   /// Summarizes the local days `first` through `last` of `library`.
   ///
@@ -298,7 +298,9 @@ public struct PeriodSummary: Hashable, Sendable {
       }
     }
     yarnByWeight = grams.keys.sorted().map { key in
-      WeightUse(weight: YarnWeight(rawValue: key), grams: grams[key]?.0 ?? 0, usages: grams[key]?.1 ?? 0)
+      WeightUse(
+        weight: YarnWeight(rawValue: key), grams: UnitConversion.rounded(grams[key]?.0 ?? 0),
+        usages: grams[key]?.1 ?? 0)
     }
     self.unconverted = unconverted
   }

@@ -106,6 +106,47 @@ public enum UnitConversion {
     }
   }
 
+  /// How many significant digits a computed figure keeps: 15, the most that any decimal
+  /// keeps through a binary64 double (`DBL_DIG`, IEEE 754-2008 §5.12.2; C11 §5.2.4.2.2).
+  /// Past them a figure made by arithmetic holds only its noise: 3 × 0.1 kg is
+  /// 0.30000000000000004 kg in binary, 0.3 kg to 15 digits.
+  public static let significantDigits = 15
+
+  /// `value`, computed by arithmetic on amounts, as the double nearest to it rounded to
+  /// `significantDigits` significant digits, so that JSON and CSV carry `0.3`, not
+  /// `0.30000000000000004`. Values below 1e-8 or from 1e21 on, and values that are not
+  /// finite, are returned as they are (the powers of ten needed are not exact there). Only
+  /// computed figures go through it: what a person entered is kept as entered.
+  public static func rounded(_ value: Double) -> Double {
+    let magnitude = abs(value)
+    guard value.isFinite, magnitude >= 1e-8, magnitude < 1e21 else { return value }
+    // The decimal exponent of the first significant digit, -8 to 20. 10^k is exact for
+    // k ≤ 22 and an integer below 10^15 is exact, so the last division or product, of two
+    // exact values, is correctly rounded: the double nearest the 15-digit decimal.
+    // From the binary exponent (log10 2 ≈ 0.30103), then set right by comparison.
+    var exponent = min(20, max(-8, Int((Double(magnitude.exponent) * 0.30103).rounded(.down))))
+    while exponent > -8, magnitude < powerOfTen(exponent) { exponent -= 1 }
+    while exponent < 20, magnitude >= powerOfTen(exponent + 1) { exponent += 1 }
+    let shift = significantDigits - 1 - exponent
+    if shift >= 0 {
+      let scale = powerOfTen(shift)
+      return (value * scale).rounded() / scale
+    }
+    let scale = powerOfTen(-shift)
+    return (value / scale).rounded() * scale
+  }
+
+  /// 10^0 to 10^22, each exact (a product of exact powers that a double holds is exact).
+  private static let powersOfTen: [Double] = (0...22).map { k in
+    (0..<k).reduce(1.0) { power, _ in power * 10 }
+  }
+
+  /// 10^`k` for -22 ≤ k ≤ 22: exact from 10^0 up; the negative ones (1 / 10^-k) only for
+  /// comparisons.
+  private static func powerOfTen(_ k: Int) -> Double {
+    k < 0 ? 1 / powersOfTen[-k] : powersOfTen[k]
+  }
+
   /// `value` in `from` as a number of `to` of the same dimension: itself when the units are
   /// the same, else through the dimension's base unit.
   static func within(_ value: Double, from: YarnUnit, to: YarnUnit) -> Double {
@@ -115,9 +156,9 @@ public enum UnitConversion {
   /// Converts `amount` to `unit`.
   ///
   /// Across dimensions the amount goes through the number of skeins, each put-up fact taken
-  /// in its own unit, so that an amount in the put-up's units converts exactly: 3 skeins of
-  /// 170 yd are 510 yd (through meters, 510.00000000000006), 200 g of 231 yd per 50 g are
-  /// 924 yd.
+  /// in its own unit: 3 skeins of 170 yd are 510 yd (through meters, 510.00000000000006),
+  /// 200 g of 231 yd per 50 g are 924 yd. The result is `rounded` to 15 significant digits
+  /// (3 skeins of 0.1 kg are 0.3 kg).
   ///
   /// - Parameters:
   ///   - amount: the amount to convert.
@@ -132,7 +173,7 @@ public enum UnitConversion {
     if amount.unit == unit { return amount }
     let from = amount.unit.dimension
     let to = unit.dimension
-    if from == to { return Amount(within(amount.value, from: amount.unit, to: unit), unit) }
+    if from == to { return Amount(rounded(within(amount.value, from: amount.unit, to: unit)), unit) }
 
     let source = putUp.perSkein(in: from)
     let target = putUp.perSkein(in: to)
@@ -143,6 +184,6 @@ public enum UnitConversion {
       throw ConversionError(from: amount.unit, to: unit, missing: missing)
     }
     let skeins = within(amount.value, from: amount.unit, to: source.unit) / source.value
-    return Amount(within(skeins * target.value, from: target.unit, to: unit), unit)
+    return Amount(rounded(within(skeins * target.value, from: target.unit, to: unit)), unit)
   }
 }

@@ -86,6 +86,9 @@ public struct RemainingEstimate: Hashable, Sendable {
     // A deficit smaller than rounding noise of the conversions, a billionth of the quantity
     // (docs/UNITS.md), is not a deficit. Relative, not at least 1e-9: a quantity of
     // 0.000000001 g is all left when nothing is used.
+    // What the usages left, to 15 significant digits (`UnitConversion.rounded`): 10 yd less
+    // 3.3 yd is 6.7 yd, not 6.699999999999999. Nothing subtracted leaves the quantity as given.
+    if !usages.isEmpty { left = UnitConversion.rounded(left) }
     let tolerance = 1e-9 * abs(quantity.value)
     if left < -tolerance {
       self.init(

@@ -171,9 +171,11 @@ public enum StashMatch {
     if enough == nil {
       for fact in members.flatMap(\.missing) where !missing.contains(fact) { missing.append(fact) }
     }
+    // Sums of converted figures, to 15 significant digits as every computed figure.
     return Entry(
-      members: members, enough: enough, remaining: largest.map { Amount($0, needed.unit) },
-      certain: Amount(certain, needed.unit), missing: missing)
+      members: members, enough: enough,
+      remaining: largest.map { Amount(UnitConversion.rounded($0), needed.unit) },
+      certain: Amount(UnitConversion.rounded(certain), needed.unit), missing: missing)
   }
 }
 
