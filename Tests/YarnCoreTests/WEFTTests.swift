@@ -1148,6 +1148,31 @@ import Testing
       #expect(plan.problems.isEmpty, "\(fields): \(plan.problems)")
       #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
     }
+    // A project in neither the files nor the library leaves the tool's projects as they are,
+    // as an unknown entry of materials_used or tools_used leaves the project's, and says so
+    // (QA: p-hat was dropped); a new tool keeps the projects that are found.
+    let unknown = try WEFTImport.plan(
+      [tools(#", "project_assignments": ["p-sock", "p-gone"]"#)], store: store, now: Self.now)
+    #expect(
+      unknown.problems.isEmpty && unknown.changes.isEmpty && unknown.toolsUnchanged == 1, "\(unknown.changes)"
+    )
+    #expect(
+      unknown.omissions.map(\.description) == [
+        "tool.weft: items[0].project_assignments[1]: not kept (the project p-gone is in neither the files "
+          + "nor the library; the tool's projects are left as they are)"
+      ])
+    let newTool = try WEFTImport.plan(
+      [
+        Self.source(
+          "new.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-two", "tool_type": "dpn", "metric_size_mm": 4, "project_assignments": ["p-gone", "p-hat"]}]}"#
+        )
+      ], store: store, now: Self.now)
+    #expect(newTool.toolCreates.map(\.projectIDs) == [["p-hat"]])
+    #expect(
+      newTool.omissions.map(\.description) == [
+        "new.weft: items[0].project_assignments[0]: not kept (the project p-gone is in neither the files nor the library)"
+      ])
     // Applied: the fields given replace the library's, the others stay.
     try Self.importing([tools(#", "name": null, "material": "", "project_assignments": []"#)], into: store)
     var expected = red
