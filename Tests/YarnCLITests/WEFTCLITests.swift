@@ -166,6 +166,48 @@ import Testing
     #expect(listed.first?["status"] as? String == "will-trade")
   }
 
+  /// QA's steps: yarn's export of the day Hat was in progress, imported after Hat was
+  /// finished, pinned that day's estimate (`Remaining: 3 skeins (override)`). The export now
+  /// says the figure was the estimate (`yarn.remaining_source`), and the import leaves the
+  /// estimate, 2 skeins, with the CSV's warning.
+  @Test func anOlderEstimateImportedAfterAProjectFinishedIsNoOverride() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok([
+      "stash", "add", "Wool", "--length-per-skein", "200yd", "--net-weight-per-skein", "100g", "--quantity",
+      "3 skeins",
+    ])
+    try yarn.ok(["project", "add", "Hat", "--status", "in-progress"])
+    try yarn.ok(["project", "use", "Hat", "Wool", "1 skein"])
+    let out = yarn.directory.appendingPathComponent("wx").path
+    try yarn.ok(["weft", "export", out])
+    try yarn.ok(["project", "finish", "Hat"])
+    let result = try yarn.ok(["weft", "import", "\(out)/material.weft"])
+    #expect(
+      result.stderr.contains(
+        "warning: \(out)/material.weft: items[0].quantity: 3 skeins was yarn's estimate when the file was "
+          + "written (yarn.remaining_source estimate), not an override: the remaining is the estimate now, "
+          + "2 skeins; to keep 3 skeins as the override, write override in yarn.remaining_source\n"),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("imported: 0 yarns added, 0 updated, 1 unchanged"), "\(result.stderr)")
+    let shown = try yarn.ok(["stash", "show", "Wool"]).stdout
+    #expect(shown.contains("Remaining:    2 skeins"), "\(shown)")
+    #expect(!shown.contains("(override)"), "\(shown)")
+    // A file that does not say (an export from before the field) sets an override on a new
+    // yarn: listed, in the dry run and in --json, as an update's is (it was not).
+    let older = try yarn.file(
+      "m.weft",
+      Data(
+        #"{"weft_version": "1.0", "type": "material", "items": [{"id": "w", "name": "Wool", "material_type": "yarn", "status": "in-stash", "original_quantity": {"units_count": 3}, "quantity": {"units_count": 2}}]}"#
+          .utf8))
+    let fresh = YarnRunner.withLibrary(yarn, "fresh")
+    let line = "\(older.path): items[0].quantity: Remaining of “Wool” taken as 2 skeins (estimate 3 skeins)"
+    let dry = try fresh.ok(["weft", "import", "--dry-run", older.path])
+    #expect(dry.stderr.contains(line + "\n"), "\(dry.stderr)")
+    let json = try #require(try fresh.ok(["weft", "import", "--json", older.path]).json() as? [String: Any])
+    #expect(json["remainingOverrides"] as? [String] == [line])
+  }
+
   /// QA's steps: a tool exported, its item cut down to its ID, kind and size, imported back.
   /// The dry run listed its name, length, material and projects as cleared, and the import
   /// cleared them; the fields left out keep the library's values, so nothing changes.

@@ -375,8 +375,11 @@ import Testing
   /// both imports): the estimate, of the yarn as the library has it (what an export wrote)
   /// or as the item makes it, is no override; another figure is. The library's estimate was
   /// not compared: an `original_quantity` edited along with it pinned the old estimate.
-  /// WEFT does not say whether the figure was worked out, so yarn's own export of the day a
-  /// project was in progress, imported after it was finished, keeps its figure (docs/WEFT.md).
+  /// Base WEFT does not say whether the figure was worked out, so a file without yarn's
+  /// `yarn.remaining_source` (another app's, or an export of yarn's before it wrote the field)
+  /// of the day a project was in progress, imported after it was finished, keeps its figure
+  /// (docs/WEFT.md); the override so set on a new yarn is listed, as an update's is (it was
+  /// not said).
   @Test func quantityIsReadByTheRuleOfARemainingCell() throws {
     let store = try LibraryStore.inMemory()
     let wool = Yarn(
@@ -423,6 +426,92 @@ import Testing
     let old = try Self.importing([material(bought: 3, left: 3), project], into: empty)
     #expect(old.problems.isEmpty, "\(old.problems)")
     #expect(try empty.yarn(id: "w")?.remainingOverride == Amount(3, .skein))
+    #expect(
+      old.remainingOverrides.map(\.description) == [
+        "m.weft: items[0].quantity: Remaining of “Wool” taken as 3 skeins (estimate 2 skeins)"
+      ])
+  }
+
+  /// yarn's export says, in its own block, who made the figure it writes as `quantity`
+  /// (`yarn.remaining_source`, the words of the CSV's Remaining Source), and the import hands
+  /// it to the CSV's rule: the export of the day Hat was in progress (3 skeins, the estimate),
+  /// imported after Hat was finished, is no override, with the CSV's warning (QA: `stash show`
+  /// said `Remaining: 3 skeins (override)` instead of 2 skeins); an override stays one. A
+  /// field that does not go with the standard ones is not kept, as `yarn.stash_status` is not,
+  /// and the figure is read as one of another app's.
+  @Test func yarnsOwnExportSaysWhetherItsQuantityIsTheEstimate() throws {
+    let store = try LibraryStore.inMemory()
+    let wool = Yarn(
+      id: "w", name: "Wool", lengthPerSkein: Amount(200, .yard), netWeightPerSkein: Amount(100, .gram),
+      quantity: Amount(3, .skein))
+    let mine = Yarn(id: "m", name: "Mine", quantity: Amount(5, .skein), remainingOverride: Amount(4, .skein))
+    var hat = Project(
+      id: "h", name: "Hat", status: .inProgress, started: CalendarDate(year: 2026, month: 1, day: 1),
+      usages: [YarnUsage(yarnID: "w", amount: Amount(1, .skein))])
+    try store.insert(library: Library(yarns: [wool, mine], projects: [hat]))
+    let (documents, _) = try WEFTExport.documents(from: store, now: Self.now, app: nil)
+    let document = try #require(try JSONSerialization.jsonObject(with: documents[0].data) as? [String: Any])
+    let items = try #require(document["items"] as? [[String: Any]])
+    #expect(items.map { $0["id"] as? String } == ["w", "m"])
+    #expect(
+      items.map { ($0["yarn"] as? [String: Any])?["remaining_source"] as? String } == [
+        "estimate", "override",
+      ])
+    #expect(items.map { ($0["quantity"] as? [String: Any])?["units_count"] as? Double } == [3, 4])
+    hat.status = .finished
+    hat.finished = CalendarDate(year: 2026, month: 1, day: 9)
+    try store.update(hat)
+    let material = WEFTImport.Source(name: "material.weft", data: documents[0].data)
+    let plan = try Self.importing([material], into: store)
+    #expect(plan.problems.isEmpty && plan.omissions.isEmpty, "\(plan.problems) \(plan.omissions)")
+    #expect(plan.changes.isEmpty && plan.yarnsUnchanged == 2, "\(plan.changes)")
+    #expect(try store.yarn(id: "w")?.remainingOverride == nil)
+    #expect(try store.yarn(id: "m")?.remainingOverride == Amount(4, .skein))
+    #expect(
+      plan.warnings.map(\.description) == [
+        "material.weft: items[0].quantity: 3 skeins was yarn's estimate when the file was written "
+          + "(yarn.remaining_source estimate), not an override: the remaining is the estimate now, 2 skeins; "
+          + "to keep 3 skeins as the override, write override in yarn.remaining_source"
+      ])
+    // Into an empty library: the estimate is none, the override is, and is listed.
+    let empty = try LibraryStore.inMemory()
+    let fresh = try Self.importing([material], into: empty)
+    #expect(fresh.problems.isEmpty && fresh.warnings.isEmpty, "\(fresh.problems) \(fresh.warnings)")
+    #expect(try empty.yarn(id: "w")?.remainingOverride == nil)
+    #expect(try empty.yarn(id: "m")?.remainingOverride == Amount(4, .skein))
+    #expect(
+      fresh.remainingOverrides.map(\.description) == [
+        "material.weft: items[1].quantity: Remaining of “Mine” taken as 4 skeins (estimate 5 skeins)"
+      ])
+    // A field that does not go with the standard ones: not kept, the figure read as another
+    // app's (an override where it is not the estimate).
+    let odd = Self.source(
+      "m.weft",
+      """
+      {"weft_version": "1.0", "type": "material", "items": [
+        {"id": "a", "name": "A", "material_type": "yarn", "status": "in-stash",
+         "original_quantity": {"units_count": 3}, "quantity": {"units_count": 2},
+         "yarn": {"remaining_source": "unknown"}},
+        {"id": "b", "name": "B", "material_type": "yarn", "status": "in-stash",
+         "original_quantity": {"units_count": 3}, "quantity": {"units_count": 2},
+         "yarn": {"remaining_source": "guessed"}},
+        {"id": "c", "name": "C", "material_type": "yarn", "status": "in-stash",
+         "quantity": {"units_count": 2}, "yarn": {"remaining_source": "estimate"}}]}
+      """)
+    let other = try LibraryStore.inMemory()
+    let read = try Self.importing([odd], into: other)
+    #expect(read.problems.isEmpty, "\(read.problems)")
+    #expect(
+      read.omissions.map(\.description) == [
+        "m.weft: items[0].yarn.remaining_source: not kept (unknown does not go with quantity, which is kept)",
+        "m.weft: items[1].yarn.remaining_source: not kept "
+          + "(\"guessed\" is not a remaining source: override, estimate, incomplete, overdrawn, unknown)",
+        "m.weft: items[2].yarn.remaining_source: not kept "
+          + "(estimate goes with quantity beside original_quantity, which the item does not give)",
+      ])
+    #expect(try other.yarn(id: "a")?.remainingOverride == Amount(2, .skein))
+    #expect(try other.yarn(id: "b")?.remainingOverride == Amount(2, .skein))
+    #expect(try other.yarn(id: "c")?.quantity == Amount(2, .skein))
   }
 
   /// A material whose id is not an ID yarn keeps is matched by name, brand, colorway and dye
@@ -583,8 +672,8 @@ import Testing
   /// every field WEFT holds; what it does not hold is what docs/WEFT.md says: photos and
   /// pattern PDFs, session notes and IDs, a running session, a project's missing craft
   /// (WEFT requires one: `other`), several notes of an item (joined into one), a remaining
-  /// override that is the estimate or that has no quantity beside it (then it is the
-  /// quantity).
+  /// override that has no quantity beside it (then it is the quantity). An override that is
+  /// the estimate's figure comes back, as `yarn.remaining_source` says it is the override.
   @Test func exportThenImportIntoAnEmptyLibraryGivesBackEveryFieldWEFTHolds() throws {
     let clock = BackupLawTests.now()
     try BackupTestSupport.withScratch { dir in
@@ -642,19 +731,12 @@ import Testing
           } else if let weight = yarn.netWeightPerSkein, weight.unit == .pound {
             yarn.netWeightPerSkein = Amount(weight.value * 16, .ounce)
           }
+          // An override comes back one, even where it is the estimate's figure: the export
+          // says it is the override (`yarn.remaining_source`). Without a quantity it is
+          // written as the quantity alone.
           if yarn.quantity == nil, let override = yarn.remainingOverride {
             yarn.quantity = override
             yarn.remainingOverride = nil
-          } else if let override = yarn.remainingOverride {
-            var plain = yarn
-            plain.remainingOverride = nil
-            let lib = Library(projects: projects)
-            if [false, true].contains(where: {
-              StashCSV.isSame(
-                override, as: lib.remaining(of: plain, includeActive: $0).remaining, putUp: yarn.putUp)
-            }) {
-              yarn.remainingOverride = nil
-            }
           }
           return yarn
         }
@@ -1066,6 +1148,31 @@ import Testing
       #expect(plan.problems.isEmpty, "\(fields): \(plan.problems)")
       #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
     }
+    // A project in neither the files nor the library leaves the tool's projects as they are,
+    // as an unknown entry of materials_used or tools_used leaves the project's, and says so
+    // (QA: p-hat was dropped); a new tool keeps the projects that are found.
+    let unknown = try WEFTImport.plan(
+      [tools(#", "project_assignments": ["p-sock", "p-gone"]"#)], store: store, now: Self.now)
+    #expect(
+      unknown.problems.isEmpty && unknown.changes.isEmpty && unknown.toolsUnchanged == 1, "\(unknown.changes)"
+    )
+    #expect(
+      unknown.omissions.map(\.description) == [
+        "tool.weft: items[0].project_assignments[1]: not kept (the project p-gone is in neither the files "
+          + "nor the library; the tool's projects are left as they are)"
+      ])
+    let newTool = try WEFTImport.plan(
+      [
+        Self.source(
+          "new.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-two", "tool_type": "dpn", "metric_size_mm": 4, "project_assignments": ["p-gone", "p-hat"]}]}"#
+        )
+      ], store: store, now: Self.now)
+    #expect(newTool.toolCreates.map(\.projectIDs) == [["p-hat"]])
+    #expect(
+      newTool.omissions.map(\.description) == [
+        "new.weft: items[0].project_assignments[0]: not kept (the project p-gone is in neither the files nor the library)"
+      ])
     // Applied: the fields given replace the library's, the others stay.
     try Self.importing([tools(#", "name": null, "material": "", "project_assignments": []"#)], into: store)
     var expected = red

@@ -159,6 +159,7 @@ struct WEFTImportCommand: CancellableCommand {
     var tools: [String: Int]
     var notes: Int
     var updates: [Update]
+    var remainingOverrides: [String]
     var notKept: [NotKept]
     var warnings: [String]
   }
@@ -251,6 +252,7 @@ struct WEFTImportCommand: CancellableCommand {
             Summary.Update(
               file: $0.file, path: $0.path, kind: $0.kind, id: $0.id, name: $0.name, changes: $0.changes)
           },
+          remainingOverrides: plan.remainingOverrides.map(\.description),
           notKept: plan.omissions.map { Summary.NotKept(file: $0.file, path: $0.path, reason: $0.reason) },
           warnings: plan.warnings.map(\.description)))
     }
@@ -268,14 +270,16 @@ struct WEFTImportCommand: CancellableCommand {
     context.message(dryRun ? "dry run: \(summary); nothing was changed" : "imported: \(summary)")
   }
 
-  /// The updates and the fields not kept, on standard error: each field with a reason on a
-  /// line of its own, the others by name per file (every path with `--list-not-kept`).
+  /// The updates, the overrides set on new yarns and the fields not kept, on standard
+  /// error: each field with a reason on a line of its own, the others by name per file
+  /// (every path with `--list-not-kept`).
   private func report(_ plan: WEFTImport.Plan, in context: Context) {
     for change in plan.changes {
       context.message(
         "\(change.file): \(change.path): \(dryRun ? "would update" : "updated") \(change.kind) “\(change.name)”: "
           + change.changes.joined(separator: "; "))
     }
+    for taken in plan.remainingOverrides { context.message(taken.description) }
     var byFile: [String: [String]] = [:]
     var order: [String] = []
     for omission in plan.omissions {

@@ -778,13 +778,7 @@ struct StashRowReader {
   mutating func readRemaining(into yarn: inout Yarn, base: Yarn?, usages: StashCSV.CountedUsages) {
     let value = amount(.remaining, .remainingUnit, dimension: nil, what: "remaining")
     let source = cell(.remainingSource)
-    let said = source?.trimmingSpaces().lowercased()
-    let madeBy: StashCSV.FigureSource
-    switch said {
-    case "override": madeBy = .user
-    case "estimate", "incomplete", "overdrawn": madeBy = .estimate
-    case nil, "", "unknown": madeBy = .unsaid
-    default:
+    guard let madeBy = source == nil ? .unsaid : StashCSV.FigureSource(said: source ?? "") else {
       problem(
         .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
       return
@@ -812,16 +806,11 @@ struct StashRowReader {
       yarn.remainingOverride = nil
     case .ignoredEstimate:
       yarn.remainingOverride = nil
-      var plain = yarn
-      plain.remainingOverride = nil
-      let now = usages.remaining(of: plain).remaining
       remainingIgnored = .init(
         line: record.line, column: layout.header(of: .remaining),
-        reason: "\(amount) was yarn's estimate when the file was written (Remaining Source \(said ?? "")), "
-          + "not an override: "
-          + (now.map { "the remaining is the estimate now, \($0)" }
-            ?? "without a quantity there is no estimate")
-          + "; to keep \(amount) as the override, write override in Remaining Source")
+        reason: StashCSV.ignoredEstimate(
+          amount, field: "Remaining Source", said: source?.trimmingSpaces().lowercased() ?? "", yarn: yarn,
+          usages: usages))
     }
   }
 

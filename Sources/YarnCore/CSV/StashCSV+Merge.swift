@@ -72,15 +72,49 @@ extension StashCSV {
       return copy
     }
 
-    /// `Remaining of “Cascade 220” taken as 120 g (estimate 150 g)`; where the two are the
-    /// same amount (Remaining Source said `override`), `Remaining of “Plain” taken as 2
-    /// skeins: Remaining Source says override (the estimate is the same)`, so that the two
-    /// figures printed never look equal.
+    /// `Remaining of “Cascade 220” taken as 120 g (estimate 150 g)`
+    /// (`StashCSV.taken(_:of:estimate:isSameAsEstimate:field:)`).
     public var description: String {
-      let head = "Remaining of “\(name)” taken as \(remaining)"
-      if isSameAsEstimate { return head + ": Remaining Source says override (the estimate is the same)" }
-      return head + " (" + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
+      StashCSV.taken(
+        remaining, of: name, estimate: estimate, isSameAsEstimate: isSameAsEstimate, field: "Remaining Source"
+      )
     }
+  }
+
+  /// A figure taken as a yarn's remaining override, in the words of both imports: `Remaining
+  /// of “Cascade 220” taken as 120 g (estimate 150 g)` (`no estimate: the quantity is
+  /// unknown` without a quantity); where the two are the same amount (`field`, the file's
+  /// word for who made the figure, said `override`), `Remaining of “Plain” taken as 2 skeins:
+  /// Remaining Source says override (the estimate is the same)`, so that the two figures
+  /// printed never look equal.
+  static func taken(
+    _ remaining: Amount, of name: String, estimate: Amount?, isSameAsEstimate: Bool, field: String
+  ) -> String {
+    let head = "Remaining of “\(name)” taken as \(remaining)"
+    if isSameAsEstimate { return head + ": \(field) says override (the estimate is the same)" }
+    return head + " (" + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
+  }
+
+  /// Why a figure the file says was yarn's estimate (`RemainingReading.ignoredEstimate`) is
+  /// no override, in the words of both imports: `3 skeins was yarn's estimate when the file
+  /// was written (Remaining Source estimate), not an override: the remaining is the estimate
+  /// now, 2 skeins; to keep 3 skeins as the override, write override in Remaining Source`.
+  ///
+  /// - Parameters:
+  ///   - figure: the figure the file gives.
+  ///   - field: where the file says who made it (`Remaining Source`, `yarn.remaining_source`).
+  ///   - said: what it says there (`estimate`).
+  ///   - yarn: the yarn as the file makes it; its estimate now is said.
+  ///   - usages: the usages counted against the yarn.
+  static func ignoredEstimate(
+    _ figure: Amount, field: String, said: String, yarn: Yarn, usages: CountedUsages
+  ) -> String {
+    var plain = yarn
+    plain.remainingOverride = nil
+    return "\(figure) was yarn's estimate when the file was written (\(field) \(said)), not an override: "
+      + (usages.remaining(of: plain).remaining.map { "the remaining is the estimate now, \($0)" }
+        ?? "without a quantity there is no estimate")
+      + "; to keep \(figure) as the override, write override in \(field)"
   }
 
   /// The fields that differ between `old` and `new`, in the columns' order.
@@ -249,8 +283,21 @@ extension StashCSV {
     /// `incomplete` or `overdrawn`.
     case estimate
     /// The file does not say: no Remaining Source column (another program's file), an
-    /// empty cell, `unknown` (yarn writes no figure beside it), a WEFT material.
+    /// empty cell, `unknown` (yarn writes no figure beside it), a WEFT material without
+    /// `yarn.remaining_source`.
     case unsaid
+
+    /// Who made a figure, by the word yarn writes for it (`RemainingEstimate.Source`'s raw
+    /// values, in a CSV's Remaining Source or a WEFT material's `yarn.remaining_source`), in
+    /// any case, the spaces around it aside; empty is unsaid. `nil` for any other word.
+    init?(said word: String) {
+      switch word.trimmingSpaces().lowercased() {
+      case "override": self = .user
+      case "estimate", "incomplete", "overdrawn": self = .estimate
+      case "", "unknown": self = .unsaid
+      default: return nil
+      }
+    }
   }
 
   /// What a figure of what is left makes of a yarn's remaining override

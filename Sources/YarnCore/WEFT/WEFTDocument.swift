@@ -20,9 +20,10 @@ public enum WEFT {
   /// The WEFT version yarn writes, `1.0`; it reads any `1.x`.
   public static let version = "1.0"
 
-  /// The profile yarn's documents declare, `yarn`: base WEFT, and one field of yarn's own
-  /// in the block WEFT's profile rules name after the app, `yarn` (a material's yarn block):
-  /// `yarn.stash_status` (`YarnBlock.stashStatus`).
+  /// The profile yarn's documents declare, `yarn`: base WEFT, and fields of yarn's own in
+  /// the block WEFT's profile rules name after the app, `yarn` (a material's yarn block):
+  /// `yarn.stash_status` (`YarnBlock.stashStatus`) and `yarn.remaining_source`
+  /// (`YarnBlock.remainingSource`).
   static let profile = "yarn"
 
   /// The app that wrote a document: `{"app": "yarn", "version": "…"}`.
@@ -82,9 +83,14 @@ public enum WEFT {
     /// yarn's own: the stash status when WEFT has no key for it (`will-trade`, written
     /// beside `status` `in-stash`); `nil` otherwise.
     var stashStatus: String?
+    /// yarn's own: who made the figure written as `quantity` beside `original_quantity`, in
+    /// the words of the stash CSV's Remaining Source (`RemainingEstimate.Source`: `override`,
+    /// `estimate`, `incomplete`, `overdrawn`); `nil` without `original_quantity`.
+    var remainingSource: String?
 
     enum CodingKeys: String, CodingKey {
       case weightCategory = "weight_category", stashStatus = "stash_status"
+      case remainingSource = "remaining_source"
     }
   }
 

@@ -133,7 +133,7 @@ public enum WEFTExport {
           try store.forEachYarn(includingPhotos: false) { yarn in
             let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
             try item(
-              material(of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)]))
+              material(of: yarn, remaining: estimate, notes: notesBySubject[.yarn(yarn.id)]))
           }
         }
       }
@@ -154,7 +154,7 @@ public enum WEFTExport {
               guard let yarn = try store.yarn(id: usage.yarnID) else { continue }
               let estimate = RemainingEstimate(yarn: yarn, usages: usages[yarn.id] ?? [])
               yarnsByID[usage.yarnID] = material(
-                of: yarn, remaining: estimate.remaining, notes: notesBySubject[.yarn(yarn.id)])
+                of: yarn, remaining: estimate, notes: notesBySubject[.yarn(yarn.id)])
             }
             try item(
               self.project(
@@ -260,10 +260,12 @@ public enum WEFTExport {
   // MARK: Mapping
 
   /// A yarn as a WEFT material: `original_quantity` is what was bought (`Yarn.quantity`),
-  /// `quantity` what is left (the remaining estimate, or the override), the put-up a pack's
-  /// per-unit figures, the notes joined by a blank line; a status WEFT does not have
-  /// (`will-trade`) is its nearest key with the status itself in `yarn.stash_status`.
-  static func material(of yarn: Yarn, remaining: Amount?, notes: [String]?) -> WEFT.Material {
+  /// `quantity` what is left (the remaining estimate, or the override) with, beside
+  /// `original_quantity`, who made that figure in `yarn.remaining_source` (the stash CSV's
+  /// Remaining Source), the put-up a pack's per-unit figures, the notes joined by a blank
+  /// line; a status WEFT does not have (`will-trade`) is its nearest key with the status
+  /// itself in `yarn.stash_status`.
+  static func material(of yarn: Yarn, remaining: RemainingEstimate, notes: [String]?) -> WEFT.Material {
     var pack = WEFT.Pack()
     switch yarn.lengthPerSkein?.unit {
     case .meter?: pack.lengthPerUnitMeters = yarn.lengthPerSkein?.value
@@ -282,10 +284,11 @@ public enum WEFTExport {
     let status = WEFTTaxonomy.key(of: yarn.status)
     let block = WEFT.YarnBlock(
       weightCategory: yarn.weight.map { WEFTTaxonomy.key(of: $0) },
-      stashStatus: status == yarn.status.rawValue ? nil : yarn.status.rawValue)
+      stashStatus: status == yarn.status.rawValue ? nil : yarn.status.rawValue,
+      remainingSource: yarn.quantity == nil ? nil : remaining.source.rawValue)
     return WEFT.Material(
       id: yarn.id, name: yarn.name, materialType: "yarn", status: status,
-      quantity: remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
+      quantity: remaining.remaining.map(quantity), originalQuantity: yarn.quantity.map(quantity),
       packs: pack == WEFT.Pack() ? nil : [pack], fiberContent: yarn.fiber.map(fiberContent),
       colorFamily: yarn.colorFamily, colorway: yarn.colorway, dyeLot: yarn.dyeLot, brand: yarn.brand,
       notes: notes.map { $0.joined(separator: "\n\n") }, acquiredDate: yarn.dateAdded?.iso8601,

@@ -142,6 +142,10 @@ public enum WEFTImport {
     public var problems: [Problem] = []
     /// Things worth saying that do not stop it (notes that differ from a library item's).
     public var warnings: [Problem] = []
+    /// The remaining overrides set on new yarns, each at its material's `quantity`, in the
+    /// words of `stash import` (`Remaining of “Wool” taken as 3 skeins (estimate 2 skeins)`):
+    /// an update lists its override among `changes`.
+    public var remainingOverrides: [Problem] = []
   }
 
   /// Thrown by `apply(_:to:)` for a plan with problems: nothing was imported.

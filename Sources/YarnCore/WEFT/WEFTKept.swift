@@ -53,7 +53,7 @@ indirect enum WEFTKept: Sendable {
     kept["quantity"] = quantity
     kept["original_quantity"] = quantity
     kept["fiber_content"] = .array(.object(fields("fiber", "percentage")))
-    kept["yarn"] = .object(fields("weight_category", "stash_status"))
+    kept["yarn"] = .object(fields("weight_category", "stash_status", "remaining_source"))
     kept["packs"] = .array(
       .object(
         fields(

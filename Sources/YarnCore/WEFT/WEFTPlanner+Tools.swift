@@ -28,7 +28,8 @@ extension WEFTPlanner {
   /// tool, and takes a library project that gives `tools_used` out of the library's other
   /// tools, unless an entry names no tool of the files or the library (then its tools are
   /// left as they are: the tool may come later, as for `materials_used`). A tool item that
-  /// gives `project_assignments` keeps the projects the files give it.
+  /// gives `project_assignments` keeps the projects the files give it; when an entry names a
+  /// project of neither, a library tool's projects are left as they are, likewise.
   mutating func readTools() throws {
     var byWEFTID: [String: Int] = [:]
     for item in tools {
@@ -60,15 +61,24 @@ extension WEFTPlanner {
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
+      // An entry naming no project found leaves a library tool's projects as they are, as
+      // one of `materials_used` or `tools_used` leaves a project's (the project may come
+      // later); a new tool gets the projects that are found.
+      let kept = base != nil ? "; the tool's projects are left as they are" : ""
+      var incomplete = false
       for (index, weftProject) in (weft.projectAssignments ?? []).enumerated() {
         let path = "\(item.path).project_assignments[\(index)]"
         if let projectID = try projectID(weftProject) {
           if !tool.projectIDs.contains(projectID) { tool.projectIDs.append(projectID) }
         } else {
-          omit(item.file, path, "the project \(weftProject) is in neither the files nor the library")
+          omit(item.file, path, "the project \(weftProject) is in neither the files nor the library" + kept)
+          incomplete = true
         }
       }
-      if let base { keepAbsent(&tool, base, item) }
+      if let base {
+        if incomplete { tool.projectIDs = base.projectIDs }
+        keepAbsent(&tool, base, item)
+      }
       // No name, brand or model given or kept: named by its size (given or kept) and kind.
       if tool.name.isEmpty {
         tool.name = [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")

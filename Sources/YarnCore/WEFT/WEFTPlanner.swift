@@ -48,6 +48,9 @@ struct WEFTPlanner {
     /// Whether the material gave `quantity` alone (what is left, which yarn reads as the
     /// quantity).
     var onlyWhatIsLeft = false
+    /// yarn's own word for who made `current` (`yarn.remaining_source`, the stash CSV's
+    /// Remaining Source), when it goes with the figure; `nil` when the file does not say.
+    var remainingSource: String?
     /// The JSON path, below the item, of the field each rule's field was read from
     /// (`WEFTPlanner.yarnFields` with the figures actually kept).
     var fields = WEFTPlanner.yarnFields
@@ -768,7 +771,37 @@ extension WEFTPlanner {
     let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
-      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil, fields: fields)
+      onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil,
+      remainingSource: remainingSource(material, item), fields: fields)
+  }
+
+  /// yarn's own word for who made the figure of `quantity` beside `original_quantity`
+  /// (`yarn.remaining_source`: `override`, `estimate`, `incomplete`, `overdrawn`), read as
+  /// `yarn.stash_status` is, only where it goes with WEFT's fields: beside an item that gives
+  /// no such figure, or that gives one beside `unknown` (yarn writes none then), or when it
+  /// is not such a word, it is reported as not kept and the figure is read as one of
+  /// another app's.
+  private mutating func remainingSource(_ material: WEFT.Material, _ item: WEFTItem) -> String? {
+    guard let said = material.yarn?.remainingSource else { return nil }
+    let path = "\(item.path).yarn.remaining_source"
+    guard let source = StashCSV.FigureSource(said: said) else {
+      omit(
+        item.file, path,
+        "\"\(said)\" is not a remaining source: override, estimate, incomplete, overdrawn, unknown")
+      return nil
+    }
+    if material.originalQuantity == nil || material.quantity == nil {
+      omit(
+        item.file, path, "\(said) goes with quantity beside original_quantity, which the item does not give")
+      return nil
+    }
+    if source == .unsaid {
+      omit(
+        item.file, path,
+        "\(LineText.isBlankLine(said) ? "\"\(said)\"" : said) does not go with quantity, which is kept")
+      return nil
+    }
+    return said
   }
 
   /// The WEFT field of each field a yarn's rules name.
@@ -1446,9 +1479,9 @@ extension WEFTPlanner {
   static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
   /// Settles each yarn: its remaining override (the material's `quantity` when it gives
-  /// `original_quantity` too and the figure is not the estimate: `StashCSV.remaining`, the
-  /// rule of a Remaining cell whose file does not say who made it), then added, updated or
-  /// unchanged.
+  /// `original_quantity` too, read by `StashCSV.remaining`, the rule of a Remaining cell, told
+  /// who made it by `yarn.remaining_source` as by Remaining Source, else unsaid: another app's
+  /// figure is the override where it is not the estimate), then added, updated or unchanged.
   private mutating func settleYarns() throws {
     guard !drafts.isEmpty else { return }
     var counted: [String: [RemainingEstimate.CountedUsage]] = [:]
@@ -1475,13 +1508,36 @@ extension WEFTPlanner {
       if let base = draft.base {
         yarn = WEFTPlanner.keepingAbsent(yarn, base, draft.item)
       }
-      // WEFT does not say who made the figure: the rule of a CSV Remaining cell without
-      // Remaining Source.
+      // The rule of a CSV Remaining cell, told who made the figure by yarn's own
+      // `yarn.remaining_source` (as by Remaining Source); base WEFT does not say.
       if let current = draft.current {
         let usages = StashCSV.CountedUsages(finished: counted[yarn.id] ?? [], active: active[yarn.id] ?? [])
-        switch StashCSV.remaining(current, source: .unsaid, yarn: yarn, base: draft.base, usages: usages) {
+        let said = draft.remainingSource ?? ""
+        let path = "\(draft.item.path).quantity"
+        let source = StashCSV.FigureSource(said: said) ?? .unsaid
+        switch StashCSV.remaining(current, source: source, yarn: yarn, base: draft.base, usages: usages) {
         case .override(let override): yarn.remainingOverride = override
-        case .estimate, .ignoredEstimate: yarn.remainingOverride = nil
+        case .estimate: yarn.remainingOverride = nil
+        case .ignoredEstimate:
+          yarn.remainingOverride = nil
+          plan.warnings.append(
+            WEFTImport.Problem(
+              file: draft.item.file, path: path,
+              reason: StashCSV.ignoredEstimate(
+                current, field: "yarn.remaining_source", said: said, yarn: yarn, usages: usages)))
+        }
+        // An override set on a new yarn is said, as an update's is among its changes.
+        if draft.base == nil, let override = yarn.remainingOverride {
+          var plain = yarn
+          plain.remainingOverride = nil
+          let estimate = usages.remaining(of: plain).remaining
+          plan.remainingOverrides.append(
+            WEFTImport.Problem(
+              file: draft.item.file, path: path,
+              reason: StashCSV.taken(
+                override, of: yarn.name, estimate: estimate,
+                isSameAsEstimate: StashCSV.isSame(override, as: estimate, putUp: yarn.putUp),
+                field: "yarn.remaining_source")))
         }
       }
       // A library yarn with an override and no quantity exports its override as the
