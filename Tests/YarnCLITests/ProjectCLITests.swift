@@ -142,5 +142,14 @@ import Testing
     let moved = try project(["project", "edit", "Hat", "--finished", "2026-11-22"])
     #expect(moved["status"] as? String == "frogged")
     #expect(moved["finished"] as? String == "2026-11-22")
+    // A frogged project's day is the day it was frogged: finished, it takes today; frogged
+    // again, it keeps it.
+    for name in ["Sock", "Mitt"] {
+      try yarn.ok(["project", "add", name, "--status", "frogged", "--started", "2026-01-01"])
+      try yarn.ok(["project", "edit", name, "--finished", "2026-02-01"])
+    }
+    #expect(try project(["project", "edit", "Sock", "--status", "finished"])["finished"] as? String == today)
+    #expect(
+      try project(["project", "edit", "Mitt", "--status", "frogged"])["finished"] as? String == "2026-02-01")
   }
 }

@@ -182,16 +182,19 @@ extension Project {
 }
 
 extension Project {
-  /// Sets the status, keeping the finished day in step: a project that becomes finished
-  /// without a finished day is finished on `today` (a local calendar day); one that leaves
-  /// `finished` loses its finished day, so that the result keeps the rule of status and days
-  /// (`Rules.days(status:started:finished:)`) unless the finished day is before `started`.
+  /// Sets the status, keeping the finished day in step: a project that becomes finished is
+  /// finished on `today` (a local calendar day; a frogged project's day was the day it was
+  /// frogged, not finished), one already finished keeps its day, a frogged one that stays
+  /// frogged keeps the day it was frogged, and any other loses its finished day, so that the
+  /// result keeps the rule of status and days (`Rules.days(status:started:finished:)`) unless
+  /// the finished day is before `started`.
   public mutating func setStatus(_ newStatus: ProjectStatus, today: CalendarDate) {
+    let old = status
     status = newStatus
-    if newStatus == .finished {
-      if finished == nil { finished = today }
-    } else {
-      finished = nil
+    switch newStatus {
+    case .finished: if old != .finished || finished == nil { finished = today }
+    case .frogged where old == .frogged: break
+    default: finished = nil
     }
   }
 }
