@@ -146,6 +146,22 @@ import YarnCore
       ])
   }
 
+  /// `summary`'s yarn by weight shortens the weight's label: indented by 2, "1 Super Fine
+  /// (fingering)" (24), GRAMS (5) and USAGES (6) with two gaps of 2 make 41; at 40 the label
+  /// is cut to 23 columns.
+  @Test func summaryCutsTheWeightToFit() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Sock yarn", "--weight", "fingering"])
+    try yarn.ok(["project", "add", "Socks"])
+    try yarn.ok(["project", "finish", "Socks", "--on", "2026-03-01"])
+    try yarn.ok(["project", "use", "Socks", "Sock yarn", "80g"])
+    let fitted = try yarn.run(
+      ["summary", "--year", "2026"], environment: ["COLUMNS": "40", "YARN_FORCE_TERMINAL": "1"])
+    let row = try #require(fitted.stdout.split(separator: "\n").first { $0.contains("Super Fine") })
+    #expect(row == "  1 Super Fine (fingerin…  80 g   1")
+  }
+
   /// `time log` (a table written in two passes) fits a terminal too, cutting PROJECT and
   /// NOTE but not the times.
   @Test func theTimeLogFitsATerminal() throws {

@@ -151,7 +151,7 @@ struct SummaryCommand: ParsableCommand {
     }
     out += "\nYarn used by the projects finished in \(name): \(grams(summary.totalGrams))\n"
     if !summary.yarnByWeight.isEmpty {
-      var table = Table(["WEIGHT", "GRAMS", "USAGES"])
+      var table = Table(["WEIGHT", "GRAMS", "USAGES"], shrinkable: [0])
       for use in summary.yarnByWeight {
         table.add([use.weight?.label ?? "unknown weight", grams(use.grams), String(use.usages)])
       }
