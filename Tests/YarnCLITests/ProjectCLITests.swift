@@ -61,6 +61,13 @@ import Testing
     let forced = try yarn.ok(["project", "rm", "Flax", "--force"])
     #expect(forced.stderr.contains(" with 1 note, 1 time session\n"))
     _ = try yarn.ok(["project", "add", "Empty"])
+    // A finished project gives back what it used, and says so.
+    try yarn.ok(["stash", "add", "Rios", "--quantity", "2 skeins"])
+    try yarn.ok(["project", "add", "Done"])
+    try yarn.ok(["project", "use", "Done", "Rios", "1 skein"])
+    try yarn.ok(["project", "finish", "Done"])
+    let done = try yarn.ok(["project", "rm", "Done", "--force"])
+    #expect(done.stderr.hasSuffix("; what it used of \"Rios\" is back in the stash\n"))
     let empty = try yarn.ok(["project", "rm", "Empty"])
     #expect(empty.stderr.hasPrefix("removed project Empty ("))
     #expect(!empty.stderr.contains(" with "))

@@ -387,7 +387,12 @@ struct ProjectRemove: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
-    context.message("removed project \(project.name) (\(shownID(project.id)))\(with)")
+    let back =
+      effects.yarnsGivenBack.isEmpty
+      ? ""
+      : "; what it used of " + effects.yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
+        + " is back in the stash"
+    context.message("removed project \(project.name) (\(shownID(project.id)))\(with)\(back)")
   }
 }
 
