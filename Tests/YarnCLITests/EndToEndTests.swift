@@ -114,6 +114,31 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: one letter after `--` got no hint, or a wrong guess by spelling (`time log --f`:
+  /// `'--to'`): it names the one option it begins or all of them, global ones too, in the
+  /// order of the command's help.
+  @Test func aOneLetterOptionPrefixNamesTheOptionsItBegins() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for (arguments, hint) in [
+      (["time", "log", "--f", "x"], "one of '--from', '--format', '--force'? (see 'yarn time log --help')"),
+      (["time", "report", "--c"], "one of '--chart', '--columns'? (see 'yarn time report --help')"),
+      (["tool", "add", "T", "--k"], "'--kind'? (see 'yarn tool add --help')"),
+      (["backup", "restore", "x", "--r"], "'--replace'? (see 'yarn backup restore --help')"),
+      (["summary", "--c"], "'--card'? (see 'yarn summary --help')"),
+      (["stash", "list", "--j"], "'--json'? (see 'yarn stash list --help')"),
+      (["stash", "list", "--q"], "'--quiet'? (see 'yarn stash list --help')"),
+      (["stash", "list", "--s"], "one of '--status', '--search', '--sort'? (see 'yarn stash list --help')"),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      let option = arguments.first { $0.hasPrefix("--") } ?? ""
+      #expect(result.stderr.hasPrefix("error: unknown option '\(option)' for 'yarn "), "\(arguments)")
+      #expect(result.stderr.hasSuffix("\nhint: did you mean \(hint)\n"), "\(arguments): \(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   /// `yarn -- stash list`: the hint must not suggest the very word given.
   @Test func commandWordAfterDoubleDash() throws {
     let yarn = try YarnRunner()

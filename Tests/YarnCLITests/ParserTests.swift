@@ -282,8 +282,12 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.suggestions(for: "--col", in: add) == ["--colorway", "--color-family"])
     #expect(EditDistance.suggestions(for: "--st", in: add) == ["--status", "--stashed", "--stored-in"])
     #expect(EditDistance.suggestions(for: "--brnd", in: add) == ["--brand"])
-    #expect(EditDistance.suggestions(for: "--s", in: add).isEmpty)
     #expect(EditDistance.suggestions(for: "--", in: add).isEmpty)
+    // QA: one letter after `--` is the start of the options it begins too, before any guess
+    // by spelling (`--c` was taken for a typo of `--to`).
+    #expect(EditDistance.suggestions(for: "--s", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.suggestions(for: "--b", in: add) == ["--brand"])
+    #expect(EditDistance.suggestions(for: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
   }
 
   /// `help` and `completions` print no JSON: `--json` is an unknown option for them, before

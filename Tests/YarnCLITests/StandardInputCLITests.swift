@@ -78,6 +78,13 @@ import YarnCore
         process.waitUntilExit()
         #expect(process.terminationStatus == 66, "\(command): \(text)")
         #expect(text.hasPrefix("error: cannot read 'standard input': it is closed\n"), "\(command): \(text)")
+        // QA: the hint was `pipe the input in (COMMAND - < FILE)`, for a note's text too.
+        let words = command.split(separator: " ")
+        let hint =
+          words[0] == "note"
+          ? "give the note's text on standard input, or as words in place of '-'"
+          : "give the file on standard input (as in 'yarn \(words[0]) \(words[1]) - < FILE'), or name it in place of '-'"
+        #expect(text.hasSuffix("\nhint: \(hint)\n"), "\(command): \(text)")
       }
       #expect(try Self.leftovers(env).isEmpty)
     }
@@ -89,6 +96,11 @@ import YarnCore
         let result = try yarn.run(command, environment: env, stdin: Data())
         #expect(result.status == 66, "\(command): \(result.stderr)")
         #expect(result.stderr.contains("error: cannot read 'standard input': it is empty"))
+        // QA: it said `pipe the input in (COMMAND - < FILE)` to input that was a pipe.
+        #expect(
+          result.stderr.hasSuffix(
+            "\nhint: give the file on standard input (as in 'yarn \(command[0]) \(command[1]) - < FILE'), or name it in place of '-'\n"
+          ), "\(command): \(result.stderr)")
         #expect(try Self.leftovers(env).isEmpty)
       }
       #expect(!FileManager.default.fileExists(atPath: yarn.library.path))

@@ -15,7 +15,7 @@ enum CLIError: Error, Equatable {
   /// Thrown when a group (`yarn stash`) is given without a subcommand.
   case missingSubcommand(command: [String])
   /// Thrown when an option is not known to the command; `suggestions` are the options it
-  /// may mean (`EditDistance.suggestions(for:in:)`): the nearest, or all those it begins.
+  /// may mean (`EditDistance.suggestions(for:in:)`): all those it begins, else the nearest.
   case unknownOption(command: [String], given: String, suggestions: [String])
   /// Thrown when an option that takes a value comes last with none.
   case missingValue(command: [String], option: String)

@@ -39,12 +39,12 @@ enum EditDistance {
     return best.distance <= limit ? best.name : nil
   }
 
-  /// What "did you mean" offers for an unknown `word`: every candidate it begins, in their
-  /// order, when it begins two or more (`--col` of `--colorway` and `--color-family`), with at
-  /// least 2 characters besides its dashes; else `nearest(to:in:)`, if any.
+  /// What "did you mean" offers for an unknown option `word`: every candidate it begins, in
+  /// their order, when it has a character besides its dashes and begins one or more (`--c` of
+  /// `--chart`; `--col` of `--colorway` and `--color-family`); else `nearest(to:in:)`, if any.
   static func suggestions(for word: String, in candidates: [String]) -> [String] {
     let extended = candidates.filter { $0.hasPrefix(word) }
-    if extended.count >= 2, word.drop(while: { $0 == "-" }).count >= 2 { return extended }
+    if !extended.isEmpty, word.contains(where: { $0 != "-" }) { return extended }
     return nearest(to: word, in: candidates).map { [$0] } ?? []
   }
 }

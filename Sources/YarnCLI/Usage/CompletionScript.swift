@@ -161,6 +161,9 @@ enum CompletionScript {
             while IFS= read -r line; do
               COMPREPLY+=("$(_yarn_escape "$line" "$cur")")
             done < <("${command[@]}" __complete "${kind}s" -- "$(_yarn_dequote "$cur")" 2>/dev/null)
+            # One name closes the quote opened before it: bash closes it only when the line
+            # does not end with that quote already, as `Shelter \"Almanac\"` does.
+            if (( ${#COMPREPLY[@]} == 1 )) && [[ $cur == [\'\"]* ]]; then COMPREPLY[0]+=${cur:0:1}; fi
             ;;
           file)
             compopt -o filenames 2>/dev/null
@@ -189,15 +192,56 @@ enum CompletionScript {
         esac
       }
 
+      # _yarn_split: sets _yarn_words to COMP_WORDS up to the cursor, with a word that bash
+      # split at a colon (COMP_WORDBREAKS: `Odd:\ c` is `Odd`, `:`, `\ c`) joined again, and
+      # _yarn_cut to the start of the last word that bash does not replace (`Odd:`).
+      _yarn_split() {
+        local line=$COMP_LINE word i n colon previous=''
+        for (( i = 0; i <= COMP_CWORD; i++ )); do
+          word=${COMP_WORDS[i]} n=${#_yarn_words[@]}
+          colon=''
+          [[ $word == :* && -z ${word//:/} ]] && colon=1
+          if (( n > 1 )) && [[ $line != [[:space:]]* && -n $colon$previous ]]; then
+            _yarn_words[n - 1]+=$word
+          else
+            _yarn_words+=("$word")
+          fi
+          previous=$colon
+          line=${line#"${line%%[![:space:]]*}"}
+          line=${line#"$word"}
+        done
+        n=${#_yarn_words[@]}
+        if [[ -n $colon ]]; then
+          _yarn_cut=${_yarn_words[n - 1]}
+        else
+          _yarn_cut=${_yarn_words[n - 1]%"$word"}
+        fi
+      }
+
+      # _yarn: the completions of the word at the cursor, read whole (_yarn_split), less the
+      # start of it that bash keeps.
       _yarn() {
-        local cur=${COMP_WORDS[COMP_CWORD]} at=yarn word i positional=0 pending='' only_args=''
-        local _yarn_given=()
+        local _yarn_words=() _yarn_cut reply replies=()
+        _yarn_split
+        COMPREPLY=()
+        _yarn_complete
+        [[ -n $_yarn_cut ]] || return 0
+        for reply in "${COMPREPLY[@]}"; do
+          [[ $reply == "$_yarn_cut"* ]] && replies+=("${reply#"$_yarn_cut"}")
+        done
+        COMPREPLY=("${replies[@]}")
+        return 0
+      }
+
+      # _yarn_complete: adds to COMPREPLY the completions of the last of _yarn_words.
+      _yarn_complete() {
+        local last=$(( ${#_yarn_words[@]} - 1 )) at=yarn word i positional=0 pending='' only_args=''
+        local cur=${_yarn_words[last]} _yarn_given=()
         local _yarn_subs _yarn_opts _yarn_valued _yarn_args _yarn_variadic _yarn_next
         local _yarn_kind _yarn_choices _yarn_library=${YARN_LIBRARY-}
-        COMPREPLY=()
         _yarn_spec "$at"
-        for (( i = 1; i < COMP_CWORD; i++ )); do
-          word=${COMP_WORDS[i]}
+        for (( i = 1; i < last; i++ )); do
+          word=${_yarn_words[i]}
           if [[ -n $pending ]]; then
             # `--option=value` arrives as three words when = breaks words (COMP_WORDBREAKS).
             [[ $word == '=' ]] && continue

@@ -40,7 +40,7 @@ enum ErrorPresenter {
     for error: any Error, root: any ParsableCommand.Type, database: String? = nil,
     command: [String] = []
   ) -> ErrorReport {
-    if let error = error as? CLIError { return report(for: error, root: root) }
+    if let error = error as? CLIError { return report(for: error, root: root, command: command) }
     if let error = error as? Lookup.Failure {
       switch error {
       case .notFound(let reference):
@@ -90,7 +90,11 @@ enum ErrorPresenter {
     return ErrorReport(message: String(describing: error), code: .software)
   }
 
-  static func report(for error: CLIError, root: any ParsableCommand.Type) -> ErrorReport {
+  /// - Parameter command: the words of the command that failed, once parsed: the hint of an
+  ///   unusable standard input names it.
+  static func report(
+    for error: CLIError, root: any ParsableCommand.Type, command: [String] = []
+  ) -> ErrorReport {
     var report = ErrorReport(message: "", code: .usage)
     if let command = error.command {
       let path = resolve(command, root: root)
@@ -173,9 +177,14 @@ enum ErrorPresenter {
     case .inputUnusable(let path, let reason):
       report.code = .noInput
       report.message = "cannot read '\(path)': \(reason)"
-      report.hint =
-        path == InputSource.standardInputName
-        ? "pipe the input in (COMMAND - < FILE)" : "give a regular file"
+      if path != InputSource.standardInputName {
+        report.hint = "give a regular file"
+      } else if command.count > 1 && command[1] == "note" {
+        report.hint = "give the note's text on standard input, or as words in place of '-'"
+      } else {
+        let example = command.isEmpty ? "" : " (as in '\(command.joined(separator: " ")) - < FILE')"
+        report.hint = "give the file on standard input\(example), or name it in place of '-'"
+      }
     case .outputExists(let path):
       report.code = .cannotCreate
       report.message = "'\(path)' already exists"
