@@ -950,16 +950,74 @@ import Testing
     #expect(one.problems.isEmpty, "\(one.problems)")
     #expect(
       one.changes.map { "\($0.file): \($0.path): \($0.kind) \($0.name): \($0.changes)" } == [
-        #"p.weft: items[0].tools_used: tool Red Lace: ["Projects p-flax → (none)"]"#
+        #"p.weft: items[0].tools_used: tool Red Lace: ["Projects Flax → (none)"]"#
       ])
     try WEFTImport.apply(one, to: store)
     #expect(try store.tool(id: "t-red")?.projectIDs == [])
     #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax", "p-hat"])
     // None: the project has no tools left; the other project keeps its own.
     let none = try Self.importing([flax("[]")], into: store)
-    #expect(none.changes.map(\.changes) == [["Projects p-flax, p-hat → p-hat"]])
+    #expect(none.changes.map(\.changes) == [["Projects Flax, Hat → Hat"]])
     #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-hat"])
     #expect(try Self.importing([flax("[]")], into: store).changes.isEmpty)
+  }
+
+  /// A tool update lists its projects by name, as the report names the items it updates
+  /// (QA: by ID, `Projects c3cf1a98-…, 9735d3fb-… → 9735d3fb-…`). A name two projects of
+  /// the list share is followed by the first 8 characters of each one's ID, as tables show
+  /// IDs, or by the whole ID when those 8 are shared too; a project of the files is named as
+  /// the import leaves it.
+  @Test func aToolUpdateNamesItsProjects() throws {
+    let store = try LibraryStore.inMemory()
+    let (flax, hat, otherHat) = (
+      "c3cf1a98-0c1d-4e2f-8a3b-4c5d6e7f8091", "9735d3fb-1a2b-4c3d-9e4f-5a6b7c8d9e0f",
+      "5eed4f22-2b3c-4d4e-8f50-6a7b8c9d0e1f"
+    )
+    for (id, name) in [
+      (flax, "Flax"), (hat, "Hat"), (otherHat, "Hat"), ("sock-one", "Sock"), ("sock-two", "Sock"),
+    ] {
+      try store.insert(Project(id: id, name: name, craft: .knitting, status: .inProgress))
+    }
+    try store.insert(
+      Tool(
+        id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5),
+        projectIDs: [flax, hat]))
+    func changes(_ sources: [WEFTImport.Source]) throws -> [[String]] {
+      let plan = try WEFTImport.plan(sources, store: store, now: Self.now)
+      #expect(plan.problems.isEmpty, "\(plan.problems)")
+      return plan.changes.filter { $0.kind == "tool" }.map(\.changes)
+    }
+    func assigned(_ ids: String) -> WEFTImport.Source {
+      Self.source(
+        "tool.weft",
+        #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-red", "project_assignments": [\#(ids)]}]}"#
+      )
+    }
+    func project(_ fields: String) -> WEFTImport.Source {
+      Self.source(
+        "p.weft",
+        #"{"weft_version": "1.0", "type": "project", "items": [{"craft": "knitting", "status": "in-progress", \#(fields)}]}"#
+      )
+    }
+    #expect(
+      try changes([project(#""id": "\#(flax)", "name": "Flax", "tools_used": []"#)]) == [
+        ["Projects Flax, Hat → Hat"]
+      ])
+    // Renamed by the same import: named as it will be.
+    #expect(
+      try changes([project(#""id": "\#(flax)", "name": "Linen", "tools_used": []"#)]) == [
+        ["Projects Linen, Hat → Hat"]
+      ])
+    // A new project of the files.
+    #expect(
+      try changes([project(#""id": "p-wrap", "name": "Wrap", "tools_used": [{"tool_id": "t-red"}]"#)])
+        == [["Projects Flax, Hat → Flax, Hat, Wrap"]])
+    #expect(
+      try changes([assigned(#""\#(hat)", "\#(otherHat)""#)])
+        == [["Projects Flax, Hat (9735d3fb) → Hat (9735d3fb), Hat (5eed4f22)"]])
+    #expect(
+      try changes([assigned(#""sock-one", "sock-two""#)])
+        == [["Projects Flax, Hat → Sock (sock-one), Sock (sock-two)"]])
   }
 
   // MARK: A second import keeps what the item leaves out
@@ -1140,8 +1198,8 @@ import Testing
       (#""material": "metal""#, ["Material bamboo → metal"]),
       (#""quantity": 3"#, ["Count 2 → 3"]),
       (#""quantity": null"#, ["Count 2 → 1"]),
-      (#""project_assignments": ["p-sock"]"#, ["Projects p-hat, p-sock → p-sock"]),
-      (#""project_assignments": []"#, ["Projects p-hat, p-sock → (none)"]),
+      (#""project_assignments": ["p-sock"]"#, ["Projects Hat, Sock → Sock"]),
+      (#""project_assignments": []"#, ["Projects Hat, Sock → (none)"]),
     ]
     for (fields, changes) in given {
       let plan = try WEFTImport.plan([tools(", " + fields)], store: store, now: Self.now)
@@ -1190,7 +1248,7 @@ import Testing
         {"id": "p-hat", "name": "Hat", "craft": "knitting", "status": "in-progress", "tools_used": []}]}
       """)
     let left = try Self.importing([tools(""), hat], into: store)
-    #expect(left.changes.map(\.changes) == [["Projects p-hat, p-sock → p-sock"]])
+    #expect(left.changes.map(\.changes) == [["Projects Hat, Sock → Sock"]])
     #expect(try store.tool(id: "t-red")?.projectIDs == ["p-sock"])
     // A new tool without a name is named by its size and kind, as before.
     let new = Self.source(

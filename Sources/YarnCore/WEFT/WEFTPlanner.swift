@@ -60,7 +60,7 @@ struct WEFTPlanner {
   private var yarnIDs: [String: String] = [:]
   /// Where each WEFT ID was first seen, by kind.
   private var seen: [String: String] = [:]
-  private var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
+  var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
   var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
