@@ -1020,6 +1020,32 @@ import Testing
         == [["Projects Flax, Hat → Sock (sock-one), Sock (sock-two)"]])
   }
 
+  /// A tool given twice in a project's `tools_used` is kept once, and the repeat is reported
+  /// as not kept, as a tag given again is (QA: accepted without a word).
+  @Test func aToolGivenTwiceInToolsUsedIsSaidNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress))
+    let five = try #require(NeedleSize(millimetres: 5))
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: five))
+    try store.insert(Tool(id: "t-birch", name: "Birch", kind: .dpn, size: five))
+    let tools = #"[{"tool_id": "t-red"}, {"tool_id": "t-birch"}, {"tool_id": "t-red"}]"#
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "p.weft",
+          Self.flax.replacingOccurrences(
+            of: #""in-progress"}"#, with: #""in-progress", "tools_used": \#(tools)}"#))
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "p.weft: items[0].tools_used[2]: not kept (the tool t-red is given before)"
+      ])
+    #expect(plan.toolUpdates.count == 2)
+    #expect(try store.tool(id: "t-red")?.projectIDs == ["p-flax"])
+    #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax"])
+  }
+
   // MARK: A second import keeps what the item leaves out
 
   /// The Ravelry project names its yarn `mat-001`, which is in neither the files nor the
