@@ -1046,6 +1046,54 @@ import Testing
     #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax"])
   }
 
+  /// The tools are counted by the rule of the yarns and projects: each tool item of the files
+  /// once, as added, updated or unchanged, and each library tool a project's `tools_used`
+  /// changes as updated. A library tool that a project only names, and that the import leaves
+  /// as it is, is not counted, as a yarn that `materials_used` names is not (QA: the project
+  /// file of an export alone said `1 unchanged` of its tool, `0 unchanged` of the tool no
+  /// project uses).
+  @Test func toolsAreCountedOnceByTheRuleOfYarnsAndProjects() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Yarn(id: "y-1", name: "Wool", quantity: Amount(3, .skein)))
+    var flax = Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress)
+    flax.addUsage(of: "y-1", Amount(1, .skein))
+    try store.insert(flax)
+    let five = try #require(NeedleSize(millimetres: 5))
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: five, projectIDs: ["p-flax"]))
+    try store.insert(Tool(id: "t-birch", name: "Birch", kind: .dpn, size: five))
+    func project(_ tools: String) -> WEFTImport.Source {
+      Self.source(
+        "p.weft",
+        """
+        {"weft_version": "1.0", "type": "project", "items": [
+          {"id": "p-flax", "name": "Flax", "craft": "knitting", "status": "in-progress",
+           "materials_used": [{"material_id": "y-1", "quantity_used": {"value": 1, "unit": "skein"}}],
+           "tools_used": \(tools)}]}
+        """)
+    }
+    let toolFile = Self.source(
+      "tool.weft",
+      """
+      {"weft_version": "1.0", "type": "tool", "items": [
+        {"id": "t-red", "name": "Red Lace"}, {"id": "t-birch", "name": "Birch"}]}
+      """)
+    func counts(_ sources: [WEFTImport.Source]) throws -> [Int] {
+      let plan = try WEFTImport.plan(sources, store: store, now: Self.now)
+      #expect(plan.problems.isEmpty, "\(plan.problems)")
+      return [
+        plan.yarnsUnchanged, plan.projectsUnchanged, plan.toolCreates.count, plan.toolUpdates.count,
+        plan.toolsUnchanged,
+      ]
+    }
+    let red = #"[{"tool_id": "t-red"}]"#
+    // yarns unchanged, projects unchanged, tools added, updated, unchanged
+    #expect(try counts([project(red)]) == [0, 1, 0, 0, 0])
+    #expect(try counts([toolFile]) == [0, 0, 0, 0, 2])
+    #expect(try counts([toolFile, project(red)]) == [0, 1, 0, 0, 2])
+    #expect(try counts([project(#"[{"tool_id": "t-red"}, {"tool_id": "t-birch"}]"#)]) == [0, 1, 0, 1, 0])
+    #expect(try counts([project("[]")]) == [0, 1, 0, 1, 0])
+  }
+
   // MARK: A second import keeps what the item leaves out
 
   /// The Ravelry project names its yarn `mat-001`, which is in neither the files nor the

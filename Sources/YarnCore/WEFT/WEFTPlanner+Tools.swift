@@ -110,7 +110,10 @@ extension WEFTPlanner {
           toolDrafts[index].tool.projectIDs.append(link.projectID)
         }
       } else if StashCSV.isValidImportedID(toolID), var tool = try store.tool(id: toolID) {
-        if !tool.projectIDs.contains(link.projectID) { tool.projectIDs.append(link.projectID) }
+        // A library tool the files have no item of is planned (and counted) only when a
+        // project is added to it, as a yarn that `materials_used` names is not counted.
+        guard !tool.projectIDs.contains(link.projectID) else { continue }
+        tool.projectIDs.append(link.projectID)
         byWEFTID[toolID] = toolDrafts.count
         toolDrafts.append(
           (WEFTItem(file: link.file, path: link.path, value: .null), tool, try store.tool(id: toolID)))
