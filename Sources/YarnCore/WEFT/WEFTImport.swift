@@ -126,7 +126,8 @@ public enum WEFTImport {
     public var toolCreates: [Tool] = []
     /// Library tools with the files' values (or a project of the files added).
     public var toolUpdates: [Tool] = []
-    /// Tools equal to their library tool.
+    /// Tool items equal to their library tool (a library tool a project only names is not
+    /// counted).
     public var toolsUnchanged = 0
     /// New time sessions (recorded, never running).
     public var sessionCreates: [TimeSession] = []

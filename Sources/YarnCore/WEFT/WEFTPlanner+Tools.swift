@@ -110,7 +110,10 @@ extension WEFTPlanner {
           toolDrafts[index].tool.projectIDs.append(link.projectID)
         }
       } else if StashCSV.isValidImportedID(toolID), var tool = try store.tool(id: toolID) {
-        if !tool.projectIDs.contains(link.projectID) { tool.projectIDs.append(link.projectID) }
+        // A library tool the files have no item of is planned (and counted) only when a
+        // project is added to it, as a yarn that `materials_used` names is not counted.
+        guard !tool.projectIDs.contains(link.projectID) else { continue }
+        tool.projectIDs.append(link.projectID)
         byWEFTID[toolID] = toolDrafts.count
         toolDrafts.append(
           (WEFTItem(file: link.file, path: link.path, value: .null), tool, try store.tool(id: toolID)))
@@ -140,6 +143,12 @@ extension WEFTPlanner {
         }
       }
     }
+    // The projects of the tools updated, by name: as this import leaves them (a project of
+    // the files by its item's name), else as the library has them.
+    let updated = toolDrafts.filter { $0.base != nil && $0.base != $0.tool }
+    var projectNames = try store.projectNames(
+      ids: updated.flatMap { $0.tool.projectIDs + ($0.base?.projectIDs ?? []) })
+    for (_, project, _, _) in plannedProjects { projectNames[project.id] = project.name }
     for (item, tool, base) in toolDrafts {
       if let base, base == tool {
         plan.toolsUnchanged += 1
@@ -148,7 +157,7 @@ extension WEFTPlanner {
         plan.changes.append(
           WEFTImport.Change(
             file: item.file, path: item.path, kind: "tool", id: tool.id, name: tool.name,
-            changes: WEFTPlanner.toolChanges(from: base, to: tool)))
+            changes: WEFTPlanner.toolChanges(from: base, to: tool, projectNames: projectNames)))
       } else {
         plan.toolCreates.append(tool)
       }
@@ -256,12 +265,24 @@ extension WEFTPlanner {
     return sizes.isEmpty ? nil : sizes
   }
 
-  static func toolChanges(from old: Tool, to new: Tool) -> [String] {
+  /// The fields of a tool an update changes, each `Name old → new`. Its projects are named
+  /// by `projectNames` (the ID where it has none); a name two projects of the change share
+  /// is followed by the first 8 characters of each one's ID, as tables show IDs, or by the
+  /// whole ID when those are shared too.
+  static func toolChanges(from old: Tool, to new: Tool, projectNames: [String: String]) -> [String] {
+    let ids = old.projectIDs + new.projectIDs
+    func named(_ id: String) -> String {
+      let name = projectNames[id] ?? id
+      let namesakes = ids.filter { $0 != id && (projectNames[$0] ?? $0) == name }
+      guard !namesakes.isEmpty else { return name }
+      let short = String(id.prefix(8))
+      return "\(name) (\(namesakes.contains { $0.hasPrefix(short) } ? id : short))"
+    }
     let fields: [(String, (Tool) -> String?)] = [
       ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
       ("Count", { String($0.count) }),
-      ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.joined(separator: ", ") }),
+      ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.map(named).joined(separator: ", ") }),
     ]
     return fields.compactMap { name, text in
       text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"

@@ -60,7 +60,7 @@ struct WEFTPlanner {
   private var yarnIDs: [String: String] = [:]
   /// Where each WEFT ID was first seen, by kind.
   private var seen: [String: String] = [:]
-  private var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
+  var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
   var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
@@ -1065,8 +1065,15 @@ extension WEFTPlanner {
       project.tags = tags(weft.tags, item)
       project.gauge = weft.gauge.flatMap { gauge($0, item) }
       project.needleSizes = needleSizes(weft, item, kept: base?.needleSizes ?? [])
+      // Each tool once: one given again is said not kept, as a tag given again is.
+      var toolsNamed = Set<String>()
       for (index, ref) in (weft.toolsUsed ?? []).enumerated() {
-        toolLinks.append((item.file, "\(item.path).tools_used[\(index)]", projectID, ref.toolId))
+        let path = "\(item.path).tools_used[\(index)]"
+        if let toolID = ref.toolId, !toolsNamed.insert(toolID).inserted {
+          omit(item.file, path, "the tool \(toolID) is given before")
+          continue
+        }
+        toolLinks.append((item.file, path, projectID, ref.toolId))
       }
       // Given, even empty or null, it names all the library project's tools, as
       // `materials_used` names all its yarns used.
