@@ -447,8 +447,10 @@ extension Backup {
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
   /// named `yarn-backup-before-restore-*.zip`, by modification time), never `target` itself,
-  /// the one just written: a file time in the future (a clock set back, a copy that kept its
-  /// times) must not make it the oldest. Errors are ignored.
+  /// the one just written. When any has a file time in the future (a clock set back, a copy
+  /// that kept its times), their order is not known, so none is removed: a stale copy dated
+  /// ahead would otherwise outrank, and remove, the safety backups written since. Errors are
+  /// ignored.
   ///
   /// - Returns: the files removed, oldest last.
   static func pruneSafetyBackups(besides target: URL) -> [URL] {
@@ -465,6 +467,10 @@ extension Backup {
       return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
     }
     .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
+    // A minute of leeway for a file system's clock ahead of this one.
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    if let newest = backups.first, newest.modified > (Int(now.tv_sec) + 60) * 1_000_000_000 { return [] }
     // The one just written is the newest of the kept, whatever its file time says.
     return backups.dropFirst(safetyBackupsKept - 1).compactMap { old in
       unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
