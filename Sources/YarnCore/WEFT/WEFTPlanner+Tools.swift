@@ -266,18 +266,9 @@ extension WEFTPlanner {
   }
 
   /// The fields of a tool an update changes, each `Name old → new`. Its projects are named
-  /// by `projectNames` (the ID where it has none); a name two projects of the change share
-  /// is followed by the first 8 characters of each one's ID, as tables show IDs, or by the
-  /// whole ID when those are shared too.
+  /// by `projectNames` (`naming`).
   static func toolChanges(from old: Tool, to new: Tool, projectNames: [String: String]) -> [String] {
-    let ids = old.projectIDs + new.projectIDs
-    func named(_ id: String) -> String {
-      let name = projectNames[id] ?? id
-      let namesakes = ids.filter { $0 != id && (projectNames[$0] ?? $0) == name }
-      guard !namesakes.isEmpty else { return name }
-      let short = String(id.prefix(8))
-      return "\(name) (\(namesakes.contains { $0.hasPrefix(short) } ? id : short))"
-    }
+    let named = naming(among: old.projectIDs + new.projectIDs, names: projectNames)
     let fields: [(String, (Tool) -> String?)] = [
       ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
