@@ -1046,6 +1046,30 @@ import Testing
     #expect(try store.tool(id: "t-birch")?.projectIDs == ["p-flax"])
   }
 
+  /// A project given twice in a tool's `project_assignments` is kept once, and the repeat is
+  /// reported as not kept, as a tool given again in a project's `tools_used` is (QA: taken
+  /// once without a word).
+  @Test func aProjectGivenTwiceInProjectAssignmentsIsSaidNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress))
+    try store.insert(Project(id: "p-hat", name: "Hat", craft: .knitting, status: .inProgress))
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-red", "project_assignments": ["p-flax", "p-hat", "p-flax"]}]}"#
+        )
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0].project_assignments[2]: not kept (the project p-flax is given before)"
+      ])
+    #expect(plan.changes.map(\.changes) == [["Projects (none) → Flax, Hat"]])
+    #expect(try store.tool(id: "t-red")?.projectIDs == ["p-flax", "p-hat"])
+  }
+
   /// A project update names the yarns of its `Yarns used` as a tool update names its projects
   /// (QA: by ID, `1 skein of y-1`): a yarn by the name this import leaves it with (a material
   /// of the files by its name), else the library's; a name two yarns of the line share is

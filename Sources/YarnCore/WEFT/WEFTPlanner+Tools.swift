@@ -69,7 +69,13 @@ extension WEFTPlanner {
       for (index, weftProject) in (weft.projectAssignments ?? []).enumerated() {
         let path = "\(item.path).project_assignments[\(index)]"
         if let projectID = try projectID(weftProject) {
-          if !tool.projectIDs.contains(projectID) { tool.projectIDs.append(projectID) }
+          // Each project once: one given again is said not kept, as a tool given again in
+          // `tools_used` is.
+          if tool.projectIDs.contains(projectID) {
+            omit(item.file, path, "the project \(weftProject) is given before")
+          } else {
+            tool.projectIDs.append(projectID)
+          }
         } else {
           omit(item.file, path, "the project \(weftProject) is in neither the files nor the library" + kept)
           incomplete = true
