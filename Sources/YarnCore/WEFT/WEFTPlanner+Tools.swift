@@ -69,7 +69,13 @@ extension WEFTPlanner {
       for (index, weftProject) in (weft.projectAssignments ?? []).enumerated() {
         let path = "\(item.path).project_assignments[\(index)]"
         if let projectID = try projectID(weftProject) {
-          if !tool.projectIDs.contains(projectID) { tool.projectIDs.append(projectID) }
+          // Each project once: one given again is said not kept, as a tool given again in
+          // `tools_used` is.
+          if tool.projectIDs.contains(projectID) {
+            omit(item.file, path, "the project \(weftProject) is given before")
+          } else {
+            tool.projectIDs.append(projectID)
+          }
         } else {
           omit(item.file, path, "the project \(weftProject) is in neither the files nor the library" + kept)
           incomplete = true
@@ -266,18 +272,9 @@ extension WEFTPlanner {
   }
 
   /// The fields of a tool an update changes, each `Name old → new`. Its projects are named
-  /// by `projectNames` (the ID where it has none); a name two projects of the change share
-  /// is followed by the first 8 characters of each one's ID, as tables show IDs, or by the
-  /// whole ID when those are shared too.
+  /// by `projectNames` (`naming`).
   static func toolChanges(from old: Tool, to new: Tool, projectNames: [String: String]) -> [String] {
-    let ids = old.projectIDs + new.projectIDs
-    func named(_ id: String) -> String {
-      let name = projectNames[id] ?? id
-      let namesakes = ids.filter { $0 != id && (projectNames[$0] ?? $0) == name }
-      guard !namesakes.isEmpty else { return name }
-      let short = String(id.prefix(8))
-      return "\(name) (\(namesakes.contains { $0.hasPrefix(short) } ? id : short))"
-    }
+    let named = naming(among: old.projectIDs + new.projectIDs, names: projectNames)
     let fields: [(String, (Tool) -> String?)] = [
       ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),

@@ -1020,6 +1020,8 @@ extension WEFTPlanner {
     libraryProjects = library
     var byID: [String: Project] = [:]
     for project in library { byID[project.id] = project }
+    var namesRead: [String: String] = [:]
+    for draft in drafts { namesRead[draft.yarn.id] = draft.yarn.name }
     for item in projects {
       try Task.checkCancellation()
       // Every field is checked, each bad one listed; an item with a problem is not kept.
@@ -1152,11 +1154,17 @@ extension WEFTPlanner {
       if let base, base == project {
         plan.projectsUnchanged += 1
       } else if let base {
+        // The yarns used by name: as this import leaves them (a yarn of the files by its
+        // material's name), else as the library has them.
+        var yarnNames: [String: String] = [:]
+        for id in (base.usages + project.usages).map(\.yarnID) where yarnNames[id] == nil {
+          yarnNames[id] = try namesRead[id] ?? store.yarnName(id: id)
+        }
         plan.projectUpdates.append(project)
         plan.changes.append(
           WEFTImport.Change(
             file: item.file, path: item.path, kind: "project", id: project.id, name: project.name,
-            changes: WEFTPlanner.projectChanges(from: base, to: project)))
+            changes: WEFTPlanner.projectChanges(from: base, to: project, yarnNames: yarnNames)))
       } else {
         plan.projectCreates.append(project)
       }
@@ -1302,7 +1310,23 @@ extension WEFTPlanner {
     return nil
   }
 
-  static func projectChanges(from old: Project, to new: Project) -> [String] {
+  /// Names each of `ids` for the list of a change: by its name in `names` (the ID where it
+  /// has none); a name two of `ids` share is followed by the first 8 characters of each
+  /// one's ID, as tables show IDs, or by the whole ID when those are shared too.
+  static func naming(among ids: [String], names: [String: String]) -> (String) -> String {
+    { id in
+      let name = names[id] ?? id
+      let namesakes = ids.filter { $0 != id && (names[$0] ?? $0) == name }
+      guard !namesakes.isEmpty else { return name }
+      let short = String(id.prefix(8))
+      return "\(name) (\(namesakes.contains { $0.hasPrefix(short) } ? id : short))"
+    }
+  }
+
+  /// The fields of a project an update changes, each `Name old → new`. The yarns used are
+  /// named by `yarnNames` (`naming`).
+  static func projectChanges(from old: Project, to new: Project, yarnNames: [String: String]) -> [String] {
+    let named = naming(among: (old.usages + new.usages).map(\.yarnID), names: yarnNames)
     let fields: [(String, (Project) -> String?)] = [
       ("Name", { $0.name }), ("Craft", { $0.craft?.rawValue }), ("Status", { $0.status.rawValue }),
       ("Started", { $0.started?.iso8601 }), ("Finished", { $0.finished?.iso8601 }),
@@ -1312,7 +1336,10 @@ extension WEFTPlanner {
       ("Needle sizes", { $0.needleSizes.map { $0.map(\.description).joined(separator: ", ") } }),
       (
         "Yarns used",
-        { $0.usages.isEmpty ? nil : $0.usages.map { "\($0.amount) of \($0.yarnID)" }.joined(separator: ", ") }
+        {
+          $0.usages.isEmpty
+            ? nil : $0.usages.map { "\($0.amount) of \(named($0.yarnID))" }.joined(separator: ", ")
+        }
       ),
     ]
     return fields.compactMap { name, text in
