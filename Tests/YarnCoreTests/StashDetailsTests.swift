@@ -76,6 +76,10 @@ import Testing
     #expect(try Price(parsing: "1.234 KWD").description == "1.234 KWD")
     #expect(try Price(parsing: ".5 GBP").description == "0.50 GBP")
     #expect(try Price(parsing: "1000000000 USD").minorUnits == 100_000_000_000)  // the limit itself
+    // A decimal comma, as every typed number takes it (docs/UNITS.md).
+    #expect(try Price(parsing: "29,99 EUR") == euros)
+    #expect(try Price(parsing: "EUR 3,50").description == "3.50 EUR")
+    #expect(try Price(parsing: "0,125 KWD").description == "0.125 KWD")
     let json = try JSONCoding.encoder().encode(euros)
     #expect(
       String(decoding: json, as: UTF8.self) == "{\n  \"amount\" : \"29.99\",\n  \"currency\" : \"EUR\"\n}")
@@ -90,20 +94,23 @@ import Testing
       ("29 US", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29 €UR", "\"€UR\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29", "expected an amount and a currency code, such as \"29.00 USD\""),
-      ("1,000.00 USD", "\"1,000.00\" is not an amount (digits with a decimal point, such as 29.99)"),
-      ("1e3 USD", "\"1e3\" is not an amount (digits with a decimal point, such as 29.99)"),
+      ("1,000.00 USD", "\"1,000.00\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
+      ("1e3 USD", "\"1e3\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
       ("1000000001 USD", "1000000001 USD is over the limit of 1000000000 USD"),
       // A cent over the limit is over it too (it was read, then refused by the store: 65).
       ("1000000000.01 USD", "1000000000.01 USD is over the limit of 1000000000 USD"),
       // Which word is the code: the one of three letters, the second when both are.
-      ("nan USD", "\"nan\" is not an amount (digits with a decimal point, such as 29.99)"),
-      ("+5 USD", "\"+5\" is not an amount (digits with a decimal point, such as 29.99)"),
+      ("nan USD", "\"nan\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
+      ("+5 USD", "\"+5\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
       // Neither of three letters: the one that is not an amount, first or second (`EURO 5`
       // named "5" as the code).
       ("EURO 5", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("5 EURO", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("EURO 5.00", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("US 5", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
+      // A comma before three digits may be a thousands separator: refused, not guessed.
+      ("1,000 JPY", "\"1,000 JPY\" is ambiguous: write 1000 or 1"),
+      ("1,5,0 EUR", "\"1,5,0\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
     ]
     for (text, reason) in refused {
       #expect(throws: Price.ParseError(reason), "\(text)") { try Price(parsing: text) }

@@ -55,13 +55,15 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     public var description: String { reason }
   }
 
-  /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`; the code is upper-cased) into an exact
-  /// price.
+  /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`, `29,99 EUR`; the code is upper-cased)
+  /// into an exact price. The amount is read by the rule of every number people type
+  /// (`DecimalNumber`): a decimal point or comma, and a comma before exactly three digits
+  /// (`1,000 JPY`) refused as ambiguous.
   ///
   /// - Throws: `ParseError` when there is no amount or no code, the code is not three
-  ///   letters, the amount is not a plain decimal (`1,000.00`, `1e3`), is negative, has more
-  ///   decimals than the currency has (`29.999 USD`, `5.5 JPY`) or is over
-  ///   `Rules.maximumPrice`.
+  ///   letters, the amount is not a plain decimal (`1,000.00`, `1e3`), is ambiguous
+  ///   (`1,000`), is negative, has more decimals than the currency has (`29.999 USD`,
+  ///   `5.5 JPY`) or is over `Rules.maximumPrice`.
   public init(parsing text: String) throws(ParseError) {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard words.count == 2 else {
@@ -85,6 +87,18 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
     }
     let currency = code.uppercased()
+    // A decimal comma as every typed number takes it; its ambiguity (`1,000`) in those words.
+    if amount.contains(",") {
+      do {
+        _ = try DecimalNumber.value(of: amount, maximum: Double(Rules.maximumPrice), input: text)
+      } catch {
+        if case .ambiguousComma = error.problem { throw ParseError(error.description) }
+        throw ParseError(
+          "\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
+      }
+      self = try Price(amount: amount.replacing(",", with: "."), currency: currency)
+      return
+    }
     self = try Price(amount: amount, currency: currency)
   }
 
@@ -103,7 +117,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2, parts.allSatisfy(ascii),
       parts.count == 1 || !parts[1].isEmpty
     else {
-      throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point, such as 29.99)")
+      throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
     }
     let places = Price.decimals(of: currency)
     let fraction = parts.count == 2 ? String(parts[1]) : ""
