@@ -618,7 +618,8 @@ extension WEFTPlanner {
     // when an app changed the status and kept yarn's field.
     if let own = material.yarn?.stashStatus, let status, WEFTTaxonomy.stashStatus(status) != nil {
       let path = "\(item.path).yarn.stash_status"
-      if let ownStatus = StashStatus(rawValue: own) {
+      // Read as every stash status is read (`StashStatus(parsing:)`: `Will Trade` too).
+      if let ownStatus = StashStatus(parsing: own) {
         if WEFTTaxonomy.key(of: ownStatus) == status {
           yarn.status = ownStatus
         } else if ownStatus != yarn.status {
