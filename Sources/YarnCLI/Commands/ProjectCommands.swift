@@ -138,9 +138,7 @@ struct ProjectAdd: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     context.message("added project \(project.name) (\(shownID(project.id)))")
-    if let warning = context.namesakesWarning(namesakes, kind: .project, name: project.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
 }
 
@@ -348,9 +346,7 @@ struct ProjectEdit: ParsableCommand {
       context.message(
         "its finished day \(day) is cleared, as it is no longer finished ('yarn undo' gives it back)")
     }
-    if let warning = context.namesakesWarning(namesakes, kind: .project, name: project.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
 }
 

@@ -187,9 +187,7 @@ struct StashAdd: ParsableCommand {
         YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
     context.message("added yarn \(yarn.name) (\(shownID(yarn.id)))")
-    if let warning = context.namesakesWarning(namesakes, kind: .yarn, name: yarn.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
 }
 
@@ -525,9 +523,7 @@ struct StashEdit: ParsableCommand {
       changed
         ? "updated yarn \(yarn.name) (\(shownID(yarn.id)))"
         : "yarn \(yarn.name) (\(shownID(yarn.id))) already had those values; nothing changed")
-    if let warning = context.namesakesWarning(namesakes, kind: .yarn, name: yarn.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
 }
 

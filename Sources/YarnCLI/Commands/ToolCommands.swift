@@ -206,9 +206,7 @@ struct ToolAdd: ParsableCommand {
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: [:])) }
     context.message("added tool \(tool.name) (\(shownID(tool.id)))")
-    if let warning = context.namesakesWarning(namesakes, kind: .tool, name: tool.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .tool, name: tool.name)
   }
 }
 
@@ -332,9 +330,7 @@ struct ToolEdit: ParsableCommand {
       changed
         ? "updated tool \(tool.name) (\(shownID(tool.id)))"
         : "tool \(tool.name) (\(shownID(tool.id))) already had those values; nothing changed")
-    if let warning = context.namesakesWarning(namesakes, kind: .tool, name: tool.name) {
-      context.warning(warning)
-    }
+    context.warnOfNamesakes(namesakes, kind: .tool, name: tool.name)
   }
 }
 

@@ -194,15 +194,16 @@ final class Context {
     if !global.quiet { messages.line(Table.printable(text)) }
   }
 
-  /// The warning for an item whose new name another of its kind has (`namesakes`): a
-  /// reference by that name then fits several, so they must be named by ID; `nil` for none.
-  func namesakesWarning(_ namesakes: [ItemName], kind: StoreError.Kind, name: String) -> String? {
-    guard let first = namesakes.first else { return nil }
+  /// Warns (even under `--quiet`) when an item's new name is one other items of its kind
+  /// have (`LibraryStore.namesakes`): a reference by that name then fits several, so they
+  /// must be named by ID. Nothing for none.
+  func warnOfNamesakes(_ namesakes: [ItemName], kind: StoreError.Kind, name: String) {
+    guard let first = namesakes.first else { return }
     let others =
       namesakes.count == 1
       ? "another \(kind) is named \"\(first.name)\" (\(shownID(first.id)))"
       : "\(namesakes.count) other \(kind)s are named \"\(name)\""
-    return "\(others) too; name them by ID, or rename one"
+    warning("\(others) too; name them by ID, or rename one")
   }
 
   /// A warning on standard error, printed even with `--quiet`.
