@@ -502,7 +502,10 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(try complete(["--library", library, "note", "add", "--yarn", "c"]) == ["Cascade\\ 220"])
     #expect(try complete(["--library", library, "note", "add", "--project=F"]) == ["--project=Flax"])
     // `--library=DIR` and `--project=` split at = (bash's COMP_WORDBREAKS).
-    #expect(try complete(["--library", "=", library, "time", "log", "--project", "=", "F"]) == ["Flax"])
+    #expect(
+      try bashCompletions(
+        script, ["--library", "=", library, "time", "log", "--project", "=", "F"],
+        line: "--library=\(library) time log --project=F", in: yarn) == ["Flax"])
     #expect(try complete(["--library=\(library)", "project", "show", "F"]) == ["Flax"])
     // After `--`, only arguments.
     #expect(try complete(["--library", library, "time", "start", "--", "F"]) == ["Flax"])
@@ -522,6 +525,9 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
   /// `Odd:`, nor the argument after it. Each line is completed as readline does it (the text
   /// after the opening quote or the last colon replaced by the one completion, then the quote
   /// closed unless the line already ends with it) and read back by bash: the name, one word.
+  /// QA again: so for `=` and `@`, the other word breaks bash splits an unquoted word at
+  /// (`Hat\ \(size=`, `Gift@M`). COMP_WORDS are as bash 5.2 made them on a terminal, and
+  /// readline replaces the text after the last break, from a `@` (a special prefix) on.
   @Test(.enabled(if: bash != nil, "bash is not installed")) func bashCompletesANameThatBashReadsBack() throws
   {
     let yarn = try YarnRunner()
@@ -530,6 +536,10 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     try yarn.ok(["stash", "add", "Cascade 220"])
     try yarn.ok(["project", "add", "Café \"quoted\""])
     try yarn.ok(["project", "add", "Odd: colon name"])
+    try yarn.ok(["project", "add", "Hat (size=M)"])
+    try yarn.ok(["project", "add", "Gift@Mum"])
+    try yarn.ok(["project", "add", "A&B; <x>|(y)"])
+    try yarn.ok(["project", "add", "Mix:=@Match"])
     let script = try script("bash", yarn)
     let environment = ["YARN_LIBRARY": yarn.library.path]
     // The words bash reads in `line` completed, after `yarn`; [] when it has no one completion.
@@ -577,6 +587,46 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
         "time log --project=Odd:\\ c", ["time", "log", "--project", "=", "Odd", ":", "\\ c"],
         replacing: "\\ c")
         == ["time", "log", "--project=Odd: colon name"])
+    // `=`: `Hat\ \(size=M` is `Hat\ \(size`, `=`, `M` (the escaped `(` breaks nothing).
+    let hat = ["project", "show", "Hat (size=M)"]
+    #expect(
+      try completed("project show Hat\\ \\(size=", ["project", "show", "Hat\\ \\(size", "="], replacing: "")
+        == hat)
+    #expect(
+      try completed(
+        "project show Hat\\ \\(size=M", ["project", "show", "Hat\\ \\(size", "=", "M"], replacing: "M")
+        == hat)
+    #expect(
+      try completed(
+        "time log --project=Hat\\ \\(size=M", ["time", "log", "--project", "=", "Hat\\ \\(size", "=", "M"],
+        replacing: "M") == ["time", "log", "--project=Hat (size=M)"])
+    // `@`: readline replaces `@M`, the `@` with the text after it.
+    let gift = ["time", "start", "Gift@Mum"]
+    #expect(try completed("time start Gift@M", ["time", "start", "Gift", "@", "M"], replacing: "@M") == gift)
+    #expect(try completed("time start Gift@", ["time", "start", "Gift", "@"], replacing: "@") == gift)
+    #expect(
+      try completed(
+        "time log --project=Gift@M", ["time", "log", "--project", "=", "Gift", "@", "M"], replacing: "@M")
+        == ["time", "log", "--project=Gift@Mum"])
+    // The argument after such a name is the next one.
+    #expect(
+      try completed(
+        "project use Gift@Mum Cas", ["project", "use", "Gift", "@", "Mum", "Cas"], replacing: "Cas")
+        == ["project", "use", "Gift@Mum", "Cascade 220"])
+    // Breaks in a row are one word (`:=@`).
+    let mix = ["project", "show", "Mix:=@Match"]
+    #expect(
+      try completed("project show Mix:=@M", ["project", "show", "Mix", ":=@", "M"], replacing: "@M") == mix)
+    #expect(try completed("project show Mix:=", ["project", "show", "Mix", ":="], replacing: "") == mix)
+    // `&`, `;`, `<`, `>`, `|`, `(`, escaped, break no word.
+    let ampersand = "A\\&B\\;\\ \\<x\\>\\|\\(y\\)"
+    #expect(
+      try completed(
+        "project show A\\&B\\;\\ \\<", ["project", "show", "A\\&B\\;\\ \\<"], replacing: "A\\&B\\;\\ \\<")
+        == ["project", "show", "A&B; <x>|(y)"])
+    #expect(
+      try completed("project use \(ampersand) Cas", ["project", "use", ampersand, "Cas"], replacing: "Cas")
+        == ["project", "use", "A&B; <x>|(y)", "Cascade 220"])
   }
 
   @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian: apt-get install zsh)"))

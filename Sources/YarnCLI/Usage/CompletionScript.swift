@@ -193,29 +193,33 @@ enum CompletionScript {
       }
 
       # _yarn_split: sets _yarn_words to COMP_WORDS up to the cursor, with a word that bash
-      # split at a colon (COMP_WORDBREAKS: `Odd:\ c` is `Odd`, `:`, `\ c`) joined again, and
-      # _yarn_cut to the start of the last word that bash does not replace (`Odd:`).
+      # split at its word breaks (COMP_WORDBREAKS: `Odd:\ c` is `Odd`, `:`, `\ c`; `Gift@M` is
+      # `Gift`, `@`, `M`) joined again, and _yarn_cut to the start of the last word that bash
+      # does not replace (`Odd:`; `Gift`, as readline replaces a `@` before the text too).
       _yarn_split() {
-        local line=$COMP_LINE word i n colon previous=''
+        local line=$COMP_LINE word i n breaks previous=''
         for (( i = 0; i <= COMP_CWORD; i++ )); do
           word=${COMP_WORDS[i]} n=${#_yarn_words[@]}
-          colon=''
-          [[ $word == :* && -z ${word//:/} ]] && colon=1
-          if (( n > 1 )) && [[ $line != [[:space:]]* && -n $colon$previous ]]; then
+          # bash makes a word of the unquoted break characters in a row (`=`, `:=`), and
+          # only of them: a word that starts with one, but for a quote, is one of those.
+          breaks=''
+          [[ -n $word && $word != [\"\']* && $COMP_WORDBREAKS == *"${word:0:1}"* ]] && breaks=1
+          if (( n > 1 )) && [[ $line != [[:space:]]* && -n $breaks$previous ]]; then
             _yarn_words[n - 1]+=$word
           else
             _yarn_words+=("$word")
           fi
-          previous=$colon
+          previous=$breaks
           line=${line#"${line%%[![:space:]]*}"}
           line=${line#"$word"}
         done
         n=${#_yarn_words[@]}
-        if [[ -n $colon ]]; then
+        if [[ -n $breaks ]]; then
           _yarn_cut=${_yarn_words[n - 1]}
         else
           _yarn_cut=${_yarn_words[n - 1]%"$word"}
         fi
+        _yarn_cut=${_yarn_cut%@}
       }
 
       # _yarn: the completions of the word at the cursor, read whole (_yarn_split), less the
@@ -243,8 +247,6 @@ enum CompletionScript {
         for (( i = 1; i < last; i++ )); do
           word=${_yarn_words[i]}
           if [[ -n $pending ]]; then
-            # `--option=value` arrives as three words when = breaks words (COMP_WORDBREAKS).
-            [[ $word == '=' ]] && continue
             [[ $pending == --library ]] && _yarn_library=$(_yarn_dequote "$word")
             pending=''
             continue
@@ -270,14 +272,13 @@ enum CompletionScript {
           (( positional++ ))
         done
 
-        # The value of an option: after `--option`, `--option =`, or in `--option=...`.
+        # The value of an option: after `--option`, or in `--option=...`.
         local prefix=''
         if [[ -z $pending && -z $only_args && $cur == --*=* ]]; then
           pending=${cur%%=*} prefix="${cur%%=*}="
           cur=${cur#*=}
         fi
         if [[ -n $pending ]]; then
-          [[ $cur == '=' ]] && cur=''
           _yarn_value_kind "$at" "$pending"
           _yarn_complete_value "$_yarn_kind" "$cur"
           if [[ -n $prefix ]]; then COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); fi
