@@ -141,7 +141,7 @@ import Testing
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       for number in 1...5 {
         let path = folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
-        try Data("old \(number)".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.copyItem(at: zip, to: URL(fileURLWithPath: path))
         // 2030 and later, a second apart: newer than any file written now.
         var times = [
           timespec(tv_sec: 1_893_456_000 + number, tv_nsec: 0),
@@ -157,6 +157,36 @@ import Testing
       }
       let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
       #expect(left == (1...7).map { "yarn-backup-before-restore-\($0).zip" })
+    }
+  }
+
+  /// QA: files named like safety backups that are not zips (a note, junk) were counted, and
+  /// pushed the real ones out. Only zips count, and only they are removed.
+  @Test func onlyZipsCountAsSafetyBackups() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("b.zip")
+      try Backup.create(from: mine, to: zip, generator: "t", now: now)
+      let folder = dir.appendingPathComponent("safety", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let junk = (1...5).map { "yarn-backup-before-restore-2020010\($0)-000000.zip" }
+      for (index, name) in junk.enumerated() {
+        let path = folder.appendingPathComponent(name).path
+        try Data("my notes \(index)".utf8).write(to: URL(fileURLWithPath: path))
+        var times = [
+          timespec(tv_sec: 1_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000 + index, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      }
+      let real = (1...6).map { "yarn-backup-before-restore-real-\($0).zip" }
+      for name in real {
+        var options = RestoreOptions(mode: .replace, now: now)
+        options.safetyBackup = folder.appendingPathComponent(name)
+        try Backup.restore(from: zip, into: mine, options: options)
+      }
+      // Six real ones written, five kept: only the first real one went; the notes stay.
+      let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+      #expect(left == (junk + real.dropFirst()).sorted())
     }
   }
 

@@ -447,10 +447,10 @@ extension Backup {
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
   /// named `yarn-backup-before-restore-*.zip`, by modification time), never `target` itself,
-  /// the one just written. When any has a file time in the future (a clock set back, a copy
-  /// that kept its times), their order is not known, so none is removed: a stale copy dated
-  /// ahead would otherwise outrank, and remove, the safety backups written since. Errors are
-  /// ignored.
+  /// the one just written, nor a file that is not a zip. When any has a file time in the
+  /// future (a clock set back, a copy that kept its times), their order is not known, so none
+  /// is removed: a stale copy dated ahead would otherwise outrank, and remove, the safety
+  /// backups written since. Errors are ignored.
   ///
   /// - Returns: the files removed, oldest last.
   static func pruneSafetyBackups(besides target: URL) -> [URL] {
@@ -461,20 +461,32 @@ extension Backup {
     }
     .compactMap { name -> (name: String, modified: Int)? in
       var info = stat()
-      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-        return nil
-      }
+      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+        beginsAsZip(folder + "/" + name)
+      else { return nil }
       return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
     }
     .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
-    // A minute of leeway for a file system's clock ahead of this one.
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
-    if let newest = backups.first, newest.modified > (Int(now.tv_sec) + 60) * 1_000_000_000 { return [] }
+    if let newest = backups.first, newest.modified > Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec) {
+      return []
+    }
     // The one just written is the newest of the kept, whatever its file time says.
     return backups.dropFirst(safetyBackupsKept - 1).compactMap { old in
       unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
     }
+  }
+
+  /// Whether the file at `path` begins with a zip's local file header, `PK\u{3}\u{4}` (APPNOTE
+  /// 4.3.7): a safety backup is one; a file of another kind that only has its name is not
+  /// yarn's to remove.
+  private static func beginsAsZip(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 4)
+    return read(fd, &bytes, 4) == 4 && bytes == [0x50, 0x4B, 0x03, 0x04]
   }
 
   /// The free space a restore asks for beyond what its files take (`checkFreeSpace`): 1 MiB,
