@@ -111,6 +111,9 @@ import Testing
       // A comma before three digits may be a thousands separator: refused, not guessed.
       ("1,000 JPY", "\"1,000 JPY\" is ambiguous: write 1000 or 1"),
       ("1,5,0 EUR", "\"1,5,0\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
+      // Said of the amount as typed, as with a decimal point.
+      ("-3,50 EUR", "-3,50 EUR is negative"),
+      ("29, EUR", "\"29,\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
     ]
     for (text, reason) in refused {
       #expect(throws: Price.ParseError(reason), "\(text)") { try Price(parsing: text) }

@@ -87,23 +87,19 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
     }
     let currency = code.uppercased()
-    // A decimal comma as every typed number takes it; its ambiguity (`1,000`) in those words.
-    if amount.contains(",") {
+    // A decimal comma's ambiguity (`1,000`) in the words of every typed number.
+    if amount.contains(","), !amount.hasPrefix("-") {
       do {
         _ = try DecimalNumber.value(of: amount, maximum: Double(Rules.maximumPrice), input: text)
       } catch {
         if case .ambiguousComma = error.problem { throw ParseError(error.description) }
-        throw ParseError(
-          "\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
       }
-      self = try Price(amount: amount.replacing(",", with: "."), currency: currency)
-      return
     }
     self = try Price(amount: amount, currency: currency)
   }
 
-  /// The price of `amount` (a plain decimal such as `29.99`) in `currency` (checked to be
-  /// three upper-case letters).
+  /// The price of `amount` (a plain decimal such as `29.99`, or `29,99` with a decimal comma)
+  /// in `currency` (checked to be three upper-case letters).
   ///
   /// - Throws: `ParseError` as `init(parsing:)`.
   public init(amount: String, currency: String) throws(ParseError) {
@@ -112,7 +108,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
         "\"\(currency)\" is not a currency code (three upper-case letters of ISO 4217, such as USD)")
     }
     if amount.hasPrefix("-") { throw ParseError("\(amount) \(currency) is negative") }
-    let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
+    let parts = amount.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
     let ascii: (Substring) -> Bool = { $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
     guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2, parts.allSatisfy(ascii),
       parts.count == 1 || !parts[1].isEmpty
