@@ -158,5 +158,20 @@ import Testing
     #expect(try project(["project", "edit", "Sock", "--status", "finished"])["finished"] as? String == today)
     #expect(
       try project(["project", "edit", "Mitt", "--status", "frogged"])["finished"] as? String == "2026-02-01")
+    // Which day went is said, in the words of the status left.
+    try yarn.ok(["project", "edit", "Sock", "--status", "frogged", "--finished", "2026-02-01"])
+    let finishing = try yarn.ok(["project", "edit", "Sock", "--status", "finished"])
+    #expect(
+      finishing.stderr.hasSuffix(
+        "the day it was frogged, 2026-02-01, is replaced by its finished day \(today) ('yarn undo' gives it back)\n"
+      ))
+    let unfrogged = try yarn.ok(["project", "edit", "Mitt", "--status", "in-progress"])
+    #expect(
+      unfrogged.stderr.hasSuffix(
+        "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('yarn undo' gives it back)\n"
+      ))
+    // A finished project given another finished day loses none.
+    let redated = try yarn.ok(["project", "edit", "Sock", "--finished", "2026-03-03"])
+    #expect(!redated.stderr.contains("cleared") && !redated.stderr.contains("replaced"))
   }
 }

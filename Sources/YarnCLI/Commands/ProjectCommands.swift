@@ -341,10 +341,18 @@ struct ProjectEdit: ParsableCommand {
       changed
         ? "updated project \(project.name) (\(shownID(project.id)))"
         : "project \(project.name) (\(shownID(project.id))) already had those values; nothing changed")
-    // Leaving `finished` clears the day by the rule of status and days: say which day went.
-    if let day = before.finished, project.finished == nil {
-      context.message(
-        "its finished day \(day) is cleared, as it is no longer finished ('yarn undo' gives it back)")
+    // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, and a
+    // frogged project finished takes today: say which day went.
+    if let day = before.finished,
+      project.finished == nil || (before.status == .frogged && project.status == .finished)
+    {
+      let went =
+        before.status == .frogged
+        ? "the day it was frogged, \(day), is "
+          + (project.finished.map { "replaced by its finished day \($0)" }
+            ?? "cleared, as it is no longer frogged")
+        : "its finished day \(day) is cleared, as it is no longer finished"
+      context.message(went + " ('yarn undo' gives it back)")
     }
     context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
