@@ -841,6 +841,17 @@ import Testing
     let respelled = try Self.importing([spelled], into: second)
     #expect(respelled.omissions.isEmpty, "\(respelled.omissions)")
     #expect(try second.yarn(id: "y-allocated")?.status == .willTrade)
+    // A blank field is no field: WEFT's status is read, nothing is said.
+    let blank = Self.source(
+      "m.weft",
+      """
+      {"weft_version": "1.0", "type": "material", "items": [
+        {"id": "y-allocated", "name": "Yarn allocated", "material_type": "yarn", "status": "allocated",
+         "yarn": {"stash_status": " \\u200b"}}]}
+      """)
+    let blanked = try Self.importing([blank], into: second)
+    #expect(blanked.omissions.isEmpty, "\(blanked.omissions)")
+    #expect(try second.yarn(id: "y-allocated")?.status == .allocated)
     let changed = try Self.importing([edited], into: second)
     #expect(changed.problems.isEmpty, "\(changed.problems)")
     #expect(try second.yarn(id: "y-will-trade")?.status == .sold)

@@ -616,7 +616,10 @@ extension WEFTPlanner {
     // yarn's own status where WEFT has none (`will-trade` beside `in-stash`), taken when
     // `status` is the key yarn writes for it; else WEFT's field wins (its profile rule 2), as
     // when an app changed the status and kept yarn's field.
-    if let own = material.yarn?.stashStatus, let status, WEFTTaxonomy.stashStatus(status) != nil {
+    // A blank field is no field (docs/WEFT.md, conventions: blank is unknown).
+    if let own = material.yarn?.stashStatus, !LineText.isBlank(own), let status,
+      WEFTTaxonomy.stashStatus(status) != nil
+    {
       let path = "\(item.path).yarn.stash_status"
       // Read as every stash status is read (`StashStatus(parsing:)`: `Will Trade` too).
       if let ownStatus = StashStatus(parsing: own) {
@@ -783,7 +786,7 @@ extension WEFTPlanner {
   /// is not such a word, it is reported as not kept and the figure is read as one of
   /// another app's.
   private mutating func remainingSource(_ material: WEFT.Material, _ item: WEFTItem) -> String? {
-    guard let said = material.yarn?.remainingSource else { return nil }
+    guard let said = material.yarn?.remainingSource, !LineText.isBlank(said) else { return nil }
     let path = "\(item.path).yarn.remaining_source"
     guard let source = StashCSV.FigureSource(said: said) else {
       omit(
