@@ -540,6 +540,10 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     try yarn.ok(["project", "add", "Gift@Mum"])
     try yarn.ok(["project", "add", "A&B; <x>|(y)"])
     try yarn.ok(["project", "add", "Mix:=@Match"])
+    try yarn.ok(["project", "add", #"Shelter "Almanac""#])
+    try yarn.ok(["project", "add", "Cost $5"])
+    try yarn.ok(["project", "add", #"Back\slash"#])
+    try yarn.ok(["project", "add", #"C:\stuff"#])
     let script = try script("bash", yarn)
     let environment = ["YARN_LIBRARY": yarn.library.path]
     // The words bash reads in `line` completed, after `yarn`; [] when it has no one completion.
@@ -627,6 +631,31 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(
       try completed("project use \(ampersand) Cas", ["project", "use", ampersand, "Cas"], replacing: "Cas")
         == ["project", "use", "A&B; <x>|(y)", "Cascade 220"])
+    // A prefix holding an escape is matched as bash reads it: in "...", `\"`, `\$`, `\\`;
+    // outside quotes, `\\` (and `C:\\s` split at the `:`).
+    #expect(
+      try completed(
+        #"project show "Shelter \"Al"#, ["project", "show", #""Shelter \"Al"#], replacing: #"Shelter \"Al"#,
+        quote: "\"") == ["project", "show", #"Shelter "Almanac""#])
+    #expect(
+      try completed(
+        #"project show "Cost \$"#, ["project", "show", #""Cost \$"#], replacing: #"Cost \$"#, quote: "\"")
+        == ["project", "show", "Cost $5"])
+    let backslash = ["project", "show", #"Back\slash"#]
+    #expect(
+      try completed(
+        #"project show "Back\\sl"#, ["project", "show", #""Back\\sl"#], replacing: #"Back\\sl"#, quote: "\"")
+        == backslash)
+    #expect(
+      try completed(#"project show Back\\sl"#, ["project", "show", #"Back\\sl"#], replacing: #"Back\\sl"#)
+        == backslash)
+    #expect(
+      try completed(#"project show C:\\s"#, ["project", "show", "C", ":", #"\\s"#], replacing: #"\\s"#)
+        == ["project", "show", #"C:\stuff"#])
+    #expect(
+      try completed(
+        #"note list --project=C:\\s"#, ["note", "list", "--project", "=", "C", ":", #"\\s"#],
+        replacing: #"\\s"#) == ["note", "list", #"--project=C:\stuff"#])
   }
 
   @Test(.enabled(if: zsh != nil, "zsh is not installed (Debian: apt-get install zsh)"))

@@ -138,15 +138,25 @@ enum CompletionScript {
         printf '%s' "$out"
       }
 
-      # _yarn_dequote WORD: WORD as the shell reads it (its quotes and backslashes removed).
+      # _yarn_dequote WORD: WORD as the shell reads it, its quotes and escapes removed: in
+      # '...' none; in "..." a backslash escapes only " \ $ and `; outside, any character.
       _yarn_dequote() {
-        local word=$1
-        case $word in
-          \'*) word=${word#\'}; word=${word%\'} ;;
-          \"*) word=${word#\"}; word=${word%\"} ;;
-          *) word=${word//\\/} ;;
-        esac
-        printf '%s' "$word"
+        local word=$1 out='' quote='' c i
+        for (( i = 0; i < ${#word}; i++ )); do
+          c=${word:i:1}
+          if [[ $quote == \' ]]; then
+            [[ $c == \' ]] && quote='' || out+=$c
+          elif [[ $c == \\ ]]; then
+            (( ++i )); c=${word:i:1}
+            [[ $quote == \" && $c != [\"\\\$\`] ]] && out+=\\
+            out+=$c
+          elif [[ $c == [\'\"] && ( -z $quote || $c == "$quote" ) ]]; then
+            [[ -n $quote ]] && quote='' || quote=$c
+          else
+            out+=$c
+          fi
+        done
+        printf '%s' "$out"
       }
 
       # _yarn_complete_value KIND CUR: adds to COMPREPLY the values of KIND that begin
