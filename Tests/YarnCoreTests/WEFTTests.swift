@@ -1444,6 +1444,34 @@ import Testing
           size: NeedleSize(millimetres: 4)))
   }
 
+  /// A tool's size is kept in millimetres; its US size or hook name follows its kind
+  /// (docs/UNITS.md: 5 mm is US 8 and H-8, 5.5 mm US 9 and I-9). An update that changes
+  /// only the kind says the kind's change, not a size change (QA: it listed
+  /// `Size 5 mm (US 8) → 5 mm (H-8)`); one that changes both says both.
+  @Test func aChangeOfKindAloneIsNotAChangeOfSize() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    try store.insert(Tool(id: "t-amour", name: "Amour", kind: .hook, size: NeedleSize(millimetres: 5)))
+    func tool(_ fields: String) -> WEFTImport.Source {
+      Self.source("tool.weft", #"{"weft_version": "1.0", "type": "tool", "items": [{\#(fields)}]}"#)
+    }
+    let cases: [(String, [String])] = [
+      (#""id": "t-red", "tool_type": "crochet-hook", "metric_size_mm": 5"#, ["Kind circular → hook"]),
+      (#""id": "t-red", "category": "hook""#, ["Kind circular → hook"]),
+      (#""id": "t-amour", "category": "needle", "tool_type": "straight""#, ["Kind hook → straight"]),
+      (
+        #""id": "t-red", "tool_type": "hook", "metric_size_mm": 5.5"#,
+        ["Kind circular → hook", "Size 5 mm (US 8) → 5.5 mm (I-9)"]
+      ),
+    ]
+    for (fields, changes) in cases {
+      let plan = try WEFTImport.plan([tool(fields)], store: store, now: Self.now)
+      #expect(
+        plan.problems.isEmpty && plan.omissions.isEmpty, "\(fields): \(plan.problems) \(plan.omissions)")
+      #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
+    }
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

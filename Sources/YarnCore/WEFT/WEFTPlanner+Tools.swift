@@ -276,7 +276,10 @@ extension WEFTPlanner {
   static func toolChanges(from old: Tool, to new: Tool, projectNames: [String: String]) -> [String] {
     let named = naming(among: old.projectIDs + new.projectIDs, names: projectNames)
     let fields: [(String, (Tool) -> String?)] = [
-      ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
+      ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }),
+      // The size is compared in millimetres: its US size or hook name follows the kind, so
+      // a change of kind alone is no change of size (`5 mm (US 8)` is `5 mm (H-8)`).
+      ("Size", { old.size == new.size ? nil : $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
       ("Count", { String($0.count) }),
       ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.map(named).joined(separator: ", ") }),
