@@ -1444,6 +1444,35 @@ import Testing
           size: NeedleSize(millimetres: 4)))
   }
 
+  /// A tool's `brand` and `model` make its name when it has none of its own (docs/WEFT.md,
+  /// 05-tool `name`), so they are kept, and not reported as not kept (QA: they were, though
+  /// the tool was named by them; 05-tool/README.md's example has no `name`); beside a `name`
+  /// they are dropped, and said. An update giving `brand` alone renames the tool by it.
+  @Test func brandAndModelThatNameAToolAreNotReportedAsNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    let plan = try WEFTImport.plan(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "tool-001", "category": "needle", "tool_type": "circular", "brand": "ChiaoGoo",
+             "model": "Red Lace", "metric_size_mm": 5.0},
+            {"id": "tool-002", "category": "needle", "tool_type": "circular", "name": "Spare",
+             "brand": "ChiaoGoo", "model": "Red Lace", "metric_size_mm": 5.0},
+            {"id": "t-red", "brand": "Addi"}]}
+          """)
+      ], store: store, now: Self.now)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.toolCreates.map(\.name) == ["ChiaoGoo Red Lace", "Spare"])
+    #expect(plan.changes.map(\.changes) == [["Name Red Lace → Addi"]])
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[1].brand: not kept", "tool.weft: items[1].model: not kept",
+      ])
+  }
+
   /// A tool's size is kept in millimetres; its US size or hook name follows its kind
   /// (docs/UNITS.md: 5 mm is US 8 and H-8, 5.5 mm US 9 and I-9). An update that changes
   /// only the kind says the kind's change, not a size change (QA: it listed

@@ -38,6 +38,11 @@ extension WEFTPlanner {
       let before = plan.problems.count
       guard let weft = decode(WEFT.Tool.self, item) else { continue }
       let base: Tool? = try weft.id.flatMap { StashCSV.isValidImportedID($0) ? try store.tool(id: $0) : nil }
+      // `brand` and `model` make the name of a tool without a name of its own.
+      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
+        !LineText.isBlankLine($0)
+      }
+      let ownName = weft.name.map { !LineText.isBlankLine($0.trimmingSpaces()) } ?? false
       // A kind the item leaves out (neither `tool_type` nor `category`) is the library tool's.
       let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
       guard let kind = WEFTPlanner.kind(of: weft) ?? (givesKind ? nil : base?.kind) else {
@@ -49,15 +54,16 @@ extension WEFTPlanner {
       let given = required(weft.id, item, "id")
       if let given, isRepeated(given, kind: "tool", item) { continue }
       let id = given ?? ""
-      for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      // `brand` and `model` that name the tool are kept; beside a name of its own they are not.
+      let naming = ownName ? [] : ["brand", "model"].map { "\(item.path).\($0)" }
+      for path in WEFTKept.tool.unkept(in: item.value, at: item.path) where !naming.contains(path) {
+        omit(item.file, path)
+      }
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
-      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
-        !LineText.isBlankLine($0)
-      }
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
