@@ -1501,6 +1501,45 @@ import Testing
     }
   }
 
+  /// WEFT's `category` `needle` is the category whose `tool_type`s are the knitting needles'
+  /// (`circular`, `dpn`, `straight`, `interchangeable`, `cable`: tool.schema.json), and
+  /// `tool_type` is optional (only `id` is required). So an item of category `needle` without
+  /// a `tool_type` is a knitting needle: one that updates a library needle keeps its kind and
+  /// takes the rest (QA: it was dropped). yarn keeps no needle without its kind, so a new one,
+  /// or one that would make a library hook a needle, is not kept, and the report says why,
+  /// at the item's position and by its name.
+  @Test func categoryNeedleWithoutToolTypeIsAKnittingNeedle() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    try store.insert(Tool(id: "t-amour", name: "Amour", kind: .hook, size: NeedleSize(millimetres: 5)))
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-red", "category": "needle", "metric_size_mm": 5.5},
+            {"id": "t-birch", "category": "needle", "name": "Birch", "metric_size_mm": 4},
+            {"id": "t-amour", "category": "needle"},
+            {"id": "t-bare", "category": "needle", "metric_size_mm": 4}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.changes.map(\.changes) == [["Size 5 mm (US 8) → 5.5 mm (US 9)"]])
+    #expect(try store.tool(id: "t-red")?.kind == .circular)
+    #expect(try store.tool(id: "t-red")?.size == NeedleSize(millimetres: 5.5))
+    let why =
+      "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
+      + "interchangeable or cable, and cannot tell which"
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[1]: not kept (“Birch”: \(why))",
+        "tool.weft: items[2]: not kept (“Amour”: \(why); the library's tool is a crochet hook)",
+        "tool.weft: items[3]: not kept (\(why))",
+      ])
+    #expect(try store.tool(id: "t-birch") == nil && store.tool(id: "t-amour")?.kind == .hook)
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

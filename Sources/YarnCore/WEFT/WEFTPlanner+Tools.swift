@@ -12,7 +12,8 @@ import YarnStore
 extension WEFTPlanner {
   /// The yarn kind of a WEFT tool: its `tool_type` (`straight`, `circular`, `dpn`,
   /// `interchangeable`, `cable`; `crochet-hook`, `hook`, `tunisian` are hooks), else its
-  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …).
+  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …), and for
+  /// `category` `needle` alone, a needle of a type it does not say (`readTools` settles it).
   static func kind(of tool: WEFT.Tool) -> ToolKind? {
     switch tool.toolType?.lowercased() {
     case "crochet-hook", "hook", "tunisian", "tunisian-hook": return .hook
@@ -44,11 +45,28 @@ extension WEFTPlanner {
       }
       let ownName = weft.name.map { !LineText.isBlankLine($0.trimmingSpaces()) } ?? false
       // A kind the item leaves out (neither `tool_type` nor `category`) is the library tool's.
+      // Category `needle` alone is a knitting needle (the category of the needle types,
+      // 05-tool/tool.schema.json) of a type it does not say: a library needle keeps its kind.
       let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
-      guard let kind = WEFTPlanner.kind(of: weft) ?? (givesKind ? nil : base?.kind) else {
+      let needleOfNoType =
+        weft.category?.lowercased() == "needle"
+        && weft.toolType.map { LineText.isBlankLine($0.trimmingSpaces()) } ?? true
+      let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
+      guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {
+        guard needleOfNoType else {
+          omit(
+            item.file, item.path,
+            "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
+          continue
+        }
+        let name =
+          ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " ")
         omit(
           item.file, item.path,
-          "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
+          (name.map { "“\(LineText.visible($0))”: " } ?? "")
+            + "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
+            + "interchangeable or cable, and cannot tell which"
+            + (base != nil ? "; the library's tool is a crochet hook" : ""))
         continue
       }
       let given = required(weft.id, item, "id")
