@@ -1444,6 +1444,102 @@ import Testing
           size: NeedleSize(millimetres: 4)))
   }
 
+  /// A tool's `brand` and `model` make its name when it has none of its own (docs/WEFT.md,
+  /// 05-tool `name`), so they are kept, and not reported as not kept (QA: they were, though
+  /// the tool was named by them; 05-tool/README.md's example has no `name`); beside a `name`
+  /// they are dropped, and said. An update giving `brand` alone renames the tool by it.
+  @Test func brandAndModelThatNameAToolAreNotReportedAsNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    let plan = try WEFTImport.plan(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "tool-001", "category": "needle", "tool_type": "circular", "brand": "ChiaoGoo",
+             "model": "Red Lace", "metric_size_mm": 5.0},
+            {"id": "tool-002", "category": "needle", "tool_type": "circular", "name": "Spare",
+             "brand": "ChiaoGoo", "model": "Red Lace", "metric_size_mm": 5.0},
+            {"id": "t-red", "brand": "Addi"}]}
+          """)
+      ], store: store, now: Self.now)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.toolCreates.map(\.name) == ["ChiaoGoo Red Lace", "Spare"])
+    #expect(plan.changes.map(\.changes) == [["Name Red Lace → Addi"]])
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[1].brand: not kept", "tool.weft: items[1].model: not kept",
+      ])
+  }
+
+  /// A tool's size is kept in millimetres; its US size or hook name follows its kind
+  /// (docs/UNITS.md: 5 mm is US 8 and H-8, 5.5 mm US 9 and I-9). An update that changes
+  /// only the kind says the kind's change, not a size change (QA: it listed
+  /// `Size 5 mm (US 8) → 5 mm (H-8)`); one that changes both says both.
+  @Test func aChangeOfKindAloneIsNotAChangeOfSize() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    try store.insert(Tool(id: "t-amour", name: "Amour", kind: .hook, size: NeedleSize(millimetres: 5)))
+    func tool(_ fields: String) -> WEFTImport.Source {
+      Self.source("tool.weft", #"{"weft_version": "1.0", "type": "tool", "items": [{\#(fields)}]}"#)
+    }
+    let cases: [(String, [String])] = [
+      (#""id": "t-red", "tool_type": "crochet-hook", "metric_size_mm": 5"#, ["Kind circular → hook"]),
+      (#""id": "t-red", "category": "hook""#, ["Kind circular → hook"]),
+      (#""id": "t-amour", "category": "needle", "tool_type": "straight""#, ["Kind hook → straight"]),
+      (
+        #""id": "t-red", "tool_type": "hook", "metric_size_mm": 5.5"#,
+        ["Kind circular → hook", "Size 5 mm (US 8) → 5.5 mm (I-9)"]
+      ),
+    ]
+    for (fields, changes) in cases {
+      let plan = try WEFTImport.plan([tool(fields)], store: store, now: Self.now)
+      #expect(
+        plan.problems.isEmpty && plan.omissions.isEmpty, "\(fields): \(plan.problems) \(plan.omissions)")
+      #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
+    }
+  }
+
+  /// WEFT's `category` `needle` is the category whose `tool_type`s are the knitting needles'
+  /// (`circular`, `dpn`, `straight`, `interchangeable`, `cable`: tool.schema.json), and
+  /// `tool_type` is optional (only `id` is required). So an item of category `needle` without
+  /// a `tool_type` is a knitting needle: one that updates a library needle keeps its kind and
+  /// takes the rest (QA: it was dropped). yarn keeps no needle without its kind, so a new one,
+  /// or one that would make a library hook a needle, is not kept, and the report says why,
+  /// at the item's position and by its name.
+  @Test func categoryNeedleWithoutToolTypeIsAKnittingNeedle() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Tool(id: "t-red", name: "Red Lace", kind: .circular, size: NeedleSize(millimetres: 5)))
+    try store.insert(Tool(id: "t-amour", name: "Amour", kind: .hook, size: NeedleSize(millimetres: 5)))
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-red", "category": "needle", "metric_size_mm": 5.5},
+            {"id": "t-birch", "category": "needle", "name": "Birch", "metric_size_mm": 4},
+            {"id": "t-amour", "category": "needle"},
+            {"id": "t-bare", "category": "needle", "metric_size_mm": 4}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.changes.map(\.changes) == [["Size 5 mm (US 8) → 5.5 mm (US 9)"]])
+    #expect(try store.tool(id: "t-red")?.kind == .circular)
+    #expect(try store.tool(id: "t-red")?.size == NeedleSize(millimetres: 5.5))
+    let why =
+      "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
+      + "interchangeable or cable, and cannot tell which"
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[1]: not kept (“Birch”: \(why))",
+        "tool.weft: items[2]: not kept (“Amour”: \(why); the library's tool is a crochet hook)",
+        "tool.weft: items[3]: not kept (\(why))",
+      ])
+    #expect(try store.tool(id: "t-birch") == nil && store.tool(id: "t-amour")?.kind == .hook)
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

@@ -12,7 +12,8 @@ import YarnStore
 extension WEFTPlanner {
   /// The yarn kind of a WEFT tool: its `tool_type` (`straight`, `circular`, `dpn`,
   /// `interchangeable`, `cable`; `crochet-hook`, `hook`, `tunisian` are hooks), else its
-  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …).
+  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …), and for
+  /// `category` `needle` alone, a needle of a type it does not say (`readTools` settles it).
   static func kind(of tool: WEFT.Tool) -> ToolKind? {
     switch tool.toolType?.lowercased() {
     case "crochet-hook", "hook", "tunisian", "tunisian-hook": return .hook
@@ -38,26 +39,49 @@ extension WEFTPlanner {
       let before = plan.problems.count
       guard let weft = decode(WEFT.Tool.self, item) else { continue }
       let base: Tool? = try weft.id.flatMap { StashCSV.isValidImportedID($0) ? try store.tool(id: $0) : nil }
+      // `brand` and `model` make the name of a tool without a name of its own.
+      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
+        !LineText.isBlankLine($0)
+      }
+      let ownName = weft.name.map { !LineText.isBlankLine($0.trimmingSpaces()) } ?? false
       // A kind the item leaves out (neither `tool_type` nor `category`) is the library tool's.
+      // Category `needle` alone is a knitting needle (the category of the needle types,
+      // 05-tool/tool.schema.json) of a type it does not say: a library needle keeps its kind.
       let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
-      guard let kind = WEFTPlanner.kind(of: weft) ?? (givesKind ? nil : base?.kind) else {
+      let needleOfNoType =
+        weft.category?.lowercased() == "needle"
+        && weft.toolType.map { LineText.isBlankLine($0.trimmingSpaces()) } ?? true
+      let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
+      guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {
+        guard needleOfNoType else {
+          omit(
+            item.file, item.path,
+            "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
+          continue
+        }
+        let name =
+          ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " ")
         omit(
           item.file, item.path,
-          "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
+          (name.map { "“\(LineText.visible($0))”: " } ?? "")
+            + "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
+            + "interchangeable or cable, and cannot tell which"
+            + (base != nil ? "; the library's tool is a crochet hook" : ""))
         continue
       }
       let given = required(weft.id, item, "id")
       if let given, isRepeated(given, kind: "tool", item) { continue }
       let id = given ?? ""
-      for path in WEFTKept.tool.unkept(in: item.value, at: item.path) { omit(item.file, path) }
+      // `brand` and `model` that name the tool are kept; beside a name of its own they are not.
+      let naming = ownName ? [] : ["brand", "model"].map { "\(item.path).\($0)" }
+      for path in WEFTKept.tool.unkept(in: item.value, at: item.path) where !naming.contains(path) {
+        omit(item.file, path)
+      }
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
-      let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
-        !LineText.isBlankLine($0)
-      }
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
@@ -276,7 +300,10 @@ extension WEFTPlanner {
   static func toolChanges(from old: Tool, to new: Tool, projectNames: [String: String]) -> [String] {
     let named = naming(among: old.projectIDs + new.projectIDs, names: projectNames)
     let fields: [(String, (Tool) -> String?)] = [
-      ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }), ("Size", { $0.sizeText }),
+      ("Name", { $0.name }), ("Kind", { $0.kind.rawValue }),
+      // The size is compared in millimetres: its US size or hook name follows the kind, so
+      // a change of kind alone is no change of size (`5 mm (US 8)` is `5 mm (H-8)`).
+      ("Size", { old.size == new.size ? nil : $0.sizeText }),
       ("Length", { $0.lengthCentimetres.map { "\(Amount.format($0)) cm" } }), ("Material", { $0.material }),
       ("Count", { String($0.count) }),
       ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.map(named).joined(separator: ", ") }),
