@@ -199,6 +199,22 @@ import YarnCore
     #expect(back.contains("1500 yd"))
   }
 
+  @Test func stashMatchShowsTheNeedWithEveryDigitGiven() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // 8.8185 oz needed: 8.815 oz is short of it and 8.819 oz covers it. Rounded, the need was
+    // "8.82 oz", which 8.819 oz does not cover (QA).
+    try yarn.ok(["stash", "add", "Low", "--quantity", "8.815oz"])
+    try yarn.ok(["stash", "add", "High", "--quantity", "8.819oz"])
+    let text = try yarn.ok(["stash", "match", "--mass", "8.8185oz"]).stdout
+    #expect(text.hasPrefix("Enough for 8.8185 oz:\n"), "\(text)")
+    #expect(text.contains("High"))
+    #expect(!text.contains("Low"))
+    #expect(text.hasSuffix("\n\n1 other yarn has less.\n"))
+    let none = try yarn.ok(["stash", "match", "--mass", "8.8195oz"]).stdout
+    #expect(none.hasPrefix("No yarn in the stash is sure to have 8.8195 oz.\n"), "\(none)")
+  }
+
   @Test func stashMatchShowsWhatIsCertainAndUpperBounds() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

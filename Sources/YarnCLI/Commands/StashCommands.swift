@@ -371,11 +371,14 @@ struct StashMatchCommand: ParsableCommand {
       case (_, nil): "-"
       }
     }
+    // The need with every digit given: rounded (8.8185 oz as 8.82 oz) it could disagree with
+    // the comparison, made with the need as given.
+    let need = needed.exactDescription
     var text = ""
     if enough.isEmpty {
-      text += "No yarn in the stash is sure to have \(needed).\n"
+      text += "No yarn in the stash is sure to have \(need).\n"
     } else {
-      text += "Enough for \(needed):\n"
+      text += "Enough for \(need):\n"
       var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING"], shrinkable: [1, 2, 3])
       for entry in enough { table.add(cells(entry)) }
       text += table.text(fitting: context.tableWidth)
