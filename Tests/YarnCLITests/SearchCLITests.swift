@@ -155,15 +155,22 @@ import YarnCore
     #expect(grams["remaining"] is NSNull)
     #expect(grams["missing"] as? [String] == ["no length per skein"])
 
-    // 900 yd: the group falls short (880 yd): with no yarn enough, its yarns are not "other"
-    // yarns; the count is of its two yarns, not of the one group (QA).
+    // 900 yd: the group falls short (880 yd): with no yarn enough, it is not an "other"; it is
+    // counted as it would be listed, one group, not two yarns beside rows of groups (QA).
     let shortText = try yarn.ok(["stash", "match", "--length", "900yd"]).stdout
     #expect(shortText.hasPrefix("No yarn in the stash is sure to have 900 yd.\n"))
-    #expect(shortText.hasSuffix("\n\n2 yarns have less.\n"), "\(shortText)")
+    #expect(shortText.hasSuffix("\n\n1 group of yarns has less.\n"), "\(shortText)")
     // With a yarn enough, the others that have less are "other".
     try yarn.ok(["stash", "add", "Tiny", "--length-per-skein", "10yd", "--quantity", "1 skein"])
     #expect(
       try yarn.ok(["stash", "match", "--length", "880yd"]).stdout.hasSuffix("\n\n1 other yarn has less.\n"))
+    // Yarns alone and groups, each counted once, as the JSON's answers with "enough": false.
+    let mixed = try yarn.ok(["stash", "match", "--length", "900yd"]).stdout
+    #expect(mixed.hasSuffix("\n\n1 yarn and 1 group of yarns have less.\n"), "\(mixed)")
+    let mixedJSON = try #require(
+      try yarn.ok(["stash", "match", "--length", "900yd", "--json"]).json() as? [[String: Any]])
+    let lessJSON = mixedJSON.filter { $0["enough"] as? Bool == false }
+    #expect(lessJSON.map { ($0["yarns"] as? [Any])?.count } == [2, 1])
     // With --weight dk only Grams Only is looked at.
     let short = try #require(
       try yarn.ok(["stash", "match", "--length", "900yd", "--json"]).json() as? [[String: Any]])
@@ -197,6 +204,22 @@ import YarnCore
     let back = try yarn.ok(["stash", "match", "--length", "1200yd"]).stdout
     #expect(back.contains("Reserved"))
     #expect(back.contains("1500 yd"))
+  }
+
+  @Test func stashMatchShowsTheNeedWithEveryDigitGiven() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // 8.8185 oz needed: 8.815 oz is short of it and 8.819 oz covers it. Rounded, the need was
+    // "8.82 oz", which 8.819 oz does not cover (QA).
+    try yarn.ok(["stash", "add", "Low", "--quantity", "8.815oz"])
+    try yarn.ok(["stash", "add", "High", "--quantity", "8.819oz"])
+    let text = try yarn.ok(["stash", "match", "--mass", "8.8185oz"]).stdout
+    #expect(text.hasPrefix("Enough for 8.8185 oz:\n"), "\(text)")
+    #expect(text.contains("High"))
+    #expect(!text.contains("Low"))
+    #expect(text.hasSuffix("\n\n1 other yarn has less.\n"))
+    let none = try yarn.ok(["stash", "match", "--mass", "8.8195oz"]).stdout
+    #expect(none.hasPrefix("No yarn in the stash is sure to have 8.8195 oz.\n"), "\(none)")
   }
 
   @Test func stashMatchShowsWhatIsCertainAndUpperBounds() throws {

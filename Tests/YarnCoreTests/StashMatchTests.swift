@@ -133,6 +133,23 @@ import Testing
     #expect(close(entries[0].members[1].remaining, 220, .yard))
   }
 
+  @Test func aGroupsFigureIsTheUnroundedFiguresAddedAndRoundedOnce() {
+    // 0.1 m and 0.2 m of one lot, in yd: 0.3 / 0.9144 = 0.32808398950131233595… yd, to 15
+    // significant digits 0.328083989501312 (Python's decimal). The members' own figures,
+    // 0.109361329833770778… and 0.218722659667541557…, round to 0.109361329833771 and
+    // 0.218722659667542, whose sum, 0.328083989501313, is a 15th digit off (QA).
+    func silk(_ id: String, _ meters: Double) -> Yarn {
+      Yarn(id: id, name: "Silk", colorway: "Red", dyeLot: "L1", quantity: Amount(meters, .meter))
+    }
+    let entry = StashMatch.entries(
+      needing: Amount(0.3, .yard), among: [estimate(silk("a", 0.1)), estimate(silk("b", 0.2))])[0]
+    #expect(entry.enough == true)
+    #expect(entry.remaining == Amount(0.328083989501312, .yard))
+    #expect(entry.certain == Amount(0.328083989501312, .yard))
+    #expect(
+      entry.members.map(\.remaining) == [Amount(0.109361329833771, .yard), Amount(0.218722659667542, .yard)])
+  }
+
   @Test func aGroupWithAnUnknownMemberIsDecidedByWhatIsCertain() {
     // Lot 7: 2 skeins of 220 yd (440 yd, certain) and a record of 300 g without a put-up.
     let known = Yarn(

@@ -350,9 +350,11 @@ struct StashMatchCommand: ParsableCommand {
     }
     let enough = entries.filter { $0.enough == true }
     let unknown = entries.filter { $0.enough == nil }
-    // Yarns, not entries: a group counts each of its yarns (QA: two groups of two and one
-    // yarn were "3 yarns").
-    let short = entries.filter { $0.enough == false }.reduce(0) { $0 + $1.members.count }
+    // Counted as they would be listed: a yarn alone, or a group (QA: two groups of two and a
+    // yarn were "3 yarns", then "5 other yarns" beside rows that count a group once).
+    let short = entries.filter { $0.enough == false }
+    let shortGroups = short.filter(\.isGroup).count
+    let shortYarns = short.count - shortGroups
     func cells(_ entry: StashMatch.Entry) -> [String] {
       let first = entry.members[0].yarn
       return [
@@ -371,11 +373,14 @@ struct StashMatchCommand: ParsableCommand {
       case (_, nil): "-"
       }
     }
+    // The need with every digit given: rounded (8.8185 oz as 8.82 oz) it could disagree with
+    // the comparison, made with the need as given.
+    let need = needed.exactDescription
     var text = ""
     if enough.isEmpty {
-      text += "No yarn in the stash is sure to have \(needed).\n"
+      text += "No yarn in the stash is sure to have \(need).\n"
     } else {
-      text += "Enough for \(needed):\n"
+      text += "Enough for \(need):\n"
       var table = Table(["ID", "NAME", "COLORWAY", "DYE LOT", "REMAINING"], shrinkable: [1, 2, 3])
       for entry in enough { table.add(cells(entry)) }
       text += table.text(fitting: context.tableWidth)
@@ -389,10 +394,16 @@ struct StashMatchCommand: ParsableCommand {
       }
       text += table.text(fitting: context.tableWidth)
     }
-    if short > 0 {
+    if !short.isEmpty {
       // "other" than the yarns listed as enough; with none, these are not others.
       let other = enough.isEmpty ? "" : "other "
-      text += "\n\(short) \(other)\(short == 1 ? "yarn has" : "yarns have") less.\n"
+      var counts: [String] = []
+      if shortYarns > 0 { counts.append("\(shortYarns) \(other)\(shortYarns == 1 ? "yarn" : "yarns")") }
+      if shortGroups > 0 {
+        counts.append(
+          "\(shortGroups) \(counts.isEmpty ? other : "")\(shortGroups == 1 ? "group" : "groups") of yarns")
+      }
+      text += "\n\(counts.joined(separator: " and ")) \(short.count == 1 ? "has" : "have") less.\n"
     }
     context.output.write(text)
   }

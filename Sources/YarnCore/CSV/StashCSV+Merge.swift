@@ -147,10 +147,7 @@ extension StashCSV {
   /// An amount with every digit the CSV writes and its unit: `3 skeins`, `1 skein`,
   /// `266.66666666666663 g`; `Amount(parsing:)` reads it back as the same amount. The export
   /// writes an amount so when its unit column is not among the columns.
-  static func text(_ amount: Amount) -> String {
-    let unit = amount.unit == .skein ? (amount.value == 1 ? "skein" : "skeins") : amount.unit.rawValue
-    return "\(CSVWriter.format(amount.value)) \(unit)"
-  }
+  static func text(_ amount: Amount) -> String { amount.exactDescription }
 }
 
 /// What a row without an ID is matched on: the name, brand, colorway and dye lot, compared

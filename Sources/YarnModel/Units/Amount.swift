@@ -106,6 +106,13 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
     return "\(shown) \(unit.symbol(for: shownValue))"
   }
 
+  /// The amount with every digit of its value (`Rules.number`, which reads back as the same
+  /// value) and `skein` or `skeins`: `8.8185 oz`, `1 skein`, `266.66666666666663 g`. What a
+  /// person gave, shown as given (`stash match`'s need), where `description` would round it.
+  public var exactDescription: String {
+    "\(Rules.number(value)) \(unit.symbol(for: value))"
+  }
+
   /// `value` in plain digits, never with an exponent: rounded to at most 2 decimals with
   /// trailing zeros trimmed (`2.5`, `3`, `0.33`, `35273961949580410880`); a value other than
   /// 0 that would round to 0 with its first two significant digits (`0.0012`,

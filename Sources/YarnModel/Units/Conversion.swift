@@ -171,9 +171,20 @@ public enum UnitConversion {
     throws(ConversionError) -> Amount
   {
     if amount.unit == unit { return amount }
+    return Amount(rounded(try unroundedValue(of: amount, in: unit, putUp: putUp)), unit)
+  }
+
+  /// The value of `amount` in `unit` that `convert` rounds: what a sum of conversions adds
+  /// before it rounds the sum once (`StashMatch`). `amount.value` itself in its own unit.
+  ///
+  /// - Throws: `ConversionError`, as `convert`.
+  static func unroundedValue(of amount: Amount, in unit: YarnUnit, putUp: PutUp)
+    throws(ConversionError) -> Double
+  {
+    if amount.unit == unit { return amount.value }
     let from = amount.unit.dimension
     let to = unit.dimension
-    if from == to { return Amount(rounded(within(amount.value, from: amount.unit, to: unit)), unit) }
+    if from == to { return within(amount.value, from: amount.unit, to: unit) }
 
     let source = putUp.perSkein(in: from)
     let target = putUp.perSkein(in: to)
@@ -184,6 +195,6 @@ public enum UnitConversion {
       throw ConversionError(from: amount.unit, to: unit, missing: missing)
     }
     let skeins = within(amount.value, from: amount.unit, to: source.unit) / source.value
-    return Amount(rounded(within(skeins * target.value, from: target.unit, to: unit)), unit)
+    return within(skeins * target.value, from: target.unit, to: unit)
   }
 }

@@ -7,7 +7,8 @@
 ///   400 g of a yarn of 200 yd / 100 g skeins is 800 yd.
 /// - Yarns with the same name, colorway and dye lot (compared by `Lookup.key`: case and the
 ///   spaces around them aside; the dye lot must be known, two unknown lots are not the same
-///   lot) count together, as one entry: their figures are added.
+///   lot) count together, as one entry: their figures are added unrounded and the sum
+///   rounded once to 15 significant digits (`UnitConversion.rounded`).
 /// - An entry has enough (`true`) when the part of its figure that is certain covers the
 ///   need; not enough (`false`) when even the largest figure it may have does not; otherwise
 ///   the answer is unknown (`nil`) and `missing` names the facts that would decide it.
@@ -58,6 +59,9 @@ public enum StashMatch {
     public let remaining: Amount?
     /// What keeps this yarn's figure from being certain; empty when it is certain.
     public let missing: [Missing]
+    /// `remaining`'s value before it was rounded (`UnitConversion.unroundedValue`): what the
+    /// entry adds, so that a sum is rounded once.
+    let unrounded: Double?
   }
 
   /// One answer: a yarn alone, or the yarns of one name, colorway and dye lot together.
@@ -66,7 +70,8 @@ public enum StashMatch {
     public let members: [Member]
     /// `true`: enough for certain; `false`: not enough for certain; `nil`: unknown.
     public let enough: Bool?
-    /// The members' figures added, in the unit asked for; `nil` when a member has none. An
+    /// The members' figures added, in the unit asked for, unrounded, the sum rounded to 15
+    /// significant digits once (`UnitConversion.rounded`); `nil` when a member has none. An
     /// upper bound when some member's estimate is incomplete.
     public let remaining: Amount?
     /// The part of the figure that is certain, in the unit asked for: the figures of the
@@ -133,9 +138,13 @@ public enum StashMatch {
   ) -> Member {
     var missing: [Missing] = []
     var remaining: Amount?
+    var unrounded: Double?
     if let figure = estimate.remaining {
       do {
-        remaining = try UnitConversion.convert(figure, to: unit, putUp: yarn.putUp)
+        let value = try UnitConversion.unroundedValue(of: figure, in: unit, putUp: yarn.putUp)
+        unrounded = value
+        // As `UnitConversion.convert` gives it: the figure itself in its own unit.
+        remaining = figure.unit == unit ? figure : Amount(UnitConversion.rounded(value), unit)
       } catch {
         missing += error.missing.map(Missing.init)
       }
@@ -144,14 +153,15 @@ public enum StashMatch {
       missing.append(.quantity)
     }
     if sameDyeLot, groupKey(yarn) == nil { missing.append(.dyeLot) }
-    return Member(yarn: yarn, estimate: estimate, remaining: remaining, missing: missing)
+    return Member(
+      yarn: yarn, estimate: estimate, remaining: remaining, missing: missing, unrounded: unrounded)
   }
 
   private static func entry(of members: [Member], needed: Amount) -> Entry {
     var certain = 0.0
     var largest: Double? = 0
     for member in members {
-      if let value = member.remaining?.value {
+      if let value = member.unrounded {
         if member.missing.isEmpty { certain += value }
         largest = largest.map { $0 + value }
       } else {
@@ -171,7 +181,9 @@ public enum StashMatch {
     if enough == nil {
       for fact in members.flatMap(\.missing) where !missing.contains(fact) { missing.append(fact) }
     }
-    // Sums of converted figures, to 15 significant digits as every computed figure.
+    // Sums of the unrounded figures, rounded to 15 significant digits once, as every computed
+    // figure: the members' rounded figures added could differ in the 15th digit (0.1 m and
+    // 0.2 m in yd were 0.328083989501313, not 0.328083989501312).
     return Entry(
       members: members, enough: enough,
       remaining: largest.map { Amount(UnitConversion.rounded($0), needed.unit) },
