@@ -203,8 +203,9 @@ import YarnCore
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
     for index in 0..<10 {
-      // A JPEG's first bytes, as `attach` checks them.
-      let bytes = Data([0xFF, 0xD8, 0xFF] + (3..<500_000).map { _ in UInt8.random(in: 0...255) })
+      // A JPEG's first bytes, as `attach` checks them: SOI, an APP0 segment's marker and length.
+      let bytes = Data(
+        [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + (6..<500_000).map { _ in UInt8.random(in: 0...255) })
       let photo = try yarn.file("p\(index).jpg", bytes)
       try yarn.ok(["stash", "attach", "Cascade 220", photo.path])
     }
@@ -619,7 +620,7 @@ import YarnCore
     try yarn.ok(["stash", "add", "Rios"])
     var digests: [String] = []
     for (name, byte) in [("a.jpg", UInt8(1)), ("b.jpg", UInt8(2))] {
-      let photo = try yarn.file(name, Data([0xFF, 0xD8, 0xFF, 0xE0, byte]))
+      let photo = try yarn.file(name, Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, byte]))
       let attached = try #require(
         try yarn.ok(["stash", "attach", "Rios", photo.path, "--json"]).json() as? [String: Any])
       digests.append(try #require(attached["sha256"] as? String))

@@ -134,7 +134,28 @@ import YarnCore
           "\(refused.stderr)")
       }
     }
+    // QA: a JPEG's first 3 bytes alone passed (a blank photo), and an AVIF file named .heic
+    // was taken for HEIC.
+    let stub = try yarn.file("stub.jpg", Data([0xFF, 0xD8, 0xFF]))
+    let avif = try yarn.file(
+      "a.heic", Data([0, 0, 0, 0x1C] + Array("ftypavif\0\0\0\0mif1avifmiaf\0\0\0\u{8}meta".utf8)))
+    for (file, message, hint) in [
+      (
+        stub, "is not a JPEG image: its first bytes are not those of a JPEG file",
+        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .gif or .webp)"
+      ),
+      (avif, "is not a HEIC image: it is an AVIF image", "an AVIF photo needs the extension .avif"),
+    ] {
+      for command in [["stash", "attach", "Rios", file.path], ["project", "attach", "Flax", file.path]] {
+        let refused = try yarn.run(command)
+        #expect(refused.status == 65, "\(command): \(refused.stderr)")
+        #expect(refused.stderr == "error: \(file.path) \(message)\nhint: \(hint)\n", "\(refused.stderr)")
+      }
+    }
     #expect(try yarn.librarySnapshot() == before)
+    // The AVIF file under its own name is a file yarn does not check.
+    let named = try yarn.file("a.avif", try Data(contentsOf: avif))
+    try yarn.ok(["stash", "attach", "Rios", named.path])
     // Its bytes under the right name, and a type yarn does not check, are attached.
     try yarn.ok(["stash", "attach", "Rios", try yarn.file("y.jpeg", YarnRunner.jpeg("abc")).path])
     try yarn.ok(["project", "attach", "Flax", try yarn.file("notes.txt", Data("hello\n".utf8)).path])

@@ -139,6 +139,27 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: `--h` got no hint (`--help` was no candidate), and a letter that begins nothing a
+  /// guess that replaced it (`time log --x`: `'--to'`).
+  @Test func aStartOfHelpIsOfferedHelpAndAFarGuessIsNot() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for (arguments, hint) in [
+      (["--h"], "did you mean '--help'? (see 'yarn --help')"),
+      (["stash", "list", "--he"], "did you mean '--help'? (see 'yarn stash list --help')"),
+      (["tool", "add", "T", "--hel"], "did you mean '--help'? (see 'yarn tool add --help')"),
+      (["stash", "list", "--hlep"], "did you mean '--help'? (see 'yarn stash list --help')"),
+      (["time", "log", "--x"], "see 'yarn time log --help'"),
+      (["stash", "add", "X", "--g"], "see 'yarn stash add --help'"),
+      (["stash", "list", "--a"], "see 'yarn stash list --help'"),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr.hasSuffix("\nhint: \(hint)\n"), "\(arguments): \(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   /// `yarn -- stash list`: the hint must not suggest the very word given.
   @Test func commandWordAfterDoubleDash() throws {
     let yarn = try YarnRunner()

@@ -288,6 +288,15 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.suggestions(for: "--s", in: add) == ["--status", "--stashed", "--stored-in"])
     #expect(EditDistance.suggestions(for: "--b", in: add) == ["--brand"])
     #expect(EditDistance.suggestions(for: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
+    // QA: a guess by spelling replaced all that was typed (`--x`: `--to`, `--g`: `--tag`,
+    // two edits of one letter); it keeps at least half the letters now.
+    #expect(EditDistance.suggestions(for: "--x", in: ["--from", "--to"]).isEmpty)
+    #expect(EditDistance.suggestions(for: "--g", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.suggestions(for: "--ab", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.suggestions(for: "--tg", in: ["--brand", "--tag"]) == ["--tag"])
+    #expect(EditDistance.suggestions(for: "--brnad", in: add) == ["--brand"])
+    // A word is no suggestion of itself (`--help=x` is an unknown option named `--help`).
+    #expect(EditDistance.suggestions(for: "--help", in: ["--json", "--help"]).isEmpty)
   }
 
   /// `help` and `completions` print no JSON: `--json` is an unknown option for them, before

@@ -110,6 +110,15 @@ import Testing
       ("US 5", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       // A comma before three digits may be a thousands separator: refused, not guessed.
       ("1,000 JPY", "\"1,000 JPY\" is ambiguous: write 1000 or 1"),
+      // Only the readings the currency takes are offered (ISO 4217: EUR 2 decimals, JPY
+      // none, KWD 3); the one left is still not guessed.
+      (
+        "3,505 EUR",
+        "\"3,505 EUR\" is ambiguous: write 3505 (3.505 cannot be meant: EUR has at most 2 decimals)"
+      ),
+      ("1,005 JPY", "\"1,005 JPY\" is ambiguous: write 1005 (1.005 cannot be meant: JPY has no decimals)"),
+      ("EUR 2,500", "\"EUR 2,500\" is ambiguous: write 2500 or 2.5"),
+      ("1,005 kwd", "\"1,005 kwd\" is ambiguous: write 1005 or 1.005"),
       ("1,5,0 EUR", "\"1,5,0\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
       // Said of the amount as typed, as with a decimal point.
       ("-3,50 EUR", "-3,50 EUR is negative"),

@@ -39,17 +39,19 @@ import Testing
 
   /// A photo's first bytes must be those of the image type its extension names (QA: a text
   /// file named `x.png` was attached as `image/png`). The signatures, from the formats'
-  /// specifications: PNG §5.2, ITU-T T.81 (JPEG's SOI), GIF89a §17, RFC 9649 (WebP's RIFF
-  /// header), ISO/IEC 14496-12 §4.3 (the `ftyp` box) with HEIF's brands.
+  /// specifications: PNG §5.2, ITU-T T.81 (JPEG's SOI and first marker segment), GIF89a §17,
+  /// RFC 9649 (WebP's RIFF header), ISO/IEC 14496-12 §4.3 (the `ftyp` box) with HEIF's brands.
   @Test func aPhotoIsToldByTheSignatureOfItsType() {
     func missing(_ bytes: [UInt8], _ mediaType: String) -> String? {
-      Attachment.missingImageSignature(bytes, mediaType: mediaType)
+      Attachment.missingImageSignature(bytes, mediaType: mediaType)?.format
     }
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]
     #expect(missing(png, "image/png") == nil)
     #expect(missing(Array(png.prefix(7)), "image/png") == "PNG")
     #expect(missing(Array("hello\n".utf8), "image/png") == "PNG")
-    #expect(missing([0xFF, 0xD8, 0xFF, 0xE1], "image/jpeg") == nil)
+    // A JFIF file: SOI, then APP0 of 16 bytes (`FF E0 00 10`, "JFIF\0"); an Exif one: APP1.
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0".utf8), "image/jpeg") == nil)
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE1, 0x1C, 0x2A] + Array("Exif\0\0".utf8), "image/jpeg") == nil)
     #expect(missing([0xFF, 0xD8, 0x00], "image/jpeg") == "JPEG")
     #expect(missing(png, "image/jpeg") == "JPEG")
     #expect(missing(Array("GIF87a".utf8), "image/gif") == nil)
@@ -57,23 +59,67 @@ import Testing
     #expect(missing(Array("GIF88a".utf8), "image/gif") == "GIF")
     #expect(missing(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8), "image/webp") == nil)
     #expect(missing(Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WAVEfmt ".utf8), "image/webp") == "WebP")
-    // An iPhone's HEIC: a box of 24 bytes, major brand heic, minor version 0, compatible
-    // brands mif1 and heic.
-    func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
-      let size = 16 + 4 * compatible.count
-      return [0, 0, 0, UInt8(size)] + Array("ftyp\(major)".utf8) + [0, 0, 0, 0]
-        + compatible.flatMap { Array($0.utf8) } + Array("\0\0\0\u{8}meta".utf8)
-    }
-    #expect(missing(ftyp("heic", ["mif1", "heic"]), "image/heic") == nil)
-    #expect(missing(ftyp("mif1", ["heic"]), "image/heic") == nil)
-    #expect(missing(ftyp("msf1", []), "image/heic") == nil)
-    // An MP4 video (isom) is no HEIF image; nor is a brand found past the box's end.
-    #expect(missing(ftyp("isom", ["iso2", "mp41"]), "image/heic") == "HEIC")
-    #expect(missing(ftyp("isom", []) + Array("mif1".utf8), "image/heic") == "HEIC")
-    #expect(missing(Array("....ftyp".utf8), "image/heic") == "HEIC")
     // Other types are not images yarn checks.
     #expect(missing(Array("hello".utf8), "text/plain") == nil)
     #expect(missing([], "application/octet-stream") == nil)
+  }
+
+  /// QA: `FF D8 FF` alone, 3 bytes, passed as a JPEG (and showed blank). After the SOI comes
+  /// a marker segment (T.81 B.2.1): `FF`, a table, APPn, COM or frame code (Table B.1), a
+  /// length of at least 2 (B.1.1.4); fill bytes `FF` may come before the code (B.1.1.2).
+  @Test func aJPEGIsItsSOIThenAMarkerSegment() {
+    func missing(_ bytes: [UInt8]) -> String? {
+      Attachment.missingImageSignature(bytes, mediaType: "image/jpeg")?.format
+    }
+    #expect(missing([0xFF, 0xD8, 0xFF]) == "JPEG")
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE0]) == "JPEG")  // no length
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE0, 0x00]) == "JPEG")
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01]) == "JPEG")  // a length under 2
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x02]) == nil)
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xFF, 0xFF, 0xDB, 0x00, 0x43]) == nil)  // fill bytes, DQT
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11]) == nil)  // SOF0
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xC4, 0x01, 0xA2]) == nil)  // DHT
+    #expect(missing([0xFF, 0xD8, 0xFF, 0xFE, 0x00, 0x05]) == nil)  // COM
+    // EOI, SOI again, SOS before a frame, RST0, TEM, a reserved code: no segment after SOI.
+    for code: UInt8 in [0xD9, 0xD8, 0xDA, 0xD0, 0x01, 0x02, 0xBF, 0x00] {
+      #expect(missing([0xFF, 0xD8, 0xFF, code, 0x00, 0x10]) == "JPEG", "\(code)")
+    }
+    #expect(missing([0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 62)) == "JPEG")  // fill to the end
+  }
+
+  /// A `ftyp` box of `major` and `compatible` brands, minor version 0, and a `meta` box after.
+  func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
+    let size = 16 + 4 * compatible.count
+    return [0, 0, 0, UInt8(size)] + Array("ftyp\(major)".utf8) + [0, 0, 0, 0]
+      + compatible.flatMap { Array($0.utf8) } + Array("\0\0\0\u{8}meta".utf8)
+  }
+
+  /// HEIC is an HEVC-coded HEIF file: one of its brands (ISO/IEC 23008-12) is `heic`, `heix`,
+  /// `heim`, `heis` or, for a sequence, `hevc`, `hevx`, `hevm`, `hevs`. QA: an AVIF file
+  /// (major brand `avif`, compatible `mif1`) named `.heic` was taken for HEIC.
+  @Test func aHEICIsAHEIFFileOfAnHEVCBrand() {
+    func mismatch(_ bytes: [UInt8]) -> YarnModel.Attachment.ImageSignatureMismatch? {
+      Attachment.missingImageSignature(bytes, mediaType: "image/heic")
+    }
+    // An iPhone's HEIC: a box of 24 bytes, major brand heic, minor version 0, compatible
+    // brands mif1 and heic.
+    #expect(mismatch(ftyp("heic", ["mif1", "heic"])) == nil)
+    #expect(mismatch(ftyp("mif1", ["heic"])) == nil)
+    for brand in ["heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"] {
+      #expect(mismatch(ftyp(brand, [])) == nil, "\(brand)")
+      #expect(mismatch(ftyp("msf1", ["iso8", brand])) == nil, "\(brand)")
+    }
+    // mif1 or msf1 alone names no coding: no HEIC.
+    #expect(mismatch(ftyp("mif1", ["mif1", "miaf"])) == .init("HEIC"))
+    #expect(mismatch(ftyp("msf1", [])) == .init("HEIC"))
+    // AVIF, as libavif writes it: avif, then mif1, miaf, MA1B; an AVIF sequence: avis.
+    #expect(mismatch(ftyp("avif", ["mif1", "avif", "miaf", "MA1B"])) == .init("HEIC", actual: "AVIF"))
+    #expect(mismatch(ftyp("mif1", ["avif"])) == .init("HEIC", actual: "AVIF"))
+    #expect(mismatch(ftyp("avis", ["msf1", "avif"])) == .init("HEIC", actual: "AVIF"))
+    // An MP4 video (isom) is no HEIF image; nor is a brand found past the box's end.
+    #expect(mismatch(ftyp("isom", ["iso2", "mp41"])) == .init("HEIC"))
+    #expect(mismatch(ftyp("isom", []) + Array("heic".utf8)) == .init("HEIC"))
+    #expect(mismatch(Array("....ftyp".utf8)) == .init("HEIC"))
   }
 
   @Test func importIsContentAddressedAndDeduplicated() throws {

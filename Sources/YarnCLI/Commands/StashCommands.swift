@@ -669,7 +669,13 @@ enum InputFile {
   static func checkPhoto(_ url: URL, named file: String) throws(CLIError) {
     let bytes = try firstBytes(url, count: Attachment.imageSignatureWindow)
     let mediaType = Attachment.mediaType(forFileName: url.lastPathComponent)
-    guard let format = Attachment.missingImageSignature(bytes, mediaType: mediaType) else { return }
+    guard let mismatch = Attachment.missingImageSignature(bytes, mediaType: mediaType) else { return }
+    let format = mismatch.format
+    if let actual = mismatch.actual {
+      throw .invalidData(
+        message: "\(LineText.visible(file)) is not a \(format) image: it is an \(actual) image",
+        hint: "an \(actual) photo needs the extension .\(actual.lowercased())")
+    }
     throw .invalidData(
       message:
         "\(LineText.visible(file)) is not a \(format) image: its first bytes are not those of a \(format) file",

@@ -41,10 +41,16 @@ enum EditDistance {
 
   /// What "did you mean" offers for an unknown option `word`: every candidate it begins, in
   /// their order, when it has a character besides its dashes and begins one or more (`--c` of
-  /// `--chart`; `--col` of `--colorway` and `--color-family`); else `nearest(to:in:)`, if any.
+  /// `--chart`; `--col` of `--colorway` and `--color-family`); else `nearest(to:in:)`, if it
+  /// keeps at least half the letters typed after the dashes (`--brnd`: `--brand`; `--x` is
+  /// no typo of `--to`, two edits of one letter). Never `word` itself (`--help=x`).
   static func suggestions(for word: String, in candidates: [String]) -> [String] {
+    let candidates = candidates.filter { $0 != word }
     let extended = candidates.filter { $0.hasPrefix(word) }
     if !extended.isEmpty, word.contains(where: { $0 != "-" }) { return extended }
-    return nearest(to: word, in: candidates).map { [$0] } ?? []
+    guard let guess = nearest(to: word, in: candidates),
+      2 * distance(word, guess) <= word.drop(while: { $0 == "-" }).unicodeScalars.count
+    else { return [] }
+    return [guess]
   }
 }

@@ -211,7 +211,8 @@ struct CommandParser {
       let given =
         word.hasPrefix("--") && inline != nil
         ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
-      let names = CommandParser.allOptions(of: command).map { "--\($0.name)" }
+      // `--help` is answered before parsing, but a start of it (`--h`) is offered it too.
+      let names = (CommandParser.allOptions(of: command) + [CommandTree.helpOption]).map { "--\($0.name)" }
       throw .unknownOption(
         command: values.command, given: given,
         suggestions: EditDistance.suggestions(for: given, in: names))

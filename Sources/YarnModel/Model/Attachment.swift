@@ -49,27 +49,49 @@ public struct Attachment: Codable, Hashable, Sendable {
   }
 
   /// How many of a file's first bytes `missingImageSignature(_:mediaType:)` looks at: 64,
-  /// enough for every signature and a HEIF file's first brands.
+  /// enough for every signature, a JPEG's first marker and a HEIF file's first brands.
   package static let imageSignatureWindow = 64
 
-  /// The image format (`PNG`, `JPEG`, `GIF`, `WebP`, `HEIC`) that `mediaType`, one of those
-  /// `mediaType(forFileName:)` gives for a photo's extension, names and whose signature
-  /// `bytes`, the first bytes of the file (up to `imageSignatureWindow` are looked at), do not
-  /// begin with: what tells a photo from a text or a web page saved under an image's name.
-  /// `nil` when they do, or when `mediaType` is no image format (nothing to check). The
-  /// signatures, from the formats' specifications:
+  /// What a photo's first bytes lack: the image `format` its name says (`PNG`, `JPEG`,
+  /// `GIF`, `WebP`, `HEIC`) and, when the bytes are known to be another format's, that one
+  /// (`AVIF` for an AV1 image named `.heic`).
+  package struct ImageSignatureMismatch: Equatable, Sendable {
+    /// The format the name says.
+    package let format: String
+    /// The format the bytes are, when known.
+    package let actual: String?
+
+    /// A mismatch of `format`, the bytes being `actual` when known.
+    package init(_ format: String, actual: String? = nil) {
+      self.format = format
+      self.actual = actual
+    }
+  }
+
+  /// What `bytes`, the first bytes of a file (up to `imageSignatureWindow` are looked at), lack
+  /// to begin as the image type `mediaType` names (one of those `mediaType(forFileName:)`
+  /// gives for a photo's extension): what tells a photo from a text or a web page saved under
+  /// an image's name. `nil` when they begin so, or when `mediaType` is no image format (nothing
+  /// to check). The rules, from the formats' specifications:
   ///
   /// - PNG: `89 50 4E 47 0D 0A 1A 0A` (PNG, ISO/IEC 15948 and W3C, §5.2 "PNG signature").
-  /// - JPEG: `FF D8 FF`, the SOI marker and the first byte of the marker after it
-  ///   (ITU-T T.81 | ISO/IEC 10918-1, B.1.1.3 and B.2.1).
+  /// - JPEG: the SOI marker `FF D8`, then the marker of a segment that may follow it (ITU-T
+  ///   T.81 | ISO/IEC 10918-1, B.2.1 "High-level syntax": tables or miscellaneous, B.2.4, or a
+  ///   frame header): `FF` (fill bytes `FF` may come first, B.1.1.2), a code of Table B.1 —
+  ///   `C0`–`CF` (SOFn, DHT, DAC), `DB` (DQT), `DD` (DRI), `DE` (DHP), `E0`–`EF` (APPn) or `FE`
+  ///   (COM) — and the segment's 2-byte length, at least 2 (it counts itself, B.1.1.4). The 3
+  ///   bytes `FF D8 FF` alone are no image.
   /// - GIF: `GIF87a` or `GIF89a` (GIF89a, §17 "Header"; GIF87a alike).
   /// - WebP: `RIFF`, the 4 bytes of the file's size, then `WEBP` (RFC 9649, "RIFF Header").
   /// - HEIC: the `ftyp` box first (ISO/IEC 14496-12, §4.3 "File Type Box"): 4 bytes of size,
   ///   `ftyp`, the major brand, 4 bytes of minor version, then the compatible brands; one of
-  ///   the brands is `heic`, `heix`, `heim` or `heis` (HEVC-coded images: the brands of
-  ///   `image/heic` in its IANA registration, from ISO/IEC 23008-12), or `mif1` or `msf1`
-  ///   (any HEIF image or image sequence, ISO/IEC 23008-12).
-  package static func missingImageSignature(_ bytes: [UInt8], mediaType: String) -> String? {
+  ///   the brands is one ISO/IEC 23008-12 gives HEVC-coded files: `heic`, `heix`, `heim`,
+  ///   `heis` (images: the brands of `image/heic` in its IANA registration) or `hevc`, `hevx`,
+  ///   `hevm`, `hevs` (image sequences: `image/heic-sequence`). Its `mif1` and `msf1` (a HEIF
+  ///   file of any coding) say nothing alone: an AVIF file has them too. One whose brands are
+  ///   `avif` or `avis` (AV1 Image File Format, AOMedia: "Image and image collection brand",
+  ///   "Image sequence brand") and none of HEVC's is said to be AVIF.
+  package static func missingImageSignature(_ bytes: [UInt8], mediaType: String) -> ImageSignatureMismatch? {
     let bytes = Array(bytes.prefix(imageSignatureWindow))
     func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
       bytes.count >= offset + signature.count
@@ -77,25 +99,36 @@ public struct Attachment: Codable, Hashable, Sendable {
     }
     switch mediaType {
     case "image/png":
-      return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? nil : "PNG"
+      return starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? nil : ImageSignatureMismatch("PNG")
     case "image/jpeg":
-      return starts([0xFF, 0xD8, 0xFF]) ? nil : "JPEG"
+      var marker = 2  // the code's offset, after the SOI and one or more FF
+      while marker < bytes.count, bytes[marker] == 0xFF { marker += 1 }
+      guard starts([0xFF, 0xD8, 0xFF]), marker + 2 < bytes.count,
+        [0xDB, 0xDD, 0xDE, 0xFE].contains(bytes[marker]) || (0xC0...0xCF).contains(bytes[marker])
+          || (0xE0...0xEF).contains(bytes[marker]),
+        Int(bytes[marker + 1]) << 8 | Int(bytes[marker + 2]) >= 2
+      else { return ImageSignatureMismatch("JPEG") }
+      return nil
     case "image/gif":
-      return starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) ? nil : "GIF"
+      return starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8))
+        ? nil : ImageSignatureMismatch("GIF")
     case "image/webp":
-      return starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) ? nil : "WebP"
+      return starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)
+        ? nil : ImageSignatureMismatch("WebP")
     case "image/heic":
-      guard starts(Array("ftyp".utf8), at: 4) else { return "HEIC" }
+      guard starts(Array("ftyp".utf8), at: 4) else { return ImageSignatureMismatch("HEIC") }
       // The box's size, big-endian; 0 (to the end of the file) or 1 (a 64-bit size after the
       // type) leaves the window as the bound.
       let size = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
       let end = size >= 16 ? min(size, bytes.count) : bytes.count
-      let brands = ["heic", "heix", "heim", "heis", "mif1", "msf1"].map { Array($0.utf8) }
       // The major brand at 8, the compatible ones from 16 to the box's end.
-      for offset in stride(from: 8, to: end - 3, by: 4) where offset != 12 {
-        if brands.contains(where: { starts($0, at: offset) }) { return nil }
+      let brands = stride(from: 8, to: end - 3, by: 4).filter { $0 != 12 }.map {
+        String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)
       }
-      return "HEIC"
+      let hevc: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+      if brands.contains(where: hevc.contains) { return nil }
+      return ImageSignatureMismatch(
+        "HEIC", actual: brands.contains("avif") || brands.contains("avis") ? "AVIF" : nil)
     default:
       return nil
     }

@@ -58,7 +58,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
   /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`, `29,99 EUR`; the code is upper-cased)
   /// into an exact price. The amount is read by the rule of every number people type
   /// (`DecimalNumber`): a decimal point or comma, and a comma before exactly three digits
-  /// (`1,000 JPY`) refused as ambiguous.
+  /// (`1,000 JPY`) refused as ambiguous, naming only the readings the currency takes.
   ///
   /// - Throws: `ParseError` when there is no amount or no code, the code is not three
   ///   letters, the amount is not a plain decimal (`1,000.00`, `1e3`), is ambiguous
@@ -87,12 +87,23 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
         "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
     }
     let currency = code.uppercased()
-    // A decimal comma's ambiguity (`1,000`) in the words of every typed number.
+    // A decimal comma's ambiguity (`1,000`) in the words of every typed number, suggesting
+    // only the readings the currency takes: the thousands one always fits (a whole number
+    // within the limit), the decimal one not when it has more decimals than the currency
+    // (`3,505 EUR` cannot be 3.505 EUR). Still refused: which was meant is not guessed.
     if amount.contains(","), !amount.hasPrefix("-") {
       do {
         _ = try DecimalNumber.value(of: amount, maximum: Double(Rules.maximumPrice), input: text)
       } catch {
-        if case .ambiguousComma = error.problem { throw ParseError(error.description) }
+        if case .ambiguousComma(let thousands, let decimal) = error.problem {
+          let places = Price.decimals(of: currency)
+          if (decimal.split(separator: ".").dropFirst().first?.count ?? 0) > places {
+            throw ParseError(
+              "\"\(text)\" is ambiguous: write \(thousands) (\(decimal) cannot be meant: \(currency) has "
+                + (places == 0 ? "no decimals" : "at most \(places) decimals") + ")")
+          }
+          throw ParseError(error.description)
+        }
       }
     }
     self = try Price(amount: amount, currency: currency)
