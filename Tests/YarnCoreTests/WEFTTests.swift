@@ -923,7 +923,10 @@ import Testing
     #expect(
       try store.project(id: "proj-001")?.needleSizes == [5, 4].compactMap { NeedleSize(millimetres: $0) })
     let reasons = Dictionary(plan.omissions.map { ($0.path, $0.reason) }, uniquingKeysWith: { a, _ in a })
-    #expect(reasons["items[1]"] == .some("a rigid-heddle of no kind yarn keeps (needles and crochet hooks)"))
+    #expect(
+      reasons["items[1]"]
+        == .some(
+          "a tool of category loom, which yarn does not keep; yarn keeps knitting needles and crochet hooks"))
     // A cable has no size: the one given is not kept, the cable is.
     #expect(try store.tool(id: "cable-1")?.size == nil)
     #expect(reasons["items[2].metric_size_mm"] == .some("a cable has no size"))
@@ -1538,6 +1541,40 @@ import Testing
         "tool.weft: items[3]: not kept (\(why))",
       ])
     #expect(try store.tool(id: "t-birch") == nil && store.tool(id: "t-amour")?.kind == .hook)
+  }
+
+  /// A tool of a kind yarn does not keep (a needle of a `tool_type` yarn does not know, such
+  /// as 05-tool/README.md's `fixed`; another category, a loom) is not kept, and the report
+  /// names it (its name, else its brand and model, else its position alone) and says what it
+  /// is in plain words (QA: `a fixed of no kind yarn keeps …`, without the name).
+  @Test func aToolOfAKindYarnDoesNotKeepIsSaidByName() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-birch", "category": "needle", "tool_type": "fixed", "name": "Birch", "metric_size_mm": 4},
+            {"id": "l-1", "category": "loom", "tool_type": "rigid-heddle", "brand": "Ashford", "model": "SampleIt"},
+            {"id": "w-1", "category": "wheel"},
+            {"id": "l-2", "tool_type": "rigid-heddle", "name": "Loomy"},
+            {"id": "x-1", "name": "Thing"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    let tools = "yarn keeps knitting needles and crochet hooks"
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0]: not kept (“Birch”: a needle of tool_type fixed, which yarn does not keep; "
+          + "yarn keeps a needle as straight, circular, dpn, interchangeable or cable)",
+        "tool.weft: items[1]: not kept (“Ashford SampleIt”: a tool of category loom, which yarn does not keep; \(tools))",
+        "tool.weft: items[2]: not kept (a tool of category wheel, which yarn does not keep; \(tools))",
+        "tool.weft: items[3]: not kept (“Loomy”: a tool of tool_type rigid-heddle, which yarn does not keep; \(tools))",
+        "tool.weft: items[4]: not kept (“Thing”: a tool without a category or tool_type; \(tools), "
+          + "and cannot tell which)",
+      ])
+    #expect(try store.tools().isEmpty)
   }
 
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of

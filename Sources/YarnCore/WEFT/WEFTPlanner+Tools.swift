@@ -52,21 +52,28 @@ extension WEFTPlanner {
         weft.category?.lowercased() == "needle"
         && weft.toolType.map { LineText.isBlankLine($0.trimmingSpaces()) } ?? true
       let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
+      // What the report calls the item: its name, else its brand and model, else the library
+      // tool's name; its position alone when it has none.
+      let called =
+        (ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " "))
+        .map { "“\(LineText.visible($0))”: " } ?? ""
       guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {
-        guard needleOfNoType else {
-          omit(
-            item.file, item.path,
-            "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
-          continue
-        }
-        let name =
-          ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " ")
-        omit(
-          item.file, item.path,
-          (name.map { "“\(LineText.visible($0))”: " } ?? "")
-            + "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
-            + "interchangeable or cable, and cannot tell which"
-            + (base != nil ? "; the library's tool is a crochet hook" : ""))
+        let category = weft.category.map(LineText.visible)
+        let type = weft.toolType.map(LineText.visible)
+        let needles = "yarn keeps a needle as straight, circular, dpn, interchangeable or cable"
+        let tools = "yarn keeps knitting needles and crochet hooks"
+        let why =
+          if needleOfNoType {
+            "a needle (category needle) without a tool_type; \(needles), and cannot tell which"
+              + (base != nil ? "; the library's tool is a crochet hook" : "")
+          } else if let type, category?.lowercased() == "needle" {
+            "a needle of tool_type \(type), which yarn does not keep; \(needles)"
+          } else if let what = category.map({ "category \($0)" }) ?? type.map({ "tool_type \($0)" }) {
+            "a tool of \(what), which yarn does not keep; \(tools)"
+          } else {
+            "a tool without a category or tool_type; \(tools), and cannot tell which"
+          }
+        omit(item.file, item.path, called + why)
         continue
       }
       let given = required(weft.id, item, "id")
