@@ -1577,6 +1577,36 @@ import Testing
     #expect(try store.tools().isEmpty)
   }
 
+  /// `category` and `tool_type` that contradict each other (a hook category, a needle type):
+  /// `tool_type`, the type within the category (tool.schema.json), gives the kind, and the
+  /// report says so, at the category's path and by the item's name (QA: taken silently).
+  @Test func aCategoryThatContradictsTheToolTypeIsSaid() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-mixed", "category": "hook", "tool_type": "circular", "name": "Mixed", "metric_size_mm": 4},
+            {"id": "t-tun", "category": "needle", "tool_type": "tunisian", "brand": "Clover", "metric_size_mm": 5},
+            {"id": "t-hook", "category": "hook", "tool_type": "crochet-hook", "metric_size_mm": 5},
+            {"id": "t-cable", "category": "needle", "tool_type": "cable"},
+            {"id": "t-erg", "category": "hook", "tool_type": "ergonomic", "metric_size_mm": 5}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0].category: not kept (“Mixed”: category hook contradicts tool_type circular; "
+          + "tool_type, the more specific of the two, is taken: kind circular)",
+        "tool.weft: items[1].category: not kept (“Clover”: category needle contradicts tool_type tunisian; "
+          + "tool_type, the more specific of the two, is taken: kind hook)",
+      ])
+    #expect(try store.tool(id: "t-mixed")?.kind == .circular && store.tool(id: "t-tun")?.kind == .hook)
+    #expect(try store.tool(id: "t-erg")?.kind == .hook && store.tool(id: "t-cable")?.kind == .cable)
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

@@ -10,17 +10,21 @@ import YarnStore
 // MARK: Tools (05-tool) and a project's needles
 
 extension WEFTPlanner {
-  /// The yarn kind of a WEFT tool: its `tool_type` (`straight`, `circular`, `dpn`,
-  /// `interchangeable`, `cable`; `crochet-hook`, `hook`, `tunisian` are hooks), else its
-  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …), and for
-  /// `category` `needle` alone, a needle of a type it does not say (`readTools` settles it).
+  /// The yarn kind of a WEFT tool: its `tool_type` (`kind(ofType:)`), else its `category`
+  /// `hook`. `nil` for any other tool (looms, wheels, machines, …), and for `category`
+  /// `needle` alone, a needle of a type it does not say (`readTools` settles it).
   static func kind(of tool: WEFT.Tool) -> ToolKind? {
-    switch tool.toolType?.lowercased() {
-    case "crochet-hook", "hook", "tunisian", "tunisian-hook": return .hook
-    case let type?: if let kind = ToolKind(rawValue: type) { return kind }
-    case nil: break
+    kind(ofType: tool.toolType) ?? (tool.category?.lowercased() == "hook" ? .hook : nil)
+  }
+
+  /// The yarn kind a `tool_type` names: `straight`, `circular`, `dpn`, `interchangeable`,
+  /// `cable`; `crochet-hook`, `hook`, `tunisian` are hooks. `nil` for any other type.
+  static func kind(ofType type: String?) -> ToolKind? {
+    switch type?.lowercased() {
+    case "crochet-hook", "hook", "tunisian", "tunisian-hook": .hook
+    case let type?: ToolKind(rawValue: type)
+    case nil: nil
     }
-    return tool.category?.lowercased() == "hook" ? .hook : nil
   }
 
   /// Reads the tools: each needle or hook as a tool of the library (matched by ID, else added
@@ -83,6 +87,17 @@ extension WEFTPlanner {
       let naming = ownName ? [] : ["brand", "model"].map { "\(item.path).\($0)" }
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) where !naming.contains(path) {
         omit(item.file, path)
+      }
+      // `tool_type` is the type within the category (tool.schema.json): beside a category of
+      // another tool it gives the kind, and the category is said not kept.
+      if let category = weft.category, let typed = WEFTPlanner.kind(ofType: weft.toolType),
+        category.lowercased() != (typed.isHook ? "hook" : "needle")
+      {
+        omit(
+          item.file, "\(item.path).category",
+          called + "category \(LineText.visible(category)) contradicts tool_type "
+            + "\(LineText.visible(weft.toolType ?? "")); tool_type, the more specific of the two, is taken: "
+            + "kind \(typed.rawValue)")
       }
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
