@@ -1607,6 +1607,42 @@ import Testing
     #expect(try store.tool(id: "t-erg")?.kind == .hook && store.tool(id: "t-cable")?.kind == .cable)
   }
 
+  /// docs/WEFT.md: a `us_size` beside `metric_size_mm` is not kept (the size is the mm).
+  /// One that is not the US size of those mm (Craft Yarn Council's table, as copied in
+  /// shared/data/reference: 5 mm is US 8, 6.5 mm US 10½, 3.5 mm US 4; 4.2 mm has none) is
+  /// reported by the item's name and position; one that is, is no loss (QA: dropped without
+  /// a word).
+  @Test func aUSSizeThatIsNotTheMillimetresIsSaidNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "circular", "name": "Agrees", "metric_size_mm": 5, "us_size": "8"},
+            {"id": "t-b", "tool_type": "straight", "name": "Half", "metric_size_mm": 6.5, "us_size": "10.5"},
+            {"id": "t-c", "tool_type": "circular", "name": "Odd", "metric_size_mm": 5, "us_size": "9"},
+            {"id": "t-d", "tool_type": "dpn", "brand": "Knitpro", "model": "Zing", "metric_size_mm": 4.2,
+             "us_size": "6"},
+            {"id": "t-e", "tool_type": "hook", "metric_size_mm": 5, "us_size": "8"},
+            {"id": "t-f", "tool_type": "dpn", "metric_size_mm": 3.5, "us_size": "99"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[2].us_size: not kept (“Odd”: us_size \"9\" is not 5 mm (US 8), "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[3].us_size: not kept (“Knitpro Zing”: us_size \"6\" is not 4.2 mm, "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[5].us_size: not kept (us_size \"99\" is not 3.5 mm (US 4), "
+          + "the size kept from metric_size_mm)",
+      ])
+    #expect(try store.tool(id: "t-c")?.size == NeedleSize(millimetres: 5))
+    #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

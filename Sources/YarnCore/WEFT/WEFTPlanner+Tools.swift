@@ -104,6 +104,16 @@ extension WEFTPlanner {
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
+      // A `us_size` beside the millimetres kept is lost unless it is their US size.
+      if let size = tool.size, sizeKey == "metric_size_mm", let us = weft.usSize, !LineText.isBlankLine(us),
+        (try? NeedleSize(parsing: "US \(us)")) != size
+      {
+        omit(
+          item.file, "\(item.path).us_size",
+          called
+            + "us_size \"\(LineText.visible(us))\" is not \(size.text(.needle)), the size kept from metric_size_mm"
+        )
+      }
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
