@@ -923,7 +923,10 @@ import Testing
     #expect(
       try store.project(id: "proj-001")?.needleSizes == [5, 4].compactMap { NeedleSize(millimetres: $0) })
     let reasons = Dictionary(plan.omissions.map { ($0.path, $0.reason) }, uniquingKeysWith: { a, _ in a })
-    #expect(reasons["items[1]"] == .some("a rigid-heddle of no kind yarn keeps (needles and crochet hooks)"))
+    #expect(
+      reasons["items[1]"]
+        == .some(
+          "a tool of category loom, which yarn does not keep; yarn keeps knitting needles and crochet hooks"))
     // A cable has no size: the one given is not kept, the cable is.
     #expect(try store.tool(id: "cable-1")?.size == nil)
     #expect(reasons["items[2].metric_size_mm"] == .some("a cable has no size"))
@@ -1538,6 +1541,106 @@ import Testing
         "tool.weft: items[3]: not kept (\(why))",
       ])
     #expect(try store.tool(id: "t-birch") == nil && store.tool(id: "t-amour")?.kind == .hook)
+  }
+
+  /// A tool of a kind yarn does not keep (a needle of a `tool_type` yarn does not know, such
+  /// as 05-tool/README.md's `fixed`; another category, a loom) is not kept, and the report
+  /// names it (its name, else its brand and model, else its position alone) and says what it
+  /// is in plain words (QA: `a fixed of no kind yarn keeps …`, without the name).
+  @Test func aToolOfAKindYarnDoesNotKeepIsSaidByName() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-birch", "category": "needle", "tool_type": "fixed", "name": "Birch", "metric_size_mm": 4},
+            {"id": "l-1", "category": "loom", "tool_type": "rigid-heddle", "brand": "Ashford", "model": "SampleIt"},
+            {"id": "w-1", "category": "wheel"},
+            {"id": "l-2", "tool_type": "rigid-heddle", "name": "Loomy"},
+            {"id": "x-1", "name": "Thing"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    let tools = "yarn keeps knitting needles and crochet hooks"
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0]: not kept (“Birch”: a needle of tool_type fixed, which yarn does not keep; "
+          + "yarn keeps a needle as straight, circular, dpn, interchangeable or cable)",
+        "tool.weft: items[1]: not kept (“Ashford SampleIt”: a tool of category loom, which yarn does not keep; \(tools))",
+        "tool.weft: items[2]: not kept (a tool of category wheel, which yarn does not keep; \(tools))",
+        "tool.weft: items[3]: not kept (“Loomy”: a tool of tool_type rigid-heddle, which yarn does not keep; \(tools))",
+        "tool.weft: items[4]: not kept (“Thing”: a tool without a category or tool_type; \(tools), "
+          + "and cannot tell which)",
+      ])
+    #expect(try store.tools().isEmpty)
+  }
+
+  /// `category` and `tool_type` that contradict each other (a hook category, a needle type):
+  /// `tool_type`, the type within the category (tool.schema.json), gives the kind, and the
+  /// report says so, at the category's path and by the item's name (QA: taken silently).
+  @Test func aCategoryThatContradictsTheToolTypeIsSaid() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-mixed", "category": "hook", "tool_type": "circular", "name": "Mixed", "metric_size_mm": 4},
+            {"id": "t-tun", "category": "needle", "tool_type": "tunisian", "brand": "Clover", "metric_size_mm": 5},
+            {"id": "t-hook", "category": "hook", "tool_type": "crochet-hook", "metric_size_mm": 5},
+            {"id": "t-cable", "category": "needle", "tool_type": "cable"},
+            {"id": "t-erg", "category": "hook", "tool_type": "ergonomic", "metric_size_mm": 5}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0].category: not kept (“Mixed”: category hook contradicts tool_type circular; "
+          + "tool_type, the more specific of the two, is taken: kind circular)",
+        "tool.weft: items[1].category: not kept (“Clover”: category needle contradicts tool_type tunisian; "
+          + "tool_type, the more specific of the two, is taken: kind hook)",
+      ])
+    #expect(try store.tool(id: "t-mixed")?.kind == .circular && store.tool(id: "t-tun")?.kind == .hook)
+    #expect(try store.tool(id: "t-erg")?.kind == .hook && store.tool(id: "t-cable")?.kind == .cable)
+  }
+
+  /// docs/WEFT.md: a `us_size` beside `metric_size_mm` is not kept (the size is the mm).
+  /// One that is not the US size of those mm (Craft Yarn Council's table, as copied in
+  /// shared/data/reference: 5 mm is US 8, 6.5 mm US 10½, 3.5 mm US 4; 4.2 mm has none) is
+  /// reported by the item's name and position; one that is, is no loss (QA: dropped without
+  /// a word).
+  @Test func aUSSizeThatIsNotTheMillimetresIsSaidNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "circular", "name": "Agrees", "metric_size_mm": 5, "us_size": "8"},
+            {"id": "t-b", "tool_type": "straight", "name": "Half", "metric_size_mm": 6.5, "us_size": "10.5"},
+            {"id": "t-c", "tool_type": "circular", "name": "Odd", "metric_size_mm": 5, "us_size": "9"},
+            {"id": "t-d", "tool_type": "dpn", "brand": "Knitpro", "model": "Zing", "metric_size_mm": 4.2,
+             "us_size": "6"},
+            {"id": "t-e", "tool_type": "hook", "metric_size_mm": 5, "us_size": "8"},
+            {"id": "t-f", "tool_type": "dpn", "metric_size_mm": 3.5, "us_size": "99"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[2].us_size: not kept (“Odd”: us_size \"9\" is not 5 mm (US 8), "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[3].us_size: not kept (“Knitpro Zing”: us_size \"6\" is not 4.2 mm, "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[5].us_size: not kept (us_size \"99\" is not 3.5 mm (US 4), "
+          + "the size kept from metric_size_mm)",
+      ])
+    #expect(try store.tool(id: "t-c")?.size == NeedleSize(millimetres: 5))
+    #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
   }
 
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of

@@ -10,17 +10,21 @@ import YarnStore
 // MARK: Tools (05-tool) and a project's needles
 
 extension WEFTPlanner {
-  /// The yarn kind of a WEFT tool: its `tool_type` (`straight`, `circular`, `dpn`,
-  /// `interchangeable`, `cable`; `crochet-hook`, `hook`, `tunisian` are hooks), else its
-  /// `category` `hook`. `nil` for any other tool (looms, wheels, machines, …), and for
-  /// `category` `needle` alone, a needle of a type it does not say (`readTools` settles it).
+  /// The yarn kind of a WEFT tool: its `tool_type` (`kind(ofType:)`), else its `category`
+  /// `hook`. `nil` for any other tool (looms, wheels, machines, …), and for `category`
+  /// `needle` alone, a needle of a type it does not say (`readTools` settles it).
   static func kind(of tool: WEFT.Tool) -> ToolKind? {
-    switch tool.toolType?.lowercased() {
-    case "crochet-hook", "hook", "tunisian", "tunisian-hook": return .hook
-    case let type?: if let kind = ToolKind(rawValue: type) { return kind }
-    case nil: break
+    kind(ofType: tool.toolType) ?? (tool.category?.lowercased() == "hook" ? .hook : nil)
+  }
+
+  /// The yarn kind a `tool_type` names: `straight`, `circular`, `dpn`, `interchangeable`,
+  /// `cable`; `crochet-hook`, `hook`, `tunisian` are hooks. `nil` for any other type.
+  static func kind(ofType type: String?) -> ToolKind? {
+    switch type?.lowercased() {
+    case "crochet-hook", "hook", "tunisian", "tunisian-hook": .hook
+    case let type?: ToolKind(rawValue: type)
+    case nil: nil
     }
-    return tool.category?.lowercased() == "hook" ? .hook : nil
   }
 
   /// Reads the tools: each needle or hook as a tool of the library (matched by ID, else added
@@ -52,21 +56,28 @@ extension WEFTPlanner {
         weft.category?.lowercased() == "needle"
         && weft.toolType.map { LineText.isBlankLine($0.trimmingSpaces()) } ?? true
       let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
+      // What the report calls the item: its name, else its brand and model, else the library
+      // tool's name; its position alone when it has none.
+      let called =
+        (ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " "))
+        .map { "“\(LineText.visible($0))”: " } ?? ""
       guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {
-        guard needleOfNoType else {
-          omit(
-            item.file, item.path,
-            "a \(weft.toolType ?? weft.category ?? "tool") of no kind yarn keeps (needles and crochet hooks)")
-          continue
-        }
-        let name =
-          ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " ")
-        omit(
-          item.file, item.path,
-          (name.map { "“\(LineText.visible($0))”: " } ?? "")
-            + "a needle (category needle) without a tool_type; yarn keeps a needle as straight, circular, dpn, "
-            + "interchangeable or cable, and cannot tell which"
-            + (base != nil ? "; the library's tool is a crochet hook" : ""))
+        let category = weft.category.map(LineText.visible)
+        let type = weft.toolType.map(LineText.visible)
+        let needles = "yarn keeps a needle as straight, circular, dpn, interchangeable or cable"
+        let tools = "yarn keeps knitting needles and crochet hooks"
+        let why =
+          if needleOfNoType {
+            "a needle (category needle) without a tool_type; \(needles), and cannot tell which"
+              + (base != nil ? "; the library's tool is a crochet hook" : "")
+          } else if let type, category?.lowercased() == "needle" {
+            "a needle of tool_type \(type), which yarn does not keep; \(needles)"
+          } else if let what = category.map({ "category \($0)" }) ?? type.map({ "tool_type \($0)" }) {
+            "a tool of \(what), which yarn does not keep; \(tools)"
+          } else {
+            "a tool without a category or tool_type; \(tools), and cannot tell which"
+          }
+        omit(item.file, item.path, called + why)
         continue
       }
       let given = required(weft.id, item, "id")
@@ -77,11 +88,32 @@ extension WEFTPlanner {
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) where !naming.contains(path) {
         omit(item.file, path)
       }
+      // `tool_type` is the type within the category (tool.schema.json): beside a category of
+      // another tool it gives the kind, and the category is said not kept.
+      if let category = weft.category, let typed = WEFTPlanner.kind(ofType: weft.toolType),
+        category.lowercased() != (typed.isHook ? "hook" : "needle")
+      {
+        omit(
+          item.file, "\(item.path).category",
+          called + "category \(LineText.visible(category)) contradicts tool_type "
+            + "\(LineText.visible(weft.toolType ?? "")); tool_type, the more specific of the two, is taken: "
+            + "kind \(typed.rawValue)")
+      }
       var tool = Tool(
         id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
+      // A `us_size` beside the millimetres kept is lost unless it is their US size.
+      if let size = tool.size, sizeKey == "metric_size_mm", let us = weft.usSize, !LineText.isBlankLine(us),
+        (try? NeedleSize(parsing: "US \(us)")) != size
+      {
+        omit(
+          item.file, "\(item.path).us_size",
+          called
+            + "us_size \"\(LineText.visible(us))\" is not \(size.text(.needle)), the size kept from metric_size_mm"
+        )
+      }
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
