@@ -228,6 +228,52 @@ import YarnCore
     #expect(dry.status == 0, "\(dry.stderr)")
   }
 
+  /// Sets (or clears) the immutable attribute of `path` with chattr(1), which stops root
+  /// too, whom permission bits do not; whether it could (not as another user, nor without
+  /// chattr or a file system that has the attribute).
+  static func setImmutable(_ path: String, _ on: Bool, in directory: URL) throws -> Bool {
+    guard geteuid() == 0 else { return false }
+    return try shell("chattr \(on ? "+i" : "-i") '\(path)'", in: directory).0 == 0
+  }
+
+  /// QA: with a safety-backups folder that could not be written, `--replace --dry-run`
+  /// exited 0 and said it would write the safety backup, while the replace exited 73. Both
+  /// now exit 73 with the same words, changing nothing: for a file where the folder should
+  /// be (which stops root too) and a read-only folder (0o555; for root, immutable).
+  @Test func aReplaceDryRunFailsAsTheReplaceWouldWhenTheSafetyBackupCannotBeWritten() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    func expectRefused(_ reason: String) throws {
+      let before = try Self.state(of: yarn.library)
+      for dryRun in [true, false] {
+        let result = try yarn.run(
+          ["backup", "restore", Self.sample.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
+        #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
+        // The name is of the second the command ran: yarn-backup-before-restore-YYYYMMDD-HHMMSS.
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "\(result.stderr)")
+        #expect(
+          lines[0].hasPrefix("error: cannot write \(folder.path)/yarn-backup-before-restore-")
+            && lines[0].hasSuffix(".zip: \(reason)"), "\(result.stderr)")
+        #expect(try Self.state(of: yarn.library) == before)
+      }
+    }
+    try Data("not a folder".utf8).write(to: folder)
+    try expectRefused("not a directory")
+    try FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    chmod(folder.path, 0o555)
+    defer { chmod(folder.path, 0o755) }
+    if geteuid() != 0 {
+      try expectRefused("permission denied")
+    } else if try Self.setImmutable(folder.path, true, in: yarn.directory) {
+      defer { _ = try? Self.setImmutable(folder.path, false, in: yarn.directory) }
+      try expectRefused("operation not permitted")
+    }
+  }
+
   /// A library into which an older yarn restored a blank ID (it accepted them), or one whose
   /// quantity the sqlite3 shell made negative: `backup create`, a restore of that backup and
   /// the safety backup of a replace name both causes and a mending that works for both (edit

@@ -220,6 +220,10 @@ struct BackupRestore: CancellableCommand {
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     options.backupName = input.isStandardInput ? input.name : nil
+    // Used (and created) only when the library holds anything; a dry run checks it too.
+    if mode == .replace {
+      options.safetyBackup = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
+    }
     if let text = context.environment["YARN_TEST_FREE_BYTES"], let bytes = Int64(text) {
       options.freeSpace = { _ in bytes }
     }
@@ -244,28 +248,7 @@ struct BackupRestore: CancellableCommand {
       }
     } else {
       // A dry run opens read-only and creates nothing.
-      var createdSafetyFolder = false
-      do {
-        report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false) { store in
-          if mode == .replace, !dryRun, !(try store.isEmpty()) {
-            let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
-            let folder = target.deletingLastPathComponent()
-            if !FileManager.default.fileExists(atPath: folder.path) {
-              try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-              createdSafetyFolder = true
-            }
-            options.safetyBackup = target
-          }
-          return try restore(store)
-        }
-      } catch {
-        if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
-          // rmdir removes it only when empty: a safety backup written before a later failure
-          // is kept.
-          rmdir(folder.path)
-        }
-        throw error
-      }
+      report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false, restore)
     }
     bar.finish()
     if context.global.json { try context.printJSON(RestoreReportView(report)) }
