@@ -274,6 +274,44 @@ import YarnCore
     }
   }
 
+  /// QA: an older safety backup that a replace could not remove was skipped without a word.
+  /// The replace still succeeds (0) and names it with the reason: a warning, and in `--json`
+  /// `safetyBackupsNotRemoved`. An immutable file is what no user can remove, root included
+  /// (a read-only folder would stop the safety backup itself): run where chattr works.
+  @Test func anOlderSafetyBackupThatCannotBeRemovedIsNamed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    // Five older safety backups (a zip's first bytes), from 2020; the oldest cannot go.
+    let names = (1...5).map { "yarn-backup-before-restore-2020010\($0)-000000.zip" }
+    for (index, name) in names.enumerated() {
+      let path = folder.appendingPathComponent(name).path
+      try Data([0x50, 0x4B, 0x03, 0x04]).write(to: URL(fileURLWithPath: path))
+      var times = [
+        timespec(tv_sec: 1_577_836_800 + 86_400 * index, tv_nsec: 0),
+        timespec(tv_sec: 1_577_836_800 + 86_400 * index, tv_nsec: 0),
+      ]
+      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+    let oldest = folder.appendingPathComponent(names[0]).path
+    guard try Self.setImmutable(oldest, true, in: yarn.directory) else { return }
+    defer { _ = try? Self.setImmutable(oldest, false, in: yarn.directory) }
+
+    let result = try yarn.ok(["backup", "restore", Self.sample.path, "--replace", "--json"])
+    let json = try #require(try result.json() as? [String: Any])
+    #expect(json["safetyBackupsRemoved"] as? [String] == [])
+    #expect(
+      json["safetyBackupsNotRemoved"] as? [[String: String]]
+        == [["path": oldest, "reason": "operation not permitted"]])
+    #expect(
+      result.stderr.hasSuffix(
+        "warning: cannot remove the older safety backup \(names[0]): operation not permitted; it stays\n"),
+      "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: oldest))
+  }
+
   /// A library into which an older yarn restored a blank ID (it accepted them), or one whose
   /// quantity the sqlite3 shell made negative: `backup create`, a restore of that backup and
   /// the safety backup of a replace name both causes and a mending that works for both (edit

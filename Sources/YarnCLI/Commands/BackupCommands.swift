@@ -255,6 +255,11 @@ struct BackupRestore: CancellableCommand {
     for line in BackupRestore.summary(report, path: input.name, library: libraryURL.path) {
       context.message(line)
     }
+    // The restore is done; the older safety backups are only tidied.
+    for kept in report.safetyBackupsNotRemoved {
+      context.warning(
+        "cannot remove the older safety backup \(kept.url.lastPathComponent): \(kept.reason); it stays")
+    }
   }
 
   /// Runs `body`, a restore into a new library built aside (`Context.create`), with the
@@ -339,9 +344,10 @@ struct BackupRestore: CancellableCommand {
 }
 
 /// The `--json` shape of a restore: `{"mode", "dryRun", "added", "unchanged", "replaced",
-/// "safetyBackup", "safetyBackupsRemoved", "manifest"}`; counts as `{"yarns", "projects",
-/// "notes", "sessions", "attachments"}`; `safetyBackup` is a path or null,
-/// `safetyBackupsRemoved` the paths of the older safety backups removed.
+/// "safetyBackup", "safetyBackupsRemoved", "safetyBackupsNotRemoved", "manifest"}`; counts as
+/// `{"yarns", "projects", "notes", "sessions", "attachments"}`; `safetyBackup` is a path or
+/// null, `safetyBackupsRemoved` the paths of the older safety backups removed,
+/// `safetyBackupsNotRemoved` those that could not be, as `{"path", "reason"}`.
 struct RestoreReportView: Encodable {
   var mode: String
   var dryRun: Bool
@@ -350,7 +356,14 @@ struct RestoreReportView: Encodable {
   var replaced: BackupManifest.Counts
   var safetyBackup: String?
   var safetyBackupsRemoved: [String]
+  var safetyBackupsNotRemoved: [NotRemoved]
   var manifest: BackupManifest
+
+  /// An older safety backup that could not be removed, and why.
+  struct NotRemoved: Encodable {
+    var path: String
+    var reason: String
+  }
 
   init(_ report: RestoreReport) {
     mode = report.mode == .emptyOnly ? "empty" : report.mode.rawValue
@@ -360,11 +373,15 @@ struct RestoreReportView: Encodable {
     replaced = report.replaced
     safetyBackup = report.safetyBackup?.path
     safetyBackupsRemoved = report.safetyBackupsRemoved.map(\.path)
+    safetyBackupsNotRemoved = report.safetyBackupsNotRemoved.map {
+      NotRemoved(path: $0.url.path, reason: $0.reason)
+    }
     manifest = report.manifest
   }
 
   enum CodingKeys: String, CodingKey {
-    case mode, dryRun, added, unchanged, replaced, safetyBackup, safetyBackupsRemoved, manifest
+    case mode, dryRun, added, unchanged, replaced, safetyBackup, safetyBackupsRemoved
+    case safetyBackupsNotRemoved, manifest
   }
 
   func encode(to encoder: Encoder) throws {
@@ -376,6 +393,7 @@ struct RestoreReportView: Encodable {
     try container.encode(replaced, forKey: .replaced)
     try container.encode(safetyBackup, forKey: .safetyBackup)
     try container.encode(safetyBackupsRemoved, forKey: .safetyBackupsRemoved)
+    try container.encode(safetyBackupsNotRemoved, forKey: .safetyBackupsNotRemoved)
     try container.encode(manifest, forKey: .manifest)
   }
 }

@@ -137,6 +137,21 @@ public struct RestoreReport: Hashable, Sendable {
   /// The oldest safety backups removed once the replace committed, beyond the newest
   /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
   public var safetyBackupsRemoved: [URL] = []
+  /// The older safety backups the replace tried to remove as it removed those of
+  /// `safetyBackupsRemoved`, and could not (a folder that cannot be written, an immutable
+  /// file), each with the reason; they stay where they are, and the restore succeeded all
+  /// the same. Empty for none.
+  public var safetyBackupsNotRemoved: [SafetyBackupNotRemoved] = []
+}
+
+/// An older safety backup that a `.replace` tried to remove, beyond the newest
+/// `Backup.safetyBackupsKept`, and could not (`RestoreReport.safetyBackupsNotRemoved`).
+public struct SafetyBackupNotRemoved: Hashable, Sendable {
+  /// The safety backup, still there.
+  public var url: URL
+  /// Why it could not be removed, in the system's words (unlink(2)), such as `permission
+  /// denied`.
+  public var reason: String
 }
 
 extension Backup {
@@ -370,7 +385,7 @@ extension Backup {
     // Committed: the files no record refers to any more (the replaced library's) go.
     _ = try? store.sweepAttachments()
     if let target = report.safetyBackup {
-      report.safetyBackupsRemoved = pruneSafetyBackups(besides: target)
+      (report.safetyBackupsRemoved, report.safetyBackupsNotRemoved) = pruneSafetyBackups(besides: target)
     }
     return report
   }
@@ -467,10 +482,13 @@ extension Backup {
   /// the one just written, nor a file that is not a zip. When any has a file time in the
   /// future (a clock set back, a copy that kept its times), their order is not known, so none
   /// is removed: a stale copy dated ahead would otherwise outrank, and remove, the safety
-  /// backups written since. Errors are ignored.
+  /// backups written since. A folder that cannot be read is left as it is.
   ///
-  /// - Returns: the files removed, oldest last.
-  static func pruneSafetyBackups(besides target: URL) -> [URL] {
+  /// - Returns: the files removed, oldest last, and those that could not be removed, with
+  ///   the reason (one another process removed meanwhile is in neither).
+  static func pruneSafetyBackups(
+    besides target: URL
+  ) -> (removed: [URL], notRemoved: [SafetyBackupNotRemoved]) {
     let folder = target.deletingLastPathComponent().path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     let backups = names.filter {
@@ -487,12 +505,20 @@ extension Backup {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     if let newest = backups.first, newest.modified > Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec) {
-      return []
+      return ([], [])
     }
     // The one just written is the newest of the kept, whatever its file time says.
-    return backups.dropFirst(safetyBackupsKept - 1).compactMap { old in
-      unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
+    var removed: [URL] = []
+    var notRemoved: [SafetyBackupNotRemoved] = []
+    for old in backups.dropFirst(safetyBackupsKept - 1) {
+      let url = URL(fileURLWithPath: folder + "/" + old.name)
+      if unlink(url.path) == 0 {
+        removed.append(url)
+      } else if errno != ENOENT {
+        notRemoved.append(SafetyBackupNotRemoved(url: url, reason: POSIX.errnoText()))
+      }
     }
+    return (removed, notRemoved)
   }
 
   /// Refuses a safety backup that cannot be written at `target`, before a replace (or its dry
