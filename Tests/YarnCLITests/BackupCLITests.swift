@@ -229,6 +229,90 @@ import YarnCore
     #expect(dry.status == 0, "\(dry.stderr)")
   }
 
+  /// Sets (or clears) the immutable attribute of `path` with chattr(1), which stops root
+  /// too, whom permission bits do not; whether it could (not as another user, nor without
+  /// chattr or a file system that has the attribute).
+  static func setImmutable(_ path: String, _ on: Bool, in directory: URL) throws -> Bool {
+    guard geteuid() == 0 else { return false }
+    return try shell("chattr \(on ? "+i" : "-i") '\(path)'", in: directory).0 == 0
+  }
+
+  /// QA: with a safety-backups folder that could not be written, `--replace --dry-run`
+  /// exited 0 and said it would write the safety backup, while the replace exited 73. Both
+  /// now exit 73 with the same words, changing nothing: for a file where the folder should
+  /// be (which stops root too) and a read-only folder (0o555; for root, immutable).
+  @Test func aReplaceDryRunFailsAsTheReplaceWouldWhenTheSafetyBackupCannotBeWritten() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    func expectRefused(_ reason: String) throws {
+      let before = try Self.state(of: yarn.library)
+      for dryRun in [true, false] {
+        let result = try yarn.run(
+          ["backup", "restore", Self.sample.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
+        #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
+        // The name is of the second the command ran: yarn-backup-before-restore-YYYYMMDD-HHMMSS.
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "\(result.stderr)")
+        #expect(
+          lines[0].hasPrefix("error: cannot write \(folder.path)/yarn-backup-before-restore-")
+            && lines[0].hasSuffix(".zip: \(reason)"), "\(result.stderr)")
+        #expect(try Self.state(of: yarn.library) == before)
+      }
+    }
+    try Data("not a folder".utf8).write(to: folder)
+    try expectRefused("not a directory")
+    try FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    chmod(folder.path, 0o555)
+    defer { chmod(folder.path, 0o755) }
+    if geteuid() != 0 {
+      try expectRefused("permission denied")
+    } else if try Self.setImmutable(folder.path, true, in: yarn.directory) {
+      defer { _ = try? Self.setImmutable(folder.path, false, in: yarn.directory) }
+      try expectRefused("operation not permitted")
+    }
+  }
+
+  /// QA: an older safety backup that a replace could not remove was skipped without a word.
+  /// The replace still succeeds (0) and names it with the reason: a warning, and in `--json`
+  /// `safetyBackupsNotRemoved`. An immutable file is what no user can remove, root included
+  /// (a read-only folder would stop the safety backup itself): run where chattr works.
+  @Test func anOlderSafetyBackupThatCannotBeRemovedIsNamed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    // Five older safety backups (a zip's first bytes), from 2020; the oldest cannot go.
+    let names = (1...5).map { "yarn-backup-before-restore-2020010\($0)-000000.zip" }
+    for (index, name) in names.enumerated() {
+      let path = folder.appendingPathComponent(name).path
+      try Data([0x50, 0x4B, 0x03, 0x04]).write(to: URL(fileURLWithPath: path))
+      var times = [
+        timespec(tv_sec: 1_577_836_800 + 86_400 * index, tv_nsec: 0),
+        timespec(tv_sec: 1_577_836_800 + 86_400 * index, tv_nsec: 0),
+      ]
+      #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    }
+    let oldest = folder.appendingPathComponent(names[0]).path
+    guard try Self.setImmutable(oldest, true, in: yarn.directory) else { return }
+    defer { _ = try? Self.setImmutable(oldest, false, in: yarn.directory) }
+
+    let result = try yarn.ok(["backup", "restore", Self.sample.path, "--replace", "--json"])
+    let json = try #require(try result.json() as? [String: Any])
+    #expect(json["safetyBackupsRemoved"] as? [String] == [])
+    #expect(
+      json["safetyBackupsNotRemoved"] as? [[String: String]]
+        == [["path": oldest, "reason": "operation not permitted"]])
+    #expect(
+      result.stderr.hasSuffix(
+        "warning: cannot remove the older safety backup \(names[0]): operation not permitted; it stays\n"),
+      "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: oldest))
+  }
+
   /// A library into which an older yarn restored a blank ID (it accepted them), or one whose
   /// quantity the sqlite3 shell made negative: `backup create`, a restore of that backup and
   /// the safety backup of a replace name both causes and a mending that works for both (edit

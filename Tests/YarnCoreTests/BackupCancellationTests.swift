@@ -129,6 +129,35 @@ import Testing
     }
   }
 
+  /// QA: a safety backup that could not be removed (a folder that cannot be written, an
+  /// immutable file) was skipped without a word. Each is named, oldest last, with the reason.
+  @Test func safetyBackupsThatCannotBeRemovedAreNamedWithTheReason() throws {
+    try Support.withScratch { dir in
+      let folder = dir.appendingPathComponent("safety", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      // Seven zips' first bytes, a second apart, oldest first; the 7th was just written.
+      func path(_ number: Int) -> String {
+        folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
+      }
+      for number in 1...7 {
+        try Data([0x50, 0x4B, 0x03, 0x04]).write(to: URL(fileURLWithPath: path(number)))
+        var times = [
+          timespec(tv_sec: 1_000_000 + number, tv_nsec: 0),
+          timespec(tv_sec: 1_000_000 + number, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path(number), &times, 0) == 0)
+      }
+      guard let reason = Support.makeReadOnly(folder.path) else { return }
+      defer { Support.makeWritable(folder.path) }
+      let pruned = Backup.pruneSafetyBackups(besides: URL(fileURLWithPath: path(7)))
+      // The 7th and the newest 4 others are kept; the 2nd and 1st stay too, named.
+      #expect(pruned.removed.isEmpty)
+      #expect(pruned.notRemoved.map(\.url.path) == [path(2), path(1)])
+      #expect(pruned.notRemoved.map(\.reason) == [reason, reason])
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 7)
+    }
+  }
+
   /// QA: five safety backups with file times in the future (a clock set back, a copy that
   /// kept its times) made the one just written the oldest, and it was removed at once; kept,
   /// it was removed by the next replace. With a file time in the future none is removed.

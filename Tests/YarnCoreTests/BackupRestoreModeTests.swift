@@ -118,6 +118,41 @@ import Testing
     }
   }
 
+  /// QA: with a safety backup folder that could not be written, a dry run of the replace
+  /// said all was well, while the replace itself failed on writing the safety backup. Both
+  /// now refuse it alike, before anything is written: a file where the folder should be
+  /// (which stops root too), a read-only folder, and a folder to be created in a read-only
+  /// one.
+  @Test func aSafetyBackupThatCannotBeWrittenIsRefusedByTheDryRunToo() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let before = try snapshot(mine)
+      let name = "yarn-backup-before-restore-20260601-120000.zip"
+      func expectRefused(_ target: URL, _ reason: String) throws {
+        for dryRun in [true, false] {
+          #expect(throws: BackupError.cannotWrite(path: target.path, reason: reason), "dry run: \(dryRun)") {
+            try Backup.restore(
+              from: zip, into: mine,
+              options: RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target))
+          }
+          let after = try snapshot(mine)
+          #expect(after.0 == before.0 && after.1 == before.1)
+          #expect(!FileManager.default.fileExists(atPath: target.path))
+        }
+      }
+      let file = dir.appendingPathComponent("safety-backups")
+      try Data("not a folder".utf8).write(to: file)
+      try expectRefused(file.appendingPathComponent(name), "not a directory")
+      let folder = dir.appendingPathComponent("read-only", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      guard let reason = Support.makeReadOnly(folder.path) else { return }
+      defer { Support.makeWritable(folder.path) }
+      try expectRefused(folder.appendingPathComponent(name), reason)
+      try expectRefused(folder.appendingPathComponent("safety-backups/" + name), reason)
+    }
+  }
+
   @Test func replaceOfANonEmptyLibraryNeedsASafetyBackupPath() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

@@ -43,6 +43,36 @@ enum BackupTestSupport {
     return out.sorted()
   }
 
+  /// Makes the folder at `path` one in which no file can be created or removed: mode 0o555,
+  /// and for root, whom permission bits do not stop, the immutable attribute (chattr(1)).
+  /// Returns the reason writing there then fails (`permission denied`; for root `operation
+  /// not permitted`), or `nil` when root cannot set the attribute (no chattr, no
+  /// CAP_LINUX_IMMUTABLE, a file system without it): then the caller skips its checks, as
+  /// the suites' other tests of permissions do for root. `makeWritable` undoes it.
+  static func makeReadOnly(_ path: String) -> String? {
+    chmod(path, 0o555)
+    guard geteuid() == 0 else { return "permission denied" }
+    return chattr("+i", path) ? "operation not permitted" : nil
+  }
+
+  /// Undoes `makeReadOnly`: mode 0o755, without the immutable attribute.
+  static func makeWritable(_ path: String) {
+    if geteuid() == 0 { _ = chattr("-i", path) }
+    chmod(path, 0o755)
+  }
+
+  /// Runs `chattr FLAG path`; whether it succeeded.
+  static func chattr(_ flag: String, _ path: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["chattr", flag, path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
   /// Bytes that look like a JPEG to nobody but are named one: `count` pseudo-random bytes.
   static func noise(count: Int, seed: UInt64) -> Data {
     var state = seed &+ 0x9E37_79B9_7F4A_7C15

@@ -220,6 +220,10 @@ struct BackupRestore: CancellableCommand {
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     options.backupName = input.isStandardInput ? input.name : nil
+    // Used (and created) only when the library holds anything; a dry run checks it too.
+    if mode == .replace {
+      options.safetyBackup = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
+    }
     if let text = context.environment["YARN_TEST_FREE_BYTES"], let bytes = Int64(text) {
       options.freeSpace = { _ in bytes }
     }
@@ -244,33 +248,17 @@ struct BackupRestore: CancellableCommand {
       }
     } else {
       // A dry run opens read-only and creates nothing.
-      var createdSafetyFolder = false
-      do {
-        report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false) { store in
-          if mode == .replace, !dryRun, !(try store.isEmpty()) {
-            let target = BackupRestore.safetyBackupURL(library: libraryURL, now: context.now)
-            let folder = target.deletingLastPathComponent()
-            if !FileManager.default.fileExists(atPath: folder.path) {
-              try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-              createdSafetyFolder = true
-            }
-            options.safetyBackup = target
-          }
-          return try restore(store)
-        }
-      } catch {
-        if createdSafetyFolder, let folder = options.safetyBackup?.deletingLastPathComponent() {
-          // rmdir removes it only when empty: a safety backup written before a later failure
-          // is kept.
-          rmdir(folder.path)
-        }
-        throw error
-      }
+      report = try context.withStore(dryRun ? .readOnly : .readWrite, warnIfMissing: false, restore)
     }
     bar.finish()
     if context.global.json { try context.printJSON(RestoreReportView(report)) }
     for line in BackupRestore.summary(report, path: input.name, library: libraryURL.path) {
       context.message(line)
+    }
+    // The restore is done; the older safety backups are only tidied.
+    for kept in report.safetyBackupsNotRemoved {
+      context.warning(
+        "cannot remove the older safety backup \(kept.url.lastPathComponent): \(kept.reason); it stays")
     }
   }
 
@@ -356,9 +344,10 @@ struct BackupRestore: CancellableCommand {
 }
 
 /// The `--json` shape of a restore: `{"mode", "dryRun", "added", "unchanged", "replaced",
-/// "safetyBackup", "safetyBackupsRemoved", "manifest"}`; counts as `{"yarns", "projects",
-/// "notes", "sessions", "attachments"}`; `safetyBackup` is a path or null,
-/// `safetyBackupsRemoved` the paths of the older safety backups removed.
+/// "safetyBackup", "safetyBackupsRemoved", "safetyBackupsNotRemoved", "manifest"}`; counts as
+/// `{"yarns", "projects", "notes", "sessions", "attachments"}`; `safetyBackup` is a path or
+/// null, `safetyBackupsRemoved` the paths of the older safety backups removed,
+/// `safetyBackupsNotRemoved` those that could not be, as `{"path", "reason"}`.
 struct RestoreReportView: Encodable {
   var mode: String
   var dryRun: Bool
@@ -367,7 +356,14 @@ struct RestoreReportView: Encodable {
   var replaced: BackupManifest.Counts
   var safetyBackup: String?
   var safetyBackupsRemoved: [String]
+  var safetyBackupsNotRemoved: [NotRemoved]
   var manifest: BackupManifest
+
+  /// An older safety backup that could not be removed, and why.
+  struct NotRemoved: Encodable {
+    var path: String
+    var reason: String
+  }
 
   init(_ report: RestoreReport) {
     mode = report.mode == .emptyOnly ? "empty" : report.mode.rawValue
@@ -377,11 +373,15 @@ struct RestoreReportView: Encodable {
     replaced = report.replaced
     safetyBackup = report.safetyBackup?.path
     safetyBackupsRemoved = report.safetyBackupsRemoved.map(\.path)
+    safetyBackupsNotRemoved = report.safetyBackupsNotRemoved.map {
+      NotRemoved(path: $0.url.path, reason: $0.reason)
+    }
     manifest = report.manifest
   }
 
   enum CodingKeys: String, CodingKey {
-    case mode, dryRun, added, unchanged, replaced, safetyBackup, safetyBackupsRemoved, manifest
+    case mode, dryRun, added, unchanged, replaced, safetyBackup, safetyBackupsRemoved
+    case safetyBackupsNotRemoved, manifest
   }
 
   func encode(to encoder: Encoder) throws {
@@ -393,6 +393,7 @@ struct RestoreReportView: Encodable {
     try container.encode(replaced, forKey: .replaced)
     try container.encode(safetyBackup, forKey: .safetyBackup)
     try container.encode(safetyBackupsRemoved, forKey: .safetyBackupsRemoved)
+    try container.encode(safetyBackupsNotRemoved, forKey: .safetyBackupsNotRemoved)
     try container.encode(manifest, forKey: .manifest)
   }
 }

@@ -41,8 +41,10 @@ public struct RestoreOptions: Sendable {
   /// For `.replace` of a library that is not empty: where the safety backup of the library
   /// is written first, a zip file path such as `DIR/NAME.zip`; when a file is there already
   /// (another restore's of the same second), the first of `DIR/NAME (2).zip`,
-  /// `DIR/NAME (3).zip`, … that is free (`RestoreReport.safetyBackup` names it). Required
-  /// then; ignored otherwise. Once a replace that wrote one has committed, the files of its folder named
+  /// `DIR/NAME (3).zip`, … that is free (`RestoreReport.safetyBackup` names it). `DIR` is
+  /// created when it is missing (the folder above it must exist). Required then; a dry run
+  /// given it checks that it can be written there, as the real run does first
+  /// (`checkSafetyBackupFolder(for:)`). Ignored otherwise. Once a replace that wrote one has committed, the files of its folder named
   /// `yarn-backup-before-restore-*.zip` (as `yarn` names them) are removed but the newest 5,
   /// by modification time.
   public var safetyBackup: URL?
@@ -135,6 +137,21 @@ public struct RestoreReport: Hashable, Sendable {
   /// The oldest safety backups removed once the replace committed, beyond the newest
   /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
   public var safetyBackupsRemoved: [URL] = []
+  /// The older safety backups the replace tried to remove as it removed those of
+  /// `safetyBackupsRemoved`, and could not (a folder that cannot be written, an immutable
+  /// file), each with the reason; they stay where they are, and the restore succeeded all
+  /// the same. Empty for none.
+  public var safetyBackupsNotRemoved: [SafetyBackupNotRemoved] = []
+}
+
+/// An older safety backup that a `.replace` tried to remove, beyond the newest
+/// `Backup.safetyBackupsKept`, and could not (`RestoreReport.safetyBackupsNotRemoved`).
+public struct SafetyBackupNotRemoved: Hashable, Sendable {
+  /// The safety backup, still there.
+  public var url: URL
+  /// Why it could not be removed, in the system's words (unlink(2)), such as `permission
+  /// denied`.
+  public var reason: String
 }
 
 extension Backup {
@@ -172,7 +189,9 @@ extension Backup {
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
   ///   `.notEnoughSpace` when the library's file system lacks the room it needs, a
   ///   replace's safety backup included (`checkFreeSpace`, also in a dry run); `.cannotStage` when the attachments cannot be written into the
-  ///   library; the errors of `create` for the safety backup but
+  ///   library; `BackupError.cannotWrite` naming the safety backup when it cannot be written
+  ///   in its folder (`checkSafetyBackupFolder(for:)`, before anything is written, also in a
+  ///   dry run); the errors of `create` for the safety backup but
   ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
   ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
@@ -279,6 +298,10 @@ extension Backup {
     if !checkedBefore {
       try checkFreeSpace(for: reader.manifest, in: store, plus: safetyBytes, free: options.freeSpace)
     }
+    // And where the safety backup goes, so that a dry run fails as the real run would.
+    if mode == .replace, !wasEmpty, let target = options.safetyBackup {
+      try checkSafetyBackupFolder(for: target)
+    }
     if options.dryRun {
       // The real `--replace` first backs up every item of the library (the safety backup),
       // which fails on an item the store cannot read (a library changed outside yarn): read
@@ -291,6 +314,7 @@ extension Backup {
       // The files this restore placed are removed on any failure while the write lock is
       // still held, so that no other process can commit a record of the same bytes first.
       var placed: [String] = []
+      var createdFolder: String?
       do {
         try placeAttachments(
           files, from: reader, into: store, placed: &placed, url: url, counter: &counter)
@@ -325,6 +349,12 @@ extension Backup {
           // Under the write lock: a restore of the same second waiting for it finds this one's
           // file there, and numbers its own.
           let target = unusedPath(given)
+          let folder = target.deletingLastPathComponent().path
+          if mkdir(folder, 0o777) == 0 {
+            createdFolder = folder
+          } else if errno != EEXIST {
+            throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
+          }
           do {
             try Backup.create(
               from: store, to: target, generator: options.generator, now: options.now)
@@ -347,13 +377,15 @@ extension Backup {
         }
       } catch {
         for path in placed { unlink(path) }
+        // Only when empty: a safety backup written before a later failure is kept.
+        if let createdFolder { rmdir(createdFolder) }
         throw error
       }
     }
     // Committed: the files no record refers to any more (the replaced library's) go.
     _ = try? store.sweepAttachments()
     if let target = report.safetyBackup {
-      report.safetyBackupsRemoved = pruneSafetyBackups(besides: target)
+      (report.safetyBackupsRemoved, report.safetyBackupsNotRemoved) = pruneSafetyBackups(besides: target)
     }
     return report
   }
@@ -450,10 +482,13 @@ extension Backup {
   /// the one just written, nor a file that is not a zip. When any has a file time in the
   /// future (a clock set back, a copy that kept its times), their order is not known, so none
   /// is removed: a stale copy dated ahead would otherwise outrank, and remove, the safety
-  /// backups written since. Errors are ignored.
+  /// backups written since. A folder that cannot be read is left as it is.
   ///
-  /// - Returns: the files removed, oldest last.
-  static func pruneSafetyBackups(besides target: URL) -> [URL] {
+  /// - Returns: the files removed, oldest last, and those that could not be removed, with
+  ///   the reason (one another process removed meanwhile is in neither).
+  static func pruneSafetyBackups(
+    besides target: URL
+  ) -> (removed: [URL], notRemoved: [SafetyBackupNotRemoved]) {
     let folder = target.deletingLastPathComponent().path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     let backups = names.filter {
@@ -470,11 +505,36 @@ extension Backup {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     if let newest = backups.first, newest.modified > Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec) {
-      return []
+      return ([], [])
     }
     // The one just written is the newest of the kept, whatever its file time says.
-    return backups.dropFirst(safetyBackupsKept - 1).compactMap { old in
-      unlink(folder + "/" + old.name) == 0 ? URL(fileURLWithPath: folder + "/" + old.name) : nil
+    var removed: [URL] = []
+    var notRemoved: [SafetyBackupNotRemoved] = []
+    for old in backups.dropFirst(safetyBackupsKept - 1) {
+      let url = URL(fileURLWithPath: folder + "/" + old.name)
+      if unlink(url.path) == 0 {
+        removed.append(url)
+      } else if errno != ENOENT {
+        notRemoved.append(SafetyBackupNotRemoved(url: url, reason: POSIX.errnoText()))
+      }
+    }
+    return (removed, notRemoved)
+  }
+
+  /// Refuses a safety backup that cannot be written at `target`, before a replace (or its dry
+  /// run) writes anything: its folder must be a directory this user may create files in, or,
+  /// when it does not exist yet, the folder above it, where the replace creates it (access(2):
+  /// permissions, a read-only file system, an immutable folder).
+  ///
+  /// - Throws: `BackupError.cannotWrite` naming `target`, with the system's reason (`permission
+  ///   denied`, `not a directory`), as writing it would.
+  static func checkSafetyBackupFolder(for target: URL) throws {
+    var folder = target.deletingLastPathComponent().path
+    var info = stat()
+    if lstat(folder, &info) != 0, errno == ENOENT { folder = POSIX.directory(of: folder) }
+    // `/.`: a file where the folder should be is `not a directory`, as it would be.
+    guard access(POSIX.join(folder, "."), W_OK | X_OK) == 0 else {
+      throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
     }
   }
 
