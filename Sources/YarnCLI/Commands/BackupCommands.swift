@@ -255,6 +255,21 @@ struct BackupRestore: CancellableCommand {
     for line in BackupRestore.summary(report, path: input.name, library: libraryURL.path) {
       context.message(line)
     }
+    // Warnings, printed even with --quiet.
+    let problems = report.safetyBackupProblems
+    if !problems.isEmpty {
+      // The library holds what an older yarn accepted or a change outside yarn made, or was
+      // changed outside yarn: its safety backup is kept, but says so.
+      let count = BackupProblem.countText(problems)
+      let cause =
+        ErrorPresenter.fromOlderYarn(problems)
+        ? "the library holds what this yarn refuses (an older yarn, or a change made outside yarn, stored it)"
+        : "the library was changed outside yarn"
+      context.warning(
+        "\(cause); its safety backup holds everything yarn could read of it, with "
+          + "\(count) (a restore of it will refuse it or lack rows):")
+      for problem in problems { context.messages.line(Table.printable("  - \(problem.description)")) }
+    }
     // The restore is done; the older safety backups are only tidied.
     for kept in report.safetyBackupsNotRemoved {
       context.warning(
@@ -303,20 +318,6 @@ struct BackupRestore: CancellableCommand {
         lines.append(
           "removed the older safety backup \(removed.lastPathComponent) "
             + "(the newest \(Backup.safetyBackupsKept) are kept)")
-      }
-      let problems = report.safetyBackupProblems
-      if !problems.isEmpty {
-        // The library holds what an older yarn accepted or a change outside yarn made, or was
-        // changed outside yarn: its safety backup is kept, but says so.
-        let count = BackupProblem.countText(problems)
-        let cause =
-          ErrorPresenter.fromOlderYarn(problems)
-          ? "the library holds what this yarn refuses (an older yarn, or a change made outside yarn, stored it)"
-          : "the library was changed outside yarn"
-        lines.append(
-          "warning: \(cause); its safety backup holds everything yarn could read of it, with "
-            + "\(count) (a restore of it will refuse it or lack rows):")
-        lines += problems.map { "  - \($0.description)" }
       }
     }
     switch report.mode {
