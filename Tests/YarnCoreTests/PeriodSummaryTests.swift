@@ -109,6 +109,28 @@ extension PeriodSummary {
     #expect(DisplayText.grams(0) == "0 g")
   }
 
+  /// Each figure is the usages' unrounded grams added and rounded once. 300 m per 100 g: 1 m
+  /// is 1/3 g. Two DK usages are 2/3 g = 0.666666666666667 g to 15 significant digits (their
+  /// rounded grams added were 0.666666666666666); with a worsted one, 1 g in all (the rounded
+  /// sums per weight added were 0.999999999999999).
+  @Test func sumsAreOfUnroundedGramsRoundedOnce() throws {
+    func yarn(_ id: String, _ weight: YarnWeight) -> Yarn {
+      Yarn(
+        id: id, name: id, weight: weight, lengthPerSkein: Amount(300, .meter),
+        netWeightPerSkein: Amount(100, .gram))
+    }
+    let library = Library(
+      yarns: [yarn("dk1", .light), yarn("dk2", .light), yarn("worsted", .medium)],
+      projects: [
+        Project(
+          id: "p1", name: "Swatches", status: .finished, finished: CalendarDate(iso8601: "2026-05-01"),
+          usages: ["dk1", "dk2", "worsted"].map { YarnUsage(yarnID: $0, amount: Amount(1, .meter)) })
+      ])
+    let summary = PeriodSummary(library: library, year: 2026, timeZone: newYork, now: now)
+    #expect(summary.yarnByWeight.map(\.grams) == [0.666666666666667, 0.333333333333333])
+    #expect(summary.totalGrams == 1)
+  }
+
   /// Two yarns, a project finished 2026-01-02 with a session across New Year (2 h in 2025,
   /// 1 h in 2026 in New York), a frogged project, and one finished 2025-12-30 with an hour
   /// on 2025-12-20.

@@ -196,6 +196,20 @@ import Testing
     #expect(untouched.remaining == Amount(0.12345678901234567, .gram))
   }
 
+  /// 1 yd less 0.1 m and 0.2 m: 1 − 0.3 / 0.9144 = 0.67191601049868766404… yd, to 15
+  /// significant digits 0.671916010498688 (Python's fractions). Less each usage rounded
+  /// first (0.109361329833771 and 0.218722659667542 yd) it was 0.671916010498687.
+  @Test func usagesAreSubtractedUnroundedAndTheFigureRoundedOnce() throws {
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1, .yard)),
+      usages: [
+        .init(projectID: "a", amount: Amount(0.1, .meter)),
+        .init(projectID: "b", amount: Amount(0.2, .meter)),
+      ])
+    #expect(estimate.source == .estimate)
+    #expect(estimate.remaining == Amount(0.671916010498688, .yard))
+  }
+
   @Test func incompleteListsWhatIsMissing() throws {
     // 500 g − 2 oz (56.69904625 g) = 443.30095375 g; the 100 yd usage cannot be converted.
     let estimate = RemainingEstimate(

@@ -367,11 +367,23 @@ struct StashMatchCommand: ParsableCommand {
     // known lot); an answer sure of enough without a whole figure shows what is certain.
     func remainingCell(_ entry: StashMatch.Entry) -> String {
       switch (entry.enough, entry.remaining) {
-      case (nil, let remaining?): "at most \(remaining)"
-      case (_, let remaining?): remaining.description
-      case (true, nil): "at least \(entry.certain)"
+      case (nil, let remaining?): "at most \(shown(remaining))"
+      case (_, let remaining?): shown(remaining)
+      case (true, nil): "at least \(shown(entry.certain))"
       case (_, nil): "-"
       }
+    }
+    // Every figure listed reaches the need (within the comparison's tolerance), so its cell
+    // never shows less: 2 decimals, as everywhere, unless they would show it under the need
+    // (8.8141 oz under "Enough for 8.814 oz" as 8.81 oz); then as many decimals as the need
+    // has (at most 15), never under the need itself (8.814 oz).
+    func shown(_ figure: Amount) -> String {
+      guard let two = Double(Amount.format(figure.value)), two < needed.value else {
+        return figure.description
+      }
+      let decimals = Rules.number(needed.value).split(separator: ".").dropFirst().first?.count ?? 0
+      let scale = (0..<min(decimals, 15)).reduce(1.0) { power, _ in power * 10 }
+      return Amount(max(needed.value, (figure.value * scale).rounded() / scale), figure.unit).exactDescription
     }
     // The need with every digit given: rounded (8.8185 oz as 8.82 oz) it could disagree with
     // the comparison, made with the need as given.

@@ -25,7 +25,8 @@ import YarnStore
 ///   project with the most time (ties: the one finished first).
 /// - **Yarn used**: the usages recorded on the projects finished in the period, each converted
 ///   to grams with its yarn's put-up (`UnitConversion`), summed by the yarn's CYC weight
-///   (`nil` for a yarn of unknown weight). A usage that cannot be converted (skeins or a
+///   (`nil` for a yarn of unknown weight), unrounded, each sum and the total rounded to 15
+///   significant digits once. A usage that cannot be converted (skeins or a
 ///   length without the net weight per skein, …) is not guessed: it is listed in
 ///   `unconverted` with the facts it lacks, and counted in no weight's total.
 /// - **Busiest month**: the month with the most time logged in the period (the time logged
@@ -125,8 +126,10 @@ public struct PeriodSummary: Hashable, Sendable {
     finished.isEmpty ? nil : finishedSeconds / Int64(finished.count)
   }
 
-  /// The grams of yarn used, all categories (the unconverted usages are not in it).
-  public var totalGrams: Double { UnitConversion.rounded(yarnByWeight.reduce(0) { $0 + $1.grams }) }
+  /// The grams of yarn used, all categories (the unconverted usages are not in it): the
+  /// usages' unrounded conversions added, the sum rounded to 15 significant digits once
+  /// (`UnitConversion.rounded`), not the rounded sums of `yarnByWeight` added.
+  public let totalGrams: Double
 
   /// Summarizes the local days `first` through `last` of `library`.
   ///
@@ -285,10 +288,10 @@ public struct PeriodSummary: Hashable, Sendable {
           continue
         }
         do {
-          let converted = try UnitConversion.convert(usage.amount, to: .gram, putUp: yarn.putUp)
+          let converted = try UnitConversion.unroundedValue(of: usage.amount, in: .gram, putUp: yarn.putUp)
           let key = yarn.weight?.rawValue ?? 8
           let sum = grams[key] ?? (0, 0)
-          grams[key] = (sum.0 + converted.value, sum.1 + 1)
+          grams[key] = (sum.0 + converted, sum.1 + 1)
         } catch {
           unconverted.append(
             UnconvertedUse(
@@ -297,11 +300,15 @@ public struct PeriodSummary: Hashable, Sendable {
         }
       }
     }
-    yarnByWeight = grams.keys.sorted().map { key in
+    // Each figure shown is a sum of unrounded conversions rounded once: 1 m and 1 m of 300 m
+    // per 100 g are 0.666666666666667 g, where their rounded grams added were ...666.
+    let keys = grams.keys.sorted()
+    yarnByWeight = keys.map { key in
       WeightUse(
         weight: YarnWeight(rawValue: key), grams: UnitConversion.rounded(grams[key]?.0 ?? 0),
         usages: grams[key]?.1 ?? 0)
     }
+    totalGrams = UnitConversion.rounded(keys.reduce(0) { $0 + (grams[$1]?.0 ?? 0) })
     self.unconverted = unconverted
   }
 }

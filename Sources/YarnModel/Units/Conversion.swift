@@ -174,11 +174,13 @@ public enum UnitConversion {
     return Amount(rounded(try unroundedValue(of: amount, in: unit, putUp: putUp)), unit)
   }
 
-  /// The value of `amount` in `unit` that `convert` rounds: what a sum of conversions adds
-  /// before it rounds the sum once (`StashMatch`). `amount.value` itself in its own unit.
+  /// The value of `amount` in `unit` that `convert` rounds: what a sum or a difference of
+  /// conversions adds or subtracts before it rounds the result once (`StashMatch`,
+  /// `RemainingEstimate`, `PeriodSummary`), as figures each rounded first could differ in the
+  /// 15th digit. `amount.value` itself in its own unit.
   ///
   /// - Throws: `ConversionError`, as `convert`.
-  static func unroundedValue(of amount: Amount, in unit: YarnUnit, putUp: PutUp)
+  package static func unroundedValue(of amount: Amount, in unit: YarnUnit, putUp: PutUp)
     throws(ConversionError) -> Double
   {
     if amount.unit == unit { return amount.value }

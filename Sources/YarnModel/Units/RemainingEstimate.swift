@@ -31,7 +31,9 @@ public struct RemainingEstimate: Hashable, Sendable {
   }
 
   /// The amount left, in the unit of the yarn's quantity (or of its override); `nil` when
-  /// `source` is `unknown`. Never negative; not rounded.
+  /// `source` is `unknown`. Never negative. An estimate is the quantity less the usages'
+  /// unrounded conversions, rounded to 15 significant digits once (`UnitConversion.rounded`),
+  /// not to the 2 decimals people see.
   public let remaining: Amount?
   /// Where `remaining` comes from.
   public let source: Source
@@ -77,7 +79,7 @@ public struct RemainingEstimate: Hashable, Sendable {
     var unconverted: [UnconvertedUsage] = []
     for usage in usages {
       do {
-        left -= try UnitConversion.convert(usage.amount, to: quantity.unit, putUp: yarn.putUp).value
+        left -= try UnitConversion.unroundedValue(of: usage.amount, in: quantity.unit, putUp: yarn.putUp)
       } catch {
         unconverted.append(
           UnconvertedUsage(projectID: usage.projectID, amount: usage.amount, missing: error.missing))
@@ -86,8 +88,10 @@ public struct RemainingEstimate: Hashable, Sendable {
     // A deficit smaller than rounding noise of the conversions, a billionth of the quantity
     // (docs/UNITS.md), is not a deficit. Relative, not at least 1e-9: a quantity of
     // 0.000000001 g is all left when nothing is used.
-    // What the usages left, to 15 significant digits (`UnitConversion.rounded`): 10 yd less
-    // 3.3 yd is 6.7 yd, not 6.699999999999999. Nothing subtracted leaves the quantity as given.
+    // What the usages left, unrounded, to 15 significant digits once (`UnitConversion.rounded`):
+    // 10 yd less 3.3 yd is 6.7 yd, not 6.699999999999999, and 1 yd less 0.1 m and 0.2 m is
+    // 0.671916010498688 yd (less each usage rounded, 0.671916010498687). Nothing subtracted
+    // leaves the quantity as given.
     if !usages.isEmpty { left = UnitConversion.rounded(left) }
     let tolerance = 1e-9 * abs(quantity.value)
     if left < -tolerance {
