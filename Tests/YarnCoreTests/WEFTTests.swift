@@ -1682,6 +1682,28 @@ import Testing
     #expect(try store.tool(id: "t-g")?.size == nil)
   }
 
+  /// The hook table names 4.5 mm `7`, a number alone (Craft Yarn Council, as copied in
+  /// shared/data/reference), and yarn's export writes it so: a `hook_size` `"7"` is 4.5 mm,
+  /// alone or beside `metric_size_mm` 4.5, where it is no loss (QA: alone it was refused as a
+  /// number without a unit; beside 4.5 mm it was said not kept).
+  @Test func aHookSizeTheTableNamesByANumberIsRead() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "crochet-hook", "name": "Alone", "hook_size": "7"},
+            {"id": "t-b", "tool_type": "crochet-hook", "name": "Beside", "metric_size_mm": 4.5, "hook_size": "7"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.tool(id: "t-a")?.size == NeedleSize(millimetres: 4.5))
+    #expect(try store.tool(id: "t-b")?.size == NeedleSize(millimetres: 4.5))
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

@@ -296,12 +296,20 @@ extension WEFTPlanner {
 
   /// The size names a tool gives, in the order a size is taken from them: `us_size` (a US
   /// needle size), then `hook_size` (a hook's name); each with its text as `NeedleSize(parsing:)`
-  /// reads it (`US 8`, `H-8`) and the names its size is shown with.
+  /// reads it (`US 8`, `H-8`) and the names its size is shown with. A `hook_size` that is a
+  /// name of the hook table as it is, the name yarn writes, is that row's millimetres: the
+  /// table names 4.5 mm `7`, a number alone, which `NeedleSize(parsing:)` refuses for its
+  /// missing unit.
   private static func namedSizes(
     _ weft: WEFT.Tool
   ) -> [(key: String, text: String, spelled: String, names: NeedleSize.Names)] {
-    [("us_size", weft.usSize, "US ", NeedleSize.Names.needle), ("hook_size", weft.hookSize, "", .hook)]
-      .compactMap { key, text, prefix, names in text.map { (key, $0, prefix + $0, names) } }
+    var named: [(key: String, text: String, spelled: String, names: NeedleSize.Names)] = []
+    if let us = weft.usSize { named.append(("us_size", us, "US \(us)", .needle)) }
+    if let hook = weft.hookSize {
+      let row = NeedleSize.hooks.first { $0.us == hook }.flatMap { NeedleSize(millimetres: $0.mm) }
+      named.append(("hook_size", hook, row?.millimetreText ?? hook, .hook))
+    }
+    return named
   }
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and
