@@ -160,6 +160,24 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: `yarn --ver` got no hint (`--version` was no candidate). At the root a start of it
+  /// is offered `--version`; under a command, which has no `--version`, it is not.
+  @Test func aStartOfVersionAtTheRootIsOfferedVersion() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for (arguments, hint) in [
+      (["--v"], "did you mean '--version'? (see 'yarn --help')"),
+      (["--ver"], "did you mean '--version'? (see 'yarn --help')"),
+      (["--versio"], "did you mean '--version'? (see 'yarn --help')"),
+      (["stash", "list", "--ver"], "see 'yarn stash list --help'"),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderr.hasSuffix("\nhint: \(hint)\n"), "\(arguments): \(result.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
+  }
+
   /// `yarn -- stash list`: the hint must not suggest the very word given.
   @Test func commandWordAfterDoubleDash() throws {
     let yarn = try YarnRunner()

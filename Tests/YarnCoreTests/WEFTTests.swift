@@ -1643,6 +1643,67 @@ import Testing
     #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
   }
 
+  /// A `hook_size` that does not name the size kept is said as a `us_size` is: beside
+  /// `metric_size_mm` (Craft Yarn Council's hooks, as copied in shared/data/reference: G-6 is
+  /// 4 mm, H-8 5 mm, K-10½ 6.5 mm; 4.2 mm has none), and beside `us_size` without it (the size
+  /// is the US size's: US 8 is 5 mm, H-8). One that names the size (`H` is H-8's letter) is
+  /// no loss; a cable's is said not kept as its other sizes are (QA: dropped without a word).
+  @Test func aHookSizeThatIsNotTheSizeKeptIsSaidNotKept() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "hook", "name": "Wrong", "metric_size_mm": 5, "hook_size": "G-6"},
+            {"id": "t-b", "tool_type": "hook", "name": "Agrees", "metric_size_mm": 5, "hook_size": "H-8"},
+            {"id": "t-c", "tool_type": "hook", "name": "Half", "metric_size_mm": 6.5, "hook_size": "K-10½"},
+            {"id": "t-d", "tool_type": "hook", "metric_size_mm": 4.2, "hook_size": "G-6"},
+            {"id": "t-e", "tool_type": "circular", "name": "No mm", "us_size": "8", "hook_size": "G-6"},
+            {"id": "t-f", "tool_type": "circular", "name": "Letter", "us_size": "8", "hook_size": "H"},
+            {"id": "t-g", "tool_type": "cable", "name": "Cord", "hook_size": "G-6"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[0].hook_size: not kept (“Wrong”: hook_size \"G-6\" is not 5 mm (H-8), "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[3].hook_size: not kept (hook_size \"G-6\" is not 4.2 mm, "
+          + "the size kept from metric_size_mm)",
+        "tool.weft: items[4].hook_size: not kept (“No mm”: hook_size \"G-6\" is not 5 mm (H-8), "
+          + "the size kept from us_size)",
+        "tool.weft: items[6].hook_size: not kept (a cable has no size)",
+      ])
+    #expect(try store.tool(id: "t-a")?.size == NeedleSize(millimetres: 5))
+    #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
+    #expect(try store.tool(id: "t-e")?.size == NeedleSize(millimetres: 5))
+    #expect(try store.tool(id: "t-g")?.size == nil)
+  }
+
+  /// The hook table names 4.5 mm `7`, a number alone (Craft Yarn Council, as copied in
+  /// shared/data/reference), and yarn's export writes it so: a `hook_size` `"7"` is 4.5 mm,
+  /// alone or beside `metric_size_mm` 4.5, where it is no loss (QA: alone it was refused as a
+  /// number without a unit; beside 4.5 mm it was said not kept).
+  @Test func aHookSizeTheTableNamesByANumberIsRead() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "crochet-hook", "name": "Alone", "hook_size": "7"},
+            {"id": "t-b", "tool_type": "crochet-hook", "name": "Beside", "metric_size_mm": 4.5, "hook_size": "7"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.tool(id: "t-a")?.size == NeedleSize(millimetres: 4.5))
+    #expect(try store.tool(id: "t-b")?.size == NeedleSize(millimetres: 4.5))
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

@@ -47,7 +47,7 @@ struct CommandParser {
         continue
       }
       if !afterTerminator && CommandParser.looksLikeOption(word) {
-        let (spec, inline) = try option(for: word, in: command, values: values)
+        let (spec, inline) = try option(for: word, in: path, values: values)
         switch spec.kind {
         case .flag:
           if inline != nil {
@@ -201,8 +201,9 @@ struct CommandParser {
   }
 
   private func option(
-    for word: String, in command: any ParsableCommand.Type, values: ParsedValues
+    for word: String, in path: [any ParsableCommand.Type], values: ParsedValues
   ) throws(CLIError) -> (OptionSpec, String?) {
+    let command = path[path.count - 1]
     var inline: String?
     if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
       inline = String(word[word.index(after: equals)...])
@@ -211,8 +212,9 @@ struct CommandParser {
       let given =
         word.hasPrefix("--") && inline != nil
         ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
-      // `--help` is answered before parsing, but a start of it (`--h`) is offered it too.
-      let names = (CommandParser.allOptions(of: command) + [CommandTree.helpOption]).map { "--\($0.name)" }
+      // `--help` and the root's `--version` are answered before parsing, but a start of them
+      // (`--h`, `yarn --ver`) is offered them too.
+      let names = CommandTree.options(of: path).map { "--\($0.name)" }
       throw .unknownOption(
         command: values.command, given: given,
         suggestions: EditDistance.suggestions(for: given, in: names))

@@ -104,14 +104,15 @@ extension WEFTPlanner {
         count: weft.quantity ?? 1)
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
-      // A `us_size` beside the millimetres kept is lost unless it is their US size.
-      if let size = tool.size, sizeKey == "metric_size_mm", let us = weft.usSize, !LineText.isBlankLine(us),
-        (try? NeedleSize(parsing: "US \(us)")) != size
-      {
+      // A `us_size` or `hook_size` beside the size kept from another field is lost unless it
+      // names that size, read as it would be were it the one taken.
+      for (key, text, spelled, names) in WEFTPlanner.namedSizes(weft)
+      where key != sizeKey && !LineText.isBlankLine(text) {
+        guard let size = tool.size, (try? NeedleSize(parsing: spelled)) != size else { continue }
         omit(
-          item.file, "\(item.path).us_size",
+          item.file, "\(item.path).\(key)",
           called
-            + "us_size \"\(LineText.visible(us))\" is not \(size.text(.needle)), the size kept from metric_size_mm"
+            + "\(key) \"\(LineText.visible(text))\" is not \(size.text(names)), the size kept from \(sizeKey)"
         )
       }
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
@@ -263,8 +264,10 @@ extension WEFTPlanner {
   ) -> (NeedleSize?, String) {
     if kind == .cable {
       // A cable has no size (`Tool.ruleViolations`): one given is not kept.
-      for (value, key) in [(weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size")]
-      where value != nil {
+      for (value, key) in [
+        (weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size"),
+        (weft.hookSize, "hook_size"),
+      ] where value != nil {
         omit(item.file, "\(item.path).\(key)", "a cable has no size")
       }
       return (nil, "metric_size_mm")
@@ -278,21 +281,35 @@ extension WEFTPlanner {
       }
       return (NeedleSize(millimetres: millimetres), "metric_size_mm")
     }
-    let named: [(String?, String, (String) -> String)] = [
-      (weft.usSize, "us_size", { "US \($0)" }), (weft.hookSize, "hook_size", { $0 }),
-    ]
-    for (text, key, spelled) in named {
-      guard let text else { continue }
+    for (key, text, spelled, _) in WEFTPlanner.namedSizes(weft) {
       do {
-        return (try NeedleSize(parsing: spelled(text)), key)
+        return (try NeedleSize(parsing: spelled), key)
       } catch {
         // Quoted as the file gives it ("99", not the "US 99" it was read as).
-        let words = "\(error)".replacing("\"\(spelled(text))\"", with: "\"\(text)\"")
+        let words = "\(error)".replacing("\"\(spelled)\"", with: "\"\(text)\"")
         problem(item.file, "\(item.path).\(key)", words)
         return (nil, key)
       }
     }
     return (nil, "metric_size_mm")
+  }
+
+  /// The size names a tool gives, in the order a size is taken from them: `us_size` (a US
+  /// needle size), then `hook_size` (a hook's name); each with its text as `NeedleSize(parsing:)`
+  /// reads it (`US 8`, `H-8`) and the names its size is shown with. A `hook_size` that is a
+  /// name of the hook table as it is, the name yarn writes, is that row's millimetres: the
+  /// table names 4.5 mm `7`, a number alone, which `NeedleSize(parsing:)` refuses for its
+  /// missing unit.
+  private static func namedSizes(
+    _ weft: WEFT.Tool
+  ) -> [(key: String, text: String, spelled: String, names: NeedleSize.Names)] {
+    var named: [(key: String, text: String, spelled: String, names: NeedleSize.Names)] = []
+    if let us = weft.usSize { named.append(("us_size", us, "US \(us)", .needle)) }
+    if let hook = weft.hookSize {
+      let row = NeedleSize.hooks.first { $0.us == hook }.flatMap { NeedleSize(millimetres: $0.mm) }
+      named.append(("hook_size", hook, row?.millimetreText ?? hook, .hook))
+    }
+    return named
   }
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and
