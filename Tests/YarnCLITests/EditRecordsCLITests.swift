@@ -139,12 +139,18 @@ import YarnCore
     let stub = try yarn.file("stub.jpg", Data([0xFF, 0xD8, 0xFF]))
     let avif = try yarn.file(
       "a.heic", Data([0, 0, 0, 0x1C] + Array("ftypavif\0\0\0\0mif1avifmiaf\0\0\0\u{8}meta".utf8)))
+    let fake = try yarn.file("fake.avif", Data("hi\n".utf8))
     for (file, message, hint) in [
       (
         stub, "is not a JPEG image: its first bytes are not those of a JPEG file",
-        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .gif or .webp)"
+        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .avif, .gif or .webp)"
       ),
       (avif, "is not a HEIC image: it is an AVIF image", "an AVIF photo needs the extension .avif"),
+      // QA: a .avif was never checked (`fake.avif`, a text, was attached).
+      (
+        fake, "is not an AVIF image: its first bytes are not those of an AVIF file",
+        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .avif, .gif or .webp)"
+      ),
     ] {
       for command in [["stash", "attach", "Rios", file.path], ["project", "attach", "Flax", file.path]] {
         let refused = try yarn.run(command)
@@ -153,9 +159,20 @@ import YarnCore
       }
     }
     #expect(try yarn.librarySnapshot() == before)
-    // The AVIF file under its own name is a file yarn does not check.
+    // A HEIC named .avif is said to be one; the AVIF file under its own name is an AVIF photo.
+    let heic = try yarn.file(
+      "b.avif", Data([0, 0, 0, 0x18] + Array("ftypheic\0\0\0\0mif1heic\0\0\0\u{8}meta".utf8)))
+    let misnamed = try yarn.run(["stash", "attach", "Rios", heic.path])
+    #expect(misnamed.status == 65)
+    #expect(
+      misnamed.stderr
+        == "error: \(heic.path) is not an AVIF image: it is a HEIC image\nhint: a HEIC photo needs the extension .heic\n"
+    )
     let named = try yarn.file("a.avif", try Data(contentsOf: avif))
     try yarn.ok(["stash", "attach", "Rios", named.path])
+    let photos = try #require(try yarn.ok(["stash", "show", "Rios", "--json"]).json() as? [String: Any])[
+      "photos"]
+    #expect((photos as? [[String: Any]])?.last?["mediaType"] as? String == "image/avif")
     // Its bytes under the right name, and a type yarn does not check, are attached.
     try yarn.ok(["stash", "attach", "Rios", try yarn.file("y.jpeg", YarnRunner.jpeg("abc")).path])
     try yarn.ok(["project", "attach", "Flax", try yarn.file("notes.txt", Data("hello\n".utf8)).path])

@@ -152,6 +152,9 @@ import Testing
       (["time", "log", "--x"], "see 'yarn time log --help'"),
       (["stash", "add", "X", "--g"], "see 'yarn stash add --help'"),
       (["stash", "list", "--a"], "see 'yarn stash list --help'"),
+      // QA: `--forc` was offered `--sort`, two edits of four letters; a swap is one edit.
+      (["stash", "list", "--forc"], "see 'yarn stash list --help'"),
+      (["stash", "add", "X", "--brnad"], "did you mean '--brand'? (see 'yarn stash add --help')"),
     ] {
       let result = try yarn.run(arguments)
       #expect(result.status == 64, "\(arguments)")
@@ -160,21 +163,31 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
-  /// QA: `yarn --ver` got no hint (`--version` was no candidate). At the root a start of it
-  /// is offered `--version`; under a command, which has no `--version`, it is not.
-  @Test func aStartOfVersionAtTheRootIsOfferedVersion() throws {
+  /// QA: `yarn --ver` got no hint (`--version` was no candidate), then a start or typo of it
+  /// under a command got none, though `--version` is answered anywhere on the line
+  /// (`yarn stash list --version`). `--help=1` was an unknown option `--help`.
+  @Test func aStartOfVersionAnywhereIsOfferedVersion() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     for (arguments, hint) in [
       (["--v"], "did you mean '--version'? (see 'yarn --help')"),
       (["--ver"], "did you mean '--version'? (see 'yarn --help')"),
       (["--versio"], "did you mean '--version'? (see 'yarn --help')"),
-      (["stash", "list", "--ver"], "see 'yarn stash list --help'"),
+      (["stash", "--ver"], "did you mean '--version'? (see 'yarn stash --help')"),
+      (["stash", "list", "--ver"], "did you mean '--version'? (see 'yarn stash list --help')"),
+      (["stash", "list", "--verison"], "did you mean '--version'? (see 'yarn stash list --help')"),
     ] {
       let result = try yarn.run(arguments)
       #expect(result.status == 64, "\(arguments)")
       #expect(result.stderr.hasSuffix("\nhint: \(hint)\n"), "\(arguments): \(result.stderr)")
     }
+    #expect(try yarn.ok(["stash", "list", "--version"]).stdout == "yarn 0.1.0\n")
+    let valued = try yarn.run(["stash", "list", "--help=1"])
+    #expect(valued.status == 64)
+    #expect(
+      valued.stderr
+        == "error: option '--help' takes no value\nusage: yarn stash list [<options>]\nhint: see 'yarn stash list --help'\n"
+    )
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 

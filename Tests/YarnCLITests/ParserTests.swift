@@ -161,6 +161,14 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       usageError(["thing", "add", "x", "--zzzzzzzz"])
         == .unknownOption(command: ["tool", "thing", "add"], given: "--zzzzzzzz", suggestions: []))
+    // QA: `--version` is answered under a command too, but a start or typo of it was offered
+    // only at the root.
+    #expect(
+      usageError(["thing", "add", "x", "--verison"])
+        == .unknownOption(command: ["tool", "thing", "add"], given: "--verison", suggestions: ["--version"]))
+    #expect(
+      usageError(["thing", "--ver"])
+        == .unknownOption(command: ["tool", "thing"], given: "--ver", suggestions: ["--version"]))
   }
 
   @Test func unknownCommandSuggestsNearest() {
@@ -182,6 +190,15 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       usageError(["thing", "add", "x", "--force=yes"])
         == .flagWithValue(command: ["tool", "thing", "add"], option: "--force"))
+    // QA: `--help=1` was an unknown option `--help`; it and `--version`, answered anywhere,
+    // take no value, as every flag.
+    #expect(
+      usageError(["thing", "add", "x", "--help=1"])
+        == .flagWithValue(command: ["tool", "thing", "add"], option: "--help"))
+    #expect(
+      usageError(["thing", "add", "x", "--version=yes"])
+        == .flagWithValue(command: ["tool", "thing", "add"], option: "--version"))
+    #expect(usageError(["--version="]) == .flagWithValue(command: ["tool"], option: "--version"))
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
@@ -269,6 +286,13 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.distance("kitten", "sitting") == 3)
     #expect(EditDistance.distance("--brnd", "--brand") == 1)
     #expect(EditDistance.distance("same", "same") == 0)
+    // Two adjacent letters swapped are one edit (Damerau); no substring is edited twice
+    // (optimal string alignment: `ca` to `abc` is 3, not 2).
+    #expect(EditDistance.distance("--brnad", "--brand") == 1)
+    #expect(EditDistance.distance("verison", "version") == 1)
+    #expect(EditDistance.distance("hlep", "help") == 1)
+    #expect(EditDistance.distance("ca", "abc") == 3)
+    #expect(EditDistance.distance("abcd", "badc") == 2)
     #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == "list")
     #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]) == nil)
     // QA: the start of a longer option was taken for a typo of a shorter one.
@@ -289,13 +313,26 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.suggestions(for: "--b", in: add) == ["--brand"])
     #expect(EditDistance.suggestions(for: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
     // QA: a guess by spelling replaced all that was typed (`--x`: `--to`, `--g`: `--tag`,
-    // two edits of one letter); it keeps at least half the letters now.
+    // two edits of one letter); it is at most one edit per three letters now.
     #expect(EditDistance.suggestions(for: "--x", in: ["--from", "--to"]).isEmpty)
     #expect(EditDistance.suggestions(for: "--g", in: ["--brand", "--tag"]).isEmpty)
     #expect(EditDistance.suggestions(for: "--ab", in: ["--brand", "--tag"]).isEmpty)
     #expect(EditDistance.suggestions(for: "--tg", in: ["--brand", "--tag"]) == ["--tag"])
     #expect(EditDistance.suggestions(for: "--brnad", in: add) == ["--brand"])
-    // A word is no suggestion of itself (`--help=x` is an unknown option named `--help`).
+    // QA: `--forc` was offered `--sort`, two edits of four letters. A guess is at most one
+    // edit per three letters typed, and at least one.
+    let list = ["--status", "--search", "--sort", "--brand", "--help", "--version"]
+    #expect(EditDistance.suggestions(for: "--forc", in: list).isEmpty)
+    #expect(EditDistance.suggestions(for: "--sotr", in: list) == ["--sort"])
+    #expect(EditDistance.suggestions(for: "--hlep", in: list) == ["--help"])
+    #expect(EditDistance.suggestions(for: "--verison", in: list) == ["--version"])
+    #expect(EditDistance.suggestions(for: "--brnd", in: list) == ["--brand"])
+    #expect(EditDistance.suggestions(for: "--sttaus", in: list) == ["--status"])
+    #expect(EditDistance.suggestions(for: "--serch", in: list) == ["--search"])
+    #expect(EditDistance.suggestions(for: "--staus", in: list) == ["--status"])
+    #expect(EditDistance.suggestions(for: "--srot", in: list) == ["--sort"])
+    #expect(EditDistance.suggestions(for: "--bxnx", in: list).isEmpty)
+    // A word is no suggestion of itself.
     #expect(EditDistance.suggestions(for: "--help", in: ["--json", "--help"]).isEmpty)
   }
 

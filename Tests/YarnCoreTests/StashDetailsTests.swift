@@ -80,6 +80,17 @@ import Testing
     #expect(try Price(parsing: "29,99 EUR") == euros)
     #expect(try Price(parsing: "EUR 3,50").description == "3.50 EUR")
     #expect(try Price(parsing: "0,125 KWD").description == "0.125 KWD")
+    // QA: zeros past the currency's decimals are no more decimals, as the ambiguity's readings
+    // counted them (`2,500 EUR` may be 2.5): a comma whose thousands reading is over the limit
+    // of 1000000000 is a decimal comma (docs/UNITS.md), 1000000,500 EUR was refused for its
+    // 3 decimals.
+    #expect(try Price(parsing: "1000000,500 EUR") == Price(minorUnits: 100_000_050, currency: "EUR"))
+    #expect(try Price(parsing: "1000000,500 EUR").description == "1000000.50 EUR")
+    #expect(try Price(parsing: "1000001,000 JPY") == Price(minorUnits: 1_000_001, currency: "JPY"))
+    #expect(try Price(parsing: "1000000000,000 JPY").description == "1000000000 JPY")  // the limit
+    #expect(try Price(parsing: "29.990 USD") == Price(minorUnits: 2999, currency: "USD"))
+    #expect(try Price(parsing: "5.0 JPY") == Price(minorUnits: 5, currency: "JPY"))
+    #expect(try Price(parsing: "0.1000 KWD").description == "0.100 KWD")
     let json = try JSONCoding.encoder().encode(euros)
     #expect(
       String(decoding: json, as: UTF8.self) == "{\n  \"amount\" : \"29.99\",\n  \"currency\" : \"EUR\"\n}")
@@ -90,6 +101,10 @@ import Testing
     let refused: [(String, String)] = [
       ("29.999 USD", "29.999 USD has 3 decimals; USD has at most 2"),
       ("5.5 JPY", "5.5 JPY has 1 decimal; JPY has none"),
+      // A digit other than 0 past the currency's decimals: the digits typed are counted.
+      ("1000000,505 EUR", "1000000,505 EUR has 3 decimals; EUR has at most 2"),
+      ("29.9950 USD", "29.9950 USD has 4 decimals; USD has at most 2"),
+      ("1000000000,500 EUR", "1000000000,500 EUR is over the limit of 1000000000 EUR"),
       ("-1 USD", "-1 USD is negative"),
       ("29 US", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29 €UR", "\"€UR\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),

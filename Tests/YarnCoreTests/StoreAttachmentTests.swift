@@ -122,6 +122,29 @@ import Testing
     #expect(mismatch(Array("....ftyp".utf8)) == .init("HEIC"))
   }
 
+  /// QA: a `.avif` was stored as `application/octet-stream` and never checked (a text named
+  /// `fake.avif` was attached), though a `.heic` holding AVIF was told to take that name. An
+  /// AVIF is a HEIF file whose `ftyp` box names `avif` (an image) or `avis` (a sequence): AV1
+  /// Image File Format, AOMedia; ISO/IEC 14496-12 §4.3 for the box.
+  @Test func anAVIFIsAHEIFFileOfAnAV1Brand() {
+    #expect(Attachment.mediaType(forFileName: "a.avif") == "image/avif")
+    #expect(Attachment.mediaType(forFileName: "B.AVIF") == "image/avif")
+    func mismatch(_ bytes: [UInt8]) -> YarnModel.Attachment.ImageSignatureMismatch? {
+      Attachment.missingImageSignature(bytes, mediaType: "image/avif")
+    }
+    // As libavif writes a still image and a sequence; a major brand mif1 with avif compatible.
+    #expect(mismatch(ftyp("avif", ["mif1", "avif", "miaf", "MA1B"])) == nil)
+    #expect(mismatch(ftyp("avis", ["avif", "avis", "msf1", "iso8", "mif1", "miaf"])) == nil)
+    #expect(mismatch(ftyp("mif1", ["avif"])) == nil)
+    // Text, HEIF of no coding, an MP4 video, a brand past the box's end: no AVIF.
+    #expect(mismatch(Array("hi\n".utf8)) == .init("AVIF"))
+    #expect(mismatch(ftyp("mif1", ["mif1", "miaf"])) == .init("AVIF"))
+    #expect(mismatch(ftyp("isom", ["iso2", "mp41"])) == .init("AVIF"))
+    #expect(mismatch(ftyp("isom", []) + Array("avif".utf8)) == .init("AVIF"))
+    // An iPhone's HEIC named .avif is said to be HEIC.
+    #expect(mismatch(ftyp("heic", ["mif1", "heic"])) == .init("AVIF", actual: "HEIC"))
+  }
+
   @Test func importIsContentAddressedAndDeduplicated() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)

@@ -533,8 +533,9 @@ struct ProjectAttach: ParsableCommand {
     CommandConfiguration(
       name: "attach", abstract: "Attach a photo to a project, or its pattern PDF with --pattern.",
       discussion: """
-        A photo named .jpg, .jpeg, .png, .gif, .webp or .heic must begin as a file of that type
-        does; a pattern PDF must hold the PDF header (%PDF-) in its first 1024 bytes.
+        A photo named .jpg, .jpeg, .png, .gif, .webp, .heic or .avif must begin as a file of
+        that type does (a file of another name is attached unchecked); a pattern PDF must hold
+        the PDF header (%PDF-) in its first 1024 bytes.
         """,
       arguments: [
         .required("project", "The project: its name, ID or an ID prefix."),

@@ -592,8 +592,8 @@ struct StashAttach: ParsableCommand {
     CommandConfiguration(
       name: "attach", abstract: "Attach a photo to a yarn.",
       discussion: """
-        A photo named .jpg, .jpeg, .png, .gif, .webp or .heic must begin as a file of that type
-        does.
+        A photo named .jpg, .jpeg, .png, .gif, .webp, .heic or .avif must begin as a file of
+        that type does; a file of another name is attached unchecked.
         """,
       arguments: [
         .required("yarn", "The yarn: its name, ID or an ID prefix."),
@@ -671,7 +671,7 @@ struct StashDetach: ParsableCommand {
 enum InputFile {
   /// Refuses a photo whose first bytes are not those of the image type its name's extension
   /// names (`Attachment.missingImageSignature(_:mediaType:)`): a text or a web page saved as
-  /// `x.png`. Other extensions are not checked.
+  /// `x.png`. Other extensions are not checked (`Attachment.mediaType(forFileName:)`).
   ///
   /// - Parameters:
   ///   - url: the photo, an existing regular file.
@@ -682,17 +682,20 @@ enum InputFile {
     let bytes = try firstBytes(url, count: Attachment.imageSignatureWindow)
     let mediaType = Attachment.mediaType(forFileName: url.lastPathComponent)
     guard let mismatch = Attachment.missingImageSignature(bytes, mediaType: mediaType) else { return }
+    // `an AVIF`, `a HEIC`, `a PNG`: the names are said as words or letters, AVIF alone with
+    // a vowel first.
+    func a(_ format: String) -> String { (format == "AVIF" ? "an " : "a ") + format }
     let format = mismatch.format
     if let actual = mismatch.actual {
       throw .invalidData(
-        message: "\(LineText.visible(file)) is not a \(format) image: it is an \(actual) image",
-        hint: "an \(actual) photo needs the extension .\(actual.lowercased())")
+        message: "\(LineText.visible(file)) is not \(a(format)) image: it is \(a(actual)) image",
+        hint: "\(a(actual)) photo needs the extension .\(actual.lowercased())")
     }
     throw .invalidData(
       message:
-        "\(LineText.visible(file)) is not a \(format) image: its first bytes are not those of a \(format) file",
+        "\(LineText.visible(file)) is not \(a(format)) image: its first bytes are not those of \(a(format)) file",
       hint:
-        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .gif or .webp)"
+        "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .avif, .gif or .webp)"
     )
   }
 

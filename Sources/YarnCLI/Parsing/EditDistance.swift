@@ -1,7 +1,9 @@
-/// Levenshtein edit distance, for "did you mean" suggestions.
+/// Edit distance, for "did you mean" suggestions.
 enum EditDistance {
-  /// The number of single-character insertions, deletions and substitutions that turn `a`
-  /// into `b` (Levenshtein, 1966).
+  /// The number of single-character insertions, deletions, substitutions and swaps of two
+  /// adjacent characters that turn `a` into `b` (Levenshtein, 1966, with Damerau's
+  /// transposition, 1964, as one edit: the optimal string alignment distance, no substring
+  /// edited twice): `--brnad` is one edit from `--brand`.
   ///
   /// - Complexity: O(*m* × *n*) time, O(*n*) memory, for strings of *m* and *n* characters.
   static func distance(_ a: String, _ b: String) -> Int {
@@ -9,6 +11,7 @@ enum EditDistance {
     let right = Array(b.unicodeScalars)
     if left.isEmpty { return right.count }
     if right.isEmpty { return left.count }
+    var beforePrevious = Array(repeating: 0, count: right.count + 1)
     var previous = Array(0...right.count)
     var current = Array(repeating: 0, count: right.count + 1)
     for i in 1...left.count {
@@ -16,8 +19,11 @@ enum EditDistance {
       for j in 1...right.count {
         let cost = left[i - 1] == right[j - 1] ? 0 : 1
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, left[i - 1] == right[j - 2], left[i - 2] == right[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
+      (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[right.count]
   }
@@ -42,14 +48,15 @@ enum EditDistance {
   /// What "did you mean" offers for an unknown option `word`: every candidate it begins, in
   /// their order, when it has a character besides its dashes and begins one or more (`--c` of
   /// `--chart`; `--col` of `--colorway` and `--color-family`); else `nearest(to:in:)`, if it
-  /// keeps at least half the letters typed after the dashes (`--brnd`: `--brand`; `--x` is
-  /// no typo of `--to`, two edits of one letter). Never `word` itself (`--help=x`).
+  /// is at most a third as many edits as the letters typed after the dashes, and at least
+  /// 1 (`--brnd`, `--brnad`: `--brand`; `--verison`: `--version`; `--forc` is no typo of
+  /// `--sort`, two edits of four letters, nor `--x` of `--to`). Never `word` itself.
   static func suggestions(for word: String, in candidates: [String]) -> [String] {
     let candidates = candidates.filter { $0 != word }
     let extended = candidates.filter { $0.hasPrefix(word) }
     if !extended.isEmpty, word.contains(where: { $0 != "-" }) { return extended }
     guard let guess = nearest(to: word, in: candidates),
-      2 * distance(word, guess) <= word.drop(while: { $0 == "-" }).unicodeScalars.count
+      distance(word, guess) <= max(1, word.drop(while: { $0 == "-" }).unicodeScalars.count / 3)
     else { return [] }
     return [guess]
   }

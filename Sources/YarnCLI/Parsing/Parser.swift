@@ -212,9 +212,14 @@ struct CommandParser {
       let given =
         word.hasPrefix("--") && inline != nil
         ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
-      // `--help` and the root's `--version` are answered before parsing, but a start of them
-      // (`--h`, `yarn --ver`) is offered them too.
-      let names = CommandTree.options(of: path).map { "--\($0.name)" }
+      // `--help` and `--version` are answered before parsing, anywhere on the line, but a
+      // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too, and
+      // either given a value (`--help=1`) is told it takes none, as every flag is.
+      var names = CommandTree.options(of: path).map { "--\($0.name)" }
+      if !names.contains("--version") { names.append("--version") }
+      if inline != nil, names.contains(given) {
+        throw .flagWithValue(command: values.command, option: given)
+      }
       throw .unknownOption(
         command: values.command, given: given,
         suggestions: EditDistance.suggestions(for: given, in: names))

@@ -53,8 +53,8 @@ public struct Attachment: Codable, Hashable, Sendable {
   package static let imageSignatureWindow = 64
 
   /// What a photo's first bytes lack: the image `format` its name says (`PNG`, `JPEG`,
-  /// `GIF`, `WebP`, `HEIC`) and, when the bytes are known to be another format's, that one
-  /// (`AVIF` for an AV1 image named `.heic`).
+  /// `GIF`, `WebP`, `HEIC`, `AVIF`) and, when the bytes are known to be another format's, that
+  /// one (`AVIF` for an AV1 image named `.heic`, `HEIC` for an HEVC one named `.avif`).
   package struct ImageSignatureMismatch: Equatable, Sendable {
     /// The format the name says.
     package let format: String
@@ -89,8 +89,11 @@ public struct Attachment: Codable, Hashable, Sendable {
   ///   `heis` (images: the brands of `image/heic` in its IANA registration) or `hevc`, `hevx`,
   ///   `hevm`, `hevs` (image sequences: `image/heic-sequence`). Its `mif1` and `msf1` (a HEIF
   ///   file of any coding) say nothing alone: an AVIF file has them too. One whose brands are
-  ///   `avif` or `avis` (AV1 Image File Format, AOMedia: "Image and image collection brand",
-  ///   "Image sequence brand") and none of HEVC's is said to be AVIF.
+  ///   AVIF's and none of HEVC's is said to be AVIF.
+  /// - AVIF: the `ftyp` box first, as HEIC's, one of its brands `avif` or `avis` (AV1 Image
+  ///   File Format, AOMedia: "Image and image collection brand", "Image sequence brand"; an
+  ///   AVIF file lists one of them). One whose brands are HEVC's and none of AVIF's is said
+  ///   to be HEIC.
   package static func missingImageSignature(_ bytes: [UInt8], mediaType: String) -> ImageSignatureMismatch? {
     let bytes = Array(bytes.prefix(imageSignatureWindow))
     func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
@@ -115,8 +118,9 @@ public struct Attachment: Codable, Hashable, Sendable {
     case "image/webp":
       return starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8)
         ? nil : ImageSignatureMismatch("WebP")
-    case "image/heic":
-      guard starts(Array("ftyp".utf8), at: 4) else { return ImageSignatureMismatch("HEIC") }
+    case "image/heic", "image/avif":
+      let (format, other) = mediaType == "image/heic" ? ("HEIC", "AVIF") : ("AVIF", "HEIC")
+      guard starts(Array("ftyp".utf8), at: 4) else { return ImageSignatureMismatch(format) }
       // The box's size, big-endian; 0 (to the end of the file) or 1 (a 64-bit size after the
       // type) leaves the window as the bound.
       let size = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
@@ -125,23 +129,26 @@ public struct Attachment: Codable, Hashable, Sendable {
       let brands = stride(from: 8, to: end - 3, by: 4).filter { $0 != 12 }.map {
         String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)
       }
-      let hevc: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
-      if brands.contains(where: hevc.contains) { return nil }
-      return ImageSignatureMismatch(
-        "HEIC", actual: brands.contains("avif") || brands.contains("avis") ? "AVIF" : nil)
+      let codings: [String: Set<String>] = [
+        "HEIC": ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"], "AVIF": ["avif", "avis"],
+      ]
+      func has(_ format: String) -> Bool { brands.contains(where: codings[format, default: []].contains) }
+      if has(format) { return nil }
+      return ImageSignatureMismatch(format, actual: has(other) ? other : nil)
     default:
       return nil
     }
   }
 
-  /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `gif`, `webp`,
-  /// `pdf`, `txt`), or `application/octet-stream`.
+  /// The media type for a file name's extension (`jpg`, `jpeg`, `png`, `heic`, `avif`, `gif`,
+  /// `webp`, `pdf`, `txt`), or `application/octet-stream`.
   package static func mediaType(forFileName name: String) -> String {
     let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
     switch ext {
     case "jpg", "jpeg": return "image/jpeg"
     case "png": return "image/png"
     case "heic": return "image/heic"
+    case "avif": return "image/avif"
     case "gif": return "image/gif"
     case "webp": return "image/webp"
     case "pdf": return "application/pdf"

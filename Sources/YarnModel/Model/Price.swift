@@ -62,8 +62,9 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Throws: `ParseError` when there is no amount or no code, the code is not three
   ///   letters, the amount is not a plain decimal (`1,000.00`, `1e3`), is ambiguous
-  ///   (`1,000`), is negative, has more decimals than the currency has (`29.999 USD`,
-  ///   `5.5 JPY`) or is over `Rules.maximumPrice`.
+  ///   (`1,000`), is negative, has more decimals than the currency has, zeros after them
+  ///   aside (`29.999 USD`, `5.5 JPY`; `29.990 USD` is 29.99 USD) or is over
+  ///   `Rules.maximumPrice`.
   public init(parsing text: String) throws(ParseError) {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard words.count == 2 else {
@@ -89,15 +90,16 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     let currency = code.uppercased()
     // A decimal comma's ambiguity (`1,000`) in the words of every typed number, suggesting
     // only the readings the currency takes: the thousands one always fits (a whole number
-    // within the limit), the decimal one not when it has more decimals than the currency
-    // (`3,505 EUR` cannot be 3.505 EUR). Still refused: which was meant is not guessed.
+    // within the limit), the decimal one when `init(amount:currency:)` takes it, not when it
+    // has more decimals than the currency (`3,505 EUR` cannot be 3.505 EUR; `2,500 EUR` may
+    // be 2.5 EUR). Still refused: which was meant is not guessed.
     if amount.contains(","), !amount.hasPrefix("-") {
       do {
         _ = try DecimalNumber.value(of: amount, maximum: Double(Rules.maximumPrice), input: text)
       } catch {
         if case .ambiguousComma(let thousands, let decimal) = error.problem {
           let places = Price.decimals(of: currency)
-          if (decimal.split(separator: ".").dropFirst().first?.count ?? 0) > places {
+          if (try? Price(amount: decimal, currency: currency)) == nil {
             throw ParseError(
               "\"\(text)\" is ambiguous: write \(thousands) (\(decimal) cannot be meant: \(currency) has "
                 + (places == 0 ? "no decimals" : "at most \(places) decimals") + ")")
@@ -110,7 +112,8 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The price of `amount` (a plain decimal such as `29.99`, or `29,99` with a decimal comma)
-  /// in `currency` (checked to be three upper-case letters).
+  /// in `currency` (checked to be three upper-case letters). Zeros past the currency's
+  /// decimals are no more decimals: `29.990` USD is 29.99 USD, `5.0` JPY 5 JPY.
   ///
   /// - Throws: `ParseError` as `init(parsing:)`.
   public init(amount: String, currency: String) throws(ParseError) {
@@ -127,10 +130,14 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
       throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
     }
     let places = Price.decimals(of: currency)
-    let fraction = parts.count == 2 ? String(parts[1]) : ""
+    // Zeros after the currency's decimals add nothing (`29.990 USD` is 29.99 USD, `5.0 JPY`
+    // 5 JPY): only other digits are more decimals than it has.
+    var fraction = parts.count == 2 ? parts[1] : ""
+    let typed = fraction.count
+    while fraction.count > places, fraction.last == "0" { fraction.removeLast() }
     guard fraction.count <= places else {
       throw ParseError(
-        "\(amount) \(currency) has \(fraction.count) decimal\(fraction.count == 1 ? "" : "s"); \(currency) has "
+        "\(amount) \(currency) has \(typed) decimal\(typed == 1 ? "" : "s"); \(currency) has "
           + (places == 0 ? "none" : "at most \(places)"))
     }
     let whole = parts[0].drop { $0 == "0" }
