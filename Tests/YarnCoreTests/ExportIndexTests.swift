@@ -90,6 +90,27 @@ import Testing
     }
   }
 
+  /// AVIF photos are pictures, as every current browser shows them; HEIC ones are links.
+  @Test func anAVIFPhotoIsAPictureAndAHEICOneALink() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      var photos: [YarnModel.Attachment] = []
+      for (name, byte) in [("a.avif", UInt8(1)), ("b.heic", 2)] {
+        let file = dir.appendingPathComponent(name)
+        try Data([byte]).write(to: file)
+        photos.append(try store.importAttachment(from: file, fileName: name))
+      }
+      try store.write { try store.insert(Yarn(id: "y-1", name: "Wool", photos: photos)) }
+      let zip = dir.appendingPathComponent("export.zip")
+      try LibraryExport.write(from: store, to: zip, now: Date(timeIntervalSince1970: 1_767_403_600))
+      let entries = try Support.readZip(zip)
+      let html = String(decoding: try #require(entries.first { $0.0 == "index.html" }?.1), as: UTF8.self)
+      #expect(html.contains("<img src=\"yarns/Wool/a.avif\""))
+      #expect(!html.contains("<img src=\"yarns/Wool/b.heic\""))
+      #expect(html.contains("<a href=\"yarns/Wool/b.heic\">b.heic</a>"))
+    }
+  }
+
   @Test func relativeURLsEncodeAllButTheUnreservedCharacters() {
     #expect(MarkupText.relativeURL("a b/é#?%.txt") == "a%20b/%C3%A9%23%3F%25.txt")
     #expect(MarkupText.relativeURL("A-z_0.9~") == "A-z_0.9~")

@@ -206,6 +206,7 @@ import Testing
     #expect(ZipArchive.Compression.forMediaType("image/jpeg") == .store)
     #expect(ZipArchive.Compression.forMediaType("IMAGE/PNG") == .store)
     #expect(ZipArchive.Compression.forMediaType("image/heic") == .store)
+    #expect(ZipArchive.Compression.forMediaType("image/avif") == .store)
     #expect(ZipArchive.Compression.forMediaType("application/pdf") == .store)
     #expect(ZipArchive.Compression.forMediaType("application/json") == .deflate)
     #expect(ZipArchive.Compression.forMediaType("image/gif") == .deflate)

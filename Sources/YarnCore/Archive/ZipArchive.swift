@@ -30,10 +30,11 @@ enum ZipArchive {
     case deflate
 
     /// `store` for the media types that are already compressed — `image/jpeg`, `image/png`,
-    /// `image/heic`, `application/pdf` (docs/FORMAT.md: not compressed again) — `deflate` otherwise.
+    /// `image/heic`, `image/avif`, `application/pdf` (docs/FORMAT.md: not compressed again) —
+    /// `deflate` otherwise.
     static func forMediaType(_ mediaType: String) -> Compression {
       switch mediaType.lowercased() {
-      case "image/jpeg", "image/png", "image/heic", "application/pdf": return .store
+      case "image/jpeg", "image/png", "image/heic", "image/avif", "application/pdf": return .store
       default: return .deflate
       }
     }

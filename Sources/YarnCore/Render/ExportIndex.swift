@@ -41,8 +41,8 @@ struct ExportIndex {
   private var yarns = 0
   private var held = 0
 
-  /// The media types shown as images.
-  static let imageTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
+  /// The media types shown as images: those every current browser shows (HEIC only Safari).
+  static let imageTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
 
   /// Records a yarn written to `folder` (ending in `/`), its photos by their entry names
   /// (in `yarn.photos` order), and returns its article of the page's stash: the yarns'

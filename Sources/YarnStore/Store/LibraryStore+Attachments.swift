@@ -28,7 +28,7 @@ extension LibraryStore {
   ///   - file: the file to import.
   ///   - fileName: the name to record; `file`'s last path component when `nil`.
   ///   - mediaType: the IANA media type; when `nil`, the one of the name's extension
-  ///     (`jpg`/`jpeg`, `png`, `heic`, `gif`, `webp`, `pdf`, `txt`, in any case), else
+  ///     (`jpg`/`jpeg`, `png`, `heic`, `avif`, `gif`, `webp`, `pdf`, `txt`, in any case), else
   ///     `application/octet-stream`.
   /// - Returns: the attachment: `byteCount` is the number of bytes read, `sha256` their
   ///   SHA-256 as 64 lower-case hex digits.
