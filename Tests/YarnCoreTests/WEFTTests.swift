@@ -1738,7 +1738,8 @@ import Testing
             {"id": "t-g", "tool_type": "hook", "name": "G", "metric_size_mm": 5, "hook_size": "US 8"},
             {"id": "t-h", "tool_type": "hook", "name": "H", "metric_size_mm": 5, "hook_size": "5mm"},
             {"id": "t-i", "tool_type": "hook", "name": "I", "hook_size": "US H-8"},
-            {"id": "t-j", "tool_type": "circular", "name": "J", "us_size": "US 8"}]}
+            {"id": "t-j", "tool_type": "circular", "name": "J", "us_size": "US 8"},
+            {"id": "t-k", "tool_type": "hook", "name": "K", "hook_size": "5.5mm"}]}
           """)
       ], into: store)
     #expect(plan.problems.isEmpty, "\(plan.problems)")
@@ -1746,22 +1747,22 @@ import Testing
       plan.omissions.map(\.description) == [
         "tool.weft: items[3].us_size: not kept (“D”: us_size \"5mm\" is not a US needle size; \(usSizes))",
         "tool.weft: items[4].us_size: not kept (“E”: us_size \"UK 6\" is not a US needle size; \(usSizes))",
-        "tool.weft: items[6].hook_size: not kept (“G”: hook_size \"US 8\" is not a crochet hook size; \(hooks))",
-        "tool.weft: items[7].hook_size: not kept (“H”: hook_size \"5mm\" is not a crochet hook size; \(hooks))",
       ])
     #expect(try store.tool(id: "t-i")?.size == NeedleSize(millimetres: 5))
     #expect(try store.tool(id: "t-j")?.size == NeedleSize(millimetres: 5))
+    // A hook_size in millimetres (or a US needle size) is read as `--size` reads it.
+    #expect(try store.tool(id: "t-k")?.size == NeedleSize(millimetres: 5.5))
     // Taken, a hook field's refusal is in the hook table's words.
     let refused = try Self.importing(
       [
         Self.source(
           "hook.weft",
-          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "h", "tool_type": "hook", "hook_size": "US 8"}]}"#
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "h", "tool_type": "hook", "hook_size": "Z-99"}]}"#
         )
       ], into: store)
     #expect(
       refused.problems.map(\.description) == [
-        "hook.weft: items[0].hook_size: \"US 8\" is not a crochet hook size; \(hooks)"
+        "hook.weft: items[0].hook_size: \"Z-99\" is not a crochet hook size; \(hooks)"
       ])
   }
 

@@ -329,7 +329,12 @@ extension WEFTPlanner {
         try NeedleSize(parsing: us.trimmingSpaces().lowercased().hasPrefix("us") ? us : "US \(us)")
       },
       named("hook_size", weft.hookSize, .hook) { hook throws(NeedleSizeParseError) in
-        try NeedleSize(hookName: hook)
+        // A hook's name, else a size as `--size` reads it (`5mm`, `US 8`), as yarn read it
+        // before: a size that says its millimetres is not refused; what neither reads is
+        // refused in the hook table's words.
+        let name = Result { () throws(NeedleSizeParseError) in try NeedleSize(hookName: hook) }
+        if case .failure = name, let size = try? NeedleSize(parsing: hook) { return size }
+        return try name.get()
       },
     ].compactMap { $0 }
   }
