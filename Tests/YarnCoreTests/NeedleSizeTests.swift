@@ -23,6 +23,26 @@ import Testing
     #expect(try mm(input) == expected, "\(input)")
   }
 
+  /// A hook's name alone (a WEFT `hook_size`): the spellings `NeedleSize(parsing:)` reads of a
+  /// hook, `US` before them or not, and the table's `7` (4.5 mm); anything else is refused as
+  /// no hook, with the hook names (CYC: H-8 5 mm, K-10½ 6.5 mm, 7 4.5 mm; steel 7 1.5 mm).
+  @Test func readsAHooksNameAlone() throws {
+    for (input, expected) in [
+      ("H-8", 5.0), ("US H-8", 5), ("us h8", 5), ("H", 5), ("US K-10 1/2", 6.5), ("7", 4.5), ("US 7", 4.5),
+      ("steel 7", 1.5), ("US steel 7", 1.5),
+    ] {
+      #expect(try NeedleSize(hookName: input).millimetres == expected, "\(input)")
+    }
+    for input in ["5mm", "UK 6", "US 8", "8", "Z", "abc"] {
+      #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.hook))) {
+        try NeedleSize(hookName: input)
+      }
+    }
+    #expect(throws: NeedleSizeParseError(input: "Steel 14", problem: .unknownName(.steel))) {
+      try NeedleSize(hookName: "Steel 14")
+    }
+  }
+
   @Test func showsTheTablesNames() throws {
     let five = try NeedleSize(parsing: "5mm")
     #expect(five.text(.needle) == "5 mm (US 8)")

@@ -927,9 +927,10 @@ import Testing
       reasons["items[1]"]
         == .some(
           "a tool of category loom, which yarn does not keep; yarn keeps knitting needles and crochet hooks"))
-    // A cable has no size: the one given is not kept, the cable is.
+    // A cable has no size: the one given is not kept, the cable is; said by its name, as every
+    // other tool's loss is (QA: the name was missing).
     #expect(try store.tool(id: "cable-1")?.size == nil)
-    #expect(reasons["items[2].metric_size_mm"] == .some("a cable has no size"))
+    #expect(reasons["items[2].metric_size_mm"] == .some("“Red Lace cable”: a cable has no size"))
     #expect(
       reasons["items[0].tools_used[1]"] == .some("the tool tool-002 is in neither the files nor the library"))
     #expect(plan.omissions.contains { $0.file == "tool.weft" && $0.path == "sets" })
@@ -1611,7 +1612,9 @@ import Testing
   /// One that is not the US size of those mm (Craft Yarn Council's table, as copied in
   /// shared/data/reference: 5 mm is US 8, 6.5 mm US 10½, 3.5 mm US 4; 4.2 mm has none) is
   /// reported by the item's name and position; one that is, is no loss (QA: dropped without
-  /// a word).
+  /// a word). An item without a name is called by the name it is kept with, its size and
+  /// kind (QA: called by nothing); a `us_size` the US table does not have is said in the
+  /// words it would be refused in were it the size taken (QA: "is not 3.5 mm (US 4)").
   @Test func aUSSizeThatIsNotTheMillimetresIsSaidNotKept() throws {
     let store = try LibraryStore.inMemory()
     let plan = try Self.importing(
@@ -1636,8 +1639,9 @@ import Testing
           + "the size kept from metric_size_mm)",
         "tool.weft: items[3].us_size: not kept (“Knitpro Zing”: us_size \"6\" is not 4.2 mm, "
           + "the size kept from metric_size_mm)",
-        "tool.weft: items[5].us_size: not kept (us_size \"99\" is not 3.5 mm (US 4), "
-          + "the size kept from metric_size_mm)",
+        "tool.weft: items[5].us_size: not kept (“3.5 mm (US 4) double-pointed needles”: us_size \"99\" "
+          + "is not a US needle size; US sizes: 000, 00, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10½, 11, 13, 15, "
+          + "17, 19, 35, 50)",
       ])
     #expect(try store.tool(id: "t-c")?.size == NeedleSize(millimetres: 5))
     #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
@@ -1648,6 +1652,8 @@ import Testing
   /// 4 mm, H-8 5 mm, K-10½ 6.5 mm; 4.2 mm has none), and beside `us_size` without it (the size
   /// is the US size's: US 8 is 5 mm, H-8). One that names the size (`H` is H-8's letter) is
   /// no loss; a cable's is said not kept as its other sizes are (QA: dropped without a word).
+  /// Each by the tool's name, the one it is kept with when the item has none (QA: the cable's
+  /// and the unnamed hook's were said by nothing).
   @Test func aHookSizeThatIsNotTheSizeKeptIsSaidNotKept() throws {
     let store = try LibraryStore.inMemory()
     let plan = try Self.importing(
@@ -1670,11 +1676,11 @@ import Testing
       plan.omissions.map(\.description) == [
         "tool.weft: items[0].hook_size: not kept (“Wrong”: hook_size \"G-6\" is not 5 mm (H-8), "
           + "the size kept from metric_size_mm)",
-        "tool.weft: items[3].hook_size: not kept (hook_size \"G-6\" is not 4.2 mm, "
+        "tool.weft: items[3].hook_size: not kept (“4.2 mm crochet hook”: hook_size \"G-6\" is not 4.2 mm, "
           + "the size kept from metric_size_mm)",
         "tool.weft: items[4].hook_size: not kept (“No mm”: hook_size \"G-6\" is not 5 mm (H-8), "
           + "the size kept from us_size)",
-        "tool.weft: items[6].hook_size: not kept (a cable has no size)",
+        "tool.weft: items[6].hook_size: not kept (“Cord”: a cable has no size)",
       ])
     #expect(try store.tool(id: "t-a")?.size == NeedleSize(millimetres: 5))
     #expect(try store.tool(id: "t-d")?.size == NeedleSize(millimetres: 4.2))
@@ -1702,6 +1708,96 @@ import Testing
     #expect(plan.omissions.isEmpty, "\(plan.omissions)")
     #expect(try store.tool(id: "t-a")?.size == NeedleSize(millimetres: 4.5))
     #expect(try store.tool(id: "t-b")?.size == NeedleSize(millimetres: 4.5))
+  }
+
+  /// A `us_size` or `hook_size` is read beside the size kept as it is read when it is the one
+  /// taken: a US needle size with `US` before it or not (`US 8`, `US8`, `us 8`), a hook's name
+  /// with it or not (`US H-8`), as `tool add --size` reads them (docs/UNITS.md); beside 5 mm,
+  /// US 8 and H-8 (Craft Yarn Council), they are no loss. What that reading refuses (`5mm`,
+  /// `UK 6` are no US size; `US 8`, `5mm` no hook's name) is said not kept in its words, the
+  /// words it stops the import with where it is the size taken: a hook field's with the hook
+  /// table's names (QA: "us_size "US 8" is not 5 mm (US 8)"; `hook_size` `"US H-8"` alone
+  /// refused as "not a US needle size").
+  @Test func aSizeNameIsReadBesideTheSizeKeptAsWhenItIsTaken() throws {
+    let usSizes = "US sizes: 000, 00, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10½, 11, 13, 15, 17, 19, 35, 50"
+    let hooks =
+      "hooks: B-1, C-2, D-3, E-4, F-5, G-6, 7, H-8, I-9, J-10, K-10½, L-11, M/N-13, N/P-15, P-16, P/Q, Q, S, T/U/X"
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "tool_type": "circular", "name": "A", "metric_size_mm": 5, "us_size": "US 8"},
+            {"id": "t-b", "tool_type": "circular", "name": "B", "metric_size_mm": 5, "us_size": "US8"},
+            {"id": "t-c", "tool_type": "circular", "name": "C", "metric_size_mm": 5, "us_size": "us 8"},
+            {"id": "t-d", "tool_type": "circular", "name": "D", "metric_size_mm": 5, "us_size": "5mm"},
+            {"id": "t-e", "tool_type": "circular", "name": "E", "metric_size_mm": 5, "us_size": "UK 6"},
+            {"id": "t-f", "tool_type": "hook", "name": "F", "metric_size_mm": 5, "hook_size": "US H-8"},
+            {"id": "t-g", "tool_type": "hook", "name": "G", "metric_size_mm": 5, "hook_size": "US 8"},
+            {"id": "t-h", "tool_type": "hook", "name": "H", "metric_size_mm": 5, "hook_size": "5mm"},
+            {"id": "t-i", "tool_type": "hook", "name": "I", "hook_size": "US H-8"},
+            {"id": "t-j", "tool_type": "circular", "name": "J", "us_size": "US 8"},
+            {"id": "t-k", "tool_type": "hook", "name": "K", "hook_size": "5.5mm"}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(
+      plan.omissions.map(\.description) == [
+        "tool.weft: items[3].us_size: not kept (“D”: us_size \"5mm\" is not a US needle size; \(usSizes))",
+        "tool.weft: items[4].us_size: not kept (“E”: us_size \"UK 6\" is not a US needle size; \(usSizes))",
+      ])
+    #expect(try store.tool(id: "t-i")?.size == NeedleSize(millimetres: 5))
+    #expect(try store.tool(id: "t-j")?.size == NeedleSize(millimetres: 5))
+    // A hook_size in millimetres (or a US needle size) is read as `--size` reads it.
+    #expect(try store.tool(id: "t-k")?.size == NeedleSize(millimetres: 5.5))
+    // Taken, a hook field's refusal is in the hook table's words.
+    let refused = try Self.importing(
+      [
+        Self.source(
+          "hook.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "h", "tool_type": "hook", "hook_size": "Z-99"}]}"#
+        )
+      ], into: store)
+    #expect(
+      refused.problems.map(\.description) == [
+        "hook.weft: items[0].hook_size: \"Z-99\" is not a crochet hook size; \(hooks)"
+      ])
+  }
+
+  /// A blank `category`, `tool_type`, `us_size` or `hook_size` is no field, as a blank text is
+  /// (docs/CLI.md): a blank category beside a tool_type contradicts nothing, and a blank size
+  /// name alone leaves the tool without a size, said by the rule of a missing size (QA: "category
+  /// contradicts tool_type hook"; "a needle or hook size is empty").
+  @Test func aBlankKindOrSizeNameIsNoField() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "tool.weft",
+          """
+          {"weft_version": "1.0", "type": "tool", "items": [
+            {"id": "t-a", "name": "B5", "category": "", "tool_type": "hook", "metric_size_mm": 5},
+            {"id": "t-b", "name": "C5", "category": "hook", "tool_type": " ", "metric_size_mm": 5},
+            {"id": "t-c", "name": "D5", "tool_type": "circular", "metric_size_mm": 5, "us_size": "\\u200b",
+             "hook_size": ""}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.omissions.isEmpty, "\(plan.omissions)")
+    #expect(try store.tool(id: "t-a")?.kind == .hook && store.tool(id: "t-b")?.kind == .hook)
+    let sizeless = try Self.importing(
+      [
+        Self.source(
+          "s.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "s", "tool_type": "hook", "hook_size": ""}]}"#
+        )
+      ], into: store)
+    #expect(
+      sizeless.problems.map(\.description) == [
+        "s.weft: items[0].metric_size_mm: size is missing; only a cable has no size"
+      ])
   }
 
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of

@@ -41,7 +41,13 @@ extension WEFTPlanner {
       try Task.checkCancellation()
       // Every field is checked, each bad one listed; an item with a problem is not kept.
       let before = plan.problems.count
-      guard let weft = decode(WEFT.Tool.self, item) else { continue }
+      guard var weft = decode(WEFT.Tool.self, item) else { continue }
+      // A blank kind or size name is none, as null is (docs/CLI.md: a blank field is left out).
+      for field in [\WEFT.Tool.category, \.toolType, \.usSize, \.hookSize] {
+        if let text = weft[keyPath: field], LineText.isBlankLine(text.trimmingSpaces()) {
+          weft[keyPath: field] = nil
+        }
+      }
       let base: Tool? = try weft.id.flatMap { StashCSV.isValidImportedID($0) ? try store.tool(id: $0) : nil }
       // `brand` and `model` make the name of a tool without a name of its own.
       let named = [weft.brand, weft.model].compactMap { $0?.trimmingSpaces() }.filter {
@@ -52,16 +58,14 @@ extension WEFTPlanner {
       // Category `needle` alone is a knitting needle (the category of the needle types,
       // 05-tool/tool.schema.json) of a type it does not say: a library needle keeps its kind.
       let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
-      let needleOfNoType =
-        weft.category?.lowercased() == "needle"
-        && weft.toolType.map { LineText.isBlankLine($0.trimmingSpaces()) } ?? true
+      let needleOfNoType = weft.category?.lowercased() == "needle" && weft.toolType == nil
       let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
-      // What the report calls the item: its name, else its brand and model, else the library
-      // tool's name; its position alone when it has none.
-      let called =
-        (ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " "))
-        .map { "“\(LineText.visible($0))”: " } ?? ""
       guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {
+        // What the report calls the item: its name, else its brand and model, else the library
+        // tool's name; its position alone when it has none.
+        let called =
+          (ownName ? weft.name?.trimmingSpaces() : named.isEmpty ? base?.name : named.joined(separator: " "))
+          .map { "“\(LineText.visible($0))”: " } ?? ""
         let category = weft.category.map(LineText.visible)
         let type = weft.toolType.map(LineText.visible)
         let needles = "yarn keeps a needle as straight, circular, dpn, interchangeable or cable"
@@ -88,6 +92,21 @@ extension WEFTPlanner {
       for path in WEFTKept.tool.unkept(in: item.value, at: item.path) where !naming.contains(path) {
         omit(item.file, path)
       }
+      var tool = Tool(
+        id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
+        count: weft.quantity ?? 1)
+      let sizeKey: String
+      (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
+      tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
+      tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
+      tool.material = line(weft.material, item, "material")
+      if let base { keepAbsent(&tool, base, item) }
+      // No name, brand or model given or kept: named by its size (given or kept) and kind.
+      if tool.name.isEmpty {
+        tool.name = [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
+      }
+      // The reports of what is not kept call the tool by the name it is kept with.
+      let called = "“\(LineText.visible(tool.name))”: "
       // `tool_type` is the type within the category (tool.schema.json): beside a category of
       // another tool it gives the kind, and the category is said not kept.
       if let category = weft.category, let typed = WEFTPlanner.kind(ofType: weft.toolType),
@@ -99,25 +118,30 @@ extension WEFTPlanner {
             + "\(LineText.visible(weft.toolType ?? "")); tool_type, the more specific of the two, is taken: "
             + "kind \(typed.rawValue)")
       }
-      var tool = Tool(
-        id: StashCSV.isValidImportedID(id) ? id : Identifier.make(), name: "", kind: kind,
-        count: weft.quantity ?? 1)
-      let sizeKey: String
-      (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
-      // A `us_size` or `hook_size` beside the size kept from another field is lost unless it
-      // names that size, read as it would be were it the one taken.
-      for (key, text, spelled, names) in WEFTPlanner.namedSizes(weft)
-      where key != sizeKey && !LineText.isBlankLine(text) {
-        guard let size = tool.size, (try? NeedleSize(parsing: spelled)) != size else { continue }
-        omit(
-          item.file, "\(item.path).\(key)",
-          called
-            + "\(key) \"\(LineText.visible(text))\" is not \(size.text(names)), the size kept from \(sizeKey)"
-        )
+      // A cable has no size (`Tool.ruleViolations`): one given is not kept.
+      let sizes = [
+        ("metric_size_mm", weft.metricSizeMm != nil), ("us_size", weft.usSize != nil),
+        ("hook_size", weft.hookSize != nil),
+      ]
+      for (key, given) in sizes where kind == .cable && given {
+        omit(item.file, "\(item.path).\(key)", called + "a cable has no size")
       }
-      tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
-      tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
-      tool.material = line(weft.material, item, "material")
+      // A `us_size` or `hook_size` beside the size kept from another field is lost unless it
+      // names that size, read as it would be were it the one taken: refused by that reading,
+      // it is said in its words; read as another size, it is said not to be the size kept.
+      for (key, text, read, names) in WEFTPlanner.namedSizes(weft) where key != sizeKey {
+        guard let size = tool.size else { continue }
+        switch read {
+        case .success(size): continue
+        case .success:
+          omit(
+            item.file, "\(item.path).\(key)",
+            called
+              + "\(key) \"\(LineText.visible(text))\" is not \(size.text(names)), the size kept from \(sizeKey)"
+          )
+        case .failure(let refusal): omit(item.file, "\(item.path).\(key)", called + "\(key) \(refusal)")
+        }
+      }
       // An entry naming no project found leaves a library tool's projects as they are, as
       // one of `materials_used` or `tools_used` leaves a project's (the project may come
       // later); a new tool gets the projects that are found.
@@ -138,14 +162,7 @@ extension WEFTPlanner {
           incomplete = true
         }
       }
-      if let base {
-        if incomplete { tool.projectIDs = base.projectIDs }
-        keepAbsent(&tool, base, item)
-      }
-      // No name, brand or model given or kept: named by its size (given or kept) and kind.
-      if tool.name.isEmpty {
-        tool.name = [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
-      }
+      if let base, incomplete { tool.projectIDs = base.projectIDs }
       rules(
         tool.ruleViolations(), item,
         fields: [
@@ -254,7 +271,7 @@ extension WEFTPlanner {
   }
 
   /// A tool's size: `metric_size_mm`, else `us_size` (a US needle) or `hook_size` (a hook's
-  /// name), read by `NeedleSize`; `nil` (a problem when given and not a size). A cable's
+  /// name), read by `namedSizes`; `nil` (a problem when given and not a size). A cable's
   /// size is not kept. With the key of the field that gave the size (`metric_size_mm` when
   /// none did). `kept`, the size of the library tool the item updates, is taken though an
   /// older yarn stored it under the smallest size, as the store keeps it: a file exported
@@ -262,16 +279,8 @@ extension WEFTPlanner {
   private mutating func toolSize(
     _ weft: WEFT.Tool, kind: ToolKind, _ item: WEFTItem, kept: NeedleSize?
   ) -> (NeedleSize?, String) {
-    if kind == .cable {
-      // A cable has no size (`Tool.ruleViolations`): one given is not kept.
-      for (value, key) in [
-        (weft.metricSizeMm.map { "\($0)" }, "metric_size_mm"), (weft.usSize, "us_size"),
-        (weft.hookSize, "hook_size"),
-      ] where value != nil {
-        omit(item.file, "\(item.path).\(key)", "a cable has no size")
-      }
-      return (nil, "metric_size_mm")
-    }
+    // A cable has no size (`Tool.ruleViolations`): one given is said not kept by the caller.
+    guard kind != .cable else { return (nil, "metric_size_mm") }
     if let millimetres = weft.metricSizeMm {
       if let kept, NeedleSize(millimetres: millimetres) == kept { return (kept, "metric_size_mm") }
       // The rule of a size typed (`Rules.needleSize`), in its words.
@@ -281,35 +290,53 @@ extension WEFTPlanner {
       }
       return (NeedleSize(millimetres: millimetres), "metric_size_mm")
     }
-    for (key, text, spelled, _) in WEFTPlanner.namedSizes(weft) {
-      do {
-        return (try NeedleSize(parsing: spelled), key)
-      } catch {
-        // Quoted as the file gives it ("99", not the "US 99" it was read as).
-        let words = "\(error)".replacing("\"\(spelled)\"", with: "\"\(text)\"")
-        problem(item.file, "\(item.path).\(key)", words)
-        return (nil, key)
-      }
+    guard let (key, _, read, _) = WEFTPlanner.namedSizes(weft).first else { return (nil, "metric_size_mm") }
+    switch read {
+    case .success(let size): return (size, key)
+    case .failure(let refusal):
+      problem(item.file, "\(item.path).\(key)", "\(refusal)")
+      return (nil, key)
     }
-    return (nil, "metric_size_mm")
   }
 
-  /// The size names a tool gives, in the order a size is taken from them: `us_size` (a US
-  /// needle size), then `hook_size` (a hook's name); each with its text as `NeedleSize(parsing:)`
-  /// reads it (`US 8`, `H-8`) and the names its size is shown with. A `hook_size` that is a
-  /// name of the hook table as it is, the name yarn writes, is that row's millimetres: the
-  /// table names 4.5 mm `7`, a number alone, which `NeedleSize(parsing:)` refuses for its
-  /// missing unit.
+  /// The size names a tool gives, in the order a size is taken from them: `us_size`, then
+  /// `hook_size`; each with its reading, the one whether it is taken or beside the size
+  /// taken, and the names its size is shown with. `us_size` is a US needle size, read as
+  /// `NeedleSize(parsing:)` reads `US` and it (`8`, `10½`; `US 8` as it is); `hook_size` a
+  /// hook's name, read by `NeedleSize(hookName:)` (`H-8`, `US H-8`, `H`, `steel 7`, and the
+  /// table's `7`, as export writes 4.5 mm). A refusal quotes the text as the file gives it
+  /// (`"99" is not a US needle size`, not the `US 99` read).
   private static func namedSizes(
     _ weft: WEFT.Tool
-  ) -> [(key: String, text: String, spelled: String, names: NeedleSize.Names)] {
-    var named: [(key: String, text: String, spelled: String, names: NeedleSize.Names)] = []
-    if let us = weft.usSize { named.append(("us_size", us, "US \(us)", .needle)) }
-    if let hook = weft.hookSize {
-      let row = NeedleSize.hooks.first { $0.us == hook }.flatMap { NeedleSize(millimetres: $0.mm) }
-      named.append(("hook_size", hook, row?.millimetreText ?? hook, .hook))
+  ) -> [(key: String, text: String, read: Result<NeedleSize, NeedleSizeParseError>, names: NeedleSize.Names)]
+  {
+    func named(
+      _ key: String, _ text: String?, _ names: NeedleSize.Names,
+      _ read: (String) throws(NeedleSizeParseError) -> NeedleSize
+    ) -> (String, String, Result<NeedleSize, NeedleSizeParseError>, NeedleSize.Names)? {
+      text.map { text in
+        let quoted = LineText.visible(text)
+        return (
+          key, text,
+          Result { () throws(NeedleSizeParseError) in try read(text) }.mapError {
+            NeedleSizeParseError(input: quoted, problem: $0.problem)
+          }, names
+        )
+      }
     }
-    return named
+    return [
+      named("us_size", weft.usSize, .needle) { us throws(NeedleSizeParseError) in
+        try NeedleSize(parsing: us.trimmingSpaces().lowercased().hasPrefix("us") ? us : "US \(us)")
+      },
+      named("hook_size", weft.hookSize, .hook) { hook throws(NeedleSizeParseError) in
+        // A hook's name, else a size as `--size` reads it (`5mm`, `US 8`), as yarn read it
+        // before: a size that says its millimetres is not refused; what neither reads is
+        // refused in the hook table's words.
+        let name = Result { () throws(NeedleSizeParseError) in try NeedleSize(hookName: hook) }
+        if case .failure = name, let size = try? NeedleSize(parsing: hook) { return size }
+        return try name.get()
+      },
+    ].compactMap { $0 }
   }
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and

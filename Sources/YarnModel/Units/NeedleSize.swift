@@ -203,23 +203,15 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
     if let first = text.unicodeScalars.first, ("a"..."z").contains(first),
       !text.hasSuffix("mm")
     {
-      // A hook: the whole name, without its hyphen, or the letters alone.
-      let key = normalizedNumber(text).replacing("-", with: "").replacing(" ", with: "")
-      let row = NeedleSize.hooks.first { row in
-        let name = row.us.lowercased()
-        let letters = name.split(separator: "-").first.map(String.init) ?? name
-        return name.replacing("-", with: "") == key
-          || (letters.unicodeScalars.first.map { ("a"..."z").contains($0) } == true && letters == key)
-      }
-      guard let row else {
+      guard let mm = NeedleSize.hook(named: text) else {
         // A letter and perhaps a number (`Z`, `Z-20`) is meant as a hook; other words are not
         // sizes at all (`abc`).
-        let isHookLike = key.unicodeScalars.dropFirst().allSatisfy {
+        let isHookLike = NeedleSize.hookKey(text).unicodeScalars.dropFirst().allSatisfy {
           ("0"..."9").contains($0) || $0 == "½"
         }
         throw NeedleSizeParseError(input: input, problem: isHookLike ? .unknownName(.hook) : .unreadable)
       }
-      self.millimetres = row.mm
+      self.millimetres = mm
       return
     }
     // Millimetres.
@@ -254,12 +246,65 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
   }
 }
 
+extension NeedleSize {
+  /// Reads a crochet hook's name alone, as `init(parsing:)` reads a hook or steel hook, `US`
+  /// before it or not (`H-8`, `US H-8`, `H8`, `H`, `steel 7`); the hook table's `7` (4.5 mm,
+  /// a number alone, which `init(parsing:)` refuses for its missing unit) too. For a field
+  /// that holds a hook's name (a WEFT `hook_size`).
+  ///
+  /// - Throws: `NeedleSizeParseError`: a steel number the table does not have, as
+  ///   `init(parsing:)`; anything else (`5mm`, `US 8`, `Z`) as a name the hook table does not
+  ///   have, with the names it has.
+  public init(hookName input: String) throws(NeedleSizeParseError) {
+    var text = input.trimmingSpaces().lowercased()
+      .replacing("½", with: ".5").replacing(" 1/2", with: ".5")
+    if text.hasPrefix("us") { text = String(text.dropFirst(2)).trimmingSpaces() }
+    if text.hasPrefix("steel") {
+      do {
+        self = try NeedleSize(parsing: text)
+      } catch {
+        throw NeedleSizeParseError(input: input, problem: error.problem)
+      }
+      return
+    }
+    guard let mm = NeedleSize.hook(named: text) else {
+      throw NeedleSizeParseError(input: input, problem: .unknownName(.hook))
+    }
+    self.millimetres = mm
+  }
+
+  /// `text` (lower-cased, `½` as `.5`) as a hook's name is compared: `10.5` as the table's
+  /// `10½`, without hyphens and spaces.
+  fileprivate static func hookKey(_ text: String) -> String {
+    text.replacing(".5", with: "½").replacing("-", with: "").replacing(" ", with: "")
+  }
+
+  /// The millimetres of the hook `text` (lower-cased, `½` as `.5`) names: a name of the hook
+  /// table whole, without its hyphen (`h-8`, `h8`, `k-10.5`, `7`), or its letters alone (`h`,
+  /// `m/n`); `nil` for none.
+  fileprivate static func hook(named text: String) -> Double? {
+    let key = hookKey(text)
+    return NeedleSize.hooks.first { row in
+      let name = row.us.lowercased()
+      let letters = name.split(separator: "-").first.map(String.init) ?? name
+      return name.replacing("-", with: "") == key
+        || (letters.unicodeScalars.first.map { ("a"..."z").contains($0) } == true && letters == key)
+    }?.mm
+  }
+}
+
 /// Thrown by `NeedleSize(parsing:)`: the input and what is wrong with it.
 public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The text as given.
   public let input: String
   /// What is wrong.
   public let problem: Problem
+
+  /// The error of `input` for `problem`.
+  package init(input: String, problem: Problem) {
+    self.input = input
+    self.problem = problem
+  }
 
   /// A table of names.
   public enum Table: Hashable, Sendable {
