@@ -784,8 +784,12 @@ import YarnCore
 
   /// Runs yarn with `arguments`, sends `signal` after `delay` seconds if it still runs, and
   /// waits for it: its exit status, and whether the signal ended it.
+  /// Runs yarn and sends it `number` after `delay` seconds, or, with `when`, as soon as `when`
+  /// holds (polled every millisecond, for at most 10 s): a fixed delay alone can land after
+  /// the end on a loaded machine, where the test's own sleep overruns.
   static func runAndSignal(
-    _ arguments: [String], in directory: URL, signal number: Int32, after delay: Double
+    _ arguments: [String], in directory: URL, signal number: Int32, after delay: Double,
+    when condition: (() -> Bool)? = nil
   ) throws -> (status: Int32, endedBySignal: Bool) {
     guard let executable = YarnRunner.executable else { throw YarnRunner.RunnerError.noExecutable }
     let process = Process()
@@ -797,6 +801,10 @@ import YarnCore
     process.standardError = FileHandle.nullDevice
     try process.run()
     usleep(useconds_t(delay * 1_000_000))
+    if let condition {
+      let end = Date().addingTimeInterval(10)
+      while process.isRunning, !condition(), Date() < end { usleep(1_000) }
+    }
     let sent = process.isRunning && kill(process.processIdentifier, number) == 0
     process.waitUntilExit()
     return (process.terminationStatus, sent && process.terminationReason == .uncaughtSignal)
@@ -828,6 +836,22 @@ import YarnCore
         .filter { $0.hasPrefix(".") }
       #expect(hidden.isEmpty, "after \(delay) s: \(hidden)")
     }
+    // And once the archive is being written (its temporary file is there): stopped, always.
+    let target = yarn.directory.appendingPathComponent("b.zip")
+    try? FileManager.default.removeItem(at: target)
+    let writing = try Self.runAndSignal(
+      ["--library", yarn.library.path, "backup", "create", "b.zip"], in: yarn.directory,
+      signal: SIGINT, after: 0,
+      when: {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: yarn.directory.path)) ?? []
+        return names.contains { $0.hasPrefix(".") }
+      }
+    ).status
+    statuses.append(writing)
+    #expect(!FileManager.default.fileExists(atPath: target.path) || writing == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path).filter { $0.hasPrefix(".") }
+        .isEmpty)
     #expect(statuses.contains(130), "\(statuses)")
     #expect(try Self.state(of: yarn.library) == before)
 
