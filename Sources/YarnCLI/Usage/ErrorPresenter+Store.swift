@@ -265,7 +265,7 @@ extension ErrorPresenter {
       return ErrorReport(message: message, hint: hint, code: .dataError)
     case .brokenRule(.tool, _, _, let violation) where violation.field == "size":
       // A cable has no size, every other kind one (`Tool.ruleViolations`): name the option.
-      let given = violation.reason.hasPrefix("is given")
+      let given = violation == Tool.cableGivenSize
       let hint =
         switch (command.dropFirst().joined(separator: " "), given) {
         case ("tool add", true): "leave out --size for a cable"

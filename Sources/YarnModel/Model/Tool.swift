@@ -141,6 +141,10 @@ extension Rules {
 }
 
 extension Tool {
+  /// The rule a cable given a size breaks (`ruleViolations()`): `size is given; a cable has no
+  /// size`. Public so that a caller can tell it from a missing size without reading its words.
+  public static let cableGivenSize = RuleViolation(field: "size", reason: "is given; a cable has no size")
+
   /// Every rule (`Rules`) the tool breaks, in field order; empty for a valid tool: a name;
   /// a size unless it is a cable, and none for a cable; a length above 0 and at most 1000 cm; a material on one
   /// line; a count of at least 1; each project once.
@@ -149,8 +153,7 @@ extension Tool {
       Rules.name(name),
       size == nil && kind != .cable
         ? RuleViolation(field: "size", reason: "is missing; only a cable has no size") : nil,
-      size != nil && kind == .cable
-        ? RuleViolation(field: "size", reason: "is given; a cable has no size") : nil,
+      size != nil && kind == .cable ? Tool.cableGivenSize : nil,
       Rules.toolLength(lengthCentimetres),
       Rules.optionalLine(material, field: "material"),
       count >= 1 ? nil : RuleViolation(field: "count", reason: "\(count) is not at least 1"),
