@@ -43,7 +43,7 @@ import Testing
   /// RFC 9649 (WebP's RIFF header), ISO/IEC 14496-12 §4.3 (the `ftyp` box) with HEIF's brands.
   @Test func aPhotoIsToldByTheSignatureOfItsType() {
     func missing(_ bytes: [UInt8], _ mediaType: String) -> String? {
-      Attachment.missingImageSignature(bytes, mediaType: mediaType)?.format
+      Attachment.missingImageSignature(bytes, mediaType: mediaType, fileSize: bytes.count)?.format
     }
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]
     #expect(missing(png, "image/png") == nil)
@@ -69,7 +69,7 @@ import Testing
   /// length of at least 2 (B.1.1.4); fill bytes `FF` may come before the code (B.1.1.2).
   @Test func aJPEGIsItsSOIThenAMarkerSegment() {
     func missing(_ bytes: [UInt8]) -> String? {
-      Attachment.missingImageSignature(bytes, mediaType: "image/jpeg")?.format
+      Attachment.missingImageSignature(bytes, mediaType: "image/jpeg", fileSize: bytes.count)?.format
     }
     #expect(missing([0xFF, 0xD8, 0xFF]) == "JPEG")
     #expect(missing([0xFF, 0xD8, 0xFF, 0xE0]) == "JPEG")  // no length
@@ -99,7 +99,7 @@ import Testing
   /// (major brand `avif`, compatible `mif1`) named `.heic` was taken for HEIC.
   @Test func aHEICIsAHEIFFileOfAnHEVCBrand() {
     func mismatch(_ bytes: [UInt8]) -> YarnModel.Attachment.ImageSignatureMismatch? {
-      Attachment.missingImageSignature(bytes, mediaType: "image/heic")
+      Attachment.missingImageSignature(bytes, mediaType: "image/heic", fileSize: bytes.count)
     }
     // An iPhone's HEIC: a box of 24 bytes, major brand heic, minor version 0, compatible
     // brands mif1 and heic.
@@ -130,7 +130,7 @@ import Testing
     #expect(Attachment.mediaType(forFileName: "a.avif") == "image/avif")
     #expect(Attachment.mediaType(forFileName: "B.AVIF") == "image/avif")
     func mismatch(_ bytes: [UInt8]) -> YarnModel.Attachment.ImageSignatureMismatch? {
-      Attachment.missingImageSignature(bytes, mediaType: "image/avif")
+      Attachment.missingImageSignature(bytes, mediaType: "image/avif", fileSize: bytes.count)
     }
     // As libavif writes a still image and a sequence; a major brand mif1 with avif compatible.
     #expect(mismatch(ftyp("avif", ["mif1", "avif", "miaf", "MA1B"])) == nil)
@@ -143,6 +143,41 @@ import Testing
     #expect(mismatch(ftyp("isom", []) + Array("avif".utf8)) == .init("AVIF"))
     // An iPhone's HEIC named .avif is said to be HEIC.
     #expect(mismatch(ftyp("heic", ["mif1", "heic"])) == .init("AVIF", actual: "HEIC"))
+  }
+
+  /// The brands are read within the `ftyp` box alone (ISO/IEC 14496-12 §4.2, §4.3): its size
+  /// counts at least itself, its type, the major brand and the minor version (16 bytes) and
+  /// ends within the file; 0 is to the end of the file; 1, a 64-bit size after the type, is
+  /// refused. QA: a box of size 8 (ending before its major brand) and one of size 0xFFFFFFF0 in
+  /// a 32-byte file were attached as AVIF.
+  @Test func theBrandsAreReadWithinTheFTYPBox() {
+    func mismatch(_ bytes: [UInt8], _ mediaType: String, fileSize: Int? = nil) -> String? {
+      Attachment.missingImageSignature(bytes, mediaType: mediaType, fileSize: fileSize ?? bytes.count)?.format
+    }
+    let minor: [UInt8] = [0, 0, 0, 0]
+    // 16 bytes, the box's size 8: no major brand in the box.
+    #expect(mismatch([0, 0, 0, 8] + Array("ftypavif".utf8) + minor, "image/avif") == "AVIF")
+    #expect(mismatch([0, 0, 0, 8] + Array("ftypheic".utf8) + minor, "image/heic") == "HEIC")
+    #expect(mismatch([0, 0, 0, 15] + Array("ftypavif".utf8) + minor, "image/avif") == "AVIF")
+    // 32 bytes, the box's size 0xFFFFFFF0: past the file's end, whether the file is 32 bytes
+    // or longer than the window.
+    let huge = [0xFF, 0xFF, 0xFF, 0xF0] + Array("ftypavif".utf8) + minor + Array("mif1avifmiafMA1B".utf8)
+    #expect(mismatch(huge, "image/avif") == "AVIF")
+    #expect(mismatch(huge, "image/avif", fileSize: 1_000) == "AVIF")
+    // Size 1: a 64-bit size (here 24) before the brands, refused.
+    let large = [0, 0, 0, 1] + Array("ftyp".utf8) + [0, 0, 0, 0, 0, 0, 0, 24] + Array("avif".utf8) + minor
+    #expect(mismatch(large, "image/avif") == "AVIF")
+    // Size 0: the box runs to the end of the file, 20 bytes here, 12 too few.
+    #expect(
+      mismatch([0, 0, 0, 0] + Array("ftypmif1".utf8) + minor + Array("avif".utf8), "image/avif") == nil)
+    #expect(mismatch([0, 0, 0, 0] + Array("ftypavif".utf8), "image/avif") == "AVIF")
+    // Exactly 16 (no compatible brands) is a box; one of 24 bytes in a 23-byte file is not.
+    #expect(mismatch([0, 0, 0, 16] + Array("ftypavif".utf8) + minor, "image/avif") == nil)
+    #expect(mismatch(Array(ftyp("mif1", ["avif", "miaf"]).prefix(23)), "image/avif") == "AVIF")
+    // A box of 80 bytes (16 compatible brands) in a file of 80 or more: its first 64 are read.
+    let long = ftyp("mif1", ["miaf", "avif"] + Array(repeating: "iso8", count: 14))
+    #expect(mismatch(Array(long.prefix(64)), "image/avif", fileSize: 80) == nil)
+    #expect(mismatch(Array(long.prefix(64)), "image/avif", fileSize: 79) == "AVIF")
   }
 
   @Test func importIsContentAddressedAndDeduplicated() throws {

@@ -1800,6 +1800,34 @@ import Testing
       ])
   }
 
+  /// An item that updates a library tool with `category` and `tool_type` blank or null gives
+  /// no kind, as one that leaves them out: it keeps the library tool's kind and takes the rest
+  /// (docs/WEFT.md; QA: it was not kept, "a tool without a category or tool_type").
+  @Test func aBlankOrNullKindOfAnUpdateKeepsTheLibraryToolsKind() throws {
+    let red = Tool(id: "t-red", name: "Addi 5", kind: .circular, size: NeedleSize(millimetres: 5))
+    let kinds = [
+      #""category": "", "tool_type": """#, #""category": null, "tool_type": null"#, #""category": """#,
+      #""tool_type": """#, #""category": " ", "tool_type": null"#, "",
+    ]
+    for kind in kinds {
+      let store = try LibraryStore.inMemory()
+      try store.insert(red)
+      let fields = kind.isEmpty ? "" : kind + ", "
+      let plan = try Self.importing(
+        [
+          Self.source(
+            "u.weft",
+            #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-red", \#(fields)"us_size": "US 9"}]}"#
+          )
+        ], into: store)
+      #expect(plan.problems.isEmpty && plan.omissions.isEmpty, "\(kind): \(plan.problems) \(plan.omissions)")
+      // US 9 is 5.5 mm (docs/UNITS.md).
+      #expect(plan.changes.map(\.changes) == [["Size 5 mm (US 8) → 5.5 mm (US 9)"]], "\(kind)")
+      #expect(try store.tool(id: "t-red")?.kind == .circular, "\(kind)")
+      #expect(try store.tool(id: "t-red")?.size == NeedleSize(millimetres: 5.5), "\(kind)")
+    }
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

@@ -670,18 +670,25 @@ struct StashDetach: ParsableCommand {
 /// Checks on files named on the command line.
 enum InputFile {
   /// Refuses a photo whose first bytes are not those of the image type its name's extension
-  /// names (`Attachment.missingImageSignature(_:mediaType:)`): a text or a web page saved as
-  /// `x.png`. Other extensions are not checked (`Attachment.mediaType(forFileName:)`).
+  /// names (`Attachment.missingImageSignature(_:mediaType:fileSize:)`): a text or a web page
+  /// saved as `x.png`. Other extensions are not checked (`Attachment.mediaType(forFileName:)`).
   ///
   /// - Parameters:
   ///   - url: the photo, an existing regular file.
   ///   - file: the path as given, for the message.
   /// - Throws: `CLIError.invalidData` (65) naming the file and the type; what `firstBytes`
-  ///   throws.
+  ///   throws; `CLIError.inputUnusable` when its size cannot be read.
   static func checkPhoto(_ url: URL, named file: String) throws(CLIError) {
     let bytes = try firstBytes(url, count: Attachment.imageSignatureWindow)
+    var status = stat()
+    guard stat(url.path, &status) == 0 else {
+      throw .inputUnusable(path: url.path, reason: POSIX.errnoText())
+    }
     let mediaType = Attachment.mediaType(forFileName: url.lastPathComponent)
-    guard let mismatch = Attachment.missingImageSignature(bytes, mediaType: mediaType) else { return }
+    guard
+      let mismatch = Attachment.missingImageSignature(
+        bytes, mediaType: mediaType, fileSize: Int(status.st_size))
+    else { return }
     // `an AVIF`, `a HEIC`, `a PNG`: the names are said as words or letters, AVIF alone with
     // a vowel first.
     func a(_ format: String) -> String { (format == "AVIF" ? "an " : "a ") + format }

@@ -54,10 +54,11 @@ extension WEFTPlanner {
         !LineText.isBlankLine($0)
       }
       let ownName = weft.name.map { !LineText.isBlankLine($0.trimmingSpaces()) } ?? false
-      // A kind the item leaves out (neither `tool_type` nor `category`) is the library tool's.
+      // A kind the item does not give (neither `tool_type` nor `category`, each absent, null or
+      // blank: a tool always has a kind) is the library tool's.
       // Category `needle` alone is a knitting needle (the category of the needle types,
       // 05-tool/tool.schema.json) of a type it does not say: a library needle keeps its kind.
-      let givesKind = ["tool_type", "category"].contains { WEFTPlanner.gives(item.value, $0) }
+      let givesKind = weft.toolType != nil || weft.category != nil
       let needleOfNoType = weft.category?.lowercased() == "needle" && weft.toolType == nil
       let keptKind = base.flatMap { !givesKind || (needleOfNoType && !$0.kind.isHook) ? $0.kind : nil }
       guard let kind = WEFTPlanner.kind(of: weft) ?? keptKind else {

@@ -48,8 +48,8 @@ public struct Attachment: Codable, Hashable, Sendable {
     return false
   }
 
-  /// How many of a file's first bytes `missingImageSignature(_:mediaType:)` looks at: 64,
-  /// enough for every signature, a JPEG's first marker and a HEIF file's first brands.
+  /// How many of a file's first bytes `missingImageSignature(_:mediaType:fileSize:)` looks at:
+  /// 64, enough for every signature, a JPEG's first marker and a HEIF file's first brands.
   package static let imageSignatureWindow = 64
 
   /// What a photo's first bytes lack: the image `format` its name says (`PNG`, `JPEG`,
@@ -68,11 +68,11 @@ public struct Attachment: Codable, Hashable, Sendable {
     }
   }
 
-  /// What `bytes`, the first bytes of a file (up to `imageSignatureWindow` are looked at), lack
-  /// to begin as the image type `mediaType` names (one of those `mediaType(forFileName:)`
-  /// gives for a photo's extension): what tells a photo from a text or a web page saved under
-  /// an image's name. `nil` when they begin so, or when `mediaType` is no image format (nothing
-  /// to check). The rules, from the formats' specifications:
+  /// What `bytes`, the first bytes of a file of `fileSize` bytes (up to `imageSignatureWindow`
+  /// are looked at), lack to begin as the image type `mediaType` names (one of those
+  /// `mediaType(forFileName:)` gives for a photo's extension): what tells a photo from a text
+  /// or a web page saved under an image's name. `nil` when they begin so, or when `mediaType`
+  /// is no image format (nothing to check). The rules, from the formats' specifications:
   ///
   /// - PNG: `89 50 4E 47 0D 0A 1A 0A` (PNG, ISO/IEC 15948 and W3C, §5.2 "PNG signature").
   /// - JPEG: the SOI marker `FF D8`, then the marker of a segment that may follow it (ITU-T
@@ -84,7 +84,8 @@ public struct Attachment: Codable, Hashable, Sendable {
   /// - GIF: `GIF87a` or `GIF89a` (GIF89a, §17 "Header"; GIF87a alike).
   /// - WebP: `RIFF`, the 4 bytes of the file's size, then `WEBP` (RFC 9649, "RIFF Header").
   /// - HEIC: the `ftyp` box first (ISO/IEC 14496-12, §4.3 "File Type Box"): 4 bytes of size,
-  ///   `ftyp`, the major brand, 4 bytes of minor version, then the compatible brands; one of
+  ///   `ftyp`, the major brand, 4 bytes of minor version, then the compatible brands to the
+  ///   box's end (its size at least 16, within the file; 0, to the end of the file); one of
   ///   the brands is one ISO/IEC 23008-12 gives HEVC-coded files: `heic`, `heix`, `heim`,
   ///   `heis` (images: the brands of `image/heic` in its IANA registration) or `hevc`, `hevx`,
   ///   `hevm`, `hevs` (image sequences: `image/heic-sequence`). Its `mif1` and `msf1` (a HEIF
@@ -94,7 +95,9 @@ public struct Attachment: Codable, Hashable, Sendable {
   ///   File Format, AOMedia: "Image and image collection brand", "Image sequence brand"; an
   ///   AVIF file lists one of them). One whose brands are HEVC's and none of AVIF's is said
   ///   to be HEIC.
-  package static func missingImageSignature(_ bytes: [UInt8], mediaType: String) -> ImageSignatureMismatch? {
+  package static func missingImageSignature(
+    _ bytes: [UInt8], mediaType: String, fileSize: Int
+  ) -> ImageSignatureMismatch? {
     let bytes = Array(bytes.prefix(imageSignatureWindow))
     func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
       bytes.count >= offset + signature.count
@@ -120,13 +123,17 @@ public struct Attachment: Codable, Hashable, Sendable {
         ? nil : ImageSignatureMismatch("WebP")
     case "image/heic", "image/avif":
       let (format, other) = mediaType == "image/heic" ? ("HEIC", "AVIF") : ("AVIF", "HEIC")
-      guard starts(Array("ftyp".utf8), at: 4) else { return ImageSignatureMismatch(format) }
-      // The box's size, big-endian; 0 (to the end of the file) or 1 (a 64-bit size after the
-      // type) leaves the window as the bound.
-      let size = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-      let end = size >= 16 ? min(size, bytes.count) : bytes.count
-      // The major brand at 8, the compatible ones from 16 to the box's end.
-      let brands = stride(from: 8, to: end - 3, by: 4).filter { $0 != 12 }.map {
+      // The box's size, big-endian (§4.2): 0 is to the end of the file, taken so; 1 is a
+      // 64-bit size after the type, which puts the major brand at 16: refused, as no `ftyp`
+      // box needs it. The box holds at least its size, type, major brand and minor version
+      // (16 bytes) and ends within the file.
+      let stated = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+      let size = stated == 0 ? fileSize : stated
+      guard starts(Array("ftyp".utf8), at: 4), size >= 16, size <= fileSize else {
+        return ImageSignatureMismatch(format)
+      }
+      // The major brand at 8, the compatible ones from 16 to the box's end (within the window).
+      let brands = stride(from: 8, to: min(size, bytes.count) - 3, by: 4).filter { $0 != 12 }.map {
         String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)
       }
       let codings: [String: Set<String>] = [
