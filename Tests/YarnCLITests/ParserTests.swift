@@ -301,6 +301,14 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.nearest(to: "--weigth", in: options) == "--weight")
     // The start of two is no answer by itself; a dash alone says nothing.
     #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
+    // QA: a typo in the start of a name was offered nothing: the start of each candidate of
+    // as many characters counts too, by the same limit, when one alone is nearest.
+    #expect(EditDistance.nearest(to: "cacsade", in: ["malabrigo rios", "cascade 220"]) == "cascade 220")
+    #expect(EditDistance.nearest(to: "cacsade", in: ["cascade 220", "cascade heritage"]) == nil)
+    #expect(EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == "malabrigo rios")
+    #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]) == nil)
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == "rios")
+    #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]) == nil)
     // QA: the start of two or more offers them all, in their order.
     let add = ["--brand", "--colorway", "--color-family", "--status", "--stashed", "--stored-in"]
     #expect(EditDistance.suggestions(for: "--col", in: add) == ["--colorway", "--color-family"])
