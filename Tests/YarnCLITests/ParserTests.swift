@@ -199,6 +199,21 @@ private func usageError(_ arguments: [String]) -> CLIError? {
       usageError(["thing", "add", "x", "--version=yes"])
         == .flagWithValue(command: ["tool", "thing", "add"], option: "--version"))
     #expect(usageError(["--version="]) == .flagWithValue(command: ["tool"], option: "--version"))
+    // QA: `-h=1`, `-q=1` were unknown options: a short flag given a value with `=` is told it
+    // takes none, named as typed; `-o=FILE`, which getopt(3) reads as the value `=FILE`, is
+    // refused for `-o FILE` or `--output=FILE`.
+    #expect(usageError(["-h=1"]) == .flagWithValue(command: ["tool"], option: "-h"))
+    #expect(usageError(["-h="]) == .flagWithValue(command: ["tool"], option: "-h"))
+    #expect(
+      usageError(["thing", "list", "-q=1"])
+        == .flagWithValue(command: ["tool", "thing", "list"], option: "-q"))
+    #expect(
+      usageError(["thing", "add", "x", "-o=out.csv"])
+        == .shortOptionWithEquals(
+          command: ["tool", "thing", "add"], option: "-o", long: "--output", placeholder: "FILE"))
+    #expect(
+      usageError(["thing", "list", "-o=out.csv"])
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-o=out.csv", suggestions: []))
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
