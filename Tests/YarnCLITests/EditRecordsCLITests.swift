@@ -351,6 +351,16 @@ import YarnCore
     #expect(typo.stderr.hasPrefix("error: no yarn matches 'Malabrgo Rios'; did you mean 'Malabrigo Rios'?\n"))
     let far = try yarn.run(["stash", "show", "Cascade"])
     #expect(far.stderr.hasPrefix("error: no yarn matches 'Cascade'\n"))
+    // QA: a typo in the start of a name was offered nothing; the name it begins is offered.
+    let start = try yarn.run(["stash", "show", "Malabirgo R"])
+    #expect(start.status == 65)
+    #expect(start.stderr.hasPrefix("error: no yarn matches 'Malabirgo R'; did you mean 'Malabrigo Rios'?\n"))
+    #expect(
+      try yarn.run(["project", "show", "Leo's Dnio"]).stderr.hasPrefix(
+        "error: no project matches 'Leo's Dnio'; did you mean 'Leo's Dino Hat'?\n"))
+    // The start of both Malabrigos: no guess.
+    #expect(
+      try yarn.run(["stash", "show", "Malabirgo"]).stderr.hasPrefix("error: no yarn matches 'Malabirgo'\n"))
 
     // `2 skeins` unquoted is one amount; 2 skeins of 100 g are 200 g.
     #expect(

@@ -188,6 +188,17 @@ import Testing
       valued.stderr
         == "error: option '--help' takes no value\nusage: yarn stash list [<options>]\nhint: see 'yarn stash list --help'\n"
     )
+    // QA: `-h=1` was an unknown option `-h=1`; `-o=FILE` is refused, not read as `=FILE`.
+    #expect(
+      try yarn.run(["-h=1"]).stderr
+        == "error: option '-h' takes no value\nusage: yarn <subcommand>\nhint: see 'yarn --help'\n")
+    let output = try yarn.run(["stash", "export", "-o=stash.csv"])
+    #expect(output.status == 64)
+    #expect(
+      output.stderr
+        == "error: option '-o' takes its value as the next word, not after '='\n"
+        + "usage: yarn stash export [<options>]\n"
+        + "hint: write '-o FILE' or '--output=FILE' (see 'yarn stash export --help')\n")
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 

@@ -199,6 +199,21 @@ private func usageError(_ arguments: [String]) -> CLIError? {
       usageError(["thing", "add", "x", "--version=yes"])
         == .flagWithValue(command: ["tool", "thing", "add"], option: "--version"))
     #expect(usageError(["--version="]) == .flagWithValue(command: ["tool"], option: "--version"))
+    // QA: `-h=1`, `-q=1` were unknown options: a short flag given a value with `=` is told it
+    // takes none, named as typed; `-o=FILE`, which getopt(3) reads as the value `=FILE`, is
+    // refused for `-o FILE` or `--output=FILE`.
+    #expect(usageError(["-h=1"]) == .flagWithValue(command: ["tool"], option: "-h"))
+    #expect(usageError(["-h="]) == .flagWithValue(command: ["tool"], option: "-h"))
+    #expect(
+      usageError(["thing", "list", "-q=1"])
+        == .flagWithValue(command: ["tool", "thing", "list"], option: "-q"))
+    #expect(
+      usageError(["thing", "add", "x", "-o=out.csv"])
+        == .shortOptionWithEquals(
+          command: ["tool", "thing", "add"], option: "-o", long: "--output", placeholder: "FILE"))
+    #expect(
+      usageError(["thing", "list", "-o=out.csv"])
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-o=out.csv", suggestions: []))
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
@@ -301,6 +316,14 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.nearest(to: "--weigth", in: options) == "--weight")
     // The start of two is no answer by itself; a dash alone says nothing.
     #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
+    // QA: a typo in the start of a name was offered nothing: the start of each candidate of
+    // as many characters counts too, by the same limit, when one alone is nearest.
+    #expect(EditDistance.nearest(to: "cacsade", in: ["malabrigo rios", "cascade 220"]) == "cascade 220")
+    #expect(EditDistance.nearest(to: "cacsade", in: ["cascade 220", "cascade heritage"]) == nil)
+    #expect(EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == "malabrigo rios")
+    #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]) == nil)
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == "rios")
+    #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]) == nil)
     // QA: the start of two or more offers them all, in their order.
     let add = ["--brand", "--colorway", "--color-family", "--status", "--stashed", "--stored-in"]
     #expect(EditDistance.suggestions(for: "--col", in: add) == ["--colorway", "--color-family"])

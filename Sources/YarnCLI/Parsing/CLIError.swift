@@ -21,6 +21,10 @@ enum CLIError: Error, Equatable {
   case missingValue(command: [String], option: String)
   /// Thrown when a flag is given a value (`--force=yes`).
   case flagWithValue(command: [String], option: String)
+  /// Thrown when a short option that takes a value is written with `=` (`-o=FILE`, which
+  /// getopt(3) would read as the value `=FILE`): `option` is `-o`, `long` `--output`,
+  /// `placeholder` `FILE`.
+  case shortOptionWithEquals(command: [String], option: String, long: String, placeholder: String)
   /// Thrown when an option or argument value cannot be read: `name` is `--quantity` or
   /// `<amount>`, `reason` says why in lower case.
   case badValue(command: [String], name: String, value: String, reason: String)
@@ -75,7 +79,7 @@ enum CLIError: Error, Equatable {
   var isUsageError: Bool {
     switch self {
     case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
-      .flagWithValue,
+      .flagWithValue, .shortOptionWithEquals,
       .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne, .needsOneOf,
       .optionDoesNotApply, .conflictingOptions:
       true
@@ -89,7 +93,8 @@ enum CLIError: Error, Equatable {
     case .unknownCommand(let command, _, _), .commandAfterTerminator(let command, _),
       .missingSubcommand(let command),
       .unknownOption(let command, _, _), .missingValue(let command, _),
-      .flagWithValue(let command, _), .badValue(let command, _, _, _),
+      .flagWithValue(let command, _), .shortOptionWithEquals(let command, _, _, _),
+      .badValue(let command, _, _, _),
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
       .needsExactlyOne(let command, _), .needsOneOf(let command, _),

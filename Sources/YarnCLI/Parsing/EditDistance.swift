@@ -31,7 +31,9 @@ enum EditDistance {
   /// The candidate nearest to `word`, when it is near enough to be a likely typo: at most
   /// 2 edits, or a third of the word's length for longer words. Ties go to the first. A word
   /// that begins exactly one candidate (`--net-weight` of `--net-weight-per-skein`) is taken
-  /// as that one's start, however far it is.
+  /// as that one's start, however far it is. Else, for a word of 3 characters or more, the
+  /// candidate whose start of as many characters is nearest to it by the same limit, when
+  /// only one is (`cacsade` of `cascade 220`; of `cascade 220` and `cascade heritage`, none).
   static func nearest(to word: String, in candidates: [String]) -> String? {
     let extended = candidates.filter { $0.hasPrefix(word) }
     if extended.count == 1, word.drop(while: { $0 == "-" }).count >= 2 { return extended[0] }
@@ -40,9 +42,17 @@ enum EditDistance {
       let d = distance(word, candidate)
       if best == nil || d < (best?.distance ?? Int.max) { best = (candidate, d) }
     }
-    guard let best else { return nil }
-    let limit = max(2, word.unicodeScalars.count / 3)
-    return best.distance <= limit ? best.name : nil
+    let length = word.unicodeScalars.count
+    let limit = max(2, length / 3)
+    if let best, best.distance <= limit { return best.name }
+    guard length >= 3 else { return nil }
+    let starts = candidates.map { candidate in
+      distance(word, String(String.UnicodeScalarView(candidate.unicodeScalars.prefix(length))))
+    }
+    guard let nearest = starts.min(), nearest <= limit, let index = starts.firstIndex(of: nearest),
+      starts.lastIndex(of: nearest) == index
+    else { return nil }
+    return candidates[index]
   }
 
   /// What "did you mean" offers for an unknown option `word`: every candidate it begins, in

@@ -12,10 +12,10 @@ enum ParseResult {
 /// line is read before anything runs.
 ///
 /// Grammar: words select subcommands of groups (`yarn stash add`); `--name value` and
-/// `--name=value` give option values; `-x value` for a short name; flags take no value; an
-/// optional number (`--year`, `--year 2025`) takes the next word when it starts with a digit
-/// or the command takes no positional argument; other
-/// words are positional arguments; after `--` every word is positional. The global options
+/// `--name=value` give option values; `-x value` for a short name (`-x=value` is refused);
+/// flags take no value; an optional number (`--year`, `--year 2025`) takes the next word when
+/// it starts with a digit or the command takes no positional argument; other words are
+/// positional arguments; after `--` every word is positional. The global options
 /// (`GlobalOptions.specs`) are accepted by every command, anywhere on the line. `--help`/`-h`
 /// and `--version` before any `--` win over everything else, even over errors.
 struct CommandParser {
@@ -219,6 +219,21 @@ struct CommandParser {
       if !names.contains("--version") { names.append("--version") }
       if inline != nil, names.contains(given) {
         throw .flagWithValue(command: values.command, option: given)
+      }
+      // A short option written with `=` (`-h=1`, `-o=FILE`): a flag is told it takes no value,
+      // as `--help=1` is; a value is refused, not read as `=FILE` as getopt(3) reads it.
+      if !word.hasPrefix("--"), let equals = word.firstIndex(of: "="),
+        word.distance(from: word.startIndex, to: equals) == 2,
+        let short = CommandTree.options(of: path).first(where: { $0.short == word.dropFirst().first })
+      {
+        let typed = String(word[..<equals])
+        switch short.kind {
+        case .flag: throw .flagWithValue(command: values.command, option: typed)
+        case .value(let placeholder), .optionalNumber(let placeholder):
+          throw .shortOptionWithEquals(
+            command: values.command, option: typed, long: "--\(short.name)",
+            placeholder: placeholder.uppercased())
+        }
       }
       throw .unknownOption(
         command: values.command, given: given,

@@ -131,6 +131,9 @@ enum ErrorPresenter {
       report.message = "option '\(option)' needs a value"
     case .flagWithValue(_, let option):
       report.message = "option '\(option)' takes no value"
+    case .shortOptionWithEquals(_, let option, let long, let placeholder):
+      report.message = "option '\(option)' takes its value as the next word, not after '='"
+      report.hint = withHint("write '\(option) \(placeholder)' or '\(long)=\(placeholder)'")
     case .badValue(_, let name, let value, let reason):
       report.message = "bad value '\(value)' for \(name): \(reason)"
     case .missingOption(_, let option):
