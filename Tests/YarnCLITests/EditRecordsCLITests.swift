@@ -358,15 +358,59 @@ import YarnCore
     #expect(
       try yarn.run(["project", "show", "Leo's Dnio"]).stderr.hasPrefix(
         "error: no project matches 'Leo's Dnio'; did you mean 'Leo's Dino Hat'?\n"))
-    // The start of both Malabrigos: no guess.
+    // The start of both Malabrigos, equally near: both, in the order added.
     #expect(
-      try yarn.run(["stash", "show", "Malabirgo"]).stderr.hasPrefix("error: no yarn matches 'Malabirgo'\n"))
+      try yarn.run(["stash", "show", "Malabirgo"]).stderr.hasPrefix(
+        "error: no yarn matches 'Malabirgo'; did you mean one of 'Malabrigo Rios', 'Malabrigo Arroyo'?\n"))
 
     // `2 skeins` unquoted is one amount; 2 skeins of 100 g are 200 g.
     #expect(
       try yarn.ok(["convert", "2", "skeins", "--to", "g", "--yarn", "malabrigo ri"]).stdout == "200 g\n")
     #expect(
       try yarn.ok(["convert", "2 skeins", "--to", "g", "--net-weight-per-skein", "100g"]).stdout == "200 g\n")
+  }
+
+  /// QA: a short reference was offered a name with nothing in common (`Cs`: `Ab`), one of two
+  /// equally near names was picked (`Wook`: `Wool`, not `Wood`), and a whole name two edits
+  /// away beat a name whose start is one edit away (`Rois`: `Rio`, not `Rios Deluxe`). Near is
+  /// at most one edit per three characters typed (at least 1), the nearest of whole names and
+  /// starts, all of them when several are equally near.
+  @Test func suggestionsAreNearEnoughAndTiesAreListed() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for name in ["Wool", "Wood", "Ab"] { try yarn.ok(["stash", "add", name, "-q"]) }
+    for short in ["Z", "Q", "7", "Zz", "Cs", "2a5b"] {
+      let result = try yarn.run(["stash", "show", short])
+      #expect(result.status == 65)
+      #expect(result.stderr.hasPrefix("error: no yarn matches '\(short)'\n"), "\(result.stderr)")
+    }
+    #expect(
+      try yarn.run(["stash", "show", "Wook"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wook'; did you mean one of 'Wool', 'Wood'?\n"))
+    #expect(
+      try yarn.run(["stash", "show", "Wolo"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wolo'; did you mean 'Wool'?\n"))
+    try yarn.ok(["stash", "add", "Rio", "-q"])
+    try yarn.ok(["stash", "add", "Rios Deluxe", "-q"])
+    #expect(
+      try yarn.run(["stash", "show", "Rois"]).stderr.hasPrefix(
+        "error: no yarn matches 'Rois'; did you mean 'Rios Deluxe'?\n"))
+    try yarn.ok(["stash", "add", "Cascade 220", "-q"])
+    #expect(
+      try yarn.run(["stash", "show", "Cacsade"]).stderr.hasPrefix(
+        "error: no yarn matches 'Cacsade'; did you mean 'Cascade 220'?\n"))
+    // Photo names alike.
+    for name in ["late60.jpg", "late64.jpg"] {
+      try yarn.ok(["stash", "attach", "Ab", try yarn.file(name, YarnRunner.jpeg(name)).path, "-q"])
+    }
+    let photo = try yarn.run(["stash", "detach", "Ab", "late6.jpg"])
+    #expect(photo.status == 65)
+    #expect(
+      photo.stderr.hasPrefix(
+        "error: no photo matches 'late6.jpg'; did you mean one of 'late60.jpg', 'late64.jpg'?\n"),
+      "\(photo.stderr)")
+    // Unknown commands alike: `s` begins `stash` and `summary`.
+    #expect(try yarn.run(["s"]).stderr.contains("hint: did you mean one of 'stash', 'summary'?"))
   }
 
   /// `stash show`, `convert --yarn` and `project show` look an item up in the store (by its

@@ -174,10 +174,10 @@ private func usageError(_ arguments: [String]) -> CLIError? {
   @Test func unknownCommandSuggestsNearest() {
     #expect(
       usageError(["thing", "ad"])
-        == .unknownCommand(command: ["tool", "thing"], given: "ad", suggestion: "add"))
+        == .unknownCommand(command: ["tool", "thing"], given: "ad", suggestions: ["add"]))
     #expect(
       usageError(["frobnicate"])
-        == .unknownCommand(command: ["tool"], given: "frobnicate", suggestion: nil))
+        == .unknownCommand(command: ["tool"], given: "frobnicate", suggestions: []))
   }
 
   @Test func otherUsageErrors() {
@@ -308,55 +308,83 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(EditDistance.distance("hlep", "help") == 1)
     #expect(EditDistance.distance("ca", "abc") == 3)
     #expect(EditDistance.distance("abcd", "badc") == 2)
-    #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == "list")
-    #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]) == nil)
+    #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == ["list"])
+    #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]).isEmpty)
     // QA: the start of a longer option was taken for a typo of a shorter one.
     let options = ["--weight", "--length-per-skein", "--net-weight-per-skein", "--quantity"]
-    #expect(EditDistance.nearest(to: "--net-weight", in: options) == "--net-weight-per-skein")
-    #expect(EditDistance.nearest(to: "--weigth", in: options) == "--weight")
-    // The start of two is no answer by itself; a dash alone says nothing.
-    #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]) == nil)
+    #expect(EditDistance.nearest(to: "--net-weight", in: options) == ["--net-weight-per-skein"])
+    #expect(EditDistance.nearest(to: "--weigth", in: options) == ["--weight"])
+    // Dashes alone say nothing.
+    #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]).isEmpty)
     // QA: a typo in the start of a name was offered nothing: the start of each candidate of
-    // as many characters counts too, by the same limit, when one alone is nearest.
-    #expect(EditDistance.nearest(to: "cacsade", in: ["malabrigo rios", "cascade 220"]) == "cascade 220")
-    #expect(EditDistance.nearest(to: "cacsade", in: ["cascade 220", "cascade heritage"]) == nil)
-    #expect(EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == "malabrigo rios")
-    #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]) == nil)
-    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == "rios")
-    #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]) == nil)
+    // as many characters counts too, by the same limit.
+    #expect(EditDistance.nearest(to: "cacsade", in: ["malabrigo rios", "cascade 220"]) == ["cascade 220"])
+    // QA: equally near candidates were picked from arbitrarily; all are offered, in their order.
+    #expect(
+      EditDistance.nearest(to: "cacsade", in: ["cascade 220", "cascade heritage"]) == [
+        "cascade 220", "cascade heritage",
+      ])
+    #expect(
+      EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == ["malabrigo rios"])
+    #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]).isEmpty)
+    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`.
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios", "rios malabrigo"])
+    #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]).isEmpty)
+    // QA: a short reference was rewritten whole (`cs` to `ab`, two edits of two characters).
+    // Near is at most one edit per three characters typed, at least 1, for names as for
+    // options; a start counts by edits from 3 characters typed on.
+    let stash = ["wool", "wood", "ab"]
+    for short in ["z", "q", "7", "zz", "cs", "2a5b"] {
+      #expect(EditDistance.nearest(to: short, in: stash).isEmpty, "\(short)")
+    }
+    #expect(EditDistance.nearest(to: "a", in: stash) == ["ab"])  // `ab` begins with it
+    #expect(EditDistance.nearest(to: "b", in: stash) == ["ab"])  // one edit of one
+    #expect(EditDistance.nearest(to: "abc", in: stash) == ["ab"])  // one edit of three
+    #expect(EditDistance.nearest(to: "wx", in: stash).isEmpty)  // `wo` of two: no start guess
+    #expect(EditDistance.nearest(to: "wook", in: ["wool", "wood", "ab"]) == ["wool", "wood"])
+    #expect(EditDistance.nearest(to: "wook", in: ["wood", "wool", "ab"]) == ["wood", "wool"])
+    #expect(EditDistance.nearest(to: "woo", in: ["wool", "wood"]) == ["wool", "wood"])
+    #expect(EditDistance.nearest(to: "wolo", in: stash) == ["wool"])  // a swap: one edit
+    #expect(EditDistance.nearest(to: "wook", in: ["wool", "wool", "wood"]) == ["wool", "wood"])
+    #expect(
+      EditDistance.nearest(to: "late6.avif", in: ["late60.avif", "late64.avif"]) == [
+        "late60.avif", "late64.avif",
+      ])
+    // QA: a whole name two edits away beat a start one edit away; the nearest of both wins.
+    #expect(EditDistance.nearest(to: "rois", in: ["rio", "rios deluxe"]) == ["rios deluxe"])
     // QA: the start of two or more offers them all, in their order.
     let add = ["--brand", "--colorway", "--color-family", "--status", "--stashed", "--stored-in"]
-    #expect(EditDistance.suggestions(for: "--col", in: add) == ["--colorway", "--color-family"])
-    #expect(EditDistance.suggestions(for: "--st", in: add) == ["--status", "--stashed", "--stored-in"])
-    #expect(EditDistance.suggestions(for: "--brnd", in: add) == ["--brand"])
-    #expect(EditDistance.suggestions(for: "--", in: add).isEmpty)
+    #expect(EditDistance.nearest(to: "--col", in: add) == ["--colorway", "--color-family"])
+    #expect(EditDistance.nearest(to: "--st", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.nearest(to: "--brnd", in: add) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--", in: add).isEmpty)
     // QA: one letter after `--` is the start of the options it begins too, before any guess
     // by spelling (`--c` was taken for a typo of `--to`).
-    #expect(EditDistance.suggestions(for: "--s", in: add) == ["--status", "--stashed", "--stored-in"])
-    #expect(EditDistance.suggestions(for: "--b", in: add) == ["--brand"])
-    #expect(EditDistance.suggestions(for: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
+    #expect(EditDistance.nearest(to: "--s", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.nearest(to: "--b", in: add) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
     // QA: a guess by spelling replaced all that was typed (`--x`: `--to`, `--g`: `--tag`,
     // two edits of one letter); it is at most one edit per three letters now.
-    #expect(EditDistance.suggestions(for: "--x", in: ["--from", "--to"]).isEmpty)
-    #expect(EditDistance.suggestions(for: "--g", in: ["--brand", "--tag"]).isEmpty)
-    #expect(EditDistance.suggestions(for: "--ab", in: ["--brand", "--tag"]).isEmpty)
-    #expect(EditDistance.suggestions(for: "--tg", in: ["--brand", "--tag"]) == ["--tag"])
-    #expect(EditDistance.suggestions(for: "--brnad", in: add) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--x", in: ["--from", "--to"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--g", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--ab", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--tg", in: ["--brand", "--tag"]) == ["--tag"])
+    #expect(EditDistance.nearest(to: "--brnad", in: add) == ["--brand"])
     // QA: `--forc` was offered `--sort`, two edits of four letters. A guess is at most one
     // edit per three letters typed, and at least one.
     let list = ["--status", "--search", "--sort", "--brand", "--help", "--version"]
-    #expect(EditDistance.suggestions(for: "--forc", in: list).isEmpty)
-    #expect(EditDistance.suggestions(for: "--sotr", in: list) == ["--sort"])
-    #expect(EditDistance.suggestions(for: "--hlep", in: list) == ["--help"])
-    #expect(EditDistance.suggestions(for: "--verison", in: list) == ["--version"])
-    #expect(EditDistance.suggestions(for: "--brnd", in: list) == ["--brand"])
-    #expect(EditDistance.suggestions(for: "--sttaus", in: list) == ["--status"])
-    #expect(EditDistance.suggestions(for: "--serch", in: list) == ["--search"])
-    #expect(EditDistance.suggestions(for: "--staus", in: list) == ["--status"])
-    #expect(EditDistance.suggestions(for: "--srot", in: list) == ["--sort"])
-    #expect(EditDistance.suggestions(for: "--bxnx", in: list).isEmpty)
+    #expect(EditDistance.nearest(to: "--forc", in: list).isEmpty)
+    #expect(EditDistance.nearest(to: "--sotr", in: list) == ["--sort"])
+    #expect(EditDistance.nearest(to: "--hlep", in: list) == ["--help"])
+    #expect(EditDistance.nearest(to: "--verison", in: list) == ["--version"])
+    #expect(EditDistance.nearest(to: "--brnd", in: list) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--sttaus", in: list) == ["--status"])
+    #expect(EditDistance.nearest(to: "--serch", in: list) == ["--search"])
+    #expect(EditDistance.nearest(to: "--staus", in: list) == ["--status"])
+    #expect(EditDistance.nearest(to: "--srot", in: list) == ["--sort"])
+    #expect(EditDistance.nearest(to: "--bxnx", in: list).isEmpty)
     // A word is no suggestion of itself.
-    #expect(EditDistance.suggestions(for: "--help", in: ["--json", "--help"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--help", in: ["--json", "--help"]).isEmpty)
   }
 
   /// `help` and `completions` print no JSON: `--json` is an unknown option for them, before

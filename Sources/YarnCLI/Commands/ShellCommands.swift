@@ -34,7 +34,7 @@ struct HelpCommand: ParsableCommand {
         }
         throw CLIError.unknownCommand(
           command: names, given: word,
-          suggestion: EditDistance.nearest(to: word, in: subcommands.map { $0.configuration.name }))
+          suggestions: EditDistance.nearest(to: word, in: subcommands.map { $0.configuration.name }))
       }
       path.append(next)
     }

@@ -161,7 +161,7 @@ enum ToolReferences {
   /// The tool `reference` names in `store` (`References.toolID(_:in:)`: by `Lookup.find`'s
   /// rules, found by the tools' indexes), read with its projects.
   ///
-  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  /// - Throws: `CLIError.notFound` (with the nearest names) or `.ambiguous`; `StoreError`.
   static func tool(_ reference: String, in store: LibraryStore) throws -> Tool {
     let id = try References.toolID(reference, in: store)
     guard let tool = try store.tool(id: id) else { throw StoreError.notFound(kind: .tool, id: id) }

@@ -7,15 +7,16 @@
 enum CLIError: Error, Equatable {
   // MARK: Usage errors (exit 64, EX_USAGE)
 
-  /// Thrown when a word names no subcommand of a group; `suggestion` is the nearest one.
-  case unknownCommand(command: [String], given: String, suggestion: String?)
+  /// Thrown when a word names no subcommand of a group; `suggestions` are the nearest ones
+  /// (`EditDistance.nearest(to:in:)`).
+  case unknownCommand(command: [String], given: String, suggestions: [String])
   /// Thrown when a command word comes after `--` (`yarn -- stash list`), where it is an
   /// argument.
   case commandAfterTerminator(command: [String], given: String)
   /// Thrown when a group (`yarn stash`) is given without a subcommand.
   case missingSubcommand(command: [String])
   /// Thrown when an option is not known to the command; `suggestions` are the options it
-  /// may mean (`EditDistance.suggestions(for:in:)`): all those it begins, else the nearest.
+  /// may mean (`EditDistance.nearest(to:in:)`): all those it begins, else the nearest.
   case unknownOption(command: [String], given: String, suggestions: [String])
   /// Thrown when an option that takes a value comes last with none.
   case missingValue(command: [String], option: String)
@@ -49,8 +50,8 @@ enum CLIError: Error, Equatable {
   // MARK: Other errors
 
   /// Thrown when a yarn or project reference matches nothing (exit 65). `kind` is `yarn`,
-  /// `project` or `session`; `suggestion` the nearest name, when one is near enough.
-  case notFound(kind: String, reference: String, suggestion: String? = nil)
+  /// `project` or `session`; `suggestions` the nearest names, when near enough.
+  case notFound(kind: String, reference: String, suggestions: [String] = [])
   /// Thrown when a reference matches several items (exit 64, as it is the reference that is
   /// not precise enough): `(id, name)` of each.
   case ambiguous(kind: String, reference: String, candidates: [Candidate])

@@ -28,46 +28,27 @@ enum EditDistance {
     return previous[right.count]
   }
 
-  /// The candidate nearest to `word`, when it is near enough to be a likely typo: at most
-  /// 2 edits, or a third of the word's length for longer words. Ties go to the first. A word
-  /// that begins exactly one candidate (`--net-weight` of `--net-weight-per-skein`) is taken
-  /// as that one's start, however far it is. Else, for a word of 3 characters or more, the
-  /// candidate whose start of as many characters is nearest to it by the same limit, when
-  /// only one is (`cacsade` of `cascade 220`; of `cascade 220` and `cascade heritage`, none).
-  static func nearest(to word: String, in candidates: [String]) -> String? {
-    let extended = candidates.filter { $0.hasPrefix(word) }
-    if extended.count == 1, word.drop(while: { $0 == "-" }).count >= 2 { return extended[0] }
-    var best: (name: String, distance: Int)?
-    for candidate in candidates {
-      let d = distance(word, candidate)
-      if best == nil || d < (best?.distance ?? Int.max) { best = (candidate, d) }
-    }
+  /// What "did you mean" offers for `word`, an unknown name, command or option: the
+  /// candidates nearest to it, in their order, all of them when several are equally near,
+  /// when they are near enough to be a likely typo. A candidate's distance is the fewer edits
+  /// of the whole of it and of its start of as many characters as `word` has; its start
+  /// counts when exact (`--net-weight` of `--net-weight-per-skein`; `--col` of `--colorway`
+  /// and `--color-family`) or when 3 characters or more are typed (`cacsade` of
+  /// `cascade 220`). Near enough is at most one edit per three characters typed after any
+  /// leading dashes, and at least 1 (`--brnad`, `--brnd`: `--brand`; `--forc` is no typo of
+  /// `--sort`, two edits of four letters, nor `cs` of `ab`, nor `--x` of `--to`); a word of
+  /// dashes alone gets nothing. Never `word` itself, nor a candidate twice.
+  static func nearest(to word: String, in candidates: [String]) -> [String] {
+    let typed = word.drop(while: { $0 == "-" }).unicodeScalars.count
+    guard typed > 0 else { return [] }
     let length = word.unicodeScalars.count
-    let limit = max(2, length / 3)
-    if let best, best.distance <= limit { return best.name }
-    guard length >= 3 else { return nil }
-    let starts = candidates.map { candidate in
-      distance(word, String(String.UnicodeScalarView(candidate.unicodeScalars.prefix(length))))
+    var seen: Set = [word]
+    let distances = candidates.filter { seen.insert($0).inserted }.map { candidate in
+      let whole = distance(word, candidate)
+      let start = distance(word, String(String.UnicodeScalarView(candidate.unicodeScalars.prefix(length))))
+      return (candidate, start == 0 || typed >= 3 ? min(whole, start) : whole)
     }
-    guard let nearest = starts.min(), nearest <= limit, let index = starts.firstIndex(of: nearest),
-      starts.lastIndex(of: nearest) == index
-    else { return nil }
-    return candidates[index]
-  }
-
-  /// What "did you mean" offers for an unknown option `word`: every candidate it begins, in
-  /// their order, when it has a character besides its dashes and begins one or more (`--c` of
-  /// `--chart`; `--col` of `--colorway` and `--color-family`); else `nearest(to:in:)`, if it
-  /// is at most a third as many edits as the letters typed after the dashes, and at least
-  /// 1 (`--brnd`, `--brnad`: `--brand`; `--verison`: `--version`; `--forc` is no typo of
-  /// `--sort`, two edits of four letters, nor `--x` of `--to`). Never `word` itself.
-  static func suggestions(for word: String, in candidates: [String]) -> [String] {
-    let candidates = candidates.filter { $0 != word }
-    let extended = candidates.filter { $0.hasPrefix(word) }
-    if !extended.isEmpty, word.contains(where: { $0 != "-" }) { return extended }
-    guard let guess = nearest(to: word, in: candidates),
-      distance(word, guess) <= max(1, word.drop(while: { $0 == "-" }).unicodeScalars.count / 3)
-    else { return [] }
-    return [guess]
+    guard let nearest = distances.map(\.1).min(), nearest <= max(1, typed / 3) else { return [] }
+    return distances.filter { $0.1 == nearest }.map(\.0)
   }
 }

@@ -86,7 +86,7 @@ struct CommandParser {
           let names = CommandTree.visibleSubcommands(of: command).map { $0.configuration.name }
           throw .unknownCommand(
             command: values.command, given: word,
-            suggestion: EditDistance.nearest(to: word, in: names))
+            suggestions: EditDistance.nearest(to: word, in: names))
         }
         path.append(next)
         values.command.append(next.configuration.name)
@@ -105,7 +105,7 @@ struct CommandParser {
         let names = CommandTree.visibleSubcommands(of: command).map { $0.configuration.name }
         throw .unknownCommand(
           command: values.command, given: first,
-          suggestion: EditDistance.nearest(to: first, in: names))
+          suggestions: EditDistance.nearest(to: first, in: names))
       }
       throw .missingSubcommand(command: values.command)
     }
@@ -237,7 +237,7 @@ struct CommandParser {
       }
       throw .unknownOption(
         command: values.command, given: given,
-        suggestions: EditDistance.suggestions(for: given, in: names))
+        suggestions: EditDistance.nearest(to: given, in: names))
     }
     return (spec, inline)
   }

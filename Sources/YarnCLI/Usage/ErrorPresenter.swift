@@ -105,12 +105,12 @@ enum ErrorPresenter {
       report.hint.map { "\(first) (\($0))" } ?? first
     }
     switch error {
-    case .unknownCommand(let command, let given, let suggestion):
+    case .unknownCommand(let command, let given, let suggestions):
       report.message =
         command.count == 1
         ? "unknown command '\(given)'"
         : "unknown subcommand '\(given)' of '\(command.joined(separator: " "))'"
-      if let suggestion { report.hint = withHint("did you mean '\(suggestion)'?") }
+      if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .commandAfterTerminator(let command, let given):
       report.message =
         "'\(given)' comes after '--', where it cannot name a subcommand of '\(command.joined(separator: " "))'"
@@ -123,10 +123,7 @@ enum ErrorPresenter {
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestions):
       report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
-      let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
-      if !suggestions.isEmpty {
-        report.hint = withHint("did you mean \(suggestions.count == 1 ? "" : "one of ")\(quoted)?")
-      }
+      if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
     case .flagWithValue(_, let option):
@@ -155,12 +152,12 @@ enum ErrorPresenter {
     case .conflictingOptions(_, let options, let reason):
       let quoted = options.map { "'\($0)'" }
       report.message = "give \(quoted.joined(separator: " or ")), not both: \(reason)"
-    case .notFound(let kind, let reference, let suggestion):
+    case .notFound(let kind, let reference, let suggestions):
       report.code = .dataError
       report.message =
         "no \(kind) matches '\(LineText.visible(reference))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
-        + (suggestion.map { "; did you mean '\(LineText.visible($0))'?" } ?? "")
+        + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
       report.hint =
         kind == "photo"
         ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
@@ -204,6 +201,14 @@ enum ErrorPresenter {
       report.hint = hint
     }
     return report
+  }
+
+  /// A "did you mean" of unknown names, commands and options alike: `did you mean 'x'?` for
+  /// one, `did you mean one of 'x', 'y'?` for several, in their order; nil for none.
+  static func didYouMean(_ suggestions: [String]) -> String? {
+    guard !suggestions.isEmpty else { return nil }
+    let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
+    return "did you mean \(suggestions.count == 1 ? "" : "one of ")\(quoted)?"
   }
 
   /// The command types along `names` (the root first), as far as they resolve.

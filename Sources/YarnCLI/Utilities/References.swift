@@ -10,7 +10,7 @@ enum References {
   /// the same order, so the one found and the candidates of an ambiguity are those of the
   /// whole list). Only a miss reads every name, for the nearest one to suggest.
   ///
-  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  /// - Throws: `CLIError.notFound` (with the nearest names) or `.ambiguous`; `StoreError`.
   static func yarnID(_ reference: String, in store: LibraryStore) throws -> String {
     try itemID(
       reference, kind: "yarn", exact: store.yarnName(id:), mayMatch: store.yarnNames(mayMatch:),
@@ -19,7 +19,7 @@ enum References {
 
   /// The ID of the tool `reference` names in `store`: as `yarnID(_:in:)`, for tools.
   ///
-  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  /// - Throws: `CLIError.notFound` (with the nearest names) or `.ambiguous`; `StoreError`.
   static func toolID(_ reference: String, in store: LibraryStore) throws -> String {
     try itemID(
       reference, kind: "tool", exact: store.toolName(id:), mayMatch: store.toolNames(mayMatch:),
@@ -66,7 +66,7 @@ enum References {
 
   /// The ID of the project `reference` names in `store`: as `yarnID(_:in:)`, for projects.
   ///
-  /// - Throws: `CLIError.notFound` (with the nearest name) or `.ambiguous`; `StoreError`.
+  /// - Throws: `CLIError.notFound` (with the nearest names) or `.ambiguous`; `StoreError`.
   static func projectID(_ reference: String, in store: LibraryStore) throws -> String {
     try itemID(
       reference, kind: "project", exact: store.projectName(id:),
@@ -97,13 +97,13 @@ enum References {
     } catch {
       switch error {
       case .notFound(let reference):
+        func key(_ text: String) -> String { text.trimmingSpaces().lowercased() }
+        let keys = items.map { key(name($0)) }
         throw .notFound(
           kind: kind, reference: reference,
-          suggestion: EditDistance.nearest(
-            to: reference.trimmingSpaces().lowercased(),
-            in: items.map { name($0).trimmingSpaces().lowercased() }
-          ).flatMap { nearest in items.first { name($0).trimmingSpaces().lowercased() == nearest } }
-            .map(name))
+          suggestions: EditDistance.nearest(to: key(reference), in: keys).compactMap { nearest in
+            keys.firstIndex(of: nearest).map { name(items[$0]) }
+          })
       case .ambiguous(let reference, let candidates):
         throw .ambiguous(
           kind: kind, reference: reference,
