@@ -140,6 +140,9 @@ import YarnCore
     let avif = try yarn.file(
       "a.heic", Data([0, 0, 0, 0x1C] + Array("ftypavif\0\0\0\0mif1avifmiaf\0\0\0\u{8}meta".utf8)))
     let fake = try yarn.file("fake.avif", Data("hi\n".utf8))
+    // An ftyp box of size 1, a 64-bit size (24) after its type, refused by what it is.
+    let large = try yarn.file(
+      "large.avif", Data([0, 0, 0, 1] + Array("ftyp\0\0\0\0\0\0\0\u{18}avif\0\0\0\0\0\0\0\u{8}meta".utf8)))
     for (file, message, hint) in [
       (
         stub, "is not a JPEG image: its first bytes are not those of a JPEG file",
@@ -150,6 +153,11 @@ import YarnCore
       (
         fake, "is not an AVIF image: its first bytes are not those of an AVIF file",
         "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .avif, .gif or .webp)"
+      ),
+      (
+        large,
+        "is refused as an AVIF image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
+        "a photo app writes the box with a 32-bit size; save the photo again and attach that"
       ),
     ] {
       for command in [["stash", "attach", "Rios", file.path], ["project", "attach", "Flax", file.path]] {
@@ -175,6 +183,13 @@ import YarnCore
     #expect((photos as? [[String: Any]])?.last?["mediaType"] as? String == "image/avif")
     // Its bytes under the right name, and a type yarn does not check, are attached.
     try yarn.ok(["stash", "attach", "Rios", try yarn.file("y.jpeg", YarnRunner.jpeg("abc")).path])
+    // QA: an AVIF whose ftyp box (76 bytes, major brand mif1) lists avif 15th, at bytes 72 to
+    // 75, past the 64 read, was refused; the whole box is read.
+    let late = try yarn.file(
+      "late.avif",
+      Data(
+        [0, 0, 0, 76] + Array(("ftypmif1\0\0\0\0miaf" + String(repeating: "iso8", count: 13) + "avif").utf8)))
+    try yarn.ok(["stash", "attach", "Rios", late.path])
     try yarn.ok(["project", "attach", "Flax", try yarn.file("notes.txt", Data("hello\n".utf8)).path])
   }
 

@@ -164,9 +164,15 @@ import Testing
     let huge = [0xFF, 0xFF, 0xFF, 0xF0] + Array("ftypavif".utf8) + minor + Array("mif1avifmiafMA1B".utf8)
     #expect(mismatch(huge, "image/avif") == "AVIF")
     #expect(mismatch(huge, "image/avif", fileSize: 1_000) == "AVIF")
-    // Size 1: a 64-bit size (here 24) before the brands, refused.
+    // Size 1: a 64-bit size (here 24) before the brands, refused, and said to be that.
     let large = [0, 0, 0, 1] + Array("ftyp".utf8) + [0, 0, 0, 0, 0, 0, 0, 24] + Array("avif".utf8) + minor
     #expect(mismatch(large, "image/avif") == "AVIF")
+    #expect(
+      Attachment.missingImageSignature(large, mediaType: "image/avif", fileSize: large.count)
+        == .init("AVIF", largeFTYPSize: true))
+    #expect(
+      Attachment.missingImageSignature(large, mediaType: "image/heic", fileSize: large.count)
+        == .init("HEIC", largeFTYPSize: true))
     // Size 0: the box runs to the end of the file, 20 bytes here, 12 too few.
     #expect(
       mismatch([0, 0, 0, 0] + Array("ftypmif1".utf8) + minor + Array("avif".utf8), "image/avif") == nil)
@@ -178,6 +184,21 @@ import Testing
     let long = ftyp("mif1", ["miaf", "avif"] + Array(repeating: "iso8", count: 14))
     #expect(mismatch(Array(long.prefix(64)), "image/avif", fileSize: 80) == nil)
     #expect(mismatch(Array(long.prefix(64)), "image/avif", fileSize: 79) == "AVIF")
+    // QA: a box of 76 bytes (16 + 4 × 15), major brand mif1, whose 15th compatible brand,
+    // avif or heic, is at bytes 72 to 75, past the first 64, was refused. The whole box is read.
+    let iso8 = Array(repeating: "iso8", count: 13)
+    #expect(mismatch(ftyp("mif1", ["miaf"] + iso8 + ["avif"]), "image/avif") == nil)
+    #expect(mismatch(ftyp("mif1", ["miaf"] + iso8 + ["heic"]), "image/heic") == nil)
+    // A box larger than the 4 KiB read (here 4,112 bytes: 16 + 4 × 1,024 brands): its brands
+    // within the first 4,096 bytes are read, one past them is not.
+    func box(_ compatible: [String]) -> [UInt8] {
+      [0, 0, 0x10, 0x10] + Array("ftypmif1".utf8) + minor + compatible.flatMap { Array($0.utf8) }
+    }
+    let first = box(["avif"] + Array(repeating: "iso8", count: 1_023))
+    let last = box(Array(repeating: "iso8", count: 1_023) + ["avif"])
+    #expect(first.count == 0x1010 && last.count == 4_112)
+    #expect(mismatch(first, "image/avif") == nil)
+    #expect(mismatch(last, "image/avif") == "AVIF")
   }
 
   @Test func importIsContentAddressedAndDeduplicated() throws {

@@ -1828,6 +1828,47 @@ import Testing
     }
   }
 
+  /// An item that updates a library tool with `metric_size_mm`, `us_size` and `hook_size`
+  /// blank or null gives no size, as one that leaves them out: it keeps the library tool's
+  /// size and takes the rest (docs/WEFT.md; a tool has a size unless it is a cable, so null
+  /// clears nothing). A new tool of none is still refused. QA: the update was refused,
+  /// "metric_size_mm: size is missing".
+  @Test func aBlankOrNullSizeOfAnUpdateKeepsTheLibraryToolsSize() throws {
+    let clover = Tool(id: "t-clover", name: "Clover 5", kind: .hook, size: NeedleSize(millimetres: 5))
+    let sizes = [
+      #""hook_size": null"#, #""metric_size_mm": null"#, #""us_size": " ""#, #""hook_size": """#,
+      #""metric_size_mm": null, "us_size": null, "hook_size": "\u00a0""#, "",
+    ]
+    for size in sizes {
+      let store = try LibraryStore.inMemory()
+      try store.insert(clover)
+      let fields = size.isEmpty ? "" : size + ", "
+      let plan = try Self.importing(
+        [
+          Self.source(
+            "u.weft",
+            #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-clover", \#(fields)"quantity": 4}]}"#
+          )
+        ], into: store)
+      #expect(plan.problems.isEmpty && plan.omissions.isEmpty, "\(size): \(plan.problems) \(plan.omissions)")
+      #expect(plan.changes.map(\.changes) == [["Count 1 → 4"]], "\(size)")
+      #expect(try store.tool(id: "t-clover")?.size == NeedleSize(millimetres: 5), "\(size)")
+      #expect(try store.tool(id: "t-clover")?.count == 4, "\(size)")
+      let new = try Self.importing(
+        [
+          Self.source(
+            "n.weft",
+            #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t-new", "tool_type": "hook", \#(fields)"quantity": 4}]}"#
+          )
+        ], into: store)
+      #expect(
+        new.problems.map(\.description) == [
+          "n.weft: items[0].metric_size_mm: size is missing; only a cable has no size"
+        ],
+        "\(size)")
+    }
+  }
+
   /// An optional text of invisible characters alone (U+200B) is unknown, left out, as one of
   /// spaces (U+00A0, U+3000) is; a tag of them is dropped as a blank one is (QA: the
   /// colorway was refused and the tag imported as an empty one).

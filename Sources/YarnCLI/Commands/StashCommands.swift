@@ -693,6 +693,12 @@ enum InputFile {
     // a vowel first.
     func a(_ format: String) -> String { (format == "AVIF" ? "an " : "a ") + format }
     let format = mismatch.format
+    if mismatch.largeFTYPSize {
+      throw .invalidData(
+        message:
+          "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
+        hint: "a photo app writes the box with a 32-bit size; save the photo again and attach that")
+    }
     if let actual = mismatch.actual {
       throw .invalidData(
         message: "\(LineText.visible(file)) is not \(a(format)) image: it is \(a(actual)) image",

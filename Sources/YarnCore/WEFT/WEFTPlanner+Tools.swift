@@ -101,7 +101,10 @@ extension WEFTPlanner {
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
       tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
       tool.material = line(weft.material, item, "material")
-      if let base { keepAbsent(&tool, base, item) }
+      // A size the item does not give (none of `metric_size_mm`, `us_size`, `hook_size`, each
+      // absent, null or blank: a tool has a size unless it is a cable) is the library tool's.
+      let givesSize = weft.metricSizeMm != nil || weft.usSize != nil || weft.hookSize != nil
+      if let base { keepAbsent(&tool, base, item, givesSize: givesSize) }
       // No name, brand or model given or kept: named by its size (given or kept) and kind.
       if tool.name.isEmpty {
         tool.name = [tool.sizeText, kind.words].compactMap { $0 }.joined(separator: " ")
@@ -247,17 +250,17 @@ extension WEFTPlanner {
 
   /// The tool's fields the item leaves out, as the library's tool has them: a field absent
   /// from the item keeps the library's value, one present (even empty or null) replaces it.
-  /// The name is given by `name`, `brand` or `model` (it is read from them), the size by
-  /// `metric_size_mm`, `us_size` or `hook_size` (a cable has none), the length by
-  /// `length_cm` or `length_inches`. (The kind is settled by the caller.)
-  private func keepAbsent(_ tool: inout Tool, _ base: Tool, _ item: WEFTItem) {
+  /// The name is given by `name`, `brand` or `model` (it is read from them), the length by
+  /// `length_cm` or `length_inches`; the size is kept unless `givesSize` (a cable has none).
+  /// (The kind and whether a size is given are settled by the caller.)
+  private func keepAbsent(_ tool: inout Tool, _ base: Tool, _ item: WEFTItem, givesSize: Bool) {
     func keep<T>(_ field: WritableKeyPath<Tool, T>, _ keys: String...) {
       if !keys.contains(where: { WEFTPlanner.gives(item.value, $0) }) {
         tool[keyPath: field] = base[keyPath: field]
       }
     }
     keep(\.name, "name", "brand", "model")
-    if tool.kind != .cable { keep(\.size, "metric_size_mm", "us_size", "hook_size") }
+    if tool.kind != .cable && !givesSize { tool.size = base.size }
     keep(\.lengthCentimetres, "length_cm", "length_inches")
     keep(\.material, "material")
     keep(\.count, "quantity")

@@ -49,22 +49,30 @@ public struct Attachment: Codable, Hashable, Sendable {
   }
 
   /// How many of a file's first bytes `missingImageSignature(_:mediaType:fileSize:)` looks at:
-  /// 64, enough for every signature, a JPEG's first marker and a HEIF file's first brands.
-  package static let imageSignatureWindow = 64
+  /// 4 KiB, enough for every signature, a JPEG's first marker and a HEIF file's whole `ftyp`
+  /// box (an encoder's holds a few brands, under 100 bytes; one of 76 bytes lists its 15th
+  /// brand past byte 64). A cap, so that a box stating a larger size reads no more: its
+  /// brands are read within the first 4 KiB.
+  package static let imageSignatureWindow = 4096
 
   /// What a photo's first bytes lack: the image `format` its name says (`PNG`, `JPEG`,
   /// `GIF`, `WebP`, `HEIC`, `AVIF`) and, when the bytes are known to be another format's, that
-  /// one (`AVIF` for an AV1 image named `.heic`, `HEIC` for an HEVC one named `.avif`).
+  /// one (`AVIF` for an AV1 image named `.heic`, `HEIC` for an HEVC one named `.avif`), or
+  /// why bytes that may be of that format are not read (`largeFTYPSize`).
   package struct ImageSignatureMismatch: Equatable, Sendable {
     /// The format the name says.
     package let format: String
     /// The format the bytes are, when known.
     package let actual: String?
+    /// The HEIC or AVIF file's `ftyp` box gives a 64-bit size (size 1), which is not read.
+    package let largeFTYPSize: Bool
 
-    /// A mismatch of `format`, the bytes being `actual` when known.
-    package init(_ format: String, actual: String? = nil) {
+    /// A mismatch of `format`, the bytes being `actual` when known, or an `ftyp` box of a
+    /// 64-bit size when `largeFTYPSize`.
+    package init(_ format: String, actual: String? = nil, largeFTYPSize: Bool = false) {
       self.format = format
       self.actual = actual
+      self.largeFTYPSize = largeFTYPSize
     }
   }
 
@@ -124,15 +132,19 @@ public struct Attachment: Codable, Hashable, Sendable {
     case "image/heic", "image/avif":
       let (format, other) = mediaType == "image/heic" ? ("HEIC", "AVIF") : ("AVIF", "HEIC")
       // The box's size, big-endian (§4.2): 0 is to the end of the file, taken so; 1 is a
-      // 64-bit size after the type, which puts the major brand at 16: refused, as no `ftyp`
-      // box needs it. The box holds at least its size, type, major brand and minor version
+      // 64-bit size after the type, which puts the major brand at 16: refused (and said so,
+      // `largeFTYPSize`), as no `ftyp` box needs it. The box holds at least its size, type, major brand and minor version
       // (16 bytes) and ends within the file.
       let stated = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
       let size = stated == 0 ? fileSize : stated
+      if stated == 1, starts(Array("ftyp".utf8), at: 4) {
+        return ImageSignatureMismatch(format, largeFTYPSize: true)
+      }
       guard starts(Array("ftyp".utf8), at: 4), size >= 16, size <= fileSize else {
         return ImageSignatureMismatch(format)
       }
-      // The major brand at 8, the compatible ones from 16 to the box's end (within the window).
+      // The major brand at 8, the compatible ones from 16 to the box's end (within the window:
+      // a box larger than it is read up to it).
       let brands = stride(from: 8, to: min(size, bytes.count) - 3, by: 4).filter { $0 != 12 }.map {
         String(decoding: bytes[$0..<($0 + 4)], as: UTF8.self)
       }
