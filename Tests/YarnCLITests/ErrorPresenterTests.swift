@@ -80,8 +80,20 @@ import YarnCore
         kind: "project", reference: "Hat",
         candidates: [.init(id: "aaaa1111", name: "Hat"), .init(id: "bbbb2222", name: "hat")]),
       root: RootCommand.self)
-    #expect(ambiguous.text.hasPrefix("error: 'Hat' matches 2 projects: aaaa1111 (Hat), bbbb2222 (hat)\n"))
+    #expect(
+      ambiguous.text
+        == "error: 'Hat' matches 2 projects: aaaa1111 (Hat), bbbb2222 (hat)\n"
+        + "hint: they share the name: use the ID or an ID prefix of at least 4 characters, or rename one\n")
     #expect(ambiguous.code == .usage)
+    // Names that differ past the reference: more of the name tells them apart.
+    let prefix = ErrorPresenter.report(
+      for: CLIError.ambiguous(
+        kind: "yarn", reference: "Mala",
+        candidates: [
+          .init(id: "aaaa1111", name: "Malabrigo Rios"), .init(id: "bbbb2222", name: "Malabrigo Sock"),
+        ]),
+      root: RootCommand.self)
+    #expect(prefix.text.hasSuffix("\nhint: use more of the name, the ID or a longer ID prefix\n"))
   }
 
   @Test func usageLineOfTheCommand() {

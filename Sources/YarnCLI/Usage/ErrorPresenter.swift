@@ -166,10 +166,15 @@ enum ErrorPresenter {
       report.code = .usage
       let list = candidates.map { "\(Rules.shown(id: $0.id)) (\($0.name))" }.joined(separator: ", ")
       report.message = "'\(LineText.visible(reference))' matches \(candidates.count) \(kind)s: \(list)"
+      // Items that share the name (case and spaces aside) are told apart by ID only.
+      let shared = Set(candidates.map { Lookup.key($0.name) }).count == 1
       report.hint =
-        kind == "photo"
-        ? "name the photo by its file name, or a longer SHA-256 prefix"
-        : "use more of the name, the ID or a longer ID prefix"
+        switch (kind == "photo", shared) {
+        case (true, _): "name the photo by its file name, or a longer SHA-256 prefix"
+        case (false, true):
+          "they share the name: use the ID or an ID prefix of at least 4 characters, or rename one"
+        case (false, false): "use more of the name, the ID or a longer ID prefix"
+        }
     case .inputMissing(let path):
       report.code = .noInput
       report.message = "cannot read '\(path)': no such file or directory"
