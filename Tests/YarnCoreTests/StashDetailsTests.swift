@@ -109,7 +109,15 @@ import Testing
       ("29 US", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29 €UR", "\"€UR\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29", "expected an amount and a currency code, such as \"29.00 USD\""),
-      ("1,000.00 USD", "\"1,000.00\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
+      ("1,000.00 USD", "\"1,000.00\" has a thousands separator: write 1000.00"),
+      ("1.234,50 EUR", "\"1.234,50\" has a thousands separator: write 1234.50"),
+      ("1,000,000 JPY", "\"1,000,000\" has a thousands separator: write 1000000"),
+      ("1..5 USD", "\"1..5\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
+      ("1.234.567,5 EUR", "\"1.234.567,5\" has a thousands separator: write 1234567.5"),
+      (
+        "12,34,567 USD",
+        "\"12,34,567\" is not an amount (digits with a decimal point or comma, such as 29.99)"
+      ),
       ("1e3 USD", "\"1e3\" is not an amount (digits with a decimal point or comma, such as 29.99)"),
       ("1000000001 USD", "1000000001 USD is over the limit of 1000000000 USD"),
       // A cent over the limit is over it too (it was read, then refused by the store: 65).

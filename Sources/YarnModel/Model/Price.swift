@@ -127,6 +127,18 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2, parts.allSatisfy(ascii),
       parts.count == 1 || !parts[1].isEmpty
     else {
+      // Groups of three digits (`1,000,000`; `1.234,50`, `1,000.00` with a last, other mark
+      // the decimal one): said so, with the amount written without the separators.
+      let marks = Array(amount.filter { $0 == "." || $0 == "," })
+      let decimal = marks.count > 1 && marks.last != marks.first
+      let groups = decimal ? Array(parts.dropLast()) : parts
+      if parts.count > 2, parts.allSatisfy({ !$0.isEmpty && ascii($0) }),
+        Set(marks.dropLast(decimal ? 1 : 0)).count == 1, (1...3).contains(groups[0].count),
+        groups.dropFirst().allSatisfy({ $0.count == 3 })
+      {
+        let plain = groups.joined() + (decimal ? "." + parts[parts.count - 1] : "")
+        throw ParseError("\"\(amount)\" has a thousands separator: write \(plain)")
+      }
       throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
     }
     let places = Price.decimals(of: currency)
