@@ -142,8 +142,8 @@ extension Rules {
 
 extension Tool {
   /// The rule a cable given a size breaks (`ruleViolations()`): `size is given; a cable has no
-  /// size`. Public so that a caller can tell it from a missing size without reading its words.
-  public static let cableGivenSize = RuleViolation(field: "size", reason: "is given; a cable has no size")
+  /// size`, so that the CLI tells it from a missing size without reading its words.
+  package static let cableGivenSize = RuleViolation(field: "size", reason: "is given; a cable has no size")
 
   /// Every rule (`Rules`) the tool breaks, in field order; empty for a valid tool: a name;
   /// a size unless it is a cable, and none for a cable; a length above 0 and at most 1000 cm; a material on one

@@ -109,7 +109,7 @@ public struct Amount: Codable, Hashable, Sendable, CustomStringConvertible {
   /// The amount with every digit of its value (`Rules.number`, which reads back as the same
   /// value) and `skein` or `skeins`: `8.8185 oz`, `1 skein`, `266.66666666666663 g`. What a
   /// person gave, shown as given (`stash match`'s need), where `description` would round it.
-  public var exactDescription: String {
+  package var exactDescription: String {
     "\(Rules.number(value)) \(unit.symbol(for: value))"
   }
 

@@ -255,7 +255,7 @@ extension NeedleSize {
   /// - Throws: `NeedleSizeParseError`: a steel number the table does not have, as
   ///   `init(parsing:)`; anything else (`5mm`, `US 8`, `Z`) as a name the hook table does not
   ///   have, with the names it has.
-  public init(hookName input: String) throws(NeedleSizeParseError) {
+  package init(hookName input: String) throws(NeedleSizeParseError) {
     var text = input.trimmingSpaces().lowercased()
       .replacing("½", with: ".5").replacing(" 1/2", with: ".5")
     if text.hasPrefix("us") { text = String(text.dropFirst(2)).trimmingSpaces() }
