@@ -103,7 +103,11 @@ extension WEFTPlanner {
       tool.material = line(weft.material, item, "material")
       // A size the item does not give (none of `metric_size_mm`, `us_size`, `hook_size`, each
       // absent, null or blank: a tool has a size unless it is a cable) is the library tool's.
-      let givesSize = weft.metricSizeMm != nil || weft.usSize != nil || weft.hookSize != nil
+      let sizes = [
+        ("metric_size_mm", weft.metricSizeMm != nil), ("us_size", weft.usSize != nil),
+        ("hook_size", weft.hookSize != nil),
+      ]
+      let givesSize = sizes.contains { $0.1 }
       if let base { keepAbsent(&tool, base, item, givesSize: givesSize) }
       // No name, brand or model given or kept: named by its size (given or kept) and kind.
       if tool.name.isEmpty {
@@ -123,10 +127,6 @@ extension WEFTPlanner {
             + "kind \(typed.rawValue)")
       }
       // A cable has no size (`Tool.ruleViolations`): one given is not kept.
-      let sizes = [
-        ("metric_size_mm", weft.metricSizeMm != nil), ("us_size", weft.usSize != nil),
-        ("hook_size", weft.hookSize != nil),
-      ]
       for (key, given) in sizes where kind == .cable && given {
         omit(item.file, "\(item.path).\(key)", called + "a cable has no size")
       }
