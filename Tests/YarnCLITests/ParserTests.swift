@@ -129,7 +129,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(parsed.flag("json"))
     #expect(parsed.flag("quiet"))
     #expect(parsed.value("library") == "/tmp/lib")
-    #expect(try GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
+    #expect(GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
   }
 
   @Test func doubleDashEndsOptions() throws {
@@ -220,6 +220,20 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       usageError(["thing", "list"]) == .missingOption(command: ["tool", "thing", "list"], option: "--to"))
     #expect(usageError(["thing", "add", "x"]) == nil)
+    // QA: an empty file name was taken (and then refused as 73 or 66): every value that
+    // names a file or a folder (`CompletionKind.file`, `.directory`) is refused when empty or
+    // only spaces, as `--library ""` is.
+    #expect(
+      usageError(["thing", "add", "x", "-o", ""])
+        == .badValue(
+          command: ["tool", "thing", "add"], name: "--output", value: "",
+          reason: "a file name cannot be empty"))
+    #expect(
+      usageError(["--library=  ", "thing", "add", "x"])
+        == .badValue(
+          command: ["tool", "thing", "add"], name: "--library", value: "  ",
+          reason: "a directory name cannot be empty"))
+    #expect(usageError(["thing", "add", "x", "-o", "", "-o", "out.csv"]) == nil)
   }
 
   @Test func helpWinsAndFindsTheCommand() throws {

@@ -1,3 +1,5 @@
+import YarnCore
+
 /// What a command line asks for, once parsed.
 enum ParseResult {
   /// Run `command` with `values`.
@@ -120,6 +122,7 @@ struct CommandParser {
         throw .missingOption(command: values.command, option: "--\(spec.name)")
       }
     }
+    try CommandParser.refuseEmptyNames(in: values, of: command)
     return .run(command, values)
   }
 
@@ -172,6 +175,37 @@ struct CommandParser {
     if let first = word.first, first.isASCII, first.isNumber { return true }
     return !looksLikeOption(word) && word != "--" && command.configuration.arguments.isEmpty
       && command.configuration.subcommands.isEmpty
+  }
+
+  /// Refuses a file or folder name that is empty or only spaces: the value (the last one
+  /// given) of every option, and each value of every argument, of `command` that names a file
+  /// or a folder (`CompletionKind.file`, `.directory`). Such a name (an unset shell
+  /// variable, say) names nothing: it must not quietly mean the default library, the current
+  /// directory or standard output, nor be tried as a file.
+  ///
+  /// - Throws: `CLIError.badValue` naming the option (`--output`, as the long name) or the
+  ///   argument (`<file>`): `a file name cannot be empty`, `a directory name cannot be empty`.
+  static func refuseEmptyNames(
+    in values: ParsedValues, of command: any ParsableCommand.Type
+  ) throws(CLIError) {
+    let options = allOptions(of: command).map { option in
+      ("--\(option.name)", option.completion, values.value(option.name).map { [$0] } ?? [])
+    }
+    let arguments = command.configuration.arguments.map { argument in
+      ("<\(argument.name)>", argument.completion, values.argumentList(argument.name))
+    }
+    for (label, kind, given) in options + arguments {
+      let noun: String
+      switch kind {
+      case .file: noun = "file name"
+      case .directory: noun = "directory name"
+      default: continue
+      }
+      if let empty = given.first(where: { $0.trimmingSpaces().isEmpty }) {
+        throw .badValue(
+          command: values.command, name: label, value: empty, reason: "a \(noun) cannot be empty")
+      }
+    }
   }
 
   static func subcommand(named word: String, in subcommands: [any ParsableCommand.Type])
