@@ -211,9 +211,25 @@ private func usageError(_ arguments: [String]) -> CLIError? {
       usageError(["thing", "add", "x", "-o=out.csv"])
         == .shortOptionWithEquals(
           command: ["tool", "thing", "add"], option: "-o", long: "--output", placeholder: "FILE"))
+    // QA: an unknown short option was named with its value (`unknown option '-x=1'`).
     #expect(
       usageError(["thing", "list", "-o=out.csv"])
-        == .unknownOption(command: ["tool", "thing", "list"], given: "-o=out.csv", suggestions: []))
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-o", suggestions: []))
+    #expect(
+      usageError(["thing", "add", "x", "-x=1"])
+        == .unknownOption(command: ["tool", "thing", "add"], given: "-x", suggestions: []))
+    // QA: short options run together (`-qo=x.csv`) were an unknown option `-qo=x.csv`. They
+    // cannot be combined, and are told so, with how to write them apart.
+    #expect(
+      usageError(["thing", "add", "x", "-qo=out.csv"])
+        == .combinedShortOptions(command: ["tool", "thing", "add"], given: "-qo", apart: "-q -o FILE"))
+    #expect(
+      usageError(["thing", "add", "x", "-hq"])
+        == .combinedShortOptions(command: ["tool", "thing", "add"], given: "-hq", apart: "-h -q"))
+    // A letter that is no short option makes no combination: the word is unknown.
+    #expect(
+      usageError(["thing", "list", "-qo"])
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-qo", suggestions: []))
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
