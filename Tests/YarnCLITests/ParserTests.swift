@@ -301,6 +301,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
         --json                    Print data as JSON.
         -q, --quiet               Print no messages, only data and errors.
         -h, --help                Show help information.
+        --version                 Show the version.
 
       """
     #expect(help == expected)

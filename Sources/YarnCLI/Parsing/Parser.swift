@@ -248,10 +248,10 @@ struct CommandParser {
       let typed = word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
       let given = typed.count > 1 ? typed : word
       // `--help` and `--version` are answered before parsing, anywhere on the line, but a
-      // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too, and
-      // either given a value (`--help=1`) is told it takes none, as every flag is.
-      var names = CommandTree.options(of: path).map { "--\($0.name)" }
-      if !names.contains("--version") { names.append("--version") }
+      // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too
+      // (they are among every command's options), and either given a value (`--help=1`) is
+      // told it takes none, as every flag is.
+      let names = CommandTree.options(of: path).map { "--\($0.name)" }
       if inline != nil, names.contains(given) {
         throw .flagWithValue(command: values.command, option: given)
       }
