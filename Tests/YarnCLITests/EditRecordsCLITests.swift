@@ -405,6 +405,15 @@ import YarnCore
     #expect(
       try yarn.run(["stash", "show", "Wolo"]).stderr.hasPrefix(
         "error: no yarn matches 'Wolo'; did you mean 'Wool'?\n"))
+    // QA: a name whose start is as near as a whole name was offered beside it; the whole
+    // name wins at equal edits (`Wook` is one edit from `Wool` and from `Wool Tweed`'s start).
+    try yarn.ok(["stash", "add", "Wool Tweed", "-q"])
+    #expect(
+      try yarn.run(["stash", "show", "Wook"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wook'; did you mean one of 'Wool', 'Wood'?\n"))
+    #expect(
+      try yarn.run(["stash", "show", "Wool Twed"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wool Twed'; did you mean 'Wool Tweed'?\n"))
     try yarn.ok(["stash", "add", "Rio", "-q"])
     try yarn.ok(["stash", "add", "Rios Deluxe", "-q"])
     #expect(
@@ -424,8 +433,12 @@ import YarnCore
       photo.stderr.hasPrefix(
         "error: no photo matches 'late6.jpg'; did you mean one of 'late60.jpg', 'late64.jpg'?\n"),
       "\(photo.stderr)")
-    // Unknown commands alike: `s` begins `stash` and `summary`.
+    // Unknown commands alike: `s` begins `stash` and `summary`; `strt` is one edit from
+    // `start`, which wins over `status`, whose start `stat` is one edit too (QA).
     #expect(try yarn.run(["s"]).stderr.contains("hint: did you mean one of 'stash', 'summary'?"))
+    #expect(
+      try yarn.run(["time", "strt"]).stderr.contains(
+        "hint: did you mean 'start'? (see 'yarn time --help')"))
   }
 
   /// `stash show`, `convert --yarn` and `project show` look an item up in the store (by its

@@ -358,8 +358,16 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == ["malabrigo rios"])
     #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]).isEmpty)
-    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`.
-    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios", "rios malabrigo"])
+    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`: the
+    // whole name wins at equal edits (QA: `time strt` offered `start` and `status`, whose
+    // start `stat` is one edit too).
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios"])
+    let time = ["start", "continue", "stop", "status", "cancel", "add", "edit", "rm", "log", "report"]
+    #expect(EditDistance.nearest(to: "strt", in: time) == ["start"])
+    #expect(EditDistance.nearest(to: "stats", in: time) == ["status"])
+    // A start with fewer edits still wins over a whole name (`rois` below), and the exact
+    // starts of two are both offered (`sta`, not `stop`, one edit from its start `sto`).
+    #expect(EditDistance.nearest(to: "sta", in: time) == ["start", "status"])
     #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]).isEmpty)
     // QA: a short reference was rewritten whole (`cs` to `ab`, two edits of two characters).
     // Near is at most one edit per three characters typed, at least 1, for names as for
