@@ -441,6 +441,29 @@ import YarnCore
         "hint: did you mean 'start'? (see 'yarn time --help')"))
   }
 
+  /// QA: `stash show Strasse` offered nothing for a yarn named "Straße Wolle": suggestions
+  /// compared lower-cased text, in which `ß` is no `ss`. Names are compared as a search
+  /// compares text (`Lookup.folded`: case, `ß`/`ss` and accents aside), so a name that
+  /// differs from the reference only so is the nearest of all.
+  @Test func suggestionsFoldCaseAccentsAndSharpS() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for name in ["Straße Wolle", "Strandgut", "Crème Brûlée"] { try yarn.ok(["stash", "add", name, "-q"]) }
+    for (reference, suggested) in [
+      ("Strasse", "Straße Wolle"),
+      ("STRASSE WOLLE", "Straße Wolle"),
+      ("strasse wole", "Straße Wolle"),
+      ("Creme Brulee", "Crème Brûlée"),
+      ("CREME", "Crème Brûlée"),
+    ] {
+      let result = try yarn.run(["stash", "show", reference])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr.hasPrefix("error: no yarn matches '\(reference)'; did you mean '\(suggested)'?\n"),
+        "\(reference): \(result.stderr)")
+    }
+  }
+
   /// `stash show`, `convert --yarn` and `project show` look an item up in the store (by its
   /// ID, or among the IDs and names only) by exactly the rules they had over the whole list:
   /// an exact ID; else a name (any case, spaces around ignored) together with IDs that begin
