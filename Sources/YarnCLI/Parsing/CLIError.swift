@@ -143,7 +143,8 @@ extension ExitCode {
     switch self {
     case .success: "Success."
     case .usage:
-      "The command was used wrongly: an unknown command or option, a bad value, a missing argument."
+      "The command was used wrongly: an unknown command or option, a bad value (an empty file or "
+        + "folder name too), a missing argument."
     case .dataError:
       "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
     case .noInput: "An input file does not exist or cannot be read, or standard input (-) is closed."
