@@ -41,7 +41,7 @@ enum YarnTool {
       case .run(let type, let values):
         command = values.command
         let context = Context(
-          global: try GlobalOptions(values), environment: environment, now: now, output: output,
+          global: GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
         database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
         let command = try type.init(from: values)

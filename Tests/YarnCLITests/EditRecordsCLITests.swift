@@ -405,6 +405,15 @@ import YarnCore
     #expect(
       try yarn.run(["stash", "show", "Wolo"]).stderr.hasPrefix(
         "error: no yarn matches 'Wolo'; did you mean 'Wool'?\n"))
+    // QA: a name whose start is as near as a whole name was offered beside it; the whole
+    // name wins at equal edits (`Wook` is one edit from `Wool` and from `Wool Tweed`'s start).
+    try yarn.ok(["stash", "add", "Wool Tweed", "-q"])
+    #expect(
+      try yarn.run(["stash", "show", "Wook"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wook'; did you mean one of 'Wool', 'Wood'?\n"))
+    #expect(
+      try yarn.run(["stash", "show", "Wool Twed"]).stderr.hasPrefix(
+        "error: no yarn matches 'Wool Twed'; did you mean 'Wool Tweed'?\n"))
     try yarn.ok(["stash", "add", "Rio", "-q"])
     try yarn.ok(["stash", "add", "Rios Deluxe", "-q"])
     #expect(
@@ -424,8 +433,35 @@ import YarnCore
       photo.stderr.hasPrefix(
         "error: no photo matches 'late6.jpg'; did you mean one of 'late60.jpg', 'late64.jpg'?\n"),
       "\(photo.stderr)")
-    // Unknown commands alike: `s` begins `stash` and `summary`.
+    // Unknown commands alike: `s` begins `stash` and `summary`; `strt` is one edit from
+    // `start`, which wins over `status`, whose start `stat` is one edit too (QA).
     #expect(try yarn.run(["s"]).stderr.contains("hint: did you mean one of 'stash', 'summary'?"))
+    #expect(
+      try yarn.run(["time", "strt"]).stderr.contains(
+        "hint: did you mean 'start'? (see 'yarn time --help')"))
+  }
+
+  /// QA: `stash show Strasse` offered nothing for a yarn named "Straße Wolle": suggestions
+  /// compared lower-cased text, in which `ß` is no `ss`. Names are compared as a search
+  /// compares text (`Lookup.folded`: case, `ß`/`ss` and accents aside), so a name that
+  /// differs from the reference only so is the nearest of all.
+  @Test func suggestionsFoldCaseAccentsAndSharpS() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for name in ["Straße Wolle", "Strandgut", "Crème Brûlée"] { try yarn.ok(["stash", "add", name, "-q"]) }
+    for (reference, suggested) in [
+      ("Strasse", "Straße Wolle"),
+      ("STRASSE WOLLE", "Straße Wolle"),
+      ("strasse wole", "Straße Wolle"),
+      ("Creme Brulee", "Crème Brûlée"),
+      ("CREME", "Crème Brûlée"),
+    ] {
+      let result = try yarn.run(["stash", "show", reference])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr.hasPrefix("error: no yarn matches '\(reference)'; did you mean '\(suggested)'?\n"),
+        "\(reference): \(result.stderr)")
+    }
   }
 
   /// `stash show`, `convert --yarn` and `project show` look an item up in the store (by its

@@ -202,6 +202,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
   }
 
+  /// QA: `-x=1` was an unknown option `-x=1`, and `-qo=x.csv` too, where the fault is that
+  /// short options cannot be combined (docs/CLI.md promises none).
+  @Test func shortOptionsAreNamedWithoutTheirValueAndAreNotCombined() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let unknown = try yarn.run(["stash", "list", "-x=1"])
+    #expect(unknown.status == 64)
+    #expect(
+      unknown.stderr
+        == "error: unknown option '-x' for 'yarn stash list'\nusage: yarn stash list [<options>]\n"
+        + "hint: see 'yarn stash list --help'\n")
+    for arguments in [["stash", "export", "-qo=x.csv"], ["stash", "export", "-qo", "x.csv"]] {
+      let combined = try yarn.run(arguments)
+      #expect(combined.status == 64)
+      #expect(
+        combined.stderr
+          == "error: short options cannot be combined: '-qo'\nusage: yarn stash export [<options>]\n"
+          + "hint: write '-q -o FILE' (see 'yarn stash export --help')\n", "\(arguments)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("x.csv").path))
+  }
+
   /// `yarn -- stash list`: the hint must not suggest the very word given.
   @Test func commandWordAfterDoubleDash() throws {
     let yarn = try YarnRunner()

@@ -19,7 +19,7 @@ import Testing
     let result = try yarn.run(["--library", "", "stash", "add", "X"], useLibrary: false)
     #expect(result.status == 64)
     #expect(
-      result.stderr.hasPrefix("error: bad value '' for --library: a library directory cannot be empty\n"))
+      result.stderr.hasPrefix("error: bad value '' for --library: a directory name cannot be empty\n"))
     let home = yarn.directory.appendingPathComponent(".local/share/yarn")
     #expect(!FileManager.default.fileExists(atPath: home.path))
   }

@@ -37,7 +37,8 @@ import YarnCore
   }
 
   /// `-o -` is standard output; `-o /dev/stdout` on a pipe writes the pipe (no --force: a
-  /// device cannot be lost by writing it); `-o ""` is refused.
+  /// device cannot be lost by writing it); `-o ""` is refused as a usage error (64; QA: it
+  /// was 73, "cannot create ''", where `--library ""` was 64).
   @Test func dashDevStdoutAndEmptyName() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -62,14 +63,14 @@ import YarnCore
     #expect(shell.terminationStatus == 0)
     #expect(String(decoding: piped, as: UTF8.self) == "Name\r\nRios\r\n")
     let empty = try yarn.run(["stash", "export", "-o", "", "--columns", "Name"])
-    #expect(empty.status == 73)
-    #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+    #expect(empty.status == 64)
+    #expect(empty.stderr.hasPrefix("error: bad value '' for --output: a file name cannot be empty\n"))
   }
 
   /// `time log --format csv -o FILE` (and `time report`) replaced an existing FILE without a
   /// word — the spreadsheet someone edited was lost — and `-o -` wrote a file named `-`.
   /// They now behave as `stash export -o` does: refused without `--force` (73), `-` is
-  /// standard output, an empty name is refused.
+  /// standard output, an empty name is refused (64).
   @Test func timeCSVOutputKeepsAnExistingFile() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -87,8 +88,8 @@ import YarnCore
       #expect(dash.stdout.hasPrefix(command[1] == "log" ? "Project,Start," : "Project,Seconds,"))
       #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
       let empty = try yarn.run(command + ["--format", "csv", "-o", ""])
-      #expect(empty.status == 73)
-      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+      #expect(empty.status == 64)
+      #expect(empty.stderr.hasPrefix("error: bad value '' for --output: a file name cannot be empty\n"))
       // --force is a CSV option like the others.
       #expect(try yarn.run(command + ["--force"]).status == 64)
     }
@@ -99,7 +100,7 @@ import YarnCore
 
   /// `backup create -` and `export -` wrote a zip named `-` (where `stash export -o -` means
   /// standard output), and an empty name was taken as the current directory ("… already
-  /// exists"); both are refused before anything is written.
+  /// exists"); both are refused before anything is written, as usage errors (64).
   @Test func zipOutputNamedDashOrEmptyIsRefused() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -113,12 +114,53 @@ import YarnCore
         ))
       #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
       let empty = try yarn.run(command + ["", "--force"])
-      #expect(empty.status == 73, "\(command)")
-      #expect(empty.stderr.hasPrefix("error: cannot create '': the file name is empty\n"))
+      #expect(empty.status == 64, "\(command)")
+      #expect(empty.stderr.hasPrefix("error: bad value '' for <file>: a file name cannot be empty\n"))
     }
     // A file really named "-" is still possible.
     try yarn.ok(["backup", "create", "./-"])
     #expect(FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("-").path))
+  }
+
+  /// QA: `-o ""` and `backup create ""` were 73 ("cannot create ''"), reading a file named
+  /// `""` was 66 and `weft export ""` wrote into the current directory, while `--library ""`
+  /// was 64. An empty (or only spaces) file or folder name, of every option and argument that
+  /// takes one, is one usage error naming it, found before the library is read.
+  @Test func anEmptyFileOrFolderNameIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios", "-q"])
+    try yarn.ok(["project", "add", "Flax", "-q"])
+    let file = "a file name cannot be empty"
+    let cases: [([String], String, String)] = [
+      (["stash", "import", ""], "<file>", file),
+      (["stash", "attach", "Rios", " "], "<file>", file),
+      (["project", "attach", "Flax", ""], "<file>", file),
+      (["backup", "create", ""], "<file>", file),
+      (["backup", "verify", ""], "<backup>", file),
+      (["backup", "restore", "", "--merge"], "<backup>", file),
+      (["export", ""], "<file>", file),
+      (["weft", "import", "-", ""], "<file>", file),
+      (["weft", "export", ""], "<dir>", "a directory name cannot be empty"),
+      (["stash", "export", "--output", ""], "--output", file),
+      (["project", "export", "-o", ""], "--output", file),
+      (["time", "report", "--format", "csv", "--output="], "--output", file),
+      (["summary", "--card", ""], "--card", file),
+      (["--library", "", "stash", "list"], "--library", "a directory name cannot be empty"),
+    ]
+    for (arguments, name, reason) in cases {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      let value = arguments.contains(" ") ? " " : ""
+      #expect(
+        result.stderr.hasPrefix("error: bad value '\(value)' for \(name): \(reason)\nusage: "),
+        "\(arguments): \(result.stderr)")
+    }
+    // Nothing was written into the current directory.
+    #expect(
+      !FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent("material.weft").path))
+    // The last value given is the one read: an empty one before it is no error.
+    try yarn.ok(["stash", "export", "-o", "", "-o", "-", "--columns", "Name"])
   }
 
   /// A zip is built beside its target and renamed over it: with `--force` that replaced a

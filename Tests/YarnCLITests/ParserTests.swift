@@ -129,7 +129,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(parsed.flag("json"))
     #expect(parsed.flag("quiet"))
     #expect(parsed.value("library") == "/tmp/lib")
-    #expect(try GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
+    #expect(GlobalOptions(parsed) == GlobalOptions(library: "/tmp/lib", json: true, quiet: true))
   }
 
   @Test func doubleDashEndsOptions() throws {
@@ -211,15 +211,45 @@ private func usageError(_ arguments: [String]) -> CLIError? {
       usageError(["thing", "add", "x", "-o=out.csv"])
         == .shortOptionWithEquals(
           command: ["tool", "thing", "add"], option: "-o", long: "--output", placeholder: "FILE"))
+    // QA: an unknown short option was named with its value (`unknown option '-x=1'`).
     #expect(
       usageError(["thing", "list", "-o=out.csv"])
-        == .unknownOption(command: ["tool", "thing", "list"], given: "-o=out.csv", suggestions: []))
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-o", suggestions: []))
+    #expect(
+      usageError(["thing", "add", "x", "-x=1"])
+        == .unknownOption(command: ["tool", "thing", "add"], given: "-x", suggestions: []))
+    // QA: short options run together (`-qo=x.csv`) were an unknown option `-qo=x.csv`. They
+    // cannot be combined, and are told so, with how to write them apart.
+    #expect(
+      usageError(["thing", "add", "x", "-qo=out.csv"])
+        == .combinedShortOptions(command: ["tool", "thing", "add"], given: "-qo", apart: "-q -o FILE"))
+    #expect(
+      usageError(["thing", "add", "x", "-hq"])
+        == .combinedShortOptions(command: ["tool", "thing", "add"], given: "-hq", apart: "-h -q"))
+    // A letter that is no short option makes no combination: the word is unknown.
+    #expect(
+      usageError(["thing", "list", "-qo"])
+        == .unknownOption(command: ["tool", "thing", "list"], given: "-qo", suggestions: []))
     #expect(
       usageError(["thing", "list", "extra", "--to", "g"])
         == .unexpectedArgument(command: ["tool", "thing", "list"], value: "extra"))
     #expect(
       usageError(["thing", "list"]) == .missingOption(command: ["tool", "thing", "list"], option: "--to"))
     #expect(usageError(["thing", "add", "x"]) == nil)
+    // QA: an empty file name was taken (and then refused as 73 or 66): every value that
+    // names a file or a folder (`CompletionKind.file`, `.directory`) is refused when empty or
+    // only spaces, as `--library ""` is.
+    #expect(
+      usageError(["thing", "add", "x", "-o", ""])
+        == .badValue(
+          command: ["tool", "thing", "add"], name: "--output", value: "",
+          reason: "a file name cannot be empty"))
+    #expect(
+      usageError(["--library=  ", "thing", "add", "x"])
+        == .badValue(
+          command: ["tool", "thing", "add"], name: "--library", value: "  ",
+          reason: "a directory name cannot be empty"))
+    #expect(usageError(["thing", "add", "x", "-o", "", "-o", "out.csv"]) == nil)
   }
 
   @Test func helpWinsAndFindsTheCommand() throws {
@@ -271,6 +301,7 @@ private func usageError(_ arguments: [String]) -> CLIError? {
         --json                    Print data as JSON.
         -q, --quiet               Print no messages, only data and errors.
         -h, --help                Show help information.
+        --version                 Show the version.
 
       """
     #expect(help == expected)
@@ -327,8 +358,16 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == ["malabrigo rios"])
     #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]).isEmpty)
-    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`.
-    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios", "rios malabrigo"])
+    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`: the
+    // whole name wins at equal edits (QA: `time strt` offered `start` and `status`, whose
+    // start `stat` is one edit too).
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios"])
+    let time = ["start", "continue", "stop", "status", "cancel", "add", "edit", "rm", "log", "report"]
+    #expect(EditDistance.nearest(to: "strt", in: time) == ["start"])
+    #expect(EditDistance.nearest(to: "stats", in: time) == ["status"])
+    // A start with fewer edits still wins over a whole name (`rois` below), and the exact
+    // starts of two are both offered (`sta`, not `stop`, one edit from its start `sto`).
+    #expect(EditDistance.nearest(to: "sta", in: time) == ["start", "status"])
     #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]).isEmpty)
     // QA: a short reference was rewritten whole (`cs` to `ab`, two edits of two characters).
     // Near is at most one edit per three characters typed, at least 1, for names as for

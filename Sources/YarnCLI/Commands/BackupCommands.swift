@@ -88,19 +88,17 @@ struct BackupCreate: CancellableCommand {
 
 /// The zip file of `backup create` and `export`, checked before anything is read.
 enum ZipOutput {
-  /// Refuses `-` and the empty name, which would otherwise be taken as a file named `-` and
-  /// as the current directory.
+  /// Refuses `-`, which would otherwise be taken as a file named `-` (the parser has refused
+  /// the empty name: `CommandParser.refuseEmptyNames(in:of:)`).
   ///
   /// - Throws: `CLIError.badValue` (64) for `-`: a zip is written through a temporary file
-  ///   and renamed, never to standard output; `CLIError.cannotCreateOutput` (73) for `""`, as
-  ///   `stash export -o ""` is.
+  ///   and renamed, never to standard output.
   static func check(_ path: String, command: [String]) throws(CLIError) {
     if path == "-" {
       throw .badValue(
         command: command, name: "<file>", value: path,
         reason: "a zip is not written to standard output; give a file name (./- for a file named -)")
     }
-    if path.isEmpty { throw .cannotCreateOutput(path: path, reason: "the file name is empty") }
   }
 }
 

@@ -77,9 +77,6 @@ struct CSVOutput {
         throw CLIError.io(path: "standard output", reason: error.reason)
       }
     }
-    if output.isEmpty {
-      throw CLIError.cannotCreateOutput(path: output, reason: "the file name is empty")
-    }
     if InputFile.isDirectory(output) {
       throw CLIError.cannotCreateOutput(path: output, reason: "it is a directory")
     }

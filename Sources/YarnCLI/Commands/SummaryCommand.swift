@@ -60,7 +60,7 @@ struct SummaryCommand: ParsableCommand {
         reason: "the share card is drawn for a calendar year; give --year or no period")
     }
     if let card {
-      if card.isEmpty || card == "-" {
+      if card == "-" {
         throw CLIError.badValue(
           command: values.command, name: "--card", value: card,
           reason: "give a file name for the SVG (./- for a file named -)")

@@ -26,6 +26,9 @@ enum CLIError: Error, Equatable {
   /// getopt(3) would read as the value `=FILE`): `option` is `-o`, `long` `--output`,
   /// `placeholder` `FILE`.
   case shortOptionWithEquals(command: [String], option: String, long: String, placeholder: String)
+  /// Thrown when short options are run together in one word (`-qo`, `-qo=FILE`), which
+  /// getopt(3) reads as `-q -o`: `given` is `-qo`, `apart` how to write them (`-q -o FILE`).
+  case combinedShortOptions(command: [String], given: String, apart: String)
   /// Thrown when an option or argument value cannot be read: `name` is `--quantity` or
   /// `<amount>`, `reason` says why in lower case.
   case badValue(command: [String], name: String, value: String, reason: String)
@@ -80,7 +83,7 @@ enum CLIError: Error, Equatable {
   var isUsageError: Bool {
     switch self {
     case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
-      .flagWithValue, .shortOptionWithEquals,
+      .flagWithValue, .shortOptionWithEquals, .combinedShortOptions,
       .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne, .needsOneOf,
       .optionDoesNotApply, .conflictingOptions:
       true
@@ -95,6 +98,7 @@ enum CLIError: Error, Equatable {
       .missingSubcommand(let command),
       .unknownOption(let command, _, _), .missingValue(let command, _),
       .flagWithValue(let command, _), .shortOptionWithEquals(let command, _, _, _),
+      .combinedShortOptions(let command, _, _),
       .badValue(let command, _, _, _),
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
@@ -139,7 +143,8 @@ extension ExitCode {
     switch self {
     case .success: "Success."
     case .usage:
-      "The command was used wrongly: an unknown command or option, a bad value, a missing argument."
+      "The command was used wrongly: an unknown command or option, a bad value (an empty file or "
+        + "folder name too), a missing argument."
     case .dataError:
       "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
     case .noInput: "An input file does not exist or cannot be read, or standard input (-) is closed."

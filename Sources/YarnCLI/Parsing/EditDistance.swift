@@ -34,21 +34,31 @@ enum EditDistance {
   /// of the whole of it and of its start of as many characters as `word` has; its start
   /// counts when exact (`--net-weight` of `--net-weight-per-skein`; `--col` of `--colorway`
   /// and `--color-family`) or when 3 characters or more are typed (`cacsade` of
-  /// `cascade 220`). Near enough is at most one edit per three characters typed after any
-  /// leading dashes, and at least 1 (`--brnad`, `--brnd`: `--brand`; `--forc` is no typo of
-  /// `--sort`, two edits of four letters, nor `cs` of `ab`, nor `--x` of `--to`); a word of
-  /// dashes alone gets nothing. Never `word` itself, nor a candidate twice.
-  static func nearest(to word: String, in candidates: [String]) -> [String] {
-    let typed = word.drop(while: { $0 == "-" }).unicodeScalars.count
+  /// `cascade 220`). At equal edits a candidate matched whole is nearer than one matched by
+  /// its start only (`strt`: `start`, not `status`, whose start `stat` is one edit too).
+  /// Near enough is at most one edit per three characters typed after any leading dashes,
+  /// and at least 1 (`--brnad`, `--brnd`: `--brand`; `--forc` is no typo of `--sort`, two
+  /// edits of four letters, nor `cs` of `ab`, nor `--x` of `--to`); a word of dashes alone
+  /// gets nothing. Never `word` itself, nor a candidate twice.
+  ///
+  /// - Parameter key: what is compared of `word` and of each candidate: the text as it is
+  ///   for commands and options; for names, the text as a search compares it (`References`).
+  static func nearest(
+    to word: String, in candidates: [String], comparing key: (String) -> String = { $0 }
+  ) -> [String] {
+    let wanted = key(word)
+    let typed = wanted.drop(while: { $0 == "-" }).unicodeScalars.count
     guard typed > 0 else { return [] }
-    let length = word.unicodeScalars.count
+    let length = wanted.unicodeScalars.count
     var seen: Set = [word]
-    let distances = candidates.filter { seen.insert($0).inserted }.map { candidate in
-      let whole = distance(word, candidate)
-      let start = distance(word, String(String.UnicodeScalarView(candidate.unicodeScalars.prefix(length))))
-      return (candidate, start == 0 || typed >= 3 ? min(whole, start) : whole)
+    // Each candidate's edits, and 0 when matched whole, 1 when by its start only.
+    let ranked = candidates.filter { seen.insert($0).inserted }.map { candidate in
+      let text = key(candidate)
+      let whole = distance(wanted, text)
+      let start = distance(wanted, String(String.UnicodeScalarView(text.unicodeScalars.prefix(length))))
+      return (candidate, (start == 0 || typed >= 3) && start < whole ? (start, 1) : (whole, 0))
     }
-    guard let nearest = distances.map(\.1).min(), nearest <= max(1, typed / 3) else { return [] }
-    return distances.filter { $0.1 == nearest }.map(\.0)
+    guard let nearest = ranked.map(\.1).min(by: <), nearest.0 <= max(1, typed / 3) else { return [] }
+    return ranked.filter { $0.1 == nearest }.map(\.0)
   }
 }

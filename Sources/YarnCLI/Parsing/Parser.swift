@@ -1,3 +1,5 @@
+import YarnCore
+
 /// What a command line asks for, once parsed.
 enum ParseResult {
   /// Run `command` with `values`.
@@ -12,7 +14,8 @@ enum ParseResult {
 /// line is read before anything runs.
 ///
 /// Grammar: words select subcommands of groups (`yarn stash add`); `--name value` and
-/// `--name=value` give option values; `-x value` for a short name (`-x=value` is refused);
+/// `--name=value` give option values; `-x value` for a short name (`-x=value` is refused, and
+/// so are short names run together, `-qo`);
 /// flags take no value; an optional number (`--year`, `--year 2025`) takes the next word when
 /// it starts with a digit or the command takes no positional argument; other words are
 /// positional arguments; after `--` every word is positional. The global options
@@ -120,6 +123,7 @@ struct CommandParser {
         throw .missingOption(command: values.command, option: "--\(spec.name)")
       }
     }
+    try CommandParser.refuseEmptyNames(in: values, of: command)
     return .run(command, values)
   }
 
@@ -174,6 +178,37 @@ struct CommandParser {
       && command.configuration.subcommands.isEmpty
   }
 
+  /// Refuses a file or folder name that is empty or only spaces: the value (the last one
+  /// given) of every option, and each value of every argument, of `command` that names a file
+  /// or a folder (`CompletionKind.file`, `.directory`). Such a name (an unset shell
+  /// variable, say) names nothing: it must not quietly mean the default library, the current
+  /// directory or standard output, nor be tried as a file.
+  ///
+  /// - Throws: `CLIError.badValue` naming the option (`--output`, as the long name) or the
+  ///   argument (`<file>`): `a file name cannot be empty`, `a directory name cannot be empty`.
+  static func refuseEmptyNames(
+    in values: ParsedValues, of command: any ParsableCommand.Type
+  ) throws(CLIError) {
+    let options = allOptions(of: command).map { option in
+      ("--\(option.name)", option.completion, values.value(option.name).map { [$0] } ?? [])
+    }
+    let arguments = command.configuration.arguments.map { argument in
+      ("<\(argument.name)>", argument.completion, values.argumentList(argument.name))
+    }
+    for (label, kind, given) in options + arguments {
+      let noun: String
+      switch kind {
+      case .file: noun = "file name"
+      case .directory: noun = "directory name"
+      default: continue
+      }
+      if let empty = given.first(where: { $0.trimmingSpaces().isEmpty }) {
+        throw .badValue(
+          command: values.command, name: label, value: empty, reason: "a \(noun) cannot be empty")
+      }
+    }
+  }
+
   static func subcommand(named word: String, in subcommands: [any ParsableCommand.Type])
     -> (any ParsableCommand.Type)?
   {
@@ -209,30 +244,44 @@ struct CommandParser {
       inline = String(word[word.index(after: equals)...])
     }
     guard let spec = CommandParser.spec(for: word, in: command) else {
-      let given =
-        word.hasPrefix("--") && inline != nil
-        ? String(word[..<(word.firstIndex(of: "=") ?? word.endIndex)]) : word
+      // The option as typed, without a value given with `=` (`--brnd=x`, `-x=1`).
+      let typed = word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
+      let given = typed.count > 1 ? typed : word
       // `--help` and `--version` are answered before parsing, anywhere on the line, but a
-      // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too, and
-      // either given a value (`--help=1`) is told it takes none, as every flag is.
-      var names = CommandTree.options(of: path).map { "--\($0.name)" }
-      if !names.contains("--version") { names.append("--version") }
+      // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too
+      // (they are among every command's options), and either given a value (`--help=1`) is
+      // told it takes none, as every flag is.
+      let names = CommandTree.options(of: path).map { "--\($0.name)" }
       if inline != nil, names.contains(given) {
         throw .flagWithValue(command: values.command, option: given)
       }
-      // A short option written with `=` (`-h=1`, `-o=FILE`): a flag is told it takes no value,
-      // as `--help=1` is; a value is refused, not read as `=FILE` as getopt(3) reads it.
-      if !word.hasPrefix("--"), let equals = word.firstIndex(of: "="),
-        word.distance(from: word.startIndex, to: equals) == 2,
-        let short = CommandTree.options(of: path).first(where: { $0.short == word.dropFirst().first })
-      {
-        let typed = String(word[..<equals])
-        switch short.kind {
-        case .flag: throw .flagWithValue(command: values.command, option: typed)
-        case .value(let placeholder), .optionalNumber(let placeholder):
-          throw .shortOptionWithEquals(
-            command: values.command, option: typed, long: "--\(short.name)",
-            placeholder: placeholder.uppercased())
+      if !word.hasPrefix("--") {
+        let options = CommandTree.options(of: path)
+        let shorts = given.dropFirst().compactMap { letter in options.first { $0.short == letter } }
+        // A short option written with `=` (`-h=1`, `-o=FILE`): a flag is told it takes no
+        // value, as `--help=1` is; a value is refused, not read as `=FILE` as getopt(3)
+        // reads it.
+        if shorts.count == 1, given.count == 2, given != word {
+          switch shorts[0].kind {
+          case .flag: throw .flagWithValue(command: values.command, option: given)
+          case .value(let placeholder), .optionalNumber(let placeholder):
+            throw .shortOptionWithEquals(
+              command: values.command, option: given, long: "--\(shorts[0].name)",
+              placeholder: placeholder.uppercased())
+          }
+        }
+        // Short options run together (`-qo FILE`, `-qo=FILE`), which getopt(3) reads as
+        // `-q -o FILE`: not combined here, and told how to write them apart.
+        if shorts.count > 1, shorts.count == given.count - 1 {
+          let apart = shorts.map { option in
+            switch option.kind {
+            case .flag: "-\(option.short ?? "?")"
+            case .value(let placeholder), .optionalNumber(let placeholder):
+              "-\(option.short ?? "?") \(placeholder.uppercased())"
+            }
+          }
+          throw .combinedShortOptions(
+            command: values.command, given: given, apart: apart.joined(separator: " "))
         }
       }
       throw .unknownOption(

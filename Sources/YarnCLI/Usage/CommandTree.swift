@@ -5,7 +5,8 @@ import YarnCore
 enum CommandTree {
   /// `--help`/`-h`, which every command accepts (the parser answers it before anything else).
   static let helpOption = OptionSpec.flag("help", "Show help information.", short: "h")
-  /// `--version`, which the root accepts.
+  /// `--version`, which every command accepts too (the parser answers it before anything
+  /// but `--help`).
   static let versionOption = OptionSpec.flag("version", "Show the version.")
 
   /// Every visible command path under `root`, depth first in the order of the tree, the root
@@ -25,13 +26,18 @@ enum CommandTree {
     command.configuration.subcommands.filter { !$0.configuration.isHidden }
   }
 
-  /// Every option the last command of `path` accepts: its own, the global options, `--help`,
-  /// and at the root `--version`.
+  /// Every option the last command of `path` accepts: its own, then its global ones
+  /// (`globalOptions(of:)`).
   static func options(of path: [any ParsableCommand.Type]) -> [OptionSpec] {
     guard let command = path.last else { return [] }
-    var options = command.configuration.options + GlobalOptions.specs(for: command) + [helpOption]
-    if path.count == 1 { options.append(versionOption) }
-    return options
+    return command.configuration.options + globalOptions(of: command)
+  }
+
+  /// The options `command` accepts as every command does: the global options it takes
+  /// (`GlobalOptions.specs(for:)`), `--help` and `--version`. The one list the help's GLOBAL
+  /// OPTIONS, the man page, the completions and the parser's suggestions are written from.
+  static func globalOptions(of command: any ParsableCommand.Type) -> [OptionSpec] {
+    GlobalOptions.specs(for: command) + [helpOption, versionOption]
   }
 
   /// The words of `path`, such as `yarn stash add`.

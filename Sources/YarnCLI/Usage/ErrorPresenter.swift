@@ -131,6 +131,9 @@ enum ErrorPresenter {
     case .shortOptionWithEquals(_, let option, let long, let placeholder):
       report.message = "option '\(option)' takes its value as the next word, not after '='"
       report.hint = withHint("write '\(option) \(placeholder)' or '\(long)=\(placeholder)'")
+    case .combinedShortOptions(_, let given, let apart):
+      report.message = "short options cannot be combined: '\(given)'"
+      report.hint = withHint("write '\(apart)'")
     case .badValue(_, let name, let value, let reason):
       report.message = "bad value '\(value)' for \(name): \(reason)"
     case .missingOption(_, let option):

@@ -26,11 +26,9 @@ enum HelpGenerator {
       for option in ownOptions { out += row(label: optionLabel(option), help: option.help) }
     }
     out += "\nGLOBAL OPTIONS:\n"
-    for option in GlobalOptions.specs(for: command) {
+    for option in CommandTree.globalOptions(of: command) {
       out += row(label: optionLabel(option), help: option.help)
     }
-    out += row(label: "-h, --help", help: "Show help information.")
-    if path.count == 1 { out += row(label: "--version", help: "Show the version.") }
 
     if !config.subcommands.isEmpty {
       out += "\nSUBCOMMANDS:\n"

@@ -29,17 +29,10 @@ struct GlobalOptions: Equatable {
     self.quiet = quiet
   }
 
-  /// The global options of a parsed command line.
-  ///
-  /// - Throws: `CLIError.badValue` for `--library ""` (an unset shell variable, say), which
-  ///   must not quietly mean the default library.
-  init(_ values: ParsedValues) throws(CLIError) {
-    let library = values.value("library")
-    if let library, library.trimmingSpaces().isEmpty {
-      throw .badValue(
-        command: values.command, name: "--library", value: library,
-        reason: "a library directory cannot be empty")
-    }
-    self.init(library: library, json: values.flag("json"), quiet: values.flag("quiet"))
+  /// The global options of a parsed command line; the parser has refused `--library ""`
+  /// (`CommandParser.refuseEmptyNames(in:of:)`), which must not quietly mean the default
+  /// library.
+  init(_ values: ParsedValues) {
+    self.init(library: values.value("library"), json: values.flag("json"), quiet: values.flag("quiet"))
   }
 }

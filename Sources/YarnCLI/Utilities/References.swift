@@ -97,12 +97,12 @@ enum References {
     } catch {
       switch error {
       case .notFound(let reference):
-        func key(_ text: String) -> String { text.trimmingSpaces().lowercased() }
-        let keys = items.map { key(name($0)) }
+        // Names are compared as a search compares text (`Lookup.folded`: case, `ß`/`ss` and
+        // accents aside, so `Strasse` is near `Straße Wolle`), without the spaces around.
         throw .notFound(
           kind: kind, reference: reference,
-          suggestions: EditDistance.nearest(to: key(reference), in: keys).compactMap { nearest in
-            keys.firstIndex(of: nearest).map { name(items[$0]) }
+          suggestions: EditDistance.nearest(to: reference, in: items.map(name)) {
+            Lookup.folded($0.trimmingSpaces())
           })
       case .ambiguous(let reference, let candidates):
         throw .ambiguous(
