@@ -376,7 +376,8 @@ struct StashMatchCommand: ParsableCommand {
     // Every figure listed reaches the need (within the comparison's tolerance), so its cell
     // never shows less: 2 decimals, as everywhere, unless they would show it under the need
     // (8.8141 oz under "Enough for 8.814 oz" as 8.81 oz); then as many decimals as the need
-    // has (at most 15), never under the need itself (8.814 oz).
+    // has (at most 15), never under the need itself (8.814 oz). A figure short of the need
+    // within the comparison's tolerance is enough, as the need itself: it shows as the need.
     func shown(_ figure: Amount) -> String {
       guard let two = Double(Amount.format(figure.value)), two < needed.value else {
         return figure.description
