@@ -700,6 +700,14 @@ enum InputFile {
           "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
         hint: "a photo app writes the box with a 32-bit size; save the photo again and attach that")
     }
+    if let size = mismatch.longFTYPBoxSize {
+      throw .invalidData(
+        message:
+          "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box is \(size) bytes long and names no \(format) brand within the file's first \(Attachment.imageSignatureWindow / 1024) KiB, past which yarn does not read",
+        hint:
+          "a photo app writes the box with a few brands, in under 100 bytes; save the photo again and attach that"
+      )
+    }
     if let actual = mismatch.actual {
       throw .invalidData(
         message: "\(LineText.visible(file)) is not \(a(format)) image: it is \(a(actual)) image",
