@@ -143,6 +143,13 @@ import YarnCore
     // An ftyp box of size 1, a 64-bit size (24) after its type, refused by what it is.
     let large = try yarn.file(
       "large.avif", Data([0, 0, 0, 1] + Array("ftyp\0\0\0\0\0\0\0\u{18}avif\0\0\0\0\0\0\0\u{8}meta".utf8)))
+    // QA: an ftyp box of 0x1010 = 4,112 bytes (16 + 4 × 1,024 brands) whose avif is its last
+    // brand, at bytes 4,108 to 4,111, past the 4 KiB read, was refused without saying why.
+    let long = try yarn.file(
+      "long.avif",
+      Data(
+        [0, 0, 0x10, 0x10]
+          + Array(("ftypmif1\0\0\0\0" + String(repeating: "iso8", count: 1_023) + "avif").utf8)))
     for (file, message, hint) in [
       (
         stub, "is not a JPEG image: its first bytes are not those of a JPEG file",
@@ -158,6 +165,11 @@ import YarnCore
         large,
         "is refused as an AVIF image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
         "a photo app writes the box with a 32-bit size; save the photo again and attach that"
+      ),
+      (
+        long,
+        "is refused as an AVIF image: its ftyp box is 4112 bytes long and names no AVIF brand within the file's first 4 KiB, past which yarn does not read",
+        "a photo app writes the box with a few brands, in under 100 bytes; save the photo again and attach that"
       ),
     ] {
       for command in [["stash", "attach", "Rios", file.path], ["project", "attach", "Flax", file.path]] {

@@ -64,6 +64,16 @@ import YarnCore
         == "not enough free space for the library at /home/u/lib: the restore needs 1049600 bytes, 4096 are free"
     )
     #expect(space.hint == "free some disk space and try again; nothing was changed")
+    // The safety backup's folder on another disk (a linked `safety-backups`), named.
+    let safety = ErrorPresenter.report(
+      for: BackupError.notEnoughSpaceForSafetyBackup(path: "/mnt/usb/safety", needed: 9_216, free: 4_096),
+      root: RootCommand.self)
+    #expect(safety.code == .ioError)
+    #expect(
+      safety.message
+        == "not enough free space for the safety backup at /mnt/usb/safety: it needs 9216 bytes, 4096 are free"
+    )
+    #expect(safety.hint == "free some disk space and try again; nothing was changed")
   }
 
   @Test func everyReportHasAnErrorLine() {

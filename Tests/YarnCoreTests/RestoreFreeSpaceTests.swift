@@ -173,4 +173,107 @@ import Testing
       #expect(try Backup.restore(from: backup.url, into: mine, options: options).replaced.yarns == 1)
     }
   }
+
+  /// `path` with its symbolic links resolved by realpath(3) itself (the scratch folder may lie
+  /// under one, as /var is /private/var on macOS).
+  private static func real(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// QA: the free space for the safety backup was read at the library's folder, though
+  /// `safety-backups` may be a link to a folder on another disk. The folder it is written in
+  /// is the linked one, or, when it does not exist yet, the folder above it (where the replace
+  /// creates it); a link to nothing is left as it is (writing there fails, and says so).
+  @Test func theSafetyBackupFolderIsTheOneItsLinkNames() throws {
+    try Support.withScratch { dir in
+      let root = Self.real(dir.path)
+      let manager = FileManager.default
+      try manager.createDirectory(
+        at: dir.appendingPathComponent("elsewhere/safety"), withIntermediateDirectories: true)
+      try manager.createDirectory(at: dir.appendingPathComponent("lib"), withIntermediateDirectories: true)
+      try manager.createSymbolicLink(
+        atPath: dir.appendingPathComponent("lib/safety-backups").path,
+        withDestinationPath: root + "/elsewhere/safety")
+      // A relative link, resolved from the folder it is in.
+      try manager.createSymbolicLink(
+        atPath: dir.appendingPathComponent("lib/relative").path, withDestinationPath: "../elsewhere/safety")
+      try manager.createSymbolicLink(
+        atPath: dir.appendingPathComponent("lib/dangling").path, withDestinationPath: root + "/elsewhere/gone"
+      )
+      func folder(_ path: String) -> String {
+        Backup.safetyBackupFolder(for: dir.appendingPathComponent(path))
+      }
+      #expect(folder("lib/safety-backups/before.zip") == root + "/elsewhere/safety")
+      #expect(folder("lib/relative/before.zip") == root + "/elsewhere/safety")
+      #expect(folder("lib/missing/before.zip") == root + "/lib")
+      #expect(folder("lib/dangling/before.zip") == dir.path + "/lib/dangling")
+    }
+  }
+
+  /// A writable folder on another file system than the scratch folder's (Linux's /dev/shm,
+  /// a tmpfs), or `nil` when there is none.
+  static let otherFileSystem: String? = {
+    var scratch = stat()
+    var shm = stat()
+    guard stat(FileManager.default.temporaryDirectory.path, &scratch) == 0, stat("/dev/shm", &shm) == 0,
+      scratch.st_dev != shm.st_dev, access("/dev/shm", W_OK | X_OK) == 0
+    else { return nil }
+    return "/dev/shm"
+  }()
+
+  /// QA: with `LIBRARY/safety-backups` a link to a folder on another disk, a replace asked
+  /// for the safety backup's bytes on the library's disk: refused where it fits, let through
+  /// where the other disk is full. Each is now checked on its own file system. (Runs only
+  /// where a second file system can be written: on one, the two are the same disk.)
+  @Test(.enabled(if: otherFileSystem != nil))
+  func aSafetyBackupOnAnotherFileSystemIsCheckedThere() throws {
+    try Support.withScratch { dir in
+      let other = Self.real(Self.otherFileSystem! + "/yarn-tests-" + UUID().uuidString)
+      try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+      defer { try? FileManager.default.removeItem(atPath: other) }
+      let backup = try smallBackup(in: dir)
+      let mine = try LibraryStore(directory: dir.appendingPathComponent("mine"), mode: .readWrite)
+      defer { try? mine.close() }
+      let file = dir.appendingPathComponent("p.jpg")
+      try Support.noise(count: 20_000, seed: 9).write(to: file)
+      let photo = try mine.importAttachment(from: file)
+      try mine.write { try mine.insert(Yarn(id: "mine", name: "Cascade 220", photos: [photo])) }
+      try FileManager.default.createSymbolicLink(
+        atPath: mine.directory.appendingPathComponent("safety-backups").path, withDestinationPath: other)
+      let database = mine.directory.appendingPathComponent("library.sqlite").path
+      let databaseBytes = size(database) + size(database + "-wal")
+      // The restore: 1 MiB + 2 × library.json + the photo the library lacks (3,000); the
+      // safety backup: 4 × the database + 20,000 + 1 KiB (docs/CLI.md).
+      let restoring = 1_048_576 + 2 * librarySize(backup.manifest) + 3_000
+      let safety = 4 * databaseBytes + 20_000 + 1_024
+      let target = mine.directory.appendingPathComponent("safety-backups/before.zip")
+      let library = mine.directory.path
+      // The library's disk has room for the restore alone, the other for the safety backup
+      // less a byte: refused, naming the folder on the other disk.
+      for dryRun in [true, false] {
+        var options = RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target)
+        options.freeSpace = { $0 == other ? safety - 1 : $0 == library ? restoring : 0 }
+        do {
+          try Backup.restore(from: backup.url, into: mine, options: options)
+          Issue.record("expected notEnoughSpaceForSafetyBackup (dry run: \(dryRun))")
+        } catch BackupError.notEnoughSpaceForSafetyBackup(let path, let needed, let free) {
+          #expect(path == other)
+          #expect(needed == safety)
+          #expect(free == safety - 1)
+        }
+        #expect(try mine.library().yarns.map(\.id) == ["mine"])
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty)
+      // Each disk with just what it takes: the replace goes through, its safety backup on
+      // the other disk. (Before, the library's disk was asked for both and it was refused.)
+      var options = RestoreOptions(mode: .replace, safetyBackup: target)
+      options.freeSpace = { $0 == other ? safety : $0 == library ? restoring : 0 }
+      let report = try Backup.restore(from: backup.url, into: mine, options: options)
+      #expect(report.replaced.yarns == 1)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["before.zip"])
+      #expect(try mine.library().yarns.map(\.id) == ["y-1"])
+    }
+  }
 }

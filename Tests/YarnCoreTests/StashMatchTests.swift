@@ -150,6 +150,23 @@ import Testing
       entry.members.map(\.remaining) == [Amount(0.109361329833771, .yard), Amount(0.218722659667542, .yard)])
   }
 
+  @Test func aYarnsFigureInAnotherUnitIsRoundedOnce() {
+    // 2 yd less 0.9 m used, asked in m: 2 × 0.9144 − 0.9 = 0.9288 m exactly. In yd the
+    // estimate is 2 − 0.9 / 0.9144 = 2 − 125/127 = 129/127 = 1.0157480314960629921… yd, to 15
+    // significant digits 1.01574803149606; that figure converted, 1.01574803149606 × 0.9144 =
+    // 0.92879999999999726… m, rounded again is 0.928799999999997 m (QA: two roundings).
+    let yarn = Yarn(id: "y-r", name: "Rounded", quantity: Amount(2, .yard))
+    let used = [RemainingEstimate.CountedUsage(projectID: "p", amount: Amount(0.9, .meter))]
+    let entry = StashMatch.entries(needing: Amount(0.9288, .meter), among: [estimate(yarn, used)])[0]
+    #expect(entry.enough == true)
+    #expect(entry.members[0].remaining?.value == 0.9288)
+    #expect(entry.remaining?.value == 0.9288)
+    #expect(entry.certain.value == 0.9288)
+    #expect(entry.remaining?.unit == .meter)
+    // The estimate itself, in its own unit, is rounded once as before.
+    #expect(entry.members[0].estimate.remaining == Amount(1.01574803149606, .yard))
+  }
+
   @Test func aGroupWithAnUnknownMemberIsDecidedByWhatIsCertain() {
     // Lot 7: 2 skeins of 220 yd (440 yd, certain) and a record of 300 g without a put-up.
     let known = Yarn(

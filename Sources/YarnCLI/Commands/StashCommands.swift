@@ -376,7 +376,8 @@ struct StashMatchCommand: ParsableCommand {
     // Every figure listed reaches the need (within the comparison's tolerance), so its cell
     // never shows less: 2 decimals, as everywhere, unless they would show it under the need
     // (8.8141 oz under "Enough for 8.814 oz" as 8.81 oz); then as many decimals as the need
-    // has (at most 15), never under the need itself (8.814 oz).
+    // has (at most 15), never under the need itself (8.814 oz). A figure short of the need
+    // within the comparison's tolerance is enough, as the need itself: it shows as the need.
     func shown(_ figure: Amount) -> String {
       guard let two = Double(Amount.format(figure.value)), two < needed.value else {
         return figure.description
@@ -698,6 +699,14 @@ enum InputFile {
         message:
           "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
         hint: "a photo app writes the box with a 32-bit size; save the photo again and attach that")
+    }
+    if let size = mismatch.longFTYPBoxSize {
+      throw .invalidData(
+        message:
+          "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box is \(size) bytes long and names no \(format) brand within the file's first \(Attachment.imageSignatureWindow / 1024) KiB, past which yarn does not read",
+        hint:
+          "a photo app writes the box with a few brands, in under 100 bytes; save the photo again and attach that"
+      )
     }
     if let actual = mismatch.actual {
       throw .invalidData(

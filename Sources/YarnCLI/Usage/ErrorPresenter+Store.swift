@@ -24,7 +24,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "\(path) already exists", hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
-    case .notEnoughSpace:
+    case .notEnoughSpace, .notEnoughSpaceForSafetyBackup:
       return ErrorReport(
         message: message, hint: "free some disk space and try again; nothing was changed", code: .ioError)
     case .cannotWrite, .cannotStage:

@@ -37,6 +37,11 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// of the library at `path` has `free` bytes and the restore needs `needed`
   /// (`Backup.checkFreeSpace`); nothing was changed.
   case notEnoughSpace(path: String, needed: Int64, free: Int64)
+  /// Thrown by a `.replace` restore (also in a dry run) before anything is written when the
+  /// safety backup's folder, at `path` (links resolved), is on another file system than the
+  /// library and that one has `free` bytes where the safety backup needs `needed`
+  /// (`Backup.checkFreeSpace`); nothing was changed.
+  case notEnoughSpaceForSafetyBackup(path: String, needed: Int64, free: Int64)
   /// Thrown by a `.merge` restore (also in a dry run) when items of the backup have the ID of
   /// a library item with other content, or both hold a running session; every conflict is
   /// listed and nothing was changed.
@@ -85,6 +90,9 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
     case .notEnoughSpace(let path, let needed, let free):
       return "not enough free space for the library at \(path): the restore needs \(needed) bytes, "
         + "\(free) are free"
+    case .notEnoughSpaceForSafetyBackup(let path, let needed, let free):
+      return "not enough free space for the safety backup at \(path): it needs \(needed) bytes, "
+        + "\(free) are free"
     case .mergeConflicts(let path, let conflicts):
       let count = conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts"
       return "cannot merge \(path) into the library: \(count); nothing was changed:\n"
@@ -105,12 +113,13 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension BackupError {
-  /// Whether the error is a full disk or quota: `.notEnoughSpace`, or `.cannotWrite` and
+  /// Whether the error is a full disk or quota: `.notEnoughSpace`,
+  /// `.notEnoughSpaceForSafetyBackup`, or `.cannotWrite` and
   /// `.cannotStage` whose system reason is ENOSPC's or EDQUOT's (the CLI's exit 74, where a
   /// missing or read-only directory is 73).
   public var isDiskFull: Bool {
     switch self {
-    case .notEnoughSpace: true
+    case .notEnoughSpace, .notEnoughSpaceForSafetyBackup: true
     case .cannotWrite(_, let reason), .cannotStage(_, let reason): POSIX.isDiskFull(reason)
     default: false
     }

@@ -296,7 +296,9 @@ extension Backup {
     // a replace included.
     let safetyBytes = mode == .replace && !wasEmpty ? try safetyBackupSpace(of: store) : 0
     if !checkedBefore {
-      try checkFreeSpace(for: reader.manifest, in: store, plus: safetyBytes, free: options.freeSpace)
+      try checkFreeSpace(
+        for: reader.manifest, in: store, plus: safetyBytes, safetyBackup: options.safetyBackup,
+        free: options.freeSpace)
     }
     // And where the safety backup goes, so that a dry run fails as the real run would.
     if mode == .replace, !wasEmpty, let target = options.safetyBackup {
@@ -529,13 +531,24 @@ extension Backup {
   /// - Throws: `BackupError.cannotWrite` naming `target`, with the system's reason (`permission
   ///   denied`, `not a directory`), as writing it would.
   static func checkSafetyBackupFolder(for target: URL) throws {
+    // `/.`: a file where the folder should be is `not a directory`, as it would be.
+    guard access(POSIX.join(safetyBackupFolder(for: target), "."), W_OK | X_OK) == 0 else {
+      throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
+    }
+  }
+
+  /// The folder the safety backup `target` is written in, as the file system finds it: the
+  /// folder of `target` or, when it does not exist yet, the folder above it (where the replace
+  /// creates it), with its symbolic links resolved (realpath(3)), so that a `safety-backups`
+  /// folder that links to a folder on another disk is that folder; the path as given when it
+  /// cannot be resolved (a link to nothing, where writing fails).
+  static func safetyBackupFolder(for target: URL) -> String {
     var folder = target.deletingLastPathComponent().path
     var info = stat()
     if lstat(folder, &info) != 0, errno == ENOENT { folder = POSIX.directory(of: folder) }
-    // `/.`: a file where the folder should be is `not a directory`, as it would be.
-    guard access(POSIX.join(folder, "."), W_OK | X_OK) == 0 else {
-      throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
-    }
+    guard let resolved = realpath(folder, nil) else { return folder }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 
   /// Whether the file at `path` begins with a zip's local file header, `PK\u{3}\u{4}` (APPNOTE
@@ -559,19 +572,35 @@ extension Backup {
   /// of the backup the library lacks, the size of the largest one it has (written again
   /// through a temporary copy), twice the size of `library.json` (its items in the database,
   /// and again in the database's write-ahead log until it is checkpointed), and
-  /// `freeSpaceMarginBytes` — by the manifest's sizes — and `extra` bytes more (the safety
+  /// `freeSpaceMarginBytes` — by the manifest's sizes — and `safety` bytes more (the safety
   /// backup of a replace, `safetyBackupSpace(of:)`). The free space is read by `free` at the
   /// library's folder, or at the nearest folder above it that exists when the library is not
   /// created yet (`freeSpace(at:)`); a file system whose free space cannot be read is not
-  /// checked.
+  /// checked. The safety backup's bytes are asked of the file system it is written to: when
+  /// its folder (`safetyBackupFolder(for:)` of `target`, links resolved) is on another one
+  /// than the library (another device, stat(2)'s `st_dev`), they are checked there, apart.
   ///
-  /// - Throws: `BackupError.notEnoughSpace` naming the library folder and both sizes.
+  /// - Throws: `BackupError.notEnoughSpace` naming the library folder and both sizes;
+  ///   `BackupError.notEnoughSpaceForSafetyBackup` naming the safety backup's folder.
   static func checkFreeSpace(
-    for manifest: BackupManifest, in store: LibraryStore, plus extra: Int64 = 0,
-    free: (String) -> Int64? = { freeSpace(at: $0) }
+    for manifest: BackupManifest, in store: LibraryStore, plus safety: Int64 = 0,
+    safetyBackup target: URL? = nil, free: (String) -> Int64? = { freeSpace(at: $0) }
   ) throws {
-    let needed = sum(neededSpace(for: manifest, in: store), extra)
-    try checkFreeSpace(needed: needed, directory: store.directory, free: free)
+    let needed = neededSpace(for: manifest, in: store)
+    if safety > 0, let target {
+      let folder = safetyBackupFolder(for: target)
+      var library = stat()
+      var other = stat()
+      if stat(store.directory.path, &library) == 0, stat(folder, &other) == 0, library.st_dev != other.st_dev
+      {
+        try checkFreeSpace(needed: needed, directory: store.directory, free: free)
+        if let available = free(folder), safety > available {
+          throw BackupError.notEnoughSpaceForSafetyBackup(path: folder, needed: safety, free: available)
+        }
+        return
+      }
+    }
+    try checkFreeSpace(needed: sum(needed, safety), directory: store.directory, free: free)
   }
 
   /// Refuses to restore the backup `checked` into a new library at `directory` (which does

@@ -58,7 +58,7 @@ public struct Attachment: Codable, Hashable, Sendable {
   /// What a photo's first bytes lack: the image `format` its name says (`PNG`, `JPEG`,
   /// `GIF`, `WebP`, `HEIC`, `AVIF`) and, when the bytes are known to be another format's, that
   /// one (`AVIF` for an AV1 image named `.heic`, `HEIC` for an HEVC one named `.avif`), or
-  /// why bytes that may be of that format are not read (`largeFTYPSize`).
+  /// why bytes that may be of that format are not read (`largeFTYPSize`, `longFTYPBoxSize`).
   package struct ImageSignatureMismatch: Equatable, Sendable {
     /// The format the name says.
     package let format: String
@@ -66,13 +66,20 @@ public struct Attachment: Codable, Hashable, Sendable {
     package let actual: String?
     /// The HEIC or AVIF file's `ftyp` box gives a 64-bit size (size 1), which is not read.
     package let largeFTYPSize: Bool
+    /// The size of the HEIC or AVIF file's `ftyp` box when it is longer than the bytes read
+    /// (`imageSignatureWindow`) and they name no brand of either format: its brands past
+    /// them are not read.
+    package let longFTYPBoxSize: Int?
 
     /// A mismatch of `format`, the bytes being `actual` when known, or an `ftyp` box of a
-    /// 64-bit size when `largeFTYPSize`.
-    package init(_ format: String, actual: String? = nil, largeFTYPSize: Bool = false) {
+    /// 64-bit size when `largeFTYPSize`, or of `longFTYPBoxSize` bytes, more than are read.
+    package init(
+      _ format: String, actual: String? = nil, largeFTYPSize: Bool = false, longFTYPBoxSize: Int? = nil
+    ) {
       self.format = format
       self.actual = actual
       self.largeFTYPSize = largeFTYPSize
+      self.longFTYPBoxSize = longFTYPBoxSize
     }
   }
 
@@ -98,7 +105,8 @@ public struct Attachment: Codable, Hashable, Sendable {
   ///   `heis` (images: the brands of `image/heic` in its IANA registration) or `hevc`, `hevx`,
   ///   `hevm`, `hevs` (image sequences: `image/heic-sequence`). Its `mif1` and `msf1` (a HEIF
   ///   file of any coding) say nothing alone: an AVIF file has them too. One whose brands are
-  ///   AVIF's and none of HEVC's is said to be AVIF.
+  ///   AVIF's and none of HEVC's is said to be AVIF. A box longer than the bytes read whose
+  ///   brands within them name neither format is said to be that (`longFTYPBoxSize`).
   /// - AVIF: the `ftyp` box first, as HEIC's, one of its brands `avif` or `avis` (AV1 Image
   ///   File Format, AOMedia: "Image and image collection brand", "Image sequence brand"; an
   ///   AVIF file lists one of them). One whose brands are HEVC's and none of AVIF's is said
@@ -153,7 +161,9 @@ public struct Attachment: Codable, Hashable, Sendable {
       ]
       func has(_ format: String) -> Bool { brands.contains(where: codings[format, default: []].contains) }
       if has(format) { return nil }
-      return ImageSignatureMismatch(format, actual: has(other) ? other : nil)
+      if has(other) { return ImageSignatureMismatch(format, actual: other) }
+      // Its brands past the window may name the format: refused, and said so.
+      return ImageSignatureMismatch(format, longFTYPBoxSize: size > imageSignatureWindow ? size : nil)
     default:
       return nil
     }

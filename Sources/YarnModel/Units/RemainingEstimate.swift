@@ -35,6 +35,11 @@ public struct RemainingEstimate: Hashable, Sendable {
   /// unrounded conversions, rounded to 15 significant digits once (`UnitConversion.rounded`),
   /// not to the 2 decimals people see.
   public let remaining: Amount?
+  /// `remaining`'s value before it was rounded: the quantity less the usages' unrounded
+  /// conversions, what a conversion of the figure to another unit converts so that the
+  /// converted figure is rounded once (`StashMatch`); `remaining.value` itself when nothing
+  /// was subtracted, for an override and when nothing is left (0).
+  let unroundedRemaining: Double?
   /// Where `remaining` comes from.
   public let source: Source
   /// How much more was used than owned, in the quantity's unit (only when `overdrawn`).
@@ -92,24 +97,33 @@ public struct RemainingEstimate: Hashable, Sendable {
     // 10 yd less 3.3 yd is 6.7 yd, not 6.699999999999999, and 1 yd less 0.1 m and 0.2 m is
     // 0.671916010498688 yd (less each usage rounded, 0.671916010498687). Nothing subtracted
     // leaves the quantity as given.
+    let unrounded = left
     if !usages.isEmpty { left = UnitConversion.rounded(left) }
     let tolerance = 1e-9 * abs(quantity.value)
     if left < -tolerance {
       self.init(
         remaining: Amount(0, quantity.unit), source: .overdrawn, deficit: -left,
         unconverted: unconverted)
-    } else {
+    } else if left <= tolerance {
       // What is left within that noise is nothing (3 skeins less 1.5 and 1.5 converted from
       // yards can leave 4e-16), not a tiny amount shown in its digits (`Amount.format`).
       self.init(
-        remaining: Amount(left <= tolerance ? 0 : left, quantity.unit),
-        source: unconverted.isEmpty ? .estimate : .incomplete, deficit: nil,
-        unconverted: unconverted)
+        remaining: Amount(0, quantity.unit), source: unconverted.isEmpty ? .estimate : .incomplete,
+        deficit: nil, unconverted: unconverted)
+    } else {
+      self.init(
+        remaining: Amount(left, quantity.unit), unrounded: unrounded,
+        source: unconverted.isEmpty ? .estimate : .incomplete, deficit: nil, unconverted: unconverted)
     }
   }
 
-  private init(remaining: Amount?, source: Source, deficit: Double?, unconverted: [UnconvertedUsage]) {
+  /// `unrounded` is `remaining.value` unless given.
+  private init(
+    remaining: Amount?, unrounded: Double? = nil, source: Source, deficit: Double?,
+    unconverted: [UnconvertedUsage]
+  ) {
     self.remaining = remaining
+    self.unroundedRemaining = unrounded ?? remaining?.value
     self.source = source
     self.deficit = deficit
     self.unconverted = unconverted

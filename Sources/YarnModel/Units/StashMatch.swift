@@ -4,7 +4,9 @@
 /// The rule, in one place:
 /// - Each yarn's remaining figure (`RemainingEstimate`) is converted to the unit asked for
 ///   through the yarn's put-up (`UnitConversion.convert`): 3 skeins of 220 yd are 660 yd;
-///   400 g of a yarn of 200 yd / 100 g skeins is 800 yd.
+///   400 g of a yarn of 200 yd / 100 g skeins is 800 yd. The figure converted is the
+///   estimate before it was rounded (`RemainingEstimate.unroundedRemaining`), and the result
+///   is rounded once.
 /// - Yarns with the same name, colorway and dye lot (compared by `Lookup.key`: case and the
 ///   spaces around them aside; the dye lot must be known, two unknown lots are not the same
 ///   lot) count together, as one entry: their figures are added unrounded and the sum
@@ -59,8 +61,9 @@ public enum StashMatch {
     public let remaining: Amount?
     /// What keeps this yarn's figure from being certain; empty when it is certain.
     public let missing: [Missing]
-    /// `remaining`'s value before it was rounded (`UnitConversion.unroundedValue`): what the
-    /// entry adds, so that a sum is rounded once.
+    /// `remaining`'s value before it was rounded: the estimate before it was rounded,
+    /// converted (`UnitConversion.unroundedValue`); what the entry adds, so that a sum is
+    /// rounded once.
     let unrounded: Double?
   }
 
@@ -139,9 +142,12 @@ public enum StashMatch {
     var missing: [Missing] = []
     var remaining: Amount?
     var unrounded: Double?
-    if let figure = estimate.remaining {
+    if let figure = estimate.remaining, let exact = estimate.unroundedRemaining {
       do {
-        let value = try UnitConversion.unroundedValue(of: figure, in: unit, putUp: yarn.putUp)
+        // The estimate before it was rounded, converted and rounded once: 2 yd less 0.9 m is
+        // 0.9288 m, not 0.928799999999997 m (1.01574803149606 yd, rounded, converted).
+        let value = try UnitConversion.unroundedValue(
+          of: Amount(exact, figure.unit), in: unit, putUp: yarn.putUp)
         unrounded = value
         // As `UnitConversion.convert` gives it: the figure itself in its own unit.
         remaining = figure.unit == unit ? figure : Amount(UnitConversion.rounded(value), unit)
