@@ -211,6 +211,18 @@ import YarnCore
     #expect(try yarn.ok(["project", "show", "Flax"]).stdout.contains("Needles:      5 mm (US 8)"))
   }
 
+  /// `--size` reads a hook's name with `US` before it as a WEFT `hook_size` does, one reading
+  /// (QA: `--size "US H-8"` was refused; CYC: H-8 is 5 mm, K-10½ 6.5 mm).
+  @Test func aHooksNameWithUSIsReadBySize() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["tool", "add", "Clover", "--kind", "hook", "--size", "US H-8"])
+    #expect(try yarn.ok(["tool", "show", "Clover"]).stdout.contains("Size:         5 mm (H-8)"))
+    try yarn.ok(["tool", "edit", "Clover", "--size", "US K-10½"])
+    #expect(try yarn.ok(["tool", "show", "Clover"]).stdout.contains("Size:         6.5 mm (K-10½)"))
+    #expect(try yarn.ok(["convert", "US H", "--to", "mm"]).stdout == "5 mm\n")
+  }
+
   @Test func toolsGoThroughABackup() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
