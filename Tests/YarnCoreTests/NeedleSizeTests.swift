@@ -125,7 +125,9 @@ import Testing
     #expect(problem("US 99").hasPrefix("\"US 99\" is not a US needle size; US sizes: 000, 00, 0, 1, 2,"))
     #expect(problem("UK 15").hasPrefix("\"UK 15\" is not an old UK needle size; UK sizes: 14, 13,"))
     #expect(problem("Z-20").hasPrefix("\"Z-20\" is not a crochet hook size; hooks: B-1, C-2,"))
-    #expect(problem("steel 14").hasPrefix("\"steel 14\" is not a steel hook size in the table"))
+    // In the steel table's words alone: a WEFT file's refusal is in them, and has no `--size`
+    // (QA: it ended with the CLI's "(or give the size in mm)").
+    #expect(problem("steel 14") == "\"steel 14\" is not a steel hook size in the table; steel hooks: 8, 7, 6")
     #expect(problem("0mm") == "\"0mm\" is 0; a size is 0.5 to 100 mm")
     #expect(problem("-3mm") == "\"-3mm\" is negative; a size is 0.5 to 100 mm")
     #expect(problem("101mm") == "\"101mm\" is over 100 mm")

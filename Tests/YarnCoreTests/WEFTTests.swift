@@ -1717,7 +1717,8 @@ import Testing
   /// they are no loss (QA: `us_size` `"5mm"` beside 5 mm was "not a US needle size" while
   /// `hook_size` `"5mm"` was read). What neither reading reads stops the import, in the words
   /// of the field's table (QA: "us_size "US 8" is not 5 mm (US 8)"; `hook_size` `"US H-8"`
-  /// alone refused as "not a US needle size").
+  /// alone refused as "not a US needle size"), a steel number the table lacks in the steel
+  /// table's, with no hint of `--size`'s (QA: it ended with "(or give the size in mm)").
   @Test func aSizeNameIsReadBesideTheSizeKeptAsWhenItIsTaken() throws {
     let usSizes = "US sizes: 000, 00, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10½, 11, 13, 15, 17, 19, 35, 50"
     let hooks =
@@ -1760,13 +1761,15 @@ import Testing
           """
           {"weft_version": "1.0", "type": "tool", "items": [
             {"id": "h", "tool_type": "hook", "hook_size": "Z-99"},
+            {"id": "s", "tool_type": "hook", "hook_size": "steel 14"},
             {"id": "u", "tool_type": "circular", "us_size": "5mn"}]}
           """)
       ], into: store)
     #expect(
       refused.problems.map(\.description) == [
         "hook.weft: items[0].hook_size: \"Z-99\" is not a crochet hook size; \(hooks)",
-        "hook.weft: items[1].us_size: \"5mn\" is not a US needle size; \(usSizes)",
+        "hook.weft: items[1].hook_size: \"steel 14\" is not a steel hook size in the table; steel hooks: 8, 7, 6",
+        "hook.weft: items[2].us_size: \"5mn\" is not a US needle size; \(usSizes)",
       ])
   }
 

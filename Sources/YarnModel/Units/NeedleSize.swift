@@ -377,7 +377,6 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     case .unknownName(.steel):
       return "\(quoted) is not a steel hook size in the table; steel hooks: "
         + NeedleSize.steelHooks.map(\.steel).joined(separator: ", ")
-        + " (or give the size in mm)"
     case .ambiguousComma(let thousands, let decimal):
       return DecimalNumberError(
         input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal)
