@@ -1074,7 +1074,7 @@ import Testing
 
   /// A project given twice in a tool's `project_assignments` is kept once, and the repeat is
   /// reported as not kept, as a tool given again in a project's `tools_used` is (QA: taken
-  /// once without a word).
+  /// once without a word), by the tool's name as every tool line is (QA: without it).
   @Test func aProjectGivenTwiceInProjectAssignmentsIsSaidNotKept() throws {
     let store = try LibraryStore.inMemory()
     try store.insert(Project(id: "p-flax", name: "Flax", craft: .knitting, status: .inProgress))
@@ -1090,7 +1090,7 @@ import Testing
     #expect(plan.problems.isEmpty, "\(plan.problems)")
     #expect(
       plan.omissions.map(\.description) == [
-        "tool.weft: items[0].project_assignments[2]: not kept (the project p-flax is given before)"
+        "tool.weft: items[0].project_assignments[2]: not kept (“Red Lace”: the project p-flax is given before)"
       ])
     #expect(plan.changes.map(\.changes) == [["Projects (none) → Flax, Hat"]])
     #expect(try store.tool(id: "t-red")?.projectIDs == ["p-flax", "p-hat"])
@@ -1393,7 +1393,8 @@ import Testing
     }
     // A project in neither the files nor the library leaves the tool's projects as they are,
     // as an unknown entry of materials_used or tools_used leaves the project's, and says so
-    // (QA: p-hat was dropped); a new tool keeps the projects that are found.
+    // (QA: p-hat was dropped); a new tool keeps the projects that are found. Each line names
+    // the tool, a new one without a name by its size and kind (4 mm is US 6).
     let unknown = try WEFTImport.plan(
       [tools(#", "project_assignments": ["p-sock", "p-gone"]"#)], store: store, now: Self.now)
     #expect(
@@ -1401,7 +1402,7 @@ import Testing
     )
     #expect(
       unknown.omissions.map(\.description) == [
-        "tool.weft: items[0].project_assignments[1]: not kept (the project p-gone is in neither the files "
+        "tool.weft: items[0].project_assignments[1]: not kept (“Red Lace”: the project p-gone is in neither the files "
           + "nor the library; the tool's projects are left as they are)"
       ])
     let newTool = try WEFTImport.plan(
@@ -1414,7 +1415,8 @@ import Testing
     #expect(newTool.toolCreates.map(\.projectIDs) == [["p-hat"]])
     #expect(
       newTool.omissions.map(\.description) == [
-        "new.weft: items[0].project_assignments[0]: not kept (the project p-gone is in neither the files nor the library)"
+        "new.weft: items[0].project_assignments[0]: not kept (“4 mm (US 6) double-pointed needles”: the project "
+          + "p-gone is in neither the files nor the library)"
       ])
     // Applied: the fields given replace the library's, the others stay.
     try Self.importing([tools(#", "name": null, "material": "", "project_assignments": []"#)], into: store)

@@ -157,12 +157,14 @@ extension WEFTPlanner {
           // Each project once: one given again is said not kept, as a tool given again in
           // `tools_used` is.
           if tool.projectIDs.contains(projectID) {
-            omit(item.file, path, "the project \(weftProject) is given before")
+            omit(item.file, path, called + "the project \(weftProject) is given before")
           } else {
             tool.projectIDs.append(projectID)
           }
         } else {
-          omit(item.file, path, "the project \(weftProject) is in neither the files nor the library" + kept)
+          omit(
+            item.file, path,
+            called + "the project \(weftProject) is in neither the files nor the library" + kept)
           incomplete = true
         }
       }
