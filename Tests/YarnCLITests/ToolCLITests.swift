@@ -211,6 +211,29 @@ import YarnCore
     #expect(try yarn.ok(["project", "show", "Flax"]).stdout.contains("Needles:      5 mm (US 8)"))
   }
 
+  /// `--size` reads a hook's name with `US` before it as a WEFT `hook_size` does, one reading
+  /// (QA: `--size "US H-8"` was refused; CYC: H-8 is 5 mm, K-10½ 6.5 mm); a steel number the
+  /// table does not have is refused in the table's words, and the CLI adds that a size in mm
+  /// is read, the hint the words themselves no longer carry (a WEFT file has no `--size`).
+  @Test func aHooksNameWithUSIsReadBySize() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["tool", "add", "Clover", "--kind", "hook", "--size", "US H-8"])
+    #expect(try yarn.ok(["tool", "show", "Clover"]).stdout.contains("Size:         5 mm (H-8)"))
+    try yarn.ok(["tool", "edit", "Clover", "--size", "US K-10½"])
+    #expect(try yarn.ok(["tool", "show", "Clover"]).stdout.contains("Size:         6.5 mm (K-10½)"))
+    #expect(try yarn.ok(["convert", "US H", "--to", "mm"]).stdout == "5 mm\n")
+    let steel = try yarn.run(["tool", "add", "Fine", "--kind", "hook", "--size", "steel 14"])
+    #expect(steel.status == 64)
+    #expect(
+      steel.stderr.hasPrefix(
+        "error: bad value 'steel 14' for --size: \"steel 14\" is not a steel hook size in the table; "
+          + "steel hooks: 8, 7, 6 (or give the size in mm)\n"), "\(steel.stderr)")
+    let needle = try yarn.run(["project", "add", "Doily", "--needle", "steel 14"])
+    #expect(needle.status == 64)
+    #expect(needle.stderr.contains("steel hooks: 8, 7, 6 (or give the size in mm)\n"), "\(needle.stderr)")
+  }
+
   @Test func toolsGoThroughABackup() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

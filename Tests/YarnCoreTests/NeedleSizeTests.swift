@@ -17,29 +17,72 @@ import Testing
     ("Q", 15.75), ("T/U/X", 25), ("B-1", 2.25), ("P", 11.5),
     ("UK 7", 4.5), ("UK7", 4.5), ("UK 14", 2), ("UK 000", 10), ("UK 11", 3),
     ("steel 7", 1.5), ("Steel 6", 1.6), ("steel8", 1.4),
+    ("US H-8", 5), ("us h8", 5), ("US H", 5), ("US K-10½", 6.5), ("US K-10 1/2", 6.5), ("US M/N", 9),
+    ("USH-8", 5), ("US steel 7", 1.5),
     ("4.5mm", 4.5), ("4.5 mm", 4.5), ("4,5 mm", 4.5), ("4.2mm", 4.2), ("12.75 MM", 12.75),
   ])
   func readsEverySpelling(input: String, expected: Double) throws {
     #expect(try mm(input) == expected, "\(input)")
   }
 
-  /// A hook's name alone (a WEFT `hook_size`): the spellings `NeedleSize(parsing:)` reads of a
-  /// hook, `US` before them or not, and the table's `7` (4.5 mm); anything else is refused as
-  /// no hook, with the hook names (CYC: H-8 5 mm, K-10½ 6.5 mm, 7 4.5 mm; steel 7 1.5 mm).
-  @Test func readsAHooksNameAlone() throws {
-    for (input, expected) in [
-      ("H-8", 5.0), ("US H-8", 5), ("us h8", 5), ("H", 5), ("US K-10 1/2", 6.5), ("7", 4.5), ("US 7", 4.5),
-      ("steel 7", 1.5), ("US steel 7", 1.5),
+  /// `US` before a hook's name is that hook (QA: `tool add --size "US H-8"` was refused while
+  /// a WEFT `hook_size` read it); after `US` a number stays a US needle size. Every number of
+  /// the CYC hook table names the size of the US needle of that number (B-1 2.25 mm = US 1,
+  /// …, 7 4.5 mm = US 7, …, N/P-15 10 mm = US 15), but for P-16 (11.5 mm): there is no US 16.
+  @Test func usBeforeAHooksNameIsThatHook() throws {
+    for (number, expected) in [
+      ("1", 2.25), ("2", 2.75), ("3", 3.25), ("4", 3.5), ("5", 3.75), ("6", 4.0), ("7", 4.5), ("8", 5),
+      ("9", 5.5), ("10", 6), ("10½", 6.5), ("11", 8), ("13", 9), ("15", 10),
     ] {
-      #expect(try NeedleSize(hookName: input).millimetres == expected, "\(input)")
+      #expect(try mm("US \(number)") == expected, "US \(number)")
     }
-    for input in ["5mm", "UK 6", "US 8", "8", "Z", "abc"] {
+    #expect(throws: NeedleSizeParseError(input: "US 16", problem: .unknownName(.us))) {
+      try NeedleSize(parsing: "US 16")
+    }
+    // A hook's name the table does not have is said in its words; `US` again, or `UK`, is no size.
+    #expect(throws: NeedleSizeParseError(input: "US Z-20", problem: .unknownName(.hook))) {
+      try NeedleSize(parsing: "US Z-20")
+    }
+    #expect(throws: NeedleSizeParseError(input: "US steel 14", problem: .unknownName(.steel))) {
+      try NeedleSize(parsing: "US steel 14")
+    }
+    for input in ["US UK 7", "US US 8", "US 5mm"] {
+      #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.us))) {
+        try NeedleSize(parsing: input)
+      }
+    }
+  }
+
+  /// A size in a field of a table's names (a WEFT `us_size`, `hook_size`): the table's name
+  /// alone (a US size without `US`; the hook table's `7`, 4.5 mm), else what `--size` reads,
+  /// the one reading (QA: `us_size` `5mm` beside 5 mm was "not a US needle size"); anything
+  /// else refused in the table's words. CYC: US 8 = H-8 = 5 mm = UK 6, US 10½ = K-10½ = 6.5 mm,
+  /// steel 7 = 1.5 mm.
+  @Test func readsASizeInAFieldOfATablesNames() throws {
+    for (table, input, expected) in [
+      (NeedleSizeParseError.Table.us, "8", 5.0), (.us, "10½", 6.5), (.us, "10.5", 6.5), (.us, "US 8", 5),
+      (.us, "us8", 5), (.us, "5mm", 5), (.us, "UK 6", 5), (.us, "H-8", 5), (.us, "US H-8", 5),
+      (.us, "7", 4.5),
+      (.hook, "H-8", 5), (.hook, "US H-8", 5), (.hook, "us h8", 5), (.hook, "H", 5),
+      (.hook, "US K-10 1/2", 6.5),
+      (.hook, "7", 4.5), (.hook, " 7 ", 4.5), (.hook, "US 7", 4.5), (.hook, "steel 7", 1.5),
+      (.hook, "US steel 7", 1.5), (.hook, "5mm", 5), (.hook, "US 8", 5), (.hook, "UK 6", 5),
+    ] {
+      #expect(try NeedleSize(parsing: input, namedIn: table).millimetres == expected, "\(table) \(input)")
+    }
+    for input in ["99", "US 99", "abc", "steel 14", "0mm", "0.001mm"] {
+      #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.us))) {
+        try NeedleSize(parsing: input, namedIn: .us)
+      }
+    }
+    // A number alone is a hook's name only when the hook table has it (`8` is no hook's).
+    for input in ["8", "Z", "abc", "US 99", "0.001mm"] {
       #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.hook))) {
-        try NeedleSize(hookName: input)
+        try NeedleSize(parsing: input, namedIn: .hook)
       }
     }
     #expect(throws: NeedleSizeParseError(input: "Steel 14", problem: .unknownName(.steel))) {
-      try NeedleSize(hookName: "Steel 14")
+      try NeedleSize(parsing: "Steel 14", namedIn: .hook)
     }
   }
 
@@ -82,7 +125,9 @@ import Testing
     #expect(problem("US 99").hasPrefix("\"US 99\" is not a US needle size; US sizes: 000, 00, 0, 1, 2,"))
     #expect(problem("UK 15").hasPrefix("\"UK 15\" is not an old UK needle size; UK sizes: 14, 13,"))
     #expect(problem("Z-20").hasPrefix("\"Z-20\" is not a crochet hook size; hooks: B-1, C-2,"))
-    #expect(problem("steel 14").hasPrefix("\"steel 14\" is not a steel hook size in the table"))
+    // In the steel table's words alone: a WEFT file's refusal is in them, and has no `--size`
+    // (QA: it ended with the CLI's "(or give the size in mm)").
+    #expect(problem("steel 14") == "\"steel 14\" is not a steel hook size in the table; steel hooks: 8, 7, 6")
     #expect(problem("0mm") == "\"0mm\" is 0; a size is 0.5 to 100 mm")
     #expect(problem("-3mm") == "\"-3mm\" is negative; a size is 0.5 to 100 mm")
     #expect(problem("101mm") == "\"101mm\" is over 100 mm")

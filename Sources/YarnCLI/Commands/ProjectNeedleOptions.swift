@@ -33,7 +33,8 @@ struct ProjectNeedleFields {
         do {
           size = try NeedleSize(parsing: text)
         } catch {
-          throw CLIError.badValue(command: values.command, name: "--needle", value: text, reason: "\(error)")
+          throw CLIError.badValue(
+            command: values.command, name: "--needle", value: text, reason: ErrorPresenter.valueReason(error))
         }
         // The rule of the store (`Rules.repeatedNeedleSize`), in its words, said before any
         // change as a bad value (64).

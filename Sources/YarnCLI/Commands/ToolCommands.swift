@@ -8,8 +8,8 @@ struct ToolCommand: CommandGroup {
       discussion: """
         Sizes are kept in millimetres and shown with the US size (and hook name) of the Craft
         Yarn Council's tables; a size between the tables' rows is shown in mm only. --size
-        reads 4.5mm, "4.5 mm", US 7, US7, UK 7 (old UK sizes), hook names (H-8, H) and steel
-        hooks (steel 7). docs/UNITS.md has the tables.
+        reads 4.5mm, "4.5 mm", US 7, US7, UK 7 (old UK sizes), hook names, US before them or
+        not (H-8, H, "US H-8"), and steel hooks (steel 7). docs/UNITS.md has the tables.
         """,
       subcommands: [ToolAdd.self, ToolList.self, ToolShow.self, ToolEdit.self, ToolRemove.self])
   }
@@ -24,7 +24,7 @@ struct ToolFields {
         "kind", "kind",
         "straight, circular, dpn (double-pointed), interchangeable (tips), cable or hook.",
         required: kindRequired, completion: .cases(of: ToolKind.self)),
-      .value("size", "size", "The size: 4.5mm, US 7, UK 7, H-8, H or steel 7 (not for a cable)."),
+      .value("size", "size", "The size: 4.5mm, US 7, UK 7, H-8, H, \"US H-8\" or steel 7 (not for a cable)."),
       .value(
         "length", "length",
         "The length: 80cm, 32in or 800mm (a circular's tip to tip; a cable's, the circular it makes)."),

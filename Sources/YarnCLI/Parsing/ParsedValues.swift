@@ -86,7 +86,7 @@ struct ParsedValues: Equatable {
   /// Reads option `--name`'s value with `parse`, which returns `nil` or throws for a bad value.
   ///
   /// - Throws: `CLIError.badValue` naming `--name`, the value and `expected` (or the error's
-  ///   own description when `parse` throws one).
+  ///   words, `ErrorPresenter.valueReason`, when `parse` throws one).
   func typed<T>(_ name: String, expected: String, _ parse: (String) throws -> T?)
     throws(CLIError) -> T?
   {
@@ -111,7 +111,7 @@ struct ParsedValues: Equatable {
     do {
       result = try parse(text)
     } catch {
-      throw .badValue(command: command, name: label, value: text, reason: "\(error)")
+      throw .badValue(command: command, name: label, value: text, reason: ErrorPresenter.valueReason(error))
     }
     guard let result else {
       throw .badValue(command: command, name: label, value: text, reason: "expected \(expected)")

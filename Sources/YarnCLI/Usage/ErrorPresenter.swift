@@ -219,6 +219,16 @@ enum ErrorPresenter {
     return "did you mean \(suggestions.count == 1 ? "" : "one of ")\(quoted)?"
   }
 
+  /// Why a value typed was refused (`bad value 'steel 14' for --size: …`): the error's own
+  /// words, and for a steel hook number the table does not have, where any size is read, the
+  /// hint to give it in mm (the error's words have none: a WEFT file's refusal is in them).
+  static func valueReason(_ error: any Error) -> String {
+    guard let error = error as? NeedleSizeParseError, error.problem == .unknownName(.steel) else {
+      return "\(error)"
+    }
+    return "\(error) (or give the size in mm)"
+  }
+
   /// The command types along `names` (the root first), as far as they resolve.
   static func resolve(_ names: [String], root: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
     var path: [any ParsableCommand.Type] = [root]

@@ -157,12 +157,14 @@ extension WEFTPlanner {
           // Each project once: one given again is said not kept, as a tool given again in
           // `tools_used` is.
           if tool.projectIDs.contains(projectID) {
-            omit(item.file, path, "the project \(weftProject) is given before")
+            omit(item.file, path, called + "the project \(weftProject) is given before")
           } else {
             tool.projectIDs.append(projectID)
           }
         } else {
-          omit(item.file, path, "the project \(weftProject) is in neither the files nor the library" + kept)
+          omit(
+            item.file, path,
+            called + "the project \(weftProject) is in neither the files nor the library" + kept)
           incomplete = true
         }
       }
@@ -305,42 +307,29 @@ extension WEFTPlanner {
 
   /// The size names a tool gives, in the order a size is taken from them: `us_size`, then
   /// `hook_size`; each with its reading, the one whether it is taken or beside the size
-  /// taken, and the names its size is shown with. `us_size` is a US needle size, read as
-  /// `NeedleSize(parsing:)` reads `US` and it (`8`, `10½`; `US 8` as it is); `hook_size` a
-  /// hook's name, read by `NeedleSize(hookName:)` (`H-8`, `US H-8`, `H`, `steel 7`, and the
-  /// table's `7`, as export writes 4.5 mm). A refusal quotes the text as the file gives it
-  /// (`"99" is not a US needle size`, not the `US 99` read).
+  /// taken, and the names its size is shown with. Both are read alike, by
+  /// `NeedleSize(parsing:namedIn:)`: a name of the field's table (`us_size` `8`, `10½`;
+  /// `hook_size` `H-8`, `steel 7`, and the table's `7`, as export writes 4.5 mm), else a size
+  /// as `--size` reads it (`US 8`, `US H-8`, `5mm`); a refusal is in the field's table's words,
+  /// quoting the text as the file gives it (`"99" is not a US needle size`, not the `US 99`
+  /// read).
   private static func namedSizes(
     _ weft: WEFT.Tool
   ) -> [(key: String, text: String, read: Result<NeedleSize, NeedleSizeParseError>, names: NeedleSize.Names)]
   {
-    func named(
-      _ key: String, _ text: String?, _ names: NeedleSize.Names,
-      _ read: (String) throws(NeedleSizeParseError) -> NeedleSize
-    ) -> (String, String, Result<NeedleSize, NeedleSizeParseError>, NeedleSize.Names)? {
+    [
+      ("us_size", weft.usSize, NeedleSize.Names.needle, NeedleSizeParseError.Table.us),
+      ("hook_size", weft.hookSize, .hook, .hook),
+    ]
+    .compactMap { key, text, names, table in
       text.map { text in
-        let quoted = LineText.visible(text)
+        let read = Result { () throws(NeedleSizeParseError) in try NeedleSize(parsing: text, namedIn: table) }
         return (
           key, text,
-          Result { () throws(NeedleSizeParseError) in try read(text) }.mapError {
-            NeedleSizeParseError(input: quoted, problem: $0.problem)
-          }, names
+          read.mapError { NeedleSizeParseError(input: LineText.visible(text), problem: $0.problem) }, names
         )
       }
     }
-    return [
-      named("us_size", weft.usSize, .needle) { us throws(NeedleSizeParseError) in
-        try NeedleSize(parsing: us.trimmingSpaces().lowercased().hasPrefix("us") ? us : "US \(us)")
-      },
-      named("hook_size", weft.hookSize, .hook) { hook throws(NeedleSizeParseError) in
-        // A hook's name, else a size as `--size` reads it (`5mm`, `US 8`), as yarn read it
-        // before: a size that says its millimetres is not refused; what neither reads is
-        // refused in the hook table's words.
-        let name = Result { () throws(NeedleSizeParseError) in try NeedleSize(hookName: hook) }
-        if case .failure = name, let size = try? NeedleSize(parsing: hook) { return size }
-        return try name.get()
-      },
-    ].compactMap { $0 }
   }
 
   /// A project's needle and hook sizes: `ext.knitting.needle_sizes_mm` and

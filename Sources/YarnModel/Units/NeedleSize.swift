@@ -160,20 +160,32 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// - an old UK needle number: `UK 7`, `UK7`, `UK 000`;
   /// - a crochet hook: its name whole (`H-8`, `K-10½`, `M/N-13`, `T/U/X`, `H8`) or its
   ///   letters alone (`H`, `M/N`);
-  /// - a steel hook: `steel 7`, `steel7`.
+  /// - a steel hook: `steel 7`, `steel7`;
+  /// - `US` before a hook's name: that hook (`US H-8`, `US H`, `US K-10½`, `US steel 7`).
+  ///   After `US` a number is a US needle size: each number of the hook table is the size of
+  ///   the US needle of that number (the table's `7`, a number alone, is 4.5 mm either way)
+  ///   but P-16's, and there is no US 16.
   ///
   /// - Throws: `NeedleSizeParseError` saying what is wrong: empty; a number without a unit
   ///   (`7`, which could be mm, US or UK); 0 mm, a negative size, or over 100 mm; a US, UK,
-  ///   hook or steel name that the tables do not have (`US 99`), with the names they have;
+  ///   hook or steel name that the tables do not have (`US 99`, `US Z-20`), with the names
+  ///   they have;
   ///   anything else (`abc`).
   public init(parsing input: String) throws(NeedleSizeParseError) {
-    let text = input.trimmingSpaces().lowercased()
+    var text = input.trimmingSpaces().lowercased()
       .replacing("½", with: ".5").replacing(" 1/2", with: ".5")
     guard !text.isEmpty else { throw NeedleSizeParseError(input: input, problem: .empty) }
 
     func name(after prefix: String) -> String? {
       guard text.hasPrefix(prefix) else { return nil }
       return String(text.dropFirst(prefix.count)).trimmingSpaces()
+    }
+    // `US` before a hook's name (a letter first; no hook's name begins with `US` or `UK`) is
+    // read without it.
+    if let hook = name(after: "us"), let first = hook.unicodeScalars.first, ("a"..."z").contains(first),
+      !hook.hasPrefix("us"), !hook.hasPrefix("uk")
+    {
+      text = hook
     }
     func normalizedNumber(_ text: String) -> String {
       // `10.5` is the table's `10½`.
@@ -247,30 +259,29 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
 }
 
 extension NeedleSize {
-  /// Reads a crochet hook's name alone, as `init(parsing:)` reads a hook or steel hook, `US`
-  /// before it or not (`H-8`, `US H-8`, `H8`, `H`, `steel 7`); the hook table's `7` (4.5 mm,
-  /// a number alone, which `init(parsing:)` refuses for its missing unit) too. For a field
-  /// that holds a hook's name (a WEFT `hook_size`).
+  /// Reads a size given in a field of `table`'s names (a WEFT `us_size`, `.us`, or
+  /// `hook_size`, `.hook`), as `init(parsing:)` reads it (`US 8`, `H-8`, `US H-8`, `steel 7`,
+  /// `5mm`), a name of the table alone with `US` before it: a US size (`8`, `10½`), and the
+  /// hook table's `7` (4.5 mm, a number alone, which `init(parsing:)` refuses for its missing
+  /// unit). One reading with `--size`'s.
   ///
-  /// - Throws: `NeedleSizeParseError`: a steel number the table does not have, as
-  ///   `init(parsing:)`; anything else (`5mm`, `US 8`, `Z`) as a name the hook table does not
-  ///   have, with the names it has.
-  package init(hookName input: String) throws(NeedleSizeParseError) {
-    var text = input.trimmingSpaces().lowercased()
-      .replacing("½", with: ".5").replacing(" 1/2", with: ".5")
-    if text.hasPrefix("us") { text = String(text.dropFirst(2)).trimmingSpaces() }
-    if text.hasPrefix("steel") {
-      do {
-        self = try NeedleSize(parsing: text)
-      } catch {
-        throw NeedleSizeParseError(input: input, problem: error.problem)
-      }
+  /// - Throws: `NeedleSizeParseError`, whatever is wrong, as a name `table` does not have,
+  ///   with the names it has; in a hook field a steel number the steel table does not have as
+  ///   that table's.
+  package init(parsing input: String, namedIn table: NeedleSizeParseError.Table) throws(NeedleSizeParseError)
+  {
+    let alone =
+      table == .us || (table == .hook && NeedleSize.hooks.contains { $0.us == input.trimmingSpaces() })
+    if alone, let size = try? NeedleSize(parsing: "US \(input)") {
+      self = size
       return
     }
-    guard let mm = NeedleSize.hook(named: text) else {
-      throw NeedleSizeParseError(input: input, problem: .unknownName(.hook))
+    do {
+      self = try NeedleSize(parsing: input)
+    } catch {
+      let steel = table == .hook && error.problem == .unknownName(.steel)
+      throw NeedleSizeParseError(input: input, problem: steel ? error.problem : .unknownName(table))
     }
-    self.millimetres = mm
   }
 
   /// `text` (lower-cased, `½` as `.5`) as a hook's name is compared: `10.5` as the table's
@@ -366,7 +377,6 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     case .unknownName(.steel):
       return "\(quoted) is not a steel hook size in the table; steel hooks: "
         + NeedleSize.steelHooks.map(\.steel).joined(separator: ", ")
-        + " (or give the size in mm)"
     case .ambiguousComma(let thousands, let decimal):
       return DecimalNumberError(
         input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal)
