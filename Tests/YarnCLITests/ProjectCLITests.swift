@@ -143,12 +143,22 @@ import Testing
     #expect((summary["finished"] as? [Any])?.count == 1)
     // A frogged project's day is the day it was frogged: giving it keeps the project frogged
     // (its yarn does not count against the stash), with --status frogged or alone.
-    let frogged = try project(["project", "edit", "Hat", "--status", "frogged", "--finished", "2026-11-21"])
+    let froggedRun = try yarn.ok(
+      ["project", "edit", "Hat", "--status", "frogged", "--finished", "2026-11-21", "--json"])
+    let frogged = try #require(try froggedRun.json() as? [String: Any])
     #expect(frogged["status"] as? String == "frogged")
     #expect(frogged["finished"] as? String == "2026-11-21")
-    let moved = try project(["project", "edit", "Hat", "--finished", "2026-11-22"])
+    #expect(
+      froggedRun.stderr.hasSuffix(
+        "its finished day 2026-11-20 is replaced by the day it was frogged, 2026-11-21 "
+          + "('yarn undo' gives it back)\n"))
+    let movedRun = try yarn.ok(["project", "edit", "Hat", "--finished", "2026-11-22", "--json"])
+    let moved = try #require(try movedRun.json() as? [String: Any])
     #expect(moved["status"] as? String == "frogged")
     #expect(moved["finished"] as? String == "2026-11-22")
+    #expect(
+      movedRun.stderr.hasSuffix(
+        "the day it was frogged, 2026-11-21, is replaced by 2026-11-22 ('yarn undo' gives it back)\n"))
     // A frogged project's day is the day it was frogged: finished, it takes today; frogged
     // again, it keeps it.
     for name in ["Sock", "Mitt"] {
@@ -170,8 +180,49 @@ import Testing
       unfrogged.stderr.hasSuffix(
         "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('yarn undo' gives it back)\n"
       ))
-    // A finished project given another finished day loses none.
+    // A finished project given another finished day: the day replaced is said too.
     let redated = try yarn.ok(["project", "edit", "Sock", "--finished", "2026-03-03"])
-    #expect(!redated.stderr.contains("cleared") && !redated.stderr.contains("replaced"))
+    #expect(
+      redated.stderr.hasSuffix(
+        "its finished day \(today) is replaced by 2026-03-03 ('yarn undo' gives it back)\n"))
+  }
+
+  /// `project finish` of a finished or frogged project says which day it replaces, in the
+  /// words of `project edit`; finishing it again on its own day changes nothing and says so.
+  @Test func finishSaysWhichDayItReplaces() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // The runner's TZ is UTC.
+    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+    func finishedIn2025() throws -> Int? {
+      let summary = try yarn.ok(["summary", "--year", "2025", "--json"]).json() as? [String: Any]
+      return (summary?["finished"] as? [Any])?.count
+    }
+    func changes() throws -> Int? { (try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count }
+    try yarn.ok(["project", "add", "S", "--started", "2025-11-01"])
+    try yarn.ok(["project", "finish", "S", "--on", "2025-12-30"])
+    #expect(try finishedIn2025() == 1)
+    let again = try yarn.ok(["project", "finish", "S"])
+    #expect(
+      again.stderr
+        == "finished project S on \(today)\n"
+        + "its finished day 2025-12-30 is replaced by \(today) ('yarn undo' gives it back)\n")
+    #expect(try finishedIn2025() == 0)
+    try yarn.ok(["undo"])
+    #expect(try finishedIn2025() == 1)
+    // The day and status it has: nothing changes, and there is nothing new to undo.
+    let count = try changes()
+    let same = try yarn.ok(["project", "finish", "S", "--on", "2025-12-30"])
+    #expect(same.stderr == "project S was already finished on 2025-12-30; nothing changed\n")
+    #expect(try changes() == count)
+    // A frogged project's day is the day it was frogged.
+    try yarn.ok(["project", "add", "F", "--status", "frogged"])
+    try yarn.ok(["project", "edit", "F", "--finished", "2026-02-01"])
+    let frogged = try yarn.ok(["project", "finish", "F", "--on", "2026-03-01"])
+    #expect(
+      frogged.stderr
+        == "finished project F on 2026-03-01\n"
+        + "the day it was frogged, 2026-02-01, is replaced by its finished day 2026-03-01 "
+        + "('yarn undo' gives it back)\n")
   }
 }
