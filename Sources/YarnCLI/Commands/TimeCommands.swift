@@ -49,7 +49,7 @@ struct TimeStart: ParsableCommand {
   init(from values: ParsedValues) throws {
     reference = try values.reference("project")
     at = values.value("at")
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     switching = values.flag("switch")
     command = values.command
   }
@@ -114,7 +114,7 @@ struct TimeContinue: ParsableCommand {
   init(from values: ParsedValues) throws {
     at = values.value("at")
     sameNote = values.flag("same-note")
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     command = values.command
     if sameNote && values.value("note") != nil {
       throw CLIError.conflictingOptions(
@@ -280,7 +280,7 @@ struct TimeAdd: ParsableCommand {
       // --from with both, or with neither: the end is --to, or --from plus the duration.
       throw CLIError.needsExactlyOne(command: command, options: ["--to", "--duration"])
     }
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     allowOverlap = values.flag("allow-overlap")
   }
 
@@ -351,7 +351,7 @@ struct TimeEdit: ParsableCommand {
     from = values.value("from")
     to = values.value("to")
     project = try values.optionalReference(option: "project")
-    note = try values.clearable("note")
+    note = try values.note("note", clearing: true)
     allowOverlap = values.flag("allow-overlap")
     command = values.command
     if from == nil && to == nil && project == nil && note == nil {
