@@ -161,9 +161,11 @@ enum ErrorPresenter {
         "no \(kind) matches '\(LineText.visible(reference))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
+      // A photo is a yarn's (`stash detach`) or a project's (`project detach`).
+      let owner = command.count > 1 && command[1] == "project" ? "project show PROJECT" : "stash show YARN"
       report.hint =
         kind == "photo"
-        ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
+        ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'yarn \(owner) --json'"
         : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
