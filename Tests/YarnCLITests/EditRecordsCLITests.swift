@@ -224,7 +224,8 @@ import YarnCore
     let replaced = try yarn.ok(["project", "attach", "Flax", b.path, "--pattern"])
     #expect(
       replaced.stderr
-        == "attached b.pdf to project Flax as its pattern, in place of a.pdf ('yarn undo' gives it back)\n")
+        == "attached b.pdf to project Flax as its pattern, in place of a.pdf ('\(yarn.command("undo"))' gives it back)\n"
+    )
     let before = try yarn.librarySnapshot()
     let steps = try yarn.ok(["undo", "--list", "--json"]).stdout
     // The same bytes under another name are the same photo too.

@@ -30,7 +30,7 @@ import Testing
       finish.stderr
         == "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"
         + "hint: give --on a day on or after the started day, or change the started day with "
-        + "'yarn project edit'\n")
+        + "'\(yarn.command("project edit"))'\n")
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
     // `project add` has no --finished; the project it would add has no ID to name.
     let add = try yarn.run(["project", "add", "Hat", "--status", "finished", "--started", "2999-01-01"])
@@ -55,7 +55,8 @@ import Testing
     #expect(
       refused.stderr.hasPrefix(
         "error: removing project \"Flax\" would also remove 1 note and 1 time session\n"
-          + "hint: add --force to remove it with them ('yarn undo' right after gives them back)\n"))
+          + "hint: add --force to remove it with them ('\(yarn.command("undo"))' right after gives them back)\n"
+      ))
     #expect(try yarn.librarySnapshot() == before)
     // What went with it is said, as `stash rm` and `tool rm` say it.
     let forced = try yarn.ok(["project", "rm", "Flax", "--force"])
@@ -122,7 +123,8 @@ import Testing
     #expect(reopened["status"] as? String == "in-progress")
     #expect(
       reopenedRun.stderr.contains(
-        "its finished day \(today) is cleared, as it is no longer finished ('yarn undo' gives it back)"))
+        "its finished day \(today) is cleared, as it is no longer finished ('\(yarn.command("undo"))' gives it back)"
+      ))
     // --finished alone finishes it on that day; with another status it is refused.
     let finished = try project(["project", "edit", "Hat", "--finished", "2026-11-20"])
     #expect(finished["status"] as? String == "finished")
@@ -151,14 +153,15 @@ import Testing
     #expect(
       froggedRun.stderr.hasSuffix(
         "its finished day 2026-11-20 is replaced by the day it was frogged, 2026-11-21 "
-          + "('yarn undo' gives it back)\n"))
+          + "('\(yarn.command("undo"))' gives it back)\n"))
     let movedRun = try yarn.ok(["project", "edit", "Hat", "--finished", "2026-11-22", "--json"])
     let moved = try #require(try movedRun.json() as? [String: Any])
     #expect(moved["status"] as? String == "frogged")
     #expect(moved["finished"] as? String == "2026-11-22")
     #expect(
       movedRun.stderr.hasSuffix(
-        "the day it was frogged, 2026-11-21, is replaced by 2026-11-22 ('yarn undo' gives it back)\n"))
+        "the day it was frogged, 2026-11-21, is replaced by 2026-11-22 ('\(yarn.command("undo"))' gives it back)\n"
+      ))
     // A frogged project's day is the day it was frogged: finished, it takes today; frogged
     // again, it keeps it.
     for name in ["Sock", "Mitt"] {
@@ -173,18 +176,18 @@ import Testing
     let finishing = try yarn.ok(["project", "edit", "Sock", "--status", "finished"])
     #expect(
       finishing.stderr.hasSuffix(
-        "the day it was frogged, 2026-02-01, is replaced by its finished day \(today) ('yarn undo' gives it back)\n"
+        "the day it was frogged, 2026-02-01, is replaced by its finished day \(today) ('\(yarn.command("undo"))' gives it back)\n"
       ))
     let unfrogged = try yarn.ok(["project", "edit", "Mitt", "--status", "in-progress"])
     #expect(
       unfrogged.stderr.hasSuffix(
-        "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('yarn undo' gives it back)\n"
+        "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('\(yarn.command("undo"))' gives it back)\n"
       ))
     // A finished project given another finished day: the day replaced is said too.
     let redated = try yarn.ok(["project", "edit", "Sock", "--finished", "2026-03-03"])
     #expect(
       redated.stderr.hasSuffix(
-        "its finished day \(today) is replaced by 2026-03-03 ('yarn undo' gives it back)\n"))
+        "its finished day \(today) is replaced by 2026-03-03 ('\(yarn.command("undo"))' gives it back)\n"))
   }
 
   /// `project finish` of a finished or frogged project says which day it replaces, in the
@@ -206,7 +209,7 @@ import Testing
     #expect(
       again.stderr
         == "finished project S on \(today)\n"
-        + "its finished day 2025-12-30 is replaced by \(today) ('yarn undo' gives it back)\n")
+        + "its finished day 2025-12-30 is replaced by \(today) ('\(yarn.command("undo"))' gives it back)\n")
     #expect(try finishedIn2025() == 0)
     try yarn.ok(["undo"])
     #expect(try finishedIn2025() == 1)
@@ -223,6 +226,6 @@ import Testing
       frogged.stderr
         == "finished project F on 2026-03-01\n"
         + "the day it was frogged, 2026-02-01, is replaced by its finished day 2026-03-01 "
-        + "('yarn undo' gives it back)\n")
+        + "('\(yarn.command("undo"))' gives it back)\n")
   }
 }

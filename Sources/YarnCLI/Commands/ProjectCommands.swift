@@ -209,7 +209,8 @@ struct ProjectList: ParsableCommand {
     if count == 0 {
       context.message(
         query == ProjectQuery()
-          ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
+          ? "no projects yet; add one with '\(context.yarnCommand("project add NAME"))'"
+          : "no project matches")
     }
   }
 }
@@ -344,7 +345,7 @@ struct ProjectEdit: ParsableCommand {
     // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, a
     // frogged project finished takes today, a day given replaces one: say which day went.
     if let went = project.finishedDayChange(from: before) {
-      context.message(went + " ('yarn undo' gives it back)")
+      context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
     }
     context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
@@ -429,7 +430,7 @@ struct ProjectFinish: ParsableCommand {
     context.message("finished project \(project.name) on \(finished)")
     // A finished project's day, or the day a frogged one was frogged, is replaced: as in edit.
     if let went = project.finishedDayChange(from: before) {
-      context.message(went + " ('yarn undo' gives it back)")
+      context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
     }
   }
 }
@@ -518,7 +519,7 @@ struct ProjectUnuse: ParsableCommand {
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
           message: "'\(project.name)' records no use of \(yarn.name)",
-          hint: "see 'yarn project show \(project.name)'")
+          hint: "see '\(context.yarnCommand("project show " + Context.hintQuoted(project.name)))'")
       }
       try store.update(project)
       return (project, yarn, removed, try context.projectJSON(project, in: store))
@@ -595,7 +596,7 @@ struct ProjectAttach: ParsableCommand {
     } else if let replaced {
       context.message(
         "attached \(name) to project \(project.name) as its pattern, in place of "
-          + "\(Formatting.fileName(replaced)) ('yarn undo' gives it back)")
+          + "\(Formatting.fileName(replaced)) ('\(context.yarnCommand("undo"))' gives it back)")
     } else {
       context.message(
         "attached \(name) to project \(project.name) \(isPattern ? "as its pattern" : "as a photo")")

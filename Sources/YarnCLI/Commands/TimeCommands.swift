@@ -131,7 +131,8 @@ struct TimeContinue: ParsableCommand {
       try context.write { store in
         guard let latest = try store.latestSession() else {
           throw CLIError.invalidData(
-            message: "there is no session to continue", hint: "start a timer with 'yarn time start PROJECT'")
+            message: "there is no session to continue",
+            hint: "start a timer with '\(context.yarnCommand("time start PROJECT"))'")
         }
         let name = try store.projectName(id: latest.projectID) ?? latest.projectID
         let session = try TimeTracker(store: store).start(
@@ -186,8 +187,9 @@ struct TimeStop: ParsableCommand {
           let shown = Formatting.localTime(latest, timeZone: context.timeZone)
           throw CLIError.invalidData(
             message: "the session's \(violation)",
-            hint: "stop it at \(shown) at the latest (yarn time stop --at \"\(shown)\"), or discard it "
-              + "with 'yarn time cancel'")
+            hint:
+              "stop it at \(shown) at the latest (\(context.yarnCommand("time stop --at \"\(shown)\""))), or "
+              + "discard it with '\(context.yarnCommand("time cancel"))'")
         }
       }
     }
@@ -482,9 +484,9 @@ struct TimeStatus: ParsableCommand {
       let latest = session.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
       let how =
         elapsed > Rules.maximumSessionSeconds
-        ? "yarn time stop --at \"\(Formatting.localTime(latest, timeZone: zone))\" (at the latest) "
-          + "or 'yarn time cancel'"
-        : "'yarn time stop'"
+        ? context.yarnCommand("time stop --at \"\(Formatting.localTime(latest, timeZone: zone))\"")
+          + " (at the latest) or '\(context.yarnCommand("time cancel"))'"
+        : "'\(context.yarnCommand("time stop"))'"
       context.warning("this timer has run for over 12 hours; stop it with \(how) if it was forgotten")
     }
   }
