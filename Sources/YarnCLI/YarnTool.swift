@@ -30,8 +30,10 @@ enum YarnTool {
     let parser = CommandParser(root: root)
     // The library's database file, named in a report of its errors once it is known.
     var database: String?
-    // The words of the command run, once parsed (the error's report fits its hints to them).
+    // The words of the command run, once parsed (the error's report fits its hints to them),
+    // and its `--library`, which the commands its hints show repeat.
     var command: [String] = []
+    var library: String?
     do {
       switch try parser.parse(arguments) {
       case .help(let path):
@@ -40,6 +42,7 @@ enum YarnTool {
         output.line("yarn \(version)")
       case .run(let type, let values):
         command = values.command
+        library = GlobalOptions(values).library
         let context = Context(
           global: GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
@@ -63,7 +66,8 @@ enum YarnTool {
         try? messages.flush()
         return ExitCode.success.rawValue
       }
-      var report = ErrorPresenter.report(for: error, root: root, database: database, command: command)
+      var report = ErrorPresenter.report(
+        for: error, root: root, database: database, command: command, library: library)
       if case CLIError.io(let path, _) = error, path == "standard output" {
         // The output is written after the command's transaction commits: say so, so that a
         // script does not run a change again because its output was lost.

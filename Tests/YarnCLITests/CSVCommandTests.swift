@@ -531,7 +531,7 @@ import YarnCore
       #expect(
         result.stderr
           == """
-          error: '--json' does not apply to 'yarn \(noun) export': it writes CSV; for JSON use 'yarn \(noun) list --json'
+          error: '--json' does not apply to 'yarn \(noun) export': it writes CSV; for JSON use '\(yarn.command("\(noun) list --json"))'
           usage: yarn \(noun) export [<options>]
           hint: see 'yarn \(noun) export --help'
 

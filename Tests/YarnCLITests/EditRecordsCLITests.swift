@@ -98,6 +98,9 @@ import YarnCore
 
     for (command, status, words) in [
       (["stash", "detach", "Rios", "nope.jpg"], Int32(65), "no photo matches 'nope.jpg'"),
+      // The hint names the command that shows the photos (QA: it said `see 'show --json'`).
+      (["stash", "detach", "Rios", "nope.jpg"], 65, " stash show YARN --json'\n"),
+      (["project", "detach", "Flax", "nope.jpg"], 65, " project show PROJECT --json'\n"),
       (["project", "detach", "Flax", "--pattern"], 65, "'Flax' has no pattern PDF"),
       (["project", "detach", "Flax"], 64, "give exactly one of <name> or --pattern"),
       (["project", "detach", "Flax", "back.jpg", "--pattern"], 64, "give exactly one of"),
@@ -221,7 +224,8 @@ import YarnCore
     let replaced = try yarn.ok(["project", "attach", "Flax", b.path, "--pattern"])
     #expect(
       replaced.stderr
-        == "attached b.pdf to project Flax as its pattern, in place of a.pdf ('yarn undo' gives it back)\n")
+        == "attached b.pdf to project Flax as its pattern, in place of a.pdf ('\(yarn.command("undo"))' gives it back)\n"
+    )
     let before = try yarn.librarySnapshot()
     let steps = try yarn.ok(["undo", "--list", "--json"]).stdout
     // The same bytes under another name are the same photo too.

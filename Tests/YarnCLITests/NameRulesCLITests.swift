@@ -169,6 +169,46 @@ import YarnCore
     #expect(log.first?["note"] as? String == "cuffs\nand collar")
   }
 
+  /// A session's `--note` is a note by the rule `note add` reads its text by: blank (empty,
+  /// spaces, line breaks, invisible characters) is refused (64) by every command that makes
+  /// a session (QA: `time add --note "   "` and `time continue --note "  "` exited 0 and
+  /// stored no note); in `time edit`, a blank note clears it, as an empty one does.
+  @Test func aBlankSessionNoteIsRefusedAsABlankNoteIs() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--duration", "5m", "--note", "cuffs"])
+    let before = try yarn.librarySnapshot()
+    for (arguments, shown) in [
+      (["time", "add", "Flax", "--duration", "5m", "--note", "   "], "   "),
+      (["time", "add", "Flax", "--duration", "5m", "--note", ""], ""),
+      (["time", "start", "Flax", "--note", " \n "], " \\n "),
+      (["time", "continue", "--note", "  "], "  "),
+      (["time", "continue", "--note", "\u{200B}"], "\u{200B}"),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(
+        result.stderr.hasPrefix("error: bad value '\(shown)' for --note: is blank\n"), "\(result.stderr)")
+    }
+    #expect(try yarn.librarySnapshot() == before)
+    // The words of `note add`.
+    let note = try yarn.run(["note", "add", "--project", "Flax", "   "])
+    #expect(note.status == 64)
+    #expect(note.stderr.hasPrefix("error: bad value '   ' for <text>: is blank\n"))
+    // An edit clears the note with a blank value, spaces or invisible characters alike.
+    let log = try #require(try yarn.ok(["--json", "time", "log"]).json() as? [[String: Any]])
+    let session = try #require(log.first?["id"] as? String)
+    for blank in ["  ", "\u{200B}"] {
+      try yarn.ok(["time", "edit", session, "--note", "cuffs"])
+      try yarn.ok(["time", "edit", session, "--note", blank])
+      let edited = try #require(try yarn.ok(["--json", "time", "log"]).json() as? [[String: Any]])
+      #expect(
+        edited.first?["note"] == nil || edited.first?["note"] is NSNull,
+        "\(blank.unicodeScalars.map(\.value))")
+    }
+  }
+
   @Test func stashImportRefusesANameWithANulOrALineBreak() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

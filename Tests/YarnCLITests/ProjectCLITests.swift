@@ -30,7 +30,7 @@ import Testing
       finish.stderr
         == "error: project Flax (\(short)): finished day 2026-03-09 is before the started day 2026-03-10\n"
         + "hint: give --on a day on or after the started day, or change the started day with "
-        + "'yarn project edit'\n")
+        + "'\(yarn.command("project edit"))'\n")
     _ = try yarn.ok(["project", "edit", "Flax", "--finished", "2026-03-10"])
     // `project add` has no --finished; the project it would add has no ID to name.
     let add = try yarn.run(["project", "add", "Hat", "--status", "finished", "--started", "2999-01-01"])
@@ -55,7 +55,8 @@ import Testing
     #expect(
       refused.stderr.hasPrefix(
         "error: removing project \"Flax\" would also remove 1 note and 1 time session\n"
-          + "hint: add --force to remove it with them ('yarn undo' right after gives them back)\n"))
+          + "hint: add --force to remove it with them ('\(yarn.command("undo"))' right after gives them back)\n"
+      ))
     #expect(try yarn.librarySnapshot() == before)
     // What went with it is said, as `stash rm` and `tool rm` say it.
     let forced = try yarn.ok(["project", "rm", "Flax", "--force"])
@@ -122,7 +123,8 @@ import Testing
     #expect(reopened["status"] as? String == "in-progress")
     #expect(
       reopenedRun.stderr.contains(
-        "its finished day \(today) is cleared, as it is no longer finished ('yarn undo' gives it back)"))
+        "its finished day \(today) is cleared, as it is no longer finished ('\(yarn.command("undo"))' gives it back)"
+      ))
     // --finished alone finishes it on that day; with another status it is refused.
     let finished = try project(["project", "edit", "Hat", "--finished", "2026-11-20"])
     #expect(finished["status"] as? String == "finished")
@@ -143,12 +145,23 @@ import Testing
     #expect((summary["finished"] as? [Any])?.count == 1)
     // A frogged project's day is the day it was frogged: giving it keeps the project frogged
     // (its yarn does not count against the stash), with --status frogged or alone.
-    let frogged = try project(["project", "edit", "Hat", "--status", "frogged", "--finished", "2026-11-21"])
+    let froggedRun = try yarn.ok(
+      ["project", "edit", "Hat", "--status", "frogged", "--finished", "2026-11-21", "--json"])
+    let frogged = try #require(try froggedRun.json() as? [String: Any])
     #expect(frogged["status"] as? String == "frogged")
     #expect(frogged["finished"] as? String == "2026-11-21")
-    let moved = try project(["project", "edit", "Hat", "--finished", "2026-11-22"])
+    #expect(
+      froggedRun.stderr.hasSuffix(
+        "its finished day 2026-11-20 is replaced by the day it was frogged, 2026-11-21 "
+          + "('\(yarn.command("undo"))' gives it back)\n"))
+    let movedRun = try yarn.ok(["project", "edit", "Hat", "--finished", "2026-11-22", "--json"])
+    let moved = try #require(try movedRun.json() as? [String: Any])
     #expect(moved["status"] as? String == "frogged")
     #expect(moved["finished"] as? String == "2026-11-22")
+    #expect(
+      movedRun.stderr.hasSuffix(
+        "the day it was frogged, 2026-11-21, is replaced by 2026-11-22 ('\(yarn.command("undo"))' gives it back)\n"
+      ))
     // A frogged project's day is the day it was frogged: finished, it takes today; frogged
     // again, it keeps it.
     for name in ["Sock", "Mitt"] {
@@ -163,15 +176,56 @@ import Testing
     let finishing = try yarn.ok(["project", "edit", "Sock", "--status", "finished"])
     #expect(
       finishing.stderr.hasSuffix(
-        "the day it was frogged, 2026-02-01, is replaced by its finished day \(today) ('yarn undo' gives it back)\n"
+        "the day it was frogged, 2026-02-01, is replaced by its finished day \(today) ('\(yarn.command("undo"))' gives it back)\n"
       ))
     let unfrogged = try yarn.ok(["project", "edit", "Mitt", "--status", "in-progress"])
     #expect(
       unfrogged.stderr.hasSuffix(
-        "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('yarn undo' gives it back)\n"
+        "the day it was frogged, 2026-02-01, is cleared, as it is no longer frogged ('\(yarn.command("undo"))' gives it back)\n"
       ))
-    // A finished project given another finished day loses none.
+    // A finished project given another finished day: the day replaced is said too.
     let redated = try yarn.ok(["project", "edit", "Sock", "--finished", "2026-03-03"])
-    #expect(!redated.stderr.contains("cleared") && !redated.stderr.contains("replaced"))
+    #expect(
+      redated.stderr.hasSuffix(
+        "its finished day \(today) is replaced by 2026-03-03 ('\(yarn.command("undo"))' gives it back)\n"))
+  }
+
+  /// `project finish` of a finished or frogged project says which day it replaces, in the
+  /// words of `project edit`; finishing it again on its own day changes nothing and says so.
+  @Test func finishSaysWhichDayItReplaces() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    // The runner's TZ is UTC.
+    let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+    func finishedIn2025() throws -> Int? {
+      let summary = try yarn.ok(["summary", "--year", "2025", "--json"]).json() as? [String: Any]
+      return (summary?["finished"] as? [Any])?.count
+    }
+    func changes() throws -> Int? { (try yarn.ok(["undo", "--list", "--json"]).json() as? [Any])?.count }
+    try yarn.ok(["project", "add", "S", "--started", "2025-11-01"])
+    try yarn.ok(["project", "finish", "S", "--on", "2025-12-30"])
+    #expect(try finishedIn2025() == 1)
+    let again = try yarn.ok(["project", "finish", "S"])
+    #expect(
+      again.stderr
+        == "finished project S on \(today)\n"
+        + "its finished day 2025-12-30 is replaced by \(today) ('\(yarn.command("undo"))' gives it back)\n")
+    #expect(try finishedIn2025() == 0)
+    try yarn.ok(["undo"])
+    #expect(try finishedIn2025() == 1)
+    // The day and status it has: nothing changes, and there is nothing new to undo.
+    let count = try changes()
+    let same = try yarn.ok(["project", "finish", "S", "--on", "2025-12-30"])
+    #expect(same.stderr == "project S was already finished on 2025-12-30; nothing changed\n")
+    #expect(try changes() == count)
+    // A frogged project's day is the day it was frogged.
+    try yarn.ok(["project", "add", "F", "--status", "frogged"])
+    try yarn.ok(["project", "edit", "F", "--finished", "2026-02-01"])
+    let frogged = try yarn.ok(["project", "finish", "F", "--on", "2026-03-01"])
+    #expect(
+      frogged.stderr
+        == "finished project F on 2026-03-01\n"
+        + "the day it was frogged, 2026-02-01, is replaced by its finished day 2026-03-01 "
+        + "('\(yarn.command("undo"))' gives it back)\n")
   }
 }

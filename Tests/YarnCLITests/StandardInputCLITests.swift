@@ -83,7 +83,7 @@ import YarnCore
         let hint =
           words[0] == "note"
           ? "give the note's text on standard input, or as words in place of '-'"
-          : "give the file on standard input (as in 'yarn \(words[0]) \(words[1]) - < FILE'), or name it in place of '-'"
+          : "give the file on standard input (as in '\(yarn.command("\(words[0]) \(words[1]) - < FILE"))'), or name it in place of '-'"
         #expect(text.hasSuffix("\nhint: \(hint)\n"), "\(command): \(text)")
       }
       #expect(try Self.leftovers(env).isEmpty)
@@ -99,7 +99,7 @@ import YarnCore
         // QA: it said `pipe the input in (COMMAND - < FILE)` to input that was a pipe.
         #expect(
           result.stderr.hasSuffix(
-            "\nhint: give the file on standard input (as in 'yarn \(command[0]) \(command[1]) - < FILE'), or name it in place of '-'\n"
+            "\nhint: give the file on standard input (as in '\(yarn.command("\(command[0]) \(command[1]) - < FILE"))'), or name it in place of '-'\n"
           ), "\(command): \(result.stderr)")
         #expect(try Self.leftovers(env).isEmpty)
       }

@@ -33,7 +33,9 @@ import Testing
     let running = try yarn.run(["time", "continue"])
     #expect(running.status == 65)
     #expect(running.stderr.contains("Yoke"))
-    #expect(running.stderr.hasSuffix("\nhint: stop it first with 'yarn time stop'\n"), "\(running.stderr)")
+    #expect(
+      running.stderr.hasSuffix("\nhint: stop it first with '\(yarn.command("time stop"))'\n"),
+      "\(running.stderr)")
     #expect(try yarn.run(["time", "continue", "--switch"]).status == 64)
     // Undone like any change.
     try yarn.ok(["undo"])
@@ -59,7 +61,8 @@ import Testing
     #expect(overlap.stderr.hasPrefix("error: the new session overlaps the session on \"Flax\" from "))
     #expect(
       overlap.stderr.hasSuffix(
-        "\nhint: start it later, or record it with 'yarn time add', which takes --allow-overlap\n"),
+        "\nhint: start it later, or record it with '\(yarn.command("time add"))', which takes --allow-overlap\n"
+      ),
       "\(overlap.stderr)")
   }
 

@@ -446,7 +446,7 @@ import Testing
       span.stderr.hasPrefix(
         "error: the session's length 24h 1m is over the limit of 24h (one sitting)\n"
           + "hint: a session lasts at most 24h; record a longer stretch as several sessions, "
-          + "or stop a forgotten timer with 'yarn time stop --at'\n"))
+          + "or stop a forgotten timer with '\(yarn.command("time stop --at"))'\n"))
     let start = try yarn.run(["time", "start", "Flax", "--at", "-25h"])
     #expect(start.status == 65)
     #expect(
@@ -465,7 +465,7 @@ import Testing
     #expect(stop.status == 65)
     #expect(
       stop.stderr.contains(" is over the limit of 24h (one sitting)\nhint: stop it at "), "\(stop.stderr)")
-    #expect(stop.stderr.contains(" at the latest (yarn time stop --at \""))
+    #expect(stop.stderr.contains(" at the latest (\(yarn.command("time stop --at \""))"))
     try yarn.ok(["time", "cancel"])
     // A day exactly is one sitting.
     try yarn.ok(["time", "add", "Flax", "--duration", "24h"])
@@ -529,7 +529,8 @@ import Testing
     #expect(overlap.stderr.hasPrefix("error: the new session overlaps the session on \"Flax\" from "))
     #expect(
       overlap.stderr.contains(
-        "\nhint: start it later, or record it with 'yarn time add', which takes --allow-overlap\n"))
+        "\nhint: start it later, or record it with '\(yarn.command("time add"))', which takes --allow-overlap\n"
+      ))
     // Output that fails after the change was committed says the change stays.
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -259,7 +259,7 @@ import Testing
       #expect(
         redo.stderr
           == "error: nothing to redo: no undone change is waiting (a change made after an undo "
-          + "ends them)\nhint: see 'yarn undo --list'\n", "\(sql)")
+          + "ends them)\nhint: see '\(yarn.command("undo --list"))'\n", "\(sql)")
       #expect(try items(yarn) == outside, "\(sql)")
       // The outside change is undone, giving back K as it was before it: not the undone edit.
       let undo = try yarn.ok(["undo"])
@@ -303,7 +303,7 @@ import Testing
     #expect(
       undo.stderr
         == "error: nothing to undo: the library's history holds no change left to undo\n"
-        + "hint: see 'yarn undo --list'\n")
+        + "hint: see '\(yarn.command("undo --list"))'\n")
     // Nor is a library made for it.
     #expect(try yarn.run(["redo"]).status == 65)
     #expect(!FileManager.default.fileExists(atPath: yarn.library.path))
@@ -313,7 +313,7 @@ import Testing
     #expect(
       redo.stderr
         == "error: nothing to redo: no undone change is waiting (a change made after an undo "
-        + "ends them)\nhint: see 'yarn undo --list'\n")
+        + "ends them)\nhint: see '\(yarn.command("undo --list"))'\n")
     // A change after an undo ends what can be redone.
     try yarn.ok(["undo"])
     try yarn.ok(["stash", "add", "Arroyo"])
@@ -340,9 +340,43 @@ import Testing
         + "--replace --json\") cannot be undone: it replaced the whole library with the backup \(yarn.directory.appendingPathComponent("b.zip").path); the library before it "
         + "is in the safety backup \(safety)\n"
         + "hint: to go back to the library before the restore, restore the safety backup with "
-        + "--replace: yarn backup restore \"\(safety)\" --replace\n")
+        + "--replace: \(yarn.command("backup restore \(safety) --replace"))\n")
     #expect(try items(yarn) == before)
     let list = try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]]
     #expect(list?.map { $0["stack"] as? String } == ["barrier"])
+  }
+
+  /// A command a hint shows repeats the `--library` of the command line, quoted as a shell
+  /// needs: typed as shown, it works on the same library (QA: after `yarn --library L undo`
+  /// the hint's `yarn backup restore … --replace` would have replaced the default library).
+  /// A library of `$YARN_LIBRARY` needs no option: the shell has it.
+  @Test func hintsRepeatTheLibraryOption() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let library = yarn.directory.appendingPathComponent("my lib").path
+    func run(_ arguments: [String]) throws -> YarnRunner.Result {
+      try yarn.run(["--library", library] + arguments, useLibrary: false)
+    }
+    #expect(try run(["stash", "add", "Rios"]).status == 0)
+    #expect(try run(["backup", "create", "b.zip"]).status == 0)
+    let restored = try run(["backup", "restore", "b.zip", "--replace", "--json"])
+    let safety = try #require(
+      (try JSONSerialization.jsonObject(with: Data(restored.stdout.utf8)) as? [String: Any])?[
+        "safetyBackup"] as? String)
+    #expect(safety.hasPrefix(library + "/safety-backups/"))
+    let undo = try run(["undo"])
+    #expect(undo.status == 65)
+    #expect(
+      undo.stderr.hasSuffix(
+        "hint: to go back to the library before the restore, restore the safety backup with "
+          + "--replace: yarn --library \"\(library)\" backup restore \"\(safety)\" --replace\n"),
+      "\(undo.stderr)")
+    let stop = try run(["time", "stop"])
+    #expect(
+      stop.stderr.hasSuffix("hint: start one with 'yarn --library \"\(library)\" time start PROJECT'\n"))
+    // From the environment: no option.
+    let fromEnvironment = try yarn.run(
+      ["time", "stop"], useLibrary: false, environment: ["YARN_LIBRARY": library])
+    #expect(fromEnvironment.stderr.hasSuffix("hint: start one with 'yarn time start PROJECT'\n"))
   }
 }

@@ -115,6 +115,10 @@ struct YarnRunner {
     return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
   }
 
+  /// `yarn --library <library> words`: a command as a hint or message shows it, with the
+  /// `--library` every run gives (the runner's path needs no quotes).
+  func command(_ words: String) -> String { "yarn --library \(library.path) \(words)" }
+
   /// Runs and records an issue unless the exit status is 0.
   @discardableResult
   func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {

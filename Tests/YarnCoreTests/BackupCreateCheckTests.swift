@@ -78,6 +78,28 @@ import Testing
     }
   }
 
+  /// A project that uses a missing yarn in several usages is one problem, said once with
+  /// the number of usages (QA: `backup verify` printed the same line once per usage, where
+  /// docs/CLI.md says each problem is listed once).
+  @Test func aMissingYarnUsedInSeveralUsagesIsNamedOnce() throws {
+    try Support.withScratch { dir in
+      let store = try damagedStore(
+        in: dir,
+        """
+        INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
+        VALUES ('p-1', 1, 'y-9', 2, 'g'), ('p-1', 2, 'y-1', 1, 'g'), ('p-1', 3, 'y-9', 5, 'g');
+        """)
+      let expected: [BackupProblem] = [
+        .inconsistentLibrary(reason: "project p-1 (Hat) uses yarn y-9, which is missing, in 2 usages")
+      ]
+      let (problems, zip) = createUnrestorable(store, in: dir)
+      #expect(problems == expected)
+      #expect(throws: BackupError.invalidBackup(path: zip.path, problems: expected)) {
+        try Backup.verify(zip)
+      }
+    }
+  }
+
   @Test func rowsNoItemCarriesAreNamedAndTheBackupKept() throws {
     try Support.withScratch { dir in
       let store = try damagedStore(

@@ -119,5 +119,10 @@ import Testing
     #expect(!SystemTimeZone.isKnown("ES5"))
     #expect(!SystemTimeZone.isKnown("../../etc/passwd"))
     #expect(!SystemTimeZone.isKnown("Europe"))  // a folder, not a zone
+    // A file by its path is a zone only when it is a tz database file (TZif; QA: TZ=/etc/passwd
+    // was read as UTC without a warning).
+    #expect(SystemTimeZone.isKnown("/usr/share/zoneinfo/Europe/Berlin"))
+    #expect(!SystemTimeZone.isKnown("/etc/passwd"))
+    #expect(!SystemTimeZone.isKnown(":/etc/hostname"))
   }
 }

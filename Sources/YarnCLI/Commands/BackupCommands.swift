@@ -129,7 +129,8 @@ struct BackupVerify: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let input = try InputFile.open(path, directories: true, command: command, name: "<backup>")
+    let input = try InputFile.open(
+      path, directories: true, command: command, library: context.global.library, name: "<backup>")
     defer { input.remove() }
     let bar = ProgressBar("verifying", context: context)
     defer { bar.finish() }
@@ -211,7 +212,8 @@ struct BackupRestore: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let input = try InputFile.open(path, directories: true, command: command, name: "<backup>")
+    let input = try InputFile.open(
+      path, directories: true, command: command, library: context.global.library, name: "<backup>")
     defer { input.remove() }
     let url = input.url
     let libraryURL = context.libraryURL

@@ -46,7 +46,9 @@ struct CSVOutput {
       let noun = values.command.dropFirst().first ?? "stash"
       throw CLIError.optionDoesNotApply(
         command: values.command, option: "--json",
-        reason: "it writes CSV; for JSON use 'yarn \(noun) list --json'")
+        reason:
+          "it writes CSV; for JSON use '\(Context.yarnCommand("\(noun) list --json", library: values.value("library")))'"
+      )
     }
     output = values.value("output")
     force = values.flag("force")

@@ -165,7 +165,9 @@ struct NoteList: ParsableCommand {
       return (count, resolved?.1)
     }
     if count == 0 && !context.global.json {
-      context.message(named.map { "no notes about \($0)" } ?? "no notes yet; add one with 'yarn note add'")
+      context.message(
+        named.map { "no notes about \($0)" }
+          ?? "no notes yet; add one with '\(context.yarnCommand("note add"))'")
     }
   }
 }

@@ -209,7 +209,8 @@ struct ProjectList: ParsableCommand {
     if count == 0 {
       context.message(
         query == ProjectQuery()
-          ? "no projects yet; add one with 'yarn project add NAME'" : "no project matches")
+          ? "no projects yet; add one with '\(context.yarnCommand("project add NAME"))'"
+          : "no project matches")
     }
   }
 }
@@ -341,18 +342,10 @@ struct ProjectEdit: ParsableCommand {
       changed
         ? "updated project \(project.name) (\(shownID(project.id)))"
         : "project \(project.name) (\(shownID(project.id))) already had those values; nothing changed")
-    // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, and a
-    // frogged project finished takes today: say which day went.
-    if let day = before.finished,
-      project.finished == nil || (before.status == .frogged && project.status == .finished)
-    {
-      let went =
-        before.status == .frogged
-        ? "the day it was frogged, \(day), is "
-          + (project.finished.map { "replaced by its finished day \($0)" }
-            ?? "cleared, as it is no longer frogged")
-        : "its finished day \(day) is cleared, as it is no longer finished"
-      context.message(went + " ('yarn undo' gives it back)")
+    // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, a
+    // frogged project finished takes today, a day given replaces one: say which day went.
+    if let went = project.finishedDayChange(from: before) {
+      context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
     }
     context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
@@ -420,15 +413,25 @@ struct ProjectFinish: ParsableCommand {
 
   func run(in context: Context) throws {
     let finished = day ?? context.today
-    let (project, json) = try context.write { store in
+    let (before, project, json) = try context.write { store in
       var project = try References.project(reference, in: store)
+      let before = project
       project.status = .finished
       project.finished = finished
+      // The same values are no change (`update` then records none to undo).
       try store.update(project)
-      return (project, try context.projectJSON(project, in: store))
+      return (before, project, try context.projectJSON(project, in: store))
     }
     if let json { try context.printJSON(json) }
+    guard project != before else {
+      context.message("project \(project.name) was already finished on \(finished); nothing changed")
+      return
+    }
     context.message("finished project \(project.name) on \(finished)")
+    // A finished project's day, or the day a frogged one was frogged, is replaced: as in edit.
+    if let went = project.finishedDayChange(from: before) {
+      context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
+    }
   }
 }
 
@@ -516,7 +519,7 @@ struct ProjectUnuse: ParsableCommand {
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
           message: "'\(project.name)' records no use of \(yarn.name)",
-          hint: "see 'yarn project show \(project.name)'")
+          hint: "see '\(context.yarnCommand("project show " + Context.hintQuoted(project.name)))'")
       }
       try store.update(project)
       return (project, yarn, removed, try context.projectJSON(project, in: store))
@@ -593,7 +596,7 @@ struct ProjectAttach: ParsableCommand {
     } else if let replaced {
       context.message(
         "attached \(name) to project \(project.name) as its pattern, in place of "
-          + "\(Formatting.fileName(replaced)) ('yarn undo' gives it back)")
+          + "\(Formatting.fileName(replaced)) ('\(context.yarnCommand("undo"))' gives it back)")
     } else {
       context.message(
         "attached \(name) to project \(project.name) \(isPattern ? "as its pattern" : "as a photo")")

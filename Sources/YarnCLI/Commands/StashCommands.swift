@@ -283,7 +283,7 @@ struct StashList: ParsableCommand {
     if count == 0 {
       context.message(
         query == YarnQuery()
-          ? "the stash is empty; add a yarn with 'yarn stash add NAME'"
+          ? "the stash is empty; add a yarn with '\(context.yarnCommand("stash add NAME"))'"
           : "no yarn matches")
     }
   }

@@ -85,7 +85,7 @@ struct StashImport: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let input = try InputFile.open(file, command: command, name: "<file>")
+    let input = try InputFile.open(file, command: command, library: context.global.library, name: "<file>")
     defer { input.remove() }
     // Read in pieces as the rows are imported (twice when the library holds yarns), not
     // loaded whole: memory does not grow with the file.

@@ -49,7 +49,7 @@ struct TimeStart: ParsableCommand {
   init(from values: ParsedValues) throws {
     reference = try values.reference("project")
     at = values.value("at")
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     switching = values.flag("switch")
     command = values.command
   }
@@ -114,7 +114,7 @@ struct TimeContinue: ParsableCommand {
   init(from values: ParsedValues) throws {
     at = values.value("at")
     sameNote = values.flag("same-note")
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     command = values.command
     if sameNote && values.value("note") != nil {
       throw CLIError.conflictingOptions(
@@ -131,7 +131,8 @@ struct TimeContinue: ParsableCommand {
       try context.write { store in
         guard let latest = try store.latestSession() else {
           throw CLIError.invalidData(
-            message: "there is no session to continue", hint: "start a timer with 'yarn time start PROJECT'")
+            message: "there is no session to continue",
+            hint: "start a timer with '\(context.yarnCommand("time start PROJECT"))'")
         }
         let name = try store.projectName(id: latest.projectID) ?? latest.projectID
         let session = try TimeTracker(store: store).start(
@@ -186,8 +187,9 @@ struct TimeStop: ParsableCommand {
           let shown = Formatting.localTime(latest, timeZone: context.timeZone)
           throw CLIError.invalidData(
             message: "the session's \(violation)",
-            hint: "stop it at \(shown) at the latest (yarn time stop --at \"\(shown)\"), or discard it "
-              + "with 'yarn time cancel'")
+            hint:
+              "stop it at \(shown) at the latest (\(context.yarnCommand("time stop --at \"\(shown)\""))), or "
+              + "discard it with '\(context.yarnCommand("time cancel"))'")
         }
       }
     }
@@ -280,7 +282,7 @@ struct TimeAdd: ParsableCommand {
       // --from with both, or with neither: the end is --to, or --from plus the duration.
       throw CLIError.needsExactlyOne(command: command, options: ["--to", "--duration"])
     }
-    note = try values.clearable("note") ?? nil
+    note = try values.note("note") ?? nil
     allowOverlap = values.flag("allow-overlap")
   }
 
@@ -351,7 +353,7 @@ struct TimeEdit: ParsableCommand {
     from = values.value("from")
     to = values.value("to")
     project = try values.optionalReference(option: "project")
-    note = try values.clearable("note")
+    note = try values.note("note", clearing: true)
     allowOverlap = values.flag("allow-overlap")
     command = values.command
     if from == nil && to == nil && project == nil && note == nil {
@@ -482,9 +484,9 @@ struct TimeStatus: ParsableCommand {
       let latest = session.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
       let how =
         elapsed > Rules.maximumSessionSeconds
-        ? "yarn time stop --at \"\(Formatting.localTime(latest, timeZone: zone))\" (at the latest) "
-          + "or 'yarn time cancel'"
-        : "'yarn time stop'"
+        ? context.yarnCommand("time stop --at \"\(Formatting.localTime(latest, timeZone: zone))\"")
+          + " (at the latest) or '\(context.yarnCommand("time cancel"))'"
+        : "'\(context.yarnCommand("time stop"))'"
       context.warning("this timer has run for over 12 hours; stop it with \(how) if it was forgotten")
     }
   }

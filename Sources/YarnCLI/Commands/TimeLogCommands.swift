@@ -125,7 +125,7 @@ struct TimeLog: ParsableCommand {
       count += 1
     }
     if count == 0 {
-      context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
+      context.message(TimeOptions.nothingLogged(range: range, project: projectReference, context: context))
       return
     }
     table.fit(to: width)
@@ -242,7 +242,7 @@ struct TimeReportCommand: ParsableCommand {
       }
     case .table:
       if report.rows.isEmpty {
-        context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
+        context.message(TimeOptions.nothingLogged(range: range, project: projectReference, context: context))
         return
       }
       let heading = grouping == .project ? "PROJECT" : grouping.rawValue.uppercased()
@@ -272,7 +272,7 @@ extension TimeReportCommand {
     }
     let chart = TimeChart(days: report, first: first, last: last)
     if chart.bars.allSatisfy({ $0.seconds == 0 }) {
-      context.message(TimeOptions.nothingLogged(range: range, project: projectReference))
+      context.message(TimeOptions.nothingLogged(range: range, project: projectReference, context: context))
       return
     }
     let text = TimeReportCommand.chartText(chart, width: context.tableWidth ?? 80)

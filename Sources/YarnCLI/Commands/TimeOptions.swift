@@ -10,14 +10,15 @@ import YarnCore
 /// command's `now` and time zone and so are read in `run(in:)`, not in `init(from:)`.
 enum TimeOptions {
   /// What `time log` and `time report` say when nothing is found: in the range asked, on the
-  /// project asked, or (neither asked) anywhere, with how to start.
-  static func nothingLogged(range: (start: Date?, end: Date?), project: String?) -> String {
+  /// project asked, or (neither asked) anywhere, with how to start (`context`'s library).
+  static func nothingLogged(range: (start: Date?, end: Date?), project: String?, context: Context) -> String {
     let ranged = range.start != nil || range.end != nil
     switch (ranged, project != nil) {
     case (true, true): return "no time logged in that range on that project"
     case (true, false): return "no time logged in that range"
     case (false, true): return "no time logged on that project"
-    case (false, false): return "no time logged; start a timer with 'yarn time start PROJECT'"
+    case (false, false):
+      return "no time logged; start a timer with '\(context.yarnCommand("time start PROJECT"))'"
     }
   }
 
@@ -241,7 +242,8 @@ enum TimeOptions {
     do {
       return try body()
     } catch let error as TimeError {
-      let report = ErrorPresenter.report(for: error, timeZone: context.timeZone, command: command)
+      let report = ErrorPresenter.report(
+        for: error, timeZone: context.timeZone, command: command, library: context.global.library)
       throw CLIError.invalidData(message: report.message, hint: report.hint)
     }
   }

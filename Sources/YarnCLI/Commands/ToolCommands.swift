@@ -239,7 +239,7 @@ struct ToolList: ParsableCommand {
     guard !tools.isEmpty else {
       context.message(
         kind == nil
-          ? "no tools yet; add one with 'yarn tool add NAME --kind KIND --size SIZE'"
+          ? "no tools yet; add one with '\(context.yarnCommand("tool add NAME --kind KIND --size SIZE"))'"
           : "no tools of that kind")
       return
     }

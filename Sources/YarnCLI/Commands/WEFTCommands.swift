@@ -189,7 +189,7 @@ struct WEFTImportCommand: CancellableCommand {
   func run(in context: Context) throws {
     var sources: [WEFTImport.Source] = []
     for file in files {
-      let input = try InputFile.open(file, command: command, name: "<file>")
+      let input = try InputFile.open(file, command: command, library: context.global.library, name: "<file>")
       defer { input.remove() }
       do {
         sources.append(WEFTImport.Source(name: input.name, data: try Data(contentsOf: input.url)))

@@ -22,7 +22,8 @@ struct CommandConfiguration {
   /// completion scripts call); it still runs.
   var isHidden: Bool = false
   /// Whether it takes the global `--json`: not a command whose output has no JSON form
-  /// (`help`, `completions`), for which `--json` is an unknown option.
+  /// (`help`, `completions`), which refuse `--json` saying they print text only
+  /// (`CommandParser.jsonRefused`).
   var takesJSON: Bool = true
 }
 

@@ -90,17 +90,18 @@ extension ParsedValues {
     try typed(name, expected: "a unit: \(YarnUnit.acceptedWords)") { YarnUnit(parsing: $0) }
   }
 
-  /// Free text of an option that may span lines (a session's `--note`), where an empty value
-  /// means "clear it" (`nil` inside); one-line fields use `singleLine(_:limit:)`.
+  /// A session's note (`--note`): free text that may span lines, by the rule of a note's
+  /// text (`Rules.noteText(_:field:)`: not blank, not too long, no control character other
+  /// than a line break or a tab), the rule `note add` reads its text by. In an edit
+  /// (`clearing`), a blank value (empty, spaces, invisible characters) clears the note instead,
+  /// as an empty value clears any field.
   ///
-  /// Returns `nil` when the option is absent, `.some(nil)` for `--note ""`.
-  /// - Throws: `CLIError.badValue` when the text breaks the rule of a note
-  ///   (`Rules.noteText(_:field:)`: too long, a control character other than a line break or
-  ///   a tab).
-  func clearable(_ name: String) throws(CLIError) -> String?? {
+  /// Returns `nil` when the option is absent, `.some(nil)` for a blank value when `clearing`.
+  /// - Throws: `CLIError.badValue` naming the option when the text breaks the rule
+  ///   (`bad value '  ' for --note: is blank`).
+  func note(_ name: String, clearing: Bool = false) throws(CLIError) -> String?? {
     guard let text = value(name) else { return nil }
-    let trimmed = text.trimmingSpacesAndNewlines()
-    if trimmed.isEmpty { return .some(nil) }
+    if clearing && LineText.isBlank(text) { return .some(nil) }
     if let violation = Rules.noteText(text) {
       throw .badValue(
         command: command, name: "--\(name)", value: LineText.visible(String(text.prefix(40))),

@@ -115,7 +115,7 @@ struct CommandParser {
     // `--json` given before the command's words (`yarn --json help`), where every command
     // took it: refused as after them.
     if values.flags.contains("json") && !command.configuration.takesJSON {
-      throw .unknownOption(command: values.command, given: "--json", suggestions: [])
+      throw CommandParser.jsonRefused(values.command)
     }
     values.arguments = try assign(positionals, to: command.configuration.arguments, values)
     for spec in command.configuration.options where spec.isRequired {
@@ -209,6 +209,13 @@ struct CommandParser {
     }
   }
 
+  /// The global `--json` given to a command that prints text only (`help`, `completions`:
+  /// `CommandConfiguration.takesJSON`), wherever on the line: said so, not as an unknown
+  /// option (64).
+  static func jsonRefused(_ command: [String]) -> CLIError {
+    .optionDoesNotApply(command: command, option: "--json", reason: "it prints text only")
+  }
+
   static func subcommand(named word: String, in subcommands: [any ParsableCommand.Type])
     -> (any ParsableCommand.Type)?
   {
@@ -246,6 +253,7 @@ struct CommandParser {
     guard let spec = CommandParser.spec(for: word, in: command) else {
       // The option as typed, without a value given with `=` (`--brnd=x`, `-x=1`).
       let typed = word.firstIndex(of: "=").map { String(word[..<$0]) } ?? word
+      if typed == "--json" { throw CommandParser.jsonRefused(values.command) }
       let given = typed.count > 1 ? typed : word
       // `--help` and `--version` are answered before parsing, anywhere on the line, but a
       // start or a typo of them (`--h`, `stash --ver`, `--verison`) is offered them too

@@ -8,11 +8,14 @@ import YarnCore
 
 extension ErrorPresenter {
   /// Reports of the store's, time tracker's and backup's errors; `nil` for other errors.
-  static func storeReport(for error: any Error, database: String? = nil, command: [String] = [])
-    -> ErrorReport?
-  {
-    if let error = error as? StoreError { return report(for: error, database: database, command: command) }
-    if let error = error as? TimeError { return report(for: error, command: command) }
+  /// `library` is the command line's `--library`, which a `yarn` command a hint shows repeats.
+  static func storeReport(
+    for error: any Error, database: String? = nil, command: [String] = [], library: String? = nil
+  ) -> ErrorReport? {
+    if let error = error as? StoreError {
+      return report(for: error, database: database, command: command, library: library)
+    }
+    if let error = error as? TimeError { return report(for: error, command: command, library: library) }
     if let error = error as? BackupError { return report(for: error) }
     return nil
   }
@@ -118,11 +121,13 @@ extension ErrorPresenter {
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
   /// `command` (such as `["yarn", "time", "start"]`) is the command that met it: a hint names
   /// only the options that command takes, and the message names the session it would make
-  /// or change.
+  /// or change; a `yarn` command a hint shows repeats its `--library` (`library`).
   static func report(
-    for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone(), command: [String] = []
+    for error: TimeError, timeZone: any UTCOffsetProvider = SystemTimeZone(), command: [String] = [],
+    library: String? = nil
   ) -> ErrorReport {
     let verb = command.count == 3 && command[1] == "time" ? command[2] : ""
+    func yarn(_ words: String) -> String { Context.yarnCommand(words, library: library) }
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
     // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
@@ -142,12 +147,12 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
         hint: verb == "start"
-          ? "stop it with 'yarn time stop', or start with --switch to stop it and start this one"
-          : "stop it first with 'yarn time stop'",
+          ? "stop it with '\(yarn("time stop"))', or start with --switch to stop it and start this one"
+          : "stop it first with '\(yarn("time stop"))'",
         code: .dataError)
     case .notRunning:
       return ErrorReport(
-        message: error.description, hint: "start one with 'yarn time start PROJECT'",
+        message: error.description, hint: "start one with '\(yarn("time start PROJECT"))'",
         code: .dataError)
     case .endBeforeStart(let session, let end):
       return ErrorReport(
@@ -167,7 +172,7 @@ extension ErrorPresenter {
         switch verb {
         case "add", "edit": "change the times, or give --allow-overlap to record it anyway"
         case "start", "continue":
-          "start it later, or record it with 'yarn time add', which takes --allow-overlap"
+          "start it later, or record it with '\(yarn("time add"))', which takes --allow-overlap"
         default: "change the times"
         }
       // YarnCore's words (`TimeError.description`), in local time, the session's ID as tables
@@ -181,12 +186,12 @@ extension ErrorPresenter {
       return ErrorReport(
         message: error.description,
         hint: "a session lasts at most \(Rules.duration(Rules.maximumSessionSeconds)); "
-          + "record a longer stretch as several sessions, or stop a forgotten timer with 'yarn time stop --at'",
+          + "record a longer stretch as several sessions, or stop a forgotten timer with '\(yarn("time stop --at"))'",
         code: .dataError)
     case .sessionNotFound:
       return ErrorReport(
         message: error.description,
-        hint: "name a session by its ID or an ID prefix of at least 4 characters; see 'yarn time log'",
+        hint: "name a session by its ID or an ID prefix of at least 4 characters; see '\(yarn("time log"))'",
         code: .dataError)
     case .ambiguousSession:
       return ErrorReport(message: error.description, hint: "use a longer ID prefix", code: .dataError)
@@ -217,9 +222,11 @@ extension ErrorPresenter {
   ///   - database: the path of `library.sqlite`, named when the database itself is at fault
   ///     (damaged, not a database, read-only), instead of SQLite's code and statement.
   ///   - command: the words of the command that met the error (`["yarn", "project", "add"]`).
-  static func report(for error: StoreError, database: String? = nil, command: [String] = [])
-    -> ErrorReport
-  {
+  ///   - library: its `--library`, which a `yarn` command a hint shows repeats.
+  static func report(
+    for error: StoreError, database: String? = nil, command: [String] = [], library: String? = nil
+  ) -> ErrorReport {
+    func yarn(_ words: String) -> String { Context.yarnCommand(words, library: library) }
     var message = error.description
     let verb = command.count == 3 ? command[2] : ""
     if case .brokenRule(let kind, let id, let name, let violation) = error {
@@ -239,16 +246,17 @@ extension ErrorPresenter {
     case .removalRefused:
       return ErrorReport(
         message: message,
-        hint: "add --force to remove it with them ('yarn undo' right after gives them back)",
+        hint: "add --force to remove it with them ('\(yarn("undo"))' right after gives them back)",
         code: .dataError)
     case .sessionAlreadyRunning:
-      return ErrorReport(message: message, hint: "stop it first with 'yarn time stop'", code: .dataError)
+      return ErrorReport(
+        message: message, hint: "stop it first with '\(yarn("time stop"))'", code: .dataError)
     case .newerSchema:
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)
     case .notFound(.note, _):
       return ErrorReport(
         message: message,
-        hint: "name a note by its ID or an ID prefix of at least 4 characters; see 'yarn note list'",
+        hint: "name a note by its ID or an ID prefix of at least 4 characters; see '\(yarn("note list"))'",
         code: .dataError)
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)
@@ -259,8 +267,8 @@ extension ErrorPresenter {
         case "project add": "change --started or --status"
         case "project edit": "change --started or --finished, or --status"
         case "project finish":
-          "give --on a day on or after the started day, or change the started day with 'yarn project edit'"
-        default: "change the project's days or status with 'yarn project edit'"
+          "give --on a day on or after the started day, or change the started day with '\(yarn("project edit"))'"
+        default: "change the project's days or status with '\(yarn("project edit"))'"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
     case .brokenRule(.tool, _, _, let violation) where violation.field == "size":
@@ -277,7 +285,7 @@ extension ErrorPresenter {
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):
-      return ErrorReport(message: message, hint: "see 'yarn undo --list'", code: .dataError)
+      return ErrorReport(message: message, hint: "see '\(yarn("undo --list"))'", code: .dataError)
     case .cannotUndo(.barrier(let change)):
       // A `backup restore --replace` (the one change that ends the history) names its
       // safety backup last: restoring it is the way back.
@@ -289,7 +297,7 @@ extension ErrorPresenter {
         message: message,
         hint: safety.map {
           "to go back to the library before the restore, restore the safety backup with --replace: "
-            + "yarn backup restore \"\($0)\" --replace"
+            + yarn("backup restore \(Context.hintQuoted($0)) --replace")
         }, code: .dataError)
     case .cannotUndo(.broken):
       // Older changes wait behind this one: say what lets the history go on.

@@ -36,11 +36,15 @@ enum ErrorPresenter {
   ///     error of the database itself (damaged, read-only); `nil` when not known yet.
   ///   - command: the words of the command that failed (`["yarn", "tool", "add"]`), once
   ///     parsed: hints name only the options it takes, and an add's message no ID.
+  ///   - library: its `--library`, which a `yarn` command a hint shows repeats
+  ///     (`Context.yarnCommand(_:library:)`).
   static func report(
     for error: any Error, root: any ParsableCommand.Type, database: String? = nil,
-    command: [String] = []
+    command: [String] = [], library: String? = nil
   ) -> ErrorReport {
-    if let error = error as? CLIError { return report(for: error, root: root, command: command) }
+    if let error = error as? CLIError {
+      return report(for: error, root: root, command: command, library: library)
+    }
     if let error = error as? Lookup.Failure {
       switch error {
       case .notFound(let reference):
@@ -59,7 +63,8 @@ enum ErrorPresenter {
       return ErrorReport(
         message: error.description,
         hint:
-          "give the yarn's put-up (\(facts.joined(separator: ", "))) to 'yarn stash edit' or 'yarn convert'",
+          "give the yarn's put-up (\(facts.joined(separator: ", "))) to "
+          + "'\(Context.yarnCommand("stash edit", library: library))' or 'yarn convert'",
         code: .dataError)
     }
     if let error = error as? AmountParseError {
@@ -70,7 +75,9 @@ enum ErrorPresenter {
       let full = error.midway || POSIX.isDiskFull(error.reason)
       return ErrorReport(message: error.description, code: full ? .ioError : .cannotCreate)
     }
-    if let report = storeReport(for: error, database: database, command: command) { return report }
+    if let report = storeReport(for: error, database: database, command: command, library: library) {
+      return report
+    }
     if let error = error as? SystemLibraryError {
       return ErrorReport(message: error.reason, code: .unavailable)
     }
@@ -90,10 +97,12 @@ enum ErrorPresenter {
     return ErrorReport(message: String(describing: error), code: .software)
   }
 
-  /// - Parameter command: the words of the command that failed, once parsed: the hint of an
-  ///   unusable standard input names it.
+  /// - Parameters:
+  ///   - command: the words of the command that failed, once parsed: the hint of an
+  ///     unusable standard input names it.
+  ///   - library: its `--library`, which a `yarn` command a hint shows repeats.
   static func report(
-    for error: CLIError, root: any ParsableCommand.Type, command: [String] = []
+    for error: CLIError, root: any ParsableCommand.Type, command: [String] = [], library: String? = nil
   ) -> ErrorReport {
     var report = ErrorReport(message: "", code: .usage)
     if let command = error.command {
@@ -161,10 +170,17 @@ enum ErrorPresenter {
         "no \(kind) matches '\(LineText.visible(reference))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
-      report.hint =
+      // A photo is a yarn's (`stash detach`) or a project's (`project detach`).
+      let see =
         kind == "photo"
-        ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters; see 'show --json'"
-        : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters; see 'yarn \(kind == "yarn" ? "stash" : kind) list'"
+        ? (command.count > 1 && command[1] == "project"
+          ? "project show PROJECT --json" : "stash show YARN --json")
+        : "\(kind == "yarn" ? "stash" : kind) list"
+      report.hint =
+        (kind == "photo"
+          ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters"
+          : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters")
+        + "; see '\(Context.yarnCommand(see, library: library))'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
       let list = candidates.map { "\(Rules.shown(id: $0.id)) (\($0.name))" }.joined(separator: ", ")
@@ -190,7 +206,8 @@ enum ErrorPresenter {
       } else if command.count > 1 && command[1] == "note" {
         report.hint = "give the note's text on standard input, or as words in place of '-'"
       } else {
-        let example = command.isEmpty ? "" : " (as in '\(command.joined(separator: " ")) - < FILE')"
+        let words = command.dropFirst().joined(separator: " ") + " - < FILE"
+        let example = command.isEmpty ? "" : " (as in '\(Context.yarnCommand(words, library: library))')"
         report.hint = "give the file on standard input\(example), or name it in place of '-'"
       }
     case .outputExists(let path):

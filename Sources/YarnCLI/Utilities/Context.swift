@@ -177,6 +177,30 @@ final class Context {
     }
   }
 
+  /// A `yarn` command line for people to type, shown in a hint or a message: `yarn` and
+  /// `words` (whose arguments the caller quotes, `hintQuoted`), with `--library DIR` after
+  /// `yarn` when the command line gave `library`, so that the command typed works on the same
+  /// library (`yarn --library "my lib" undo`). A library of `$YARN_LIBRARY` or the default
+  /// needs none: the shell it is typed in has the same.
+  static func yarnCommand(_ words: String, library: String?) -> String {
+    library.map { "yarn --library \(hintQuoted($0)) \(words)" } ?? "yarn \(words)"
+  }
+
+  /// `argument` as a POSIX shell reads it back, for a command shown inside the single quotes
+  /// of a hint (`see 'yarn --library "my lib" stash list'`): as it is when `shellQuoted` leaves
+  /// it so, else in double quotes when it holds nothing a shell reads there (`"`, `$`, `` ` ``,
+  /// `\`, and `!`, which interactive bash expands), else as `shellQuoted` quotes it.
+  static func hintQuoted(_ argument: String) -> String {
+    let quoted = shellQuoted(argument)
+    guard quoted != argument, !argument.contains(where: { "\"$`\\!".contains($0) }) else { return quoted }
+    return "\"\(argument)\""
+  }
+
+  /// `yarnCommand(_:library:)` with this command line's `--library`.
+  func yarnCommand(_ words: String) -> String {
+    Context.yarnCommand(words, library: global.library)
+  }
+
   /// `argument` as a POSIX shell reads it back: as it is when it holds only letters, digits
   /// and `-_./:=@%+,`; else in single quotes, a single quote written `'\''`.
   static func shellQuoted(_ argument: String) -> String {

@@ -61,6 +61,7 @@ extension InputFile {
   ///
   /// - Parameters:
   ///   - command: the command path, for the usage error.
+  ///   - library: the command line's `--library`, which the command the error shows repeats.
   ///   - name: the argument's name in usage, such as `<backup>`.
   /// - Throws: what `existingFile`/`existingItem` throw; `CLIError.badValue` (64) for `-`
   ///   when standard input is a terminal; `CLIError.inputUnusable` (66) when standard input
@@ -68,17 +69,19 @@ extension InputFile {
   ///   cannot be written; `CancellationError` when the task is cancelled while it waits for
   ///   input (the temporary file is removed).
   static func open(
-    _ argument: String, directories: Bool = false, command: [String], name: String
+    _ argument: String, directories: Bool = false, command: [String], library: String?, name: String
   ) throws -> InputSource {
     guard argument == "-" else {
       let url = directories ? try existingItem(argument) : try existingFile(argument)
       return InputSource(url: url, name: argument, temporaryPath: nil)
     }
     if isatty(0) == 1 {
+      let example = Context.yarnCommand(
+        command.dropFirst().joined(separator: " ") + " - < FILE", library: library)
       throw CLIError.badValue(
         command: command, name: name, value: argument,
         reason:
-          "standard input is a terminal; pipe the file in (as in 'yarn \(command.dropFirst().joined(separator: " ")) - < FILE'), or name it (./- for a file named -)"
+          "standard input is a terminal; pipe the file in (as in '\(example)'), or name it (./- for a file named -)"
       )
     }
     let path = try StandardInput.spool()

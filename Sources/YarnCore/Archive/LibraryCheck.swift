@@ -49,7 +49,8 @@ final class LibraryCheck {
   private var toolIDs = Set<StoredID>()
   private var toolProjects: [(toolID: String, toolName: String, projectID: String)] = []
   /// References checked at the end, when every yarn and project has been seen.
-  private var usages: [(projectID: String, projectName: String, yarnID: String)] = []
+  /// Each yarn a project uses, once, with the number of its usages of it.
+  private var usages: [(projectID: String, projectName: String, yarnID: String, count: Int)] = []
   private var noteSubjects: [(noteID: String, subject: Note.Subject)] = []
   private var sessionProjects: [(sessionID: String, projectID: String)] = []
   private var running: [String] = []
@@ -169,8 +170,15 @@ final class LibraryCheck {
       name: project.name)
     counts.projects += 1
     report(project.ruleViolations(), kind: "project", id: project.id, name: project.name)
+    // A yarn used in several usages is one reference: a missing one is one problem.
+    var seen: [StoredID: Int] = [:]
     for usage in project.usages {
-      usages.append((project.id, project.name, usage.yarnID))
+      if let index = seen[StoredID(usage.yarnID)] {
+        usages[index].count += 1
+      } else {
+        seen[StoredID(usage.yarnID)] = usages.count
+        usages.append((project.id, project.name, usage.yarnID, 1))
+      }
     }
     let owner = "project \(shown(project.id)) (\(project.name))"
     if let pdf = project.pattern?.pdf { check(pdf, owner: owner) }
@@ -253,9 +261,10 @@ final class LibraryCheck {
       report(
         "tool \(shown(toolID)) (\(toolName)) is in project \(shown(projectID)), which is missing")
     }
-    for (projectID, projectName, yarnID) in usages where !yarnIDs.contains(StoredID(yarnID)) {
+    for (projectID, projectName, yarnID, count) in usages where !yarnIDs.contains(StoredID(yarnID)) {
       report(
-        "project \(shown(projectID)) (\(projectName)) uses yarn \(shown(yarnID)), which is missing")
+        "project \(shown(projectID)) (\(projectName)) uses yarn \(shown(yarnID)), which is missing"
+          + (count > 1 ? ", in \(count) usages" : ""))
     }
     for (sessionID, projectID) in sessionProjects where !projectIDs.contains(StoredID(projectID)) {
       report("session \(shown(sessionID)) belongs to project \(shown(projectID)), which is missing")

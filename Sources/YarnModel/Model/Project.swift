@@ -197,6 +197,26 @@ extension Project {
     default: finished = nil
     }
   }
+
+  /// What became of the finished day `before` had (a frogged project's: the day it was
+  /// frogged) in this project, the same one after a change, in words for people: `its
+  /// finished day 2026-02-22 is cleared, as it is no longer finished`, `its finished day
+  /// 2025-12-30 is replaced by 2026-12-07`, `the day it was frogged, 2026-02-01, is replaced
+  /// by its finished day 2026-03-01`; `nil` when it had none or keeps it. Every command that
+  /// sets a project's status or days says it, so that no day goes without a word.
+  package func finishedDayChange(from before: Project) -> String? {
+    guard let day = before.finished, finished != day else { return nil }
+    let frogged = before.status == .frogged
+    let went = frogged ? "the day it was frogged, \(day)," : "its finished day \(day)"
+    guard let finished else {
+      return "\(went) is cleared, as it is no longer \(frogged ? "frogged" : "finished")"
+    }
+    let new =
+      status == before.status
+      ? "\(finished)"
+      : status == .frogged ? "the day it was frogged, \(finished)" : "its finished day \(finished)"
+    return "\(went) is replaced by \(new)"
+  }
 }
 
 // MARK: Usages

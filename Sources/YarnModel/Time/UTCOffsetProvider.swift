@@ -53,9 +53,10 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
 
   /// Whether the C library reads `value` (a `$TZ`) as a real zone rather than falling back to
   /// UTC without a word: a tz database file (an absolute path, or a name under `$TZDIR`, else
-  /// `/usr/share/zoneinfo`, such as `Europe/Berlin`), or a POSIX rule (`EST5EDT`, `<+0530>-5:30`:
-  /// a name of 3 or more letters, then an offset; POSIX.1-2017, 8.3 "TZ"). Empty is UTC by
-  /// definition, so known.
+  /// `/usr/share/zoneinfo`, such as `Europe/Berlin`: a regular file that begins with the
+  /// TZif magic, RFC 8536 §3.1, so not `/etc/passwd`), or a POSIX rule (`EST5EDT`,
+  /// `<+0530>-5:30`: a name of 3 or more letters, then an offset; POSIX.1-2017, 8.3 "TZ").
+  /// Empty is UTC by definition, so known.
   package static func isKnown(_ value: String) -> Bool {
     var name = Substring(value)
     if name.hasPrefix(":") { name.removeFirst() }
@@ -63,7 +64,9 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
     let folder = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
     let path = name.hasPrefix("/") ? String(name) : folder + "/" + name
     var status = stat()
-    if !name.contains(".."), stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return true }
+    if !name.contains(".."), stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+      return beginsWithTZif(path)
+    }
     // A POSIX rule: std name, then an offset that begins with a sign or a digit.
     var rest = name.unicodeScalars[...]
     if rest.first == "<" {
@@ -77,6 +80,15 @@ public struct SystemTimeZone: UTCOffsetProvider, Sendable {
     }
     if rest.first == "+" || rest.first == "-" { rest = rest.dropFirst() }
     return rest.first.map { ("0"..."9").contains($0) } ?? false
+  }
+
+  /// Whether the file at `path` begins with `TZif`, the magic of a tz database file.
+  private static func beginsWithTZif(_ path: String) -> Bool {
+    let file = open(path, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return false }
+    defer { close(file) }
+    var magic = [UInt8](repeating: 0, count: 4)
+    return read(file, &magic, 4) == 4 && magic == Array("TZif".utf8)
   }
 
   /// Seconds east of UTC in force at `date` in the process's zone (`tm_gmtoff` of
