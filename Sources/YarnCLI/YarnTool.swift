@@ -40,7 +40,7 @@ enum YarnTool {
         output.line("yarn \(version)")
       case .run(let type, let values):
         command = values.command
-        let context = Context(
+        let context = try Context(
           global: GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
         database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path

@@ -144,7 +144,7 @@ extension ExitCode {
     case .success: "Success."
     case .usage:
       "The command was used wrongly: an unknown command or option, a bad value (an empty file or "
-        + "folder name too), a missing argument."
+        + "folder name too), a blank YARN_LIBRARY, a missing argument."
     case .dataError:
       "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
     case .noInput: "An input file does not exist or cannot be read, or standard input (-) is closed."

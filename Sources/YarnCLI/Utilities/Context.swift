@@ -28,10 +28,12 @@ final class Context {
   /// undo history calls the change the command makes.
   let commandLine: String
 
+  /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
+  ///   `$YARN_LIBRARY` (`libraryURL`).
   init(
     global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
     messages: TextOutput, arguments: [String] = []
-  ) {
+  ) throws {
     var shown: [String] = []
     var rest = arguments[...]
     while let argument = rest.popFirst() {
@@ -51,13 +53,13 @@ final class Context {
     self.now = now
     self.output = output
     self.messages = messages
+    libraryURL = try LibraryLocation.resolve(explicit: global.library, environment: environment)
   }
 
   /// The library directory: `--library`, else `$YARN_LIBRARY`, else the platform default.
-  /// Worked out once, when first asked (a command asks up to three times, and each
+  /// Worked out once, when the command starts (a command asks up to three times, and each
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
-  lazy var libraryURL: URL = LibraryLocation.resolve(
-    explicit: global.library, environment: environment)
+  let libraryURL: URL
 
   /// Today in the local time zone.
   var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }

@@ -11,7 +11,8 @@ import YarnModel
 package enum LibraryLocation {
   /// The library directory, by precedence:
   /// 1. `explicit` (the CLI's `--library DIR`), when given and not empty;
-  /// 2. `$YARN_LIBRARY`, when set and not empty;
+  /// 2. `$YARN_LIBRARY`, when set and not empty (an empty one is as if unset; one that is
+  ///    blank, only spaces or invisible characters, names no folder and is refused);
   /// 3. `$XDG_DATA_HOME/yarn`, when `XDG_DATA_HOME` is an absolute path (the XDG Base
   ///    Directory Specification 0.8 says to ignore an empty or relative value);
   /// 4. `~/.local/share/yarn` (the XDG default), or `~/Library/Application Support/yarn` on
@@ -25,12 +26,18 @@ package enum LibraryLocation {
   ///   - explicit: the `--library` value, or `nil`.
   ///   - environment: the process environment (`ProcessInfo.processInfo.environment`).
   /// - Returns: a file URL of the directory, standardized (no `.` or `..` parts).
-  package static func resolve(explicit: String?, environment: [String: String]) -> URL {
+  /// - Throws: `BlankVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
+  ///   but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`): taken as a folder, it made
+  ///   a library in a folder named `   `; taken as unset, the default library.
+  package static func resolve(
+    explicit: String?, environment: [String: String]
+  ) throws(BlankVariable) -> URL {
     let home = homeDirectory(environment)
     if let explicit, !explicit.isEmpty {
       return directory(expanding: explicit, home: home)
     }
     if let variable = environment["YARN_LIBRARY"], !variable.isEmpty {
+      guard !LineText.isBlank(variable) else { throw BlankVariable(name: "YARN_LIBRARY", value: variable) }
       return directory(expanding: variable, home: home)
     }
     if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
@@ -44,6 +51,13 @@ package enum LibraryLocation {
       let base = home.appendingPathComponent(".local/share", isDirectory: true)
     #endif
     return base.appendingPathComponent("yarn", isDirectory: true).standardizedFileURL
+  }
+
+  /// An environment variable that names the library directory but is blank (only spaces or
+  /// invisible characters), which names no folder.
+  package struct BlankVariable: Error, Equatable {
+    package let name: String
+    package let value: String
   }
 
   private static func homeDirectory(_ environment: [String: String]) -> URL {
