@@ -43,7 +43,7 @@ enum YarnTool {
       case .run(let type, let values):
         command = values.command
         library = GlobalOptions(values).library
-        let context = Context(
+        let context = try Context(
           global: GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
         database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path

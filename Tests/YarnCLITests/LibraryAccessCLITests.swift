@@ -24,6 +24,37 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: home.path))
   }
 
+  /// QA: `YARN_LIBRARY="   "` made a library in a folder named `   ` of the current directory,
+  /// and `--library $'\u200b'` one named U+200B, where `--library "   "` was refused. A blank
+  /// name (empty, or only spaces or invisible characters) names no folder: 64 for
+  /// `--library`, and for a `YARN_LIBRARY` that is blank but not empty (an empty one is as if
+  /// unset; neither is read when `--library` is given). Nothing is created.
+  @Test func aBlankLibraryNameIsAUsageError() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for value in ["   ", "\u{200B}", " \u{FEFF}\u{2060} "] {
+      let option = try yarn.run(["--library", value, "stash", "add", "X"], useLibrary: false)
+      #expect(option.status == 64, "\(option.stderr)")
+      #expect(
+        option.stderr.hasPrefix(
+          "error: bad value '\(value)' for --library: a directory name cannot be empty\n"))
+      let variable = try yarn.run(
+        ["stash", "add", "X"], useLibrary: false, environment: ["YARN_LIBRARY": value])
+      #expect(variable.status == 64, "\(variable.stderr)")
+      #expect(
+        variable.stderr
+          == "error: bad value '\(value)' for YARN_LIBRARY: a directory name cannot be empty\n"
+          + "hint: unset YARN_LIBRARY, set it to the library's folder, or give --library DIR\n")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path) == [])
+    }
+    try yarn.ok(["stash", "add", "X"])
+    #expect(try yarn.run(["stash", "list"], environment: ["YARN_LIBRARY": "   "]).status == 0)
+    let unset = try yarn.run(["stash", "add", "Y"], useLibrary: false, environment: ["YARN_LIBRARY": ""])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    let home = yarn.directory.appendingPathComponent(".local/share/yarn/library.sqlite")
+    #expect(FileManager.default.fileExists(atPath: home.path))
+  }
+
   /// A library path that is a file is an error, for reading as for writing, never an empty
   /// stash.
   @Test func libraryThatIsAFileIsAnError() throws {

@@ -314,4 +314,114 @@ import YarnCore
         == "Project,Start,End,Seconds,Duration\r\nFlax,2026-01-05T10:00:00Z,2026-01-05T11:00:00Z,3600,1:00\r\n"
     )
   }
+
+  /// QA: any output could replace the library's own database: `stash export -o
+  /// LIB/library.sqlite --force` exited 0 and every later command said the library was
+  /// damaged (74). No command writes into the library's own files — the database, its `-wal`,
+  /// `-shm` and `-journal` files, the attachments and safety-backups folders and anything in
+  /// them, there or not yet — however the path reaches them (a symbolic link, `..`, a hard
+  /// link, the library's folder through a link, another spelling): 73 naming the file, with
+  /// `--force` or without, and the library byte for byte as it was.
+  @Test func noOutputIsWrittenIntoTheLibrarysOwnFiles() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", try yarn.file("rios.jpg", YarnRunner.jpeg("rios")).path])
+    try yarn.ok(["project", "add", "Flax"])
+    try yarn.ok(["time", "add", "Flax", "--from", "2026-01-05 10:00", "--to", "2026-01-05 11:30"])
+    let library = yarn.library.path
+    let database = library + "/library.sqlite"
+    let attachments = library + "/attachments"
+    let photo = try #require(
+      try FileManager.default.subpathsOfDirectory(atPath: attachments).first { $0.contains("/") })
+    // Every file of the library with its bytes (but the shared-memory index, which a reader
+    // writes its read marks to).
+    func files() throws -> [String: Data] {
+      var out: [String: Data] = [:]
+      for path in try FileManager.default.subpathsOfDirectory(atPath: library) where !path.hasSuffix("-shm") {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: library + "/" + path, isDirectory: &isDirectory),
+          !isDirectory.boolValue
+        {
+          out[path] = try Data(contentsOf: URL(fileURLWithPath: library + "/" + path))
+        }
+      }
+      return out
+    }
+    let before = try files()
+    let snapshot = try yarn.librarySnapshot()
+    #expect(before["library.sqlite"] != nil)
+
+    let symbolic = yarn.directory.appendingPathComponent("link.csv").path
+    #expect(symlink(database, symbolic) == 0)
+    let dangling = yarn.directory.appendingPathComponent("dangling.csv").path
+    #expect(symlink(attachments + "/new.csv", dangling) == 0)
+    let hard = yarn.directory.appendingPathComponent("hard.csv").path
+    #expect(link(database, hard) == 0)
+    let alias = yarn.directory.appendingPathComponent("alias").path
+    #expect(symlink(library, alias) == 0)
+    let own = "the library's database (library.sqlite)"
+    let targets: [(String, String)] = [
+      (database, own),
+      (library + "/library.sqlite-wal", "the library's write-ahead log (library.sqlite-wal)"),
+      (library + "/library.sqlite-shm", "the library's shared-memory file (library.sqlite-shm)"),
+      (library + "/library.sqlite-journal", "the library's rollback journal (library.sqlite-journal)"),
+      (attachments + "/new.csv", "inside the library's attachments folder"),
+      (attachments + "/" + photo, "inside the library's attachments folder"),
+      (attachments, "the library's attachments folder"),
+      (library + "/safety-backups/new.csv", "inside the library's safety-backups folder"),
+      (library + "/attachments/../library.sqlite", own),
+      (library + "//./library.sqlite", own),
+      (library + "/Library.SQLITE", own),
+      (yarn.library.lastPathComponent + "/library.sqlite", own),
+      (symbolic, own), (dangling, "inside the library's attachments folder"), (hard, own),
+      (alias + "/library.sqlite", own),
+    ]
+    for (target, part) in targets {
+      for force in [["--force"], []] {
+        let result = try yarn.run(["stash", "export", "-o", target, "--columns", "Name"] + force)
+        #expect(result.status == 73, "\(target) \(force): \(result.stderr)")
+        #expect(
+          result.stderr
+            == "error: cannot create '\(target)': it is \(part), in \(library); "
+            + "no output is written there, even with --force\n", "\(target)")
+      }
+    }
+    // Every command that writes a file.
+    let writers: [[String]] = [
+      ["project", "export", "-o", database, "--force"],
+      ["time", "log", "--format", "csv", "-o", database, "--force"],
+      ["time", "report", "--format", "csv", "-o", database, "--force"],
+      ["summary", "--year", "2026", "--card", database, "--force"],
+      ["backup", "create", database, "--force"],
+      ["export", database, "--force"],
+    ]
+    for command in writers {
+      let result = try yarn.run(command)
+      #expect(result.status == 73, "\(command): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("error: cannot create '\(database)': it is \(own), in \(library); "),
+        "\(command)")
+    }
+    // The library read by another path: through a link to its folder.
+    let viaAlias = try yarn.run(
+      ["--library", alias, "backup", "create", database, "--force"], useLibrary: false)
+    #expect(viaAlias.status == 73, "\(viaAlias.stderr)")
+    // A WEFT export is refused when a document it would write is one of them.
+    for folder in [attachments, attachments + "/new", library + "/safety-backups"] {
+      let result = try yarn.run(["weft", "export", folder, "--force"])
+      #expect(result.status == 73, "\(folder): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("error: cannot create '\(folder)/material.weft': it is inside "), "\(folder)")
+      #expect(!FileManager.default.fileExists(atPath: attachments + "/new"))
+    }
+    #expect(try files() == before)
+    #expect(try yarn.librarySnapshot() == snapshot)
+    #expect(try yarn.ok(["stash", "list", "--json"]).json() as? [Any] != nil)
+    #expect(try yarn.ok(["stash", "export", "-o", "-", "--columns", "Name"]).stdout == "Name\r\nRios\r\n")
+    #expect(try yarn.ok(["project", "list"]).stdout.contains("Flax"))
+    // A file of the library's folder that is none of its own is an output as any other.
+    try yarn.ok(["stash", "export", "-o", library + "/stash.csv", "--columns", "Name"])
+    try yarn.ok(["weft", "export", library])
+  }
 }

@@ -122,39 +122,47 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 }
 
 @Suite struct StoreLocationTests {
-  @Test func precedenceIsFlagThenVariableThenXDGThenHome() {
+  @Test func precedenceIsFlagThenVariableThenXDGThenHome() throws {
     let environment = [
       "YARN_LIBRARY": "/env/lib", "XDG_DATA_HOME": "/xdg", "HOME": "/home/knitter",
     ]
     #expect(
-      LibraryLocation.resolve(explicit: "/flag/lib", environment: environment).path == "/flag/lib")
-    #expect(LibraryLocation.resolve(explicit: nil, environment: environment).path == "/env/lib")
-    #expect(LibraryLocation.resolve(explicit: "", environment: environment).path == "/env/lib")
+      try LibraryLocation.resolve(explicit: "/flag/lib", environment: environment).path == "/flag/lib")
+    #expect(try LibraryLocation.resolve(explicit: nil, environment: environment).path == "/env/lib")
+    #expect(try LibraryLocation.resolve(explicit: "", environment: environment).path == "/env/lib")
     var noVariable = environment
     noVariable["YARN_LIBRARY"] = ""
-    #expect(LibraryLocation.resolve(explicit: nil, environment: noVariable).path == "/xdg/yarn")
+    #expect(try LibraryLocation.resolve(explicit: nil, environment: noVariable).path == "/xdg/yarn")
     noVariable["XDG_DATA_HOME"] = "relative/dir"  // ignored, as the XDG spec says
     #if os(macOS)
       let fallback = "/home/knitter/Library/Application Support/yarn"
     #else
       let fallback = "/home/knitter/.local/share/yarn"
     #endif
-    #expect(LibraryLocation.resolve(explicit: nil, environment: noVariable).path == fallback)
+    #expect(try LibraryLocation.resolve(explicit: nil, environment: noVariable).path == fallback)
     noVariable["XDG_DATA_HOME"] = nil
-    #expect(LibraryLocation.resolve(explicit: nil, environment: noVariable).path == fallback)
+    #expect(try LibraryLocation.resolve(explicit: nil, environment: noVariable).path == fallback)
+    // Blank but not empty: no folder, refused (QA: a library in a folder named "   ").
+    for blank in ["   ", "\u{200B}"] {
+      noVariable["YARN_LIBRARY"] = blank
+      #expect(throws: LibraryLocation.BlankVariable(name: "YARN_LIBRARY", value: blank)) {
+        try LibraryLocation.resolve(explicit: nil, environment: noVariable)
+      }
+      #expect(try LibraryLocation.resolve(explicit: "/flag/lib", environment: noVariable).path == "/flag/lib")
+    }
   }
 
-  @Test func tildeAndRelativePathsAreExpanded() {
+  @Test func tildeAndRelativePathsAreExpanded() throws {
     let environment = ["HOME": "/home/knitter"]
     #expect(
-      LibraryLocation.resolve(explicit: "~/stash", environment: environment).path
+      try LibraryLocation.resolve(explicit: "~/stash", environment: environment).path
         == "/home/knitter/stash")
     #expect(
-      LibraryLocation.resolve(explicit: nil, environment: ["YARN_LIBRARY": "~/y", "HOME": "/h"])
+      try LibraryLocation.resolve(explicit: nil, environment: ["YARN_LIBRARY": "~/y", "HOME": "/h"])
         .path == "/h/y")
-    let relative = LibraryLocation.resolve(explicit: "some/lib", environment: environment)
+    let relative = try LibraryLocation.resolve(explicit: "some/lib", environment: environment)
     #expect(relative.path == FileManager.default.currentDirectoryPath + "/some/lib")
     #expect(
-      LibraryLocation.resolve(explicit: "/a/b/../c/./d", environment: environment).path == "/a/c/d")
+      try LibraryLocation.resolve(explicit: "/a/b/../c/./d", environment: environment).path == "/a/c/d")
   }
 }

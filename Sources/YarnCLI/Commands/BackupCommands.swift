@@ -65,6 +65,7 @@ struct BackupCreate: CancellableCommand {
   func run(in context: Context) throws {
     let path = file ?? BackupCreate.defaultName(at: context.now, timeZone: context.timeZone)
     let url = URL(fileURLWithPath: path)
+    try context.refuseLibraryFile(path)
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }
@@ -206,7 +207,7 @@ struct BackupRestore: CancellableCommand {
   /// `LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip`, which the
   /// restore numbers (`… (2).zip`) when that name is taken (`RestoreOptions.safetyBackup`).
   static func safetyBackupURL(library: URL, now: Date) -> URL {
-    let folder = library.appendingPathComponent("safety-backups", isDirectory: true)
+    let folder = library.appendingPathComponent(LibraryStore.safetyBackupsFolderName, isDirectory: true)
     return folder.appendingPathComponent(
       BackupCreate.defaultName(at: now).replacing("yarn-backup-", with: "yarn-backup-before-restore-"))
   }

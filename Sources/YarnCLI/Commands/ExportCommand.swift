@@ -55,6 +55,7 @@ struct ExportCommand: CancellableCommand {
   }
 
   func run(in context: Context) throws {
+    try context.refuseLibraryFile(file)
     if InputFile.isDirectory(file) {
       throw CLIError.cannotCreateOutput(path: file, reason: "it is a directory")
     }

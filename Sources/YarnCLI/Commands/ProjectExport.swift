@@ -46,7 +46,9 @@ struct ProjectExport: ParsableCommand {
   func run(in context: Context) throws {
     try context.output.flush()
     let count = try context.withStore(.readOnly) { store in
-      try output.write { writer in try ProjectCSV.export(from: store, to: writer, columns: columns) }
+      try output.write(in: context) { writer in
+        try ProjectCSV.export(from: store, to: writer, columns: columns)
+      }
     }
     if let path = output.output, path != "-" {
       context.message("exported \(Formatting.count(count, "project")) to \(path)")

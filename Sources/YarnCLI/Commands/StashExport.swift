@@ -54,7 +54,7 @@ struct StashExport: ParsableCommand {
   func run(in context: Context) throws {
     try context.output.flush()
     let count = try context.withStore(.readOnly) { store in
-      try output.write { writer in
+      try output.write(in: context) { writer in
         try StashCSV.export(from: store, to: writer, columns: columns, includeActive: includeActive)
       }
     }

@@ -61,7 +61,7 @@ struct TimeLog: ParsableCommand {
         try printJSON(sessions, in: context)
       case .csv:
         try context.output.flush()
-        let count = try csv.write { writer in
+        let count = try csv.write(in: context) { writer in
           try TimeCSV.export(from: store, to: writer, range: range, projectID: projectID, columns: columns)
         }
         if let path = csv.output, path != "-" {
@@ -236,7 +236,9 @@ struct TimeReportCommand: ParsableCommand {
       try context.printJSON(report.rows.map { ReportRowJSON(row: $0, grouping: grouping) })
     case .csv:
       try context.output.flush()
-      let count = try csv.write { writer in try TimeCSV.write(report, columns: columns, to: writer) }
+      let count = try csv.write(in: context) { writer in
+        try TimeCSV.write(report, columns: columns, to: writer)
+      }
       if let path = csv.output, path != "-" {
         context.message("wrote \(Formatting.count(count, "row")) to \(path)")
       }

@@ -144,7 +144,7 @@ extension ExitCode {
     case .success: "Success."
     case .usage:
       "The command was used wrongly: an unknown command or option, a bad value (an empty file or "
-        + "folder name too), a missing argument."
+        + "folder name too), a blank YARN_LIBRARY, a missing argument."
     case .dataError:
       "Bad input data: a rule broken, a reference that matches nothing, a corrupt backup or CSV."
     case .noInput: "An input file does not exist or cannot be read, or standard input (-) is closed."
@@ -152,8 +152,8 @@ extension ExitCode {
     case .software: "An internal error."
     case .cannotCreate:
       "An output file cannot be created (it exists: --force replaces it; its directory is missing "
-        + "or read-only), or a restore into a library that is not empty was given neither "
-        + "--replace nor --merge."
+        + "or read-only; it is one of the library's own files, which --force never replaces), or a "
+        + "restore into a library that is not empty was given neither --replace nor --merge."
     case .ioError: "An error while reading or writing."
     case .tempFail: "The library stayed busy (other commands were writing to it); try again."
     case .interrupted: "Stopped by Ctrl-C (SIGINT); the library is as it was."

@@ -178,7 +178,8 @@ struct CommandParser {
       && command.configuration.subcommands.isEmpty
   }
 
-  /// Refuses a file or folder name that is empty or only spaces: the value (the last one
+  /// Refuses a file or folder name that is blank (`LineText.isBlank`: empty, or only spaces
+  /// or invisible characters such as U+200B, as a blank reference is): the value (the last one
   /// given) of every option, and each value of every argument, of `command` that names a file
   /// or a folder (`CompletionKind.file`, `.directory`). Such a name (an unset shell
   /// variable, say) names nothing: it must not quietly mean the default library, the current
@@ -202,9 +203,10 @@ struct CommandParser {
       case .directory: noun = "directory name"
       default: continue
       }
-      if let empty = given.first(where: { $0.trimmingSpaces().isEmpty }) {
+      if let empty = given.first(where: { LineText.isBlank($0) }) {
         throw .badValue(
-          command: values.command, name: label, value: empty, reason: "a \(noun) cannot be empty")
+          command: values.command, name: label, value: LineText.visible(empty),
+          reason: "a \(noun) cannot be empty")
       }
     }
   }

@@ -70,6 +70,13 @@ enum ErrorPresenter {
     if let error = error as? AmountParseError {
       return ErrorReport(message: error.description, code: .dataError)
     }
+    if let error = error as? LibraryLocation.BlankVariable {
+      // As `--library "   "` is refused (`CommandParser.refuseEmptyNames`).
+      return ErrorReport(
+        message:
+          "bad value '\(LineText.visible(error.value))' for \(error.name): a directory name cannot be empty",
+        hint: "unset \(error.name), set it to the library's folder, or give --library DIR", code: .usage)
+    }
     if let error = error as? AtomicFile.WriteError {
       // A full disk is 74 even when the temporary file could not be created.
       let full = error.midway || POSIX.isDiskFull(error.reason)

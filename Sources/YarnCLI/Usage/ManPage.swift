@@ -54,7 +54,11 @@ enum ManPage {
     }
     out += ".SH ENVIRONMENT\n"
     let environment = [
-      ("YARN_LIBRARY", "The library directory, when --library is not given."),
+      (
+        "YARN_LIBRARY",
+        "The library directory, when --library is not given; an empty one is as if unset, and one "
+          + "of only spaces or invisible characters is refused (64)."
+      ),
       (
         "XDG_DATA_HOME",
         "Without YARN_LIBRARY, the library is $XDG_DATA_HOME/yarn, when it is an absolute path."

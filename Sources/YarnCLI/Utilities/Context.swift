@@ -28,10 +28,12 @@ final class Context {
   /// undo history calls the change the command makes.
   let commandLine: String
 
+  /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
+  ///   `$YARN_LIBRARY` (`libraryURL`).
   init(
     global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
     messages: TextOutput, arguments: [String] = []
-  ) {
+  ) throws {
     var shown: [String] = []
     var rest = arguments[...]
     while let argument = rest.popFirst() {
@@ -51,13 +53,26 @@ final class Context {
     self.now = now
     self.output = output
     self.messages = messages
+    libraryURL = try LibraryLocation.resolve(explicit: global.library, environment: environment)
   }
 
   /// The library directory: `--library`, else `$YARN_LIBRARY`, else the platform default.
-  /// Worked out once, when first asked (a command asks up to three times, and each
+  /// Worked out once, when the command starts (a command asks up to three times, and each
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
-  lazy var libraryURL: URL = LibraryLocation.resolve(
-    explicit: global.library, environment: environment)
+  let libraryURL: URL
+
+  /// Refuses `path`, a file the command was given to write (`-o`, `--card`, a backup or export
+  /// zip, a WEFT document), when it is one of the library's own (`LibraryLocation.ownPart`:
+  /// its database and the database's other files, the attachments and safety-backups
+  /// folders): with or without `--force`, before anything is written.
+  ///
+  /// - Throws: `CLIError.cannotCreateOutput` (73) naming `path` and what of the library it is.
+  func refuseLibraryFile(_ path: String) throws(CLIError) {
+    guard let part = LibraryLocation.ownPart(path, of: libraryURL) else { return }
+    throw .cannotCreateOutput(
+      path: path,
+      reason: "it is \(part), in \(libraryURL.path); no output is written there, even with --force")
+  }
 
   /// Today in the local time zone.
   var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }

@@ -5,13 +5,19 @@ import YarnModel
 #else
   import Foundation
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Where the library directory is: the rule of docs/CLI.md "Where the library is", kept here so that an app and
 /// the CLI find the same library.
 package enum LibraryLocation {
   /// The library directory, by precedence:
   /// 1. `explicit` (the CLI's `--library DIR`), when given and not empty;
-  /// 2. `$YARN_LIBRARY`, when set and not empty;
+  /// 2. `$YARN_LIBRARY`, when set and not empty (an empty one is as if unset; one that is
+  ///    blank, only spaces or invisible characters, names no folder and is refused);
   /// 3. `$XDG_DATA_HOME/yarn`, when `XDG_DATA_HOME` is an absolute path (the XDG Base
   ///    Directory Specification 0.8 says to ignore an empty or relative value);
   /// 4. `~/.local/share/yarn` (the XDG default), or `~/Library/Application Support/yarn` on
@@ -25,12 +31,18 @@ package enum LibraryLocation {
   ///   - explicit: the `--library` value, or `nil`.
   ///   - environment: the process environment (`ProcessInfo.processInfo.environment`).
   /// - Returns: a file URL of the directory, standardized (no `.` or `..` parts).
-  package static func resolve(explicit: String?, environment: [String: String]) -> URL {
+  /// - Throws: `BlankVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
+  ///   but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`): taken as a folder, it made
+  ///   a library in a folder named `   `; taken as unset, the default library.
+  package static func resolve(
+    explicit: String?, environment: [String: String]
+  ) throws(BlankVariable) -> URL {
     let home = homeDirectory(environment)
     if let explicit, !explicit.isEmpty {
       return directory(expanding: explicit, home: home)
     }
     if let variable = environment["YARN_LIBRARY"], !variable.isEmpty {
+      guard !LineText.isBlank(variable) else { throw BlankVariable(name: "YARN_LIBRARY", value: variable) }
       return directory(expanding: variable, home: home)
     }
     if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
@@ -44,6 +56,13 @@ package enum LibraryLocation {
       let base = home.appendingPathComponent(".local/share", isDirectory: true)
     #endif
     return base.appendingPathComponent("yarn", isDirectory: true).standardizedFileURL
+  }
+
+  /// An environment variable that names the library directory but is blank (only spaces or
+  /// invisible characters), which names no folder.
+  package struct BlankVariable: Error, Equatable {
+    package let name: String
+    package let value: String
   }
 
   private static func homeDirectory(_ environment: [String: String]) -> URL {
@@ -60,5 +79,91 @@ package enum LibraryLocation {
         .standardizedFileURL
     }
     return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+  }
+
+  /// What `path`, a file a command is to write (an export, a backup, a share card), is of the
+  /// library in `library`, when it is one of the library's own: its database
+  /// (`library.sqlite`) or the database's write-ahead log, shared-memory file or rollback
+  /// journal (`-wal`, `-shm`, `-journal`), the `attachments` or `safety-backups` folder, or
+  /// anything inside one of those (a file that does not exist yet too); `nil` for any other
+  /// path. No output may be written there, `--force` or not: it would destroy the library.
+  ///
+  /// Compared as the file system finds them, not as spelled: symbolic links are followed
+  /// (those of the last component as `AtomicFile` follows them, to the file it would
+  /// replace), `.` and `..` resolved, a name in the library directory compared case aside (a
+  /// case-insensitive file system takes `Library.SQLITE` for the database), and what exists
+  /// compared by device and inode too, so that a hard link to the database, or the library
+  /// reached by another path (a bind mount), is caught as well.
+  ///
+  /// - Returns: `the library's database (library.sqlite)`, `the library's attachments
+  ///   folder`, `inside the library's attachments folder`, … or `nil`.
+  package static func ownPart(_ path: String, of library: URL) -> String? {
+    let home = resolved(library.path)
+    let target = resolved(AtomicFile.resolvingLinks(path))
+    let name = LibraryStore.databaseFileName
+    let files = [
+      (name, "database"), (name + "-wal", "write-ahead log"), (name + "-shm", "shared-memory file"),
+      (name + "-journal", "rollback journal"),
+    ]
+    let folders = [LibraryStore.attachmentsFolderName, LibraryStore.safetyBackupsFolderName]
+    if let id = identity(target),
+      let file = files.first(where: { identity(POSIX.join(home, $0.0)) == id })
+    {
+      return "the library's \(file.1) (\(file.0))"
+    }
+    // The target, then each folder above it: one of the library's own, or in one.
+    var current = target
+    var isTarget = true
+    while true {
+      let parent = POSIX.directory(of: current)
+      let inHome = same(parent, home)
+      let last = POSIX.lastComponent(of: current).lowercased()
+      if isTarget, inHome, let file = files.first(where: { $0.0 == last }) {
+        return "the library's \(file.1) (\(file.0))"
+      }
+      if let folder = folders.first(where: { (inHome && $0 == last) || same(current, POSIX.join(home, $0)) })
+      {
+        return isTarget ? "the library's \(folder) folder" : "inside the library's \(folder) folder"
+      }
+      guard !parent.isEmpty, parent != current else { return nil }
+      current = parent
+      isTarget = false
+    }
+  }
+
+  /// `path` made absolute with its symbolic links, `.` and `..` resolved (realpath(3)) as
+  /// far as it exists; the part that does not exist yet is appended, its `.` and `..`
+  /// resolved by name.
+  private static func resolved(_ path: String) -> String {
+    var head = path.hasPrefix("/") ? path : POSIX.join(FileManager.default.currentDirectoryPath, path)
+    var tail: [String] = []
+    while true {
+      if let real = realpath(head, nil) {
+        var result = String(cString: real)
+        free(real)
+        for part in tail.reversed() where part != "." {
+          result = part == ".." ? POSIX.directory(of: result) : POSIX.join(result, part)
+        }
+        return result
+      }
+      let parent = POSIX.directory(of: head)
+      guard !parent.isEmpty, parent != head else { return path }
+      tail.append(POSIX.lastComponent(of: head))
+      head = parent
+    }
+  }
+
+  /// The device and inode of what is at `path` (links followed), or `nil` when nothing is.
+  private static func identity(_ path: String) -> [UInt64]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
+  /// Whether `a` and `b` are the same path, or name the same file or folder.
+  private static func same(_ a: String, _ b: String) -> Bool {
+    if a == b { return true }
+    guard let first = identity(a) else { return false }
+    return first == identity(b)
   }
 }

@@ -69,6 +69,9 @@ public final class LibraryStore {
   package static let databaseFileName = "library.sqlite"
   /// The attachments folder's name inside the library directory.
   package static let attachmentsFolderName = "attachments"
+  /// The folder inside the library directory that a `backup restore --replace` writes its
+  /// safety backups to.
+  package static let safetyBackupsFolderName = "safety-backups"
   /// The database schema version (`PRAGMA user_version`) this code writes: 7.
   static var schemaVersion: Int { Schema.currentVersion }
 
