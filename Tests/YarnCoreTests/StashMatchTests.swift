@@ -167,6 +167,28 @@ import Testing
     #expect(entry.members[0].estimate.remaining == Amount(1.01574803149606, .yard))
   }
 
+  /// A figure made by subtracting keeps the 15 significant digits of the largest figure that
+  /// went into it (QA): 7 yd less 6.1 m used, asked in m, is 7 × 0.9144 − 6.1 = 6.4008 − 6.1
+  /// = 0.3008 m exactly, to the 15 digits of 6.4008 m (was 0.300800000000001 m, 15 digits of
+  /// its own). Two such yarns of one lot are 0.6016 m, certain and in all (was
+  /// 0.601600000000001 m).
+  @Test func aDifferenceKeepsTheDigitsOfItsLargestTerm() {
+    func sock(_ id: String) -> (yarn: Yarn, estimate: RemainingEstimate) {
+      estimate(
+        Yarn(id: id, name: "Sock", dyeLot: "9", quantity: Amount(7, .yard)),
+        [RemainingEstimate.CountedUsage(projectID: "p", amount: Amount(6.1, .meter))])
+    }
+    let one = StashMatch.entries(needing: Amount(0.3008, .meter), among: [sock("a")])[0]
+    #expect(one.enough == true)
+    #expect(one.members[0].remaining == Amount(0.3008, .meter))
+    #expect(one.remaining == Amount(0.3008, .meter))
+    #expect(one.certain == Amount(0.3008, .meter))
+    let two = StashMatch.entries(needing: Amount(0.6, .meter), among: [sock("a"), sock("b")])[0]
+    #expect(two.isGroup)
+    #expect(two.remaining == Amount(0.6016, .meter))
+    #expect(two.certain == Amount(0.6016, .meter))
+  }
+
   @Test func aGroupWithAnUnknownMemberIsDecidedByWhatIsCertain() {
     // Lot 7: 2 skeins of 220 yd (440 yd, certain) and a record of 300 g without a put-up.
     let known = Yarn(

@@ -84,6 +84,24 @@ import Testing
     #expect(UnitConversion.rounded(0) == 0)
   }
 
+  /// A difference to the 15 significant digits of the largest figure that went into it
+  /// (`toPrecisionOf`), by hand: 7 yd less 6.1 m, in m, is 7 × 0.9144 − 6.1 = 0.3008 exactly;
+  /// binary arithmetic gives 0.3008000000000006, whose noise is below the 15 digits of
+  /// 6.4008 m (7 yd) but not of 0.3008. A magnitude below the value's changes nothing.
+  @Test func aDifferenceIsRoundedToTheDigitsOfItsLargestTerm() {
+    #expect(UnitConversion.rounded(0.3008000000000006) == 0.300800000000001)
+    #expect(UnitConversion.rounded(0.3008000000000006, toPrecisionOf: 6.4008) == 0.3008)
+    // 1 m less 1.1 yd: 1 − 1.00584 = −0.00584 (binary −0.005840000000000067).
+    #expect(UnitConversion.rounded(-0.005840000000000067, toPrecisionOf: 1.00584) == -0.00584)
+    // 2/3 = 0.666…: to 15 digits of 1000 (11 decimals), 0.66666666667; of 0.001 (smaller),
+    // its own 15.
+    #expect(UnitConversion.rounded(2.0 / 3.0, toPrecisionOf: 1000) == 0.66666666667)
+    #expect(UnitConversion.rounded(2.0 / 3.0, toPrecisionOf: 0.001) == 0.666666666666667)
+    // Noise under the 15th digit of 3 is nothing, though 4e-16 alone is under 1e-8.
+    #expect(UnitConversion.rounded(4e-16, toPrecisionOf: 3) == 0)
+    #expect(UnitConversion.rounded(4e-16) == 4e-16)
+  }
+
   @Test func metricPutUp() throws {
     #expect(close(try convert(1, .skein, .yard, dropsAlpaca), 182.6334208223972))
     #expect(close(try convert(3, .ounce, .meter, dropsAlpaca), 284.0622217125))
@@ -196,18 +214,43 @@ import Testing
     #expect(untouched.remaining == Amount(0.12345678901234567, .gram))
   }
 
-  /// 1 yd less 0.1 m and 0.2 m: 1 − 0.3 / 0.9144 = 0.67191601049868766404… yd, to 15
-  /// significant digits 0.671916010498688 (Python's fractions). Less each usage rounded
-  /// first (0.109361329833771 and 0.218722659667542 yd) it was 0.671916010498687.
+  /// 4 yd less 1 m and 2 m: 4 − 3 / 0.9144 = 4 − 3.28083989501312335958… =
+  /// 0.71916010498687664041… yd, to the 15 significant digits of 4 yd (14 decimals)
+  /// 0.71916010498688. Less each usage rounded first (1.09361329833771 and
+  /// 2.18722659667542 yd) it would be 0.71916010498687; to 15 digits of its own,
+  /// 0.719160104986877.
   @Test func usagesAreSubtractedUnroundedAndTheFigureRoundedOnce() throws {
     let estimate = RemainingEstimate(
-      yarn: yarn(quantity: Amount(1, .yard)),
+      yarn: yarn(quantity: Amount(4, .yard)),
       usages: [
-        .init(projectID: "a", amount: Amount(0.1, .meter)),
-        .init(projectID: "b", amount: Amount(0.2, .meter)),
+        .init(projectID: "a", amount: Amount(1, .meter)),
+        .init(projectID: "b", amount: Amount(2, .meter)),
       ])
     #expect(estimate.source == .estimate)
-    #expect(estimate.remaining == Amount(0.671916010498688, .yard))
+    #expect(estimate.remaining == Amount(0.71916010498688, .yard))
+  }
+
+  /// A difference keeps the 15 significant digits of the larger of the quantity and the
+  /// total used, not 15 of its own: below them is the noise of the terms (QA: 7 yd less
+  /// 6.1 m). By hand, 7 yd less 6.1 m is 7 − 6.1 / 0.9144 = 0.3008 / 0.9144 = 376 / 1143 =
+  /// 0.32895888013998250218… yd, to the 15 digits of 7 yd (14 decimals) 0.32895888013998
+  /// (to 15 of its own, 0.328958880139983, its 15th digit a near-half the noise decides).
+  @Test func aDifferenceKeepsTheDigitsOfItsLargestTerm() throws {
+    let yards = RemainingEstimate(
+      yarn: yarn(quantity: Amount(7, .yard)), usages: [.init(projectID: "a", amount: Amount(6.1, .meter))])
+    #expect(yards.source == .estimate)
+    #expect(yards.remaining == Amount(0.32895888013998, .yard))
+    // 1.1 m less 1.2 yd: 1.1 − 1.2 × 0.9144 = 1.1 − 1.09728 = 0.00272 m exactly (binary
+    // 0.00272000000000006).
+    let meters = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1.1, .meter)), usages: [.init(projectID: "a", amount: Amount(1.2, .yard))])
+    #expect(meters.remaining == Amount(0.00272, .meter))
+    // 1 m less 1.1 yd: overdrawn by 1.1 × 0.9144 − 1 = 0.00584 m exactly (binary
+    // 0.005840000000000067).
+    let overdrawn = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1, .meter)), usages: [.init(projectID: "a", amount: Amount(1.1, .yard))])
+    #expect(overdrawn.source == .overdrawn)
+    #expect(overdrawn.deficit == 0.00584)
   }
 
   @Test func incompleteListsWhatIsMissing() throws {

@@ -113,20 +113,36 @@ public enum UnitConversion {
   public static let significantDigits = 15
 
   /// `value`, computed by arithmetic on amounts, as the double nearest to it rounded to
-  /// `significantDigits` significant digits, so that JSON and CSV carry `0.3`, not
-  /// `0.30000000000000004`. Values below 1e-8 or from 1e21 on, and values that are not
-  /// finite, are returned as they are (the powers of ten needed are not exact there). Only
-  /// computed figures go through it: what a person entered is kept as entered.
-  public static func rounded(_ value: Double) -> Double {
-    let magnitude = abs(value)
-    guard value.isFinite, magnitude >= 1e-8, magnitude < 1e21 else { return value }
+  /// `significantDigits` significant digits of the larger of `value` and `magnitude`, so that
+  /// JSON and CSV carry `0.3`, not `0.30000000000000004`. Values that are not finite, and
+  /// values when that larger one is below 1e-8 or from 1e21 on, are returned as they are (the
+  /// powers of ten needed are not exact there). Only computed figures go through it: what a
+  /// person entered is kept as entered.
+  ///
+  /// A figure made by subtracting is rounded at the 15th digit of the largest figure that went
+  /// into it, not at its own: 15 digits are what each term keeps, and when nearly equal terms
+  /// cancel, their noise, below their 15th digit, stays where it is while the result gets
+  /// smaller. 7 yd less 6.1 m is 0.300800000000001 m to 15 digits of its own, but 0.3008 m
+  /// (exactly 7 × 0.9144 − 6.1) to the 15 of 7 yd, 6.4008 m.
+  ///
+  /// - Parameters:
+  ///   - value: the computed figure.
+  ///   - magnitude: for a difference, the largest figure that went into it (for the remaining
+  ///     estimate, the larger of the quantity and the total used), in the unit of `value`;
+  ///     0, the default, for a conversion or a sum of figures that are not negative, whose
+  ///     result is the largest.
+  /// - Returns: `value` rounded to `significantDigits` digits of the larger of `value` and
+  ///   `magnitude`.
+  public static func rounded(_ value: Double, toPrecisionOf magnitude: Double = 0) -> Double {
+    let reference = max(abs(value), abs(magnitude))
+    guard value.isFinite, reference >= 1e-8, reference < 1e21 else { return value }
     // The decimal exponent of the first significant digit, -8 to 20. 10^k is exact for
-    // k ≤ 22 and an integer below 10^15 is exact, so the last division or product, of two
-    // exact values, is correctly rounded: the double nearest the 15-digit decimal.
-    // From the binary exponent (log10 2 ≈ 0.30103), then set right by comparison.
-    var exponent = min(20, max(-8, Int((Double(magnitude.exponent) * 0.30103).rounded(.down))))
-    while exponent > -8, magnitude < powerOfTen(exponent) { exponent -= 1 }
-    while exponent < 20, magnitude >= powerOfTen(exponent + 1) { exponent += 1 }
+    // k ≤ 22 and an integer below 10^15 is exact (|value| ≤ `reference`), so the last
+    // division or product, of two exact values, is correctly rounded: the double nearest the
+    // decimal. From the binary exponent (log10 2 ≈ 0.30103), then set right by comparison.
+    var exponent = min(20, max(-8, Int((Double(reference.exponent) * 0.30103).rounded(.down))))
+    while exponent > -8, reference < powerOfTen(exponent) { exponent -= 1 }
+    while exponent < 20, reference >= powerOfTen(exponent + 1) { exponent += 1 }
     let shift = significantDigits - 1 - exponent
     if shift >= 0 {
       let scale = powerOfTen(shift)

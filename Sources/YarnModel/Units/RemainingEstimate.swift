@@ -32,14 +32,20 @@ public struct RemainingEstimate: Hashable, Sendable {
 
   /// The amount left, in the unit of the yarn's quantity (or of its override); `nil` when
   /// `source` is `unknown`. Never negative. An estimate is the quantity less the usages'
-  /// unrounded conversions, rounded to 15 significant digits once (`UnitConversion.rounded`),
-  /// not to the 2 decimals people see.
+  /// unrounded conversions, rounded once to the 15 significant digits of the larger of the
+  /// quantity and the total used (`UnitConversion.rounded(_:toPrecisionOf:)`), not to the
+  /// 2 decimals people see.
   public let remaining: Amount?
   /// `remaining`'s value before it was rounded: the quantity less the usages' unrounded
   /// conversions, what a conversion of the figure to another unit converts so that the
   /// converted figure is rounded once (`StashMatch`); `remaining.value` itself when nothing
   /// was subtracted, for an override and when nothing is left (0).
   let unroundedRemaining: Double?
+  /// The largest figure that went into `remaining`, in its unit: the larger of the quantity
+  /// and the total used, whose 15 significant digits `remaining` is rounded to (what a
+  /// conversion of the figure rounds to, converted too); `remaining.value` itself when
+  /// nothing was subtracted, for an override and when nothing is left (0).
+  let magnitude: Double?
   /// Where `remaining` comes from.
   public let source: Source
   /// How much more was used than owned, in the quantity's unit (only when `overdrawn`).
@@ -80,11 +86,11 @@ public struct RemainingEstimate: Hashable, Sendable {
       self.init(remaining: nil, source: .unknown, deficit: nil, unconverted: [])
       return
     }
-    var left = quantity.value
+    var used = 0.0
     var unconverted: [UnconvertedUsage] = []
     for usage in usages {
       do {
-        left -= try UnitConversion.unroundedValue(of: usage.amount, in: quantity.unit, putUp: yarn.putUp)
+        used += try UnitConversion.unroundedValue(of: usage.amount, in: quantity.unit, putUp: yarn.putUp)
       } catch {
         unconverted.append(
           UnconvertedUsage(projectID: usage.projectID, amount: usage.amount, missing: error.missing))
@@ -93,12 +99,16 @@ public struct RemainingEstimate: Hashable, Sendable {
     // A deficit smaller than rounding noise of the conversions, a billionth of the quantity
     // (docs/UNITS.md), is not a deficit. Relative, not at least 1e-9: a quantity of
     // 0.000000001 g is all left when nothing is used.
-    // What the usages left, unrounded, to 15 significant digits once (`UnitConversion.rounded`):
-    // 10 yd less 3.3 yd is 6.7 yd, not 6.699999999999999, and 1 yd less 0.1 m and 0.2 m is
-    // 0.671916010498688 yd (less each usage rounded, 0.671916010498687). Nothing subtracted
-    // leaves the quantity as given.
+    // What the usages left, unrounded, rounded once to the 15 significant digits of the larger
+    // of the quantity and the total used, as a difference (`UnitConversion.rounded`): 10 yd
+    // less 3.3 yd is 6.7 yd, not 6.699999999999999; 4 yd less 1 m and 2 m is
+    // 0.71916010498688 yd (less each usage rounded, …687); 7 yd less 6.1 m, 0.3008 m, is
+    // 0.32895888013998 yd, as 7 yd keeps no more digits. Nothing subtracted leaves the
+    // quantity as given.
+    var left = quantity.value - used
     let unrounded = left
-    if !usages.isEmpty { left = UnitConversion.rounded(left) }
+    let magnitude = max(quantity.value, used)
+    if !usages.isEmpty { left = UnitConversion.rounded(left, toPrecisionOf: magnitude) }
     let tolerance = 1e-9 * abs(quantity.value)
     if left < -tolerance {
       self.init(
@@ -112,18 +122,19 @@ public struct RemainingEstimate: Hashable, Sendable {
         deficit: nil, unconverted: unconverted)
     } else {
       self.init(
-        remaining: Amount(left, quantity.unit), unrounded: unrounded,
+        remaining: Amount(left, quantity.unit), unrounded: unrounded, magnitude: magnitude,
         source: unconverted.isEmpty ? .estimate : .incomplete, deficit: nil, unconverted: unconverted)
     }
   }
 
-  /// `unrounded` is `remaining.value` unless given.
+  /// `unrounded` and `magnitude` are `remaining.value` unless given.
   private init(
-    remaining: Amount?, unrounded: Double? = nil, source: Source, deficit: Double?,
-    unconverted: [UnconvertedUsage]
+    remaining: Amount?, unrounded: Double? = nil, magnitude: Double? = nil, source: Source,
+    deficit: Double?, unconverted: [UnconvertedUsage]
   ) {
     self.remaining = remaining
     self.unroundedRemaining = unrounded ?? remaining?.value
+    self.magnitude = magnitude ?? remaining?.value
     self.source = source
     self.deficit = deficit
     self.unconverted = unconverted

@@ -6,11 +6,13 @@
 ///   through the yarn's put-up (`UnitConversion.convert`): 3 skeins of 220 yd are 660 yd;
 ///   400 g of a yarn of 200 yd / 100 g skeins is 800 yd. The figure converted is the
 ///   estimate before it was rounded (`RemainingEstimate.unroundedRemaining`), and the result
-///   is rounded once.
+///   is rounded once, as a difference: to the 15 significant digits of the largest figure
+///   that went into the estimate, converted (`UnitConversion.rounded(_:toPrecisionOf:)`).
 /// - Yarns with the same name, colorway and dye lot (compared by `Lookup.key`: case and the
 ///   spaces around them aside; the dye lot must be known, two unknown lots are not the same
 ///   lot) count together, as one entry: their figures are added unrounded and the sum
-///   rounded once to 15 significant digits (`UnitConversion.rounded`).
+///   rounded once, to the 15 significant digits of the larger of the sum and the members'
+///   largest figures added.
 /// - An entry has enough (`true`) when the part of its figure that is certain covers the
 ///   need; not enough (`false`) when even the largest figure it may have does not; otherwise
 ///   the answer is unknown (`nil`) and `missing` names the facts that would decide it.
@@ -65,6 +67,9 @@ public enum StashMatch {
     /// converted (`UnitConversion.unroundedValue`); what the entry adds, so that a sum is
     /// rounded once.
     let unrounded: Double?
+    /// The largest figure that went into `remaining`: the estimate's
+    /// (`RemainingEstimate.magnitude`), converted; what `remaining` and a sum are rounded to.
+    let magnitude: Double?
   }
 
   /// One answer: a yarn alone, or the yarns of one name, colorway and dye lot together.
@@ -73,9 +78,10 @@ public enum StashMatch {
     public let members: [Member]
     /// `true`: enough for certain; `false`: not enough for certain; `nil`: unknown.
     public let enough: Bool?
-    /// The members' figures added, in the unit asked for, unrounded, the sum rounded to 15
-    /// significant digits once (`UnitConversion.rounded`); `nil` when a member has none. An
-    /// upper bound when some member's estimate is incomplete.
+    /// The members' figures added, in the unit asked for, unrounded, the sum rounded once to
+    /// 15 significant digits of the larger of itself and the members' largest figures added
+    /// (`UnitConversion.rounded(_:toPrecisionOf:)`); `nil` when a member has none. An upper
+    /// bound when some member's estimate is incomplete.
     public let remaining: Amount?
     /// The part of the figure that is certain, in the unit asked for: the figures of the
     /// members without a missing fact, added (0 when none is certain).
@@ -142,15 +148,24 @@ public enum StashMatch {
     var missing: [Missing] = []
     var remaining: Amount?
     var unrounded: Double?
-    if let figure = estimate.remaining, let exact = estimate.unroundedRemaining {
+    var magnitude: Double?
+    if let figure = estimate.remaining, let exact = estimate.unroundedRemaining,
+      let largest = estimate.magnitude
+    {
       do {
-        // The estimate before it was rounded, converted and rounded once: 2 yd less 0.9 m is
-        // 0.9288 m, not 0.928799999999997 m (1.01574803149606 yd, rounded, converted).
+        // The estimate before it was rounded, converted and rounded once, to the digits of
+        // the largest figure that went into it: 2 yd less 0.9 m is 0.9288 m, not
+        // 0.928799999999997 m (1.01574803149606 yd, rounded, converted), and 7 yd less 6.1 m
+        // is 0.3008 m, not 0.300800000000001 m (to 15 digits of its own).
         let value = try UnitConversion.unroundedValue(
           of: Amount(exact, figure.unit), in: unit, putUp: yarn.putUp)
+        let scale = try UnitConversion.unroundedValue(
+          of: Amount(largest, figure.unit), in: unit, putUp: yarn.putUp)
         unrounded = value
-        // As `UnitConversion.convert` gives it: the figure itself in its own unit.
-        remaining = figure.unit == unit ? figure : Amount(UnitConversion.rounded(value), unit)
+        magnitude = scale
+        // The figure itself in its own unit.
+        remaining =
+          figure.unit == unit ? figure : Amount(UnitConversion.rounded(value, toPrecisionOf: scale), unit)
       } catch {
         missing += error.missing.map(Missing.init)
       }
@@ -160,16 +175,25 @@ public enum StashMatch {
     }
     if sameDyeLot, groupKey(yarn) == nil { missing.append(.dyeLot) }
     return Member(
-      yarn: yarn, estimate: estimate, remaining: remaining, missing: missing, unrounded: unrounded)
+      yarn: yarn, estimate: estimate, remaining: remaining, missing: missing, unrounded: unrounded,
+      magnitude: magnitude)
   }
 
   private static func entry(of members: [Member], needed: Amount) -> Entry {
     var certain = 0.0
     var largest: Double? = 0
+    // The members' largest figures added, for the certain part and for all: what the sums
+    // are rounded to, as a sum of differences is one difference.
+    var certainMagnitude = 0.0
+    var magnitude = 0.0
     for member in members {
-      if let value = member.unrounded {
-        if member.missing.isEmpty { certain += value }
+      if let value = member.unrounded, let scale = member.magnitude {
+        if member.missing.isEmpty {
+          certain += value
+          certainMagnitude += scale
+        }
         largest = largest.map { $0 + value }
+        magnitude += scale
       } else {
         largest = nil
       }
@@ -187,13 +211,15 @@ public enum StashMatch {
     if enough == nil {
       for fact in members.flatMap(\.missing) where !missing.contains(fact) { missing.append(fact) }
     }
-    // Sums of the unrounded figures, rounded to 15 significant digits once, as every computed
-    // figure: the members' rounded figures added could differ in the 15th digit (0.1 m and
-    // 0.2 m in yd were 0.328083989501313, not 0.328083989501312).
+    // Sums of the unrounded figures, rounded once, as every computed figure: the members'
+    // rounded figures added could differ in the 15th digit (0.1 m and 0.2 m in yd were
+    // 0.328083989501313, not 0.328083989501312). Each to the digits of the largest figures
+    // that went into it: two yarns of 7 yd less 6.1 m are 0.6016 m, not 0.601600000000001.
     return Entry(
       members: members, enough: enough,
-      remaining: largest.map { Amount(UnitConversion.rounded($0), needed.unit) },
-      certain: Amount(UnitConversion.rounded(certain), needed.unit), missing: missing)
+      remaining: largest.map { Amount(UnitConversion.rounded($0, toPrecisionOf: magnitude), needed.unit) },
+      certain: Amount(UnitConversion.rounded(certain, toPrecisionOf: certainMagnitude), needed.unit),
+      missing: missing)
   }
 }
 
