@@ -168,6 +168,16 @@ extension BackupTestSupport {
     return out
   }
 
+  /// The bytes of every file in a store's library folder, by relative path, but for the
+  /// database's shared-memory index (which a reader writes its read marks to).
+  static func libraryFiles(of store: LibraryStore) throws -> [String: Data] {
+    var out: [String: Data] = [:]
+    for path in listing(of: store.directory) where !path.hasSuffix("-shm") {
+      out[path] = try Data(contentsOf: store.directory.appendingPathComponent(path))
+    }
+    return out
+  }
+
   /// Writes a zip of `entries` (name, bytes), all deflated, in order.
   static func writeZip(_ entries: [(String, Data)], to url: URL) throws {
     let writer = try ZipArchive.Writer(url: url, overwrite: true)

@@ -668,6 +668,32 @@ import Testing
     #expect(bare.notInWEFT == WEFTExport.NotInWEFT() && bare.notInWEFT.description.isEmpty)
   }
 
+  /// An export into the library's attachments folder, or a folder in it, is refused with
+  /// `force` too, before anything is written (`OutputError.intoLibrary`, naming the first
+  /// document): an app calling `WEFTExport.write` wrote the documents among the photos.
+  @Test func neverWritesIntoTheLibrarysOwnFoldersEvenWithForce() throws {
+    try BackupTestSupport.withScratch { dir in
+      let store = try BackupTestSupport.makeStore(in: dir)
+      let library = dir.appendingPathComponent("lib")
+      let before = try BackupTestSupport.libraryFiles(of: store)
+      let photo = try #require(before.keys.sorted().first { $0.hasPrefix("attachments/") })
+      let slash = try #require(photo.lastIndex(of: "/"))
+      let folders = ["attachments", String(photo[..<slash])]
+      #expect(folders[1] != folders[0])
+      for folder in folders {
+        let document = library.appendingPathComponent(folder).appendingPathComponent("material.weft")
+        let refusal = OutputError.intoLibrary(
+          path: document.path, part: "inside the library's attachments folder", library: library.path)
+        #expect(throws: refusal) {
+          try WEFTExport.write(
+            from: store, to: library.appendingPathComponent(folder), force: true, now: Self.now, app: nil)
+        }
+      }
+      #expect(try BackupTestSupport.libraryFiles(of: store) == before)
+      #expect(try store.library().yarns.count == 2)
+    }
+  }
+
   /// A library exported to WEFT and imported into an empty one gives back every item and
   /// every field WEFT holds; what it does not hold is what docs/WEFT.md says: photos and
   /// pattern PDFs, session notes and IDs, a running session, a project's missing craft

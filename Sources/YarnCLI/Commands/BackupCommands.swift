@@ -65,7 +65,6 @@ struct BackupCreate: CancellableCommand {
   func run(in context: Context) throws {
     let path = file ?? BackupCreate.defaultName(at: context.now, timeZone: context.timeZone)
     let url = URL(fileURLWithPath: path)
-    try context.refuseLibraryFile(path)
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }

@@ -64,14 +64,15 @@ struct CSVOutput {
   /// Runs `body` with a writer to `--output` or standard output and returns what it returns.
   ///
   /// FILE `-` means standard output. A FILE of the library of `context` is refused, even with
-  /// `--force` (`Context.refuseLibraryFile`). An existing regular FILE is refused without `--force`; the CSV goes to a temporary file beside
+  /// `--force` (`OutputError.refuseLibraryFile`). An existing regular FILE is refused without `--force`; the CSV goes to a temporary file beside
   /// FILE that is fsynced and renamed over it only when complete, so FILE is never half
   /// written, and a failed export leaves an existing FILE as it was. A new FILE gets the
   /// usual permissions (0666 less the umask); a replaced one keeps its own.
   ///
-  /// - Throws: `CLIError.outputExists` (73) without `--force`; `.cannotCreateOutput` (73)
-  ///   for a directory or a file of the library; `AtomicFile.WriteError` (73); `CLIError.io` (74) when standard
-  ///   output fails; what `body` throws.
+  /// - Throws: `OutputError.intoLibrary` (73) for a file of the library;
+  ///   `CLIError.outputExists` (73) without `--force`; `.cannotCreateOutput` (73) for a
+  ///   directory; `AtomicFile.WriteError` (73); `CLIError.io` (74) when standard output
+  ///   fails; what `body` throws.
   func write(in context: Context, _ body: (CSVWriter) throws -> Int) throws -> Int {
     guard let output, output != "-" else {
       do {
@@ -80,7 +81,7 @@ struct CSVOutput {
         throw CLIError.io(path: "standard output", reason: error.reason)
       }
     }
-    try context.refuseLibraryFile(output)
+    try OutputError.refuseLibraryFile(output, of: context.libraryURL)
     if InputFile.isDirectory(output) {
       throw CLIError.cannotCreateOutput(path: output, reason: "it is a directory")
     }

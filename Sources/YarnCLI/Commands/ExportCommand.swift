@@ -55,7 +55,6 @@ struct ExportCommand: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    try context.refuseLibraryFile(file)
     if InputFile.isDirectory(file) {
       throw CLIError.cannotCreateOutput(path: file, reason: "it is a directory")
     }

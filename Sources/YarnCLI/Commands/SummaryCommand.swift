@@ -91,10 +91,10 @@ struct SummaryCommand: ParsableCommand {
   }
 
   /// Writes the card to `path`: refused over a file of the library
-  /// (`Context.refuseLibraryFile`) and over an existing regular file without `--force`,
+  /// (`OutputError.refuseLibraryFile`) and over an existing regular file without `--force`,
   /// written through a temporary file and renamed; a device or FIFO is written in place.
   private func write(card path: String, _ svg: String, _ photos: YearCard.Photos, _ context: Context) throws {
-    try context.refuseLibraryFile(path)
+    try OutputError.refuseLibraryFile(path, of: context.libraryURL)
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }

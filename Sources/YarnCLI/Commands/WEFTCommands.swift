@@ -50,9 +50,6 @@ struct WEFTExportCommand: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    for name in WEFTExport.fileNames {
-      try context.refuseLibraryFile(URL(fileURLWithPath: directory).appendingPathComponent(name).path)
-    }
     if FileManager.default.fileExists(atPath: directory), !InputFile.isDirectory(directory) {
       throw CLIError.cannotCreateOutput(path: directory, reason: "it is not a folder")
     }

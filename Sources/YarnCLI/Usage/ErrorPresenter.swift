@@ -77,6 +77,9 @@ enum ErrorPresenter {
           "bad value '\(LineText.visible(error.value))' for \(error.name): a directory name cannot be empty",
         hint: "unset \(error.name), set it to the library's folder, or give --library DIR", code: .usage)
     }
+    if let error = error as? OutputError {
+      return ErrorReport(message: error.description, code: .cannotCreate)
+    }
     if let error = error as? AtomicFile.WriteError {
       // A full disk is 74 even when the temporary file could not be created.
       let full = error.midway || POSIX.isDiskFull(error.reason)

@@ -61,19 +61,6 @@ final class Context {
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
   let libraryURL: URL
 
-  /// Refuses `path`, a file the command was given to write (`-o`, `--card`, a backup or export
-  /// zip, a WEFT document), when it is one of the library's own (`LibraryLocation.ownPart`:
-  /// its database and the database's other files, the attachments and safety-backups
-  /// folders): with or without `--force`, before anything is written.
-  ///
-  /// - Throws: `CLIError.cannotCreateOutput` (73) naming `path` and what of the library it is.
-  func refuseLibraryFile(_ path: String) throws(CLIError) {
-    guard let part = LibraryLocation.ownPart(path, of: libraryURL) else { return }
-    throw .cannotCreateOutput(
-      path: path,
-      reason: "it is \(part), in \(libraryURL.path); no output is written there, even with --force")
-  }
-
   /// Today in the local time zone.
   var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }
 

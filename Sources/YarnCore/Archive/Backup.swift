@@ -45,13 +45,16 @@ public enum Backup {
   ///   - generator: what made the backup, for the manifest, such as `yarn 0.1.0`.
   ///   - now: the manifest's `createdAt` (an instant, written in UTC; truncated to whole
   ///     seconds).
-  ///   - force: whether an existing file at `url` may be replaced (default: refuse).
+  ///   - force: whether an existing file at `url` may be replaced (default: refuse); never
+  ///     one of the library's own files (`OutputError.intoLibrary`).
   ///   - progress: called with the fraction written, 0...1, while the zip is written, on the
   ///     calling thread (from libzip's progress callback, about every 1%).
   /// - Returns: the manifest written.
   /// - Throws: `BackupError.unrestorable` listing every problem found, when the backup was
   ///   written to `url` (the file exists) but a restore would refuse it, or it lacks rows of
-  ///   the library; `BackupError.destinationExists` when `url` exists and `force` is false;
+  ///   the library; `OutputError.intoLibrary`, whatever `force`, when `url` is one of the
+  ///   own files of the library of `store` (its database, a file in its attachments folder, …);
+  ///   `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
   ///   from its record; `BackupError.cannotWrite` when the archive cannot be written (a
   ///   missing or read-only directory, a full disk); `StoreError` from reading the store;
@@ -64,6 +67,17 @@ public enum Backup {
   public static func create(
     from store: LibraryStore, to url: URL, generator: String, now: Date, force: Bool = false,
     progress: ((Double) -> Void)? = nil
+  ) throws -> BackupManifest {
+    try OutputError.refuseLibraryFile(url.path, of: store.directory)
+    return try write(from: store, to: url, generator: generator, now: now, force: force, progress: progress)
+  }
+
+  /// `create` without its refusal of the library's own files, for the one backup that is
+  /// written into the library: a `.replace` restore's safety backup, in its `safety-backups`
+  /// folder (under a free name: nothing is replaced).
+  static func write(
+    from store: LibraryStore, to url: URL, generator: String, now: Date, force: Bool,
+    progress: ((Double) -> Void)?
   ) throws -> BackupManifest {
     var items = BackupWriter.Items(store: store)
     var orphans = (count: 0, examples: [String]())

@@ -358,8 +358,9 @@ extension Backup {
             throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
           }
           do {
-            try Backup.create(
-              from: store, to: target, generator: options.generator, now: options.now)
+            try Backup.write(
+              from: store, to: target, generator: options.generator, now: options.now, force: false,
+              progress: nil)
           } catch BackupError.unrestorable(_, let problems) {
             // A damaged library must still be replaceable: its safety backup, written
             // and kept, holds everything it could give.

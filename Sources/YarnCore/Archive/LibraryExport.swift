@@ -77,7 +77,8 @@ public enum LibraryExport {
   /// - Parameters:
   ///   - store: the library; only read.
   ///   - url: the zip file to write.
-  ///   - force: replace a file at `url`.
+  ///   - force: replace a file at `url`; never one of the library's own files
+  ///     (`OutputError.intoLibrary`).
   ///   - now: the modification time of every entry (zip headers keep it to 2 seconds), and
   ///     where a running session ends in a project's time.
   ///   - csvOptions: how the three CSV tables are written (RFC 4180 by default).
@@ -87,7 +88,9 @@ public enum LibraryExport {
   ///     keeps it empty, which spares the names of every page (about 8 MB at 100,000 yarns)
   ///     when nobody reads them.
   /// - Returns: what was written.
-  /// - Throws: `BackupError.destinationExists` when `url` exists and `force` is false;
+  /// - Throws: `OutputError.intoLibrary`, whatever `force`, when `url` is one of the own
+  ///   files of the library of `store` (its database, a file in its attachments folder, …);
+  ///   `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.cannotWrite` when the zip cannot be written;
   ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
   ///   from its record; `StoreError`;
@@ -100,6 +103,7 @@ public enum LibraryExport {
     csvOptions: CSVOptions = CSVOptions(),
     progress: ((Double) -> Void)? = nil, listingEntries: Bool = true
   ) throws -> Summary {
+    try OutputError.refuseLibraryFile(url.path, of: store.directory)
     var info = stat()
     // What no zip can replace is said first: --force would not help.
     try BackupWriter.checkReplaceable(url)

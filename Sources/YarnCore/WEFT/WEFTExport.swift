@@ -218,14 +218,18 @@ public enum WEFTExport {
   /// the start, then a fifth after each file written; the values never go down and the last
   /// is 1.
   ///
-  /// - Throws: `WEFTExportError.exists` when a file of `fileNames` is there and `force` is
-  ///   false (nothing is written); `StoreError`; the I/O errors of `AtomicFile`. The files
+  /// - Throws: `OutputError.intoLibrary`, whatever `force`, when a file of `fileNames` in
+  ///   `directory` would be one of the own files of the library of `store` (`directory` is
+  ///   its attachments folder or in it, …; nothing is written); `WEFTExportError.exists` when
+  ///   a file of `fileNames` is there and `force` is false (nothing is written);
+  ///   `StoreError`; the I/O errors of `AtomicFile`. The files
   ///   written before an error stay (each whole); the one being written is not kept.
   public static func write(
     from store: LibraryStore, to directory: URL, force: Bool, now: Date, app: String?,
     progress: ((Double) -> Void)? = nil
   ) throws -> Summary {
     let urls = fileNames.map { directory.appendingPathComponent($0) }
+    for url in urls { try OutputError.refuseLibraryFile(url.path, of: store.directory) }
     if !force, let existing = urls.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
       throw WEFTExportError.exists(path: existing.path)
     }

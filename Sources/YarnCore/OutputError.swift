@@ -1,0 +1,41 @@
+import YarnStore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Why a file that a writer of a library was given to write is refused, whatever its `force`:
+/// one rule for every writer that takes a store and a destination (`Backup.create`,
+/// `LibraryExport.write`, `WEFTExport.write`) and for the command line's own outputs, in the
+/// same words.
+public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file at `path` is one of the library's own, in the library directory `library`:
+  /// its database (`library.sqlite`) or that file's `-wal`, `-shm` or `-journal` file, its
+  /// `attachments` or `safety-backups` folder, or a file in one of those (one that does not
+  /// exist yet too), however the path reaches it (a symbolic link, `..`, a hard link,
+  /// another case). Writing there would destroy the library, so it is refused with `force`
+  /// too. Thrown before anything is read or written: nothing was changed. `part` says which
+  /// (`the library's database (library.sqlite)`, `inside the library's attachments folder`).
+  case intoLibrary(path: String, part: String, library: String)
+
+  /// `cannot create 'PATH': it is the library's database (library.sqlite), in LIBRARY; no
+  /// output is written there, even with --force` (the command line's words: `force` is its
+  /// `--force`).
+  public var description: String {
+    switch self {
+    case .intoLibrary(let path, let part, let library):
+      "cannot create '\(path)': it is \(part), in \(library); no output is written there, even with --force"
+    }
+  }
+
+  /// Refuses `path`, a file to be written, when it is one of the own files of the library in
+  /// the directory `library` (`LibraryLocation.ownPart`).
+  ///
+  /// - Throws: `OutputError.intoLibrary` naming `path` as given and what of the library it is.
+  package static func refuseLibraryFile(_ path: String, of library: URL) throws(OutputError) {
+    guard let part = LibraryLocation.ownPart(path, of: library) else { return }
+    throw .intoLibrary(path: path, part: part, library: library.path)
+  }
+}
