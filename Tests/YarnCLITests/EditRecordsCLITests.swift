@@ -101,6 +101,16 @@ import YarnCore
       // The hint names the command that shows the photos (QA: it said `see 'show --json'`).
       (["stash", "detach", "Rios", "nope.jpg"], 65, " stash show YARN --json'\n"),
       (["project", "detach", "Flax", "nope.jpg"], 65, " project show PROJECT --json'\n"),
+      // The start of a file name names no photo (QA: `g` detached `granny-blanket.jpg`).
+      (["stash", "detach", "Rios", "b"], 65, "error: no photo matches 'b'; did you mean 'back.jpg'?\n"),
+      (
+        ["stash", "detach", "Rios", "back"], 65, "error: no photo matches 'back'; did you mean 'back.jpg'?\n"
+      ),
+      (
+        ["stash", "detach", "Rios", "back.jp"], 65,
+        "error: no photo matches 'back.jp'; did you mean 'back.jpg'?\n"
+      ),
+      (["stash", "detach", "Rios", "back", "--json"], 65, "no photo matches 'back'"),
       (["project", "detach", "Flax", "--pattern"], 65, "'Flax' has no pattern PDF"),
       (["project", "detach", "Flax"], 64, "give exactly one of <name> or --pattern"),
       (["project", "detach", "Flax", "back.jpg", "--pattern"], 64, "give exactly one of"),

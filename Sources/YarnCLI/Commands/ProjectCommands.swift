@@ -610,13 +610,13 @@ struct ProjectDetach: ParsableCommand {
     CommandConfiguration(
       name: "detach", abstract: "Detach a photo from a project, or its pattern PDF with --pattern.",
       discussion: """
-        NAME is the photo's file name or a prefix of at least 4 characters of its SHA-256 (see
-        'project show --json'). The file is deleted from the library once no yarn or project
-        uses it. --json prints the attachment detached.
+        NAME is the photo's whole file name (case aside) or a prefix of at least 4 characters
+        of its SHA-256 (see 'project show --json'). The file is deleted from the library once no
+        yarn or project uses it. --json prints the attachment detached.
         """,
       arguments: [
         .required("project", "The project: its name, ID or an ID prefix."),
-        .optional("name", "The photo: its file name or a SHA-256 prefix (not with --pattern)."),
+        .optional("name", "The photo: its whole file name or a SHA-256 prefix (not with --pattern)."),
       ],
       options: [.flag("pattern", "Detach the pattern PDF.")])
   }
