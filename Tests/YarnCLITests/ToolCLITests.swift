@@ -98,13 +98,26 @@ import YarnCore
       try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "5mm", "--count", "0"]).status == 64)
     // A length of 0 or over 1000 cm breaks the library's rule (65, in its words); one that is
     // not a length is a usage error (64).
-    for (length, reason) in [("0cm", "0 cm is not more than 0"), ("1001cm", "1001 cm is over 1000 cm")] {
+    // A length given in mm or inches is converted and rounded to 15 significant digits
+    // (docs/UNITS.md; QA: 10000.1mm was "1000.0100000000001 cm is over 1000 cm").
+    for (length, reason) in [
+      ("0cm", "0 cm is not more than 0"), ("1001cm", "1001 cm is over 1000 cm"),
+      ("10000.1mm", ": length 1000.01 cm is over 1000 cm\n"),
+      ("393.71in", ": length 1000.0234 cm is over 1000 cm\n"),
+    ] {
       let result = try yarn.run([
         "tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", length,
       ])
       #expect(result.status == 65, "\(length)")
       #expect(result.stderr.contains(reason), "\(length): \(result.stderr)")
     }
+    // 33 in is 83.82 cm (33 × 2.54), stored so, not 83.82000000000001.
+    let inches = try #require(
+      try yarn.ok([
+        "tool", "add", "Long", "--kind", "circular", "--size", "5mm", "--length", "33in", "--json",
+      ])
+      .json() as? [String: Any])
+    #expect(inches["lengthCentimetres"] as? Double == 83.82)
     #expect(
       try yarn.run(["tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", "long"]).status
         == 64)
