@@ -29,9 +29,15 @@ import YarnCore
     #expect(tiny.status == 64)
     #expect(
       tiny.stderr.contains("\"0.001mm\" is under the smallest needle or hook size, 0.5 mm"), "\(tiny.stderr)")
-    let bad = try yarn.run(["convert", "US 99", "--to", "mm"])
+    // A bad size is named by the argument's name in the help, never an amount (QA).
+    let bad = try yarn.run(["convert", "US 16", "--to", "mm"])
     #expect(bad.status == 64)
-    #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
+    #expect(
+      bad.stderr.hasPrefix(
+        "error: bad value 'US 16' for <amount-or-size>: \"US 16\" is not a US needle size"),
+      "\(bad.stderr)")
+    #expect(bad.stderr.contains("\nusage: yarn convert <amount-or-size> ... --to <unit> [<options>]\n"))
+    #expect(try yarn.ok(["convert", "--help"]).stdout.contains("  <amount-or-size> ...  "))
     // A size with a yarn unit says where a size converts.
     let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
     #expect(unquoted.status == 64)
