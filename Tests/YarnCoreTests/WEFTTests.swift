@@ -2383,7 +2383,7 @@ import Testing
         "m.weft: items[0].dye_lot: expected a string, found false",
         "list.weft: items: expected a list, found \"none\"",
         // A string: refused by the rule of one-line text, not for its type.
-        "m.weft: items[0].brand: holds a tab (U+0009); it must be one line",
+        "m.weft: items[0].brand: holds a tab (U+0009), a control character, which is not allowed",
       ])
     // The same faults in a backup.
     let backup = { (fields: String) -> [String] in
