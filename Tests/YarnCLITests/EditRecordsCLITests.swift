@@ -101,6 +101,16 @@ import YarnCore
       // The hint names the command that shows the photos (QA: it said `see 'show --json'`).
       (["stash", "detach", "Rios", "nope.jpg"], 65, " stash show YARN --json'\n"),
       (["project", "detach", "Flax", "nope.jpg"], 65, " project show PROJECT --json'\n"),
+      // The start of a file name names no photo (QA: `g` detached `granny-blanket.jpg`).
+      (["stash", "detach", "Rios", "b"], 65, "error: no photo matches 'b'; did you mean 'back.jpg'?\n"),
+      (
+        ["stash", "detach", "Rios", "back"], 65, "error: no photo matches 'back'; did you mean 'back.jpg'?\n"
+      ),
+      (
+        ["stash", "detach", "Rios", "back.jp"], 65,
+        "error: no photo matches 'back.jp'; did you mean 'back.jpg'?\n"
+      ),
+      (["stash", "detach", "Rios", "back", "--json"], 65, "no photo matches 'back'"),
       (["project", "detach", "Flax", "--pattern"], 65, "'Flax' has no pattern PDF"),
       (["project", "detach", "Flax"], 64, "give exactly one of <name> or --pattern"),
       (["project", "detach", "Flax", "back.jpg", "--pattern"], 64, "give exactly one of"),
@@ -339,7 +349,8 @@ import YarnCore
     #expect(projectRefused.status == 65)
     #expect(
       projectRefused.stderr.hasPrefix(
-        "error: removing project \"Flax\" would also give back to the stash what it used of \"Rios\"\n"))
+        "error: removing project \"Flax\" would also remove its usages of yarn \"Rios\", and give back to "
+          + "the stash what it used of \"Rios\"\n"))
     #expect(try yarn.librarySnapshot() == before)
 
     // Forced: the yarn goes with its note, photo and usage; the project stays.
@@ -351,6 +362,42 @@ import YarnCore
     #expect((try yarn.ok(["note", "list", "--json"]).json() as? [Any])?.isEmpty == true)
     // Now nothing goes with the project: no --force needed.
     try yarn.ok(["project", "rm", "Flax"])
+  }
+
+  /// QA: `project rm` of a planned project took its yarn usages, tool links and needle sizes
+  /// without a word (`stash rm` and `tool rm` refuse theirs). Refused without --force, listed;
+  /// with it, the message and --json name them; the yarn and the tool stay.
+  @Test func aProjectsUsagesToolsAndNeedleSizesNeedForce() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Catona", "--quantity", "4 skeins"])
+    try yarn.ok(["project", "add", "Sophie's Universe", "--needle", "4mm", "--needle", "5mm"])
+    try yarn.ok(["project", "use", "Sophie's Universe", "Catona", "2 skeins"])
+    try yarn.ok(["tool", "add", "Red Lace", "--kind", "circular", "--size", "4mm"])
+    try yarn.ok(["project", "edit", "Sophie's Universe", "--tool", "Red Lace"])
+    let before = try yarn.librarySnapshot()
+    let refused = try yarn.run(["project", "rm", "Sophie's Universe"])
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.hasPrefix(
+        "error: removing project \"Sophie's Universe\" would also remove its usages of yarn \"Catona\", "
+          + "its link to tool \"Red Lace\" and 2 needle sizes\nhint: add --force"), "\(refused.stderr)")
+    #expect(try yarn.librarySnapshot() == before)
+
+    let removed = try yarn.ok(["project", "rm", "Sophie's Universe", "--force", "--json"])
+    #expect(
+      removed.stderr.hasSuffix(
+        ") with its usages of yarn \"Catona\", its link to tool \"Red Lace\", 2 needle sizes\n"),
+      "\(removed.stderr)")
+    let json = try #require(removed.json() as? [String: Any])
+    #expect((json["usages"] as? [[String: Any]])?.count == 1)
+    #expect(json["needleSizes"] as? [Double] == [4, 5])
+    #expect((json["tools"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Red Lace"])
+    #expect(json["sessions"] as? Int == 0)
+    // The yarn and the tool stay.
+    let tool = try #require(try yarn.ok(["tool", "show", "Red Lace", "--json"]).json() as? [String: Any])
+    #expect((tool["projects"] as? [Any])?.isEmpty == true)
+    #expect(try yarn.ok(["stash", "list"]).stdout.contains("Catona"))
   }
 }
 

@@ -500,7 +500,7 @@ import Testing
     let refused = try yarn.run(["stash", "rm", "Cascade 220"])
     #expect(refused.status == 65)
     #expect(refused.stderr.contains("\"Flax\""))
-    try yarn.ok(["project", "rm", "Flax"])
+    try yarn.ok(["project", "rm", "Flax", "--force"])
     try yarn.ok(["stash", "rm", "Cascade 220"])
     #expect(try yarn.ok(["stash", "list", "--json"]).json() as? [Any] != nil)
   }

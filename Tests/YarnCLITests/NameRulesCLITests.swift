@@ -118,7 +118,7 @@ import YarnCore
     #expect(tab.status == 64)
     #expect(
       tab.stderr.hasPrefix(
-        "error: bad value 'Azul\\tProfundo' for --colorway: holds a tab (U+0009); it must be one line\n"
+        "error: bad value 'Azul\\tProfundo' for --colorway: holds a tab (U+0009), a control character, which is not allowed\n"
       ))
 
     let nel = try yarn.run(["project", "edit", "Flax", "--name", "Flax\u{85}Light"])
@@ -130,7 +130,8 @@ import YarnCore
 
     let escape = try yarn.run(["project", "add", "Hat", "--pattern", "\u{1B}[31mRed"])
     #expect(escape.status == 64)
-    #expect(escape.stderr.contains("for --pattern: holds a control character (U+001B)"))
+    #expect(
+      escape.stderr.contains("for --pattern: holds a control character (U+001B), which is not allowed\n"))
 
     #expect(try yarn.librarySnapshot() == before)
   }
@@ -220,7 +221,7 @@ import YarnCore
     #expect(
       result.stderr == """
         error: in.csv: 2 bad rows; nothing was imported:
-          line 2, column "Name": holds a NUL character (U+0000); it must be one line
+          line 2, column "Name": holds a NUL character (U+0000), a control character, which is not allowed
           line 3, column "Name": holds a line break (U+000A); it must be one line
         hint: fix or remove these rows and import again
 

@@ -288,11 +288,16 @@ import YarnCore
     let cases: [([String], String)] = [
       (
         ["3 bananas", "--to", "g"],
-        "error: bad value '3 bananas' for <amount>: \"3 bananas\" has an unknown unit"
+        "error: bad value '3 bananas' for <amount-or-size>: \"3 bananas\" has an unknown unit"
       ),
-      (["", "--to", "g"], "error: bad value '' for <amount>: an amount is empty"),
-      (["nan g", "--to", "oz"], "error: bad value 'nan g' for <amount>: \"nan g\" is not a finite number"),
-      (["1,000 g", "--to", "oz"], "error: bad value '1,000 g' for <amount>: \"1,000 g\" is ambiguous"),
+      (["", "--to", "g"], "error: bad value '' for <amount-or-size>: an amount is empty"),
+      (
+        ["nan g", "--to", "oz"],
+        "error: bad value 'nan g' for <amount-or-size>: \"nan g\" is not a finite number"
+      ),
+      (
+        ["1,000 g", "--to", "oz"], "error: bad value '1,000 g' for <amount-or-size>: \"1,000 g\" is ambiguous"
+      ),
       (["1 g", "--to", "bananas"], "error: bad value 'bananas' for --to: expected a unit"),
       (
         ["1 skein", "--to", "g", "--net-weight-per-skein", "100 yd"],

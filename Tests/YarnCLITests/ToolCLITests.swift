@@ -29,9 +29,15 @@ import YarnCore
     #expect(tiny.status == 64)
     #expect(
       tiny.stderr.contains("\"0.001mm\" is under the smallest needle or hook size, 0.5 mm"), "\(tiny.stderr)")
-    let bad = try yarn.run(["convert", "US 99", "--to", "mm"])
+    // A bad size is named by the argument's name in the help, never an amount (QA).
+    let bad = try yarn.run(["convert", "US 16", "--to", "mm"])
     #expect(bad.status == 64)
-    #expect(bad.stderr.contains("\"US 99\" is not a US needle size"))
+    #expect(
+      bad.stderr.hasPrefix(
+        "error: bad value 'US 16' for <amount-or-size>: \"US 16\" is not a US needle size"),
+      "\(bad.stderr)")
+    #expect(bad.stderr.contains("\nusage: yarn convert <amount-or-size> ... --to <unit> [<options>]\n"))
+    #expect(try yarn.ok(["convert", "--help"]).stdout.contains("  <amount-or-size> ...  "))
     // A size with a yarn unit says where a size converts.
     let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
     #expect(unquoted.status == 64)
@@ -98,13 +104,26 @@ import YarnCore
       try yarn.run(["tool", "add", "X", "--kind", "hook", "--size", "5mm", "--count", "0"]).status == 64)
     // A length of 0 or over 1000 cm breaks the library's rule (65, in its words); one that is
     // not a length is a usage error (64).
-    for (length, reason) in [("0cm", "0 cm is not more than 0"), ("1001cm", "1001 cm is over 1000 cm")] {
+    // A length given in mm or inches is converted and rounded to 15 significant digits
+    // (docs/UNITS.md; QA: 10000.1mm was "1000.0100000000001 cm is over 1000 cm").
+    for (length, reason) in [
+      ("0cm", "0 cm is not more than 0"), ("1001cm", "1001 cm is over 1000 cm"),
+      ("10000.1mm", ": length 1000.01 cm is over 1000 cm\n"),
+      ("393.71in", ": length 1000.0234 cm is over 1000 cm\n"),
+    ] {
       let result = try yarn.run([
         "tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", length,
       ])
       #expect(result.status == 65, "\(length)")
       #expect(result.stderr.contains(reason), "\(length): \(result.stderr)")
     }
+    // 33 in is 83.82 cm (33 × 2.54), stored so, not 83.82000000000001.
+    let inches = try #require(
+      try yarn.ok([
+        "tool", "add", "Long", "--kind", "circular", "--size", "5mm", "--length", "33in", "--json",
+      ])
+      .json() as? [String: Any])
+    #expect(inches["lengthCentimetres"] as? Double == 83.82)
     #expect(
       try yarn.run(["tool", "add", "X", "--kind", "circular", "--size", "5mm", "--length", "long"]).status
         == 64)

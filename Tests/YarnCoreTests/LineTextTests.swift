@@ -119,8 +119,8 @@ import Testing
     #expect(
       plan.problems.map(\.description) == [
         "line 4, column \"Name\": holds a line break (U+000A); it must be one line",
-        "line 6, column \"Name\": holds a NUL character (U+0000); it must be one line",
-        "line 6, column \"Brand\": holds a tab (U+0009); it must be one line",
+        "line 6, column \"Name\": holds a NUL character (U+0000), a control character, which is not allowed",
+        "line 6, column \"Brand\": holds a tab (U+0009), a control character, which is not allowed",
         "line 8, column \"Name\": is 201 characters long; the limit is 200",
         "line 9, column \"Name\": holds a line break (U+0085); it must be one line",
       ])

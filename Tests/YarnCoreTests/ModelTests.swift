@@ -194,6 +194,49 @@ import Testing
   }
 }
 
+/// `Lookup.attachment`: a photo is named by its whole file name (case aside) or a SHA-256
+/// prefix of at least 4 characters, never by the start of its name (QA: `g` detached
+/// `granny-blanket.jpg`).
+@Suite struct AttachmentLookupTests {
+  let granny = Attachment(
+    fileName: "granny-blanket.jpg", mediaType: "image/jpeg", byteCount: 3,
+    sha256: "aa11" + String(repeating: "0", count: 60))
+  let ruby = Attachment(
+    fileName: "cascade-220-ruby.jpg", mediaType: "image/jpeg", byteCount: 3,
+    sha256: "bb22" + String(repeating: "0", count: 60))
+
+  func find(_ reference: String) throws(Lookup.Failure) -> String {
+    try Lookup.attachment(reference, in: [granny, ruby]).fileName
+  }
+
+  @Test func wholeNameOrDigestPrefixOnly() throws {
+    #expect(try find("granny-blanket.jpg") == "granny-blanket.jpg")
+    #expect(try find(" GRANNY-BLANKET.JPG ") == "granny-blanket.jpg")
+    #expect(try find("bb22") == "cascade-220-ruby.jpg")
+    #expect(try find("BB220") == "cascade-220-ruby.jpg")
+    #expect(try find(ruby.sha256) == "cascade-220-ruby.jpg")
+    for start in ["g", "c", "gran", "granny-blanket", "cascade-220-ruby.jp", "bb2"] {
+      #expect(throws: Lookup.Failure.notFound(reference: start)) { try find(start) }
+    }
+  }
+
+  /// The same bytes under two names: the SHA-256, whole or in part, names both.
+  @Test func aDigestOfTwoPhotosIsAmbiguous() {
+    var copy = granny
+    copy.fileName = "copy.jpg"
+    for reference in ["aa11", granny.sha256] {
+      #expect(
+        throws: Lookup.Failure.ambiguous(
+          reference: reference,
+          candidates: [
+            .init(id: granny.sha256, name: "granny-blanket.jpg"), .init(id: granny.sha256, name: "copy.jpg"),
+          ])
+      ) { try Lookup.attachment(reference, in: [granny, copy]) }
+    }
+    #expect((try? Lookup.attachment("COPY.jpg", in: [granny, copy]))?.fileName == "copy.jpg")
+  }
+}
+
 /// `Identifier.make()`: random UUIDs of RFC 9562's version 4, as `UUID().uuidString` wrote them.
 @Suite struct IdentifierTests {
   @Test func newIDsAreLowerCaseVersion4UUIDsAndDistinct() {

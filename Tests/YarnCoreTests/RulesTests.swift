@@ -70,7 +70,7 @@ import Testing
     ),
     (
       Yarn(id: "y1", name: "Rios", colorway: "Azul\tProfundo"),
-      "yarn y1 (Rios): colorway holds a tab (U+0009); it must be one line"
+      "yarn y1 (Rios): colorway holds a tab (U+0009), a control character, which is not allowed"
     ),
     (
       Yarn(id: "y1", name: "Rios", quantity: Amount(-5, .gram)),

@@ -421,6 +421,60 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     }
   }
 
+  /// QA: a planned project went with its yarn usages, tool links and needle sizes without a
+  /// word. They are what a person entered: refused without `force`, listed; with it, named.
+  @Test func aProjectGoesWithItsUsagesToolsAndNeedleSizesOnlyWhenForced() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root, mode: .readWrite)
+      try store.insert(Yarn(id: "y1", name: "Catona"))
+      try store.insert(Yarn(id: "y2", name: "Rios"))
+      let usages = [
+        YarnUsage(yarnID: "y1", amount: Amount(2, .skein)),
+        YarnUsage(yarnID: "y2", amount: Amount(50, .gram)),
+        YarnUsage(yarnID: "y1", amount: Amount(1, .skein)),
+      ]
+      var project = Project(id: "p", name: "Sophie's Universe", usages: usages)
+      project.needleSizes = [millimetres(4), millimetres(5), millimetres(6)]
+      try store.insert(project)
+      try store.insert(
+        Tool(id: "t1", name: "Red Lace", kind: .circular, size: millimetres(4), projectIDs: ["p"]))
+      try store.insert(Tool(id: "t2", name: "Spare", kind: .hook, size: millimetres(5)))
+      try store.insert(Tool(id: "t3", name: "Bamboo", kind: .hook, size: millimetres(5), projectIDs: ["p"]))
+      do {
+        try store.deleteProject(id: "p")
+        Issue.record("a project with usages, tools and needle sizes was deleted")
+      } catch StoreError.removalRefused(let kind, let name, let effects) {
+        #expect(effects.yarnsUsed == ["Catona", "Rios"])
+        #expect(effects.tools == ["Red Lace", "Bamboo"])
+        #expect(effects.needleSizes == 3)
+        #expect(effects.yarnsGivenBack.isEmpty)
+        #expect(
+          String(describing: StoreError.removalRefused(kind: kind, name: name, effects: effects))
+            == #"removing project "Sophie's Universe" would also remove its usages of yarns "Catona", "Rios", "#
+            + #"its links to tools "Red Lace", "Bamboo" and 3 needle sizes"#)
+      }
+      #expect(try store.project(id: "p") == project)
+      let effects = try store.deleteProject(id: "p", force: true)
+      #expect(
+        effects.removals == [
+          #"its usages of yarns "Catona", "Rios""#, #"its links to tools "Red Lace", "Bamboo""#,
+          "3 needle sizes",
+        ])
+      #expect(try store.yarns().count == 2)
+      #expect(try store.tools().map(\.projectIDs) == [[], [], []])
+      // One of each, in the singular.
+      try store.insert(Project(id: "q", name: "Hat", usages: [usages[0]]))
+      try store.insert(
+        Tool(id: "t4", name: "Short", kind: .circular, size: millimetres(4), projectIDs: ["q"]))
+      var hat = try #require(try store.project(id: "q"))
+      hat.needleSizes = [millimetres(4)]
+      try store.update(hat)
+      #expect(
+        try store.effectsOfRemoving(projectID: "q").summary
+          == #"remove its usages of yarn "Catona", its link to tool "Short" and 1 needle size"#)
+    }
+  }
+
   @Test func schemaRestrictsDeletingAYarnInUseEvenWithoutTheSwiftCheck() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root, mode: .readWrite)

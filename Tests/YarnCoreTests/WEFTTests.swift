@@ -1417,6 +1417,10 @@ import Testing
       #expect(plan.problems.isEmpty, "\(fields): \(plan.problems)")
       #expect(plan.changes.map(\.changes) == [changes], "\(fields)")
     }
+    // Inches are converted and rounded to 15 digits, as every figure: 33 in is 83.82 cm
+    // (33 × 2.54), not 83.82000000000001.
+    let inches = try WEFTImport.plan([tools(#", "length_inches": 33"#)], store: store, now: Self.now)
+    #expect(inches.toolUpdates.map(\.lengthCentimetres) == [83.82])
     // A project in neither the files nor the library leaves the tool's projects as they are,
     // as an unknown entry of materials_used or tools_used leaves the project's, and says so
     // (QA: p-hat was dropped); a new tool keeps the projects that are found. Each line names
@@ -2405,7 +2409,7 @@ import Testing
         "m.weft: items[0].dye_lot: expected a string, found false",
         "list.weft: items: expected a list, found \"none\"",
         // A string: refused by the rule of one-line text, not for its type.
-        "m.weft: items[0].brand: holds a tab (U+0009); it must be one line",
+        "m.weft: items[0].brand: holds a tab (U+0009), a control character, which is not allowed",
       ])
     // The same faults in a backup.
     let backup = { (fields: String) -> [String] in

@@ -31,7 +31,10 @@ struct ConvertCommand: ParsableCommand {
           yarn convert 5mm --to us
         """,
       arguments: [
-        .variadic("amount", "The amount, such as \"2 skeins\" (quoted or not), 150g or 300yd.")
+        .variadic(
+          "amount-or-size",
+          "The amount, such as \"2 skeins\" (quoted or not), 150g or 300yd; with --to mm, us, uk or hook, the needle or hook size, such as 5mm or US 8."
+        )
       ],
       options: [
         .value(
@@ -60,7 +63,9 @@ struct ConvertCommand: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     if let to = values.value("to"), let name = SizeName(rawValue: to.trimmingSpaces().lowercased()) {
-      let size = try values.typedArgument("amount", expected: "a needle or hook size such as 5mm or US 8") {
+      let size = try values.typedArgument(
+        "amount-or-size", expected: "a needle or hook size such as 5mm or US 8"
+      ) {
         try NeedleSize(parsing: $0)
       }
       self.size = (size, name)
@@ -68,7 +73,7 @@ struct ConvertCommand: ParsableCommand {
       unit = .skein
       return
     }
-    let text = values.argumentList("amount").joined(separator: " ")
+    let text = values.argumentList("amount-or-size").joined(separator: " ")
     if !text.isEmpty, (try? Amount(parsing: text)) == nil,
       (try? NeedleSize(parsing: text)) != nil
     {
@@ -77,7 +82,7 @@ struct ConvertCommand: ParsableCommand {
         command: values.command, name: "--to", value: values.value("to") ?? "",
         reason: "\(text) is a needle or hook size; it converts --to mm, us, uk or hook")
     }
-    amount = try values.typedArgument("amount", expected: "an amount such as '3 skeins'") {
+    amount = try values.typedArgument("amount-or-size", expected: "an amount such as '3 skeins'") {
       try Amount(parsing: $0)
     }
     guard let unit = try values.unit("to") else {

@@ -234,12 +234,8 @@ struct ProjectShow: ParsableCommand {
     // (`References.projectID(_:in:)`), and the names of just the yarns it uses.
     if context.global.json {
       let json = try context.read { store in
-        let project = try References.project(reference, in: store)
-        let notes = try store.notes(about: .project(project.id))
-        var json = try ProjectJSON(project: project, in: store, now: context.now, notes: notes)
-        json.details = ProjectJSON.Details(
-          tools: try store.tools(ofProject: project.id), sessions: try store.sessions(projectID: project.id))
-        return json
+        try ProjectJSON(
+          showing: try References.project(reference, in: store), in: store, now: context.now)
       }
       try context.printJSON(json)
       return
@@ -357,10 +353,12 @@ struct ProjectRemove: ParsableCommand {
     CommandConfiguration(
       name: "rm", abstract: "Remove a project.",
       discussion: """
-        A project with notes, photos, a pattern PDF or time sessions is removed only with
-        --force, since they go with it; so is a finished one, since what it used of the stash
-        then stops counting against it. The error lists them; 'yarn undo' right after a
-        removal gives them back. --json prints the project removed.
+        A project with notes, photos, a pattern PDF, time sessions, yarn usages, tools or
+        needle sizes is removed only with --force, since they go with it (the yarns and tools
+        stay, without it); so is a finished one, since what it used of the stash then stops
+        counting against it. The error lists them, and the message what went; 'yarn undo'
+        right after a removal gives them back. --json prints the project removed, as 'project
+        show --json' does.
         """,
       arguments: [.required("project", "The project: its name, ID or an ID prefix.")],
       options: [.flag("force", "Remove it even though what is listed goes with it.")],
@@ -378,8 +376,9 @@ struct ProjectRemove: ParsableCommand {
   func run(in context: Context) throws {
     let (project, json, effects) = try context.write { store in
       let project = try References.project(reference, in: store)
-      // The seconds it had: read before its sessions go with it.
-      let json = try context.projectJSON(project, in: store)
+      // All it had (its seconds, notes, tools): read before they go with it.
+      let json =
+        context.global.json ? try ProjectJSON(showing: project, in: store, now: context.now) : nil
       return (project, json, try store.deleteProject(id: project.id, force: force))
     }
     if let json { try context.printJSON(json) }
@@ -610,13 +609,13 @@ struct ProjectDetach: ParsableCommand {
     CommandConfiguration(
       name: "detach", abstract: "Detach a photo from a project, or its pattern PDF with --pattern.",
       discussion: """
-        NAME is the photo's file name or a prefix of at least 4 characters of its SHA-256 (see
-        'project show --json'). The file is deleted from the library once no yarn or project
-        uses it. --json prints the attachment detached.
+        NAME is the photo's whole file name (case aside) or a prefix of at least 4 characters
+        of its SHA-256 (see 'project show --json'). The file is deleted from the library once no
+        yarn or project uses it. --json prints the attachment detached.
         """,
       arguments: [
         .required("project", "The project: its name, ID or an ID prefix."),
-        .optional("name", "The photo: its file name or a SHA-256 prefix (not with --pattern)."),
+        .optional("name", "The photo: its whole file name or a SHA-256 prefix (not with --pattern)."),
       ],
       options: [.flag("pattern", "Detach the pattern PDF.")])
   }

@@ -636,13 +636,13 @@ struct StashDetach: ParsableCommand {
     CommandConfiguration(
       name: "detach", abstract: "Detach a photo from a yarn.",
       discussion: """
-        NAME is the photo's file name or a prefix of at least 4 characters of its SHA-256 (see
-        'stash show --json'). The file is deleted from the library once no yarn or project
-        uses it. --json prints the attachment detached.
+        NAME is the photo's whole file name (case aside) or a prefix of at least 4 characters
+        of its SHA-256 (see 'stash show --json'). The file is deleted from the library once no
+        yarn or project uses it. --json prints the attachment detached.
         """,
       arguments: [
         .required("yarn", "The yarn: its name, ID or an ID prefix."),
-        .required("name", "The photo: its file name or a SHA-256 prefix."),
+        .required("name", "The photo: its whole file name or a SHA-256 prefix."),
       ])
   }
 

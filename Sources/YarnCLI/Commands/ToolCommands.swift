@@ -65,7 +65,8 @@ struct ToolFields {
 
   /// Reads a length in cm, mm or inches (`80cm`, `80 cm`, `800mm`, `32in`, `32"`, `80,5 cm`),
   /// its number as `DecimalNumber` reads one: its value in centimetres (1 in = 2.54 cm
-  /// exactly), or `nil` for anything else. A length of 0 or over the limit is read: the store
+  /// exactly; a length in mm or inches converted and rounded to 15 significant digits,
+  /// `UnitConversion.rounded`), or `nil` for anything else. A length of 0 or over the limit is read: the store
   /// refuses it in the words of `Rules.toolLength`.
   ///
   /// - Throws: `DecimalNumberError` for an ambiguous comma (`1,200mm`) or a number too small
@@ -84,7 +85,10 @@ struct ToolFields {
         if error.problem == .malformed { return nil }
         throw error
       }
-      return value.isFinite ? value * factor : nil
+      guard value.isFinite else { return nil }
+      // Converted, rounded to 15 digits as every conversion is (docs/UNITS.md): 10000.1 mm is
+      // 1000.01 cm, not 1000.0100000000001.
+      return factor == 1 ? value : UnitConversion.rounded(value * factor)
     }
     return nil
   }

@@ -123,6 +123,14 @@ struct ProjectJSON: Encodable {
       project: project, seconds: try store.loggedSeconds(projectID: project.id, now: now), notes: notes)
   }
 
+  /// The project as `project show --json` prints it, with its notes and `details`; read in
+  /// the command's transaction (for `project rm`, before they go with it).
+  init(showing project: Project, in store: LibraryStore, now: Date) throws {
+    try self.init(project: project, in: store, now: now, notes: try store.notes(about: .project(project.id)))
+    details = Details(
+      tools: try store.tools(ofProject: project.id), sessions: try store.sessions(projectID: project.id))
+  }
+
   private enum Key: String, CodingKey { case seconds, notes, tools, sessions, runningSince }
   private enum ToolKey: String, CodingKey { case id, name }
 

@@ -188,7 +188,7 @@ enum ErrorPresenter {
         : "\(kind == "yarn" ? "stash" : kind) list"
       report.hint =
         (kind == "photo"
-          ? "name a photo by its file name or a SHA-256 prefix of at least 4 characters"
+          ? "name a photo by its whole file name or a SHA-256 prefix of at least 4 characters"
           : "name a \(kind) by its name or the start of it, its ID or an ID prefix of at least 4 characters")
         + "; see '\(Context.yarnCommand(see, library: library))'"
     case .ambiguous(let kind, let reference, let candidates):

@@ -73,19 +73,16 @@ enum References {
       mayMatch: store.projectNames(mayMatch:), all: store.projectNames)
   }
 
-  /// The photo `reference` names among `attachments`: its file name byte for byte, else its
-  /// file name (case-insensitive) or a prefix of at least 4 characters of its SHA-256; the
-  /// same bytes attached twice are one.
+  /// The photo `reference` names among `attachments` (`Lookup.attachment`: its whole file
+  /// name or a SHA-256 prefix of at least 4 characters).
   static func attachment(_ reference: String, in attachments: [Attachment]) throws(CLIError)
     -> Attachment
   {
-    var seen = Set<String>()
-    let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
-    // A name given byte for byte names its photo, though another differs only by case or
-    // Unicode form (`café` in NFC and NFD), which a name alone could not tell apart (QA).
-    let exact = distinct.filter { $0.fileName.utf8.elementsEqual(reference.utf8) }
-    if exact.count == 1 { return exact[0] }
-    return try find(reference, kind: "photo", in: distinct, id: \.sha256, name: \.fileName)
+    do {
+      return try Lookup.attachment(reference, in: attachments)
+    } catch {
+      throw failure(error, kind: "photo", names: attachments.map(\.fileName))
+    }
   }
 
   static func find<Item>(
@@ -95,20 +92,26 @@ enum References {
     do {
       return try Lookup.find(reference, in: items, id: id, name: name)
     } catch {
-      switch error {
-      case .notFound(let reference):
-        // Names are compared as a search compares text (`Lookup.folded`: case, `ß`/`ss` and
-        // accents aside, so `Strasse` is near `Straße Wolle`), without the spaces around.
-        throw .notFound(
-          kind: kind, reference: reference,
-          suggestions: EditDistance.nearest(to: reference, in: items.map(name)) {
-            Lookup.folded($0.trimmingSpaces())
-          })
-      case .ambiguous(let reference, let candidates):
-        throw .ambiguous(
-          kind: kind, reference: reference,
-          candidates: candidates.map { CLIError.Candidate(id: $0.id, name: $0.name) })
-      }
+      throw failure(error, kind: kind, names: items.map(name))
+    }
+  }
+
+  /// `error` as the CLI says it: a miss with the nearest of `names`, an ambiguity with its
+  /// candidates.
+  private static func failure(_ error: Lookup.Failure, kind: String, names: [String]) -> CLIError {
+    switch error {
+    case .notFound(let reference):
+      // Names are compared as a search compares text (`Lookup.folded`: case, `ß`/`ss` and
+      // accents aside, so `Strasse` is near `Straße Wolle`), without the spaces around.
+      return .notFound(
+        kind: kind, reference: reference,
+        suggestions: EditDistance.nearest(to: reference, in: names) {
+          Lookup.folded($0.trimmingSpaces())
+        })
+    case .ambiguous(let reference, let candidates):
+      return .ambiguous(
+        kind: kind, reference: reference,
+        candidates: candidates.map { CLIError.Candidate(id: $0.id, name: $0.name) })
     }
   }
 }

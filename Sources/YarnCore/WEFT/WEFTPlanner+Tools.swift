@@ -99,7 +99,9 @@ extension WEFTPlanner {
       let sizeKey: String
       (tool.size, sizeKey) = toolSize(weft, kind: kind, item, kept: base?.size)
       tool.name = line(weft.name, item, "name") ?? named.joined(separator: " ")
-      tool.lengthCentimetres = weft.lengthCm ?? weft.lengthInches.map { $0 * 2.54 }
+      // Inches converted as every figure is, rounded to 15 digits: 33 in is 83.82 cm.
+      tool.lengthCentimetres =
+        weft.lengthCm ?? weft.lengthInches.map { UnitConversion.rounded($0 * 2.54) }
       tool.material = line(weft.material, item, "material")
       // A size the item does not give (none of `metric_size_mm`, `us_size`, `hook_size`, each
       // absent, null or blank: a tool has a size unless it is a cable) is the library tool's.

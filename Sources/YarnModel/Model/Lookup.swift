@@ -31,20 +31,25 @@ package enum Lookup {
   /// silently); else the items whose name begins with it (case-insensitive): exactly one is
   /// the item, several are ambiguous.
   ///
+  /// - Parameter byNamePrefix: whether the start of a name names its item (the last step);
+  ///   not for photos (`attachment(_:in:)`).
   /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates, those found
   ///   by name first.
   package static func find<Item>(
-    _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String
+    _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String,
+    byNamePrefix: Bool = true
   ) throws(Failure) -> Item {
     let wanted = reference.trimmingSpaces()
-    if let exact = items.first(where: { id($0) == wanted }) { return exact }
+    // An ID is one item's (two photos may hold the same bytes: then the ID is ambiguous).
+    let exact = items.filter { id($0) == wanted }
+    if exact.count == 1 { return exact[0] }
     let wantedKey = key(reference)
     var matches = items.filter { key(name($0)) == wantedKey }
     if wantedKey.count >= 4 {
       let named = Set(matches.map(id))
       matches += items.filter { !named.contains(id($0)) && idBegins(id($0), with: wantedKey) }
     }
-    if matches.isEmpty, !wantedKey.isEmpty {
+    if byNamePrefix, matches.isEmpty, !wantedKey.isEmpty {
       matches = items.filter { key(name($0)).hasPrefix(wantedKey) }
     }
     if matches.count == 1 { return matches[0] }
@@ -53,6 +58,26 @@ package enum Lookup {
         reference: reference, candidates: matches.map { Candidate(id: id($0), name: name($0)) })
     }
     throw .notFound(reference: reference)
+  }
+
+  /// The photo `reference` names among `attachments` (a yarn's or a project's photos): its
+  /// file name byte for byte, else its whole file name by `find`'s rule of names (case
+  /// aside, spaces around ignored, NFC and NFD alike) or a prefix of at least 4 characters of
+  /// its SHA-256 — never the start of a file name, so that `g` removes no `granny.jpg`. The
+  /// same bytes attached twice under one name are one photo; a name given byte for byte wins
+  /// over one that differs only by case or Unicode form (`café` in NFC and NFD), which a name
+  /// alone could not tell apart.
+  ///
+  /// - Throws: `Failure.notFound`, or `.ambiguous` listing the candidates (SHA-256 and file
+  ///   name of each): two names alike, or a SHA-256 prefix of photos of the same bytes.
+  package static func attachment(
+    _ reference: String, in attachments: [Attachment]
+  ) throws(Failure) -> Attachment {
+    var seen = Set<String>()
+    let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
+    let exact = distinct.filter { $0.fileName.utf8.elementsEqual(reference.utf8) }
+    if exact.count == 1 { return exact[0] }
+    return try find(reference, in: distinct, id: \.sha256, name: \.fileName, byNamePrefix: false)
   }
 
   /// A name (or what was typed) as `find` compares it: without the spaces around it

@@ -129,13 +129,22 @@ public enum Rules {
     return line(text, field: field, limit: limit)
   }
 
-  /// One line: no control character, no spaces around it, at most `limit` Characters.
+  /// One line: no control character, no spaces around it, at most `limit` Characters. A
+  /// line break is refused as such (`holds a line break (U+000A); it must be one line`), any
+  /// other control character as one (`holds a NUL character (U+0000), a control character,
+  /// which is not allowed`; `holds a control character (U+001B), which is not allowed`).
   public static func line(_ text: String, field: String, limit: Int = maximumNameLength) -> RuleViolation? {
     switch LineText.checked(text, limit: limit) {
     case .failure(let problem):
       switch problem {
-      case .controlCharacter:
-        return RuleViolation(field: field, reason: "\(problem); it must be one line")
+      case .controlCharacter(let scalar):
+        let rule =
+          switch LineText.name(of: scalar) {
+          case "a line break": "; it must be one line"
+          case "a control character": ", which is not allowed"
+          default: ", a control character, which is not allowed"
+          }
+        return RuleViolation(field: field, reason: "\(problem)\(rule)")
       case .tooLong(_, let limit):
         return RuleViolation(field: field, reason: "\(problem); the limit is \(limit)")
       }

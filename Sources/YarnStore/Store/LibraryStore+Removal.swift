@@ -20,6 +20,14 @@ public struct RemovalEffects: Hashable, Sendable {
   /// A yarn: the names of the projects that record usages of it (those usages go too), in
   /// creation order.
   public var projectsUsingIt: [String] = []
+  /// A project: the names of the yarns it records usages of (those usages go too), in the
+  /// usages' order, each once.
+  public var yarnsUsed: [String] = []
+  /// A project: the names of the tools it is made with (each stays in the inventory, without
+  /// it), in the tools' creation order.
+  public var tools: [String] = []
+  /// A project: the needle or hook sizes it calls for.
+  public var needleSizes = 0
   /// A finished project: the names of the yarns its usages count against, which go back to
   /// the stash (their remaining estimate grows), in the usages' order, each once.
   public var yarnsGivenBack: [String] = []
@@ -33,6 +41,7 @@ public struct RemovalEffects: Hashable, Sendable {
   public var isEmpty: Bool { self == RemovalEffects() }
 
   /// What would go, in words: `2 notes`, `1 photo`, `the pattern PDF`, `3 time sessions`,
+  /// `its usages of yarn "Rios"`, `its link to tool "Red Lace"`, `2 needle sizes`,
   /// `its usages in project "Flax"`, `its place in project "Flax"` (not `yarnsGivenBack`).
   public var removals: [String] {
     func count(_ number: Int, _ noun: String) -> String {
@@ -44,6 +53,14 @@ public struct RemovalEffects: Hashable, Sendable {
     if photos > 0 { out.append(count(photos, "photo")) }
     if hasPatternPDF { out.append("the pattern PDF") }
     if sessions > 0 { out.append(count(sessions, "time session")) }
+    if !yarnsUsed.isEmpty {
+      out.append("its usages of \(yarnsUsed.count == 1 ? "yarn" : "yarns") " + names(yarnsUsed))
+    }
+    if !tools.isEmpty {
+      out.append(
+        (tools.count == 1 ? "its link to tool " : "its links to tools ") + names(tools))
+    }
+    if needleSizes > 0 { out.append(count(needleSizes, "needle size")) }
     if !projectsUsingIt.isEmpty {
       out.append(
         "its usages in \(projectsUsingIt.count == 1 ? "project" : "projects") "
@@ -93,8 +110,9 @@ extension LibraryStore {
     }
   }
 
-  /// What removing the project with `id` would take with it: its notes, photos, pattern PDF
-  /// and time sessions, and, when it is finished, the stash yarns its usages count against.
+  /// What removing the project with `id` would take with it: its notes, photos, pattern PDF,
+  /// time sessions, the usages it records of yarns, its links to tools and its needle sizes,
+  /// and, when it is finished, the stash yarns its usages count against.
   ///
   /// - Throws: `StoreError.notFound` when no project has that ID; `.busy`, `.closed`,
   ///   `.database`.
@@ -110,12 +128,13 @@ extension LibraryStore {
       effects.sessions = Int(
         try connection.integer("SELECT count(*) FROM time_session WHERE project_id = ?", [.text(id)])
           ?? 0)
-      if project.status == .finished {
-        var seen = Set<String>()
-        for usage in project.usages where seen.insert(usage.yarnID).inserted {
-          effects.yarnsGivenBack.append(try yarn(id: usage.yarnID)?.name ?? usage.yarnID)
-        }
+      var seen = Set<String>()
+      for usage in project.usages where seen.insert(usage.yarnID).inserted {
+        effects.yarnsUsed.append(try yarn(id: usage.yarnID)?.name ?? usage.yarnID)
       }
+      if project.status == .finished { effects.yarnsGivenBack = effects.yarnsUsed }
+      effects.tools = try tools(ofProject: id).map(\.name)
+      effects.needleSizes = project.needleSizes?.count ?? 0
       return effects
     }
   }
