@@ -36,7 +36,12 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
   ///     error's own path.
   ///   - droppingFirst: how many keys of the error's own path to leave out of the path said
   ///     (the value's place in what it was decoded from, which `prefix` names instead).
-  init(_ error: any Error, in root: JSONValue? = nil, prefix: String = "", droppingFirst: Int = 0) {
+  ///   - written: the text of the number at a path said, as the document writes it, when
+  ///     known (`5.50`, `1e2`; `JSONSyntaxLocator.numberTexts`).
+  init(
+    _ error: any Error, in root: JSONValue? = nil, prefix: String = "", droppingFirst: Int = 0,
+    written: (String) -> String? = { _ in nil }
+  ) {
     guard let error = error as? DecodingError else {
       self.init(path: prefix, reason: String(describing: error))
       return
@@ -49,9 +54,11 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
     }
     switch error {
     case .typeMismatch(let type, let context):
-      let found = (value(context).map(Self.shown) ?? Self.foundKind(context.debugDescription)).map {
-        ", found \($0)"
-      }
+      let found =
+        (value(context).map { Self.shown($0, written: written(path(context))) }
+        ?? Self.foundKind(context.debugDescription)).map {
+          ", found \($0)"
+        }
       self.init(path: path(context), reason: "expected \(Self.kind(of: type))\(found ?? "")")
     case .valueNotFound(let type, let context):
       self.init(path: path(context), reason: "expected \(Self.kind(of: type)), found null")
@@ -60,7 +67,8 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
     case .dataCorrupted(let context):
       // A JSON number that does not fit the whole number a field holds (1e30).
       if context.debugDescription.contains("does not fit") {
-        self = Self.wholeNumberExpected(at: path(context), found: value(context))
+        self = Self.wholeNumberExpected(
+          at: path(context), found: value(context), written: written(path(context)))
       } else {
         self.init(
           path: path(context),
@@ -77,10 +85,13 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
 
   /// `expected a whole number, found 1.5`: a number with a fraction or an exponent where a
   /// whole number belongs (which `JSONDecoder` may report without a path, so that the
-  /// caller finds the number).
-  static func wholeNumberExpected(at path: String, found: JSONValue?) -> DecodingProblem {
+  /// caller finds the number); `written` is the number's text in the document, when known.
+  static func wholeNumberExpected(at path: String, found: JSONValue?, written: String? = nil)
+    -> DecodingProblem
+  {
     DecodingProblem(
-      path: path, reason: "expected a whole number" + (found.map { ", found \(shown($0))" } ?? ""))
+      path: path,
+      reason: "expected a whole number" + (found.map { ", found \(shown($0, written: written))" } ?? ""))
   }
 
   /// `prefix` and the keys after it: `yarns[0].tags[1]`.
@@ -103,21 +114,23 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
   }
 
   /// A value found, as a message shows it: a string quoted, with control characters escaped
-  /// (`LineText.visible`) and cut after 40 characters (`"a long text…"`); a number as JSON
-  /// writes it; `true`, `false`, `null`; `an object`, `a list`.
-  static func shown(_ value: JSONValue) -> String {
+  /// (`LineText.visible`) and cut after 40 characters (`"a long text…"`); a number as the
+  /// document writes it when `written` gives that text (cut likewise), else as JSON writes
+  /// it; `true`, `false`, `null`; `an object`, `a list`.
+  static func shown(_ value: JSONValue, written: String? = nil) -> String {
     switch value {
     case .null: return "null"
     case .bool(let flag): return flag ? "true" : "false"
-    case .integer(let number): return String(number)
-    case .number(let number): return "\(number)"
-    case .string(let text):
-      let visible = LineText.visible(text)
-      return "\"" + (visible.count > 40 ? visible.prefix(40) + "…" : visible) + "\""
+    case .integer(let number): return written.map(cut) ?? String(number)
+    case .number(let number): return written.map(cut) ?? "\(number)"
+    case .string(let text): return "\"" + cut(LineText.visible(text)) + "\""
     case .array: return "a list"
     case .object: return "an object"
     }
   }
+
+  /// `text` cut after 40 characters (`…`), as a message shows a value found.
+  static func cut(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
   /// The kind of JSON value `type` is decoded from: `a list`, `an object`, `a string`,
   /// `a whole number`, `a number`, `true or false`.
@@ -217,10 +230,19 @@ extension DecodingProblem {
 
 /// Finds where bytes stop being JSON (RFC 8259, and the comma before a closing bracket or
 /// brace that `JSONDecoder` allows), fed in pieces of any size: the line and column of the
-/// first byte that cannot continue a JSON text, or of its end when it ends too early. For
-/// messages only: run on a text a decoder refused (`DecodingProblem.syntaxError`). It judges
-/// the grammar, not what a decoder checks beyond it (a lone surrogate in a `\u` escape, bytes
-/// that are not UTF-8, a number too large): for those `place` stays `nil`.
+/// first byte that cannot continue a JSON text, or of its end when it ends too early. A
+/// backup's reader runs it for messages only, on a text a decoder refused
+/// (`DecodingProblem.syntaxError`): it judges the grammar, not what a decoder checks beyond
+/// it (a lone surrogate in a `\u` escape, bytes that are not UTF-8, a number too large): for
+/// those `place` stays `nil`.
+///
+/// `strict` (WEFT import, run on every file before it is decoded): RFC 8259 as every reader
+/// reads it. The comma before a closing bracket or brace is refused, and so are a number too
+/// large for a double (`1e400`) and a `\u` escape of half a UTF-16 surrogate pair
+/// (`"\ud800"`), each at its first character; it follows the JSON path, lists the keys an
+/// object gives twice (`duplicateKeys`, its keys unescaped) and keeps the text of each number
+/// not written in plain whole digits (`numberTexts`), for messages to show it as written.
+/// Bytes that are not UTF-8 are still left to the decoder.
 ///
 /// Lines are counted at each line feed; columns in characters (bytes that do not continue a
 /// UTF-8 sequence), from 1. Nothing recurses: the nesting is a stack of bytes, cut at 512
@@ -234,21 +256,70 @@ struct JSONSyntaxLocator {
     var what: String
   }
 
+  /// A key an object gives twice (or more): the object's JSON path (`items[0]`) and the key.
+  struct DuplicateKey: Hashable {
+    var path: String
+    var key: String
+  }
+
+  /// One step of a JSON path: a member's key or an element's index.
+  enum PathStep: Hashable {
+    case key(String)
+    case index(Int)
+  }
+
+  /// At most this many `duplicateKeys` are kept; the rest are counted (`moreDuplicateKeys`).
+  static let maxDuplicateKeys = 20
+
   /// The first place found; once set, the rest is ignored.
   private(set) var place: Place?
+  /// `strict`: each key an object gives again, once an object, in the text's order (the
+  /// first `maxDuplicateKeys`).
+  private(set) var duplicateKeys: [DuplicateKey] = []
+  /// `strict`: how many keys given twice there are beyond `duplicateKeys`.
+  private(set) var moreDuplicateKeys = 0
+  /// `strict`: the text of each number not written as a whole number in plain digits
+  /// (`5.50`, `1e2`, `-0`, `12345678901234567890`), by `pathKey(_:)` of its JSON path: a hash,
+  /// so that what is kept is no longer than the text, however long the path.
+  private(set) var numberTexts: [Int: String] = [:]
+  private let strict: Bool
   private var line = 1
   private var column = 0
   private var stack: [UInt8] = []
   private var bomMatched = 0
   private var state = State.value
+  /// `strict`: each open array or object, as `stack`.
+  private var levels: [Level] = []
+  /// `strict`: the key read so far, unescaped.
+  private var keyBytes: [UInt8] = []
+  /// `strict`: the number read so far.
+  private var numberBytes: [UInt8] = []
+  /// Where the number or the escape being read starts.
+  private var start = (line: 0, column: 0)
+  /// The value of the `\u` escape being read.
+  private var escaped: UInt32 = 0
+  /// `strict`: a high surrogate escape that its low one must follow, and where it is.
+  private var highSurrogate: (value: UInt32, line: Int, column: Int)?
+
+  /// An open array or object, when `strict`.
+  private struct Level {
+    /// `pathKey` of its own path.
+    var pathKey: Int
+    /// The step to the member being read: its key, or its index.
+    var step: PathStep
+    /// An object's keys so far, and how many times each is given.
+    var keys: [String: Int] = [:]
+  }
 
   private enum State {
-    /// Expecting a value (also at the start).
+    /// Expecting a value (also at the start, and after ',' in an array when `strict`).
     case value
-    /// After `[` or `,` in an array: a value or `]`.
+    /// After `[`, or `,` in an array: a value or `]`.
     case valueOrBracket
-    /// After `{` or `,` in an object: a key or `}`.
+    /// After `{`, or `,` in an object: a key or `}`.
     case keyOrBrace
+    /// After `,` in an object when `strict`: a key.
+    case key
     /// After a key: `:`.
     case colon
     /// After a value: `,`, the container's end, or (at the top) only white space.
@@ -270,6 +341,22 @@ struct JSONSyntaxLocator {
 
     /// Whether the number may end here.
     var isComplete: Bool { self == .zero || self == .integer || self == .fraction || self == .exponentDigits }
+  }
+
+  /// A locator of RFC 8259 as `JSONDecoder` reads it, or, when `strict`, as every reader does.
+  init(strict: Bool = false) {
+    self.strict = strict
+  }
+
+  /// The key of a JSON path in `numberTexts`: `[.key("items"), .index(0), .key("brand")]`
+  /// for `items[0].brand`.
+  static func pathKey(_ steps: some Sequence<PathStep>) -> Int { steps.reduce(0, pathKey) }
+
+  private static func pathKey(_ parent: Int, _ step: PathStep) -> Int {
+    var hasher = Hasher()
+    hasher.combine(parent)
+    hasher.combine(step)
+    return hasher.finalize()
   }
 
   /// Reads the next bytes.
@@ -300,7 +387,9 @@ struct JSONSyntaxLocator {
     guard place == nil else { return }
     switch state {
     case .afterValue where stack.isEmpty: return
-    case .number(let number) where number.isComplete && stack.isEmpty: return
+    case .number(let number) where number.isComplete && stack.isEmpty:
+      endNumber()
+      return
     default:
       place = Place(line: line, column: column + 1, what: "the text ends before the JSON does")
     }
@@ -320,15 +409,21 @@ struct JSONSyntaxLocator {
 
   private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
+  /// The character each one-letter escape stands for (`\n` a line feed).
+  private static let escapes: [UInt8: UInt8] = [
+    UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
+    UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+  ]
+
   private mutating func step(_ byte: UInt8) {
     switch state {
     case .value, .valueOrBracket:
       if Self.isSpace(byte) { return }
       if case .valueOrBracket = state, byte == UInt8(ascii: "]") { return close() }
       startValue(byte)
-    case .keyOrBrace:
+    case .keyOrBrace, .key:
       if Self.isSpace(byte) { return }
-      if byte == UInt8(ascii: "}") { return close() }
+      if case .keyOrBrace = state, byte == UInt8(ascii: "}") { return close() }
       guard byte == UInt8(ascii: "\"") else { return fail(byte, " where a key belongs") }
       state = .string(key: true)
     case .colon:
@@ -339,25 +434,40 @@ struct JSONSyntaxLocator {
       if Self.isSpace(byte) { return }
       guard let top = stack.last else { return fail(byte, " after the JSON value") }
       if byte == UInt8(ascii: ",") {
-        state = top == UInt8(ascii: "[") ? .valueOrBracket : .keyOrBrace
+        if top == UInt8(ascii: "[") {
+          state = strict ? .value : .valueOrBracket
+          if strict, case .index(let index) = levels[levels.count - 1].step {
+            levels[levels.count - 1].step = .index(index + 1)
+          }
+        } else {
+          state = strict ? .key : .keyOrBrace
+        }
       } else if byte == (top == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")) {
         close()
       } else {
         fail(byte, top == UInt8(ascii: "[") ? " where ',' or ']' belongs" : " where ',' or '}' belongs")
       }
     case .string(let key):
+      if highSurrogate != nil, byte != UInt8(ascii: "\\") { return loneSurrogate() }
       if byte == UInt8(ascii: "\"") {
         state = key ? .colon : .afterValue
+        if key, strict { endKey() }
       } else if byte == UInt8(ascii: "\\") {
         state = .escape(key: key)
+        start = (line, column)
       } else if byte < 0x20 {
         fail(byte, " (a control character) in a string")
+      } else if key, strict {
+        keyBytes.append(byte)
       }
     case .escape(let key):
+      if highSurrogate != nil, byte != UInt8(ascii: "u") { return loneSurrogate() }
       if byte == UInt8(ascii: "u") {
         state = .unicode(key: key, left: 4)
-      } else if Array(#""\/bfnrt"#.utf8).contains(byte) {
+        escaped = 0
+      } else if let character = Self.escapes[byte] {
         state = .string(key: key)
+        if key, strict { keyBytes.append(character) }
       } else {
         fail(byte, " after '\\' in a string")
       }
@@ -365,13 +475,15 @@ struct JSONSyntaxLocator {
       guard Self.isDigit(byte) || (0x61...0x66).contains(byte | 0x20) else {
         return fail(byte, " in a \\u escape")
       }
+      escaped = escaped << 4 | UInt32(Self.isDigit(byte) ? byte - 0x30 : (byte | 0x20) - 0x61 + 10)
       state = left == 1 ? .string(key: key) : .unicode(key: key, left: left - 1)
+      if left == 1, strict { endEscape(key: key) }
     case .number(let number):
       let digit = Self.isDigit(byte)
       switch (number, byte) {
       case (.minus, _) where byte == UInt8(ascii: "0"): state = .number(.zero)
       case (.minus, _) where digit: state = .number(.integer)
-      case (.integer, _) where digit: return
+      case (.integer, _) where digit: break
       case (.zero, UInt8(ascii: ".")), (.integer, UInt8(ascii: ".")): state = .number(.point)
       case (.point, _) where digit, (.fraction, _) where digit: state = .number(.fraction)
       case (.zero, _) where byte | 0x20 == UInt8(ascii: "e"),
@@ -384,8 +496,11 @@ struct JSONSyntaxLocator {
       default:
         guard number.isComplete else { return fail(byte, " in a number") }
         state = .afterValue
-        step(byte)
+        endNumber()
+        if place == nil { step(byte) }
+        return
       }
+      if strict { numberBytes.append(byte) }
     case .literal(let rest):
       guard byte == rest.first else { return fail(byte) }
       state = rest.count == 1 ? .afterValue : .literal(rest.dropFirst())
@@ -402,10 +517,14 @@ struct JSONSyntaxLocator {
       }
       stack.append(byte)
       state = byte == UInt8(ascii: "{") ? .keyOrBrace : .valueOrBracket
+      if strict {
+        levels.append(Level(pathKey: valuePathKey, step: byte == UInt8(ascii: "{") ? .key("") : .index(0)))
+      }
     case UInt8(ascii: "\""): state = .string(key: false)
-    case UInt8(ascii: "-"): state = .number(.minus)
-    case UInt8(ascii: "0"): state = .number(.zero)
-    case UInt8(ascii: "1")...UInt8(ascii: "9"): state = .number(.integer)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      state = .number(byte == UInt8(ascii: "-") ? .minus : byte == UInt8(ascii: "0") ? .zero : .integer)
+      start = (line, column)
+      if strict { numberBytes = [byte] }
     case UInt8(ascii: "t"): state = .literal(Array("rue".utf8)[...])
     case UInt8(ascii: "f"): state = .literal(Array("alse".utf8)[...])
     case UInt8(ascii: "n"): state = .literal(Array("ull".utf8)[...])
@@ -415,6 +534,72 @@ struct JSONSyntaxLocator {
 
   private mutating func close() {
     stack.removeLast()
+    if strict { levels.removeLast() }
     state = .afterValue
+  }
+
+  /// `pathKey` of the value being read (`strict`).
+  private var valuePathKey: Int { levels.last.map { Self.pathKey($0.pathKey, $0.step) } ?? 0 }
+
+  /// `strict`: a key read; a key the object gave before is listed, once.
+  private mutating func endKey() {
+    let key = String(decoding: keyBytes, as: UTF8.self)
+    keyBytes.removeAll(keepingCapacity: true)
+    let last = levels.count - 1
+    levels[last].step = .key(key)
+    levels[last].keys[key, default: 0] += 1
+    guard levels[last].keys[key] == 2 else { return }
+    guard duplicateKeys.count < Self.maxDuplicateKeys else {
+      moreDuplicateKeys += 1
+      return
+    }
+    var path = ""
+    for level in levels.dropLast() {
+      switch level.step {
+      case .key(let key): path += (path.isEmpty ? "" : ".") + key
+      case .index(let index): path += "[\(index)]"
+      }
+    }
+    duplicateKeys.append(DuplicateKey(path: path, key: key))
+  }
+
+  /// `strict`: a `\u` escape read (its value in `escaped`, its backslash at `start`): a
+  /// surrogate must be half of a pair, high then low; a key keeps the character.
+  private mutating func endEscape(key: Bool) {
+    var scalar = escaped
+    if let high = highSurrogate {
+      guard (0xDC00...0xDFFF).contains(escaped) else { return loneSurrogate() }
+      highSurrogate = nil
+      scalar = 0x10000 + (high.value - 0xD800) << 10 + (escaped - 0xDC00)
+    } else if (0xD800...0xDFFF).contains(escaped) {
+      highSurrogate = (escaped, start.line, start.column)
+      if escaped >= 0xDC00 { loneSurrogate() }
+      return
+    }
+    if key, let scalar = Unicode.Scalar(scalar) { UTF8.encode(scalar) { keyBytes.append($0) } }
+  }
+
+  /// `strict`: the surrogate escape of `highSurrogate` is not half of a pair.
+  private mutating func loneSurrogate() {
+    guard let high = highSurrogate else { return }
+    let hex = String(high.value, radix: 16)
+    place = Place(
+      line: high.line, column: high.column,
+      what: "a lone surrogate escape '\\u\(hex)' (half of a UTF-16 pair, not a character)")
+  }
+
+  /// `strict`: a number read; one too large to read is refused, one not in plain whole
+  /// digits keeps its text.
+  private mutating func endNumber() {
+    guard strict else { return }
+    let text = String(decoding: numberBytes, as: UTF8.self)
+    numberBytes.removeAll(keepingCapacity: true)
+    guard Double(text)?.isFinite == true else {
+      place = Place(
+        line: start.line, column: start.column,
+        what: "the number \(DecodingProblem.cut(text)) is too large to read")
+      return
+    }
+    if Int64(text).map(String.init) != text { numberTexts[valuePathKey] = text }
   }
 }

@@ -2432,6 +2432,160 @@ import Testing
     #expect(weft.problems.map(\.description) == ["m.weft: items[0].tags[1]: expected a string, found 7"])
   }
 
+  /// An object that gives a key twice is refused, each such key named at the object's path,
+  /// the keys of every object of every file, an escaped spelling too (QA: `"name":"A",
+  /// "name":"B"` imported "A" and lost "B" without a word; RFC 8259 §4 leaves which value
+  /// counts to each reader).
+  @Test func aKeyGivenTwiceIsRefusedAtItsObject() throws {
+    let store = try LibraryStore.inMemory()
+    let many = (0..<22).map { #"{"id": "y\#($0)", "name": "N", "name": "N"}"# }.joined(separator: ", ")
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "d.weft",
+          #"""
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "A", "name": "B", "material_type": "yarn", "status": "in-stash"},
+            {"id": "y2", "name": "C", "material_type": "yarn", "status": "in-stash",
+             "yarn": {"ply": 4, "ply": 4, "ply": 5, "p\u006cy": 6}, "tags": ["a", {"k": 1, "k": 2}]},
+            {"id": "y3", "name": "D", "material_type": "yarn", "status": "in-stash", "st\u0061tus": "used-up"}
+          ], "type": "material"}
+          """#),
+        Self.source("many.weft", #"{"weft_version": "1.0", "type": "material", "items": [\#(many)]}"#),
+        Self.source(
+          "good.weft",
+          #"{"weft_version": "1.0", "type": "material", "items": [{"id": "g1", "name": "G", "material_type": "yarn", "status": "in-stash"}]}"#
+        ),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description)
+        == [
+          #"d.weft: items[0]: the key "name" is given twice"#,
+          // Once an object, however many times it is given.
+          #"d.weft: items[1].yarn: the key "ply" is given twice"#,
+          #"d.weft: items[1].tags[1]: the key "k" is given twice"#,
+          #"d.weft: items[2]: the key "status" is given twice"#,
+          #"d.weft: the key "type" is given twice"#,
+        ] + (0..<20).map { #"many.weft: items[\#($0)]: the key "name" is given twice"# } + [
+          "many.weft: 2 more keys are given twice"
+        ])
+    #expect(try store.yarns().isEmpty)
+  }
+
+  /// A comma before a closing bracket or brace, which `JSONDecoder` lets pass, is refused
+  /// where it is: a WEFT file yarn reads is JSON every reader reads (QA: `[{…,},],}`
+  /// imported, exit 0). A backup's `library.json` keeps the decoder's leniency
+  /// (BackupProblemReportTests).
+  @Test func aCommaBeforeAClosingBracketIsNotJSON() throws {
+    let store = try LibraryStore.inMemory()
+    let item = #"{"id": "y1", "name": "A", "material_type": "yarn", "status": "in-stash""#
+    let plan = try Self.importing(
+      [
+        Self.source("o.weft", #"{"weft_version": "1.0", "type": "material", "items": [\#(item),}]}"#),
+        Self.source("a.weft", #"{"weft_version": "1.0", "type": "material", "items": [\#(item)},]}"#),
+        Self.source(
+          "t.weft", "{\"weft_version\": \"1.0\", \"type\": \"material\", \"items\": [\(item)}],\n}"),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "o.weft: not JSON at line 1, column 127: unexpected '}' where a key belongs",
+        "a.weft: not JSON at line 1, column 128: unexpected ']' where a value belongs",
+        "t.weft: not JSON at line 2, column 1: unexpected '}' where a key belongs",
+      ])
+    #expect(plan.problems.allSatisfy { $0.isSyntaxError })
+    #expect(try store.yarns().isEmpty)
+  }
+
+  /// A value of the wrong type that is a number is said as the file writes it: its
+  /// decimals, exponent and sign kept, never the exponent of a double (QA: `5.50` was said
+  /// `5.5`, `1e2` `100`, `-0.0` `0`, `12345678901234567890` `1.2345678901234567e+19`, and
+  /// `"weft_version": 1.0` `1`).
+  @Test func aWrongTypeNumberIsSaidAsTheFileWritesIt() throws {
+    let store = try LibraryStore.inMemory()
+    let long = String(repeating: "1", count: 45) + ".5"
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "A", "material_type": "yarn", "status": "in-stash",
+             "brand": 5.50, "colorway": 1e2, "dye_lot": -0.0, "color_family": 12345678901234567890,
+             "acquired_from": 1E+2, "location": \(long), "tags": [7, 0.5e-3],
+             "fiber_content": [{"fiber": 12.0}]}]}
+          """),
+        Self.source("v.weft", #"{"weft_version": 1.0, "type": "material", "items": []}"#),
+        Self.source("t.weft", #"{"weft_version": "1.0", "type": 2.50, "items": []}"#),
+        Self.source("i.weft", #"{"weft_version": "1.0", "type": "material", "items": -1.50}"#),
+        Self.source(
+          "tool.weft",
+          #"{"weft_version": "1.0", "type": "tool", "items": [{"id": "t1", "tool_type": "dpn", "metric_size_mm": 4, "quantity": 2.50}]}"#
+        ),
+      ], into: store)
+    #expect(
+      Set(plan.problems.map(\.description)) == [
+        "m.weft: items[0].brand: expected a string, found 5.50",
+        "m.weft: items[0].colorway: expected a string, found 1e2",
+        "m.weft: items[0].dye_lot: expected a string, found -0.0",
+        "m.weft: items[0].color_family: expected a string, found 12345678901234567890",
+        "m.weft: items[0].acquired_from: expected a string, found 1E+2",
+        "m.weft: items[0].location: expected a string, found \(String(repeating: "1", count: 40))…",
+        "m.weft: items[0].tags[0]: expected a string, found 7",
+        "m.weft: items[0].tags[1]: expected a string, found 0.5e-3",
+        "m.weft: items[0].fiber_content[0].fiber: expected a string, found 12.0",
+        "v.weft: weft_version: expected a string, found 1.0",
+        "t.weft: type: expected a string, found 2.50",
+        "i.weft: items: expected a list, found -1.50",
+        "tool.weft: items[0].quantity: expected a whole number, found 2.50",
+      ])
+    #expect(try store.yarns().isEmpty)
+  }
+
+  /// JSON that no reader reads alike, a number too large for a double and a `\u` escape of
+  /// half a surrogate pair (RFC 8259 §6, §8.2), is said where it is and what it is (QA:
+  /// `1e400` and `"\ud800"` gave `is not JSON: not a JSON value`, no place); a pair is read.
+  @Test func aNumberTooLargeOrALoneSurrogateIsSaidWhereItIs() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "n.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "A", "material_type": "yarn", "status": "in-stash",
+             "quantity": {"weight_grams": 1e400}}]}
+          """),
+        Self.source(
+          "s.weft",
+          #"""
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y1", "name": "A\ud800", "material_type": "yarn", "status": "in-stash"}]}
+          """#),
+        Self.source("k.weft", #"{"weft_version": "1.0", "type": "material", "x\udc00": 1, "items": []}"#),
+        Self.source(
+          "p.weft",
+          #"{"weft_version": "1.0", "type": "material", "items": [], "note": "\ud800\u0041", "big": -1e400}"#),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "n.weft: not JSON at line 3, column 33: the number 1e400 is too large to read",
+        #"s.weft: not JSON at line 2, column 26: a lone surrogate escape '\ud800' (half of a UTF-16 pair, not a character)"#,
+        #"k.weft: not JSON at line 1, column 47: a lone surrogate escape '\udc00' (half of a UTF-16 pair, not a character)"#,
+        #"p.weft: not JSON at line 1, column 67: a lone surrogate escape '\ud800' (half of a UTF-16 pair, not a character)"#,
+      ])
+    #expect(plan.problems.allSatisfy { $0.isSyntaxError })
+    // A pair (U+1F9F6, yarn) is one character, in a value or a key.
+    let pair = try Self.importing(
+      [
+        Self.source(
+          "y.weft",
+          #"{"weft_version": "1.0", "type": "material", "items": [{"id": "y1", "name": "\ud83e\uddf6 Ball", "material_type": "yarn", "status": "in-stash", "x\uD83E\uDDF6": 1e-400}]}"#
+        )
+      ], into: store)
+    #expect(pair.problems.isEmpty)
+    #expect(try store.yarns().map(\.name) == ["\u{1F9F6} Ball"])
+  }
+
   /// A usage's amount is checked by the rule of amounts wherever its yarn is: a material in
   /// neither the files nor the library, or no `material_id`, does not hide a negative amount
   /// (QA: `value: -3` of a material not there imported, exit 0, the usage only "not kept").

@@ -12,6 +12,18 @@ struct WEFTItem {
   var file: String
   var path: String
   var value: JSONValue
+  /// The file's `JSONSyntaxLocator.numberTexts`: its numbers as written.
+  var numbers: [Int: String] = [:]
+
+  /// The number at `path` (a JSON path in the file) as the file writes it, when that is not
+  /// in plain whole digits (`5.50`, `1e2`); `nil` otherwise.
+  func written(at path: String) -> String? {
+    guard !numbers.isEmpty else { return nil }
+    let steps = WEFTPlanner.keys(ofPath: path).map { key -> JSONSyntaxLocator.PathStep in
+      (key as? Int).map { .index($0) } ?? .key("\(key)")
+    }
+    return numbers[JSONSyntaxLocator.pathKey(steps)]
+  }
 }
 
 /// Builds a `WEFTImport.Plan`: reads every file, then the materials, the projects and the
@@ -105,13 +117,18 @@ struct WEFTPlanner {
   }
 
   /// `is missing; a WEFT document has one` for `nil`, else `expected KIND, found VALUE` in
-  /// the words of `DecodingProblem`.
-  static func expected(_ kind: String, found: JSONValue?) -> String {
-    found.map { "expected \(kind), found \(DecodingProblem.shown($0))" }
+  /// the words of `DecodingProblem` (a number as `written`, when that is known).
+  static func expected(_ kind: String, found: JSONValue?, written: String? = nil) -> String {
+    found.map { "expected \(kind), found \(DecodingProblem.shown($0, written: written))" }
       ?? "is missing; a WEFT document has one"
   }
 
   /// Reads one file's envelope and sorts its items by type.
+  ///
+  /// The file is JSON as every reader reads it (`JSONSyntaxLocator`, `strict`), which
+  /// `JSONDecoder` is more lenient than: no comma before a closing bracket or brace, no
+  /// number too large to read or lone surrogate escape, no key given twice in an object
+  /// (which value counts is up to each reader: RFC 8259 §4).
   mutating func read(_ source: WEFTImport.Source) {
     let file = source.name
     let root: JSONValue
@@ -119,25 +136,50 @@ struct WEFTPlanner {
       problem(file, "", "is empty; a WEFT document is a JSON object")
       return
     }
-    do {
-      root = try JSONDecoder().decode(JSONValue.self, from: source.data)
-    } catch {
-      var locator = JSONSyntaxLocator()
-      locator.feed(source.data)
-      locator.finish()
-      if let reason = DecodingProblem.syntaxError(locator.place, decoding: error) {
-        problem(file, "", reason, isSyntaxError: true)
-      } else {
-        problem(file, "", "is not JSON: \(DecodingProblem(error).reason)", isSyntaxError: true)
+    var locator = JSONSyntaxLocator(strict: true)
+    locator.feed(source.data)
+    locator.finish()
+    if let reason = DecodingProblem.syntaxError(locator.place) {
+      problem(file, "", reason, isSyntaxError: true)
+      return
+    }
+    guard locator.duplicateKeys.isEmpty else {
+      // Each at its object's path, which two keys may share: not one problem a path.
+      for duplicate in locator.duplicateKeys {
+        plan.problems.append(
+          WEFTImport.Problem(
+            file: file, path: duplicate.path,
+            reason: "the key \(DecodingProblem.shown(.string(duplicate.key))) is given twice"))
+      }
+      if locator.moreDuplicateKeys > 0 {
+        plan.problems.append(
+          WEFTImport.Problem(
+            file: file, path: "",
+            reason:
+              "\(locator.moreDuplicateKeys) more key\(locator.moreDuplicateKeys == 1 ? " is" : "s are") given twice"
+          ))
       }
       return
     }
+    do {
+      root = try JSONDecoder().decode(JSONValue.self, from: source.data)
+    } catch {
+      problem(
+        file, "",
+        DecodingProblem.syntaxError(nil, decoding: error) ?? "is not JSON: \(DecodingProblem(error).reason)",
+        isSyntaxError: true)
+      return
+    }
+    let numbers = locator.numberTexts
+    func written(_ key: String) -> String? { numbers[JSONSyntaxLocator.pathKey([.key(key)])] }
     guard case .object(let top) = root else {
       problem(file, "", "is not a WEFT document: not a JSON object")
       return
     }
     guard case .string(let version)? = top["weft_version"] else {
-      problem(file, "weft_version", Self.expected("a string", found: top["weft_version"]))
+      problem(
+        file, "weft_version",
+        Self.expected("a string", found: top["weft_version"], written: written("weft_version")))
       return
     }
     guard version.split(separator: ".").first == "1" else {
@@ -145,7 +187,7 @@ struct WEFTPlanner {
       return
     }
     guard case .string(let type)? = top["type"] else {
-      problem(file, "type", Self.expected("a string", found: top["type"]))
+      problem(file, "type", Self.expected("a string", found: top["type"], written: written("type")))
       return
     }
     var keys: [(key: String, type: String)]
@@ -171,11 +213,11 @@ struct WEFTPlanner {
     for (key, itemType) in keys {
       guard let value = top[key] else { continue }
       guard case .array(let elements) = value else {
-        problem(file, key, Self.expected("a list", found: value))
+        problem(file, key, Self.expected("a list", found: value, written: written(key)))
         continue
       }
       for (index, element) in elements.enumerated() {
-        let item = WEFTItem(file: file, path: "\(key)[\(index)]", value: element)
+        let item = WEFTItem(file: file, path: "\(key)[\(index)]", value: element, numbers: numbers)
         switch itemType {
         case "material": materials.append(item)
         case "project": projects.append(item)
@@ -213,7 +255,7 @@ struct WEFTPlanner {
       do {
         return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
       } catch {
-        var found = DecodingProblem(error, in: value, prefix: item.path)
+        var found = DecodingProblem(error, in: value, prefix: item.path, written: item.written)
         var keys = WEFTPlanner.keys(of: error)
         // Foundation says a fraction in a whole-number field without its path: the number
         // whose replacement by 0 ends that error is the one.
@@ -225,7 +267,7 @@ struct WEFTPlanner {
             } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
               continue
             } catch {}
-            found = .wholeNumberExpected(at: numberPath, found: number)
+            found = .wholeNumberExpected(at: numberPath, found: number, written: item.written(at: numberPath))
             keys = WEFTPlanner.keys(ofPath: String(numberPath.dropFirst(item.path.count)))
             break
           }
