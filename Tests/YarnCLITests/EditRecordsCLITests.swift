@@ -355,7 +355,7 @@ import YarnCore
 
     // Forced: the yarn goes with its note, photo and usage; the project stays.
     let removed = try yarn.ok(["stash", "rm", "Rios", "--force"])
-    #expect(removed.stderr.contains("with 1 note, 1 photo, its usages in project \"Flax\""))
+    #expect(removed.stderr.contains("with 1 note, 1 photo and its usages in project \"Flax\""))
     let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
     #expect((flax["usages"] as? [Any])?.isEmpty == true)
     #expect(try yarn.ok(["note", "list", "--json"]).json() as? [Any] != nil)
@@ -387,7 +387,7 @@ import YarnCore
     let removed = try yarn.ok(["project", "rm", "Sophie's Universe", "--force", "--json"])
     #expect(
       removed.stderr.hasSuffix(
-        ") with its usages of yarn \"Catona\", its link to tool \"Red Lace\", 2 needle sizes\n"),
+        ") with its usages of yarn \"Catona\", its link to tool \"Red Lace\" and 2 needle sizes\n"),
       "\(removed.stderr)")
     let json = try #require(removed.json() as? [String: Any])
     #expect((json["usages"] as? [[String: Any]])?.count == 1)

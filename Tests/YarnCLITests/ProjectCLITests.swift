@@ -60,7 +60,7 @@ import Testing
     #expect(try yarn.librarySnapshot() == before)
     // What went with it is said, as `stash rm` and `tool rm` say it.
     let forced = try yarn.ok(["project", "rm", "Flax", "--force"])
-    #expect(forced.stderr.contains(" with 1 note, 1 time session\n"))
+    #expect(forced.stderr.contains(" with 1 note and 1 time session\n"))
     _ = try yarn.ok(["project", "add", "Empty"])
     // A finished project gives back what it used, and says so.
     try yarn.ok(["stash", "add", "Rios", "--quantity", "2 skeins"])

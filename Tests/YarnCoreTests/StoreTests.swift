@@ -405,7 +405,7 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
         #expect(effects.notes == 1)
         #expect(
           String(describing: StoreError.removalRefused(kind: kind, name: name, effects: effects))
-            == #"removing yarn "Cascade 220" would also remove 1 note and its usages in projects "Hat", "Scarf "long"""#
+            == #"removing yarn "Cascade 220" would also remove 1 note and its usages in 2 projects ("Hat", "Scarf "long"")"#
         )
       }
       #expect(try store.yarn(id: "y") != nil)
@@ -450,14 +450,14 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
         #expect(effects.yarnsGivenBack.isEmpty)
         #expect(
           String(describing: StoreError.removalRefused(kind: kind, name: name, effects: effects))
-            == #"removing project "Sophie's Universe" would also remove its usages of yarns "Catona", "Rios", "#
-            + #"its links to tools "Red Lace", "Bamboo" and 3 needle sizes"#)
+            == #"removing project "Sophie's Universe" would also remove its usages of 2 yarns ("Catona", "Rios"), "#
+            + #"its links to 2 tools ("Red Lace", "Bamboo") and 3 needle sizes"#)
       }
       #expect(try store.project(id: "p") == project)
       let effects = try store.deleteProject(id: "p", force: true)
       #expect(
         effects.removals == [
-          #"its usages of yarns "Catona", "Rios""#, #"its links to tools "Red Lace", "Bamboo""#,
+          #"its usages of 2 yarns ("Catona", "Rios")"#, #"its links to 2 tools ("Red Lace", "Bamboo")"#,
           "3 needle sizes",
         ])
       #expect(try store.yarns().count == 2)

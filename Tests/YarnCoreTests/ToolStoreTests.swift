@@ -40,7 +40,7 @@ import Testing
       } catch StoreError.removalRefused(let kind, let name, let effects) {
         #expect(kind == .tool && name == "Red Lace")
         #expect(effects.projectsWithTool == ["Flax", "Hat"])
-        #expect(effects.summary == "remove its place in projects \"Flax\", \"Hat\"")
+        #expect(effects.summary == "remove its place in 2 projects (\"Flax\", \"Hat\")")
       }
       try store.deleteTool(id: "t-1", force: true)
       #expect(try store.tool(id: "t-1") == nil)

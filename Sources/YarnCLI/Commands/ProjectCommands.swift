@@ -382,7 +382,7 @@ struct ProjectRemove: ParsableCommand {
       return (project, json, try store.deleteProject(id: project.id, force: force))
     }
     if let json { try context.printJSON(json) }
-    let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
+    let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
     let back =
       effects.yarnsGivenBack.isEmpty
       ? ""

@@ -582,7 +582,7 @@ struct StashRemove: ParsableCommand {
     if context.global.json {
       try context.printJSON(YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
-    let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
+    let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
     context.message("removed yarn \(yarn.name) (\(shownID(yarn.id)))\(with)")
   }
 }

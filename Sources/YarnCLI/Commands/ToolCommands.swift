@@ -367,7 +367,7 @@ struct ToolRemove: ParsableCommand {
       return (tool, names, try store.deleteTool(id: tool.id, force: force))
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
-    let with = effects.removals.isEmpty ? "" : " with " + effects.removals.joined(separator: ", ")
+    let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
     context.message("removed tool \(tool.name) (\(shownID(tool.id)))\(with)")
   }
 }

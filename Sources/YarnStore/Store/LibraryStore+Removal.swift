@@ -41,46 +41,52 @@ public struct RemovalEffects: Hashable, Sendable {
   public var isEmpty: Bool { self == RemovalEffects() }
 
   /// What would go, in words: `2 notes`, `1 photo`, `the pattern PDF`, `3 time sessions`,
-  /// `its usages of yarn "Rios"`, `its link to tool "Red Lace"`, `2 needle sizes`,
-  /// `its usages in project "Flax"`, `its place in project "Flax"` (not `yarnsGivenBack`).
+  /// `its usages of yarn "Rios"`, `its links to 2 tools ("Red Lace", "Bamboo")`,
+  /// `2 needle sizes`, `its usages in project "Flax"`, `its place in 2 projects ("Flax",
+  /// "Hat")` (not `yarnsGivenBack`). Several names are counted and put in brackets, so that
+  /// the parts can be listed one after another without their names running together.
   public var removals: [String] {
     func count(_ number: Int, _ noun: String) -> String {
       "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
-    func names(_ list: [String]) -> String { list.map { "\"\($0)\"" }.joined(separator: ", ") }
+    // `yarn "Rios"`; `2 yarns ("Rios", "Catona")`.
+    func names(_ list: [String], _ noun: String) -> String {
+      let quoted = list.map { "\"\($0)\"" }
+      return list.count == 1
+        ? "\(noun) \(quoted[0])" : "\(list.count) \(noun)s (\(quoted.joined(separator: ", ")))"
+    }
     var out: [String] = []
     if notes > 0 { out.append(count(notes, "note")) }
     if photos > 0 { out.append(count(photos, "photo")) }
     if hasPatternPDF { out.append("the pattern PDF") }
     if sessions > 0 { out.append(count(sessions, "time session")) }
     if !yarnsUsed.isEmpty {
-      out.append("its usages of \(yarnsUsed.count == 1 ? "yarn" : "yarns") " + names(yarnsUsed))
+      out.append("its usages of " + names(yarnsUsed, "yarn"))
     }
     if !tools.isEmpty {
-      out.append(
-        (tools.count == 1 ? "its link to tool " : "its links to tools ") + names(tools))
+      out.append((tools.count == 1 ? "its link to " : "its links to ") + names(tools, "tool"))
     }
     if needleSizes > 0 { out.append(count(needleSizes, "needle size")) }
     if !projectsUsingIt.isEmpty {
-      out.append(
-        "its usages in \(projectsUsingIt.count == 1 ? "project" : "projects") "
-          + names(projectsUsingIt))
+      out.append("its usages in " + names(projectsUsingIt, "project"))
     }
     if !projectsWithTool.isEmpty {
-      out.append(
-        "its place in \(projectsWithTool.count == 1 ? "project" : "projects") "
-          + names(projectsWithTool))
+      out.append("its place in " + names(projectsWithTool, "project"))
     }
     return out
+  }
+
+  /// `removals` as one list: `2 notes, 1 photo and the pattern PDF`; empty for none.
+  package var removalList: String {
+    var parts = removals
+    guard let last = parts.popLast() else { return "" }
+    return parts.isEmpty ? last : parts.joined(separator: ", ") + " and " + last
   }
 
   /// The effects in one phrase: `remove 2 notes and 1 photo, and give back to the stash what
   /// it used of "Rios"`.
   public var summary: String {
-    var parts = removals
-    let last = parts.popLast()
-    var text =
-      last.map { "remove " + (parts.isEmpty ? $0 : parts.joined(separator: ", ") + " and " + $0) } ?? ""
+    var text = removals.isEmpty ? "" : "remove " + removalList
     if !yarnsGivenBack.isEmpty {
       let names = yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
       text += (text.isEmpty ? "" : ", and ") + "give back to the stash what it used of \(names)"
