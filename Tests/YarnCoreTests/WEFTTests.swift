@@ -2416,6 +2416,58 @@ import Testing
     #expect(try store.projects().isEmpty)
   }
 
+  /// A text that is blank — spaces, or invisible characters such as U+200B only — is empty
+  /// (docs/WEFT.md): blank notes are no note, as notes of spaces are, and a blank required
+  /// field is blank (QA: `"notes": "\u200b"` was refused as `is blank`, while `"   "` was no
+  /// note; an `id` or `material_type` of U+200B alone was taken). A note is refused at its
+  /// own field (`private_notes`, not `notes`).
+  @Test func aBlankTextIsEmpty() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "n.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash", "notes": "\\u200b"},
+             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+              "notes": " \\u00a0\\n\\u2060"}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "notes": "\\ufeff", "private_notes": "\\u200b "}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(try store.yarns().map(\.id) == ["y1", "y2"])
+    #expect(try store.project(id: "p1") != nil)
+    for subject: Note.Subject in [.yarn("y1"), .yarn("y2"), .project("p1")] {
+      #expect(try store.notes(about: subject).isEmpty)
+    }
+
+    let blank = try Self.importing(
+      [
+        Self.source(
+          "b.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "\\u200b", "name": "Three", "material_type": "yarn", "status": "in-stash"},
+             {"id": "y4", "name": "Four", "material_type": "\\u200b", "status": "in-stash"}],
+           "projects": [
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "planned",
+              "private_notes": "a\\u0001b"}]}
+          """)
+      ], into: store)
+    #expect(
+      blank.problems.map(\.description) == [
+        "b.weft: materials[0].id: is blank",
+        "b.weft: materials[1].material_type: is blank",
+        "b.weft: projects[0].private_notes: holds a control character (U+0001); a note may hold line feeds "
+          + "(U+000A), carriage returns and tabs, no other control or separator character",
+      ])
+  }
+
   /// A project's needle size given twice, equal in thousandths (QA: `[4.5, 4.4999]` was
   /// imported and shown twice), is refused at the repeat's path in the store's words.
   @Test func aNeedleSizeGivenTwiceIsRefusedAtItsPath() throws {

@@ -68,7 +68,9 @@ struct WEFTPlanner {
   private var yarnIDs: [String: String] = [:]
   /// Where each WEFT ID was first seen, by kind.
   private var seen: [String: String] = [:]
-  var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
+  var plannedProjects:
+    [(item: WEFTItem, project: Project, base: Project?, notes: [(key: String, text: String)])] =
+      []
   var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
@@ -452,9 +454,10 @@ struct WEFTPlanner {
     return numbers[low]
   }
 
-  /// A required text: the value, or `nil` with a problem.
+  /// A required text: the value, or `nil` with a problem when it is missing or blank
+  /// (`LineText.isBlank`: spaces, or invisible characters such as U+200B only).
   mutating func required(_ value: String?, _ item: WEFTItem, _ key: String) -> String? {
-    guard let value, !value.trimmingSpaces().isEmpty else {
+    guard let value, !LineText.isBlank(value) else {
       problem(item.file, "\(item.path).\(key)", value == nil ? "is missing; WEFT requires it" : "is blank")
       return nil
     }
@@ -848,7 +851,8 @@ extension WEFTPlanner {
     checked.remainingOverride = current
     rules(checked.ruleViolations(), item, fields: fields)
     guard plan.problems.count == before else { return nil }
-    let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    // Blank notes (spaces, or invisible characters such as U+200B only) are none.
+    let notes = material.notes.flatMap { LineText.isBlank($0) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
       onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil,
@@ -1229,7 +1233,10 @@ extension WEFTPlanner {
       // Known even when the project is refused, so that its sessions are checked too.
       if given != nil { projectIDs[id] = project.id }
       guard plan.problems.count == before else { continue }
-      let notes = [weft.notes, weft.privateNotes].compactMap { $0 }.filter { !$0.allSatisfy(\.isWhitespace) }
+      // Blank notes (spaces, or invisible characters such as U+200B only) are none.
+      let notes = [("notes", weft.notes), ("private_notes", weft.privateNotes)].compactMap { key, text in
+        text.flatMap { LineText.isBlank($0) ? nil : (key, $0) }
+      }
       plannedProjects.append((item, project, base, notes))
       if let base, base == project {
         plan.projectsUnchanged += 1
@@ -1458,24 +1465,27 @@ extension WEFTPlanner {
       currentCount += (currentCount > 0 ? 2 : 0) + count
     }
     if currentCount > 0 { pieces.append(current) }
-    return pieces.filter { !$0.allSatisfy(\.isWhitespace) }
+    return pieces.filter { !LineText.isBlank($0) }
   }
 
-  /// Adds the notes of a new item; for an existing one, warns when they differ from its own.
-  private mutating func addNotes(_ texts: [String], subject: Note.Subject, isNew: Bool, _ item: WEFTItem)
-    throws
-  {
+  /// Adds the notes of a new item, each text by the key of its field (`notes`,
+  /// `private_notes`); for an existing one, warns when they differ from its own.
+  private mutating func addNotes(
+    _ texts: [(key: String, text: String)], subject: Note.Subject, isNew: Bool, _ item: WEFTItem
+  ) throws {
     guard !texts.isEmpty else { return }
     if isNew {
-      for text in texts.flatMap(Self.notePieces) {
-        if let violation = Rules.noteText(text, field: "notes") {
-          problem(item.file, "\(item.path).notes", violation.reason)
+      for (key, whole) in texts {
+        for text in Self.notePieces(whole) {
+          if let violation = Rules.noteText(text, field: key) {
+            problem(item.file, "\(item.path).\(key)", violation.reason)
+          }
+          plan.notes.append(Note(id: Identifier.make(), subject: subject, text: text, created: now))
         }
-        plan.notes.append(Note(id: Identifier.make(), subject: subject, text: text, created: now))
       }
     } else {
       let own = try store.notes(about: subject).map(\.text)
-      if own.joined(separator: "\n\n") != texts.joined(separator: "\n\n") {
+      if own.joined(separator: "\n\n") != texts.map(\.text).joined(separator: "\n\n") {
         plan.warnings.append(
           WEFTImport.Problem(
             file: item.file, path: "\(item.path).notes",
@@ -1691,7 +1701,8 @@ extension WEFTPlanner {
         plan.yarnCreates.append(yarn)
       }
       try addNotes(
-        draft.notes.map { [$0] } ?? [], subject: .yarn(yarn.id), isNew: draft.base == nil, draft.item)
+        draft.notes.map { [("notes", $0)] } ?? [], subject: .yarn(yarn.id), isNew: draft.base == nil,
+        draft.item)
     }
   }
 }
