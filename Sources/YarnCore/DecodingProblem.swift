@@ -228,6 +228,73 @@ extension DecodingProblem {
   }
 }
 
+extension DecodingProblem {
+  /// `DecimalNumber`'s refusal of `text`, a JSON number as the document writes it, when it is
+  /// not 0 but reads as 0 (`1e-400`; docs/UNITS.md: "refused as too small, never stored as
+  /// 0"), its sign aside; `nil` for any other number.
+  static func tooSmall(_ text: String) -> DecimalNumberError? {
+    let digits = text.hasPrefix("-") ? String(text.dropFirst()) : text
+    do {
+      _ = try DecimalNumber.value(of: digits, exponent: true, input: text)
+      return nil
+    } catch {
+      return error.problem == .tooSmall ? error : nil
+    }
+  }
+
+  /// `value`, at `path` in its document, with each number too small to keep put back as its
+  /// text, a string. `JSONDecoder` reads such a number as 0 where a whole number belongs (and
+  /// so into a `JSONValue`), and refuses it as a `Double` without saying where, so only the
+  /// text `written` gives (`JSONSyntaxLocator.numberTexts`) tells it from 0: as a string,
+  /// decoding `value` names the field that reads it (a type mismatch at its path, which
+  /// `tooSmall(_:at:written:)` words), and a field nothing reads is not looked at.
+  static func markingTooSmall(_ value: JSONValue, at path: String, written: (String) -> String?) -> JSONValue
+  {
+    switch value {
+    case .integer(0): return written(path).flatMap(tooSmall).map { .string($0.input) } ?? value
+    case .object(var members):
+      for (key, member) in members {
+        members[key] = markingTooSmall(member, at: Self.path(path, key), written: written)
+      }
+      return .object(members)
+    case .array(let elements):
+      return .array(elements.enumerated().map { markingTooSmall($1, at: "\(path)[\($0)]", written: written) })
+    default: return value
+    }
+  }
+
+  /// The problem of `error` at `path` when it is the type mismatch of a number too small to
+  /// keep (`markingTooSmall`): where a number belongs, in `DecimalNumber`'s words (`"1e-400"
+  /// is too small: it would be kept as 0`, as `convert` and the stash CSV say it); elsewhere
+  /// `expected a string, found 1e-400`. `nil` for any other error.
+  static func tooSmall(_ error: any Error, at path: String, written: (String) -> String?) -> DecodingProblem?
+  {
+    guard case DecodingError.typeMismatch(let type, _) = error, let refusal = written(path).flatMap(tooSmall)
+    else { return nil }
+    let kind = kind(of: type)
+    guard kind == "a number" || kind == "a whole number" else {
+      return DecodingProblem(path: path, reason: "expected \(kind), found \(cut(refusal.input))")
+    }
+    return DecodingProblem(path: path, reason: refusal.description)
+  }
+
+  /// `path` and a member's `key` after it: `items[0].brand`.
+  private static func path(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+}
+
+extension JSONSyntaxLocator {
+  /// The text `numbers` (`numberTexts`) keeps of the number at `path` (`items[0].gauge.rows`,
+  /// a JSON path from the top of the text read), when it is not in plain whole digits (`5.50`,
+  /// `1e2`); `nil` otherwise.
+  static func written(_ numbers: [Int: String], at path: some StringProtocol) -> String? {
+    guard !numbers.isEmpty else { return nil }
+    let steps = WEFTPlanner.keys(ofPath: String(path)).map { key -> PathStep in
+      (key as? Int).map { .index($0) } ?? .key("\(key)")
+    }
+    return numbers[pathKey(steps)]
+  }
+}
+
 /// Finds where bytes stop being JSON (RFC 8259, and the comma before a closing bracket or
 /// brace that `JSONDecoder` allows), fed in pieces of any size: the line and column of the
 /// first byte that cannot continue a JSON text, or of its end when it ends too early. A

@@ -286,6 +286,12 @@ import Testing
     (#","weight":"4""#, #"at yarns[0].weight: expected a whole number, found "4""#),
     // Foundation calls this "not valid JSON", without a path: the number is found.
     (#","weight":1.5"#, "at yarns[0].weight: expected a whole number, found 1.5"),
+    // A number too small to keep, which Foundation also calls "not valid JSON", is found in
+    // the text and said as `convert` and a WEFT import say it (docs/UNITS.md).
+    (
+      #","quantity":{"value":1e-400,"unit":"g"}"#,
+      #"at yarns[0].quantity.value: "1e-400" is too small: it would be kept as 0"#
+    ),
     (#","status":"gone""#, #"at yarns[0].status: "gone" is not a yarn status (in-stash, "#),
     (#","quantity":{"value":1,"unit":"hank"}"#, #"at yarns[0].quantity.unit: "hank" is not a unit ("#),
     (#","tags":{}"#, "at yarns[0].tags: expected a list, found an object"),

@@ -271,6 +271,35 @@ import Testing
     #expect(plan.notes.map(\.text) == ["two\nlines"])
   }
 
+  /// A blank cell — spaces, NBSP, or invisible characters such as U+200B only
+  /// (`LineText.isBlank`) — is an empty one in every column (docs/CSV.md): no note, no ID,
+  /// weight, day, price or amount, the default status (QA: a Notes cell of U+200B alone was a
+  /// bad row, `is blank`, while one of spaces was no note; a Weight, Status or Price cell of
+  /// spaces was refused, a Quantity or Stashed cell of U+200B too).
+  @Test func aBlankCellIsAnEmptyOne() throws {
+    let store = try LibraryStore.inMemory()
+    let columns = [
+      "ID", "Notes", "Weight", "Date Added", "Status", "Stashed", "Price", "Quantity", "Quantity Unit",
+      "Remaining", "Remaining Source",
+    ]
+    var text = "Name," + columns.joined(separator: ",") + "\r\n"
+    for (name, blank) in [
+      ("Wool", "\u{200B}"), ("Silk", "   "), ("Flax", "\u{A0}"), ("Hemp", " \u{2060}\u{FEFF}"),
+    ] {
+      text += name + String(repeating: ",\"\(blank)\"", count: columns.count) + "\r\n"
+    }
+    let plan = try importing(text, into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(plan.notes.isEmpty)
+    let yarns = try store.yarns()
+    #expect(Set(yarns.map(\.name)) == ["Wool", "Silk", "Flax", "Hemp"])
+    for yarn in yarns {
+      #expect(
+        yarn == Yarn(id: yarn.id, name: yarn.name), "\(yarn)")
+      #expect(try store.notes(about: .yarn(yarn.id)).isEmpty)
+    }
+  }
+
   @Test func headerProblems() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { Fixtures.cleanUp(directory) }

@@ -2325,6 +2325,149 @@ import Testing
     #expect(try store.yarns().isEmpty && store.projects().isEmpty)
   }
 
+  /// A number above 0 too small to keep (`1e-400`, which `JSONDecoder` reads as 0) is refused
+  /// as too small in every number field, at its path and in the words of `convert` and the
+  /// stash CSV (docs/UNITS.md), never stored as 0 (QA: a material's weight and price were
+  /// imported as 0 g and 0.00 EUR; a tool's `length_cm` said `length 0 cm is not more than 0`).
+  /// A field yarn does not keep is not looked at; 0 written with a fraction or an exponent
+  /// is 0.
+  @Test func aNumberTooSmallToKeepIsRefusedAsTooSmall() throws {
+    let store = try LibraryStore.inMemory()
+    // 0.000…0001, 1 at the 401st decimal: as small as 1e-401.
+    let tiny = "0." + String(repeating: "0", count: 400) + "1"
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "m.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "quantity": {"weight_gr\\u0061ms": 1e-400},
+              "acquired_price": {"amount": 1e-400, "currency": "EUR"},
+              "yarn": {"ply": 1e-400}}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "gauge": {"stitches_per_unit": \(tiny), "rows_per_unit": 20, "unit": "10cm"},
+              "ext": {"knitting": {"needle_sizes_mm": [4, -1e-400]}}}],
+           "tools": [
+             {"id": "t1", "category": "needle", "tool_type": "circular", "metric_size_mm": 4,
+              "length_cm": 1E-400, "quantity": 1e-400}],
+           "progress": [
+             {"id": "s1", "project_id": "p1", "timer": {"sessions": [
+               {"started_at": "2026-03-20T19:00:00Z", "duration_seconds": 1e-400}]}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "m.weft: materials[0].quantity.weight_grams: \"1e-400\" is too small: it would be kept as 0",
+        "m.weft: materials[0].acquired_price.amount: \"1e-400\" is too small: it would be kept as 0",
+        "m.weft: projects[0].gauge.stitches_per_unit: \"\(tiny)\" is too small: it would be kept as 0",
+        "m.weft: projects[0].ext.knitting.needle_sizes_mm[1]: \"-1e-400\" is too small: it would be kept as 0",
+        "m.weft: tools[0].length_cm: \"1E-400\" is too small: it would be kept as 0",
+        "m.weft: tools[0].quantity: \"1e-400\" is too small: it would be kept as 0",
+        "m.weft: progress[0].timer.sessions[0].duration_seconds: \"1e-400\" is too small: it would be kept as 0",
+      ])
+    #expect(plan.omissions.map(\.description).contains("m.weft: materials[0].yarn.ply: not kept"))
+    #expect(try store.yarns().isEmpty && store.projects().isEmpty && store.tools().isEmpty)
+
+    let zero = try Self.importing(
+      [
+        Self.source(
+          "z.weft",
+          """
+          {"weft_version": "1.0", "type": "material", "items": [
+            {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+             "quantity": {"weight_grams": 0.0e-400}}]}
+          """)
+      ], into: store)
+    #expect(zero.problems.isEmpty, "\(zero.problems)")
+    #expect(try store.yarn(id: "y2")?.quantity == Amount(0, .gram))
+  }
+
+  /// Each number with a fraction where a whole number belongs is named at its path, once,
+  /// however many an item holds (QA: two fractional `duration_seconds`, or `total_seconds`
+  /// 1.5 beside one, said `items[0]: the given data was not valid JSON.`).
+  @Test func everyFractionWhereAWholeNumberBelongsIsNamed() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "f.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "projects": [{"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned"}],
+           "progress": [
+             {"id": "s1", "project_id": "p1", "timer": {"sessions": [
+               {"started_at": "2026-02-02T10:00:00Z", "duration_seconds": 0.5},
+               {"started_at": "2026-02-03T10:00:00Z", "duration_seconds": 1.5}]}},
+             {"id": "s2", "project_id": "p1", "timer": {"sessions": [
+               {"started_at": "2026-02-04T10:00:00Z", "duration_seconds": 0.5}],
+              "total_seconds": 1.5}}]}
+          """)
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "f.weft: progress[0].timer.sessions[0].duration_seconds: expected a whole number, found 0.5",
+        "f.weft: progress[0].timer.sessions[1].duration_seconds: expected a whole number, found 1.5",
+        "f.weft: progress[1].timer.sessions[0].duration_seconds: expected a whole number, found 0.5",
+        "f.weft: progress[1].timer.total_seconds: expected a whole number, found 1.5",
+      ])
+    #expect(try store.projects().isEmpty)
+  }
+
+  /// A text that is blank — spaces, or invisible characters such as U+200B only — is empty
+  /// (docs/WEFT.md): blank notes are no note, as notes of spaces are, and a blank required
+  /// field is blank (QA: `"notes": "\u200b"` was refused as `is blank`, while `"   "` was no
+  /// note; an `id` or `material_type` of U+200B alone was taken). A note is refused at its
+  /// own field (`private_notes`, not `notes`).
+  @Test func aBlankTextIsEmpty() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "n.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash", "notes": "\\u200b"},
+             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+              "notes": " \\u00a0\\n\\u2060"}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+              "notes": "\\ufeff", "private_notes": "\\u200b "}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    #expect(try store.yarns().map(\.id) == ["y1", "y2"])
+    #expect(try store.project(id: "p1") != nil)
+    for subject: Note.Subject in [.yarn("y1"), .yarn("y2"), .project("p1")] {
+      #expect(try store.notes(about: subject).isEmpty)
+    }
+
+    let blank = try Self.importing(
+      [
+        Self.source(
+          "b.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "\\u200b", "name": "Three", "material_type": "yarn", "status": "in-stash"},
+             {"id": "y4", "name": "Four", "material_type": "\\u200b", "status": "in-stash"}],
+           "projects": [
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "planned",
+              "private_notes": "a\\u0001b"}]}
+          """)
+      ], into: store)
+    #expect(
+      blank.problems.map(\.description) == [
+        "b.weft: materials[0].id: is blank",
+        "b.weft: materials[1].material_type: is blank",
+        "b.weft: projects[0].private_notes: holds a control character (U+0001); a note may hold line feeds "
+          + "(U+000A), carriage returns and tabs, no other control or separator character",
+      ])
+  }
+
   /// A project's needle size given twice, equal in thousandths (QA: `[4.5, 4.4999]` was
   /// imported and shown twice), is refused at the repeat's path in the store's words.
   @Test func aNeedleSizeGivenTwiceIsRefusedAtItsPath() throws {

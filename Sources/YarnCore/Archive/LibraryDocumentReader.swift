@@ -261,10 +261,12 @@ final class LibraryDocumentReader {
   }
 
   /// `at yarns[0].weight: expected a whole number, found 1.5` for an item that is JSON but holds a
-  /// number with a fraction or an exponent where a whole number belongs, which
-  /// `JSONDecoder` reports without a path as `The given data was not valid JSON.`: the
-  /// number whose replacement by 0 ends that error is the one (as `WEFTPlanner.decode`
-  /// finds it). `nil` for any other error.
+  /// number with a fraction or an exponent where a whole number belongs, and `at
+  /// yarns[0].quantity.value: "1e-400" is too small: it would be kept as 0` for one too small
+  /// to keep (`DecodingProblem.markingTooSmall`), which `JSONDecoder` both report without a path as `The given
+  /// data was not valid JSON.`: the number whose replacement by 0 ends that error is the one
+  /// (`WEFTPlanner.firstNumberRefused`, as `WEFTPlanner.decode` finds it). `nil` for any other
+  /// error.
   private func numberThatDoesNotFit<Item: Decodable>(
     _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String
   ) -> DecodingProblem? {
@@ -274,19 +276,38 @@ final class LibraryDocumentReader {
       return context.codingPath.count <= 1
         && context.debugDescription.hasPrefix("The given data was not valid JSON")
     }
-    guard saysNotJSON(error), let value = (try? decoder.decode([JSONValue].self, from: wrapped(text)))?.first
+    guard saysNotJSON(error), var value = (try? decoder.decode([JSONValue].self, from: wrapped(text)))?.first
     else { return nil }
     let encoder = JSONEncoder()
-    for (path, found, trial) in WEFTPlanner.numbersReplaced(value, at: place) {
-      guard let data = try? encoder.encode([trial]) else { continue }
+    /// The error of decoding `value` as the item, if any.
+    func failure(_ value: JSONValue) -> Error? {
       do {
-        _ = try decoder.decode([Decoded<Item>].self, from: data).first?.result.get()
-      } catch let again where saysNotJSON(again) {
-        continue
-      } catch {}
-      return .wholeNumberExpected(at: path, found: found)
+        _ = try decoder.decode([Decoded<Item>].self, from: encoder.encode([value])).first?.result.get()
+        return nil
+      } catch {
+        return error
+      }
     }
-    return nil
+    // A number too small to keep is read as 0: told by its text, as a WEFT import tells it.
+    var locator = JSONSyntaxLocator(strict: true)
+    locator.feed(text)
+    let numbers = locator.numberTexts
+    func written(_ path: String) -> String? {
+      path.hasPrefix(place) ? JSONSyntaxLocator.written(numbers, at: path.dropFirst(place.count)) : nil
+    }
+    if numbers.values.contains(where: { DecodingProblem.tooSmall($0) != nil }) {
+      value = DecodingProblem.markingTooSmall(value, at: place, written: written)
+      if let again = failure(value),
+        let problem = DecodingProblem.tooSmall(
+          again, at: DecodingProblem(again, in: .array([value]), prefix: place, droppingFirst: 1).path,
+          written: written)
+      {
+        return problem
+      }
+    }
+    return WEFTPlanner.firstNumberRefused(in: value, at: place) { trial in
+      failure(trial).map(saysNotJSON) ?? false
+    }.map { .wholeNumberExpected(at: $0.path, found: $0.found, written: written($0.path)) }
   }
 
   /// The first problem of the document's shape: not an object, a required array missing, a

@@ -571,10 +571,10 @@ struct StashRowReader {
     problems.append(.init(line: record.line, column: layout.header(of: column), reason: reason))
   }
 
-  /// The row's ID: `nil` when the cell is empty, missing or refused (a problem is recorded
-  /// for an ID that is not one, or that an earlier row has).
+  /// The row's ID: `nil` when the cell is empty or blank, missing or refused (a problem is
+  /// recorded for an ID that is not one, or that an earlier row has).
   mutating func readID(rowsByID: inout [String: Int]) -> String? {
-    guard let given = cell(.id), !given.isEmpty else { return nil }
+    guard let given = cell(.id), !LineText.isBlank(given) else { return nil }
     if let earlier = rowsByID[given] {
       problem(.id, "the ID \(given) is also on line \(earlier)")
     } else if !StashCSV.isValidImportedID(given) {
@@ -625,8 +625,10 @@ struct StashRowReader {
         .init(
           line: record.line, column: nil, reason: "a new yarn needs a name, and the file has no Name column"))
     }
+    /// A cell: `nil` without the column, `.some(nil)` when blank (`LineText.isBlank`: empty,
+    /// spaces, or invisible characters such as U+200B only), as an empty cell is.
     func text(_ column: StashCSV.Column) -> String?? {
-      cell(column).map { $0.isEmpty ? nil : $0 }
+      cell(column).map { LineText.isBlank($0) ? nil : $0 }
     }
     /// A one-line text cell: `nil` without the column or when the cell is refused (a problem
     /// is recorded), `.some(nil)` when blank (unknown, as `LineText.optional` has it: empty,
@@ -681,15 +683,15 @@ struct StashRowReader {
     // when the file has one, says more and wins; an empty one beside a Stashed cell that
     // says yes or no leaves the status to it.
     var stashedGiven = false
-    if let value = cell(.stashed) {
-      switch value.trimmingSpaces().lowercased() {
+    if let value = text(.stashed) {
+      switch value?.trimmingSpaces().lowercased() ?? "" {
       case "", "yes", "y", "true", "1":
         yarn.status = yarn.status.settingStashed(true)
-        stashedGiven = !value.trimmingSpaces().isEmpty
+        stashedGiven = value != nil
       case "no", "n", "false", "0":
         yarn.status = yarn.status.settingStashed(false)
         stashedGiven = true
-      default: problem(.stashed, "\"\(value)\" is not yes or no")
+      default: problem(.stashed, "\"\(value ?? "")\" is not yes or no")
       }
     }
     if let value = text(.status), value != nil || !stashedGiven {
@@ -825,9 +827,10 @@ struct StashRowReader {
     // Without the number column the amount is not given (a unit column alone is ignored);
     // an empty number cell is no amount, whatever its unit cell says.
     guard let valueCell = cell(valueColumn) else { return nil }
+    // A blank cell (spaces, or invisible characters such as U+200B only) is an empty one.
+    if LineText.isBlank(valueCell) { return .some(nil) }
     let valueText = valueCell.trimmingSpaces()
-    let unitText = (cell(unitColumn) ?? "").trimmingSpaces()
-    if valueText.isEmpty { return .some(nil) }
+    let unitText = (cell(unitColumn).map { LineText.isBlank($0) ? "" : $0 } ?? "").trimmingSpaces()
     var amount: Amount
     if let number = StashRowReader.number(valueText) {
       guard !unitText.isEmpty else {

@@ -280,15 +280,16 @@ extension StashCSV {
     /// `incomplete` or `overdrawn`.
     case estimate
     /// The file does not say: no Remaining Source column (another program's file), an
-    /// empty cell, `unknown` (yarn writes no figure beside it), a WEFT material without
+    /// empty or blank cell, `unknown` (yarn writes no figure beside it), a WEFT material without
     /// `yarn.remaining_source`.
     case unsaid
 
     /// Who made a figure, by the word yarn writes for it (`RemainingEstimate.Source`'s raw
     /// values, in a CSV's Remaining Source or a WEFT material's `yarn.remaining_source`), in
-    /// any case, the spaces around it aside; empty is unsaid. `nil` for any other word.
+    /// any case, the spaces around it aside; empty or blank (`LineText.isBlank`: spaces, or
+    /// invisible characters such as U+200B only) is unsaid. `nil` for any other word.
     init?(said word: String) {
-      switch word.trimmingSpaces().lowercased() {
+      switch LineText.isBlank(word) ? "" : word.trimmingSpaces().lowercased() {
       case "override": self = .user
       case "estimate", "incomplete", "overdrawn": self = .estimate
       case "", "unknown": self = .unsaid
@@ -431,7 +432,7 @@ struct StashMerger {
   mutating func collect(_ record: CSVRecord) {
     let row = StashRowReader(record: record, layout: layout, options: options, expectedCount: fieldCount)
     guard row.fieldCountIsRight else { return }
-    if let given = row.cell(.id), !given.isEmpty {
+    if let given = row.cell(.id), !LineText.isBlank(given) {
       // A row with an ID cell is never matched by key, whether the ID is good or not.
       if StashCSV.isValidImportedID(given) { named.insert(given) }
     } else if let key = row.matchKey(comparing: compared), keyIndex[key] != nil {
@@ -572,8 +573,9 @@ struct StashMerger {
   /// changes or leaves as it is; what it adds or changes goes to the destination.
   private mutating func settle(_ row: StashRowReader, base: Yarn?) throws {
     let line = row.record.line
-    // A Notes cell of spaces is no note.
-    let notesText = row.notesText.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    // A blank Notes cell (spaces, line breaks, or invisible characters such as U+200B only) is
+    // no note.
+    let notesText = row.notesText.flatMap { LineText.isBlank($0) ? nil : $0 }
     // The new note's rule is checked whatever else the row breaks, so that every problem of
     // the row is listed at once.
     var noteProblem: StashCSV.ImportProblem?
@@ -622,7 +624,7 @@ struct StashMerger {
       if case .plan = destination { plan.creates.append(yarn) }
       // The rules are checked above, every one the row breaks named: not again in the store.
       try store?.insert(yarn, checkingRules: false)
-      if let text = row.notesText, !text.allSatisfy(\.isWhitespace) {
+      if let text = notesText {
         let note = Note(id: Identifier.make(), subject: .yarn(yarn.id), text: text, created: options.now)
         plan.notesAdded += 1
         if case .plan = destination { plan.notes.append(note) }

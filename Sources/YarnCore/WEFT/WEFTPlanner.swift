@@ -17,13 +17,7 @@ struct WEFTItem {
 
   /// The number at `path` (a JSON path in the file) as the file writes it, when that is not
   /// in plain whole digits (`5.50`, `1e2`); `nil` otherwise.
-  func written(at path: String) -> String? {
-    guard !numbers.isEmpty else { return nil }
-    let steps = WEFTPlanner.keys(ofPath: path).map { key -> JSONSyntaxLocator.PathStep in
-      (key as? Int).map { .index($0) } ?? .key("\(key)")
-    }
-    return numbers[JSONSyntaxLocator.pathKey(steps)]
-  }
+  func written(at path: String) -> String? { JSONSyntaxLocator.written(numbers, at: path) }
 }
 
 /// Builds a `WEFTImport.Plan`: reads every file, then the materials, the projects and the
@@ -36,6 +30,8 @@ struct WEFTPlanner {
   private var problemPaths: Set<String> = []
   /// The file and path (joined by NUL) of each element of an array replaced by a stand-in.
   private var standIns: Set<String> = []
+  /// The files that hold a number too small to keep (`1e-400`), by name.
+  private var tooSmallFiles: Set<String> = []
   private var materials: [WEFTItem] = []
   private var projects: [WEFTItem] = []
   private var progress: [WEFTItem] = []
@@ -72,7 +68,9 @@ struct WEFTPlanner {
   private var yarnIDs: [String: String] = [:]
   /// Where each WEFT ID was first seen, by kind.
   private var seen: [String: String] = [:]
-  var plannedProjects: [(item: WEFTItem, project: Project, base: Project?, notes: [String])] = []
+  var plannedProjects:
+    [(item: WEFTItem, project: Project, base: Project?, notes: [(key: String, text: String)])] =
+      []
   var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
@@ -176,6 +174,8 @@ struct WEFTPlanner {
       problem(file, "", "is not a WEFT document: not a JSON object")
       return
     }
+    // Read as 0 by the decoder: told by their text (`decode` refuses them).
+    if numbers.values.contains(where: { DecodingProblem.tooSmall($0) != nil }) { tooSmallFiles.insert(file) }
     guard case .string(let version)? = top["weft_version"] else {
       problem(
         file, "weft_version",
@@ -247,29 +247,40 @@ struct WEFTPlanner {
   /// is left out, an element of an array replaced by a stand-in (`standIn(for:element:)`), and the
   /// item decoded again, so that a type error in one field or element does not stop the
   /// checks of the others. `nil` when the item itself does not fit (not an object). The
-  /// caller refuses an item with problems.
+  /// caller refuses an item with problems. A number too small to keep (`1e-400`, which the
+  /// decoder reads as 0) is refused as too small where a field reads it
+  /// (`DecodingProblem.markingTooSmall`).
   mutating func decode<T: Decodable>(_ type: T.Type, _ item: WEFTItem) -> T? {
     var value = item.value
+    if tooSmallFiles.contains(item.file) {
+      value = DecodingProblem.markingTooSmall(value, at: item.path, written: item.written)
+    }
     // At most one pass per field of the item (and a bound for a value that cannot shrink).
     for _ in 0..<200 {
       do {
         return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
       } catch {
         var found = DecodingProblem(error, in: value, prefix: item.path, written: item.written)
+        if let small = DecodingProblem.tooSmall(error, at: found.path, written: item.written) {
+          found = small
+        }
         var keys = WEFTPlanner.keys(of: error)
-        // Foundation says a fraction in a whole-number field without its path: the number
-        // whose replacement by 0 ends that error is the one.
+        // Foundation says a fraction in a whole-number field without its path: the first
+        // number whose replacement by 0 ends that error is the one (`firstNumberRefused`).
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
           keys = nil
-          for (numberPath, number, trial) in WEFTPlanner.numbersReplaced(value, at: item.path) {
+          let number = WEFTPlanner.firstNumberRefused(in: value, at: item.path) { trial in
             do {
               _ = try JSONDecoder().decode(T.self, from: JSONEncoder().encode(trial))
             } catch DecodingError.dataCorrupted(let again) where again.codingPath.isEmpty {
-              continue
+              return true
             } catch {}
-            found = .wholeNumberExpected(at: numberPath, found: number, written: item.written(at: numberPath))
-            keys = WEFTPlanner.keys(ofPath: String(numberPath.dropFirst(item.path.count)))
-            break
+            return false
+          }
+          if let number {
+            found = .wholeNumberExpected(
+              at: number.path, found: number.found, written: item.written(at: number.path))
+            keys = WEFTPlanner.keys(ofPath: String(number.path.dropFirst(item.path.count)))
           }
         }
         problem(item.file, found.path, found.reason)
@@ -391,36 +402,62 @@ struct WEFTPlanner {
     }
   }
 
-  /// For each number with a fraction or exponent in `value` (a `JSONValue.number`), its
-  /// JSON path, the number, and `value` with that number replaced by 0.
-  static func numbersReplaced(_ value: JSONValue, at path: String) -> [(
-    path: String, found: JSONValue, value: JSONValue
-  )] {
-    switch value {
-    case .number: return [(path, value, .integer(0))]
-    case .object(let members):
-      return members.keys.sorted().flatMap { key in
-        numbersReplaced(members[key] ?? .null, at: "\(path).\(key)").map { inner in
-          var copy = members
-          copy[key] = inner.value
-          return (inner.path, inner.found, JSONValue.object(copy))
-        }
+  /// The first number with a fraction or an exponent in `value` (a `JSONValue.number`; `value`
+  /// is at `path`) without which `refuses` no longer holds: its JSON path and the number.
+  /// Foundation refuses such a number where a whole number belongs without saying where (`The
+  /// given data was not valid JSON.`), and `refuses` tells whether a value still gets that
+  /// error. The numbers are replaced by 0 from the last one back to the first: the error ends
+  /// once the first refused one is replaced, found by halving, so that several refused numbers
+  /// are each found in turn, and a long list costs a few decodings. `nil` when replacing all of
+  /// them does not end the error.
+  static func firstNumberRefused(
+    in value: JSONValue, at path: String, refuses: (JSONValue) -> Bool
+  ) -> (path: String, found: JSONValue)? {
+    var numbers: [(path: String, found: JSONValue)] = []
+    func collect(_ value: JSONValue, _ path: String) {
+      switch value {
+      case .number: numbers.append((path, value))
+      case .object(let members):
+        for key in members.keys.sorted() { collect(members[key] ?? .null, "\(path).\(key)") }
+      case .array(let elements):
+        for (index, element) in elements.enumerated() { collect(element, "\(path)[\(index)]") }
+      default: break
       }
-    case .array(let elements):
-      return elements.indices.flatMap { index in
-        numbersReplaced(elements[index], at: "\(path)[\(index)]").map { inner in
-          var copy = elements
-          copy[index] = inner.value
-          return (inner.path, inner.found, JSONValue.array(copy))
-        }
-      }
-    default: return []
     }
+    collect(value, path)
+    // `value` with the numbers from the `first`th on (in the order of `numbers`) replaced by 0.
+    func zeroed(from first: Int) -> JSONValue {
+      var count = 0
+      func zeroing(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number:
+          count += 1
+          return count > first ? .integer(0) : value
+        case .object(var members):
+          for key in members.keys.sorted() { members[key] = zeroing(members[key] ?? .null) }
+          return .object(members)
+        case .array(let elements): return .array(elements.map(zeroing))
+        default: return value
+        }
+      }
+      return zeroing(value)
+    }
+    // (An error that the value, decoded again, does not give is not one of its numbers.)
+    guard !numbers.isEmpty, refuses(value), !refuses(zeroed(from: 0)) else { return nil }
+    // `value` itself (all numbers kept) is refused; `low` numbers kept are not.
+    var low = 0
+    var high = numbers.count
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if refuses(zeroed(from: middle)) { high = middle } else { low = middle }
+    }
+    return numbers[low]
   }
 
-  /// A required text: the value, or `nil` with a problem.
+  /// A required text: the value, or `nil` with a problem when it is missing or blank
+  /// (`LineText.isBlank`: spaces, or invisible characters such as U+200B only).
   mutating func required(_ value: String?, _ item: WEFTItem, _ key: String) -> String? {
-    guard let value, !value.trimmingSpaces().isEmpty else {
+    guard let value, !LineText.isBlank(value) else {
       problem(item.file, "\(item.path).\(key)", value == nil ? "is missing; WEFT requires it" : "is blank")
       return nil
     }
@@ -814,7 +851,8 @@ extension WEFTPlanner {
     checked.remainingOverride = current
     rules(checked.ruleViolations(), item, fields: fields)
     guard plan.problems.count == before else { return nil }
-    let notes = material.notes.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+    // Blank notes (spaces, or invisible characters such as U+200B only) are none.
+    let notes = material.notes.flatMap { LineText.isBlank($0) ? nil : $0 }
     return YarnDraft(
       item: item, yarn: yarn, base: nil, current: current, notes: notes,
       onlyWhatIsLeft: material.originalQuantity == nil && material.quantity != nil,
@@ -1195,7 +1233,10 @@ extension WEFTPlanner {
       // Known even when the project is refused, so that its sessions are checked too.
       if given != nil { projectIDs[id] = project.id }
       guard plan.problems.count == before else { continue }
-      let notes = [weft.notes, weft.privateNotes].compactMap { $0 }.filter { !$0.allSatisfy(\.isWhitespace) }
+      // Blank notes (spaces, or invisible characters such as U+200B only) are none.
+      let notes = [("notes", weft.notes), ("private_notes", weft.privateNotes)].compactMap { key, text in
+        text.flatMap { LineText.isBlank($0) ? nil : (key, $0) }
+      }
       plannedProjects.append((item, project, base, notes))
       if let base, base == project {
         plan.projectsUnchanged += 1
@@ -1424,24 +1465,27 @@ extension WEFTPlanner {
       currentCount += (currentCount > 0 ? 2 : 0) + count
     }
     if currentCount > 0 { pieces.append(current) }
-    return pieces.filter { !$0.allSatisfy(\.isWhitespace) }
+    return pieces.filter { !LineText.isBlank($0) }
   }
 
-  /// Adds the notes of a new item; for an existing one, warns when they differ from its own.
-  private mutating func addNotes(_ texts: [String], subject: Note.Subject, isNew: Bool, _ item: WEFTItem)
-    throws
-  {
+  /// Adds the notes of a new item, each text by the key of its field (`notes`,
+  /// `private_notes`); for an existing one, warns when they differ from its own.
+  private mutating func addNotes(
+    _ texts: [(key: String, text: String)], subject: Note.Subject, isNew: Bool, _ item: WEFTItem
+  ) throws {
     guard !texts.isEmpty else { return }
     if isNew {
-      for text in texts.flatMap(Self.notePieces) {
-        if let violation = Rules.noteText(text, field: "notes") {
-          problem(item.file, "\(item.path).notes", violation.reason)
+      for (key, whole) in texts {
+        for text in Self.notePieces(whole) {
+          if let violation = Rules.noteText(text, field: key) {
+            problem(item.file, "\(item.path).\(key)", violation.reason)
+          }
+          plan.notes.append(Note(id: Identifier.make(), subject: subject, text: text, created: now))
         }
-        plan.notes.append(Note(id: Identifier.make(), subject: subject, text: text, created: now))
       }
     } else {
       let own = try store.notes(about: subject).map(\.text)
-      if own.joined(separator: "\n\n") != texts.joined(separator: "\n\n") {
+      if own.joined(separator: "\n\n") != texts.map(\.text).joined(separator: "\n\n") {
         plan.warnings.append(
           WEFTImport.Problem(
             file: item.file, path: "\(item.path).notes",
@@ -1657,7 +1701,8 @@ extension WEFTPlanner {
         plan.yarnCreates.append(yarn)
       }
       try addNotes(
-        draft.notes.map { [$0] } ?? [], subject: .yarn(yarn.id), isNew: draft.base == nil, draft.item)
+        draft.notes.map { [("notes", $0)] } ?? [], subject: .yarn(yarn.id), isNew: draft.base == nil,
+        draft.item)
     }
   }
 }
