@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import YarnCore
 @testable import YarnModel
@@ -97,7 +98,7 @@ extension BackupTestSupport {
       directory: directory.appendingPathComponent("lib"), mode: .readWrite)
     let files = directory.appendingPathComponent("in", isDirectory: true)
     try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
-    func attach(_ name: String, _ data: Data) throws -> Attachment {
+    func attach(_ name: String, _ data: Data) throws -> YarnModel.Attachment {
       let url = files.appendingPathComponent(name)
       try data.write(to: url)
       return try store.importAttachment(from: url)
@@ -176,6 +177,36 @@ extension BackupTestSupport {
       out[path] = try Data(contentsOf: store.directory.appendingPathComponent(path))
     }
     return out
+  }
+
+  /// Checks that `write` (a YarnCore writer called with `force`) refuses each of the library's
+  /// own files — its database, the database's write-ahead log, a photo in its attachments
+  /// folder — with `OutputError.intoLibrary` in the words of docs/CLI.md ("No output goes into
+  /// the library"), and that the library's files and yarns are as they were.
+  static func expectNoWriteOntoLibraryFiles(
+    of store: LibraryStore, in dir: URL, _ write: (URL) throws -> Void
+  ) throws {
+    let library = dir.appendingPathComponent("lib")
+    let before = try libraryFiles(of: store)
+    let photo = try #require(before.keys.sorted().first { $0.hasPrefix("attachments/") })
+    #expect(before["library.sqlite-wal"] != nil)
+    let targets = [
+      ("library.sqlite", "the library's database (library.sqlite)"),
+      ("library.sqlite-wal", "the library's write-ahead log (library.sqlite-wal)"),
+      (photo, "inside the library's attachments folder"),
+    ]
+    for (name, part) in targets {
+      let url = library.appendingPathComponent(name)
+      let refusal = OutputError.intoLibrary(path: url.path, part: part, library: library.path)
+      #expect(throws: refusal) { try write(url) }
+    }
+    let database = library.appendingPathComponent("library.sqlite").path
+    #expect(
+      OutputError.intoLibrary(path: database, part: targets[0].1, library: library.path).description
+        == "cannot create '\(database)': it is the library's database (library.sqlite), in "
+        + "\(library.path); no output is written there, even with --force")
+    #expect(try libraryFiles(of: store) == before)
+    #expect(try store.library().yarns.count == 2)
   }
 
   /// Writes a zip of `entries` (name, bytes), all deflated, in order.
