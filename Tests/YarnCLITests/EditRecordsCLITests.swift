@@ -354,8 +354,15 @@ import YarnCore
     #expect(try yarn.librarySnapshot() == before)
 
     // Forced: the yarn goes with its note, photo and usage; the project stays.
-    let removed = try yarn.ok(["stash", "rm", "Rios", "--force"])
+    let removed = try yarn.ok(["stash", "rm", "Rios", "--force", "--json"])
     #expect(removed.stderr.contains("with 1 note, 1 photo and its usages in project \"Flax\""))
+    // --json: the yarn as `stash show --json` showed it, its note and usage read before they went.
+    let gone = try #require(removed.json() as? [String: Any])
+    #expect(gone["name"] as? String == "Rios")
+    #expect((gone["notes"] as? [Any])?.count == 1)
+    #expect(((gone["usedIn"] as? [[String: Any]])?.first)?["project"] as? String == "Flax")
+    // 3 skeins less the 1 finished Flax used: 2 (was 3, the estimate without its usages).
+    #expect((gone["remaining"] as? [String: Any])?["value"] as? Double == 2)
     let flax = try #require(try yarn.ok(["project", "show", "Flax", "--json"]).json() as? [String: Any])
     #expect((flax["usages"] as? [Any])?.isEmpty == true)
     #expect(try yarn.ok(["note", "list", "--json"]).json() as? [Any] != nil)

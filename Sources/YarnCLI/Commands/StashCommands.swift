@@ -450,14 +450,12 @@ struct StashShow: ParsableCommand {
       let yarn = try References.yarn(reference, in: store)
       return (yarn, try store.uses(ofYarn: yarn.id), try store.notes(about: .yarn(yarn.id)))
     }
-    let estimate = RemainingEstimate(yarn: yarn, usages: uses.counted(includeActive: includeActive))
-    let names = Dictionary(
-      uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first })
+    let shown = YarnJSON(showing: yarn, uses: uses, notes: notes, includeActive: includeActive)
     if context.global.json {
-      try context.printJSON(
-        YarnJSON(yarn: yarn, remaining: estimate, projectNames: names, notes: notes, uses: uses))
+      try context.printJSON(shown)
       return
     }
+    let estimate = shown.remaining
     var putUp: String?
     switch (yarn.lengthPerSkein, yarn.netWeightPerSkein) {
     case (let length?, let mass?): putUp = "\(length) / \(mass) per skein"
@@ -473,7 +471,7 @@ struct StashShow: ParsableCommand {
     let usages = uses.map { "\($0.projectName) (\($0.projectStatus.rawValue)): \($0.amount)" }
     let unconverted = estimate.unconverted.map { usage in
       let facts = usage.missing.map { "the \($0)" }.joined(separator: " and ")
-      return "\(names[usage.projectID] ?? usage.projectID): \(usage.amount), needs \(facts)"
+      return "\(shown.projectNames[usage.projectID] ?? usage.projectID): \(usage.amount), needs \(facts)"
     }
     let photos = yarn.photos.map {
       "\(Formatting.fileName($0)) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))"
@@ -559,7 +557,7 @@ struct StashRemove: ParsableCommand {
       discussion: """
         A yarn with notes or photos, or one a project records a usage of, is removed only with
         --force, since they go with it (its usages too); the error lists them. Make a backup
-        first ('yarn backup create') to keep them. --json prints the yarn removed.
+        first ('yarn backup create') to keep them. --json prints the yarn removed as 'stash show --json' does.
         """,
       arguments: [.required("yarn", "The yarn: its name, ID or an ID prefix.")],
       options: [.flag("force", "Remove it even though its notes, photos and usages go with it.")],
@@ -575,13 +573,17 @@ struct StashRemove: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let (yarn, effects) = try context.write { store in
+    let (yarn, json, effects) = try context.write { store in
       let yarn = try References.yarn(reference, in: store)
-      return (yarn, try store.deleteYarn(id: yarn.id, force: force))
+      // All it had (its usages, notes): read before they go with it.
+      let json =
+        context.global.json
+        ? YarnJSON(
+          showing: yarn, uses: try store.uses(ofYarn: yarn.id), notes: try store.notes(about: .yarn(yarn.id)))
+        : nil
+      return (yarn, json, try store.deleteYarn(id: yarn.id, force: force))
     }
-    if context.global.json {
-      try context.printJSON(YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
-    }
+    if let json { try context.printJSON(json) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
     context.message("removed yarn \(yarn.name) (\(shownID(yarn.id)))\(with)")
   }

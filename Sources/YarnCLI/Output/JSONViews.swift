@@ -47,6 +47,20 @@ struct YarnJSON: Encodable {
   }
 }
 
+extension YarnJSON {
+  /// The yarn as `stash show --json` prints it, from its `uses` and `notes` as the command's
+  /// transaction read them (for `stash rm`, before they went with it): what is left of it
+  /// counts the usages of finished projects (and of those in progress, `includeActive`).
+  init(showing yarn: Yarn, uses: [YarnUse], notes: [Note], includeActive: Bool = false) {
+    self.init(
+      yarn: yarn,
+      remaining: RemainingEstimate(yarn: yarn, usages: uses.counted(includeActive: includeActive)),
+      projectNames: Dictionary(
+        uses.map { ($0.projectID, $0.projectName) }, uniquingKeysWith: { first, _ in first }),
+      notes: notes, uses: uses)
+  }
+}
+
 /// `{"value", "unit", "source"}`, plus `"deficit"` when overdrawn and `"unconverted"` when
 /// some usage could not be converted.
 struct RemainingJSON: Encodable {
