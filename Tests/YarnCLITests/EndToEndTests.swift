@@ -67,6 +67,13 @@ import Testing
       variable.stderr
         == "error: the environment variable YARN_LIBRARY is not UTF-8 text\n"
         + "hint: set it to a UTF-8 path, or give --library DIR\n")
+    // TZ is a zone, not a path: its hint says so (QA: it was YARN_LIBRARY's).
+    let zone = try shell(yarn, "TZ=\"$(printf '\\377')\" \"$0\" --library \"$1\" time log 2>\"$2\"")
+    #expect(zone.status == 64)
+    #expect(
+      zone.stderr
+        == "error: the environment variable TZ is not UTF-8 text\n"
+        + "hint: set it to a zone name such as Europe/Berlin, or unset it\n")
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path).filter { $0.hasPrefix("lib") }
         == [])
