@@ -197,6 +197,23 @@ import YarnCore
       try yarn.ok(["project", "show", "Flax"]).stdout.contains(
         "Needles:      4.499 mm\n              4.5 mm (US 7)\n"))
     try yarn.ok(["undo"])
+    // One tool given twice, in two spellings too: refused as a size given twice is, and no
+    // project is made (QA: taken without a word).
+    let toolsBefore = try yarn.librarySnapshot()
+    for (args, value, first) in [
+      (["project", "add", "Vest", "--tool", "Red Lace", "--tool", "Red Lace"], "Red Lace", "Red Lace"),
+      (
+        ["project", "edit", "Flax", "--tool", "Odd", "--tool", "red lace", "--tool", "Red"], "Red", "red lace"
+      ),
+    ] {
+      let toolTwice = try yarn.run(args)
+      #expect(toolTwice.status == 64, "\(args)")
+      #expect(
+        toolTwice.stderr.hasPrefix(
+          "error: bad value '\(value)' for --tool: the tool “Red Lace” is given twice; a project lists each "
+            + "tool once (given already as \(first))\n"), "\(toolTwice.stderr)")
+    }
+    #expect(try yarn.librarySnapshot() == toolsBefore)
     // No needle is 0.001 mm (QA: taken, and listed as "0 mm").
     let tiny = try yarn.run(["tool", "add", "T", "--kind", "dpn", "--size", "0.001mm"])
     #expect(tiny.status == 64)
