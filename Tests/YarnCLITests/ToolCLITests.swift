@@ -38,6 +38,16 @@ import YarnCore
       "\(bad.stderr)")
     #expect(bad.stderr.contains("\nusage: yarn convert <amount-or-size> ... --to <unit> [<options>]\n"))
     #expect(try yarn.ok(["convert", "--help"]).stdout.contains("  <amount-or-size> ...  "))
+    // A put-up or a yarn means nothing to a size: refused naming the option (QA: ignored).
+    for option in ["--length-per-skein", "--net-weight-per-skein", "--yarn"] {
+      let value = option == "--yarn" ? "Rios" : "100m"
+      let ignored = try yarn.run(["convert", "US 8", "--to", "mm", option, value])
+      #expect(ignored.status == 64, "\(option)")
+      #expect(
+        ignored.stderr.hasPrefix(
+          "error: '\(option)' does not apply to 'yarn convert': a needle or hook size converts --to mm "
+            + "by the tables alone\n"), "\(ignored.stderr)")
+    }
     // A size with a yarn unit says where a size converts.
     let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
     #expect(unquoted.status == 64)
