@@ -26,7 +26,8 @@ struct TimeStart: ParsableCommand {
       name: "start", abstract: "Start a timer on a project.",
       discussion: """
         Only one timer runs at a time: starting while another runs is an error naming the
-        running project, unless --switch, which stops it at the same instant.
+        running project, unless --switch, which stops it at the same instant (not on the
+        project already running: that is refused too).
 
         TIME is read in the local time zone ($TZ): 14:30, yesterday 20:00, 2026-03-29 14:30,
         2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future, or more than 24 hours

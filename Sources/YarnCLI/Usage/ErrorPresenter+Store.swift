@@ -147,7 +147,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
         hint: verb == "start"
-          ? "stop it with '\(yarn("time stop"))', or start with --switch to stop it and start this one"
+          ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
         code: .dataError)
     case .notRunning:
