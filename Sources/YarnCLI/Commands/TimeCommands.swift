@@ -315,8 +315,8 @@ struct TimeAdd: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
     }
     context.message(
-      "added \(Formatting.duration(session.seconds(now: now))) on \(project.name): "
-        + "\(TimeOptions.span(session, timeZone: zone)) (session \(shownID(session.id)))")
+      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(project.name): "
+        + "\(TimeOptions.span(session, timeZone: zone, exact: true)) (session \(shownID(session.id)))")
   }
 }
 
@@ -388,8 +388,9 @@ struct TimeEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `stash edit` does.
     context.message(
       changed
-        ? "session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
-          + "(\(Formatting.duration(session.seconds(now: now))))"
+        ? "session \(shownID(session.id)) on \(name): "
+          + "\(TimeOptions.span(session, timeZone: context.timeZone, exact: true)) "
+          + "(\(Formatting.duration(session.seconds(now: now), exact: true)))"
         : "session \(shownID(session.id)) on \(name) already had those values; nothing changed")
   }
 }
