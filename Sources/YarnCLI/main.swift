@@ -35,10 +35,15 @@ func processEnvironment() -> [String: String] {
     // A value that is not UTF-8 (a library's path in Latin-1) would be read with U+FFFD in
     // place of its bytes, another path: refused as an argument is (64).
     guard let text = String(validatingCString: value) else {
+      // Each variable's own way out: a path's, a zone's, or none needed.
+      let hint =
+        switch name {
+        case "YARN_LIBRARY", "XDG_DATA_HOME", "HOME": "set it to a UTF-8 path, or give --library DIR"
+        case "TZ": "set it to a zone name such as Europe/Berlin, or unset it"
+        default: "unset it"
+        }
       let messages = TextOutput.standardError()
-      messages.write(
-        "error: the environment variable \(name) is not UTF-8 text\n"
-          + "hint: set it to a UTF-8 path, or give --library DIR\n")
+      messages.write("error: the environment variable \(name) is not UTF-8 text\nhint: \(hint)\n")
       try? messages.flush()
       exit(ExitCode.usage.rawValue)
     }

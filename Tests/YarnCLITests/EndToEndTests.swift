@@ -67,6 +67,13 @@ import Testing
       variable.stderr
         == "error: the environment variable YARN_LIBRARY is not UTF-8 text\n"
         + "hint: set it to a UTF-8 path, or give --library DIR\n")
+    // TZ is a zone, not a path: its hint says so (QA: it was YARN_LIBRARY's).
+    let zone = try shell(yarn, "TZ=\"$(printf '\\377')\" \"$0\" --library \"$1\" time log 2>\"$2\"")
+    #expect(zone.status == 64)
+    #expect(
+      zone.stderr
+        == "error: the environment variable TZ is not UTF-8 text\n"
+        + "hint: set it to a zone name such as Europe/Berlin, or unset it\n")
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path).filter { $0.hasPrefix("lib") }
         == [])
@@ -733,6 +740,21 @@ import Testing
     try #require(switched.map { $0["project"] as? String } == ["Flax", "Hat"])
     #expect(switched[0]["end"] as? String == switched[1]["start"] as? String)
     #expect(switched[1]["end"] is NSNull)
+    // --switch to the project running is refused as a plain start is (QA: it split Hat's
+    // session), and its hint offers --switch only for another project.
+    for args in [["time", "start", "Hat"], ["time", "start", "Hat", "--switch"]] {
+      let again = try yarn.run(args)
+      #expect(again.status == 65, "\(args)")
+      #expect(
+        again.stderr.hasPrefix("error: a timer is already running on \"Hat\" since "), "\(again.stderr)")
+      #expect(
+        again.stderr.hasSuffix(
+          "hint: stop it with '\(yarn.command("time stop"))', or start another project with --switch to "
+            + "stop it at the same instant\n"), "\(again.stderr)")
+    }
+    let after = try #require(try yarn.ok(["time", "log", "--json"]).json() as? [[String: Any]])
+    #expect(after.map { $0["id"] as? String } == switched.map { $0["id"] as? String })
+    #expect(after[1]["end"] is NSNull)
   }
 
   // MARK: Convert

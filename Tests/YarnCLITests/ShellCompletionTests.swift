@@ -302,6 +302,20 @@ private func block(_ script: String, from start: String, to end: String) -> Stri
     #expect(!FileManager.default.fileExists(atPath: yarn.directory.appendingPathComponent(".local").path))
   }
 
+  /// Every help's EXAMPLE or EXAMPLES heading stands apart, after a blank line, as the
+  /// other paragraphs do (QA: `stash match --help` ran it into the text above).
+  @Test func examplesFollowABlankLine() {
+    for path in allPaths() {
+      let lines = HelpGenerator.help(for: path).split(separator: "\n", omittingEmptySubsequences: false)
+      for (index, line) in lines.enumerated()
+      where line.trimmingCharacters(in: .whitespaces).hasPrefix("EXAMPLE") {
+        #expect(
+          index > 0 && lines[index - 1].trimmingCharacters(in: .whitespaces).isEmpty,
+          "\(path.map { $0.configuration.name }.joined(separator: " ")): \(lines[max(0, index - 1)])")
+      }
+    }
+  }
+
   // MARK: The man page
 
   @Test func manPageEscapesWhatRoffReads() {

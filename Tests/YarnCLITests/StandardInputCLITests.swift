@@ -206,6 +206,14 @@ import YarnCore
         "error: standard input: the note's text is 100001 characters long; the limit is 100000\n"))
     let empty = try yarn.run(["note", "add", "--yarn", "Rios", "-"], stdin: Data())
     #expect(empty.status == 65)
+    // An empty standard input is blank text for edit too: 65, as docs/CLI.md says for both
+    // (QA: its exit-status table read as 66), and the note keeps its text.
+    let emptyEdit = try yarn.run(["note", "edit", id, "-"], stdin: Data())
+    #expect(emptyEdit.status == 65)
+    #expect(
+      emptyEdit.stderr.hasPrefix("error: standard input: the note's text is blank\n"), "\(emptyEdit.stderr)")
+    let kept = try yarn.ok(["note", "show", id, "--json"]).json() as? [String: Any]
+    #expect(kept?["text"] as? String == "Gauge\n")
     let notes = try yarn.ok(["note", "list", "--json"]).json() as! [[String: Any]]
     #expect(notes.count == 1)
   }

@@ -471,6 +471,33 @@ import Testing
     try yarn.ok(["time", "add", "Flax", "--duration", "24h"])
   }
 
+  /// The confirmation of a session typed in states what was stored: its seconds too when it
+  /// is not whole minutes (QA: 90 s was confirmed as `1m`, `10:00 – 10:01`).
+  @Test func aConfirmationShowsTheSecondsStored() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let utc = ["TZ": "UTC"]
+    try yarn.ok(["project", "add", "Flax"])
+    let added = try yarn.run(
+      ["time", "add", "Flax", "--from", "2026-06-11 10:00", "--duration", "90s"], environment: utc)
+    expectOK(added)
+    #expect(
+      added.stderr.hasPrefix("added 1m 30s on Flax: 2026-06-11 10:00 – 10:01:30 (session "), "\(added.stderr)"
+    )
+    let logged = try #require(try sessions(yarn, utc).first)
+    #expect(logged["seconds"] as? Int == 90)
+    let id = try #require(logged["id"] as? String)
+    let edited = try yarn.run(["time", "edit", id, "--to", "2026-06-11 12:00:05"], environment: utc)
+    expectOK(edited)
+    #expect(
+      edited.stderr.hasSuffix(": 2026-06-11 10:00 – 12:00:05 (2h 0m 5s)\n"), "\(edited.stderr)")
+    // Whole minutes are shown as before.
+    let whole = try yarn.run(
+      ["time", "add", "Flax", "--from", "2026-06-11 13:00", "--duration", "1h30m"], environment: utc)
+    #expect(
+      whole.stderr.hasPrefix("added 1h 30m on Flax: 2026-06-11 13:00 – 14:30 (session "), "\(whole.stderr)")
+  }
+
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
   /// as `time stop` does.
   @Test func switchSaysWhatItStopped() throws {

@@ -38,6 +38,16 @@ import YarnCore
       "\(bad.stderr)")
     #expect(bad.stderr.contains("\nusage: yarn convert <amount-or-size> ... --to <unit> [<options>]\n"))
     #expect(try yarn.ok(["convert", "--help"]).stdout.contains("  <amount-or-size> ...  "))
+    // A put-up or a yarn means nothing to a size: refused naming the option (QA: ignored).
+    for option in ["--length-per-skein", "--net-weight-per-skein", "--yarn"] {
+      let value = option == "--yarn" ? "Rios" : "100m"
+      let ignored = try yarn.run(["convert", "US 8", "--to", "mm", option, value])
+      #expect(ignored.status == 64, "\(option)")
+      #expect(
+        ignored.stderr.hasPrefix(
+          "error: '\(option)' does not apply to 'yarn convert': a needle or hook size converts --to mm "
+            + "by the tables alone\n"), "\(ignored.stderr)")
+    }
     // A size with a yarn unit says where a size converts.
     let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
     #expect(unquoted.status == 64)
@@ -197,6 +207,23 @@ import YarnCore
       try yarn.ok(["project", "show", "Flax"]).stdout.contains(
         "Needles:      4.499 mm\n              4.5 mm (US 7)\n"))
     try yarn.ok(["undo"])
+    // One tool given twice, in two spellings too: refused as a size given twice is, and no
+    // project is made (QA: taken without a word).
+    let toolsBefore = try yarn.librarySnapshot()
+    for (args, value, first) in [
+      (["project", "add", "Vest", "--tool", "Red Lace", "--tool", "Red Lace"], "Red Lace", "Red Lace"),
+      (
+        ["project", "edit", "Flax", "--tool", "Odd", "--tool", "red lace", "--tool", "Red"], "Red", "red lace"
+      ),
+    ] {
+      let toolTwice = try yarn.run(args)
+      #expect(toolTwice.status == 64, "\(args)")
+      #expect(
+        toolTwice.stderr.hasPrefix(
+          "error: bad value '\(value)' for --tool: the tool “Red Lace” is given twice; a project lists each "
+            + "tool once (given already as \(first))\n"), "\(toolTwice.stderr)")
+    }
+    #expect(try yarn.librarySnapshot() == toolsBefore)
     // No needle is 0.001 mm (QA: taken, and listed as "0 mm").
     let tiny = try yarn.run(["tool", "add", "T", "--kind", "dpn", "--size", "0.001mm"])
     #expect(tiny.status == 64)

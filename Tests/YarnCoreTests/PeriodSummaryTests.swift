@@ -131,6 +131,32 @@ extension PeriodSummary {
     #expect(summary.totalGrams == 1)
   }
 
+  /// The average per finished project is rounded to the nearest second, a half up (QA: 1 s,
+  /// 2 s and 2 s averaged "1s", 5/3 s cut down).
+  @Test func theAverageIsRoundedToTheNearestSecond() throws {
+    func library(_ seconds: [Int]) throws -> Library {
+      let start = try at("2026-05-01T12:00:00Z")
+      return Library(
+        projects: seconds.indices.map {
+          Project(
+            id: "p\($0)", name: "P\($0)", status: .finished, finished: CalendarDate(iso8601: "2026-05-02"))
+        },
+        sessions: seconds.enumerated().map {
+          TimeSession(
+            id: "s\($0.offset)", projectID: "p\($0.offset)", start: start,
+            end: start.addingTimeInterval(Double($0.element)))
+        })
+    }
+    let thirds = PeriodSummary(library: try library([1, 2, 2]), year: 2026, timeZone: newYork, now: now)
+    #expect(thirds.finishedSeconds == 5)
+    #expect(thirds.averageSecondsPerFinished == 2)
+    #expect(DisplayText.duration(thirds.averageSecondsPerFinished ?? 0) == "2s")
+    let half = PeriodSummary(library: try library([1, 2]), year: 2026, timeZone: newYork, now: now)
+    #expect(half.averageSecondsPerFinished == 2)
+    let down = PeriodSummary(library: try library([1, 1, 2]), year: 2026, timeZone: newYork, now: now)
+    #expect(down.averageSecondsPerFinished == 1)
+  }
+
   /// Two yarns, a project finished 2026-01-02 with a session across New Year (2 h in 2025,
   /// 1 h in 2026 in New York), a frogged project, and one finished 2025-12-30 with an hour
   /// on 2025-12-20.

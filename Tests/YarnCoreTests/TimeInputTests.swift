@@ -103,6 +103,9 @@ import Testing
     // As yarn prints durations: parts apart.
     #expect(try TimeInput.duration("1h 30m") == 5400)
     #expect(try TimeInput.duration(" 2h 5m 30s ") == 7530)
+    // A first part may be any size; later parts are under 60.
+    #expect(try TimeInput.duration("90s") == 90)
+    #expect(try TimeInput.duration("1h59m59s") == 7199)
     #expect(TimeInput.hoursAndMinutes(5400) == "1:30")
     #expect(TimeInput.hoursAndMinutes(59) == "0:00")
     #expect(TimeInput.hoursAndMinutes(36_000 + 540) == "10:09")
@@ -112,6 +115,8 @@ import Testing
     "", "0m", "1:3", "1:60", "m30", "30m1h", "1.5h", "abc", "-1h", "1001h", "1h1h", "0:00", "1 h", "1h 3 0m",
     ":30",
     "1::30", "1000h1s", "9999999999m", "h", "1:30:00", "1d",
+    // Minutes or seconds after a larger part are under 60, as `1:60` is refused (QA).
+    "1h60m", "23h60m", "1m60s", "1h 5m 75s", "1h60s",
   ])
   func badDurations(text: String) {
     #expect(throws: TimeInput.ParseError.self) { try TimeInput.duration(text) }

@@ -82,6 +82,17 @@ import Testing
           projectID: "socks", at: instant(1_599), note: nil, switching: true, now: instant(2_000))
       }
       #expect(try store.sessions() == sessions)
+      // Switching to the project already running would split its session: refused as a
+      // plain start is, and nothing changes (QA: it stopped and restarted it).
+      do {
+        _ = try tracker.start(
+          projectID: "hat", at: instant(1_900), note: nil, switching: true, now: instant(2_000))
+        Issue.record("a switch to the running project split its session")
+      } catch TimeError.alreadyRunning(let session, let projectName) {
+        #expect(session == second)
+        #expect(projectName == "Barley hat")
+      }
+      #expect(try store.sessions() == sessions)
     }
   }
 

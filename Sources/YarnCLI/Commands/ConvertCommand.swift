@@ -21,7 +21,8 @@ struct ConvertCommand: ParsableCommand {
 
         A needle or hook size converts with --to mm, us (US needle size), uk (old UK needle
         size) or hook (US hook name), by the Craft Yarn Council's tables (docs/UNITS.md); a
-        size between the tables' rows has no name and exits 65.
+        size between the tables' rows has no name and exits 65. The put-up options and --yarn
+        do not apply to a size (64).
 
         EXAMPLES:
           yarn convert 1oz --to g
@@ -63,6 +64,12 @@ struct ConvertCommand: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     if let to = values.value("to"), let name = SizeName(rawValue: to.trimmingSpaces().lowercased()) {
+      // A size converts by the tables alone: a put-up would be ignored (QA: it was, silently).
+      for option in ["length-per-skein", "net-weight-per-skein", "yarn"] where values.options[option] != nil {
+        throw CLIError.optionDoesNotApply(
+          command: values.command, option: "--\(option)",
+          reason: "a needle or hook size converts --to \(name.rawValue) by the tables alone")
+      }
       let size = try values.typedArgument(
         "amount-or-size", expected: "a needle or hook size such as 5mm or US 8"
       ) {

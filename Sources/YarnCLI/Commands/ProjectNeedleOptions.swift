@@ -19,8 +19,11 @@ struct ProjectNeedleFields {
   var needles: [NeedleSize]?
   var tools: [String]
   var removedTools: [String]
+  /// The command, for the errors `link` throws.
+  let command: [String]
 
   init(_ values: ParsedValues) throws {
+    command = values.command
     let given = values.options["needle"] ?? []
     if given.isEmpty {
       needles = nil
@@ -74,14 +77,22 @@ struct ProjectNeedleFields {
   ///
   /// - Returns: whether a tool changed.
   /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference;
+  ///   `CLIError.badValue` for a tool given twice (`Rules.repeatedTool`), before any change;
   ///   `CLIError.conflictingOptions` for a tool both added and removed under two spellings
   ///   (the same words in both are refused by `init` before any lookup); `StoreError`.
   func link(projectID: String, in store: LibraryStore) throws -> Bool {
     var changed = false
-    var added: Set<String> = []
-    for reference in tools {
-      var tool = try ToolReferences.tool(reference, in: store)
-      added.insert(tool.id)
+    let linked = try tools.map { try ToolReferences.tool($0, in: store) }
+    // The core's rule, in its words, said as a bad value (64), as a needle size given twice is.
+    if let repeated = Rules.repeatedTool(linked),
+      let first = linked.firstIndex(where: { $0.id == linked[repeated.index].id })
+    {
+      throw CLIError.badValue(
+        command: command, name: "--tool", value: tools[repeated.index],
+        reason: "\(repeated.violation.reason) (given already as \(tools[first]))")
+    }
+    let added = Set(linked.map(\.id))
+    for var tool in linked {
       guard !tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.append(projectID)
       try store.update(tool)
@@ -91,7 +102,7 @@ struct ProjectNeedleFields {
       var tool = try ToolReferences.tool(reference, in: store)
       if added.contains(tool.id) {
         throw CLIError.conflictingOptions(
-          command: ["yarn", "project", "edit"], options: ["--tool", "--remove-tool"],
+          command: command, options: ["--tool", "--remove-tool"],
           reason: "both name the tool “\(tool.name)”")
       }
       guard tool.projectIDs.contains(projectID) else { continue }

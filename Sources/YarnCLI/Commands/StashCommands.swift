@@ -206,6 +206,7 @@ struct StashList: ParsableCommand {
         then weights without a length per skein, then bare skeins, unknown last); weight (CYC
         0 Lace to 7 Jumbo, unknown last). Ties go by name, then ID. Without --sort, the order
         the yarns were added in.
+
         EXAMPLE:
           yarn stash list --weight worsted --search merino --sort remaining
         """,
@@ -301,6 +302,7 @@ struct StashMatchCommand: ParsableCommand {
         that have enough are listed first; apart, those where the answer is unknown, with the
         missing fact named (no length per skein, an incomplete estimate, ...). --json gives
         every yarn, with "enough": true, false or null.
+
         EXAMPLE:
           yarn stash match --length 1200yd --weight worsted
         """,

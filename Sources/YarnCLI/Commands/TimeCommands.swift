@@ -26,7 +26,8 @@ struct TimeStart: ParsableCommand {
       name: "start", abstract: "Start a timer on a project.",
       discussion: """
         Only one timer runs at a time: starting while another runs is an error naming the
-        running project, unless --switch, which stops it at the same instant.
+        running project, unless --switch, which stops it at the same instant (not on the
+        project already running: that is refused too).
 
         TIME is read in the local time zone ($TZ): 14:30, yesterday 20:00, 2026-03-29 14:30,
         2026-03-29T14:30:00+02:00, -15m, -2h. A start in the future, or more than 24 hours
@@ -314,8 +315,8 @@ struct TimeAdd: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
     }
     context.message(
-      "added \(Formatting.duration(session.seconds(now: now))) on \(project.name): "
-        + "\(TimeOptions.span(session, timeZone: zone)) (session \(shownID(session.id)))")
+      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(project.name): "
+        + "\(TimeOptions.span(session, timeZone: zone, exact: true)) (session \(shownID(session.id)))")
   }
 }
 
@@ -387,8 +388,9 @@ struct TimeEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `stash edit` does.
     context.message(
       changed
-        ? "session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone)) "
-          + "(\(Formatting.duration(session.seconds(now: now))))"
+        ? "session \(shownID(session.id)) on \(name): "
+          + "\(TimeOptions.span(session, timeZone: context.timeZone, exact: true)) "
+          + "(\(Formatting.duration(session.seconds(now: now), exact: true)))"
         : "session \(shownID(session.id)) on \(name) already had those values; nothing changed")
   }
 }

@@ -249,11 +249,16 @@ enum TimeOptions {
   }
 
   /// A session's times for people: `2026-03-29 14:30 – 16:00` (the end's day shown only
-  /// when it differs), or `since 2026-03-29 14:30` while running.
-  static func span(_ session: TimeSession, timeZone: any UTCOffsetProvider) -> String {
-    let start = LocalCalendar.text(session.start, in: timeZone)
+  /// when it differs), or `since 2026-03-29 14:30` while running; when `exact`, with the
+  /// seconds of an instant that has them (`10:00 – 10:01:30`, `Formatting.exactLocalTime`).
+  static func span(_ session: TimeSession, timeZone: any UTCOffsetProvider, exact: Bool = false) -> String {
+    func text(_ instant: Date) -> String {
+      exact
+        ? Formatting.exactLocalTime(instant, timeZone: timeZone) : LocalCalendar.text(instant, in: timeZone)
+    }
+    let start = text(session.start)
     guard let end = session.end else { return "\(start) – now (running)" }
-    let endText = LocalCalendar.text(end, in: timeZone)
+    let endText = text(end)
     if endText.prefix(10) == start.prefix(10) { return "\(start) – \(endText.dropFirst(11))" }
     return "\(start) – \(endText)"
   }

@@ -34,15 +34,30 @@ enum Formatting {
     DisplayText.remaining(estimate)
   }
 
-  /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`)
-  /// (`DisplayText.duration`).
-  static func duration(_ seconds: Int64) -> String {
-    DisplayText.duration(seconds)
+  /// `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`), or, when
+  /// `exact`, whenever they are not whole minutes (`1m 30s`) (`DisplayText.duration`).
+  static func duration(_ seconds: Int64, exact: Bool = false) -> String {
+    DisplayText.duration(seconds, exact: exact)
   }
 
   /// An instant in the local time zone: `2026-03-29 14:30` (`LocalCalendar.text`).
   static func localTime(_ instant: Date, timeZone: any UTCOffsetProvider = SystemTimeZone()) -> String {
     LocalCalendar.text(instant, in: timeZone)
+  }
+
+  /// `localTime` with the seconds when they are not 0 (`2026-06-01 10:45:20`): a recorded
+  /// instant the log shows without them (a timer stopped at 10:45:20 is shown 10:45), where
+  /// they matter.
+  static func exactLocalTime(_ instant: Date, timeZone: any UTCOffsetProvider) -> String {
+    let text = LocalCalendar.text(instant, in: timeZone)
+    let local =
+      Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
+    let second = ((local % 60) + 60) % 60
+    guard second != 0 else { return text }
+    var parts = text.split(separator: " ", maxSplits: 2).map(String.init)
+    guard parts.count >= 2 else { return text }
+    parts[1] += second < 10 ? ":0\(second)" : ":\(second)"
+    return parts.joined(separator: " ")
   }
 
   /// An attachment's file name as messages and `show` print it: a line break, tab or other

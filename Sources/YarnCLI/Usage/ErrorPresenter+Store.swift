@@ -131,23 +131,13 @@ extension ErrorPresenter {
     func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
     // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
     // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
-    func exact(_ instant: Date) -> String {
-      let text = local(instant)
-      let local =
-        Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
-      let second = ((local % 60) + 60) % 60
-      guard second != 0 else { return text }
-      var parts = text.split(separator: " ", maxSplits: 2).map(String.init)
-      guard parts.count >= 2 else { return text }
-      parts[1] += second < 10 ? ":0\(second)" : ":\(second)"
-      return parts.joined(separator: " ")
-    }
+    func exact(_ instant: Date) -> String { Formatting.exactLocalTime(instant, timeZone: timeZone) }
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
         message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
         hint: verb == "start"
-          ? "stop it with '\(yarn("time stop"))', or start with --switch to stop it and start this one"
+          ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
         code: .dataError)
     case .notRunning:

@@ -5,15 +5,22 @@ import YarnModel
 /// same thing for the same value.
 public enum DisplayText {
   /// A duration: `1h 30m`, `45m`, `2h`, `0m`; seconds are shown only under a minute (`40s`).
-  /// Minutes are rounded down.
+  /// Minutes are rounded down, unless `exact`: then the seconds of a duration that is not
+  /// whole minutes are shown too (`1m 30s`, `2h 0m 5s`), as the confirmation of a session
+  /// recorded shows what was stored.
   ///
-  /// - Parameter seconds: whole seconds; zero or less is `0m`.
-  public static func duration(_ seconds: Int64) -> String {
+  /// - Parameters:
+  ///   - seconds: whole seconds; zero or less is `0m`.
+  ///   - exact: show the seconds that are not whole minutes.
+  public static func duration(_ seconds: Int64, exact: Bool = false) -> String {
     if seconds <= 0 { return "0m" }
     if seconds < 60 { return "\(seconds)s" }
     let minutes = seconds / 60
     let hours = minutes / 60
     let rest = minutes % 60
+    if exact, seconds % 60 != 0 {
+      return (hours == 0 ? "" : "\(hours)h ") + "\(rest)m \(seconds % 60)s"
+    }
     if hours == 0 { return "\(rest)m" }
     return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
   }

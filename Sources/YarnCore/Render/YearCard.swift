@@ -143,7 +143,7 @@ public enum YearCard {
     let tiles: [(String, String)] = [
       ("\(count)", count == 1 ? "project finished" : "projects finished"),
       (DisplayText.duration(summary.finishedSeconds), "on finished projects"),
-      (summary.averageSecondsPerFinished.map(DisplayText.duration) ?? "-", "average per project"),
+      (summary.averageSecondsPerFinished.map { DisplayText.duration($0) } ?? "-", "average per project"),
       (DisplayText.grams(summary.totalGrams), "of yarn used"),
     ]
     for (index, tile) in tiles.enumerated() {

@@ -120,10 +120,11 @@ public struct PeriodSummary: Hashable, Sendable {
   /// The time of the finished projects together, in whole seconds.
   public var finishedSeconds: Int64 { finished.reduce(0) { $0 + $1.seconds } }
 
-  /// The average time per finished project (whole seconds, rounded down), or `nil` when none
-  /// was finished.
+  /// The average time per finished project, in whole seconds rounded to the nearest (a half
+  /// up: 5 s over 3 projects is 2 s, 3 s over 2 is 2 s), or `nil` when none was finished.
   public var averageSecondsPerFinished: Int64? {
-    finished.isEmpty ? nil : finishedSeconds / Int64(finished.count)
+    let count = Int64(finished.count)
+    return count == 0 ? nil : (finishedSeconds + count / 2) / count
   }
 
   /// The grams of yarn used, all categories (the unconverted usages are not in it): the

@@ -35,13 +35,15 @@ public final class TimeTracker {
   ///   - projectID: the `Project.id` to time.
   ///   - at: when work began (truncated to whole seconds); not after `now`.
   ///   - note: a note for the session, such as `sleeve cuffs`.
-  ///   - switching: when a session is running, stop it at `at` and start the new one at the
-  ///     same instant (no gap, no overlap) instead of refusing; a running session that
-  ///     started at `at` lasted no time and is not kept.
+  ///   - switching: when a session is running on another project, stop it at `at` and start
+  ///     the new one at the same instant (no gap, no overlap) instead of refusing; a running
+  ///     session that started at `at` lasted no time and is not kept. A session running on
+  ///     `projectID` itself is refused as without `switching`.
   ///   - now: the present instant.
   /// - Returns: the new running session (a new lower-case UUID as its ID).
   /// - Throws: `TimeError.inFuture` when `at` is after `now`; `TimeError.alreadyRunning`
-  ///   naming the running session's project and start when one runs and `switching` is false;
+  ///   naming the running session's project and start when one runs and `switching` is false
+  ///   or it runs on `projectID`;
   ///   `TimeError.endBeforeStart` when switching at an instant before the running session's
   ///   start; `TimeError.overlaps` when `at` is in the past and a recorded session ends after
   ///   it; `StoreError.notFound` when no project has `projectID`; the store's errors
@@ -62,7 +64,8 @@ public final class TimeTracker {
       }
       var switched: String?
       if let running = try store.runningSession() {
-        guard switching else {
+        // A switch to the project already timed would only split its session in two.
+        guard switching, running.projectID != projectID else {
           throw TimeError.alreadyRunning(running, projectName: try projectName(running.projectID))
         }
         try finish(running, at: start)
@@ -365,8 +368,8 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
     case edited = "the edited session"
   }
 
-  /// Thrown by `start` when a session is already running (and not switching): the running
-  /// session and its project's name.
+  /// Thrown by `start` when a session is already running (and not switching, or on the
+  /// project being started): the running session and its project's name.
   case alreadyRunning(TimeSession, projectName: String)
   /// Thrown by `stop` and `cancel` when no session is running.
   case notRunning

@@ -138,6 +138,23 @@ extension Rules {
     }
     return nil
   }
+
+  /// A project's tools as given (`project add --tool`): each once, as its needle sizes are
+  /// (`repeatedNeedleSize`). The index of the first tool given again and its violation:
+  /// `the tool “Red Lace” is given twice; a project lists each tool once`.
+  public static func repeatedTool(_ tools: [Tool], field: String = "tool") -> (
+    index: Int, violation: RuleViolation
+  )? {
+    var seen = Set<String>()
+    for (index, tool) in tools.enumerated() where !seen.insert(tool.id).inserted {
+      return (
+        index,
+        RuleViolation(
+          field: field, reason: "the tool “\(tool.name)” is given twice; a project lists each tool once")
+      )
+    }
+    return nil
+  }
 }
 
 extension Tool {

@@ -131,7 +131,8 @@ package enum TimeInput {
     return instant
   }
 
-  /// Reads a duration: `1h30m`, `2h`, `90m`, `45s`, `1h5m30s`, or `H:MM` (`1:30`).
+  /// Reads a duration: `1h30m`, `2h`, `90m`, `45s`, `1h5m30s`, or `H:MM` (`1:30`). Minutes or
+  /// seconds after a larger part are under 60 (`1h60m`, like `1:60`, is unreadable).
   ///
   /// - Returns: whole seconds, more than zero and at most `Rules.maximumSessionSeconds`.
   /// - Throws: `ParseError`.
@@ -201,6 +202,9 @@ package enum TimeInput {
       default: return nil
       }
       guard rank > lastRank, !number.isEmpty, number.count <= 9, let value = Int64(number) else { return nil }
+      // Minutes or seconds after a larger part are under 60, as in `H:MM`: `1h60m` is
+      // refused as `23:60` is; a first part may be any size (`90m`).
+      if lastRank > 0, value >= 60 { return nil }
       total += value * factor
       number = ""
       sawUnit = true
