@@ -779,13 +779,14 @@ extension StashImportTests {
     let before = try store.yarns()
     #expect(before.count == 12)
     // Without its unit column an amount carries its unit; a unit column alone is ignored.
-    // What usages left is to the 15 significant digits of the larger of the quantity and the
-    // total used (1 skein less 1/3: 0.666… to the 14 decimals of 1, 0.66666666666667 skeins).
+    // What usages left keeps its own 15 significant digits, no finer than those of half the
+    // larger of the quantity and the total used (1 skein less 1/3: 2/3 = 0.666…, to 15 digits
+    // of its own, 0.666666666666667 skeins; half 1 skein, 0.5, is below it).
     let nameAndRemaining = try StashCSV.export(from: store, columns: [.name, .remaining])
     #expect(
       String(decoding: nameAndRemaining, as: UTF8.self)
         == [
-          "Name,Remaining", "Cascade 220,2 skeins", "Lace,0.66666666666667 skeins", "Malabrigo Rios,100 g",
+          "Name,Remaining", "Cascade 220,2 skeins", "Lace,0.666666666666667 skeins", "Malabrigo Rios,100 g",
           "Mystery,", "Gram,366.666666666667 g", "Plain,1 skein", "Pinned,2 skeins", "Twin,1 skein",
           "Twin,0.5 oz", "Odd,0.3333333333333333 oz", "Over,0 skeins", "Partial,1 skein", "",
         ].joined(separator: "\r\n"))

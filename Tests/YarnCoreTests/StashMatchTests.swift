@@ -167,9 +167,9 @@ import Testing
     #expect(entry.members[0].estimate.remaining == Amount(1.01574803149606, .yard))
   }
 
-  /// A figure made by subtracting keeps the 15 significant digits of the largest figure that
-  /// went into it (QA): 7 yd less 6.1 m used, asked in m, is 7 × 0.9144 − 6.1 = 6.4008 − 6.1
-  /// = 0.3008 m exactly, to the 15 digits of 6.4008 m (was 0.300800000000001 m, 15 digits of
+  /// A figure made by subtracting keeps no finer than the 15 significant digits of half the
+  /// largest figure that went into it (QA): 7 yd less 6.1 m used, asked in m, is 7 × 0.9144 −
+  /// 6.1 = 6.4008 − 6.1 = 0.3008 m exactly, to the 15 digits of 3.2004 m (was 0.300800000000001 m, 15 digits of
   /// its own). Two such yarns of one lot are 0.6016 m, certain and in all (was
   /// 0.601600000000001 m).
   @Test func aDifferenceKeepsTheDigitsOfItsLargestTerm() {
@@ -187,6 +187,31 @@ import Testing
     #expect(two.isGroup)
     #expect(two.remaining == Amount(0.6016, .meter))
     #expect(two.certain == Amount(0.6016, .meter))
+  }
+
+  /// Where little cancels, a figure keeps 15 digits of its own (QA: one fewer, rounded at the
+  /// 15th digit of the largest figure, not of half of it). 1 m less 0.1 yd, asked in yd: 1 / 0.9144 − 0.1 =
+  /// 1.093613298337707786… − 0.1 = 0.993613298337707786… yd, 0.993613298337708 (was
+  /// 0.99361329833771, the 14 decimals of 1 m = 1.0936… yd). A lot of 1 yd less 0.1 m and
+  /// 0.2 m (1 − 125 / 381 yd, by hand: 0.3 / 0.9144 = 125 / 381 = 0.328083989501312336… yd)
+  /// and 0.2 yd: 1.2 − 0.328083989501312336… = 0.871916010498687664… yd, 0.871916010498688
+  /// (was 0.87191601049869, the 14 decimals of the figures added, 1.2 yd).
+  @Test func aDifferenceWhereLittleCancelsKeepsFifteenDigits() {
+    let meter = Yarn(id: "m", name: "Meter", quantity: Amount(1, .meter))
+    let used = [RemainingEstimate.CountedUsage(projectID: "p", amount: Amount(0.1, .yard))]
+    let one = StashMatch.entries(needing: Amount(0.9, .yard), among: [estimate(meter, used)])[0]
+    #expect(one.members[0].remaining == Amount(0.993613298337708, .yard))
+    #expect(one.remaining == Amount(0.993613298337708, .yard))
+    let a = Yarn(id: "a", name: "Lot", dyeLot: "3", quantity: Amount(1, .yard))
+    let b = Yarn(id: "b", name: "Lot", dyeLot: "3", quantity: Amount(0.2, .yard))
+    let usages = [
+      RemainingEstimate.CountedUsage(projectID: "p", amount: Amount(0.1, .meter)),
+      RemainingEstimate.CountedUsage(projectID: "q", amount: Amount(0.2, .meter)),
+    ]
+    let lot = StashMatch.entries(needing: Amount(0.8, .yard), among: [estimate(a, usages), estimate(b)])[0]
+    #expect(lot.isGroup)
+    #expect(lot.remaining == Amount(0.871916010498688, .yard))
+    #expect(lot.certain == Amount(0.871916010498688, .yard))
   }
 
   @Test func aGroupWithAnUnknownMemberIsDecidedByWhatIsCertain() {

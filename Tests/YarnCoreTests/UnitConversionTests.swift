@@ -84,22 +84,40 @@ import Testing
     #expect(UnitConversion.rounded(0) == 0)
   }
 
-  /// A difference to the 15 significant digits of the largest figure that went into it
-  /// (`toPrecisionOf`), by hand: 7 yd less 6.1 m, in m, is 7 × 0.9144 − 6.1 = 0.3008 exactly;
-  /// binary arithmetic gives 0.3008000000000006, whose noise is below the 15 digits of
-  /// 6.4008 m (7 yd) but not of 0.3008. A magnitude below the value's changes nothing.
+  /// A difference no finer than the 15 significant digits of half the largest figure that went
+  /// into it (`toPrecisionOf`), by hand: 7 yd less 6.1 m, in m, is 7 × 0.9144 − 6.1 = 0.3008
+  /// exactly; binary arithmetic gives 0.3008000000000006, whose noise is below the 15 digits
+  /// of 3.2004 m (half 7 yd, 6.4008 m) but not of 0.3008. A magnitude below the value's
+  /// changes nothing.
   @Test func aDifferenceIsRoundedToTheDigitsOfItsLargestTerm() {
     #expect(UnitConversion.rounded(0.3008000000000006) == 0.300800000000001)
     #expect(UnitConversion.rounded(0.3008000000000006, toPrecisionOf: 6.4008) == 0.3008)
     // 1 m less 1.1 yd: 1 − 1.00584 = −0.00584 (binary −0.005840000000000067).
     #expect(UnitConversion.rounded(-0.005840000000000067, toPrecisionOf: 1.00584) == -0.00584)
-    // 2/3 = 0.666…: to 15 digits of 1000 (11 decimals), 0.66666666667; of 0.001 (smaller),
-    // its own 15.
-    #expect(UnitConversion.rounded(2.0 / 3.0, toPrecisionOf: 1000) == 0.66666666667)
+    // 2/3 = 0.666…: to 15 digits of half 1000, 500 (12 decimals), 0.666666666667; of 0.001
+    // (smaller), its own 15.
+    #expect(UnitConversion.rounded(2.0 / 3.0, toPrecisionOf: 1000) == 0.666666666667)
     #expect(UnitConversion.rounded(2.0 / 3.0, toPrecisionOf: 0.001) == 0.666666666666667)
     // Noise under the 15th digit of 3 is nothing, though 4e-16 alone is under 1e-8.
     #expect(UnitConversion.rounded(4e-16, toPrecisionOf: 3) == 0)
     #expect(UnitConversion.rounded(4e-16) == 4e-16)
+  }
+
+  /// Where little cancels, a difference keeps 15 significant digits of its own: it is rounded
+  /// at the 15th digit of half its largest term only when that is coarser (QA: 1 yd less
+  /// 0.1 m and 0.2 m showed 0.67191601049869 yd, 14 digits). By hand, 0.3 / 0.9144 =
+  /// 3000 / 9144 = 125 / 381 = 0.328083989501312335958… yd, so 1 yd less it is 256 / 381 =
+  /// 0.671916010498687664041… yd: 15 digits 0.671916010498688 (binary 0.6719160104986877;
+  /// half of 1 yd, 0.5, is below it). 1.1 yd less it is 0.771916010498687664… yd:
+  /// 0.771916010498688.
+  @Test func aDifferenceKeepsItsOwnDigitsWhereLittleCancels() {
+    #expect(UnitConversion.rounded(1 - 0.1 / 0.9144 - 0.2 / 0.9144, toPrecisionOf: 1) == 0.671916010498688)
+    #expect(
+      UnitConversion.rounded(1.1 - 0.1 / 0.9144 - 0.2 / 0.9144, toPrecisionOf: 1.1) == 0.771916010498688)
+    // 98 g less 88.1 g is 9.9 g exactly; binary 9.900000000000006, whose noise (88.1's, at
+    // the 16th digit of 98) is at the 15th digit of 9.9 (9.90000000000001) but below that of
+    // half 98, 49: 9.9.
+    #expect(UnitConversion.rounded(98 - 88.1, toPrecisionOf: 98) == 9.9)
   }
 
   @Test func metricPutUp() throws {
@@ -215,8 +233,8 @@ import Testing
   }
 
   /// 4 yd less 1 m and 2 m: 4 − 3 / 0.9144 = 4 − 3.28083989501312335958… =
-  /// 0.71916010498687664041… yd, to the 15 significant digits of 4 yd (14 decimals)
-  /// 0.71916010498688. Less each usage rounded first (1.09361329833771 and
+  /// 0.71916010498687664041… yd, to the 15 significant digits of half 4 yd, 2 yd (14
+  /// decimals), 0.71916010498688. Less each usage rounded first (1.09361329833771 and
   /// 2.18722659667542 yd) it would be 0.71916010498687; to 15 digits of its own,
   /// 0.719160104986877.
   @Test func usagesAreSubtractedUnroundedAndTheFigureRoundedOnce() throws {
@@ -230,10 +248,11 @@ import Testing
     #expect(estimate.remaining == Amount(0.71916010498688, .yard))
   }
 
-  /// A difference keeps the 15 significant digits of the larger of the quantity and the
-  /// total used, not 15 of its own: below them is the noise of the terms (QA: 7 yd less
-  /// 6.1 m). By hand, 7 yd less 6.1 m is 7 − 6.1 / 0.9144 = 0.3008 / 0.9144 = 376 / 1143 =
-  /// 0.32895888013998250218… yd, to the 15 digits of 7 yd (14 decimals) 0.32895888013998
+  /// A difference keeps the 15 significant digits of half the larger of the quantity and the
+  /// total used where they are coarser than its own 15: below them is the noise of the terms
+  /// (QA: 7 yd less 6.1 m). By hand, 7 yd less 6.1 m is 7 − 6.1 / 0.9144 = 0.3008 / 0.9144 =
+  /// 376 / 1143 = 0.32895888013998250218… yd, to the 15 digits of half 7 yd, 3.5 yd (14
+  /// decimals), 0.32895888013998
   /// (to 15 of its own, 0.328958880139983, its 15th digit a near-half the noise decides).
   @Test func aDifferenceKeepsTheDigitsOfItsLargestTerm() throws {
     let yards = RemainingEstimate(
@@ -251,6 +270,24 @@ import Testing
       yarn: yarn(quantity: Amount(1, .meter)), usages: [.init(projectID: "a", amount: Amount(1.1, .yard))])
     #expect(overdrawn.source == .overdrawn)
     #expect(overdrawn.deficit == 0.00584)
+  }
+
+  /// 1 yd less 0.1 m and 0.2 m: 1 − 0.3 / 0.9144 = 256 / 381 = 0.671916010498687664… yd,
+  /// 15 digits of its own (by hand, as in `aDifferenceKeepsItsOwnDigitsWhereLittleCancels`),
+  /// 0.671916010498688; QA saw 0.67191601049869, rounded at the 15th digit of 1 yd.
+  @Test func aDifferenceWhereLittleCancelsKeepsFifteenDigits() throws {
+    let estimate = RemainingEstimate(
+      yarn: yarn(quantity: Amount(1, .yard)),
+      usages: [
+        .init(projectID: "a", amount: Amount(0.1, .meter)),
+        .init(projectID: "b", amount: Amount(0.2, .meter)),
+      ])
+    #expect(estimate.source == .estimate)
+    #expect(estimate.remaining == Amount(0.671916010498688, .yard))
+    // 98 g less 88.1 g: 9.9 g, not the 9.90000000000001 of 15 digits of its own.
+    let grams = RemainingEstimate(
+      yarn: yarn(quantity: Amount(98, .gram)), usages: [.init(projectID: "a", amount: Amount(88.1, .gram))])
+    #expect(grams.remaining == Amount(9.9, .gram))
   }
 
   @Test func incompleteListsWhatIsMissing() throws {

@@ -113,17 +113,21 @@ public enum UnitConversion {
   public static let significantDigits = 15
 
   /// `value`, computed by arithmetic on amounts, as the double nearest to it rounded to
-  /// `significantDigits` significant digits of the larger of `value` and `magnitude`, so that
-  /// JSON and CSV carry `0.3`, not `0.30000000000000004`. Values that are not finite, and
-  /// values when that larger one is below 1e-8 or from 1e21 on, are returned as they are (the
-  /// powers of ten needed are not exact there). Only computed figures go through it: what a
-  /// person entered is kept as entered.
+  /// `significantDigits` significant digits of the larger of `value` and half `magnitude`, so
+  /// that JSON and CSV carry `0.3`, not `0.30000000000000004`. Values that are not finite,
+  /// and values when that larger one is below 1e-8 or from 1e21 on, are returned as they are
+  /// (the powers of ten needed are not exact there). Only computed figures go through it:
+  /// what a person entered is kept as entered.
   ///
-  /// A figure made by subtracting is rounded at the 15th digit of the largest figure that went
-  /// into it, not at its own: 15 digits are what each term keeps, and when nearly equal terms
-  /// cancel, their noise, below their 15th digit, stays where it is while the result gets
-  /// smaller. 7 yd less 6.1 m is 0.300800000000001 m to 15 digits of its own, but 0.3008 m
-  /// (exactly 7 × 0.9144 − 6.1) to the 15 of 7 yd, 6.4008 m.
+  /// A figure made by subtracting keeps 15 digits of its own, but none finer than the 15th of
+  /// half the largest figure that went into it: each term is off in binary by up to 2⁻⁵³
+  /// (1.1 × 10⁻¹⁶) of itself, and when nearly equal terms cancel, that noise stays where it
+  /// is while the result gets smaller. The 15th digit of half the largest term is a step of
+  /// at least 5 × 10⁻¹⁶ of it, so noise of two such errors rounds away. 7 yd less 6.1 m is
+  /// 0.300800000000001 m to 15 digits of its own, but 0.3008 m (exactly 7 × 0.9144 − 6.1) to
+  /// the 15 of half 7 yd, 3.2004 m; where little cancels, the result's own 15 digits are
+  /// finer and are kept: 1 yd less 0.1 m and 0.2 m is 0.671916010498688 yd (half 1 yd is
+  /// 0.5 yd).
   ///
   /// - Parameters:
   ///   - value: the computed figure.
@@ -132,9 +136,9 @@ public enum UnitConversion {
   ///     0, the default, for a conversion or a sum of figures that are not negative, whose
   ///     result is the largest.
   /// - Returns: `value` rounded to `significantDigits` digits of the larger of `value` and
-  ///   `magnitude`.
+  ///   half `magnitude`.
   public static func rounded(_ value: Double, toPrecisionOf magnitude: Double = 0) -> Double {
-    let reference = max(abs(value), abs(magnitude))
+    let reference = max(abs(value), abs(magnitude) / 2)
     guard value.isFinite, reference >= 1e-8, reference < 1e21 else { return value }
     // The decimal exponent of the first significant digit, -8 to 20. 10^k is exact for
     // k ≤ 22 and an integer below 10^15 is exact (|value| ≤ `reference`), so the last

@@ -32,9 +32,9 @@ public struct RemainingEstimate: Hashable, Sendable {
 
   /// The amount left, in the unit of the yarn's quantity (or of its override); `nil` when
   /// `source` is `unknown`. Never negative. An estimate is the quantity less the usages'
-  /// unrounded conversions, rounded once to the 15 significant digits of the larger of the
-  /// quantity and the total used (`UnitConversion.rounded(_:toPrecisionOf:)`), not to the
-  /// 2 decimals people see.
+  /// unrounded conversions, rounded once to 15 significant digits, no finer than those of half
+  /// the larger of the quantity and the total used
+  /// (`UnitConversion.rounded(_:toPrecisionOf:)`), not to the 2 decimals people see.
   public let remaining: Amount?
   /// `remaining`'s value before it was rounded: the quantity less the usages' unrounded
   /// conversions, what a conversion of the figure to another unit converts so that the
@@ -42,8 +42,8 @@ public struct RemainingEstimate: Hashable, Sendable {
   /// was subtracted, for an override and when nothing is left (0).
   let unroundedRemaining: Double?
   /// The largest figure that went into `remaining`, in its unit: the larger of the quantity
-  /// and the total used, whose 15 significant digits `remaining` is rounded to (what a
-  /// conversion of the figure rounds to, converted too); `remaining.value` itself when
+  /// and the total used, whose half's 15 significant digits `remaining` is rounded to at the
+  /// finest (what a conversion of the figure rounds to, converted too); `remaining.value` itself when
   /// nothing was subtracted, for an override and when nothing is left (0).
   let magnitude: Double?
   /// Where `remaining` comes from.
@@ -99,11 +99,12 @@ public struct RemainingEstimate: Hashable, Sendable {
     // A deficit smaller than rounding noise of the conversions, a billionth of the quantity
     // (docs/UNITS.md), is not a deficit. Relative, not at least 1e-9: a quantity of
     // 0.000000001 g is all left when nothing is used.
-    // What the usages left, unrounded, rounded once to the 15 significant digits of the larger
-    // of the quantity and the total used, as a difference (`UnitConversion.rounded`): 10 yd
-    // less 3.3 yd is 6.7 yd, not 6.699999999999999; 4 yd less 1 m and 2 m is
-    // 0.71916010498688 yd (less each usage rounded, …687); 7 yd less 6.1 m, 0.3008 m, is
-    // 0.32895888013998 yd, as 7 yd keeps no more digits. Nothing subtracted leaves the
+    // What the usages left, unrounded, rounded once to 15 significant digits, no finer than
+    // those of half the larger of the quantity and the total used, as a difference
+    // (`UnitConversion.rounded`): 10 yd less 3.3 yd is 6.7 yd, not 6.699999999999999; 4 yd
+    // less 1 m and 2 m is 0.71916010498688 yd (less each usage rounded, …687); 7 yd less
+    // 6.1 m, 0.3008 m, is 0.32895888013998 yd, as 7 yd keeps no more digits; 1 yd less 0.1 m
+    // and 0.2 m keeps its own 15, 0.671916010498688 yd. Nothing subtracted leaves the
     // quantity as given.
     var left = quantity.value - used
     let unrounded = left

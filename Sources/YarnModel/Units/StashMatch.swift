@@ -6,13 +6,14 @@
 ///   through the yarn's put-up (`UnitConversion.convert`): 3 skeins of 220 yd are 660 yd;
 ///   400 g of a yarn of 200 yd / 100 g skeins is 800 yd. The figure converted is the
 ///   estimate before it was rounded (`RemainingEstimate.unroundedRemaining`), and the result
-///   is rounded once, as a difference: to the 15 significant digits of the largest figure
-///   that went into the estimate, converted (`UnitConversion.rounded(_:toPrecisionOf:)`).
+///   is rounded once, as a difference: to 15 significant digits, no finer than those of half
+///   the largest figure that went into the estimate, converted
+///   (`UnitConversion.rounded(_:toPrecisionOf:)`).
 /// - Yarns with the same name, colorway and dye lot (compared by `Lookup.key`: case and the
 ///   spaces around them aside; the dye lot must be known, two unknown lots are not the same
 ///   lot) count together, as one entry: their figures are added unrounded and the sum
-///   rounded once, to the 15 significant digits of the larger of the sum and the members'
-///   largest figures added.
+///   rounded once, to 15 significant digits, no finer than those of half the members' largest
+///   figures added.
 /// - An entry has enough (`true`) when the part of its figure that is certain covers the
 ///   need; not enough (`false`) when even the largest figure it may have does not; otherwise
 ///   the answer is unknown (`nil`) and `missing` names the facts that would decide it.
@@ -79,7 +80,7 @@ public enum StashMatch {
     /// `true`: enough for certain; `false`: not enough for certain; `nil`: unknown.
     public let enough: Bool?
     /// The members' figures added, in the unit asked for, unrounded, the sum rounded once to
-    /// 15 significant digits of the larger of itself and the members' largest figures added
+    /// 15 significant digits, no finer than those of half the members' largest figures added
     /// (`UnitConversion.rounded(_:toPrecisionOf:)`); `nil` when a member has none. An upper
     /// bound when some member's estimate is incomplete.
     public let remaining: Amount?
@@ -153,8 +154,8 @@ public enum StashMatch {
       let largest = estimate.magnitude
     {
       do {
-        // The estimate before it was rounded, converted and rounded once, to the digits of
-        // the largest figure that went into it: 2 yd less 0.9 m is 0.9288 m, not
+        // The estimate before it was rounded, converted and rounded once, no finer than the
+        // digits of half the largest figure that went into it: 2 yd less 0.9 m is 0.9288 m, not
         // 0.928799999999997 m (1.01574803149606 yd, rounded, converted), and 7 yd less 6.1 m
         // is 0.3008 m, not 0.300800000000001 m (to 15 digits of its own).
         let value = try UnitConversion.unroundedValue(
@@ -213,8 +214,8 @@ public enum StashMatch {
     }
     // Sums of the unrounded figures, rounded once, as every computed figure: the members'
     // rounded figures added could differ in the 15th digit (0.1 m and 0.2 m in yd were
-    // 0.328083989501313, not 0.328083989501312). Each to the digits of the largest figures
-    // that went into it: two yarns of 7 yd less 6.1 m are 0.6016 m, not 0.601600000000001.
+    // 0.328083989501313, not 0.328083989501312). Each no finer than the digits of half the
+    // largest figures that went into it: two yarns of 7 yd less 6.1 m are 0.6016 m, not 0.601600000000001.
     return Entry(
       members: members, enough: enough,
       remaining: largest.map { Amount(UnitConversion.rounded($0, toPrecisionOf: magnitude), needed.unit) },
