@@ -72,7 +72,8 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
       } else {
         self.init(
           path: path(context),
-          reason: Self.invalidValue(context.debugDescription) ?? context.debugDescription.lowercasedFirst)
+          reason: Self.invalidValue(context.debugDescription, written: written(path(context)))
+            ?? context.debugDescription.lowercasedFirst)
       }
     @unknown default:
       self.init(path: prefix, reason: "the value does not fit its field")
@@ -186,15 +187,15 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
   }()
 
   /// `9 is not a yarn weight (0–7)`, `"knit" is not a craft (…)`, `9 is not a valid value`
-  /// for Foundation's `Cannot initialize TYPE from invalid RAW value VALUE`; `nil` for any
-  /// other description.
-  static func invalidValue(_ debugDescription: String) -> String? {
+  /// for Foundation's `Cannot initialize TYPE from invalid RAW value VALUE`, a number as
+  /// `written` gives it (`1e2 is not a yarn weight`); `nil` for any other description.
+  static func invalidValue(_ debugDescription: String, written: String? = nil) -> String? {
     let words = debugDescription.split(separator: " ", maxSplits: 6, omittingEmptySubsequences: false)
     guard words.count == 7, words[0] == "Cannot", words[1] == "initialize", words[3] == "from",
       words[4] == "invalid", words[6].hasPrefix("value ")
     else { return nil }
     let raw = words[6].dropFirst("value ".count)
-    let value = words[5] == "String" ? shown(.string(String(raw))) : String(raw)
+    let value = words[5] == "String" ? shown(.string(String(raw))) : written.map(cut) ?? String(raw)
     return "\(value) is not \(choices[String(words[2])] ?? "a valid value")"
   }
 }
@@ -297,11 +298,12 @@ extension JSONSyntaxLocator {
 
 /// Finds where bytes stop being JSON (RFC 8259, and the comma before a closing bracket or
 /// brace that `JSONDecoder` allows), fed in pieces of any size: the line and column of the
-/// first byte that cannot continue a JSON text, or of its end when it ends too early. A
-/// backup's reader runs it for messages only, on a text a decoder refused
-/// (`DecodingProblem.syntaxError`): it judges the grammar, not what a decoder checks beyond
-/// it (a lone surrogate in a `\u` escape, bytes that are not UTF-8, a number too large): for
-/// those `place` stays `nil`.
+/// first byte that cannot continue a JSON text, or of its end when it ends too early, and of
+/// the first byte that is not UTF-8 (RFC 8259 §8.1; RFC 3629: a byte no UTF-8 character
+/// begins with, or one whose character the next bytes do not complete). A backup's reader
+/// runs it for messages only, on a text a decoder refused (`DecodingProblem.syntaxError`): it
+/// judges the grammar and the encoding, not what a decoder checks beyond them (a lone
+/// surrogate in a `\u` escape, a number too large): for those `place` stays `nil`.
 ///
 /// `strict` (WEFT import, run on every file before it is decoded): RFC 8259 as every reader
 /// reads it. The comma before a closing bracket or brace is refused, and so are a number too
@@ -309,7 +311,6 @@ extension JSONSyntaxLocator {
 /// (`"\ud800"`), each at its first character; it follows the JSON path, lists the keys an
 /// object gives twice (`duplicateKeys`, its keys unescaped) and keeps the text of each number
 /// not written in plain whole digits (`numberTexts`), for messages to show it as written.
-/// Bytes that are not UTF-8 are still left to the decoder.
 ///
 /// Lines are counted at each line feed; columns in characters (bytes that do not continue a
 /// UTF-8 sequence), from 1. Nothing recurses: the nesting is a stack of bytes, cut at 512
@@ -321,6 +322,13 @@ struct JSONSyntaxLocator {
     var column: Int
     /// `unexpected ','`, `the text ends before the JSON does`, …
     var what: String
+    /// What would fix it, for a hint that ends with what to do next (`… and import again`):
+    /// `fix the JSON where it is named (a missing or extra comma, quote or bracket)` for a
+    /// fault of the grammar, the fault's own for the others (`save the file as UTF-8`).
+    var fix = Place.grammarFix
+
+    /// The fix of a fault of the grammar.
+    static let grammarFix = "fix the JSON where it is named (a missing or extra comma, quote or bracket)"
   }
 
   /// A key an object gives twice (or more): the object's JSON path (`items[0]`) and the key.
@@ -367,6 +375,11 @@ struct JSONSyntaxLocator {
   private var escaped: UInt32 = 0
   /// `strict`: a high surrogate escape that its low one must follow, and where it is.
   private var highSurrogate: (value: UInt32, line: Int, column: Int)?
+  /// The continuation bytes the UTF-8 character being read still needs, the range the next
+  /// one must be in, and where the character's first byte is and what it is.
+  private var utf8Left = 0
+  private var utf8Next: ClosedRange<UInt8> = 0x80...0xBF
+  private var utf8Lead = (line: 0, column: 0, byte: UInt8(0))
 
   /// An open array or object, when `strict`.
   private struct Level {
@@ -433,9 +446,10 @@ struct JSONSyntaxLocator {
       if byte == 0x0A {
         line += 1
         column = 0
-      } else if byte & 0xC0 != 0x80 {
+      } else if byte & 0xC0 != 0x80 || utf8Left == 0 {
         column += 1
       }
+      guard isUTF8(byte) else { return }
       // A UTF-8 byte order mark at the start.
       if bomMatched < 3 {
         if line == 1, column <= 1, byte == [0xEF, 0xBB, 0xBF][bomMatched] {
@@ -449,9 +463,10 @@ struct JSONSyntaxLocator {
     }
   }
 
-  /// Ends the text: a text that ends inside a value is not JSON.
+  /// Ends the text: a text that ends inside a value (or a UTF-8 character) is not JSON.
   mutating func finish() {
     guard place == nil else { return }
+    if utf8Left > 0 { return notUTF8() }
     switch state {
     case .afterValue where stack.isEmpty: return
     case .number(let number) where number.isComplete && stack.isEmpty:
@@ -460,6 +475,45 @@ struct JSONSyntaxLocator {
     default:
       place = Place(line: line, column: column + 1, what: "the text ends before the JSON does")
     }
+  }
+
+  /// Reads `byte` as the next byte of UTF-8 text (RFC 3629: no overlong form, no surrogate,
+  /// nothing over U+10FFFF); `false`, with `place` at the first byte of its character, when
+  /// the text is not UTF-8 there.
+  private mutating func isUTF8(_ byte: UInt8) -> Bool {
+    if utf8Left > 0 {
+      guard utf8Next.contains(byte) else {
+        notUTF8()
+        return false
+      }
+      utf8Left -= 1
+      utf8Next = 0x80...0xBF
+      return true
+    }
+    guard byte >= 0x80 else { return true }
+    utf8Lead = (line, column, byte)
+    switch byte {
+    case 0xC2...0xDF: (utf8Left, utf8Next) = (1, 0x80...0xBF)
+    case 0xE0: (utf8Left, utf8Next) = (2, 0xA0...0xBF)
+    case 0xED: (utf8Left, utf8Next) = (2, 0x80...0x9F)
+    case 0xE1...0xEF: (utf8Left, utf8Next) = (2, 0x80...0xBF)
+    case 0xF0: (utf8Left, utf8Next) = (3, 0x90...0xBF)
+    case 0xF1...0xF3: (utf8Left, utf8Next) = (3, 0x80...0xBF)
+    case 0xF4: (utf8Left, utf8Next) = (3, 0x80...0x8F)
+    default:
+      notUTF8()
+      return false
+    }
+    return true
+  }
+
+  /// The character begun at `utf8Lead` is not UTF-8.
+  private mutating func notUTF8() {
+    let byte = utf8Lead.byte
+    place = Place(
+      line: utf8Lead.line, column: utf8Lead.column,
+      what: "byte 0x\(String(byte, radix: 16, uppercase: true)) is not UTF-8",
+      fix: "save the file as UTF-8, the encoding of JSON (RFC 8259 §8.1)")
   }
 
   private mutating func fail(_ byte: UInt8, _ context: String = "") {
@@ -652,7 +706,8 @@ struct JSONSyntaxLocator {
     let hex = String(high.value, radix: 16)
     place = Place(
       line: high.line, column: high.column,
-      what: "a lone surrogate escape '\\u\(hex)' (half of a UTF-16 pair, not a character)")
+      what: "a lone surrogate escape '\\u\(hex)' (half of a UTF-16 pair, not a character)",
+      fix: "write the character itself where it is named, or both halves of its UTF-16 pair (\\ud83e\\uddf6)")
   }
 
   /// `strict`: a number read; one too large to read is refused, one not in plain whole
@@ -664,7 +719,8 @@ struct JSONSyntaxLocator {
     guard Double(text)?.isFinite == true else {
       place = Place(
         line: start.line, column: start.column,
-        what: "the number \(DecodingProblem.cut(text)) is too large to read")
+        what: "the number \(DecodingProblem.cut(text)) is too large to read",
+        fix: "write a number a double holds where it is named (at most 1.7976931348623157e308 in size)")
       return
     }
     if Int64(text).map(String.init) != text { numberTexts[valuePathKey] = text }

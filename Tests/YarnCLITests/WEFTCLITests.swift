@@ -104,6 +104,43 @@ import Testing
     #expect(none.status == 64)
   }
 
+  /// A file that is not JSON for a fault other than a missing or extra comma, quote or bracket
+  /// gets the hint of its fault (QA: `1e400`, `"\ud800"` and a Latin-1 `é` each got "a
+  /// missing or extra comma, quote or bracket"); files of different faults, one that fits all.
+  @Test func aFileThatIsNotJSONGetsTheHintOfItsFault() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let start = #"{"weft_version": "1.0", "type": "material", "items": [], "x": "#
+    let big = try yarn.file("big.weft", Data((start + "1e400}").utf8))
+    let lone = try yarn.file("lone.weft", Data((start + #""\ud800"}"#).utf8))
+    let latin = try yarn.file("latin.weft", Data((start + #""Caf"#).utf8) + [0xE9] + Data(#""}"#.utf8))
+    for (file, problem, hint) in [
+      (
+        big, "not JSON at line 1, column 63: the number 1e400 is too large to read",
+        "write a number a double holds where it is named (at most 1.7976931348623157e308 in size)"
+      ),
+      (
+        lone,
+        #"not JSON at line 1, column 64: a lone surrogate escape '\ud800' (half of a UTF-16 pair, not a character)"#,
+        #"write the character itself where it is named, or both halves of its UTF-16 pair (\ud83e\uddf6)"#
+      ),
+      (
+        latin, "not JSON at line 1, column 67: byte 0xE9 is not UTF-8",
+        "save the file as UTF-8, the encoding of JSON (RFC 8259 §8.1)"
+      ),
+    ] {
+      let result = try yarn.run(["weft", "import", file.path])
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == "error: 1 problem; nothing was imported:\n  \(file.path): \(problem)\nhint: \(hint) and import again\n"
+      )
+    }
+    let both = try yarn.run(["weft", "import", big.path, latin.path])
+    #expect(both.status == 65)
+    #expect(both.stderr.hasSuffix("\nhint: fix the JSON where it is named and import again\n"))
+  }
+
   /// Every problem of an item, each at its path with the value found: a currency of the
   /// wrong type does not hide the amount beside it, nor a tag of the wrong type the bad tag
   /// beside it (QA: one problem each, `expected a string` without the value, exit 65).

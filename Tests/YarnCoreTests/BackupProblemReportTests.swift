@@ -282,6 +282,9 @@ import Testing
 
   @Test(arguments: [
     (#","weight":9"#, "at yarns[0].weight: 9 is not a yarn weight (0–7)"),
+    // A number as written (docs/FORMAT.md; QA: `1e2` was said as 100).
+    (#","weight":1e2"#, "at yarns[0].weight: 1e2 is not a yarn weight (0–7)"),
+    (#","brand":1E2"#, "at yarns[0].brand: expected a string, found 1E2"),
     // The value found, as the file gives it (WEFT import says the same: DecodingProblem).
     (#","weight":"4""#, #"at yarns[0].weight: expected a whole number, found "4""#),
     // Foundation calls this "not valid JSON", without a path: the number is found.

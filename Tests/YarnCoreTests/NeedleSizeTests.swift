@@ -56,7 +56,8 @@ import Testing
   /// A size in a field of a table's names (a WEFT `us_size`, `hook_size`): the table's name
   /// alone (a US size without `US`; the hook table's `7`, 4.5 mm), else what `--size` reads,
   /// the one reading (QA: `us_size` `5mm` beside 5 mm was "not a US needle size"); anything
-  /// else refused in the table's words. CYC: US 8 = H-8 = 5 mm = UK 6, US 10½ = K-10½ = 6.5 mm,
+  /// else refused in the table's words, but a size in mm out of range, in `--size`'s (QA:
+  /// `us_size` `"0.001mm"` was "not a US needle size"). CYC: US 8 = H-8 = 5 mm = UK 6, US 10½ = K-10½ = 6.5 mm,
   /// steel 7 = 1.5 mm.
   @Test func readsASizeInAFieldOfATablesNames() throws {
     for (table, input, expected) in [
@@ -70,19 +71,29 @@ import Testing
     ] {
       #expect(try NeedleSize(parsing: input, namedIn: table).millimetres == expected, "\(table) \(input)")
     }
-    for input in ["99", "US 99", "abc", "steel 14", "0mm", "0.001mm"] {
+    for input in ["99", "US 99", "abc", "steel 14"] {
       #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.us))) {
         try NeedleSize(parsing: input, namedIn: .us)
       }
     }
     // A number alone is a hook's name only when the hook table has it (`8` is no hook's).
-    for input in ["8", "Z", "abc", "US 99", "0.001mm"] {
+    for input in ["8", "Z", "abc", "US 99"] {
       #expect(throws: NeedleSizeParseError(input: input, problem: .unknownName(.hook))) {
         try NeedleSize(parsing: input, namedIn: .hook)
       }
     }
     #expect(throws: NeedleSizeParseError(input: "Steel 14", problem: .unknownName(.steel))) {
       try NeedleSize(parsing: "Steel 14", namedIn: .hook)
+    }
+    for table in [NeedleSizeParseError.Table.us, .hook] {
+      for (input, problem) in [
+        ("0mm", NeedleSizeParseError.Problem.zero), ("0.001mm", .tooSmall), ("-3mm", .negative),
+        ("101mm", .tooLarge),
+      ] {
+        #expect(throws: NeedleSizeParseError(input: input, problem: problem)) {
+          try NeedleSize(parsing: input, namedIn: table)
+        }
+      }
     }
   }
 

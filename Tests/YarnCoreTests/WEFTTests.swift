@@ -1794,14 +1794,20 @@ import Testing
           {"weft_version": "1.0", "type": "tool", "items": [
             {"id": "h", "tool_type": "hook", "hook_size": "Z-99"},
             {"id": "s", "tool_type": "hook", "hook_size": "steel 14"},
-            {"id": "u", "tool_type": "circular", "us_size": "5mn"}]}
+            {"id": "u", "tool_type": "circular", "us_size": "5mn"},
+            {"id": "v", "tool_type": "circular", "us_size": "0.001mm"},
+            {"id": "w", "tool_type": "hook", "hook_size": "200mm"}]}
           """)
       ], into: store)
+    // A size in mm out of range in `--size`'s words, which name the range (QA: `us_size`
+    // `"0.001mm"` was "not a US needle size"; `tool add --size 0.001mm` says it is too small).
     #expect(
       refused.problems.map(\.description) == [
         "hook.weft: items[0].hook_size: \"Z-99\" is not a crochet hook size; \(hooks)",
         "hook.weft: items[1].hook_size: \"steel 14\" is not a steel hook size in the table; steel hooks: 8, 7, 6",
         "hook.weft: items[2].us_size: \"5mn\" is not a US needle size; \(usSizes)",
+        "hook.weft: items[3].us_size: \"0.001mm\" is under the smallest needle or hook size, 0.5 mm",
+        "hook.weft: items[4].hook_size: \"200mm\" is over 100 mm",
       ])
   }
 
@@ -2468,6 +2474,112 @@ import Testing
       ])
   }
 
+  /// A blank date, `yarn.weight_category`, `gauge.unit` or pack field is none, as null is, and
+  /// clears a library value as null does (docs/WEFT.md: WEFT's schemas refuse none of them
+  /// empty; a blank CSV cell is empty); a blank `currency` is refused, as the schema refuses
+  /// it (`minLength` 3) and a price needs one (QA: `""` was refused as not a date, not a WEFT
+  /// yarn weight, not a length of fabric, where null is none).
+  @Test func aBlankDateWeightOrGaugeUnitIsNone() throws {
+    let store = try LibraryStore.inMemory()
+    let first = try Self.importing(
+      [
+        Self.source(
+          "a.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [{"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+             "acquired_date": "2026-01-02", "yarn": {"weight_category": "dk"}}],
+           "projects": [{"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned",
+             "started_at": "2026-01-03"}]}
+          """)
+      ], into: store)
+    #expect(first.problems.isEmpty, "\(first.problems)")
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "b.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [
+             {"id": "y1", "name": "One", "material_type": "yarn", "status": "in-stash",
+              "acquired_date": "", "yarn": {"weight_category": " "}},
+             {"id": "y2", "name": "Two", "material_type": "yarn", "status": "in-stash",
+              "colorway": "Red", "packs": [{"colorway": "", "acquired_date": "\\u200b"}]}],
+           "projects": [
+             {"id": "p1", "name": "Hat", "craft": "knitting", "status": "planned", "started_at": " ",
+              "gauge": {"stitches_per_unit": 20, "unit": "", "gauge_divisor": 4}},
+             {"id": "p2", "name": "Cap", "craft": "knitting", "status": "finished", "started_at": "",
+              "completed_at": "", "updated_at": "2026-03-20T10:00:00Z",
+              "gauge": {"stitches_per_unit": 22, "unit": "\\u00a0"}}]}
+          """)
+      ], into: store)
+    #expect(plan.problems.isEmpty, "\(plan.problems)")
+    let one = try #require(try store.yarn(id: "y1"))
+    #expect(one.dateAdded == nil)
+    #expect(one.weight == nil)
+    let two = try #require(try store.yarn(id: "y2"))
+    #expect(two.colorway == "Red")
+    #expect(two.dateAdded == nil)
+    let hat = try #require(try store.project(id: "p1"))
+    #expect(hat.started == nil)
+    #expect(hat.gauge == Gauge(stitches: 20, length: 4, unit: .inch))
+    // A finished project without a finished day takes its updated_at's, as with null.
+    let cap = try #require(try store.project(id: "p2"))
+    #expect(cap.finished == CalendarDate(iso8601: "2026-03-20"))
+    #expect(cap.gauge == nil)
+    #expect(
+      plan.warnings.map(\.description) == [
+        "b.weft: projects[1].completed_at: is missing; the finished day kept is the day of updated_at, 2026-03-20"
+      ])
+    #expect(
+      plan.omissions.compactMap { omission in omission.reason.map { "\(omission.path): \($0)" } } == [
+        "projects[1].gauge: no unit or gauge_divisor; yarn keeps a gauge over a length"
+      ])
+    // A session's start is required: blank, it is refused as blank; a blank currency beside
+    // an amount is not a currency.
+    let refused = try Self.importing(
+      [
+        Self.source(
+          "c.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [{"id": "y3", "name": "Three", "material_type": "yarn", "status": "in-stash",
+             "acquired_price": {"amount": 5, "currency": ""}}],
+           "progress": [{"id": "g1", "project_id": "p1",
+             "timer": {"sessions": [{"started_at": " ", "duration_seconds": 60}]}}]}
+          """)
+      ], into: store)
+    #expect(
+      refused.problems.map(\.description) == [
+        #"c.weft: materials[0].acquired_price.currency: price currency "" is not three upper-case letters (ISO 4217, such as USD)"#,
+        "c.weft: progress[0].timer.sessions[0].started_at: is blank; a timer session has one",
+      ])
+  }
+
+  /// A name of a tab is refused as holding a tab, in the words of the name rule of the CLI
+  /// and the stash CSV (`Rules.name`), not as blank (QA: `"name": "\t"` was `is blank`).
+  @Test func aNameOfATabHoldsATab() throws {
+    let store = try LibraryStore.inMemory()
+    let plan = try Self.importing(
+      [
+        Self.source(
+          "t.weft",
+          """
+          {"weft_version": "1.0", "type": "bundle",
+           "materials": [{"id": "y1", "name": "\\t", "material_type": "yarn", "status": "in-stash"}],
+           "projects": [{"id": "p1", "name": " \\t ", "craft": "knitting", "status": "planned"},
+             {"id": "p2", "name": " ", "craft": "knitting", "status": "planned"}]}
+          """)
+      ], into: store)
+    let tab = "holds a tab (U+0009), a control character, which is not allowed"
+    #expect(
+      plan.problems.map(\.description) == [
+        "t.weft: materials[0].name: \(tab)", "t.weft: projects[0].name: \(tab)",
+        "t.weft: projects[1].name: is blank",
+      ])
+    #expect(Rules.name("\t")?.reason == tab)
+  }
+
   /// A project's needle size given twice, equal in thousandths (QA: `[4.5, 4.4999]` was
   /// imported and shown twice), is refused at the repeat's path in the store's words.
   @Test func aNeedleSizeGivenTwiceIsRefusedAtItsPath() throws {
@@ -2681,6 +2793,48 @@ import Testing
         "i.weft: items: expected a list, found -1.50",
         "tool.weft: items[0].quantity: expected a whole number, found 2.50",
       ])
+    #expect(try store.yarns().isEmpty)
+  }
+
+  /// A file whose bytes are not UTF-8 (RFC 8259 §8.1) is said where the first byte that is
+  /// not is, by line and column, as the other faults of JSON are: a byte no UTF-8 character
+  /// begins with, or one that begins a character the next bytes do not complete (overlong,
+  /// a surrogate, cut short by the end) (QA: a Latin-1 `é` gave `is not JSON: not a JSON
+  /// value`, no place).
+  @Test func bytesThatAreNotUTF8AreSaidWhereTheyAre() throws {
+    let store = try LibraryStore.inMemory()
+    func source(_ name: String, _ parts: [String], _ bytes: [[UInt8]]) -> WEFTImport.Source {
+      var data = Data()
+      for (index, part) in parts.enumerated() {
+        data.append(contentsOf: Array(part.utf8))
+        if index < bytes.count { data.append(contentsOf: bytes[index]) }
+      }
+      return WEFTImport.Source(name: name, data: data)
+    }
+    let plan = try Self.importing(
+      [
+        source(
+          "l.weft",
+          [
+            #"{"weft_version": "1.0", "type": "material", "items": [{"id": "y1", "name": "Caf"#,
+            #"", "material_type": "yarn", "status": "in-stash"}]}"#,
+          ], [[0xE9]]),
+        source("c.weft", ["{\"weft_version\": \"1.0\",\n \"type\": \"", "\"}"], [[0x80]]),
+        source(
+          "e.weft", [#"{"weft_version": "1.0", "type": "material", "items": [], "x": "é "#],
+          [[0xF0, 0x9F, 0xA7]]),
+        source("o.weft", [#"{"x": ""#, #""}"#], [[0xC0, 0xAF]]),
+        source("s.weft", [#"{"x": ""#, #""}"#], [[0xED, 0xA0, 0x80]]),
+      ], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "l.weft: not JSON at line 1, column 80: byte 0xE9 is not UTF-8",
+        "c.weft: not JSON at line 2, column 11: byte 0x80 is not UTF-8",
+        "e.weft: not JSON at line 1, column 66: byte 0xF0 is not UTF-8",
+        "o.weft: not JSON at line 1, column 8: byte 0xC0 is not UTF-8",
+        "s.weft: not JSON at line 1, column 8: byte 0xED is not UTF-8",
+      ])
+    #expect(plan.problems.allSatisfy { $0.isSyntaxError })
     #expect(try store.yarns().isEmpty)
   }
 

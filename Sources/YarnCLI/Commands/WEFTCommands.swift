@@ -222,11 +222,14 @@ struct WEFTImportCommand: CancellableCommand {
     }
     bar.finish()
     guard plan.problems.isEmpty else {
+      // Files that are not JSON: the fix of their fault, when they share one.
+      let fixes = Set(plan.problems.map(\.fix))
+      let fix =
+        fixes.contains(nil)
+        ? "fix these fields (each named by its file and JSON path)"
+        : fixes.count == 1 ? (fixes.first ?? nil) ?? "" : "fix the JSON where it is named"
       throw CLIError.invalidData(
-        message: "\(WEFTImport.ImportError(problems: plan.problems))",
-        hint: plan.problems.allSatisfy(\.isSyntaxError)
-          ? "fix the JSON where it is named (a missing or extra comma, quote or bracket) and import again"
-          : "fix these fields (each named by its file and JSON path) and import again")
+        message: "\(WEFTImport.ImportError(problems: plan.problems))", hint: "\(fix) and import again")
     }
     for warning in plan.warnings { context.warning(warning.description) }
     report(plan, in: context)

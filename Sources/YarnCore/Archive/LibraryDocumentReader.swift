@@ -250,11 +250,19 @@ final class LibraryDocumentReader {
       }
       if failures[array, default: []].count < Self.maxItemProblems {
         let place = "\(array.rawValue)[\(index)]"
-        // The item as JSON, for the value found (its whole coding path starts in the array).
+        // The item as JSON, for the value found (its whole coding path starts in the array),
+        // and its numbers as written (`1e2`, not 100: docs/FORMAT.md).
         let json = try? decoder.decode(JSONValue.self, from: wrapped(text))
+        var locator = JSONSyntaxLocator(strict: true)
+        locator.feed(text)
+        let numbers = locator.numberTexts
+        func written(_ path: String) -> String? {
+          path.hasPrefix(place) ? JSONSyntaxLocator.written(numbers, at: path.dropFirst(place.count)) : nil
+        }
         failures[array, default: []].append(
-          (numberThatDoesNotFit(Item.self, text, error, at: place)
-            ?? DecodingProblem(error, in: json, prefix: place, droppingFirst: 1)).description)
+          (numberThatDoesNotFit(Item.self, text, error, at: place, numbers: numbers, written: written)
+            ?? DecodingProblem(error, in: json, prefix: place, droppingFirst: 1, written: written))
+            .description)
       }
       return nil
     }
@@ -267,8 +275,10 @@ final class LibraryDocumentReader {
   /// data was not valid JSON.`: the number whose replacement by 0 ends that error is the one
   /// (`WEFTPlanner.firstNumberRefused`, as `WEFTPlanner.decode` finds it). `nil` for any other
   /// error.
+  /// `numbers` and `written` are the item's numbers as written (`JSONSyntaxLocator.numberTexts`).
   private func numberThatDoesNotFit<Item: Decodable>(
-    _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String
+    _ type: Item.Type, _ text: [UInt8], _ error: Error, at place: String, numbers: [Int: String],
+    written: (String) -> String?
   ) -> DecodingProblem? {
     // Without a path of its own: none, or the item's place in the array it is decoded in.
     func saysNotJSON(_ error: Error) -> Bool {
@@ -289,12 +299,6 @@ final class LibraryDocumentReader {
       }
     }
     // A number too small to keep is read as 0: told by its text, as a WEFT import tells it.
-    var locator = JSONSyntaxLocator(strict: true)
-    locator.feed(text)
-    let numbers = locator.numberTexts
-    func written(_ path: String) -> String? {
-      path.hasPrefix(place) ? JSONSyntaxLocator.written(numbers, at: path.dropFirst(place.count)) : nil
-    }
     if numbers.values.contains(where: { DecodingProblem.tooSmall($0) != nil }) {
       value = DecodingProblem.markingTooSmall(value, at: place, written: written)
       if let again = failure(value),

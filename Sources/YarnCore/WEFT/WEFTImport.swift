@@ -43,9 +43,14 @@ public enum WEFTImport {
     public let path: String
     /// What is wrong, in lower case.
     public let reason: String
-    /// Whether the file is not JSON (its `reason` names the line and column when they are
-    /// found: `not JSON at line 4, column 6: unexpected ','`), not a field that is wrong.
-    public var isSyntaxError = false
+    /// For a file that is not JSON (its `reason` names the line and column when they are
+    /// found: `not JSON at line 4, column 6: unexpected ','`), not a field that is wrong: what
+    /// would fix it, the fault's own (`fix the JSON where it is named (a missing or extra
+    /// comma, quote or bracket)`, `save the file as UTF-8, …`); `nil` otherwise.
+    public var fix: String?
+
+    /// Whether the file is not JSON (`fix`).
+    public var isSyntaxError: Bool { fix != nil }
 
     /// `stash.weft: items[0].name: is missing`.
     public var description: String {

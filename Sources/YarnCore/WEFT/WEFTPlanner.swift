@@ -90,11 +90,11 @@ struct WEFTPlanner {
 
   /// Adds a problem at `path`; one per field: a field already refused is not refused again
   /// for what reading it left (a field removed for a type error is not also "missing").
-  mutating func problem(_ file: String, _ path: String, _ reason: String, isSyntaxError: Bool = false) {
+  mutating func problem(_ file: String, _ path: String, _ reason: String, fix: String? = nil) {
     // A set, not a search of the problems: a file of 30,000 bad sessions stays linear.
     guard !isStoodIn(file, path), problemPaths.insert(file + "\u{0}" + path).inserted else { return }
     plan.problems.append(
-      WEFTImport.Problem(file: file, path: path, reason: reason, isSyntaxError: isSyntaxError))
+      WEFTImport.Problem(file: file, path: path, reason: reason, fix: fix))
   }
 
   mutating func omit(_ file: String, _ path: String, _ reason: String? = nil) {
@@ -137,8 +137,8 @@ struct WEFTPlanner {
     var locator = JSONSyntaxLocator(strict: true)
     locator.feed(source.data)
     locator.finish()
-    if let reason = DecodingProblem.syntaxError(locator.place) {
-      problem(file, "", reason, isSyntaxError: true)
+    if let place = locator.place, let reason = DecodingProblem.syntaxError(place) {
+      problem(file, "", reason, fix: place.fix)
       return
     }
     guard locator.duplicateKeys.isEmpty else {
@@ -165,7 +165,7 @@ struct WEFTPlanner {
       problem(
         file, "",
         DecodingProblem.syntaxError(nil, decoding: error) ?? "is not JSON: \(DecodingProblem(error).reason)",
-        isSyntaxError: true)
+        fix: JSONSyntaxLocator.Place.grammarFix)
       return
     }
     let numbers = locator.numberTexts
@@ -454,6 +454,31 @@ struct WEFTPlanner {
     return numbers[low]
   }
 
+  /// Whether an optional field's text is none, as null is: blank (`LineText.isBlank`: empty,
+  /// spaces, or invisible characters such as U+200B only), as a blank CSV cell is empty
+  /// (docs/WEFT.md: a date, `weight_category`, `gauge.unit`, a pack's text). WEFT's schemas
+  /// refuse no such text but a price's `currency` (`minLength` 3), which `price` refuses.
+  static func isNone(_ text: String?) -> Bool { text.map(LineText.isBlank) ?? true }
+
+  /// A required name, in the words of the name rule of every way in (`Rules.name`: `is
+  /// blank`, `holds a tab (U+0009), a control character, …`, `is 201 characters long; …`),
+  /// without the spaces around it; `nil` with a problem when it is missing or breaks the rule.
+  mutating func name(_ value: String?, _ item: WEFTItem, _ key: String = "name") -> String? {
+    guard let value else {
+      problem(item.file, "\(item.path).\(key)", "is missing; WEFT requires it")
+      return nil
+    }
+    // Checked whole first (`LineText.checked`), so that a tab is refused, not trimmed.
+    switch LineText.checked(value) {
+    case .success(let trimmed):
+      guard let violation = Rules.name(trimmed) else { return trimmed }
+      problem(item.file, "\(item.path).\(key)", violation.reason)
+    case .failure:
+      problem(item.file, "\(item.path).\(key)", Rules.line(value, field: key)?.reason ?? "is blank")
+    }
+    return nil
+  }
+
   /// A required text: the value, or `nil` with a problem when it is missing or blank
   /// (`LineText.isBlank`: spaces, or invisible characters such as U+200B only).
   mutating func required(_ value: String?, _ item: WEFTItem, _ key: String) -> String? {
@@ -502,9 +527,9 @@ struct WEFTPlanner {
     return kept
   }
 
-  /// A `YYYY-MM-DD` day, or `nil` with a problem.
+  /// A `YYYY-MM-DD` day; `nil` for none (null, or blank: `isNone`), or `nil` with a problem.
   mutating func day(_ value: String?, _ item: WEFTItem, _ key: String) -> CalendarDate? {
-    guard let value else { return nil }
+    guard let value, !WEFTPlanner.isNone(value) else { return nil }
     guard let day = CalendarDate(iso8601: value.trimmingSpaces()) else {
       problem(item.file, "\(item.path).\(key)", "\"\(value)\" is not a date (YYYY-MM-DD)")
       return nil
@@ -583,7 +608,7 @@ extension WEFTPlanner {
         continue
       }
       let id = required(material.id, item, "id")
-      let name = required(material.name, item, "name")
+      let name = self.name(material.name, item)
       let status = required(material.status, item, "status")
       for path in WEFTKept.material.unkept(in: item.value, at: item.path) { omit(item.file, path) }
       let draft = yarnDraft(material, name: name ?? "", status: status, item)
@@ -742,7 +767,8 @@ extension WEFTPlanner {
       var chosenPath: String?
       var differing: [String] = []
       for (index, pack) in packs.enumerated() {
-        guard let text = value(pack) else { continue }
+        // A blank one is none, as null is (`isNone`): it differs from no value kept.
+        guard let text = value(pack), !WEFTPlanner.isNone(text) else { continue }
         let path = "packs[\(index)].\(key)"
         let parsed = read(text, path)
         if chosen == nil {
@@ -801,7 +827,7 @@ extension WEFTPlanner {
       }
       yarn.fiber = line(WEFTImport.fiberText(content), item, "fiber_content")
     }
-    if let key = material.yarn?.weightCategory {
+    if let key = material.yarn?.weightCategory, !WEFTPlanner.isNone(key) {
       if let weight = WEFTTaxonomy.weight(key) {
         yarn.weight = weight
         if WEFTTaxonomy.key(of: weight) != key.lowercased() {
@@ -1112,7 +1138,7 @@ extension WEFTPlanner {
       let before = plan.problems.count
       guard let weft = decode(WEFT.Project.self, item) else { continue }
       let given = required(weft.id, item, "id")
-      let name = required(weft.name, item, "name") ?? ""
+      let name = self.name(weft.name, item) ?? ""
       let craftKey = required(weft.craft, item, "craft")
       let statusKey = required(weft.status, item, "status")
       if let given, isRepeated(given, kind: "project", item) { continue }
@@ -1291,7 +1317,7 @@ extension WEFTPlanner {
       omit(item.file, "\(item.path).completed_at", "only a finished or frogged project keeps a finished day")
       project.finished = nil
     }
-    guard ends, project.finished == nil, weft.completedAt == nil else { return false }
+    guard ends, project.finished == nil, WEFTPlanner.isNone(weft.completedAt) else { return false }
     if let own = base?.finished, !WEFTPlanner.gives(item.value, "completed_at") {
       project.finished = own
       return false
@@ -1320,7 +1346,7 @@ extension WEFTPlanner {
   private mutating func gauge(_ gauge: WEFT.Gauge, _ item: WEFTItem) -> Gauge? {
     var length: (value: Double, unit: GaugeUnit, key: String)?
     var unreadable = false
-    if let text = gauge.unit {
+    if let text = gauge.unit, !WEFTPlanner.isNone(text) {
       let compact = text.lowercased().filter { !$0.isWhitespace }
       let units: [(String, GaugeUnit)] = [
         ("inches", .inch), ("inch", .inch), ("in", .inch), ("\"", .inch), ("cm", .centimeter),
@@ -1533,8 +1559,10 @@ extension WEFTPlanner {
         })
       for (index, timed) in sessions.enumerated() {
         let path = "\(item.path).timer.sessions[\(index)]"
-        guard let startText = timed.startedAt else {
-          problem(item.file, "\(path).started_at", "is missing; a timer session has one")
+        guard let startText = timed.startedAt, !WEFTPlanner.isNone(startText) else {
+          problem(
+            item.file, "\(path).started_at",
+            "is \(timed.startedAt == nil ? "missing" : "blank"); a timer session has one")
           continue
         }
         guard let start = TimeInput.absoluteInstant(startText) else {

@@ -265,9 +265,10 @@ extension NeedleSize {
   /// hook table's `7` (4.5 mm, a number alone, which `init(parsing:)` refuses for its missing
   /// unit). One reading with `--size`'s.
   ///
-  /// - Throws: `NeedleSizeParseError`, whatever is wrong, as a name `table` does not have,
-  ///   with the names it has; in a hook field a steel number the steel table does not have as
-  ///   that table's.
+  /// - Throws: `NeedleSizeParseError`: a size in mm out of range as `init(parsing:)` says it
+  ///   (`"0.001mm" is under the smallest needle or hook size, 0.5 mm`); in a hook field a
+  ///   steel number the steel table does not have as that table's; whatever else is wrong as a
+  ///   name `table` does not have, with the names it has.
   package init(parsing input: String, namedIn table: NeedleSizeParseError.Table) throws(NeedleSizeParseError)
   {
     let alone =
@@ -279,8 +280,13 @@ extension NeedleSize {
     do {
       self = try NeedleSize(parsing: input)
     } catch {
-      let steel = table == .hook && error.problem == .unknownName(.steel)
-      throw NeedleSizeParseError(input: input, problem: steel ? error.problem : .unknownName(table))
+      switch error.problem {
+      // A size in mm out of range (or with a comma that could be either mark) is refused in
+      // `--size`'s words, which name the range (`"0.001mm" is under the smallest …`).
+      case .negative, .zero, .tooSmall, .tooLarge, .ambiguousComma: throw error
+      case .unknownName(.steel) where table == .hook: throw error
+      default: throw NeedleSizeParseError(input: input, problem: .unknownName(table))
+      }
     }
   }
 
