@@ -43,10 +43,10 @@ enum YarnTool {
       case .run(let type, let values):
         command = values.command
         library = GlobalOptions(values).library
-        let context = try Context(
+        let context = Context(
           global: GlobalOptions(values), environment: environment, now: now, output: output,
           messages: messages, arguments: arguments)
-        database = context.libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
+        database = (try? context.libraryURL)?.appendingPathComponent(LibraryStore.databaseFileName).path
         let command = try type.init(from: values)
         try command.run(in: context)
       }

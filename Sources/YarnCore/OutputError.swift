@@ -21,21 +21,26 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
   case intoLibrary(path: String, part: String, library: String)
 
   /// `cannot create 'PATH': it is the library's database (library.sqlite), in LIBRARY; no
-  /// output is written there, even with --force` (the command line's words: `force` is its
-  /// `--force`).
+  /// output is written there` (no caller's option is named: the command line adds `, even
+  /// with --force` where the command has one).
   public var description: String {
     switch self {
     case .intoLibrary(let path, let part, let library):
-      "cannot create '\(path)': it is \(part), in \(library); no output is written there, even with --force"
+      "cannot create '\(path)': it is \(part), in \(library); no output is written there"
     }
   }
 
   /// Refuses `path`, a file to be written, when it is one of the own files of the library in
-  /// the directory `library` (`LibraryLocation.ownPart`).
+  /// the directory `library` (`LibraryLocation.ownPart`); with `safetyBackup`, a file inside
+  /// the library's `safety-backups` folder, where a `.replace` restore writes its safety
+  /// backup, is not refused.
   ///
   /// - Throws: `OutputError.intoLibrary` naming `path` as given and what of the library it is.
-  package static func refuseLibraryFile(_ path: String, of library: URL) throws(OutputError) {
-    guard let part = LibraryLocation.ownPart(path, of: library) else { return }
+  package static func refuseLibraryFile(
+    _ path: String, of library: URL, safetyBackup: Bool = false
+  ) throws(OutputError) {
+    let inside = safetyBackup ? LibraryStore.safetyBackupsFolderName : nil
+    guard let part = LibraryLocation.ownPart(path, of: library, allowingInside: inside) else { return }
     throw .intoLibrary(path: path, part: part, library: library.path)
   }
 }

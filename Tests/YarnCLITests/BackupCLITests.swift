@@ -275,6 +275,32 @@ import YarnCore
     }
   }
 
+  /// QA: with `safety-backups` a link to `attachments`, `--replace` wrote its safety backup
+  /// among the photos. It is refused as every output into the library is (73, before anything
+  /// is read, a dry run too), in words that name no `--force`: `restore` has none.
+  @Test func aSafetyBackupThatWouldBeInTheLibrarysAttachmentsIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: "attachments")
+    let before = try Self.state(of: yarn.library)
+    for dryRun in [true, false] {
+      let result = try yarn.run(
+        ["backup", "restore", Self.sample.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
+      #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
+      // The name is of the second the command ran: yarn-backup-before-restore-YYYYMMDD-HHMMSS.
+      #expect(
+        result.stderr.hasPrefix("error: cannot create '\(folder.path)/yarn-backup-before-restore-"),
+        "\(result.stderr)")
+      #expect(
+        result.stderr.hasSuffix(
+          ".zip': it is inside the library's attachments folder, in \(yarn.library.path); "
+            + "no output is written there\n"), "\(result.stderr)")
+      #expect(try Self.state(of: yarn.library) == before)
+    }
+  }
+
   /// QA: an older safety backup that a replace could not remove was skipped without a word.
   /// The replace still succeeds (0) and names it with the reason: a warning, and in `--json`
   /// `safetyBackupsNotRemoved`. An immutable file is what no user can remove, root included

@@ -46,6 +46,14 @@ import Testing
           == "error: bad value '\(value)' for YARN_LIBRARY: a directory name cannot be empty\n"
           + "hint: unset YARN_LIBRARY, set it to the library's folder, or give --library DIR\n")
       #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path) == [])
+      // QA: commands that never use a library ran into it too (64).
+      for command in [
+        ["completions", "bash"], ["help"], ["help", "stash", "add"], ["convert", "100g", "--to", "oz"],
+      ] {
+        let free = try yarn.run(command, useLibrary: false, environment: ["YARN_LIBRARY": value])
+        #expect(free.status == 0, "\(command): \(free.stderr)")
+        #expect(free.stderr == "", "\(command)")
+      }
     }
     try yarn.ok(["stash", "add", "X"])
     #expect(try yarn.run(["stash", "list"], environment: ["YARN_LIBRARY": "   "]).status == 0)

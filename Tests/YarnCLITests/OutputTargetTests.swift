@@ -402,6 +402,8 @@ import YarnCore
       #expect(
         result.stderr.hasPrefix("error: cannot create '\(database)': it is \(own), in \(library); "),
         "\(command)")
+      // The command line's words: each of these commands takes `--force`.
+      #expect(result.stderr.contains("; no output is written there, even with --force\n"), "\(command)")
     }
     // The library read by another path: through a link to its folder.
     let viaAlias = try yarn.run(

@@ -189,6 +189,49 @@ import Testing
     }
   }
 
+  /// QA: `--replace` from the oldest of 5 safety backups removed, once committed, the very
+  /// file it restored from. The backup restored from is never removed, found as the same file
+  /// however its path is spelled (`..`, a symbolic link); the others keep the count rule.
+  @Test func theBackupRestoredFromIsNeverRemoved() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("b.zip")
+      try Backup.create(from: mine, to: zip, generator: "t", now: now)
+      let folder = dir.appendingPathComponent("safety", isDirectory: true)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      func name(_ number: Int) -> String { "yarn-backup-before-restore-\(number).zip" }
+      for number in 1...5 {
+        let path = folder.appendingPathComponent(name(number)).path
+        try FileManager.default.copyItem(at: zip, to: URL(fileURLWithPath: path))
+        // In the past, a second apart, oldest first.
+        var times = [
+          timespec(tv_sec: 1_000_000 + number, tv_nsec: 0), timespec(tv_sec: 1_000_000 + number, tv_nsec: 0),
+        ]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+      }
+      // From the oldest, spelled with `..`: 6 is written; 5, 4, 3, 2 are the newest 4 others,
+      // and 1, beyond them, is the backup read: it stays.
+      var options = RestoreOptions(mode: .replace, now: now)
+      options.safetyBackup = folder.appendingPathComponent(name(6))
+      let spelled = URL(fileURLWithPath: folder.path + "/../safety/" + name(1))
+      let first = try Backup.restore(from: spelled, into: mine, options: options)
+      #expect(first.safetyBackupsRemoved.isEmpty)
+      #expect(first.safetyBackupsNotRemoved.isEmpty)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == (1...6).map(name))
+      // From 2 through a link: 7 is written; 6, 5, 4, 3 are the newest 4 others; 2 is read
+      // and stays; 1 goes.
+      let link = dir.appendingPathComponent("link.zip")
+      try FileManager.default.createSymbolicLink(
+        atPath: link.path, withDestinationPath: folder.appendingPathComponent(name(2)).path)
+      options.safetyBackup = folder.appendingPathComponent(name(7))
+      let second = try Backup.restore(from: link, into: mine, options: options)
+      #expect(second.safetyBackupsRemoved.map(\.lastPathComponent) == [name(1)])
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == (2...7).map(name))
+    }
+  }
+
   /// QA: files named like safety backups that are not zips (a note, junk) were counted, and
   /// pushed the real ones out. Only zips count, and only they are removed.
   @Test func onlyZipsCountAsSafetyBackups() throws {

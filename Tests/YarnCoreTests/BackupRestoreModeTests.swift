@@ -153,6 +153,53 @@ import Testing
     }
   }
 
+  /// QA: the safety backup's path was the one output not checked against the library's own
+  /// files (`OutputError`): in `attachments/` it was written there. It is refused as every
+  /// writer's is, before anything is read, in a dry run too; `safety-backups/` is its place.
+  @Test func aSafetyBackupInTheLibrarysOwnFilesIsRefused() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let before = try snapshot(mine)
+      let library = mine.directory
+      let name = "yarn-backup-before-restore-20260601-120000.zip"
+      let attachments = library.appendingPathComponent("attachments")
+      // `safety-backups` a link to `attachments`: the path says one, the file system the other.
+      let linked = dir.appendingPathComponent("linked")
+      try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: linked.appendingPathComponent("safety-backups").path, withDestinationPath: attachments.path)
+      let targets: [(URL, String)] = [
+        (attachments.appendingPathComponent(name), "inside the library's attachments folder"),
+        (attachments.appendingPathComponent("ab/" + name), "inside the library's attachments folder"),
+        (linked.appendingPathComponent("safety-backups/" + name), "inside the library's attachments folder"),
+        (
+          library.appendingPathComponent("library.sqlite-journal"),
+          "the library's rollback journal (library.sqlite-journal)"
+        ),
+        (library.appendingPathComponent("safety-backups"), "the library's safety-backups folder"),
+      ]
+      for (target, part) in targets {
+        for dryRun in [true, false] {
+          let refusal = OutputError.intoLibrary(path: target.path, part: part, library: library.path)
+          #expect(throws: refusal, "\(target.path), dry run: \(dryRun)") {
+            try Backup.restore(
+              from: zip, into: mine,
+              options: RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target))
+          }
+          let after = try snapshot(mine)
+          #expect(after.0 == before.0 && after.1 == before.1)
+        }
+      }
+      // Its own place, in the library.
+      let safety = library.appendingPathComponent("safety-backups/" + name)
+      let report = try Backup.restore(
+        from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: safety))
+      #expect(report.safetyBackup == safety)
+      #expect(FileManager.default.fileExists(atPath: safety.path))
+    }
+  }
+
   @Test func replaceOfANonEmptyLibraryNeedsASafetyBackupPath() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

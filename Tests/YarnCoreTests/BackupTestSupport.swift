@@ -201,10 +201,11 @@ extension BackupTestSupport {
       #expect(throws: refusal) { try write(url) }
     }
     let database = library.appendingPathComponent("library.sqlite").path
+    // An app has no `--force`: the core's words name no option of the command line.
     #expect(
       OutputError.intoLibrary(path: database, part: targets[0].1, library: library.path).description
         == "cannot create '\(database)': it is the library's database (library.sqlite), in "
-        + "\(library.path); no output is written there, even with --force")
+        + "\(library.path); no output is written there")
     #expect(try libraryFiles(of: store) == before)
     #expect(try store.library().yarns.count == 2)
   }

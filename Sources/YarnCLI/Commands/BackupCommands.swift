@@ -157,7 +157,7 @@ struct BackupRestore: CancellableCommand {
         (or new) library no option is needed. Into a library that holds anything, give:
           --replace  replace everything; a safety backup of the library is written first to
                      LIBRARY/safety-backups/yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip
-                     (the newest 5 are kept)
+                     (the newest 5 are kept, and the backup restored from)
           --merge    add the backup's items by ID: new items are added, items with the same
                      ID and content are left alone, and items with the same ID and other
                      content are conflicts: any conflict refuses the whole merge (65) and
@@ -216,7 +216,7 @@ struct BackupRestore: CancellableCommand {
       path, directories: true, command: command, library: context.global.library, name: "<backup>")
     defer { input.remove() }
     let url = input.url
-    let libraryURL = context.libraryURL
+    let libraryURL = try context.libraryURL
     var options = RestoreOptions(
       mode: mode, dryRun: dryRun, generator: "yarn \(YarnTool.version)", now: context.now)
     options.backupName = input.isStandardInput ? input.name : nil

@@ -81,7 +81,7 @@ struct CSVOutput {
         throw CLIError.io(path: "standard output", reason: error.reason)
       }
     }
-    try OutputError.refuseLibraryFile(output, of: context.libraryURL)
+    try OutputError.refuseLibraryFile(output, of: try context.libraryURL)
     if InputFile.isDirectory(output) {
       throw CLIError.cannotCreateOutput(path: output, reason: "it is a directory")
     }

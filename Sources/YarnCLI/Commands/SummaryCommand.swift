@@ -94,7 +94,7 @@ struct SummaryCommand: ParsableCommand {
   /// (`OutputError.refuseLibraryFile`) and over an existing regular file without `--force`,
   /// written through a temporary file and renamed; a device or FIFO is written in place.
   private func write(card path: String, _ svg: String, _ photos: YearCard.Photos, _ context: Context) throws {
-    try OutputError.refuseLibraryFile(path, of: context.libraryURL)
+    try OutputError.refuseLibraryFile(path, of: try context.libraryURL)
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")
     }

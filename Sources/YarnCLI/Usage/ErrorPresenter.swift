@@ -78,7 +78,10 @@ enum ErrorPresenter {
         hint: "unset \(error.name), set it to the library's folder, or give --library DIR", code: .usage)
     }
     if let error = error as? OutputError {
-      return ErrorReport(message: error.description, code: .cannotCreate)
+      // The core names no option; a command with `--force` says that it does not help.
+      let force = resolve(command, root: root).last?.configuration.options.contains { $0.name == "force" }
+      return ErrorReport(
+        message: error.description + (force == true ? ", even with --force" : ""), code: .cannotCreate)
     }
     if let error = error as? AtomicFile.WriteError {
       // A full disk is 74 even when the temporary file could not be created.

@@ -28,12 +28,10 @@ final class Context {
   /// undo history calls the change the command makes.
   let commandLine: String
 
-  /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
-  ///   `$YARN_LIBRARY` (`libraryURL`).
   init(
     global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
     messages: TextOutput, arguments: [String] = []
-  ) throws {
+  ) {
     var shown: [String] = []
     var rest = arguments[...]
     while let argument = rest.popFirst() {
@@ -53,13 +51,19 @@ final class Context {
     self.now = now
     self.output = output
     self.messages = messages
-    libraryURL = try LibraryLocation.resolve(explicit: global.library, environment: environment)
+    location = Result { try LibraryLocation.resolve(explicit: global.library, environment: environment) }
   }
 
   /// The library directory: `--library`, else `$YARN_LIBRARY`, else the platform default.
   /// Worked out once, when the command starts (a command asks up to three times, and each
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
-  let libraryURL: URL
+  ///
+  /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
+  ///   `$YARN_LIBRARY`: only a command that uses the library fails so (`completions` does not).
+  var libraryURL: URL {
+    get throws { try location.get() }
+  }
+  private let location: Result<URL, any Error>
 
   /// Today in the local time zone.
   var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }
@@ -92,7 +96,7 @@ final class Context {
   func withStore<T>(
     _ mode: LibraryStore.Mode, warnIfMissing: Bool = true, _ body: (LibraryStore) throws -> T
   ) throws -> T {
-    let store = try LibraryStore(directory: libraryURL, mode: mode)
+    let store = try LibraryStore(directory: try libraryURL, mode: mode)
     prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
       warning("there is no library at \(store.directory.path); it reads as empty")
@@ -107,14 +111,14 @@ final class Context {
     try store.close()
     // Only the process whose creation put the library in place says so: of several commands
     // writing to one missing library at once, the others found it made meanwhile.
-    if store.createdLibrary { madeLibrary() }
+    if store.createdLibrary { madeLibrary(store.directory) }
     return result
   }
 
   /// Says on standard error that the command made the library, so that a mistyped
   /// `--library` or `$YARN_LIBRARY` does not go unnoticed.
-  private func madeLibrary() {
-    message("created a new library at \(libraryURL.standardizedFileURL.path)")
+  private func madeLibrary(_ directory: URL) {
+    message("created a new library at \(directory.standardizedFileURL.path)")
   }
 
   /// Names the changes `store` commits after the command line, and reads its rule that no
@@ -128,13 +132,14 @@ final class Context {
   /// Runs `body` on a new library built in a temporary file, put in place only when `keep`
   /// accepts what `body` returns (`LibraryStore.create`): a failure creates no library.
   func create<T>(_ body: (LibraryStore) throws -> T, keep: (T) -> Bool) throws -> T {
+    let directory = try libraryURL
     let result = try LibraryStore.create(
-      directory: libraryURL,
+      directory: directory,
       { store in
         prepare(store)
         return try body(store)
       }, keep: keep)
-    if keep(result) { madeLibrary() }
+    if keep(result) { madeLibrary(directory) }
     return result
   }
 
@@ -172,9 +177,10 @@ final class Context {
   var libraryIsMissing: Bool {
     get throws {
       var status = stat()
-      let database = libraryURL.appendingPathComponent(LibraryStore.databaseFileName).path
+      let library = try libraryURL
+      let database = library.appendingPathComponent(LibraryStore.databaseFileName).path
       guard stat(database, &status) != 0 && errno == ENOENT else { return false }
-      try LibraryStore.refuseOrphanLog(in: libraryURL)
+      try LibraryStore.refuseOrphanLog(in: library)
       return true
     }
   }

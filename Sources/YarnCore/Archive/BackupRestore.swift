@@ -42,11 +42,14 @@ public struct RestoreOptions: Sendable {
   /// is written first, a zip file path such as `DIR/NAME.zip`; when a file is there already
   /// (another restore's of the same second), the first of `DIR/NAME (2).zip`,
   /// `DIR/NAME (3).zip`, … that is free (`RestoreReport.safetyBackup` names it). `DIR` is
-  /// created when it is missing (the folder above it must exist). Required then; a dry run
+  /// created when it is missing (the folder above it must exist). Never one of the library's
+  /// own files, as for every writer (`OutputError.intoLibrary`), but a file in its
+  /// `safety-backups` folder, the place of safety backups. Required then; a dry run
   /// given it checks that it can be written there, as the real run does first
   /// (`checkSafetyBackupFolder(for:)`). Ignored otherwise. Once a replace that wrote one has committed, the files of its folder named
-  /// `yarn-backup-before-restore-*.zip` (as `yarn` names them) are removed but the newest 5,
-  /// by modification time.
+  /// `yarn-backup-before-restore-*.zip` (as `yarn` names them) are removed, but for the newest
+  /// 5 by modification time and the backup restored from (the same file, by device and inode),
+  /// which stays beyond the 5.
   public var safetyBackup: URL?
   /// The safety backup's generator, for its manifest (`Backup.create`), such as `yarn 0.1.0`.
   public var generator: String
@@ -157,7 +160,7 @@ public struct SafetyBackupNotRemoved: Hashable, Sendable {
 extension Backup {
   /// How many safety backups a `.replace` keeps in the folder of `RestoreOptions.safetyBackup`:
   /// the newest 5 (by modification time) of the files named `yarn-backup-before-restore-*.zip`
-  /// there; older ones are removed once a replace has committed.
+  /// there; older ones are removed once a replace has committed, but the backup restored from.
   public static let safetyBackupsKept = 5
 
   /// Restores the backup at `url` (a zip, or a directory holding the same files) into
@@ -185,7 +188,9 @@ extension Backup {
   ///   checked before reading and again inside the transaction);
   ///   `BackupError.mergeConflicts` listing every conflict (`.merge`, also in a dry run);
   ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
-  ///   `safetyBackup`); `BackupError.invalidBackup` listing every problem found;
+  ///   `safetyBackup`); `OutputError.intoLibrary` when `safetyBackup` is one of the library's
+  ///   own files or in its `attachments` folder (not in `safety-backups`), checked before
+  ///   anything is read, also in a dry run; `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
   ///   `.notEnoughSpace` when the library's file system lacks the room it needs, a
   ///   replace's safety backup included (`checkFreeSpace`, also in a dry run); `.cannotStage` when the attachments cannot be written into the
@@ -222,6 +227,11 @@ extension Backup {
     }
     if mode == .replace, !wasEmpty, !options.dryRun, options.safetyBackup == nil {
       throw BackupError.safetyBackupRequired(path: store.directory.path)
+    }
+    // The safety backup is never one of the library's own files but in its place,
+    // `safety-backups` (the rule of every writer, `OutputError`), also in a dry run.
+    if mode == .replace, !wasEmpty, let target = options.safetyBackup {
+      try OutputError.refuseLibraryFile(target.path, of: store.directory, safetyBackup: true)
     }
     let reader = try BackupReader(url: url, limits: options.limits)
     guard reader.structuralProblems.isEmpty else {
@@ -388,7 +398,8 @@ extension Backup {
     // Committed: the files no record refers to any more (the replaced library's) go.
     _ = try? store.sweepAttachments()
     if let target = report.safetyBackup {
-      (report.safetyBackupsRemoved, report.safetyBackupsNotRemoved) = pruneSafetyBackups(besides: target)
+      (report.safetyBackupsRemoved, report.safetyBackupsNotRemoved) = pruneSafetyBackups(
+        besides: target, keeping: url)
     }
     return report
   }
@@ -482,7 +493,9 @@ extension Backup {
 
   /// Removes the oldest safety backups beside `target` beyond `safetyBackupsKept` (files
   /// named `yarn-backup-before-restore-*.zip`, by modification time), never `target` itself,
-  /// the one just written, nor a file that is not a zip. When any has a file time in the
+  /// the one just written, nor a file that is not a zip, nor `source`, the backup restored
+  /// from, when it is one of them (the same file, by device and inode, however its path was
+  /// spelled: a link, `..`): it stays beyond the count. When any has a file time in the
   /// future (a clock set back, a copy that kept its times), their order is not known, so none
   /// is removed: a stale copy dated ahead would otherwise outrank, and remove, the safety
   /// backups written since. A folder that cannot be read is left as it is.
@@ -490,19 +503,22 @@ extension Backup {
   /// - Returns: the files removed, oldest last, and those that could not be removed, with
   ///   the reason (one another process removed meanwhile is in neither).
   static func pruneSafetyBackups(
-    besides target: URL
+    besides target: URL, keeping source: URL? = nil
   ) -> (removed: [URL], notRemoved: [SafetyBackupNotRemoved]) {
     let folder = target.deletingLastPathComponent().path
+    var restored = stat()
+    let hasSource = source.map { stat($0.path, &restored) == 0 } ?? false
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     let backups = names.filter {
       $0.hasPrefix("yarn-backup-before-restore-") && $0.hasSuffix(".zip") && $0 != target.lastPathComponent
     }
-    .compactMap { name -> (name: String, modified: Int)? in
+    .compactMap { name -> (name: String, modified: Int, isSource: Bool)? in
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
         beginsAsZip(folder + "/" + name)
       else { return nil }
-      return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+      let isSource = hasSource && info.st_dev == restored.st_dev && info.st_ino == restored.st_ino
+      return (name, Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec), isSource)
     }
     .sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
     var now = timespec()
@@ -513,7 +529,7 @@ extension Backup {
     // The one just written is the newest of the kept, whatever its file time says.
     var removed: [URL] = []
     var notRemoved: [SafetyBackupNotRemoved] = []
-    for old in backups.dropFirst(safetyBackupsKept - 1) {
+    for old in backups.dropFirst(safetyBackupsKept - 1) where !old.isSource {
       let url = URL(fileURLWithPath: folder + "/" + old.name)
       if unlink(url.path) == 0 {
         removed.append(url)

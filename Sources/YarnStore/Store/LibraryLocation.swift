@@ -95,9 +95,14 @@ package enum LibraryLocation {
   /// compared by device and inode too, so that a hard link to the database, or the library
   /// reached by another path (a bind mount), is caught as well.
   ///
+  /// - Parameter inside: the name of one of the library's own folders (`safety-backups`) where
+  ///   the file may be, being that folder's own kind of file (a safety backup): a path inside
+  ///   it (not the folder itself) is then `nil`.
   /// - Returns: `the library's database (library.sqlite)`, `the library's attachments
   ///   folder`, `inside the library's attachments folder`, … or `nil`.
-  package static func ownPart(_ path: String, of library: URL) -> String? {
+  package static func ownPart(_ path: String, of library: URL, allowingInside inside: String? = nil)
+    -> String?
+  {
     let home = resolved(library.path)
     let target = resolved(AtomicFile.resolvingLinks(path))
     let name = LibraryStore.databaseFileName
@@ -123,6 +128,7 @@ package enum LibraryLocation {
       }
       if let folder = folders.first(where: { (inHome && $0 == last) || same(current, POSIX.join(home, $0)) })
       {
+        if !isTarget, folder == inside { return nil }
         return isTarget ? "the library's \(folder) folder" : "inside the library's \(folder) folder"
       }
       guard !parent.isEmpty, parent != current else { return nil }

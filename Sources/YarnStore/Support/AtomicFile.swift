@@ -111,8 +111,12 @@ package enum AtomicFile {
   /// Removes the temporary files `prefix` + 6 letters or digits in `folder` that no process
   /// holds locked: those of an atomic write to the same file that was killed. Errors are
   /// ignored (this is tidying).
-  static func removeStaleTemporaries(in folder: String, prefix: String) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+  ///
+  /// - Returns: whether it found one (a killed writer).
+  @discardableResult
+  static func removeStaleTemporaries(in folder: String, prefix: String) -> Bool {
+    var found = false
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
     for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
       let suffix = name.unicodeScalars.suffix(6)
       guard
@@ -122,9 +126,13 @@ package enum AtomicFile {
       let candidate = folder + "/" + name
       let fd = open(candidate, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
       guard fd >= 0 else { continue }
-      if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(candidate) }
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+        unlink(candidate)
+        found = true
+      }
       close(fd)
     }
+    return found
   }
 
   /// Writes to an existing special file (FIFO, character device) through `body`.
