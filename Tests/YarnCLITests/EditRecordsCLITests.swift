@@ -493,6 +493,13 @@ import YarnCore
     #expect(
       try yarn.run(["stash", "show", "Cacsade"]).stderr.hasPrefix(
         "error: no yarn matches 'Cacsade'; did you mean 'Cascade 220'?\n"))
+    // QA: a letter left out of a short start was offered nothing.
+    try yarn.ok(["stash", "add", "Merino Soft", "-q"])
+    for typo in ["Merno", "Mreino", "merno s"] {
+      #expect(
+        try yarn.run(["stash", "show", typo]).stderr.hasPrefix(
+          "error: no yarn matches '\(typo)'; did you mean 'Merino Soft'?\n"), "\(typo)")
+    }
     // Photo names alike.
     for name in ["late60.jpg", "late64.jpg"] {
       try yarn.ok(["stash", "attach", "Ab", try yarn.file(name, YarnRunner.jpeg(name)).path, "-q"])

@@ -104,6 +104,22 @@ import YarnCore
         ]),
       root: RootCommand.self)
     #expect(prefix.text.hasSuffix("\nhint: use more of the name, the ID or a longer ID prefix\n"))
+    // QA: a name or word holding U+200B looked like the one without it; it is escaped.
+    let invisible = ErrorPresenter.report(
+      for: CLIError.ambiguous(
+        kind: "yarn", reference: "Meri\u{200B}",
+        candidates: [
+          .init(id: "aaaa1111", name: "Meri\u{200B}no"), .init(id: "bbbb2222", name: "Meri\u{200B}no Soft"),
+        ]),
+      root: RootCommand.self)
+    #expect(
+      invisible.text.hasPrefix(
+        "error: 'Meri\\u{200B}' matches 2 yarns: aaaa1111 (Meri\\u{200B}no), bbbb2222 (Meri\\u{200B}no Soft)\n"
+      ))
+    let command = ErrorPresenter.report(
+      for: CLIError.unknownCommand(command: ["yarn"], given: "st\u{200B}ash", suggestions: []),
+      root: RootCommand.self)
+    #expect(command.text.hasPrefix("error: unknown command 'st\\u{200B}ash'\n"))
   }
 
   @Test func usageLineOfTheCommand() {

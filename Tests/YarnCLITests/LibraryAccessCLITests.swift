@@ -32,18 +32,21 @@ import Testing
   @Test func aBlankLibraryNameIsAUsageError() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    for value in ["   ", "\u{200B}", " \u{FEFF}\u{2060} "] {
+    // An invisible character is shown escaped (`LineText.visible`), not as if nothing.
+    for (value, shown) in [
+      ("   ", "   "), ("\u{200B}", "\\u{200B}"), (" \u{FEFF}\u{2060} ", " \\u{FEFF}\\u{2060} "),
+    ] {
       let option = try yarn.run(["--library", value, "stash", "add", "X"], useLibrary: false)
       #expect(option.status == 64, "\(option.stderr)")
       #expect(
         option.stderr.hasPrefix(
-          "error: bad value '\(value)' for --library: a directory name cannot be empty\n"))
+          "error: bad value '\(shown)' for --library: a directory name cannot be empty\n"))
       let variable = try yarn.run(
         ["stash", "add", "X"], useLibrary: false, environment: ["YARN_LIBRARY": value])
       #expect(variable.status == 64, "\(variable.stderr)")
       #expect(
         variable.stderr
-          == "error: bad value '\(value)' for YARN_LIBRARY: a directory name cannot be empty\n"
+          == "error: bad value '\(shown)' for YARN_LIBRARY: a directory name cannot be empty\n"
           + "hint: unset YARN_LIBRARY, set it to the library's folder, or give --library DIR\n")
       #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path) == [])
       // QA: commands that never use a library ran into it too (64).

@@ -185,7 +185,7 @@ import YarnCore
       (["time", "add", "Flax", "--duration", "5m", "--note", ""], ""),
       (["time", "start", "Flax", "--note", " \n "], " \\n "),
       (["time", "continue", "--note", "  "], "  "),
-      (["time", "continue", "--note", "\u{200B}"], "\u{200B}"),
+      (["time", "continue", "--note", "\u{200B}"], "\\u{200B}"),
     ] {
       let result = try yarn.run(arguments)
       #expect(result.status == 64, "\(arguments)")

@@ -358,6 +358,13 @@ private func usageError(_ arguments: [String]) -> CLIError? {
     #expect(
       EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == ["malabrigo rios"])
     #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]).isEmpty)
+    // QA: a letter left out of a short start was offered nothing (`merno`: its start `merin`
+    // is two edits); a start longer than what was typed counts too. Two edits of three
+    // letters are still too far.
+    #expect(EditDistance.nearest(to: "merno", in: ["malabrigo rios", "merino soft"]) == ["merino soft"])
+    #expect(EditDistance.nearest(to: "mreino", in: ["malabrigo rios", "merino soft"]) == ["merino soft"])
+    #expect(EditDistance.nearest(to: "mrn", in: ["merino soft", "mohair"]).isEmpty)
+    #expect(EditDistance.distances("merno", "merino") == [5, 4, 3, 2, 2, 2, 1])
     // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`: the
     // whole name wins at equal edits (QA: `time strt` offered `start` and `status`, whose
     // start `stat` is one edit too).

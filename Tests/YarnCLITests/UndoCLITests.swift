@@ -134,6 +134,27 @@ import Testing
     #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had added 1 yarn usage\n"))
     try yarn.ok(["project", "use", "Hat", "Rios", "80 g", "--set"])
     #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had changed 1 yarn usage\n"))
+    // QA: removing the first of several usages listed the later ones moving up as changed
+    // ("changed 2 yarn usages; removed 1 yarn usage"); it removed one. Its undo puts the
+    // usages back in their order.
+    try yarn.ok(["stash", "add", "Puno", "-q"])
+    try yarn.ok(["project", "use", "Hat", "Arroyo", "20 g"])
+    try yarn.ok(["project", "use", "Hat", "Puno", "30 g"])
+    let before = try yarn.ok(["project", "show", "Hat", "--json"]).stdout
+    try yarn.ok(["project", "unuse", "Hat", "Rios"])
+    let listed = try #require(try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]])
+    let effects = try #require(listed.first?["effects"] as? [[String: Any]])
+    #expect(effects.count == 1, "\(effects)")
+    #expect(effects.first?["item"] as? String == "yarn usage")
+    #expect(effects.first?["action"] as? String == "removed")
+    #expect(effects.first?["count"] as? Int == 1)
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had removed 1 yarn usage\n"))
+    #expect(try yarn.ok(["project", "show", "Hat", "--json"]).stdout == before)
+    #expect(try yarn.ok(["redo"]).stderr.hasSuffix(", which removed 1 yarn usage\n"))
+    // A usage changed in the middle is one changed, not it and those after it.
+    try yarn.ok(["undo"])
+    try yarn.ok(["project", "use", "Hat", "Arroyo", "25 g", "--set"])
+    #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had changed 1 yarn usage\n"))
     try yarn.ok(["note", "add", "--yarn", "Rios", "two\nlines"])
     let undo = try yarn.ok(["undo"]).stderr
     #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")

@@ -105,6 +105,9 @@ import Testing
     #expect(Rules.shown(id: "") == #""""#)
     #expect(Rules.shown(id: " \t") == #"" \t""#)
     #expect(Rules.shown(id: "y-1") == "y-1")
+    // Invisible characters are escaped and the ID quoted, as a control character is.
+    #expect(Rules.shown(id: "\u{200B}") == #""\u{200B}""#)
+    #expect(Rules.shown(id: "y\u{2060}1") == #""y\u{2060}1""#)
   }
 
   @Test func verifyNamesAnItemWithABlankIDByItsPlace() throws {

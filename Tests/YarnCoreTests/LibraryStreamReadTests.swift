@@ -258,6 +258,12 @@ import Testing
         $0.replacingOccurrences(of: last, with: #""id" : "y1498""#)
       }
       #expect(try problems(of: duplicate, in: dir) == ["library.json: two yarns have the ID y1498"])
+      // QA: three yarns of one ID said "two yarns have the ID" twice; once, counting them all.
+      let triplicate = try backup(library, in: dir, name: "triplicate.zip") {
+        $0.replacingOccurrences(of: last, with: #""id" : "y1497""#)
+          .replacingOccurrences(of: #""id" : "y1498""#, with: #""id" : "y1497""#)
+      }
+      #expect(try problems(of: triplicate, in: dir) == ["library.json: 3 yarns have the ID y1497"])
       let missing = try backup(library, in: dir, name: "missing.zip") {
         $0.replacingOccurrences(of: #""id" : "y1","#, with: #""id" : "y-gone","#)
       }

@@ -68,6 +68,24 @@ import Testing
     #expect(LineText.visible("plain 🧶") == "plain 🧶")
   }
 
+  /// QA: a value of U+200B alone showed raw in messages, as if empty, and one holding it
+  /// looked like the value without it. Invisible characters (format, default-ignorable) are
+  /// escaped as control characters are; an emoji's joiners and variation selectors are kept.
+  @Test func visibleEscapesInvisibleCharacters() {
+    #expect(LineText.visible("\u{200B}") == "\\u{200B}")
+    #expect(LineText.visible("Meri\u{200B}no") == "Meri\\u{200B}no")
+    #expect(LineText.visible(" \u{FEFF}\u{2060} ") == " \\u{FEFF}\\u{2060} ")
+    #expect(LineText.visible("soft\u{AD}ly\u{3164}") == "soft\\u{AD}ly\\u{3164}")
+    #expect(LineText.visible("o\u{200D}") == "o\\u{200D}")
+    #expect(LineText.visible("a\u{FE0F}\tb") == "a\\u{FE0F}\\tb")
+    // Spaces show, as room: not escaped (NBSP, U+2003 EM SPACE).
+    #expect(LineText.visible("a\u{A0}b\u{2003}c") == "a\u{A0}b\u{2003}c")
+    // An emoji's ZWJ sequence and variation selector are its picture.
+    for emoji in ["❤️ wool", "👩‍👧 hat", "🏳️‍🌈"] { #expect(LineText.visible(emoji) == emoji) }
+    // A backslash beside an escaped character is doubled, as beside a control character.
+    #expect(LineText.visible("C:\\x\u{200B}") == "C:\\\\x\\u{200B}")
+  }
+
   /// A backslash is doubled only where it could be read as an escape: `a\tb.png` (backslash,
   /// `t`) and `a<TAB>b.png` no longer both show as `a\tb.png`; `C:\stash` stays as it is.
   @Test func visibleDoublesABackslashOnlyWhereItCouldReadAsAnEscape() {

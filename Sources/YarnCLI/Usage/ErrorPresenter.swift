@@ -130,8 +130,8 @@ enum ErrorPresenter {
     case .unknownCommand(let command, let given, let suggestions):
       report.message =
         command.count == 1
-        ? "unknown command '\(given)'"
-        : "unknown subcommand '\(given)' of '\(command.joined(separator: " "))'"
+        ? "unknown command '\(LineText.visible(given))'"
+        : "unknown subcommand '\(LineText.visible(given))' of '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .commandAfterTerminator(let command, let given):
       report.message =
@@ -144,7 +144,7 @@ enum ErrorPresenter {
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestions):
-      report.message = "unknown option '\(given)' for '\(command.joined(separator: " "))'"
+      report.message = "unknown option '\(LineText.visible(given))' for '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
@@ -163,7 +163,7 @@ enum ErrorPresenter {
     case .missingArgument(_, let name):
       report.message = "missing argument <\(name)>"
     case .unexpectedArgument(_, let value):
-      report.message = "unexpected argument '\(value)'"
+      report.message = "unexpected argument '\(LineText.visible(value))'"
     case .needsExactlyOne(_, let options):
       let last = options.last ?? ""
       let others = options.dropLast().joined(separator: ", ")
@@ -196,7 +196,8 @@ enum ErrorPresenter {
         + "; see '\(Context.yarnCommand(see, library: library))'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
-      let list = candidates.map { "\(Rules.shown(id: $0.id)) (\($0.name))" }.joined(separator: ", ")
+      let list = candidates.map { "\(Rules.shown(id: $0.id)) (\(LineText.visible($0.name)))" }.joined(
+        separator: ", ")
       report.message = "'\(LineText.visible(reference))' matches \(candidates.count) \(kind)s: \(list)"
       // Items that share the name (case and spaces aside) are told apart by ID only.
       let shared = Set(candidates.map { Lookup.key($0.name) }).count == 1

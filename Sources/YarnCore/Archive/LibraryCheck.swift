@@ -108,15 +108,36 @@ final class LibraryCheck {
   }
 
   /// Checks `id` (of the item at `index` of `array`, called `name`): `Rules.id(_:)`, and
-  /// that no earlier item of the array has it.
+  /// that no earlier item of the array has it. An ID shared is one problem, where its second
+  /// item is, counting every item that has it: `3 yarns have the ID y1`.
   private func unique(
     _ id: String, in set: inout Set<StoredID>, kind: String, array: String, index: Int, name: String? = nil
   ) {
     if let violation = Rules.id(id) {
       append(.brokenRuleAt(path: "\(array)[\(index)]", kind: kind, name: name, violation: violation))
     }
-    if !set.insert(StoredID(id)).inserted { report("two \(kind)s have the ID \(shown(id))") }
+    guard !set.insert(StoredID(id)).inserted else { return }
+    let shared = Shared(bucket: bucket, id: StoredID(id))
+    let place = repeated[shared]
+    let count = (place?.count ?? 1) + 1
+    let problem = BackupProblem.inconsistentLibrary(
+      reason: "\(count == 2 ? "two" : "\(count)") \(kind)s have the ID \(shown(id))")
+    if let place {
+      problems[bucket][place.index] = problem
+    } else {
+      append(problem)
+    }
+    repeated[shared] = (place?.index ?? problems[bucket].count - 1, count)
   }
+
+  /// An ID of one kind of item (`bucket`) that several items have.
+  private struct Shared: Hashable {
+    let bucket: Int
+    let id: StoredID
+  }
+
+  /// Each ID shared, with where its problem is in `problems[bucket]` and how many items have it.
+  private var repeated: [Shared: (index: Int, count: Int)] = [:]
 
   /// An ID in a message: `Rules.shown(id:)` (a blank one quoted).
   private func shown(_ id: String) -> String { Rules.shown(id: id) }

@@ -96,13 +96,14 @@ public enum Rules {
     LineText.isBlank(id) ? RuleViolation(field: field, reason: "is blank") : nil
   }
 
-  /// `id` as a message shows it: as it is, or quoted with control characters and line
-  /// breaks escaped (`LineText.visible`: `""`, `"   "`, `"\t"`, `"y\u{1B}1"`) when it is
-  /// blank or holds any, so that such an ID is seen (an older yarn accepted them). The one
-  /// place an ID is made visible in messages.
+  /// `id` as a message shows it: as it is, or quoted with control characters, line breaks
+  /// and invisible characters escaped (`LineText.visible`: `""`, `"   "`, `"\t"`,
+  /// `"y\u{1B}1"`, `"y\u{200B}1"`) when it is blank or `visible` writes it otherwise, so that
+  /// such an ID is seen (an older yarn accepted them). The one place an ID is made visible
+  /// in messages.
   package static func shown(id: String) -> String {
-    LineText.isBlank(id) || id.unicodeScalars.contains(where: LineText.isRefused)
-      ? "\"" + LineText.visible(id) + "\"" : id
+    let visible = LineText.visible(id)
+    return LineText.isBlank(id) || visible != id ? "\"" + visible + "\"" : id
   }
 
   // MARK: Text

@@ -114,40 +114,70 @@ package enum LineText {
     }
   }
 
-  /// `text` with each refused character written as an escape (`\n`, `\t`, `\r`, else
-  /// `\u{85}`), so that a message quoting it stays on one line and shows what is there.
+  /// Whether `scalar` shows as nothing and takes no room: a format character (general
+  /// category Cf: U+200B ZERO WIDTH SPACE, U+FEFF, U+2060 WORD JOINER, U+00AD SOFT HYPHEN, …)
+  /// or another default-ignorable code point (U+3164 HANGUL FILLER, variation selectors), not
+  /// white space (a space shows, as room).
+  package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return false }
+    let properties = scalar.properties
+    return !properties.isWhitespace
+      && (properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint)
+  }
+
+  /// `text` as a message quotes a value: each refused character (`isRefused`) and each
+  /// invisible one (`isInvisible`) written as an escape (`\n`, `\t`, `\r`, else `\u{85}`,
+  /// `\u{200B}`), so that the message stays on one line and shows what is there: a value of
+  /// U+200B alone does not look empty, nor `Meri\u{200B}no` like `Merino`. The one rule by
+  /// which every message shows a value it quotes. The joiners and variation selectors of an
+  /// emoji (a Character that begins with one: `❤️`, `👩‍👧`, flags) are part of its picture and
+  /// kept; elsewhere they are escaped too (a ZERO WIDTH NON-JOINER in a Persian word shows as
+  /// `\u{200C}`).
   ///
   /// A backslash is doubled (`\\`) only when the text needs it to be read one way: when it
-  /// holds a refused character, or a backslash that would read as one of these escapes
+  /// holds a character escaped, or a backslash that would read as one of these escapes
   /// (followed by `n`, `t`, `r`, `u` or a backslash). So `a\tb.png` (a backslash and a `t`)
   /// shows as `a\\tb.png` and a tab as `a\tb.png`, while an ordinary name with a backslash,
   /// such as `C:\stash`, is shown as it is.
   package static func visible(_ text: String) -> String {
+    // Printable ASCII without a backslash (the usual case) is shown as it is.
+    if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) { return text }
+    // Whether a scalar of `character` is written as an escape.
+    func escapes(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
+      if isRefused(scalar) { return true }
+      guard isInvisible(scalar) else { return false }
+      let scalars = character.unicodeScalars
+      return scalars.count == 1 || scalars.first?.properties.isEmoji != true
+    }
     var needsEscapes = false
     var afterBackslash = false
-    for scalar in text.unicodeScalars {
-      if isRefused(scalar) || (afterBackslash && "ntru\\".unicodeScalars.contains(scalar)) {
-        needsEscapes = true
-        break
+    search: for character in text {
+      for scalar in character.unicodeScalars {
+        if escapes(scalar, in: character) || (afterBackslash && "ntru\\".unicodeScalars.contains(scalar)) {
+          needsEscapes = true
+          break search
+        }
+        afterBackslash = scalar == "\\"
       }
-      afterBackslash = scalar == "\\"
     }
     guard needsEscapes else { return text }
     var out = ""
-    for scalar in text.unicodeScalars {
-      if scalar == "\\" {
-        out += "\\\\"
-        continue
-      }
-      guard isRefused(scalar) else {
-        out.unicodeScalars.append(scalar)
-        continue
-      }
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    for character in text {
+      for scalar in character.unicodeScalars {
+        if scalar == "\\" {
+          out += "\\\\"
+          continue
+        }
+        guard escapes(scalar, in: character) else {
+          out.unicodeScalars.append(scalar)
+          continue
+        }
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }
       }
     }
     return out

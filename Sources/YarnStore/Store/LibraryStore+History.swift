@@ -405,7 +405,9 @@ extension LibraryStore {
 
   /// What the change whose steps `condition` selects did, counted from its steps. A step
   /// records the action of the statement it reverses: for an undone change (`undone`), the
-  /// statements undo ran, which did the opposite of the change.
+  /// statements undo ran, which did the opposite of the change. A row of a list (a yarn
+  /// usage, a needle size) moved to another position, as those after a removed one are
+  /// (`writeList`), is not counted: what the change did is the removal.
   private func effects(
     ofStepsWhere condition: String, _ arguments: [SQLValue] = [], undone: Bool
   ) throws -> [LibraryChange.Effect] {
@@ -413,9 +415,21 @@ extension LibraryStore {
     // changed.
     var actions: [String: [String: Set<String>]] = [:]  // item → row → actions
     try connection.forEach(
-      "SELECT item, row, action FROM history_step WHERE \(condition)", arguments
+      """
+      SELECT item, row, action,
+        CASE WHEN action = 'update' AND item IN ('yarn_usage', 'project_needle') THEN sql END
+      FROM history_step WHERE \(condition)
+      """, arguments
     ) { step in
-      actions[step.text(0) ?? "", default: [:]][step.text(1) ?? "", default: []].insert(step.text(2) ?? "")
+      let row = step.text(1) ?? ""
+      // An update names its row by where it was (`project/position`); the statement that
+      // reverses it finds the row where it went, last (`… AND position = 2`).
+      if let sql = step.text(3), let to = sql.lastIndex(of: " "), let from = row.lastIndex(of: "/"),
+        sql[sql.index(after: to)...] != row[row.index(after: from)...]
+      {
+        return
+      }
+      actions[step.text(0) ?? "", default: [:]][row, default: []].insert(step.text(2) ?? "")
     }
     let order = [
       "yarn", "project", "yarn_usage", "note", "time_session", "photo", "pattern", "tool",

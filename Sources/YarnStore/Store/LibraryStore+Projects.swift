@@ -122,14 +122,9 @@ extension LibraryStore {
         """, bound)
       // Only the parts that differ are written again, so that the undo history records
       // what changed (a new name is not also "2 usages removed and added").
-      // Usages and attachments after the part the stored and new lists begin with.
-      let kept = zip(stored.usages, project.usages).prefix { $0 == $1 }.count
-      if kept < max(stored.usages.count, project.usages.count) {
-        try connection.run(
-          "DELETE FROM yarn_usage WHERE project_id = ? AND position >= ?",
-          [.text(project.id), .integer(Int64(kept))])
-        try insertUsages(of: project, from: kept)
-      }
+      try writeList(
+        "yarn_usage", of: project.id, from: stored.usages, to: project.usages,
+        insert: insertUsage(of: project))
       try writeNeedleSizes(of: project, replacing: stored.needleSizes)
       if stored.photos != project.photos {
         try replaceAttachments(
@@ -172,22 +167,23 @@ extension LibraryStore {
   // MARK: Rows
 
   private func insertParts(of project: Project) throws {
-    try insertUsages(of: project)
+    let insertUsage = insertUsage(of: project)
+    for (position, usage) in project.usages.enumerated() { try insertUsage(position, usage) }
     try insertAttachments(project.photos, owner: .project(project.id), role: "photo")
     if let pdf = project.pattern?.pdf {
       try insertAttachments([pdf], owner: .project(project.id), role: "pattern")
     }
   }
 
-  /// Inserts the usages of `project` from the one at `first` on.
-  private func insertUsages(of project: Project, from first: Int = 0) throws {
+  /// What inserts a usage of `project` at a position (`writeList`).
+  private func insertUsage(of project: Project) -> (Int, YarnUsage) throws -> Void {
     let row = RowWriter(kind: .project, id: project.id)
-    for (position, usage) in project.usages.enumerated() where position >= first {
-      guard try exists("yarn", id: usage.yarnID) else {
+    return { position, usage in
+      guard try self.exists("yarn", id: usage.yarnID) else {
         throw StoreError.missingReference(
           kind: .yarn, id: usage.yarnID, from: .project, fromID: project.id)
       }
-      try connection.run(
+      try self.connection.run(
         """
         INSERT INTO yarn_usage (project_id, position, yarn_id, amount_value, amount_unit)
         VALUES (?, ?, ?, ?, ?)
@@ -195,6 +191,37 @@ extension LibraryStore {
         [.text(project.id), .integer(Int64(position)), .text(usage.yarnID)]
           + row.amount(usage.amount))
     }
+  }
+
+  /// Writes the rows of the project `id`'s list `table` (`yarn_usage`, `project_needle`:
+  /// keyed by project and position), stored as `old`, so that they hold `new`, touching only
+  /// what differs: between the part both lists begin with and the part both end with, the
+  /// old rows are deleted and the new ones inserted (`insert`, given each one's position); the
+  /// rows after that part move to their new positions by an update of the position alone,
+  /// which the undo history counts as no change (`LibraryStore.history()`). So removing a
+  /// usage records one removal, not the renumbering of those after it.
+  func writeList<Element: Equatable>(
+    _ table: String, of id: String, from old: [Element], to new: [Element],
+    insert: (Int, Element) throws -> Void
+  ) throws {
+    let start = zip(old, new).prefix { $0 == $1 }.count
+    let end = zip(old[start...].reversed(), new[start...].reversed()).prefix { $0 == $1 }.count
+    let (oldEnd, newEnd) = (old.count - end, new.count - end)
+    guard start < max(oldEnd, newEnd) else { return }
+    if start < oldEnd {
+      try connection.run(
+        "DELETE FROM \(table) WHERE project_id = ? AND position >= ? AND position < ?",
+        [.text(id), .integer(Int64(start)), .integer(Int64(oldEnd))])
+    }
+    // Up from the first when they move down, down from the last when they move up: each
+    // into a free place.
+    let moved = newEnd < oldEnd ? Array(oldEnd..<old.count) : (oldEnd..<old.count).reversed()
+    for position in moved where newEnd != oldEnd {
+      try connection.run(
+        "UPDATE \(table) SET position = ? WHERE project_id = ? AND position = ?",
+        [.integer(Int64(position + newEnd - oldEnd)), .text(id), .integer(Int64(position))])
+    }
+    for position in start..<newEnd { try insert(position, new[position]) }
   }
 
   private func values(of project: Project) -> [SQLValue] {

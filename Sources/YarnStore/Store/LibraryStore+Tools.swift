@@ -299,14 +299,8 @@ extension LibraryStore {
   /// Writes the needle sizes of `project` where they differ from `old` (the stored ones), so
   /// that the undo history records only a change; an empty list is stored as none.
   func writeNeedleSizes(of project: Project, replacing old: [NeedleSize]?) throws {
-    let new = project.needleSizes ?? []
-    let stored = old ?? []
-    let kept = zip(stored, new).prefix { $0 == $1 }.count
-    guard kept < max(stored.count, new.count) else { return }
-    try connection.run(
-      "DELETE FROM project_needle WHERE project_id = ? AND position >= ?",
-      [.text(project.id), .integer(Int64(kept))])
-    for (position, size) in new.enumerated() where position >= kept {
+    try writeList("project_needle", of: project.id, from: old ?? [], to: project.needleSizes ?? []) {
+      position, size in
       try connection.run(
         "INSERT INTO project_needle (project_id, position, size_mm) VALUES (?, ?, ?)",
         [.text(project.id), .integer(Int64(position)), .real(size.millimetres)])
