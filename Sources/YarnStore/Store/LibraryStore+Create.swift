@@ -22,9 +22,9 @@ extension LibraryStore {
   /// only when the library is put in place. When `body` throws (a cancelled import too) or
   /// `keep` refuses its result, the temporary file is removed and nothing else was created.
   /// A temporary file that a killed process left is removed by the next creation in the same
-  /// folder (it is locked with `flock` while in use), before its `body` runs, and with it what
-  /// `sweepAttachments()` removes from `directory/attachments/` (no library refers to any of it
-  /// yet): the files a restore into the new library placed before it was killed. Creations in one folder (`directory`,
+  /// folder (it is locked with `flock` while in use); nothing in `directory/attachments/` is
+  /// touched for it (a stale temporary file does not say whose those files are). Creations in
+  /// one folder (`directory`,
   /// or the nearest folder above it that exists) take turns: each holds an exclusive `flock`
   /// on the folder from before its `body` runs until its library is in place, and one that
   /// waited and then finds a library there throws `StoreError.libraryCreatedMeanwhile`
@@ -91,6 +91,7 @@ extension LibraryStore {
     }
     if lstat(target, &entry) == 0 { throw StoreError.libraryCreatedMeanwhile(directory: directory.path) }
     let prefix = "." + databaseFileName + ".tmp-"
+    AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
@@ -112,12 +113,6 @@ extension LibraryStore {
       POSIX.close(fd)
     }
     let store = try LibraryStore(newDatabaseAt: temporary, directory: directory)
-    // A temporary file of a killed creation: a restore into a new library places its
-    // attachment files in `directory/attachments/` before its library is in place, so a
-    // killed one left them, which no library refers to. They go before anything is placed
-    // (`sweepAttachments` of this empty library). Looked for once this creation's own file is
-    // there and locked, so that a kill from here on leaves that sign again.
-    if AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix) { _ = try? store.sweepAttachments() }
     let result: T
     do {
       result = try body(store)

@@ -111,12 +111,8 @@ package enum AtomicFile {
   /// Removes the temporary files `prefix` + 6 letters or digits in `folder` that no process
   /// holds locked: those of an atomic write to the same file that was killed. Errors are
   /// ignored (this is tidying).
-  ///
-  /// - Returns: whether it found one (a killed writer).
-  @discardableResult
-  static func removeStaleTemporaries(in folder: String, prefix: String) -> Bool {
-    var found = false
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+  static func removeStaleTemporaries(in folder: String, prefix: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
     for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
       let suffix = name.unicodeScalars.suffix(6)
       guard
@@ -126,13 +122,9 @@ package enum AtomicFile {
       let candidate = folder + "/" + name
       let fd = open(candidate, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
       guard fd >= 0 else { continue }
-      if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-        unlink(candidate)
-        found = true
-      }
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(candidate) }
       close(fd)
     }
-    return found
   }
 
   /// Writes to an existing special file (FIFO, character device) through `body`.
