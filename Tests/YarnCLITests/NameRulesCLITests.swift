@@ -181,7 +181,8 @@ import YarnCore
     #expect(tag.status == 64)
     #expect(
       tag.stderr.hasPrefix(
-        "error: bad value '\(shown)' for --tag: \"\(shown)\" is 1 character but 50001 Unicode code "
+        "error: bad value '\(shown)' for --tag: \"a\(String(repeating: "\u{301}", count: 399))…\" "
+          + "is 1 character but 50001 Unicode code "
           + "points long; the limit is 200 code points (4 for each of the 50 characters allowed)\n"))
     let note = try yarn.run(
       ["note", "add", "--yarn", "Rios", "-"],

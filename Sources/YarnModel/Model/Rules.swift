@@ -251,9 +251,8 @@ public enum Rules {
       // Spaces alone are an empty tag, not one with spaces around it (QA).
       if tag.isEmpty || LineText.isBlankLine(tag) { return RuleViolation(field: field, reason: "is empty") }
       if let violation = line(tag, field: field, limit: maximumTagLength) {
-        // A tag too long is quoted by its start (it may be megabytes long).
-        let tooLong = LineText.lengthProblem(of: tag, limit: maximumTagLength) != nil
-        let shown = tooLong ? LineText.shortened(LineText.visible(tag)) : LineText.visible(tag)
+        // A tag is quoted by its start when over twice the limit (it may be megabytes long).
+        let shown = LineText.shortened(LineText.visible(tag), characters: 2 * maximumTagLength)
         return RuleViolation(field: field, reason: "\"\(shown)\" \(violation.reason)")
       }
       // A tag that shows as nothing is empty to a reader, whatever it holds.
@@ -267,6 +266,18 @@ public enum Rules {
       }
     }
     return nil
+  }
+
+  /// A tag both added and removed by one change (`stash edit --tag lace --untag Lace`), the
+  /// first one, compared by `Lookup.key` (case and Unicode form aside) as tags are: which is
+  /// meant is not guessed. `tag “lace” is both added and removed`.
+  public static func tagAddedAndRemoved(
+    added: [String], removed: [String], field: String = "tag"
+  ) -> RuleViolation? {
+    let keys = Set(removed.map(Lookup.key))
+    guard let tag = added.first(where: { keys.contains(Lookup.key($0)) }) else { return nil }
+    return RuleViolation(
+      field: field, reason: "“\(LineText.visible(tag.trimmingSpaces()))” is both added and removed")
   }
 
   /// A price: a currency code of three upper-case ASCII letters, an amount of at least 0 and

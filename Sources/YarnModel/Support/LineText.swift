@@ -80,9 +80,10 @@ package enum LineText {
   }
 
   /// The start of `text` for a message that quotes a value too long to show whole: its first
-  /// 40 Characters (at most 160 scalars) and `…`; `text` itself when shorter.
-  package static func shortened(_ text: String) -> String {
-    let start = text.prefix(40).unicodeScalars.prefix(160)
+  /// `characters` Characters (at most 4 scalars each: `scalarsPerCharacter`) and `…`; `text`
+  /// itself when shorter.
+  package static func shortened(_ text: String, characters: Int = 40) -> String {
+    let start = text.prefix(characters).unicodeScalars.prefix(characters * scalarsPerCharacter)
     guard start.count < text.unicodeScalars.count else { return text }
     return String(String.UnicodeScalarView(start)) + "…"
   }
