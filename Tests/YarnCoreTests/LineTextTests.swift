@@ -82,8 +82,14 @@ import Testing
     #expect(Rules.tags([String(repeating: heavy, count: 50)]) == nil)
     #expect(
       Rules.tags(["t" + String(repeating: "\u{301}", count: 200)])?.reason
-        == "\"t" + String(repeating: "\u{301}", count: 159)
-        + "…\" is 1 character but 201 Unicode code points long; the limit is 200 code points "
+        == "\"t" + String(repeating: "\u{301}", count: 200)
+        + "\" is 1 character but 201 Unicode code points long; the limit is 200 code points "
+        + "(4 for each of the 50 characters allowed)")
+    // Quoted by its start (twice the limit: 100 Characters of at most 400 scalars).
+    #expect(
+      Rules.tags(["t" + String(repeating: "\u{301}", count: 50_000)])?.reason
+        == "\"t" + String(repeating: "\u{301}", count: 399)
+        + "…\" is 1 character but 50001 Unicode code points long; the limit is 200 code points "
         + "(4 for each of the 50 characters allowed)")
     #expect(
       Rules.optionalLine("h" + String(repeating: "\u{301}", count: 8_000), field: "pattern url", limit: 2000)?
