@@ -48,6 +48,16 @@ import Testing
     #expect(try status() == "allocated")
     try yarn.ok(["stash", "edit", "Rios", "--stashed", "no"])
     #expect(try status() == "used-up")
+    // The help and the manual page say so (QA: they said "yes is in-stash, no is used-up").
+    let words =
+      "The older form of --status: yes keeps a status still in the stash and makes any other "
+      + "in-stash; no keeps a status that is not and makes any other used-up."
+    for command in [["stash", "add", "--help"], ["stash", "edit", "--help"]] {
+      let help = try yarn.ok(command).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(help.contains(words), "\(command)")
+    }
+    let page = try yarn.run(["help", "--man"], useLibrary: false).stdout
+    #expect(page.contains(words.replacing("-", with: "\\-")))
   }
 
   @Test func badDetailsAreRefusedClearlyAndChangeNothing() throws {
@@ -76,6 +86,15 @@ import Testing
       ),
       (["stash", "edit", "Rios", "--status", "lost"], "expected a stash status: in-stash, allocated"),
       (["stash", "edit", "Rios", "--tag", "a,b"], "holds a comma"),
+      // QA: a tag given to both was added (exit 0); refused as `--tool` with `--remove-tool` is.
+      (
+        ["stash", "edit", "Rios", "--tag", "Lace", "--untag", " lace"],
+        "error: give '--tag' or '--untag', not both: tag “Lace” is both added and removed\n"
+      ),
+      (
+        ["project", "edit", "Flax", "--untag", "x", "--tag", "X"],
+        "error: give '--tag' or '--untag', not both: tag “X” is both added and removed\n"
+      ),
       (
         ["stash", "edit", "Rios", "--stashed", "no", "--status", "gifted"],
         "error: give '--status' or '--stashed', not both: --stashed is the older yes/no form of --status"

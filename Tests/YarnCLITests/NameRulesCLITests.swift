@@ -158,6 +158,49 @@ import YarnCore
     #expect(list.map { $0["name"] as? String } == [fits])
   }
 
+  /// A length limit also bounds Unicode scalars, 4 for each Character of the limit, for
+  /// every way in: one letter with 50,000 combining marks is one Character, and `stash add`
+  /// took it as a 100 KB name, a stash import 4 MB Name and Tags cells (QA).
+  @Test func aLetterWithThousandsOfCombiningMarksIsTooLongEveryWayIn() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let before = try yarn.librarySnapshot()
+    let bomb = "a" + String(repeating: "\u{301}", count: 50_000)
+    let shown = "a" + String(repeating: "\u{301}", count: 159) + "…"
+    let words =
+      "is 1 character but 50001 Unicode code points long; the limit is 800 code points "
+      + "(4 for each of the 200 characters allowed)"
+    let name = try yarn.run(["stash", "add", bomb])
+    #expect(name.status == 64)
+    #expect(name.stderr.hasPrefix("error: bad value '\(shown)' for <name>: \(words)\n"))
+    let brand = try yarn.run(["stash", "edit", "Rios", "--brand", bomb])
+    #expect(brand.status == 64)
+    #expect(brand.stderr.hasPrefix("error: bad value '\(shown)' for --brand: \(words)\n"))
+    let tag = try yarn.run(["stash", "edit", "Rios", "--tag", bomb])
+    #expect(tag.status == 64)
+    #expect(
+      tag.stderr.hasPrefix(
+        "error: bad value '\(shown)' for --tag: \"a\(String(repeating: "\u{301}", count: 399))…\" "
+          + "is 1 character but 50001 Unicode code "
+          + "points long; the limit is 200 code points (4 for each of the 50 characters allowed)\n"))
+    let note = try yarn.run(
+      ["note", "add", "--yarn", "Rios", "-"],
+      stdin: Data(("n" + String(repeating: "\u{301}", count: 400_000)).utf8))
+    #expect(note.status == 65)
+    #expect(
+      note.stderr.hasPrefix(
+        "error: standard input: the note's text is 1 character but 400001 Unicode code points long; "
+          + "the limit is 400000 code points (4 for each of the 100000 characters allowed)\n"))
+    _ = try yarn.file("in.csv", Data("Name,Tags\r\n\(bomb),\"cozy,\(bomb)\"\r\n".utf8))
+    let imported = try yarn.run(["stash", "import", "in.csv"])
+    #expect(imported.status == 65)
+    #expect(imported.stderr.contains("line 2, column \"Name\": \(words)\n"), "\(imported.stderr.prefix(600))")
+    #expect(imported.stderr.contains("column \"Tags\""), "\(imported.stderr.prefix(600))")
+    #expect(imported.stderr.utf8.count < 4000)
+    #expect(try yarn.librarySnapshot() == before)
+  }
+
   @Test func notesStayFreeTextOverSeveralLines() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -78,6 +78,10 @@ import Testing
     for (command, status, words) in [
       (["note", "show", "zzzz"], Int32(65), "no note with id zzzz"),
       (["note", "rm", "ab"], 65, "an ID prefix of at least 4 characters"),  // too short
+      (
+        ["note", "edit", "097", "x"], 65,
+        "error: \"097\" is too short to name a note: give its ID or 4 or more of its first characters\n"
+      ),
       (["note", "edit", id, ""], 64, "for <text>: is blank"),
       (["note", "edit", id], 64, "missing argument <text>"),
       (["note", "list", "--yarn", "Nope"], 65, "no yarn matches 'Nope'"),

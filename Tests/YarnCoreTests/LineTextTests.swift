@@ -63,6 +63,44 @@ import Testing
     #expect(LineText.Problem.tooLong(count: 201, limit: 200).description == "is 201 characters long")
   }
 
+  /// A limit in Characters has a second bound, 4 Unicode scalars a Character: one letter
+  /// with 50,000 combining marks is one Character, and was taken as a 100 KB name (QA).
+  @Test func aLimitAlsoBoundsUnicodeScalarsFourACharacter() {
+    let heavy = "e\u{301}\u{301}\u{301}"  // one Character, 4 scalars
+    let fits = String(repeating: heavy, count: 200)
+    #expect(LineText.checked(fits) == .success(fits))
+    #expect(
+      LineText.checked(fits + "\u{301}")
+        == .failure(.tooManyScalars(characters: 200, scalars: 801, limit: 200)))
+    let bomb = "a" + String(repeating: "\u{301}", count: 50_000)
+    #expect(LineText.checked(bomb) == .failure(.tooManyScalars(characters: 1, scalars: 50_001, limit: 200)))
+    #expect(
+      Rules.name(bomb)?.description
+        == "name is 1 character but 50001 Unicode code points long; the limit is 800 code points "
+        + "(4 for each of the 200 characters allowed)")
+    // Tags (50), the pattern URL (2,000) and a note's text (100,000): the same two bounds.
+    #expect(Rules.tags([String(repeating: heavy, count: 50)]) == nil)
+    #expect(
+      Rules.tags(["t" + String(repeating: "\u{301}", count: 200)])?.reason
+        == "\"t" + String(repeating: "\u{301}", count: 200)
+        + "\" is 1 character but 201 Unicode code points long; the limit is 200 code points "
+        + "(4 for each of the 50 characters allowed)")
+    // Quoted by its start (twice the limit: 100 Characters of at most 400 scalars).
+    #expect(
+      Rules.tags(["t" + String(repeating: "\u{301}", count: 50_000)])?.reason
+        == "\"t" + String(repeating: "\u{301}", count: 399)
+        + "…\" is 1 character but 50001 Unicode code points long; the limit is 200 code points "
+        + "(4 for each of the 50 characters allowed)")
+    #expect(
+      Rules.optionalLine("h" + String(repeating: "\u{301}", count: 8_000), field: "pattern url", limit: 2000)?
+        .reason.hasPrefix("is 1 character but 8001 Unicode code points long; the limit is 8000") == true)
+    #expect(
+      Rules.noteText("n" + String(repeating: "\u{301}", count: 400_000))?.description
+        == "text is 1 character but 400001 Unicode code points long; the limit is 400000 code points "
+        + "(4 for each of the 100000 characters allowed)")
+    #expect(Rules.noteText(String(repeating: heavy, count: 100_000)) == nil)
+  }
+
   @Test func visibleEscapesEveryRefusedCharacter() {
     #expect(LineText.visible("a\nb\tc\rd\u{85}e\u{0}f") == "a\\nb\\tc\\rd\\u{85}e\\u{0}f")
     #expect(LineText.visible("plain 🧶") == "plain 🧶")

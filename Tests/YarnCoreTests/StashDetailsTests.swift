@@ -78,6 +78,10 @@ import Testing
     #expect(try Price(parsing: "1000000000 USD").minorUnits == 100_000_000_000)  // the limit itself
     // A decimal comma, as every typed number takes it (docs/UNITS.md).
     #expect(try Price(parsing: "29,99 EUR") == euros)
+    // The code against the number, as an amount's unit may be (`250g`); QA: `29EUR` was refused.
+    #expect(try Price(parsing: "29.99EUR") == euros)
+    #expect(try Price(parsing: "EUR29.99") == euros)
+    #expect(try Price(parsing: "1500jpy") == Price(minorUnits: 1500, currency: "JPY"))
     #expect(try Price(parsing: "EUR 3,50").description == "3.50 EUR")
     #expect(try Price(parsing: "0,125 KWD").description == "0.125 KWD")
     // QA: zeros past the currency's decimals are no more decimals, as the ambiguity's readings
@@ -109,6 +113,8 @@ import Testing
       ("29 US", "\"US\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29 €UR", "\"€UR\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
       ("29", "expected an amount and a currency code, such as \"29.00 USD\""),
+      ("29EURO", "\"EURO\" is not a currency code (three letters of ISO 4217, such as USD or EUR)"),
+      ("29EUR5", "expected an amount and a currency code, such as \"29.00 USD\""),
       ("1,000.00 USD", "\"1,000.00\" has a thousands separator: write 1000.00"),
       ("1.234,50 EUR", "\"1.234,50\" has a thousands separator: write 1234.50"),
       ("1,000,000 JPY", "\"1,000,000\" has a thousands separator: write 1000000"),

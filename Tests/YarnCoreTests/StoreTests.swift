@@ -586,7 +586,10 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
       }
     }
     #expect(failure("abcd") == "\"abcd\" begins the ids of 2 notes: abcd-1, abcd-2")
-    #expect(failure("abc") == "no note with id abc in the library")  // shorter than 4
+    // Shorter than 4, in the words of sessions (QA: `note edit 097 x` said "no note with id 097").
+    #expect(
+      failure("abc")
+        == "\"abc\" is too short to name a note: give its ID or 4 or more of its first characters")
     #expect(failure("zzzz") == "no note with id zzzz in the library")
     // `%` and `_` are plain characters, not LIKE patterns.
     #expect(failure("ab_d") == "no note with id ab_d in the library")

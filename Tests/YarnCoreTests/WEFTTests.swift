@@ -62,6 +62,12 @@ import Testing
     #expect(WEFTPlanner.notePieces("short\n\nnote") == ["short\n\nnote"])
     let full = String(repeating: "n", count: 100_000)
     #expect(WEFTPlanner.notePieces(full + "\n\n" + full) == [full, full])
+    // The second bound, 4 Unicode scalars a Character (400,000 for a note): 100,000
+    // Characters of 5 scalars (500,000) are cut after 80,000 of them (400,000 scalars).
+    let heavy = String(repeating: "e\u{301}\u{301}\u{301}\u{301}", count: 100_000)
+    let pieces = WEFTPlanner.notePieces(heavy)
+    #expect(pieces.map(\.count) == [80_000, 20_000])
+    #expect(pieces.allSatisfy { Rules.noteText($0) == nil })
   }
 
   @Test func theRavelryExamplesImportWithTheirValues() throws {

@@ -22,7 +22,8 @@ struct TagOptions {
   /// Reads the options.
   ///
   /// - Throws: `CLIError.badValue` naming `--tag` when a tag breaks the rule of tags (a
-  ///   comma, a control character, too long, empty).
+  ///   comma, a control character, too long, empty); `CLIError.conflictingOptions` for a tag
+  ///   given to both `--tag` and `--untag` (`Rules.tagAddedAndRemoved`).
   init(_ values: ParsedValues) throws {
     added = (values.options["tag"] ?? []).map { $0.trimmingSpaces() }
     removed = (values.options["untag"] ?? []).map { $0.trimmingSpaces() }
@@ -37,9 +38,13 @@ struct TagOptions {
     for tag in added {
       if let violation = Rules.tags([tag]) {
         throw CLIError.badValue(
-          command: values.command, name: "--tag", value: LineText.visible(tag),
+          command: values.command, name: "--tag", value: LineText.shortened(LineText.visible(tag)),
           reason: violation.reason)
       }
+    }
+    if let violation = Rules.tagAddedAndRemoved(added: added, removed: removed) {
+      throw CLIError.conflictingOptions(
+        command: values.command, options: ["--tag", "--untag"], reason: violation.description)
     }
   }
 

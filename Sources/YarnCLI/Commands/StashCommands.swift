@@ -50,9 +50,12 @@ struct YarnFields {
           + "used-up, gifted, sold, returned, frogged, other.",
         completion: .cases(of: StashStatus.self)),
       .value(
-        "stashed", "yes|no", "The older form of --status: yes is in-stash, no is used-up.",
+        "stashed", "yes|no",
+        "The older form of --status: yes keeps a status still in the stash and makes any other "
+          + "in-stash; no keeps a status that is not and makes any other used-up.",
         completion: .choices(["yes", "no"])),
-      .value("price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\"."),
+      .value(
+        "price", "price", "What you paid, with its ISO 4217 currency: \"29.00 USD\", \"1500 JPY\", 29EUR."),
       .value("stored-in", "text", "Where it is kept, such as \"blue bin, closet\"."),
     ] + TagOptions.options
 

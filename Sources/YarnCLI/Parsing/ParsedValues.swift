@@ -77,7 +77,7 @@ struct ParsedValues: Equatable {
     case .failure(let problem):
       var shown = LineText.visible(text)
       // The start is enough to tell which value it is.
-      if case .tooLong = problem { shown = String(shown.prefix(40)) + "…" }
+      if case .controlCharacter = problem {} else { shown = LineText.shortened(shown) }
       let reason = Rules.line(text, field: label, limit: limit)?.reason ?? "\(problem)"
       throw .badValue(command: command, name: label, value: shown, reason: reason)
     }

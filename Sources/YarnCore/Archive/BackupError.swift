@@ -141,8 +141,8 @@ public struct BackupLimits: Hashable, Sendable {
   /// The most bytes one item of `library.json` may take (an element of its arrays, or
   /// another member's value, or a key; each is held in memory to be decoded): 16 MiB by
   /// default. An item is far smaller: a note at its longest, 100,000 characters
-  /// (`Rules.maximumNoteLength`), takes at most 1.2 MB of JSON when each is one scalar written
-  /// as an escaped surrogate pair.
+  /// (`Rules.maximumNoteLength`) of at most 400,000 scalars (`LineText.scalarsPerCharacter`),
+  /// takes at most 4.8 MB of JSON when each scalar is written as an escaped surrogate pair.
   public var maxItemBytes: Int
   /// The most bytes all files together may hold, by the manifest's sizes.
   public var maxTotalBytes: Int64

@@ -417,10 +417,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
           session, projectName: projectName, instant: JSONCoding.formatInstant,
           id: Rules.shown(id: session.id))
     case .sessionNotFound(let reference):
-      if reference.trimmingSpaces().count < 4 {
-        return
-          "\"\(reference)\" is too short to name a session: give its ID or 4 or more of its first characters"
-      }
+      if let tooShort = Lookup.tooShortIDPrefix(reference, kind: "session") { return tooShort }
       return "no session has the id or id prefix \"\(reference)\""
     case .ambiguousSession(let reference, let ids):
       return "\"\(reference)\" begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"

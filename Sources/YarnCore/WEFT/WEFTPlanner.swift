@@ -1460,37 +1460,56 @@ extension WEFTPlanner {
     }
   }
 
-  /// `text` as notes of at most `Rules.maximumNoteLength` characters: a WEFT item has one
-  /// `notes` text, and yarn's export joins an item's notes with a blank line, so a longer
-  /// text is cut at blank lines (each piece as long as it can be), and a paragraph longer
-  /// than the limit at the limit. Pieces that are only blank are dropped.
+  /// `text` as notes within the length rule of a note's text (`Rules.maximumNoteLength`
+  /// characters, and 4 Unicode scalars for each: `LineText.lengthProblem(of:limit:)`): a
+  /// WEFT item has one `notes` text, and yarn's export joins an item's notes with a blank
+  /// line, so a longer text is cut at blank lines (each piece as long as it can be), and a
+  /// paragraph longer than the limit where the limit falls (between two Characters). Pieces
+  /// that are only blank are dropped.
   static func notePieces(_ text: String) -> [String] {
     let limit = Rules.maximumNoteLength
-    guard text.count > limit else { return [text] }
+    guard LineText.lengthProblem(of: text, limit: limit) != nil else { return [text] }
+    // A length as the rule measures it: Characters and Unicode scalars.
+    typealias Size = (characters: Int, scalars: Int)
+    func fits(_ size: Size) -> Bool {
+      size.characters <= limit && size.scalars <= limit * LineText.scalarsPerCharacter
+    }
     var pieces: [String] = []
     var current = ""
-    var currentCount = 0
+    var size: Size = (0, 0)
     for paragraph in text.components(separatedBy: "\n\n") {
       var rest = Substring(paragraph)
-      // A paragraph over the limit alone: cut at the limit.
-      while rest.count > limit {
-        if currentCount > 0 { pieces.append(current) }
+      var restSize: Size = (rest.count, rest.unicodeScalars.count)
+      // A paragraph over the limit alone: cut where the limit falls.
+      while !fits(restSize) {
+        if size.characters > 0 { pieces.append(current) }
         current = ""
-        currentCount = 0
-        let end = rest.index(rest.startIndex, offsetBy: limit)
+        size = (0, 0)
+        var end = rest.startIndex
+        var taken: Size = (0, 0)
+        for character in rest {
+          let next: Size = (taken.characters + 1, taken.scalars + character.unicodeScalars.count)
+          // One Character over the limit alone is a piece of its own, which the rule refuses.
+          guard fits(next) || taken.characters == 0 else { break }
+          taken = next
+          end = rest.index(after: end)
+        }
         pieces.append(String(rest[..<end]))
         rest = rest[end...]
+        restSize = (restSize.characters - taken.characters, restSize.scalars - taken.scalars)
       }
-      let count = rest.count
-      if currentCount > 0, currentCount + 2 + count > limit {
+      if size.characters > 0,
+        !fits((size.characters + 2 + restSize.characters, size.scalars + 2 + restSize.scalars))
+      {
         pieces.append(current)
         current = ""
-        currentCount = 0
+        size = (0, 0)
       }
-      current += (currentCount > 0 ? "\n\n" : "") + rest
-      currentCount += (currentCount > 0 ? 2 : 0) + count
+      let gap = size.characters > 0 ? 2 : 0
+      current += (gap > 0 ? "\n\n" : "") + rest
+      size = (size.characters + gap + restSize.characters, size.scalars + gap + restSize.scalars)
     }
-    if currentCount > 0 { pieces.append(current) }
+    if size.characters > 0 { pieces.append(current) }
     return pieces.filter { !LineText.isBlank($0) }
   }
 

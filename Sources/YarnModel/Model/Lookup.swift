@@ -106,6 +106,15 @@ package enum Lookup {
       || idBegins(id, with: wantedKey)
   }
 
+  /// The words for a reference to an item by ID (a session, a note) shorter than an ID
+  /// prefix may be, 4 characters, that matched no whole ID: `"097" is too short to name a
+  /// note: give its ID or 4 or more of its first characters`; `nil` for a longer one. The
+  /// one place these words are made.
+  package static func tooShortIDPrefix(_ reference: String, kind: String) -> String? {
+    guard reference.trimmingSpaces().count < 4 else { return nil }
+    return "\"\(reference)\" is too short to name a \(kind): give its ID or 4 or more of its first characters"
+  }
+
   /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule
   /// of ID prefixes: the key has at least 4 characters and the lower-cased ID begins with it.
   package static func idBegins(_ id: String, with wantedKey: String) -> Bool {

@@ -55,8 +55,9 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     public var description: String { reason }
   }
 
-  /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`, `29,99 EUR`; the code is upper-cased)
-  /// into an exact price. The amount is read by the rule of every number people type
+  /// Reads `29.00 USD` (also `USD 29.00`, `29 usd`, `29,99 EUR`, and the code written against
+  /// the amount, `29EUR` or `EUR29`, as an amount's unit may be: `250g`; the code is
+  /// upper-cased) into an exact price. The amount is read by the rule of every number people type
   /// (`DecimalNumber`): a decimal point or comma, and a comma before exactly three digits
   /// (`1,000 JPY`) refused as ambiguous, naming only the readings the currency takes.
   ///
@@ -66,7 +67,16 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
   ///   aside (`29.999 USD`, `5.5 JPY`; `29.990 USD` is 29.99 USD) or is over
   ///   `Rules.maximumPrice`.
   public init(parsing text: String) throws(ParseError) {
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    var words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    // One word of letters and then the rest, or the rest and then letters (`29EUR`, `EUR29`):
+    // the code written against the amount, split where they meet.
+    let isLetter: (Character) -> Bool = { $0.isASCII && $0.isLetter }
+    if words.count == 1, let first = words[0].first,
+      let cut = words[0].firstIndex(where: { isLetter($0) != isLetter(first) }),
+      words[0][cut...].allSatisfy({ isLetter($0) != isLetter(first) })
+    {
+      words = [String(words[0][..<cut]), String(words[0][cut...])]
+    }
     guard words.count == 2 else {
       throw ParseError("expected an amount and a currency code, such as \"29.00 USD\"")
     }

@@ -34,6 +34,9 @@ public struct RuleViolation: Error, Hashable, Sendable, CustomStringConvertible 
 ///   around (the tool and the CSV import trim what people type; the store refuses, it does
 ///   not change a value), at most `maximumNameLength` Characters (`maximumURLLength` for a
 ///   URL). A name is not blank; an optional field that is unknown is `nil`, never empty.
+/// - Every length limit in Characters has a second bound: at most 4 Unicode scalars for each
+///   Character of the limit (`LineText.lengthProblem(of:limit:)`), so that a letter with
+///   thousands of combining marks, one Character, cannot make a name of any size.
 /// - A note's text and a session's note (which may be left out): not blank, at most `maximumNoteLength` Characters, line breaks (LF, CR) and
 ///   tabs kept, no other control character.
 /// - Amounts (quantity, remaining, a usage): finite, at least 0, at most `maximumAmount`.
@@ -146,8 +149,8 @@ public enum Rules {
           default: ", a control character, which is not allowed"
           }
         return RuleViolation(field: field, reason: "\(problem)\(rule)")
-      case .tooLong(_, let limit):
-        return RuleViolation(field: field, reason: "\(problem); the limit is \(limit)")
+      case .tooLong, .tooManyScalars:
+        return RuleViolation(field: field, reason: problem.withLimit ?? "\(problem)")
       }
     case .success(let trimmed):
       guard trimmed == text else { return RuleViolation(field: field, reason: "has spaces around it") }
@@ -168,10 +171,8 @@ public enum Rules {
           + "control or separator character")
     }
     if LineText.isBlank(text) { return RuleViolation(field: field, reason: "is blank") }
-    let count = text.count
-    if count > maximumNoteLength {
-      return RuleViolation(
-        field: field, reason: "is \(count) characters long; the limit is \(maximumNoteLength)")
+    if let problem = LineText.lengthProblem(of: text, limit: maximumNoteLength) {
+      return RuleViolation(field: field, reason: problem.withLimit ?? "\(problem)")
     }
     return nil
   }
@@ -251,7 +252,9 @@ public enum Rules {
       // Spaces alone are an empty tag, not one with spaces around it (QA).
       if tag.isEmpty || LineText.isBlankLine(tag) { return RuleViolation(field: field, reason: "is empty") }
       if let violation = line(tag, field: field, limit: maximumTagLength) {
-        return RuleViolation(field: field, reason: "\"\(LineText.visible(tag))\" \(violation.reason)")
+        // A tag is quoted by its start when over twice the limit (it may be megabytes long).
+        let shown = LineText.shortened(LineText.visible(tag), characters: 2 * maximumTagLength)
+        return RuleViolation(field: field, reason: "\"\(shown)\" \(violation.reason)")
       }
       // A tag that shows as nothing is empty to a reader, whatever it holds.
       if LineText.isBlank(tag) { return RuleViolation(field: field, reason: "is empty") }
@@ -264,6 +267,18 @@ public enum Rules {
       }
     }
     return nil
+  }
+
+  /// A tag both added and removed by one change (`stash edit --tag lace --untag Lace`), the
+  /// first one, compared by `Lookup.key` (case and Unicode form aside) as tags are: which is
+  /// meant is not guessed. `tag “lace” is both added and removed`.
+  public static func tagAddedAndRemoved(
+    added: [String], removed: [String], field: String = "tag"
+  ) -> RuleViolation? {
+    let keys = Set(removed.map(Lookup.key))
+    guard let tag = added.first(where: { keys.contains(Lookup.key($0)) }) else { return nil }
+    return RuleViolation(
+      field: field, reason: "“\(LineText.visible(tag.trimmingSpaces()))” is both added and removed")
   }
 
   /// A price: a currency code of three upper-case ASCII letters, an amount of at least 0 and

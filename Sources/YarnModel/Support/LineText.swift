@@ -13,6 +13,14 @@ package enum LineText {
   /// with its modifiers is one) that a name may have: `Rules.maximumNameLength`, 200.
   package static let maximumLength = Rules.maximumNameLength
 
+  /// The most Unicode scalars (code points) text may have for each Character of its limit:
+  /// 4, the second bound of every length limit (`lengthProblem(of:limit:)`). A Character has
+  /// no bound of its own (a letter may carry any number of combining marks), so a limit in
+  /// Characters alone let one letter and 50,000 accents pass as one; 4 a Character is room
+  /// for any writing (a Hangul syllable as its three jamo, a letter with two accents in NFD,
+  /// most emoji sequences) and bounds the bytes (4 a scalar in UTF-8).
+  package static let scalarsPerCharacter = 4
+
   /// Why text is not one line that can be taken.
   package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text holds a control character (Unicode general category Cc: U+0000–U+001F,
@@ -20,17 +28,64 @@ package enum LineText {
     case controlCharacter(Unicode.Scalar)
     /// The text, without the spaces around it, has `count` Characters, more than `limit`.
     case tooLong(count: Int, limit: Int)
+    /// The text, without the spaces around it, has `characters` Characters, at most `limit`,
+    /// but `scalars` Unicode scalars, more than `limit` × `scalarsPerCharacter`.
+    case tooManyScalars(characters: Int, scalars: Int, limit: Int)
 
-    /// Lower case, such as `holds a line break (U+000A)` or `is 201 characters long`; the
-    /// caller adds the rule (`names are one line`).
+    /// Lower case, such as `holds a line break (U+000A)`, `is 201 characters long` or `is 1
+    /// character but 50001 Unicode code points long`; the caller adds the rule (`Rules`).
     package var description: String {
       switch self {
       case .controlCharacter(let scalar):
         return "holds \(LineText.name(of: scalar)) (\(LineText.code(of: scalar)))"
       case .tooLong(let count, _):
         return "is \(count) characters long"
+      case .tooManyScalars(let characters, let scalars, _):
+        return
+          "is \(characters) character\(characters == 1 ? "" : "s") but \(scalars) Unicode code points long"
       }
     }
+
+    /// The description with the bound passed, as every rule says it: `is 201 characters
+    /// long; the limit is 200`, `is 1 character but 50001 Unicode code points long; the limit
+    /// is 800 code points (4 for each of the 200 characters allowed)`; `nil` for a control
+    /// character.
+    package var withLimit: String? {
+      switch self {
+      case .controlCharacter: nil
+      case .tooLong(_, let limit): "\(self); the limit is \(limit)"
+      case .tooManyScalars(_, _, let limit):
+        "\(self); the limit is \(limit * scalarsPerCharacter) code points "
+          + "(\(scalarsPerCharacter) for each of the \(limit) characters allowed)"
+      }
+    }
+  }
+
+  /// Whether `text` passes a length limit of `limit` Characters: at most `limit` Characters
+  /// and at most `limit` × `scalarsPerCharacter` Unicode scalars; the bound passed, else
+  /// `nil`. The one length rule of every field that has one (names and one-line fields, tags,
+  /// a pattern URL, a note's text).
+  ///
+  /// - Complexity: O(1) for text of at most `limit` UTF-8 bytes (a Character and a scalar are
+  ///   each at least one byte), else O(n).
+  package static func lengthProblem(of text: String, limit: Int) -> Problem? {
+    let bytes = text.utf8.count
+    guard bytes > limit else { return nil }
+    let count = text.count
+    if count > limit { return .tooLong(count: count, limit: limit) }
+    guard bytes > limit * scalarsPerCharacter else { return nil }
+    let scalars = text.unicodeScalars.count
+    guard scalars > limit * scalarsPerCharacter else { return nil }
+    return .tooManyScalars(characters: count, scalars: scalars, limit: limit)
+  }
+
+  /// The start of `text` for a message that quotes a value too long to show whole: its first
+  /// `characters` Characters (at most 4 scalars each: `scalarsPerCharacter`) and `…`; `text`
+  /// itself when shorter.
+  package static func shortened(_ text: String, characters: Int = 40) -> String {
+    let start = text.prefix(characters).unicodeScalars.prefix(characters * scalarsPerCharacter)
+    guard start.count < text.unicodeScalars.count else { return text }
+    return String(String.UnicodeScalarView(start)) + "…"
   }
 
   /// `text` without the spaces around it, checked.
@@ -39,7 +94,8 @@ package enum LineText {
   /// characters are looked for first, in the whole text, so that a tab or line break at
   /// either end is refused, not dropped.
   ///
-  /// - Parameter limit: the most Characters allowed, or `nil` for no limit.
+  /// - Parameter limit: the most Characters allowed (and 4 times as many Unicode scalars:
+  ///   `lengthProblem(of:limit:)`), or `nil` for no limit.
   /// - Returns: the trimmed text (which may be empty: the caller decides whether that is
   ///   allowed), or the first problem found.
   /// - Complexity: O(n) in the length of `text`.
@@ -54,11 +110,7 @@ package enum LineText {
       return .failure(.controlCharacter(scalar))
     }
     let trimmed = text.trimmingSpaces()
-    // A Character is at least one UTF-8 byte: text of at most `limit` bytes needs no count.
-    if let limit, trimmed.utf8.count > limit {
-      let count = trimmed.count
-      if count > limit { return .failure(.tooLong(count: count, limit: limit)) }
-    }
+    if let limit, let problem = lengthProblem(of: trimmed, limit: limit) { return .failure(problem) }
     return .success(trimmed)
   }
 
@@ -98,7 +150,7 @@ package enum LineText {
   /// out — when what is left is blank (`isBlank`: empty, only spaces, or only invisible
   /// characters such as U+200B), so that `"   "` and `"\u{200B}"` are both unknown.
   ///
-  /// - Parameter limit: the most Characters allowed, or `nil` for no limit.
+  /// - Parameter limit: the most Characters allowed (`checked(_:limit:)`), or `nil` for no limit.
   /// - Returns: the trimmed text or `nil`, or the first problem found.
   package static func optional(_ text: String, limit: Int? = maximumLength) -> Result<String?, Problem> {
     checked(text, limit: limit).map { isBlank($0) ? nil : $0 }

@@ -122,7 +122,7 @@ extension LibraryStore {
   /// characters (case-insensitive), as tables show the first 8: the rule of sessions.
   ///
   /// - Throws: `StoreError.notFound` (kind `.note`) when none matches, or a prefix is shorter
-  ///   than 4 characters; `StoreError.ambiguousID` listing the IDs (up to 10) that begin with
+  ///   than 4 characters (said so: `Lookup.tooShortIDPrefix`); `StoreError.ambiguousID` listing the IDs (up to 10) that begin with
   ///   the prefix; `.busy`, `.closed`, `.database`.
   public func note(matching reference: String) throws -> Note {
     let wanted = reference.trimmingSpaces()

@@ -132,6 +132,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let kind, let id):
+      // `note(matching:)` takes an ID prefix of 4 characters or more, as sessions do.
+      if kind == .note, let tooShort = Lookup.tooShortIDPrefix(id, kind: "note") { return tooShort }
       return "no \(kind) with id \(Rules.shown(id: id)) in the library"
     case .duplicateID(let kind, let id):
       return "a \(kind) with id \(Rules.shown(id: id)) is already in the library"
