@@ -80,6 +80,16 @@ package enum Lookup {
     return try find(reference, in: distinct, id: \.sha256, name: \.fileName, byNamePrefix: false)
   }
 
+  /// What names `attachment` among `attachments` by `attachment(_:in:)`: its file name, else
+  /// its SHA-256; `nil` when neither names it alone.
+  package static func reference(to attachment: Attachment, in attachments: [Attachment]) -> String? {
+    [attachment.fileName, attachment.sha256].first { reference in
+      guard let found = try? Self.attachment(reference, in: attachments) else { return false }
+      return found.sha256 == attachment.sha256
+        && found.fileName.utf8.elementsEqual(attachment.fileName.utf8)
+    }
+  }
+
   /// A name (or what was typed) as `find` compares it: without the spaces around it
   /// (`trimmingSpaces()`), lower-cased by Unicode's rules (`lowercased()`: a Kelvin sign is a
   /// k), in Unicode's composed form NFC (the standard library's normalization, the one `==`
