@@ -207,9 +207,9 @@ enum ErrorPresenter {
           "they share the name: use the ID or an ID prefix of at least 4 characters, or rename one"
         case (false, false): "use more of the name, the ID or a longer ID prefix"
         }
-    case .inputMissing(let path):
+    case .inputMissing(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(path)': no such file or directory"
+      report.message = "cannot read '\(path)': \(reason)"
       report.hint = "check the path"
     case .inputUnusable(let path, let reason):
       report.code = .noInput
