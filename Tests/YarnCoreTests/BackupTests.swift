@@ -120,8 +120,6 @@ import Testing
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
-      // Files the manifest does not list are ignored in a directory.
-      try Data("notes for people".utf8).write(to: unpacked.appendingPathComponent("README.txt"))
 
       #expect(try Backup.verify(unpacked).counts.yarns == 2)
       let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
