@@ -785,6 +785,39 @@ import YarnCore
     }
   }
 
+  /// A photo whose file is gone from the library's attachments/ fails `backup create` and
+  /// `export` (74, nothing written) in each one's words, with a hint naming the way out: the
+  /// file back, or the exact `stash detach` of it, after which the backup works.
+  @Test func aLostPhotoFileIsNamedWithTheDetachThatLetsTheBackupGoOn() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let png = yarn.directory.appendingPathComponent("red.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: png)
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", png.path])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum
+    let sha = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+    let file = yarn.library.appendingPathComponent("attachments/4c/" + sha)
+    try FileManager.default.removeItem(at: file)
+    let detach = "'yarn --library \(yarn.library.path) stash detach Rios red.png'"
+    for (command, words, again) in [
+      (["backup", "create", "b.zip"], "backed up", "back up"), (["export", "e.zip"], "exported", "export"),
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == 74, "\(command)")
+      #expect(
+        result.stderr
+          == "error: attachment \(sha) (\(file.path)) cannot be \(words): no such file or directory\n"
+          + "hint: nothing was written; put the file back (its own bytes, from a copy), or detach it "
+          + "with \(detach); then \(again) again\n")
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: yarn.directory.appendingPathComponent(command.last ?? "").path))
+    }
+    try yarn.ok(["stash", "detach", "Rios", "red.png"])
+    try yarn.ok(["backup", "create", "b.zip"])
+  }
+
   // MARK: kill -9
 
   /// A library of `count` yarns, each with a photo of `size` random bytes, made through

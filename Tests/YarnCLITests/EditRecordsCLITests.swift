@@ -270,6 +270,32 @@ import YarnCore
     #expect(names.first.map { Array($0.unicodeScalars) } == Array(composed.unicodeScalars))
   }
 
+  /// Two photos named `front.png` byte for byte and a `FRONT.png`: `detach front.png` lists
+  /// the two only (a name given byte for byte wins over one that differs by case), and the
+  /// hint asks for what tells them apart, a SHA-256 prefix (the file name was given).
+  @Test func twoPhotosOfTheNameGivenAreToldApartBySHA256() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    for folder in ["one", "two"] {
+      try FileManager.default.createDirectory(
+        at: yarn.directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let one = try yarn.file("one/front.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1]))
+    let two = try yarn.file("two/front.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 2]))
+    let upper = try yarn.file("FRONT.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 3]))
+    for file in [one, two, upper] { try yarn.ok(["stash", "attach", "Rios", file.path]) }
+    let result = try yarn.run(["stash", "detach", "Rios", "front.png"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: 'front.png' matches 2 photos: "), "\(result.stderr)")
+    #expect(!result.stderr.contains("FRONT.png"))
+    #expect(
+      result.stderr.hasSuffix(
+        "\nhint: they share the file name: name the photo by a prefix of its SHA-256 of at least 4 "
+          + "characters; see 'yarn --library \(yarn.library.path) stash show YARN --json'\n"),
+      "\(result.stderr)")
+  }
+
   /// A file name may hold a tab or a line break (a file system allows them); messages and
   /// `show` write them as escapes, so that the name stays on its line. The name is kept as
   /// it is (JSON gives it back exactly).

@@ -576,6 +576,32 @@ import Testing
     #expect(pdf["byteCount"] as? Int == 9)
   }
 
+  /// A path that cannot be looked up says the system's own reason, not always "no such
+  /// file" (66 as before): a loop of symbolic links is ELOOP's, a file named as a folder
+  /// ENOTDIR's; for `stash attach`, `project attach`, `stash import` and `backup verify`.
+  @Test func anUnreadablePathSaysTheSystemsReason() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["project", "add", "Flax"])
+    let l1 = yarn.directory.appendingPathComponent("l1").path
+    let l2 = yarn.directory.appendingPathComponent("l2").path
+    #expect(symlink("l1", l2) == 0 && symlink("l2", l1) == 0)
+    _ = try yarn.file("red.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    // strerror(3) of ELOOP and ENOTDIR, lower-cased (glibc and macOS word them alike).
+    for (path, reason) in [(l1, "too many levels of symbolic links"), ("red.png/", "not a directory")] {
+      for command in [
+        ["stash", "attach", "Rios", path], ["project", "attach", "Flax", path],
+        ["stash", "import", path], ["backup", "verify", path],
+      ] {
+        let result = try yarn.run(command)
+        #expect(result.status == 66, "\(command)")
+        #expect(
+          result.stderr == "error: cannot read '\(path)': \(reason)\nhint: check the path\n", "\(command)")
+      }
+    }
+  }
+
   /// Attaching a directory or a FIFO is refused at once (66), saying what the path is.
   @Test func attachingSomethingOtherThanAFile() throws {
     let yarn = try YarnRunner()

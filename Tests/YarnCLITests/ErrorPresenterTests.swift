@@ -14,7 +14,7 @@ import YarnCore
   @Test func exitStatuses() {
     #expect(code(CLIError.missingSubcommand(command: ["yarn", "stash"])) == .usage)
     #expect(code(CLIError.notFound(kind: "yarn", reference: "x")) == .dataError)
-    #expect(code(CLIError.inputMissing(path: "a.zip")) == .noInput)
+    #expect(code(CLIError.inputMissing(path: "a.zip", reason: "no such file or directory")) == .noInput)
     #expect(code(CLIError.outputExists(path: "a.zip")) == .cannotCreate)
     #expect(code(CLIError.io(path: "standard output", reason: "broken pipe")) == .ioError)
     #expect(code(StoreError.busy) == .tempFail)

@@ -242,6 +242,44 @@ import Testing
     }
   }
 
+  /// A directory backup is held to the rules a zip is (docs/FORMAT.md, steps 2 and 4: no entry
+  /// unlisted, no symbolic links), in the same words, by verify and restore alike: a file
+  /// beside the backup's, a link and a folder inside attachments/ (QA: all three passed).
+  @Test func aDirectoryBackupWithUnlistedEntriesOrALinkIsRefusedAsAZip() throws {
+    try Support.withScratch { dir in
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries() {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      #expect(try Backup.verify(unpacked).counts.yarns == 1)
+      try Data("notes".utf8).write(to: unpacked.appendingPathComponent("README.txt"))
+      try FileManager.default.createSymbolicLink(
+        atPath: unpacked.appendingPathComponent("attachments/link").path, withDestinationPath: "/etc/passwd")
+      try FileManager.default.createDirectory(
+        at: unpacked.appendingPathComponent("attachments/sub"), withIntermediateDirectories: true)
+      // By names in byte order, each folder after the one holding it: the link, then the
+      // unlisted names (a folder's with its "/", as Info-ZIP lists one).
+      let expected: [BackupProblem] = [
+        .symbolicLink("attachments/link"), .unlisted("README.txt"), .unlisted("attachments/link"),
+        .unlisted("attachments/sub/"),
+      ]
+      #expect(problems { try Backup.verify(unpacked) } == expected)
+      #expect(
+        expected.map(\.description) == [
+          "entry \"attachments/link\" is a symbolic link",
+          "entry \"README.txt\" is not listed in manifest.json",
+          "entry \"attachments/link\" is not listed in manifest.json",
+          "entry \"attachments/sub/\" is not listed in manifest.json",
+        ])
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(problems { try Backup.restore(from: unpacked, into: target) } == expected)
+      #expect(try target.isEmpty())
+    }
+  }
+
   @Test func compressionRatioIsCapped() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("ratio.zip")

@@ -120,8 +120,6 @@ import Testing
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
-      // Files the manifest does not list are ignored in a directory.
-      try Data("notes for people".utf8).write(to: unpacked.appendingPathComponent("README.txt"))
 
       #expect(try Backup.verify(unpacked).counts.yarns == 2)
       let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
@@ -216,19 +214,28 @@ import Testing
         try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
         Issue.record("expected an error")
       } catch let error as BackupError {
-        guard case .attachmentUnavailable(let sha256, let path, _) = error else {
+        guard case .attachmentUnavailable(let sha256, let path, _, let uses, let exporting) = error else {
           Issue.record("unexpected \(error)")
           return
         }
         #expect(sha256 == Support.abcSHA256)
         #expect(path == abc.path)
+        #expect(!exporting)
+        // The one item that holds it, named as `stash detach` takes it: the yarn by its
+        // name (no other has it), the photo by its file name.
+        #expect(uses == [AttachmentUse(kind: .yarn, item: "Cascade 220 \"Heathers\"", photo: "care.txt")])
         #expect(error.description.contains(Support.abcSHA256))
       }
       #expect(!FileManager.default.fileExists(atPath: zip.path))
 
       try FileManager.default.removeItem(at: abc)
-      #expect(throws: BackupError.self) {
+      do {
         try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+        Issue.record("expected an error")
+      } catch let error as BackupError {
+        #expect(
+          error.description
+            == "attachment \(Support.abcSHA256) (\(abc.path)) cannot be backed up: no such file or directory")
       }
       #expect(Support.listing(of: dir).allSatisfy { $0.hasPrefix("lib/") || $0.hasPrefix("in/") })
     }

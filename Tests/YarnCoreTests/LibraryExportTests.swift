@@ -32,6 +32,30 @@ import Testing
   /// written (`OutputError.intoLibrary`): onto its database, the database's write-ahead log,
   /// a photo in its attachments folder. An app calling `LibraryExport.write` replaced the
   /// database with the zip.
+  /// A lost file of an attachment fails the export in its own words ("exported", not
+  /// "backed up"), naming the items that hold it as `project detach` takes them: the
+  /// pattern PDF by `--pattern` (no photo name).
+  @Test func aMissingAttachmentFailsTheExportNamingWhatHoldsIt() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let pdf = try #require(try store.library().projects.first?.pattern?.pdf)
+      let file = store.attachmentURL(sha256: pdf.sha256)
+      try FileManager.default.removeItem(at: file)
+      let zip = dir.appendingPathComponent("export.zip")
+      #expect(
+        throws: BackupError.attachmentUnavailable(
+          sha256: pdf.sha256, path: file.path, reason: "no such file or directory",
+          uses: [AttachmentUse(kind: .project, item: "Flax sweater", photo: nil)], exporting: true)
+      ) { try LibraryExport.write(from: store, to: zip) }
+      #expect(
+        BackupError.attachmentUnavailable(
+          sha256: pdf.sha256, path: file.path, reason: "no such file or directory", exporting: true
+        ).description
+          == "attachment \(pdf.sha256) (\(file.path)) cannot be exported: no such file or directory")
+      #expect(!FileManager.default.fileExists(atPath: zip.path))
+    }
+  }
+
   @Test func neverWritesOntoTheLibrarysOwnFilesEvenWithForce() throws {
     try Support.withScratch { dir in
       let store = try Support.makeStore(in: dir)

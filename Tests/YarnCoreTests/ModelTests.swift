@@ -235,6 +235,32 @@ import Testing
     }
     #expect((try? Lookup.attachment("COPY.jpg", in: [granny, copy]))?.fileName == "copy.jpg")
   }
+
+  /// Two photos of one name byte for byte and a third that differs by case: the name given
+  /// is ambiguous between the two only, as a name given byte for byte wins over one that
+  /// differs by case (QA: `FRONT.png` was listed too).
+  @Test func twoPhotosOfTheNameGivenHideItsLookAlikes() {
+    var other = ruby
+    other.fileName = granny.fileName
+    var upper = Attachment(
+      fileName: "GRANNY-BLANKET.JPG", mediaType: "image/jpeg", byteCount: 3,
+      sha256: "cc33" + String(repeating: "0", count: 60))
+    #expect(
+      throws: Lookup.Failure.ambiguous(
+        reference: "granny-blanket.jpg",
+        candidates: [
+          .init(id: granny.sha256, name: "granny-blanket.jpg"),
+          .init(id: ruby.sha256, name: "granny-blanket.jpg"),
+        ])
+    ) { try Lookup.attachment("granny-blanket.jpg", in: [granny, other, upper]) }
+    #expect(
+      (try? Lookup.attachment("GRANNY-BLANKET.JPG", in: [granny, other, upper]))?.sha256 == upper.sha256)
+    // What names each for `detach`: the file name where it is one photo's, else the SHA-256.
+    #expect(Lookup.reference(to: granny, in: [granny, other, upper]) == granny.sha256)
+    #expect(Lookup.reference(to: upper, in: [granny, other, upper]) == "GRANNY-BLANKET.JPG")
+    upper.fileName = "other.jpg"
+    #expect(Lookup.reference(to: granny, in: [granny, upper]) == "granny-blanket.jpg")
+  }
 }
 
 /// `Identifier.make()`: random UUIDs of RFC 9562's version 4, as `UUID().uuidString` wrote them.

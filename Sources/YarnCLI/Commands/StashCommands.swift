@@ -752,11 +752,12 @@ enum InputFile {
   /// The URL of `path`, which must be an existing, readable regular file (not a directory, a
   /// FIFO that would block, or a device).
   ///
-  /// - Throws: `CLIError.inputMissing` when there is no such file; `CLIError.inputUnusable`
+  /// - Throws: `CLIError.inputMissing` when it cannot be looked up (no such file, a loop of
+  ///   links), with the system's reason; `CLIError.inputUnusable`
   ///   when it is a directory, not a regular file, or not readable.
   static func existingFile(_ path: String) throws(CLIError) -> URL {
     var status = stat()
-    guard stat(path, &status) == 0 else { throw .inputMissing(path: path) }
+    guard stat(path, &status) == 0 else { throw .inputMissing(path: path, reason: POSIX.errnoText()) }
     switch status.st_mode & S_IFMT {
     case S_IFREG: break
     case S_IFDIR: throw .inputUnusable(path: path, reason: "it is a directory, not a file")
@@ -777,11 +778,12 @@ enum InputFile {
   /// The URL of `path`, which must exist and be a regular file or a directory (a FIFO would
   /// block and a device is no backup).
   ///
-  /// - Throws: `CLIError.inputMissing` when there is no such item; `CLIError.inputUnusable`
+  /// - Throws: `CLIError.inputMissing` when it cannot be looked up (no such item, a loop of
+  ///   links), with the system's reason; `CLIError.inputUnusable`
   ///   when it is neither a regular file nor a directory, or cannot be read.
   static func existingItem(_ path: String) throws(CLIError) -> URL {
     var status = stat()
-    guard stat(path, &status) == 0 else { throw .inputMissing(path: path) }
+    guard stat(path, &status) == 0 else { throw .inputMissing(path: path, reason: POSIX.errnoText()) }
     switch status.st_mode & S_IFMT {
     case S_IFREG:
       guard access(path, R_OK) == 0 else { throw .inputUnusable(path: path, reason: "permission denied") }

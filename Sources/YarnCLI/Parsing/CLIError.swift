@@ -58,8 +58,10 @@ enum CLIError: Error, Equatable {
   /// Thrown when a reference matches several items (exit 64, as it is the reference that is
   /// not precise enough): `(id, name)` of each.
   case ambiguous(kind: String, reference: String, candidates: [Candidate])
-  /// Thrown when an input file or directory does not exist or cannot be read (exit 66).
-  case inputMissing(path: String)
+  /// Thrown when an input file or directory does not exist or cannot be looked up (exit 66):
+  /// `reason` is the system's (`POSIX.errnoText()`: no such file or directory, too many levels
+  /// of symbolic links, not a directory, permission denied, …).
+  case inputMissing(path: String, reason: String)
   /// Thrown when an input path exists but cannot be used as the file wanted (exit 66): a
   /// directory, a FIFO or device, or a file without read permission; or when standard input
   /// (`-`) is empty, closed or cannot be read.

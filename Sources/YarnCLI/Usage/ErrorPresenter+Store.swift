@@ -16,11 +16,12 @@ extension ErrorPresenter {
       return report(for: error, database: database, command: command, library: library)
     }
     if let error = error as? TimeError { return report(for: error, command: command, library: library) }
-    if let error = error as? BackupError { return report(for: error) }
+    if let error = error as? BackupError { return report(for: error, library: library) }
     return nil
   }
 
-  static func report(for error: BackupError) -> ErrorReport {
+  /// `library` is the command line's `--library`, which a `yarn` command a hint shows repeats.
+  static func report(for error: BackupError, library: String? = nil) -> ErrorReport {
     let message = error.description
     switch error {
     case .destinationExists(let path):
@@ -55,8 +56,26 @@ extension ErrorPresenter {
       return ErrorReport(message: message, code: .software)
     case .notFound:
       return ErrorReport(message: message, hint: "check the path", code: .noInput)
-    case .attachmentUnavailable:
-      return ErrorReport(message: message, code: .ioError)
+    case .attachmentUnavailable(_, _, _, let uses, let exporting):
+      // The way out: the file's own bytes back, or each record of it gone (`AttachmentUse`).
+      let commands = uses.map { use in
+        let item = Context.hintQuoted(use.item)
+        let words =
+          use.photo.map {
+            "\(use.kind == .yarn ? "stash" : "project") detach \(item) \(Context.hintQuoted($0))"
+          }
+          ?? "project detach \(item) --pattern"
+        return "'\(Context.yarnCommand(words, library: library))'"
+      }
+      let detach =
+        commands.isEmpty
+        ? "detach it from the yarn or project that holds it"
+        : "detach it with \(commands.joined(separator: " and "))"
+      return ErrorReport(
+        message: message,
+        hint: "nothing was written; put the file back (its own bytes, from a copy), or \(detach); "
+          + "then \(exporting ? "export" : "back up") again",
+        code: .ioError)
     case .newerFormat:
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)
     case .cannotOpen, .missingManifest, .invalidManifest:

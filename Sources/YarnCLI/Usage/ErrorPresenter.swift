@@ -203,14 +203,17 @@ enum ErrorPresenter {
       let shared = Set(candidates.map { Lookup.key($0.name) }).count == 1
       report.hint =
         switch (kind == "photo", shared) {
-        case (true, _): "name the photo by its file name, or a longer SHA-256 prefix"
+        case (true, true):
+          "they share the file name: name the photo by a prefix of its SHA-256 of at least 4 characters; "
+            + "see '\(Context.yarnCommand(command.count > 1 && command[1] == "project" ? "project show PROJECT --json" : "stash show YARN --json", library: library))'"
+        case (true, false): "name the photo by its file name, or a longer SHA-256 prefix"
         case (false, true):
           "they share the name: use the ID or an ID prefix of at least 4 characters, or rename one"
         case (false, false): "use more of the name, the ID or a longer ID prefix"
         }
-    case .inputMissing(let path):
+    case .inputMissing(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(path)': no such file or directory"
+      report.message = "cannot read '\(path)': \(reason)"
       report.hint = "check the path"
     case .inputUnusable(let path, let reason):
       report.code = .noInput

@@ -56,7 +56,7 @@ public enum Backup {
   ///   own files of the library of `store` (its database, a file in its attachments folder, …);
   ///   `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
-  ///   from its record; `BackupError.cannotWrite` when the archive cannot be written (a
+  ///   from its record, naming the items that hold it; `BackupError.cannotWrite` when the archive cannot be written (a
   ///   missing or read-only directory, a full disk); `StoreError` from reading the store;
   ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
   ///   task is cancelled (checked between reads of the attachments). After any error but
@@ -87,9 +87,14 @@ public enum Backup {
         orphans = try store.orphanedRows(limit: 5)
       }
     }
-    let written = try BackupWriter.write(
-      items, to: url, generator: generator, now: now, force: force,
-      attachmentURL: { store.attachmentURL(sha256: $0) }, progress: progress)
+    let written: BackupWriter.Written
+    do {
+      written = try BackupWriter.write(
+        items, to: url, generator: generator, now: now, force: force,
+        attachmentURL: { store.attachmentURL(sha256: $0) }, progress: progress)
+    } catch let error as BackupError {
+      throw error.namingUses(in: store, exporting: false)
+    }
     var problems = written.problems
     if orphans.count > 0 {
       problems.append(.orphanedRows(count: orphans.count, examples: orphans.examples))

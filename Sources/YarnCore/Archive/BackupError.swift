@@ -9,9 +9,11 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `create` (and `LibraryExport`) when the zip cannot be written (directory missing or read-only,
   /// disk full, …); nothing is left at `path`.
   case cannotWrite(path: String, reason: String)
-  /// Thrown by `create` when an attachment's bytes are missing from the store, or differ from
-  /// the size and SHA-256 its record gives; `path` is the store's file.
-  case attachmentUnavailable(sha256: String, path: String, reason: String)
+  /// Thrown by `create` (and `LibraryExport`, then `exporting`) when an attachment's bytes are
+  /// missing from the store, or differ from the size and SHA-256 its record gives; `path` is
+  /// the store's file, `uses` the items that hold it (empty when they are not known).
+  case attachmentUnavailable(
+    sha256: String, path: String, reason: String, uses: [AttachmentUse] = [], exporting: Bool = false)
   /// Thrown when nothing exists at the backup's path (exit 66 in the CLI).
   case notFound(path: String)
   /// Thrown when `path` is neither a zip archive nor a directory that can be read (libzip's
@@ -65,8 +67,8 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(path) already exists (use force to overwrite it)"
     case .cannotWrite(let path, let reason):
       return "cannot write \(path): \(reason)"
-    case .attachmentUnavailable(let sha256, let path, let reason):
-      return "attachment \(sha256) (\(path)) cannot be backed up: \(reason)"
+    case .attachmentUnavailable(let sha256, let path, let reason, _, let exporting):
+      return "attachment \(sha256) (\(path)) cannot be \(exporting ? "exported" : "backed up"): \(reason)"
     case .notFound(let path):
       return "no backup at \(path): no such file or directory"
     case .cannotOpen(let path, let reason):
@@ -123,6 +125,68 @@ extension BackupError {
     case .cannotWrite(_, let reason), .cannotStage(_, let reason): POSIX.isDiskFull(reason)
     default: false
     }
+  }
+}
+
+/// An item that holds an attachment, and the words that name both to `stash detach` or
+/// `project detach` (`Lookup`'s rules): what lets a backup or export of a library whose file
+/// of it is lost go on.
+public struct AttachmentUse: Hashable, Sendable {
+  /// `yarn` or `project`.
+  public var kind: StoreError.Kind
+  /// The item's name when that names it alone (`Lookup.find`), else its ID.
+  public var item: String
+  /// The photo's file name when that names it alone among the item's photos
+  /// (`Lookup.attachment`), else its SHA-256; `nil` for a project's pattern PDF.
+  public var photo: String?
+
+  /// The use of an attachment by the `kind` item named `item`, as `photo` (`nil`: the pattern PDF).
+  public init(kind: StoreError.Kind, item: String, photo: String?) {
+    self.kind = kind
+    self.item = item
+    self.photo = photo
+  }
+
+  /// The uses of the attachment `sha256` in `store`: each photo of it of each yarn and
+  /// project, and each pattern PDF; empty when the store cannot be read.
+  static func of(_ sha256: String, in store: LibraryStore) -> [AttachmentUse] {
+    func item(_ id: String, _ name: String, _ candidates: (String) throws -> [ItemName]) -> String {
+      let found = try? Lookup.find(name, in: candidates(name), id: \.id, name: \.name)
+      return found?.id == id ? name : id
+    }
+    func photos(_ list: [Attachment], kind: StoreError.Kind, item: String) -> [AttachmentUse] {
+      var seen = Set<[UInt8]>()
+      return list.filter { $0.sha256 == sha256 && seen.insert(Array($0.fileName.utf8)).inserted }.map {
+        AttachmentUse(kind: kind, item: item, photo: Lookup.reference(to: $0, in: list) ?? sha256)
+      }
+    }
+    var uses: [AttachmentUse] = []
+    for owner in (try? store.owners(ofAttachment: sha256)) ?? [] {
+      switch owner {
+      case .yarn(let id):
+        guard let yarn = try? store.yarn(id: id) else { continue }
+        uses += photos(yarn.photos, kind: .yarn, item: item(id, yarn.name, store.yarnNames(mayMatch:)))
+      case .project(let id):
+        guard let project = try? store.project(id: id) else { continue }
+        let named = item(id, project.name, store.projectNames(mayMatch:))
+        if project.pattern?.pdf?.sha256 == sha256 {
+          uses.append(AttachmentUse(kind: .project, item: named, photo: nil))
+        }
+        uses += photos(project.photos, kind: .project, item: named)
+      }
+    }
+    return uses
+  }
+}
+
+extension BackupError {
+  /// `self`, when it is `.attachmentUnavailable`, naming the items of `store` that hold the
+  /// attachment (`AttachmentUse.of`), in the words of an export when `exporting`.
+  func namingUses(in store: LibraryStore, exporting: Bool) -> BackupError {
+    guard case .attachmentUnavailable(let sha256, let path, let reason, _, _) = self else { return self }
+    return .attachmentUnavailable(
+      sha256: sha256, path: path, reason: reason, uses: AttachmentUse.of(sha256, in: store),
+      exporting: exporting)
   }
 }
 

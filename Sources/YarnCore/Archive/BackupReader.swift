@@ -85,10 +85,14 @@ final class BackupReader {
     }
     self.source = source
 
-    // The container's own listing (zip only): names, kinds, methods.
+    // The container's own listing, a zip's or a directory's: names, kinds, methods.
     let listing: [BackupSourceEntry]?
     do { listing = try source.allEntries() } catch let error as ZipError {
       throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
+    }
+    if let listing, listing.count > limits.maxEntries {
+      throw BackupError.invalidBackup(
+        path: url.path, problems: [.tooManyEntries(count: listing.count, limit: limits.maxEntries)])
     }
     if let listing {
       problems += BackupChecks.nameProblems(listing.map(\.name))

@@ -33,8 +33,9 @@ struct BackupSourceEntry {
 /// Where a backup's files are read from: a zip archive or a directory holding the same files.
 protocol BackupSource: AnyObject {
   var path: String { get }
-  /// Every entry, in order, for a zip; `nil` for a directory, where only the files the manifest
-  /// lists are looked at (other files, such as a README beside them, are ignored).
+  /// Every entry, in order: a zip's, or a directory's files, folders and links (a folder as
+  /// `NAME/`, as Info-ZIP lists one), so that one rule checks both (nothing unlisted, no
+  /// link); `nil` when there is no listing.
   func allEntries() throws -> [BackupSourceEntry]?
   /// The entry named `name`, or `nil` when there is none.
   func entry(named name: String) throws -> BackupSourceEntry?
@@ -99,6 +100,7 @@ final class ZipBackupSource: BackupSource {
 /// never make a restore read a file outside it.
 final class DirectoryBackupSource: BackupSource {
   let root: URL
+  private var listed: [BackupSourceEntry]?
 
   init(url: URL) {
     root = url
@@ -106,7 +108,48 @@ final class DirectoryBackupSource: BackupSource {
 
   var path: String { root.path }
 
-  func allEntries() throws -> [BackupSourceEntry]? { nil }
+  /// Every file, folder (`NAME/`, size 0, then what it holds) and symbolic link (not
+  /// followed) under the directory, by `lstat`, each folder's names in byte order; other
+  /// things (a FIFO) as not regular.
+  ///
+  /// - Throws: `ZipError.cannotOpen` when a folder cannot be read.
+  func allEntries() throws -> [BackupSourceEntry]? {
+    if let listed { return listed }
+    var entries: [BackupSourceEntry] = []
+    var folders = [""]
+    while let folder = folders.popLast() {
+      guard let handle = opendir(root.path + "/" + folder) else {
+        throw ZipError.cannotOpen(path: root.path + "/" + folder, reason: POSIX.errnoText())
+      }
+      var names: [String] = []
+      while let item = readdir(handle) {
+        let name = withUnsafeBytes(of: item.pointee.d_name) { bytes in
+          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != ".", name != ".." { names.append(name) }
+      }
+      closedir(handle)
+      var found: [BackupSourceEntry] = []
+      for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        let relative = folder + name
+        var info = stat()
+        guard lstat(root.path + "/" + relative, &info) == 0 else { continue }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+          found.append(BackupSourceEntry(name: relative + "/", size: 0))
+          folders.insert(relative + "/", at: 0)
+        case S_IFLNK: found.append(BackupSourceEntry(name: relative, size: 0, isSymbolicLink: true))
+        case S_IFREG: found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
+        default:
+          found.append(
+            BackupSourceEntry(name: relative, size: Int64(info.st_size), notRegular: "not a regular file"))
+        }
+      }
+      entries += found
+    }
+    listed = entries
+    return entries
+  }
 
   func entry(named name: String) throws -> BackupSourceEntry? {
     guard BackupChecks.unsafeReason(name, allowDirectory: false) == nil else { return nil }

@@ -92,8 +92,8 @@ public enum LibraryExport {
   ///   files of the library of `store` (its database, a file in its attachments folder, …);
   ///   `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.cannotWrite` when the zip cannot be written;
-  ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
-  ///   from its record; `StoreError`;
+  ///   `BackupError.attachmentUnavailable` (`exporting`) when an attachment's file is missing
+  ///   or differs from its record, naming the items that hold it; `StoreError`;
   ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
   ///   task is cancelled (between reads of the attachments). Nothing is left at `url` after an
   ///   error, and no temporary file.
@@ -230,6 +230,8 @@ public enum LibraryExport {
       do { try writer.close() } catch {
         throw BackupWriter.closeFailure(error, of: writer, url: url, staging: staging.path)
       }
+    } catch let error as BackupError {
+      throw error.namingUses(in: store, exporting: true)
     } catch let error as ZipError {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     } catch let error as AtomicFile.WriteError {

@@ -69,7 +69,8 @@ package enum Lookup {
   /// alone could not tell apart.
   ///
   /// - Throws: `Failure.notFound`, or `.ambiguous` listing the candidates (SHA-256 and file
-  ///   name of each): two names alike, or a SHA-256 prefix of photos of the same bytes.
+  ///   name of each): two photos of the name given byte for byte (only they), two names alike,
+  ///   or a SHA-256 prefix of photos of the same bytes.
   package static func attachment(
     _ reference: String, in attachments: [Attachment]
   ) throws(Failure) -> Attachment {
@@ -77,7 +78,22 @@ package enum Lookup {
     let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
     let exact = distinct.filter { $0.fileName.utf8.elementsEqual(reference.utf8) }
     if exact.count == 1 { return exact[0] }
+    // Photos of that very name hide those that differ from it by case or Unicode form.
+    if exact.count > 1 {
+      throw .ambiguous(
+        reference: reference, candidates: exact.map { Candidate(id: $0.sha256, name: $0.fileName) })
+    }
     return try find(reference, in: distinct, id: \.sha256, name: \.fileName, byNamePrefix: false)
+  }
+
+  /// What names `attachment` among `attachments` by `attachment(_:in:)`: its file name, else
+  /// its SHA-256; `nil` when neither names it alone.
+  package static func reference(to attachment: Attachment, in attachments: [Attachment]) -> String? {
+    [attachment.fileName, attachment.sha256].first { reference in
+      guard let found = try? Self.attachment(reference, in: attachments) else { return false }
+      return found.sha256 == attachment.sha256
+        && found.fileName.utf8.elementsEqual(attachment.fileName.utf8)
+    }
   }
 
   /// A name (or what was typed) as `find` compares it: without the spaces around it

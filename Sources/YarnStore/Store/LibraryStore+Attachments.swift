@@ -90,6 +90,25 @@ extension LibraryStore {
     }
   }
 
+  /// The yarns and projects whose photos or pattern PDF hold the bytes `sha256`, each once:
+  /// the yarns, then the projects, each in creation order. One query.
+  ///
+  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
+  package func owners(ofAttachment sha256: String) throws -> [Note.Subject] {
+    try read {
+      try connection.query(
+        """
+        SELECT DISTINCT a.yarn_id, a.project_id, coalesce(y.seq, p.seq) AS seq FROM attachment a
+        LEFT JOIN yarn y ON y.id = a.yarn_id LEFT JOIN project p ON p.id = a.project_id
+        WHERE a.sha256 = ? ORDER BY a.yarn_id IS NULL, seq
+        """, [.text(sha256)]
+      ) { row -> Note.Subject in
+        if let yarn = row.text(0) { return .yarn(yarn) }
+        return .project(row.text(1) ?? "")
+      }
+    }
+  }
+
   // MARK: Collecting files
 
   /// Records the digests of the attachment rows `whereClause` selects, which the caller is
