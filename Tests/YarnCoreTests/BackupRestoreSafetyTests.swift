@@ -254,6 +254,9 @@ import Testing
           at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
       }
+      // Hidden files a file manager adds (Finder's) are not the backup's: left out.
+      try Data("finder".utf8).write(to: unpacked.appendingPathComponent(".DS_Store"))
+      try Data("finder".utf8).write(to: unpacked.appendingPathComponent("attachments/._link"))
       #expect(try Backup.verify(unpacked).counts.yarns == 1)
       try Data("notes".utf8).write(to: unpacked.appendingPathComponent("README.txt"))
       try FileManager.default.createSymbolicLink(

@@ -110,7 +110,10 @@ final class DirectoryBackupSource: BackupSource {
 
   /// Every file, folder (`NAME/`, size 0, then what it holds) and symbolic link (not
   /// followed) under the directory, by `lstat`, each folder's names in byte order; other
-  /// things (a FIFO) as not regular.
+  /// things (a FIFO) as not regular. A regular file whose name begins with a dot is left
+  /// out: file managers add such files to any folder they show (macOS Finder's `.DS_Store`
+  /// and `._NAME`), and a backup never lists one (a hidden folder or link is still listed,
+  /// and so refused).
   ///
   /// - Throws: `ZipError.cannotOpen` when a folder cannot be read.
   func allEntries() throws -> [BackupSourceEntry]? {
@@ -139,7 +142,9 @@ final class DirectoryBackupSource: BackupSource {
           found.append(BackupSourceEntry(name: relative + "/", size: 0))
           folders.insert(relative + "/", at: 0)
         case S_IFLNK: found.append(BackupSourceEntry(name: relative, size: 0, isSymbolicLink: true))
-        case S_IFREG: found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
+        case S_IFREG:
+          if name.hasPrefix(".") { continue }
+          found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
         default:
           found.append(
             BackupSourceEntry(name: relative, size: Int64(info.st_size), notRegular: "not a regular file"))
