@@ -37,7 +37,7 @@ struct TagOptions {
     for tag in added {
       if let violation = Rules.tags([tag]) {
         throw CLIError.badValue(
-          command: values.command, name: "--tag", value: LineText.visible(tag),
+          command: values.command, name: "--tag", value: tag,
           reason: violation.reason)
       }
     }

@@ -75,9 +75,9 @@ struct ParsedValues: Equatable {
     case .success(let trimmed):
       return trimmed
     case .failure(let problem):
-      var shown = LineText.visible(text)
       // The start is enough to tell which value it is.
-      if case .tooLong = problem { shown = String(shown.prefix(40)) + "…" }
+      var shown = text
+      if case .tooLong = problem { shown = String(text.prefix(40)) + "…" }
       let reason = Rules.line(text, field: label, limit: limit)?.reason ?? "\(problem)"
       throw .badValue(command: command, name: label, value: shown, reason: reason)
     }
