@@ -23,8 +23,10 @@ enum YarnTool {
   static var root: any ParsableCommand.Type { RootCommand.self }
 
   /// Runs one command line (without the program name) and returns the exit status.
+  /// `notUTF8` names the variables yarn reads whose value is not UTF-8 text (not in
+  /// `environment`): only a command that uses one fails (`Context.notUTF8`).
   static func main(
-    arguments: [String], environment: [String: String], output: TextOutput,
+    arguments: [String], environment: [String: String], notUTF8: Set<String> = [], output: TextOutput,
     messages: TextOutput, now: Date = Date()
   ) -> Int32 {
     let parser = CommandParser(root: root)
@@ -44,7 +46,7 @@ enum YarnTool {
         command = values.command
         library = GlobalOptions(values).library
         let context = Context(
-          global: GlobalOptions(values), environment: environment, now: now, output: output,
+          global: GlobalOptions(values), environment: environment, notUTF8: notUTF8, now: now, output: output,
           messages: messages, arguments: arguments)
         database = (try? context.libraryURL)?.appendingPathComponent(LibraryStore.databaseFileName).path
         let command = try type.init(from: values)

@@ -26,30 +26,19 @@ signal(SIGPIPE, SIG_IGN)
 /// to a terminal, `YARN_TEST_FREE_BYTES` for the free space a restore sees, in tests), through
 /// getenv(3): cheaper at start-up than copying
 /// the whole environment into `ProcessInfo`, which `yarn time start` would otherwise pay for.
-func processEnvironment() -> [String: String] {
+/// A value that is not UTF-8 (a library's path in Latin-1) would be read with U+FFFD in place
+/// of its bytes, another path: it is left out and named in `notUTF8`, so that a command that
+/// uses it is refused (64) and one that does not runs (`help`, `--library DIR stash list`).
+func processEnvironment() -> (variables: [String: String], notUTF8: Set<String>) {
   var variables: [String: String] = [:]
+  var notUTF8: Set<String> = []
   for name in [
     "YARN_LIBRARY", "XDG_DATA_HOME", "HOME", "TZ", "COLUMNS", "YARN_FORCE_TERMINAL", "YARN_TEST_FREE_BYTES",
   ] {
     guard let value = getenv(name) else { continue }
-    // A value that is not UTF-8 (a library's path in Latin-1) would be read with U+FFFD in
-    // place of its bytes, another path: refused as an argument is (64).
-    guard let text = String(validatingCString: value) else {
-      // Each variable's own way out: a path's, a zone's, or none needed.
-      let hint =
-        switch name {
-        case "YARN_LIBRARY", "XDG_DATA_HOME", "HOME": "set it to a UTF-8 path, or give --library DIR"
-        case "TZ": "set it to a zone name such as Europe/Berlin, or unset it"
-        default: "unset it"
-        }
-      let messages = TextOutput.standardError()
-      messages.write("error: the environment variable \(name) is not UTF-8 text\nhint: \(hint)\n")
-      try? messages.flush()
-      exit(ExitCode.usage.rawValue)
-    }
-    variables[name] = text
+    if let text = String(validatingCString: value) { variables[name] = text } else { notUTF8.insert(name) }
   }
-  return variables
+  return (variables, notUTF8)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -74,10 +63,11 @@ LibraryStore.turnOffSQLiteMemoryStatistics()
 // program, and its change is one SQLite transaction, committed whole or not at all. (No
 // task and no signal sources: they cost it 1–2 ms of start-up, bench/README.md.)
 guard YarnTool.isCancellable(arguments) else {
+  let environment = processEnvironment()
   exit(
     YarnTool.main(
-      arguments: arguments, environment: processEnvironment(), output: .standardOutput(),
-      messages: .standardError()))
+      arguments: arguments, environment: environment.variables, notUTF8: environment.notUTF8,
+      output: .standardOutput(), messages: .standardError()))
 }
 
 // A long command (`CancellableCommand`: backup create, verify, restore, export, stash import)
@@ -86,9 +76,10 @@ guard YarnTool.isCancellable(arguments) else {
 // (SIGINT) or 143 (SIGTERM). The signals' default action is turned off so that the dispatch
 // sources receive them.
 let command = Task.detached {
-  YarnTool.main(
-    arguments: arguments, environment: processEnvironment(), output: .standardOutput(),
-    messages: .standardError())
+  let environment = processEnvironment()
+  return YarnTool.main(
+    arguments: arguments, environment: environment.variables, notUTF8: environment.notUTF8,
+    output: .standardOutput(), messages: .standardError())
 }
 let caught = SignalCatcher(signals: [SIGINT, SIGTERM]) { command.cancel() }
 var status = await command.value

@@ -79,6 +79,35 @@ import Testing
         == [])
   }
 
+  /// QA: a variable that is not UTF-8 stopped every command (64), those that never read it
+  /// too (`HOME` with `--library`, `YARN_LIBRARY` for `help`, `TZ` for `convert`). It is
+  /// refused only by a command that uses it: the library's place, or local time.
+  @Test func aVariableThatIsNotUTF8StopsOnlyACommandThatUsesIt() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let bad = "\"$(printf '\\377')\""
+    for (variable, command) in [
+      ("HOME", "\"$0\" --library \"$1\" stash list"), ("HOME", "\"$0\" --version"), ("HOME", "\"$0\" help"),
+      ("YARN_LIBRARY", "\"$0\" help"), ("YARN_LIBRARY", "\"$0\" completions bash"),
+      ("YARN_LIBRARY", "\"$0\" convert 1g --to oz"), ("YARN_LIBRARY", "\"$0\" --library \"$1\" stash list"),
+      ("XDG_DATA_HOME", "\"$0\" --library \"$1\" stash list"), ("TZ", "\"$0\" help"),
+      ("TZ", "\"$0\" convert 100g --to oz"), ("TZ", "\"$0\" --library \"$1\" stash list"),
+    ] {
+      let result = try shell(yarn, "\(variable)=\(bad) \(command) >/dev/null 2>\"$2\"")
+      #expect(result.status == 0, "\(variable) \(command): \(result.stderr)")
+    }
+    // The default library is under HOME: needed, refused.
+    let home = try shell(yarn, "unset YARN_LIBRARY XDG_DATA_HOME; HOME=\(bad) \"$0\" stash list 2>\"$2\"")
+    #expect(home.status == 64)
+    #expect(
+      home.stderr
+        == "error: the environment variable HOME is not UTF-8 text\n"
+        + "hint: set it to a UTF-8 path, or give --library DIR\n")
+    let library = try shell(yarn, "YARN_LIBRARY=\(bad) \"$0\" stash list 2>\"$2\"")
+    #expect(library.status == 64)
+    #expect(library.stderr.hasPrefix("error: the environment variable YARN_LIBRARY is not UTF-8 text\n"))
+  }
+
   @Test func unknownCommandIsAUsageError() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

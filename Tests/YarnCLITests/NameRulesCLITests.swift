@@ -253,6 +253,29 @@ import YarnCore
     }
   }
 
+  /// QA: a bad value holding U+200B was shown without it (`bad value '' for --weight`) by
+  /// most commands: every one escapes it, as a name or an unknown option is.
+  @Test func anInvisibleCharacterInABadValueIsShown() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let z = "\u{200B}"
+    for arguments in [
+      ["stash", "list", "--weight", z], ["stash", "list", "--status", z], ["stash", "list", "--sort", z],
+      ["project", "list", "--craft", z], ["stash", "add", "Rios", "--quantity", "3\(z) skeins"],
+      ["stash", "add", "Rios", "--price", z], ["convert", "1g", "--to", z], ["convert", z, "--to", "g"],
+      ["time", "log", "--from", z], ["time", "add", "Hat", "--duration", z],
+      ["time", "add", "Hat", "--from", "-1h", "--to", z], ["stash", "export", "--delimiter", z],
+      ["stash", "export", "--columns", z], ["completions", z],
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      // The value quoted (the reason after it may quote it again, as its own words do).
+      let quoted = result.stderr.components(separatedBy: "' for ").first ?? ""
+      #expect(quoted.hasPrefix("error: bad value '"), "\(arguments): \(result.stderr)")
+      #expect(quoted.contains("\\u{200B}") && !quoted.contains(z), "\(arguments): \(result.stderr)")
+    }
+  }
+
   @Test func stashImportRefusesANameWithANulOrALineBreak() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

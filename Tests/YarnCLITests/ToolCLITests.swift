@@ -45,9 +45,17 @@ import YarnCore
       #expect(ignored.status == 64, "\(option)")
       #expect(
         ignored.stderr.hasPrefix(
-          "error: '\(option)' does not apply to 'yarn convert': a needle or hook size converts --to mm "
+          "error: '\(option)' does not apply to a needle or hook size: it converts --to mm "
             + "by the tables alone\n"), "\(ignored.stderr)")
     }
+    // An argument that is no size is named first (QA: told that --yarn does not apply to a
+    // size); --yarn is convert's for an amount.
+    let notSize = try yarn.run(["convert", "1 skein", "--to", "mm", "--yarn", "Rios"])
+    #expect(notSize.status == 64)
+    #expect(
+      notSize.stderr.hasPrefix(
+        "error: bad value '1 skein' for <amount-or-size>: \"1 skein\" is not a needle or hook size"),
+      "\(notSize.stderr)")
     // A size with a yarn unit says where a size converts.
     let unquoted = try yarn.run(["convert", "US", "8", "--to", "g"])
     #expect(unquoted.status == 64)

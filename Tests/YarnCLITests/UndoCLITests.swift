@@ -155,6 +155,22 @@ import Testing
     try yarn.ok(["undo"])
     try yarn.ok(["project", "use", "Hat", "Arroyo", "25 g", "--set"])
     #expect(try yarn.ok(["undo"]).stderr.hasSuffix("; it had changed 1 yarn usage\n"))
+    // QA: a yarn used several times, unused: its usages were removed, those of the others
+    // only moved ("changed 1 yarn usage; removed 2 yarn usages" for A, B, A).
+    for (uses, removed) in [
+      (["Rios", "Puno", "Rios"], 2), (["Rios", "Puno", "Arroyo", "Rios", "Puno", "Rios"], 3),
+    ] {
+      try yarn.ok(["project", "add", "Cowl", "-q"])
+      for (index, name) in uses.enumerated() {
+        try yarn.ok(["project", "use", "Cowl", name, "\(index + 1) g"])
+      }
+      let used = try yarn.ok(["project", "show", "Cowl", "--json"]).stdout
+      try yarn.ok(["project", "unuse", "Cowl", "Rios"])
+      #expect(
+        try yarn.ok(["undo"]).stderr.hasSuffix("; it had removed \(removed) yarn usages\n"), "\(uses)")
+      #expect(try yarn.ok(["project", "show", "Cowl", "--json"]).stdout == used)
+      try yarn.ok(["project", "rm", "Cowl", "--force"])
+    }
     try yarn.ok(["note", "add", "--yarn", "Rios", "two\nlines"])
     let undo = try yarn.ok(["undo"]).stderr
     #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")

@@ -298,6 +298,8 @@ import Testing
       #","quantity":{"value":1e-400,"unit":"g"}"#,
       #"at yarns[0].quantity.value: "1e-400" is too small: it would be kept as 0"#
     ),
+    // One too large to read, in a WEFT import's words (QA: "the given data was not valid JSON.").
+    (#","weight":1e400"#, "at yarns[0]: the number 1e400 is too large to read"),
     (#","status":"gone""#, #"at yarns[0].status: "gone" is not a yarn status (in-stash, "#),
     (#","quantity":{"value":1,"unit":"hank"}"#, #"at yarns[0].quantity.unit: "hank" is not a unit ("#),
     (#","tags":{}"#, "at yarns[0].tags: expected a list, found an object"),

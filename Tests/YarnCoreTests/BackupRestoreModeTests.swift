@@ -197,6 +197,22 @@ import Testing
         from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: safety))
       #expect(report.safetyBackup == safety)
       #expect(FileManager.default.fileExists(atPath: safety.path))
+      // QA: the library's own `safety-backups` a link to a folder inside `attachments`: the
+      // file would be there, among the photos.
+      let folder = library.appendingPathComponent("safety-backups")
+      try FileManager.default.removeItem(at: folder)
+      let inner = attachments.appendingPathComponent("24")
+      try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: "attachments/24")
+      let linkedTarget = folder.appendingPathComponent(name)
+      #expect(
+        throws: OutputError.intoLibrary(
+          path: linkedTarget.path, part: "inside the library's attachments folder", library: library.path)
+      ) {
+        try Backup.restore(
+          from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: linkedTarget))
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: inner.path) == [])
     }
   }
 

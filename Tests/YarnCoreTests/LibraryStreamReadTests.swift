@@ -257,8 +257,9 @@ import Testing
       let duplicate = try backup(library, in: dir, name: "duplicate.zip") {
         $0.replacingOccurrences(of: last, with: #""id" : "y1498""#)
       }
-      #expect(try problems(of: duplicate, in: dir) == ["library.json: two yarns have the ID y1498"])
-      // QA: three yarns of one ID said "two yarns have the ID" twice; once, counting them all.
+      #expect(try problems(of: duplicate, in: dir) == ["library.json: 2 yarns have the ID y1498"])
+      // QA: three yarns of one ID said "two yarns have the ID" twice; once, counting them all,
+      // in digits ("two" beside "3" mixed a word and a digit).
       let triplicate = try backup(library, in: dir, name: "triplicate.zip") {
         $0.replacingOccurrences(of: last, with: #""id" : "y1497""#)
           .replacingOccurrences(of: #""id" : "y1498""#, with: #""id" : "y1497""#)

@@ -122,6 +122,20 @@ import Testing
     #expect(throws: TimeInput.ParseError.self) { try TimeInput.duration(text) }
   }
 
+  /// QA: `1h60m` was "cannot read the duration": what is wrong is said, as for `23:60`.
+  @Test func minutesOrSecondsOf60AfterALargerPartAreNamed() {
+    for (text, part) in [
+      ("1h60m", "minutes"), ("23:60", "minutes"), ("1m60s", "seconds"), ("1h 5m 75s", "seconds"),
+    ] {
+      #expect(throws: TimeInput.ParseError(input: text, problem: .partNotUnder60(part: part))) {
+        try TimeInput.duration(text)
+      }
+    }
+    #expect(
+      TimeInput.ParseError(input: "1h60m", problem: .partNotUnder60(part: "minutes")).description
+        == "cannot read the duration \"1h60m\": its minutes must be under 60")
+  }
+
   @Test func daysSince1970() throws {
     #expect(CalendarDate(year: 1970, month: 1, day: 1)?.daysSince1970 == 0)
     #expect(CalendarDate(year: 2000, month: 3, day: 1)?.daysSince1970 == 11_017)

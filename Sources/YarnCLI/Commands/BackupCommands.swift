@@ -63,7 +63,7 @@ struct BackupCreate: CancellableCommand {
   }
 
   func run(in context: Context) throws {
-    let path = file ?? BackupCreate.defaultName(at: context.now, timeZone: context.timeZone)
+    let path = try file ?? BackupCreate.defaultName(at: context.now, timeZone: context.timeZone)
     let url = URL(fileURLWithPath: path)
     if InputFile.isDirectory(path) {
       throw CLIError.cannotCreateOutput(path: path, reason: "it is a directory")

@@ -64,16 +64,18 @@ struct ConvertCommand: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     if let to = values.value("to"), let name = SizeName(rawValue: to.trimmingSpaces().lowercased()) {
-      // A size converts by the tables alone: a put-up would be ignored (QA: it was, silently).
-      for option in ["length-per-skein", "net-weight-per-skein", "yarn"] where values.options[option] != nil {
-        throw CLIError.optionDoesNotApply(
-          command: values.command, option: "--\(option)",
-          reason: "a needle or hook size converts --to \(name.rawValue) by the tables alone")
-      }
+      // The argument first: an option is refused for what the size is (QA: `"1 skein" --to
+      // mm --yarn W` was told about a size it is not).
       let size = try values.typedArgument(
         "amount-or-size", expected: "a needle or hook size such as 5mm or US 8"
       ) {
         try NeedleSize(parsing: $0)
+      }
+      // A size converts by the tables alone: a put-up would be ignored (QA: it was, silently).
+      for option in ["length-per-skein", "net-weight-per-skein", "yarn"] where values.options[option] != nil {
+        throw CLIError.optionDoesNotApply(
+          command: values.command, option: "--\(option)", to: "a needle or hook size",
+          reason: "it converts --to \(name.rawValue) by the tables alone")
       }
       self.size = (size, name)
       amount = Amount(0, .skein)

@@ -38,7 +38,7 @@ struct TagOptions {
     for tag in added {
       if let violation = Rules.tags([tag]) {
         throw CLIError.badValue(
-          command: values.command, name: "--tag", value: LineText.shortened(LineText.visible(tag)),
+          command: values.command, name: "--tag", value: LineText.shortened(tag),
           reason: violation.reason)
       }
     }

@@ -89,7 +89,7 @@ enum NoteSubjectOption {
     let text = words.joined(separator: " ")
     if let violation = Rules.noteText(text) {
       throw CLIError.badValue(
-        command: values.command, name: "<text>", value: LineText.visible(String(text.prefix(40))),
+        command: values.command, name: "<text>", value: String(text.prefix(40)),
         reason: violation.reason)
     }
     return .given(text)
@@ -158,7 +158,7 @@ struct NoteList: ParsableCommand {
           let first = String(lines.first ?? "") + (lines.count > 1 ? " …" : "")
           row([
             shortID(note.id), try NoteSubjectOption.about(note, in: store),
-            Formatting.localTime(note.created, timeZone: context.timeZone), first,
+            Formatting.localTime(note.created, timeZone: try context.timeZone), first,
           ])
         }
       }
@@ -199,7 +199,7 @@ struct NoteShow: ParsableCommand {
       try context.printJSON(note)
       return
     }
-    let zone = context.timeZone
+    let zone = try context.timeZone
     var text = Formatting.fields([
       ("Note", note.id), ("About", about),
       ("Written", Formatting.localTime(note.created, timeZone: zone)),

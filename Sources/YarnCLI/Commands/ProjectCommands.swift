@@ -125,7 +125,7 @@ struct ProjectAdd: ParsableCommand {
 
   func run(in context: Context) throws {
     var project = Project(id: Identifier.make(), name: name)
-    fields.apply(to: &project, today: context.today)
+    fields.apply(to: &project, today: try context.today)
     needleFields.apply(to: &project)
     details.apply(to: &project)
     let (json, namesakes) = try context.write { store in
@@ -319,7 +319,7 @@ struct ProjectEdit: ParsableCommand {
       var project = try References.project(reference, in: store)
       let before = project
       if let newName { project.name = newName }
-      fields.apply(to: &project, today: context.today)
+      fields.apply(to: &project, today: try context.today)
       needleFields.apply(to: &project)
       details.apply(to: &project)
       try store.update(project)
@@ -411,7 +411,7 @@ struct ProjectFinish: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let finished = day ?? context.today
+    let finished = try day ?? context.today
     let (before, project, json) = try context.write { store in
       var project = try References.project(reference, in: store)
       let before = project

@@ -180,7 +180,7 @@ struct StashAdd: ParsableCommand {
   func run(in context: Context) throws {
     var yarn = Yarn(id: Identifier.make(), name: name)
     fields.apply(to: &yarn)
-    if yarn.dateAdded == nil { yarn.dateAdded = context.today }
+    if yarn.dateAdded == nil { yarn.dateAdded = try context.today }
     let namesakes = try context.write { store in
       try store.insert(yarn)
       return try store.namesakes(of: yarn.name, kind: .yarn, besides: yarn.id)

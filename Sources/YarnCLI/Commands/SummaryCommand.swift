@@ -73,8 +73,8 @@ struct SummaryCommand: ParsableCommand {
   }
 
   func run(in context: Context) throws {
-    let zone = context.timeZone
-    let days = TimeOptions.days(of: period, context: context)
+    let zone = try context.timeZone
+    let days = try TimeOptions.days(of: period, context: context)
     var photos = YearCard.Photos()
     let summary = try context.read { store in
       let summary = try PeriodSummary(

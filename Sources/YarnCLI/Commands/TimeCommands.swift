@@ -85,7 +85,7 @@ struct TimeStart: ParsableCommand {
       }
     }
     context.message(
-      "started \(project.name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))")
+      "started \(project.name) at \(Formatting.localTime(session.start, timeZone: try context.timeZone))")
   }
 }
 
@@ -146,7 +146,7 @@ struct TimeContinue: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "started \(name) at \(Formatting.localTime(session.start, timeZone: context.timeZone))"
+      "started \(name) at \(Formatting.localTime(session.start, timeZone: try context.timeZone))"
         + (session.note.map { " (\"\($0)\")" } ?? ""))
   }
 }
@@ -185,7 +185,7 @@ struct TimeStop: ParsableCommand {
           // A timer forgotten for longer than a sitting: say until when it can be stopped.
           guard let running = try store.runningSession() else { throw TimeError.brokenRule(violation) }
           let latest = running.start.addingTimeInterval(TimeInterval(Rules.maximumSessionSeconds))
-          let shown = Formatting.localTime(latest, timeZone: context.timeZone)
+          let shown = Formatting.localTime(latest, timeZone: try context.timeZone)
           throw CLIError.invalidData(
             message: "the session's \(violation)",
             hint:
@@ -289,7 +289,7 @@ struct TimeAdd: ParsableCommand {
 
   func run(in context: Context) throws {
     let now = context.now
-    let zone = context.timeZone
+    let zone = try context.timeZone
     let start = try from.map {
       try TimeOptions.instant($0, option: "--from", command: command, context: context)
     }
@@ -389,7 +389,7 @@ struct TimeEdit: ParsableCommand {
     context.message(
       changed
         ? "session \(shownID(session.id)) on \(name): "
-          + "\(TimeOptions.span(session, timeZone: context.timeZone, exact: true)) "
+          + "\(TimeOptions.span(session, timeZone: try context.timeZone, exact: true)) "
           + "(\(Formatting.duration(session.seconds(now: now), exact: true)))"
         : "session \(shownID(session.id)) on \(name) already had those values; nothing changed")
   }
@@ -426,7 +426,7 @@ struct TimeRemove: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "removed session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: context.timeZone))"
+      "removed session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: try context.timeZone))"
     )
   }
 }
@@ -448,7 +448,7 @@ struct TimeCancel: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
     context.message(
-      "cancelled the timer on \(name) started at \(Formatting.localTime(session.start, timeZone: context.timeZone))"
+      "cancelled the timer on \(name) started at \(Formatting.localTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }
@@ -465,7 +465,7 @@ struct TimeStatus: ParsableCommand {
   init(from values: ParsedValues) throws {}
 
   func run(in context: Context) throws {
-    let zone = context.timeZone
+    let zone = try context.timeZone
     let status = try context.read { store in try TimeTracker(store: store).status(now: context.now) }
     guard let (session, projectName) = status else {
       context.output.line(context.global.json ? "null" : "no timer is running")

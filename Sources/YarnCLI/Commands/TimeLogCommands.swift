@@ -93,7 +93,7 @@ struct TimeLog: ParsableCommand {
     in context: Context
   ) throws {
     let now = context.now
-    let zone = context.timeZone
+    let zone = try context.timeZone
     func cells(_ session: TimeSession, _ name: String) -> [String] {
       [
         shortID(session.id), Formatting.localTime(session.start, timeZone: zone),
@@ -225,10 +225,10 @@ struct TimeReportCommand: ParsableCommand {
       try TimeReport(
         store: store, grouping: grouping, range: range,
         projectID: try projectReference.map { try TimeOptions.projectID($0, in: store) },
-        timeZone: context.timeZone, now: context.now)
+        timeZone: try context.timeZone, now: context.now)
     }
     if chart {
-      printChart(report, range: range, context: context)
+      try printChart(report, range: range, context: context)
       return
     }
     switch format {
@@ -263,14 +263,15 @@ struct TimeReportCommand: ParsableCommand {
 extension TimeReportCommand {
   /// The report (by day) as a chart of bars (`TimeChart`), fitted to `context.tableWidth`
   /// or 80 columns.
-  func printChart(_ report: TimeReport, range: (start: Date?, end: Date?), context: Context) {
+  func printChart(_ report: TimeReport, range: (start: Date?, end: Date?), context: Context) throws {
     var first: CalendarDate?
     var last: CalendarDate?
     if let period {
-      (first, last) = TimeOptions.days(of: period, context: context)
+      (first, last) = try TimeOptions.days(of: period, context: context)
     } else {
-      first = range.start.map { LocalCalendar.day(containing: $0, in: context.timeZone) }
-      last = range.end.map { LocalCalendar.day(containing: $0, in: context.timeZone).adding(days: -1) }
+      let zone = try context.timeZone
+      first = range.start.map { LocalCalendar.day(containing: $0, in: zone) }
+      last = range.end.map { LocalCalendar.day(containing: $0, in: zone).adding(days: -1) }
     }
     let chart = TimeChart(days: report, first: first, last: last)
     if chart.bars.allSatisfy({ $0.seconds == 0 }) {

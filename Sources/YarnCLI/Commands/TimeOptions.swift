@@ -25,15 +25,15 @@ enum TimeOptions {
   /// An instant typed for `name` (`--at`, `--from`, `--to`), read by `TimeInput.instant`.
   ///
   /// - Throws: `CLIError.badValue` naming the option, with TimeInput's reason (an unreadable
-  ///   time, or a local time the clocks skipped).
-  static func instant(_ text: String, option name: String, command: [String], context: Context)
-    throws(CLIError)
-    -> Date
+  ///   time, or a local time the clocks skipped); `NotUTF8Variable` for a `$TZ` that is not
+  ///   UTF-8.
+  static func instant(_ text: String, option name: String, command: [String], context: Context) throws -> Date
   {
+    let zone = try context.timeZone
     do {
-      return try TimeInput.instant(text, now: context.now, timeZone: context.timeZone)
+      return try TimeInput.instant(text, now: context.now, timeZone: zone)
     } catch {
-      throw .badValue(command: command, name: name, value: text, reason: error.description)
+      throw CLIError.badValue(command: command, name: name, value: text, reason: error.description)
     }
   }
 
@@ -47,12 +47,12 @@ enum TimeOptions {
   }
 
   /// A local day typed for `name`: `YYYY-MM-DD`, `today` or `yesterday`.
-  static func day(_ text: String, option name: String, command: [String], context: Context) throws(CLIError)
+  static func day(_ text: String, option name: String, command: [String], context: Context) throws
     -> CalendarDate
   {
-    let today = LocalCalendar.day(containing: context.now, in: context.timeZone)
+    let today = LocalCalendar.day(containing: context.now, in: try context.timeZone)
     guard let day = ParsedValues.parseDate(text, today: today) else {
-      throw .badValue(
+      throw CLIError.badValue(
         command: command, name: name, value: text,
         reason: "expected a date as YYYY-MM-DD, 'today' or 'yesterday'")
     }
@@ -117,8 +117,8 @@ enum TimeOptions {
   }
 
   /// The first and last local day of `period` around today, or of the year given.
-  static func days(of period: Period, context: Context) -> (first: CalendarDate, last: CalendarDate) {
-    let today = LocalCalendar.day(containing: context.now, in: context.timeZone)
+  static func days(of period: Period, context: Context) throws -> (first: CalendarDate, last: CalendarDate) {
+    let today = LocalCalendar.day(containing: context.now, in: try context.timeZone)
     let day = period.year.flatMap { CalendarDate(year: $0, month: 1, day: 1) } ?? today
     return period.period.days(containing: day)
   }
@@ -129,25 +129,23 @@ enum TimeOptions {
   /// - Throws: `CLIError.badValue` for an unreadable day or `--from` after `--to`.
   static func range(
     from: String?, to: String?, period: Period? = nil, command: [String], context: Context
-  ) throws(CLIError)
-    -> (start: Date?, end: Date?)
-  {
+  ) throws -> (start: Date?, end: Date?) {
     if let period {
-      let days = days(of: period, context: context)
-      let interval = LocalCalendar.interval(from: days.first, through: days.last, in: context.timeZone)
+      let days = try days(of: period, context: context)
+      let interval = LocalCalendar.interval(from: days.first, through: days.last, in: try context.timeZone)
       return (interval.start, interval.end)
     }
-    let first = try from.map { text throws(CLIError) in
+    let first = try from.map { text in
       try day(text, option: "--from", command: command, context: context)
     }
-    let last = try to.map { text throws(CLIError) in
+    let last = try to.map { text in
       try day(text, option: "--to", command: command, context: context)
     }
     if let first, let last, first > last {
-      throw .badValue(
+      throw CLIError.badValue(
         command: command, name: "--to", value: to ?? "", reason: "it is before --from \(first.iso8601)")
     }
-    let zone = context.timeZone
+    let zone = try context.timeZone
     return (
       first.map { LocalCalendar.startOfDay($0, in: zone) },
       last.map { LocalCalendar.endOfDay($0, in: zone) }
@@ -243,7 +241,7 @@ enum TimeOptions {
       return try body()
     } catch let error as TimeError {
       let report = ErrorPresenter.report(
-        for: error, timeZone: context.timeZone, command: command, library: context.global.library)
+        for: error, timeZone: try context.timeZone, command: command, library: context.global.library)
       throw CLIError.invalidData(message: report.message, hint: report.hint)
     }
   }

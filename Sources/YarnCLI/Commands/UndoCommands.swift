@@ -82,7 +82,7 @@ enum HistoryOutput {
   static func report(_ change: LibraryChange, verb: String, in context: Context) throws {
     if context.global.json { try context.printJSON(ChangeJSON(change)) }
     let what = change.label.isEmpty ? "change \(change.id)" : "\"\(Table.flatten(change.label))\""
-    let made = Formatting.localTime(change.made, timeZone: context.timeZone)
+    let made = Formatting.localTime(change.made, timeZone: try context.timeZone)
     let did = verb == "undid" ? "; it had " : ", which "
     context.message("\(verb) \(what) (made \(made))\(did)\(effects(of: change))")
   }
@@ -109,7 +109,7 @@ enum HistoryOutput {
         step = String(undoSteps)
       }
       table.add([
-        step, Formatting.localTime(change.made, timeZone: context.timeZone),
+        step, Formatting.localTime(change.made, timeZone: try context.timeZone),
         shortened(change.label.isEmpty ? "change \(change.id)" : change.label),
         change.stack == .barrier
           ? "cannot be undone: \(change.detail ?? "it ended the history")" : effects(of: change),

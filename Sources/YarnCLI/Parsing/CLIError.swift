@@ -30,7 +30,8 @@ enum CLIError: Error, Equatable {
   /// getopt(3) reads as `-q -o`: `given` is `-qo`, `apart` how to write them (`-q -o FILE`).
   case combinedShortOptions(command: [String], given: String, apart: String)
   /// Thrown when an option or argument value cannot be read: `name` is `--quantity` or
-  /// `<amount>`, `reason` says why in lower case.
+  /// `<amount>`, `value` as typed (`ErrorPresenter` escapes what is invisible), `reason` says
+  /// why in lower case.
   case badValue(command: [String], name: String, value: String, reason: String)
   /// Thrown when an option the command needs is not given (`yarn convert` without `--to`).
   case missingOption(command: [String], option: String)
@@ -44,8 +45,10 @@ enum CLIError: Error, Equatable {
   /// with nothing to change).
   case needsOneOf(command: [String], options: [String])
   /// Thrown when an option the command accepts cannot be used in this case (`--json` with an
-  /// export that writes CSV); `reason` says why in lower case.
-  case optionDoesNotApply(command: [String], option: String, reason: String)
+  /// export that writes CSV); `reason` says why in lower case. `to` names the case when it is
+  /// not the command's every use (`a needle or hook size`, which `convert` takes as well as
+  /// an amount); the command is named otherwise.
+  case optionDoesNotApply(command: [String], option: String, to: String? = nil, reason: String)
   /// Thrown when options the command accepts are given together but cannot be (`--status`
   /// and `--stashed`); `reason` says why in lower case.
   case conflictingOptions(command: [String], options: [String], reason: String)
@@ -105,7 +108,7 @@ enum CLIError: Error, Equatable {
       .missingOption(let command, _),
       .missingArgument(let command, _), .unexpectedArgument(let command, _),
       .needsExactlyOne(let command, _), .needsOneOf(let command, _),
-      .optionDoesNotApply(let command, _, _),
+      .optionDoesNotApply(let command, _, _, _),
       .conflictingOptions(let command, _, _):
       command
     default: nil

@@ -104,7 +104,7 @@ extension ParsedValues {
     if clearing && LineText.isBlank(text) { return .some(nil) }
     if let violation = Rules.noteText(text) {
       throw .badValue(
-        command: command, name: "--\(name)", value: LineText.visible(String(text.prefix(40))),
+        command: command, name: "--\(name)", value: String(text.prefix(40)),
         reason: violation.reason)
     }
     return .some(text)

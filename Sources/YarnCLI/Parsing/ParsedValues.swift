@@ -75,8 +75,8 @@ struct ParsedValues: Equatable {
     case .success(let trimmed):
       return trimmed
     case .failure(let problem):
-      var shown = LineText.visible(text)
       // The start is enough to tell which value it is.
+      var shown = text
       if case .controlCharacter = problem {} else { shown = LineText.shortened(shown) }
       let reason = Rules.line(text, field: label, limit: limit)?.reason ?? "\(problem)"
       throw .badValue(command: command, name: label, value: shown, reason: reason)

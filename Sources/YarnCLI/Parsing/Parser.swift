@@ -205,7 +205,7 @@ struct CommandParser {
       }
       if let empty = given.first(where: { LineText.isBlank($0) }) {
         throw .badValue(
-          command: values.command, name: label, value: LineText.visible(empty),
+          command: values.command, name: label, value: empty,
           reason: "a \(noun) cannot be empty")
       }
     }

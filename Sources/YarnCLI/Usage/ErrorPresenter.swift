@@ -77,6 +77,15 @@ enum ErrorPresenter {
           "bad value '\(LineText.visible(error.value))' for \(error.name): a directory name cannot be empty",
         hint: "unset \(error.name), set it to the library's folder, or give --library DIR", code: .usage)
     }
+    if let error = error as? NotUTF8Variable {
+      // Each variable's own way out: a path's or a zone's.
+      return ErrorReport(
+        message: "the environment variable \(error.name) is not UTF-8 text",
+        hint: error.name == "TZ"
+          ? "set it to a zone name such as Europe/Berlin, or unset it"
+          : "set it to a UTF-8 path, or give --library DIR",
+        code: .usage)
+    }
     if let error = error as? OutputError {
       // The core names no option; a command with `--force` says that it does not help.
       let force = resolve(command, root: root).last?.configuration.options.contains { $0.name == "force" }
@@ -157,7 +166,9 @@ enum ErrorPresenter {
       report.message = "short options cannot be combined: '\(given)'"
       report.hint = withHint("write '\(apart)'")
     case .badValue(_, let name, let value, let reason):
-      report.message = "bad value '\(value)' for \(name): \(reason)"
+      // Invisible characters escaped, as in a name or an unknown option (QA: `--weight
+      // $'\u200b'` was `bad value ''`), for every value of every command.
+      report.message = "bad value '\(LineText.visible(value))' for \(name): \(reason)"
     case .missingOption(_, let option):
       report.message = "option '\(option)' is required"
     case .missingArgument(_, let name):
@@ -172,8 +183,9 @@ enum ErrorPresenter {
       let last = options.last ?? ""
       let others = options.dropLast().joined(separator: ", ")
       report.message = "nothing to change: give " + (others.isEmpty ? last : "\(others) or \(last)")
-    case .optionDoesNotApply(let command, let option, let reason):
-      report.message = "'\(option)' does not apply to '\(command.joined(separator: " "))': \(reason)"
+    case .optionDoesNotApply(let command, let option, let to, let reason):
+      report.message =
+        "'\(option)' does not apply to \(to ?? "'\(command.joined(separator: " "))'"): \(reason)"
     case .conflictingOptions(_, let options, let reason):
       let quoted = options.map { "'\($0)'" }
       report.message = "give \(quoted.joined(separator: " or ")), not both: \(reason)"

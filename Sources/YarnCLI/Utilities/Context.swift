@@ -19,6 +19,9 @@ import YarnCore
 final class Context {
   let global: GlobalOptions
   let environment: [String: String]
+  /// The variables yarn reads whose value is not UTF-8 text (left out of `environment`): a
+  /// command that uses one fails (64, `NotUTF8Variable`), any other runs.
+  let notUTF8: Set<String>
   /// The instant the command started: every "now" and "today" of one command is this one.
   let now: Date
   let output: TextOutput
@@ -29,8 +32,8 @@ final class Context {
   let commandLine: String
 
   init(
-    global: GlobalOptions, environment: [String: String], now: Date, output: TextOutput,
-    messages: TextOutput, arguments: [String] = []
+    global: GlobalOptions, environment: [String: String], notUTF8: Set<String> = [], now: Date,
+    output: TextOutput, messages: TextOutput, arguments: [String] = []
   ) {
     var shown: [String] = []
     var rest = arguments[...]
@@ -48,10 +51,13 @@ final class Context {
     commandLine = (["yarn"] + shown.map(Context.shellQuoted)).joined(separator: " ")
     self.global = global
     self.environment = environment
+    self.notUTF8 = notUTF8
     self.now = now
     self.output = output
     self.messages = messages
-    location = Result { try LibraryLocation.resolve(explicit: global.library, environment: environment) }
+    location = Result {
+      try LibraryLocation.resolve(explicit: global.library, environment: environment, notUTF8: notUTF8)
+    }
   }
 
   /// The library directory: `--library`, else `$YARN_LIBRARY`, else the platform default.
@@ -59,14 +65,17 @@ final class Context {
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
   ///
   /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
-  ///   `$YARN_LIBRARY`: only a command that uses the library fails so (`completions` does not).
+  ///   `$YARN_LIBRARY`, `NotUTF8Variable` when it would be read from a variable that is not
+  ///   UTF-8: only a command that uses the library fails so (`completions` does not).
   var libraryURL: URL {
     get throws { try location.get() }
   }
   private let location: Result<URL, any Error>
 
   /// Today in the local time zone.
-  var today: CalendarDate { LocalCalendar.day(containing: now, in: timeZone) }
+  var today: CalendarDate {
+    get throws(NotUTF8Variable) { LocalCalendar.day(containing: now, in: try timeZone) }
+  }
 
   /// The local time zone, which times are read and shown in: the process's own zone through
   /// the C library (`SystemTimeZone`, no ICU) when `environment` is the process's (same
@@ -74,11 +83,18 @@ final class Context {
   ///
   /// A `$TZ` that names no zone (`TZ=Europe/Berlinn`) gets a warning: the C library would read
   /// it as UTC without a word.
-  lazy var timeZone: any UTCOffsetProvider = {
+  ///
+  /// - Throws: `NotUTF8Variable` when `$TZ` is not UTF-8: only a command that works with
+  ///   local time fails so.
+  var timeZone: any UTCOffsetProvider {
+    get throws(NotUTF8Variable) { try zone.get() }
+  }
+  private lazy var zone: Result<any UTCOffsetProvider, NotUTF8Variable> = {
+    guard !notUTF8.contains("TZ") else { return .failure(NotUTF8Variable(name: "TZ")) }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
       warning("TZ=\(name) names no time zone this system knows; local time is UTC")
     }
-    return Context.timeZone(from: environment)
+    return .success(Context.timeZone(from: environment))
   }()
 
   static func timeZone(from environment: [String: String]) -> any UTCOffsetProvider {

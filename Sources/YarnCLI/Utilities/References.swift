@@ -160,7 +160,7 @@ extension ParsedValues {
   private func notBlank(_ value: String, label: String) throws(CLIError) -> String {
     guard LineText.isBlank(value) else { return value }
     throw .badValue(
-      command: command, name: label, value: LineText.visible(value),
+      command: command, name: label, value: value,
       reason: "a reference cannot be blank: it names nothing")
   }
 }

@@ -121,7 +121,7 @@ final class LibraryCheck {
     let place = repeated[shared]
     let count = (place?.count ?? 1) + 1
     let problem = BackupProblem.inconsistentLibrary(
-      reason: "\(count == 2 ? "two" : "\(count)") \(kind)s have the ID \(shown(id))")
+      reason: "\(count) \(kind)s have the ID \(shown(id))")
     if let place {
       problems[bucket][place.index] = problem
     } else {

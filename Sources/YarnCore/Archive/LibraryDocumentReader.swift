@@ -255,12 +255,18 @@ final class LibraryDocumentReader {
         let json = try? decoder.decode(JSONValue.self, from: wrapped(text))
         var locator = JSONSyntaxLocator(strict: true)
         locator.feed(text)
+        locator.finish()
         let numbers = locator.numberTexts
         func written(_ path: String) -> String? {
           path.hasPrefix(place) ? JSONSyntaxLocator.written(numbers, at: path.dropFirst(place.count)) : nil
         }
+        // JSON no reader reads (`1e400`, a lone surrogate escape): said as a WEFT import says
+        // it (QA: `the given data was not valid JSON.`).
+        let unreadable =
+          json == nil ? locator.place.map { DecodingProblem(path: place, reason: $0.what) } : nil
         failures[array, default: []].append(
-          (numberThatDoesNotFit(Item.self, text, error, at: place, numbers: numbers, written: written)
+          (unreadable
+            ?? numberThatDoesNotFit(Item.self, text, error, at: place, numbers: numbers, written: written)
             ?? DecodingProblem(error, in: json, prefix: place, droppingFirst: 1, written: written))
             .description)
       }

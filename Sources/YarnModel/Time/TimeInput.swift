@@ -20,6 +20,9 @@ package enum TimeInput {
       case unreadableTime
       /// Thrown when the text is no accepted form of duration.
       case unreadableDuration
+      /// Thrown when the minutes or seconds (`part`) after a larger part of a duration are 60
+      /// or more (`1h60m`, `23:60`).
+      case partNotUnder60(part: String)
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
       case nonexistentLocalTime(zone: String)
       /// Thrown when a duration is zero or too long (over `Rules.maximumSessionSeconds`, 24 h).
@@ -39,6 +42,8 @@ package enum TimeInput {
           + "2026-03-29T14:30:00Z, 2026-03-29T14:30+02:00, now, or -15m / -2h"
       case .unreadableDuration:
         return "cannot read the duration \"\(input)\"; use 1h30m, 90m, 45s or 1:30"
+      case .partNotUnder60(let part):
+        return "cannot read the duration \"\(input)\": its \(part) must be under 60"
       case .nonexistentLocalTime(let zone):
         return "\"\(input)\" does not exist in \(zone): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
@@ -87,7 +92,7 @@ package enum TimeInput {
     let nowSeconds = now.timeIntervalSince1970.rounded(.down)
     if lowered == "now" { return Date(timeIntervalSince1970: nowSeconds) }
     if lowered.hasPrefix("-") {
-      guard let seconds = durationSeconds(String(lowered.dropFirst())), seconds > 0 else {
+      guard let seconds = try? durationSeconds(String(lowered.dropFirst()), input: text), seconds > 0 else {
         throw ParseError(input: text, problem: .unreadableTime)
       }
       return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
@@ -137,9 +142,7 @@ package enum TimeInput {
   /// - Returns: whole seconds, more than zero and at most `Rules.maximumSessionSeconds`.
   /// - Throws: `ParseError`.
   package static func duration(_ text: String) throws(ParseError) -> Int64 {
-    guard let seconds = durationSeconds(text.trimmingSpaces().lowercased()) else {
-      throw ParseError(input: text, problem: .unreadableDuration)
-    }
+    let seconds = try durationSeconds(text.trimmingSpaces().lowercased(), input: text)
     guard seconds > 0, seconds <= Rules.maximumSessionSeconds else {
       throw ParseError(input: text, problem: .durationOutOfRange)
     }
@@ -173,13 +176,19 @@ package enum TimeInput {
     return Date(timeIntervalSince1970: first)
   }
 
-  private static func durationSeconds(_ text: String) -> Int64? {
-    if text.isEmpty { return nil }
+  /// The seconds of the duration `text` (trimmed, lower case).
+  ///
+  /// - Throws: `ParseError` for `input`: `.unreadableDuration`, or `.partNotUnder60` for
+  ///   minutes or seconds of 60 or more after a larger part.
+  private static func durationSeconds(_ text: String, input: String) throws(ParseError) -> Int64 {
+    let unreadable = ParseError(input: input, problem: .unreadableDuration)
+    if text.isEmpty { throw unreadable }
     if text.contains(":") {
       let parts = text.split(separator: ":", omittingEmptySubsequences: false)
       guard parts.count == 2, let hours = Int64(parts[0]), parts[1].count == 2, let minutes = Int64(parts[1]),
-        hours >= 0, hours <= 100_000, (0..<60).contains(minutes)
-      else { return nil }
+        hours >= 0, hours <= 100_000, minutes >= 0
+      else { throw unreadable }
+      guard minutes < 60 else { throw ParseError(input: input, problem: .partNotUnder60(part: "minutes")) }
       return hours * 3600 + minutes * 60
     }
     var total: Int64 = 0
@@ -199,18 +208,22 @@ package enum TimeInput {
       case "h": (rank, factor) = (1, 3600)
       case "m": (rank, factor) = (2, 60)
       case "s": (rank, factor) = (3, 1)
-      default: return nil
+      default: throw unreadable
       }
-      guard rank > lastRank, !number.isEmpty, number.count <= 9, let value = Int64(number) else { return nil }
+      guard rank > lastRank, !number.isEmpty, number.count <= 9, let value = Int64(number) else {
+        throw unreadable
+      }
       // Minutes or seconds after a larger part are under 60, as in `H:MM`: `1h60m` is
       // refused as `23:60` is; a first part may be any size (`90m`).
-      if lastRank > 0, value >= 60 { return nil }
+      if lastRank > 0, value >= 60 {
+        throw ParseError(input: input, problem: .partNotUnder60(part: rank == 2 ? "minutes" : "seconds"))
+      }
       total += value * factor
       number = ""
       sawUnit = true
       lastRank = rank
     }
-    guard sawUnit, number.isEmpty else { return nil }
+    guard sawUnit, number.isEmpty else { throw unreadable }
     return total
   }
 

@@ -34,26 +34,38 @@ package enum LibraryLocation {
   /// - Throws: `BlankVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
   ///   but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`): taken as a folder, it made
   ///   a library in a folder named `   `; taken as unset, the default library.
+  ///   `NotUTF8Variable` when a variable of `notUTF8` (the process's that are not UTF-8 text,
+  ///   left out of `environment`) is one the place is read from: a variable the rule does not
+  ///   reach (`HOME` with `--library /x`, `YARN_LIBRARY` with `--library`) is not read.
   package static func resolve(
-    explicit: String?, environment: [String: String]
-  ) throws(BlankVariable) -> URL {
-    let home = homeDirectory(environment)
+    explicit: String?, environment: [String: String], notUTF8: Set<String> = []
+  ) throws -> URL {
+    func variable(_ name: String) throws(NotUTF8Variable) -> String? {
+      guard !notUTF8.contains(name) else { throw NotUTF8Variable(name: name) }
+      return environment[name]
+    }
+    func home() throws(NotUTF8Variable) -> URL {
+      if let home = try variable("HOME"), !home.isEmpty {
+        return URL(fileURLWithPath: home, isDirectory: true)
+      }
+      return FileManager.default.homeDirectoryForCurrentUser
+    }
     if let explicit, !explicit.isEmpty {
-      return directory(expanding: explicit, home: home)
+      return try directory(expanding: explicit, home: home)
     }
-    if let variable = environment["YARN_LIBRARY"], !variable.isEmpty {
-      guard !LineText.isBlank(variable) else { throw BlankVariable(name: "YARN_LIBRARY", value: variable) }
-      return directory(expanding: variable, home: home)
+    if let value = try variable("YARN_LIBRARY"), !value.isEmpty {
+      guard !LineText.isBlank(value) else { throw BlankVariable(name: "YARN_LIBRARY", value: value) }
+      return try directory(expanding: value, home: home)
     }
-    if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+    if let data = try variable("XDG_DATA_HOME"), data.hasPrefix("/") {
       return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent(
         "yarn", isDirectory: true
       ).standardizedFileURL
     }
     #if os(macOS)
-      let base = home.appendingPathComponent("Library/Application Support", isDirectory: true)
+      let base = try home().appendingPathComponent("Library/Application Support", isDirectory: true)
     #else
-      let base = home.appendingPathComponent(".local/share", isDirectory: true)
+      let base = try home().appendingPathComponent(".local/share", isDirectory: true)
     #endif
     return base.appendingPathComponent("yarn", isDirectory: true).standardizedFileURL
   }
@@ -65,17 +77,13 @@ package enum LibraryLocation {
     package let value: String
   }
 
-  private static func homeDirectory(_ environment: [String: String]) -> URL {
-    if let home = environment["HOME"], !home.isEmpty {
-      return URL(fileURLWithPath: home, isDirectory: true)
-    }
-    return FileManager.default.homeDirectoryForCurrentUser
-  }
-
-  private static func directory(expanding path: String, home: URL) -> URL {
-    if path == "~" { return home.standardizedFileURL }
+  /// `path` with a leading `~` expanded by `home`, which is asked only then.
+  private static func directory(
+    expanding path: String, home: () throws(NotUTF8Variable) -> URL
+  ) throws(NotUTF8Variable) -> URL {
+    if path == "~" { return try home().standardizedFileURL }
     if path.hasPrefix("~/") {
-      return home.appendingPathComponent(String(path.dropFirst(2)), isDirectory: true)
+      return try home().appendingPathComponent(String(path.dropFirst(2)), isDirectory: true)
         .standardizedFileURL
     }
     return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
@@ -97,7 +105,8 @@ package enum LibraryLocation {
   ///
   /// - Parameter inside: the name of one of the library's own folders (`safety-backups`) where
   ///   the file may be, being that folder's own kind of file (a safety backup): a path inside
-  ///   it (not the folder itself) is then `nil`.
+  ///   it (not the folder itself) is then `nil`, unless it is in another of the own folders too
+  ///   (`safety-backups` a link to `attachments/24`).
   /// - Returns: `the library's database (library.sqlite)`, `the library's attachments
   ///   folder`, `inside the library's attachments folder`, … or `nil`.
   package static func ownPart(_ path: String, of library: URL, allowingInside inside: String? = nil)
@@ -116,7 +125,9 @@ package enum LibraryLocation {
     {
       return "the library's \(file.1) (\(file.0))"
     }
-    // The target, then each folder above it: one of the library's own, or in one.
+    // The target, then each folder above it: one of the library's own, or in one. A path in
+    // the `inside` folder is allowed only when no other own folder holds it too (a
+    // `safety-backups` that links to `attachments/24` is found as both, walking up).
     var current = target
     var isTarget = true
     while true {
@@ -128,8 +139,9 @@ package enum LibraryLocation {
       }
       if let folder = folders.first(where: { (inHome && $0 == last) || same(current, POSIX.join(home, $0)) })
       {
-        if !isTarget, folder == inside { return nil }
-        return isTarget ? "the library's \(folder) folder" : "inside the library's \(folder) folder"
+        if isTarget || folder != inside {
+          return isTarget ? "the library's \(folder) folder" : "inside the library's \(folder) folder"
+        }
       }
       guard !parent.isEmpty, parent != current else { return nil }
       current = parent
@@ -172,4 +184,14 @@ package enum LibraryLocation {
     guard let first = identity(a) else { return false }
     return first == identity(b)
   }
+}
+
+/// An environment variable the command uses (`HOME`, `XDG_DATA_HOME` or `YARN_LIBRARY` for the
+/// library's place, `TZ` for local time) whose value is not UTF-8 text: read with U+FFFD in
+/// place of its bytes it would be another path or zone. A command that does not use it never
+/// reads it, and runs.
+package struct NotUTF8Variable: Error, Equatable {
+  package let name: String
+
+  package init(name: String) { self.name = name }
 }

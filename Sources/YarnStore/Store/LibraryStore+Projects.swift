@@ -195,33 +195,49 @@ extension LibraryStore {
 
   /// Writes the rows of the project `id`'s list `table` (`yarn_usage`, `project_needle`:
   /// keyed by project and position), stored as `old`, so that they hold `new`, touching only
-  /// what differs: between the part both lists begin with and the part both end with, the
-  /// old rows are deleted and the new ones inserted (`insert`, given each one's position); the
-  /// rows after that part move to their new positions by an update of the position alone,
-  /// which the undo history counts as no change (`LibraryStore.history()`). So removing a
-  /// usage records one removal, not the renumbering of those after it.
+  /// what differs: the rows of a longest list both keep in order stay, the other old rows are
+  /// deleted and the other new ones inserted (`insert`, given each one's position). A row
+  /// that stays moves to its new position by an update of the position alone, which the undo
+  /// history counts as no change (`LibraryStore.history()`). So removing usages records those
+  /// removals, not the renumbering of those after them, nor a kept one written again (QA:
+  /// A, B, A with A removed was "changed 1 yarn usage; removed 2").
   func writeList<Element: Equatable>(
     _ table: String, of id: String, from old: [Element], to new: [Element],
     insert: (Int, Element) throws -> Void
   ) throws {
-    let start = zip(old, new).prefix { $0 == $1 }.count
-    let end = zip(old[start...].reversed(), new[start...].reversed()).prefix { $0 == $1 }.count
-    let (oldEnd, newEnd) = (old.count - end, new.count - end)
-    guard start < max(oldEnd, newEnd) else { return }
-    if start < oldEnd {
-      try connection.run(
-        "DELETE FROM \(table) WHERE project_id = ? AND position >= ? AND position < ?",
-        [.text(id), .integer(Int64(start)), .integer(Int64(oldEnd))])
+    // The longest common subsequence: `longest[i][j]` of `old[i...]` and `new[j...]`.
+    var longest = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+    for i in old.indices.reversed() {
+      for j in new.indices.reversed() {
+        longest[i][j] =
+          old[i] == new[j] ? longest[i + 1][j + 1] + 1 : max(longest[i + 1][j], longest[i][j + 1])
+      }
     }
-    // Up from the first when they move down, down from the last when they move up: each
-    // into a free place.
-    let moved = newEnd < oldEnd ? Array(oldEnd..<old.count) : (oldEnd..<old.count).reversed()
-    for position in moved where newEnd != oldEnd {
+    var kept: [(from: Int, to: Int)] = []
+    var (i, j) = (0, 0)
+    while i < old.count, j < new.count {
+      if old[i] == new[j] {
+        kept.append((i, j))
+        (i, j) = (i + 1, j + 1)
+      } else if longest[i + 1][j] >= longest[i][j + 1] {
+        i += 1
+      } else {
+        j += 1
+      }
+    }
+    let (keptOld, keptNew) = (Set(kept.map(\.from)), Set(kept.map(\.to)))
+    for position in old.indices.reversed() where !keptOld.contains(position) {
+      try connection.run(
+        "DELETE FROM \(table) WHERE project_id = ? AND position = ?", [.text(id), .integer(Int64(position))])
+    }
+    // Those moving down from the first, those moving up from the last: each into a free place.
+    let moves = kept.filter { $0.to < $0.from } + kept.reversed().filter { $0.to > $0.from }
+    for move in moves {
       try connection.run(
         "UPDATE \(table) SET position = ? WHERE project_id = ? AND position = ?",
-        [.integer(Int64(position + newEnd - oldEnd)), .text(id), .integer(Int64(position))])
+        [.integer(Int64(move.to)), .text(id), .integer(Int64(move.from))])
     }
-    for position in start..<newEnd { try insert(position, new[position]) }
+    for position in new.indices where !keptNew.contains(position) { try insert(position, new[position]) }
   }
 
   private func values(of project: Project) -> [SQLValue] {
