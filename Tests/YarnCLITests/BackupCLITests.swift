@@ -816,6 +816,20 @@ import YarnCore
     }
     try yarn.ok(["stash", "detach", "Rios", "red.png"])
     try yarn.ok(["backup", "create", "b.zip"])
+    // A name that starts with '-' would be read as an option: the command ends them ('--').
+    let dash = yarn.directory.appendingPathComponent("-x.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x31]).write(to: dash)
+    try yarn.ok(["stash", "add", "--", "-Lace"])
+    try yarn.ok(["stash", "attach", "--", "-Lace", dash.path])
+    // printf '\x89PNG\r\n\x1a\n1' | sha256sum
+    try FileManager.default.removeItem(
+      at: yarn.library.appendingPathComponent(
+        "attachments/d4/d4cf5fbbc645b0c920964a8a076a29454f6d8702a17da38506fae24aa0621f90"))
+    let result = try yarn.run(["backup", "create", "c.zip"])
+    #expect(result.status == 74)
+    #expect(result.stderr.contains("'yarn --library \(yarn.library.path) stash detach -- -Lace -x.png'"))
+    try yarn.ok(["stash", "detach", "--", "-Lace", "-x.png"])
+    try yarn.ok(["backup", "create", "c.zip"])
   }
 
   // MARK: kill -9

@@ -59,12 +59,14 @@ extension ErrorPresenter {
     case .attachmentUnavailable(_, _, _, let uses, let exporting):
       // The way out: the file's own bytes back, or each record of it gone (`AttachmentUse`).
       let commands = uses.map { use in
+        // A name that starts with '-' would be read as an option: `--` ends the options.
+        let end = ([use.item] + (use.photo.map { [$0] } ?? [])).contains { $0.hasPrefix("-") } ? "-- " : ""
         let item = Context.hintQuoted(use.item)
         let words =
           use.photo.map {
-            "\(use.kind == .yarn ? "stash" : "project") detach \(item) \(Context.hintQuoted($0))"
+            "\(use.kind == .yarn ? "stash" : "project") detach \(end)\(item) \(Context.hintQuoted($0))"
           }
-          ?? "project detach \(item) --pattern"
+          ?? "project detach --pattern \(end)\(item)"
         return "'\(Context.yarnCommand(words, library: library))'"
       }
       let detach =
