@@ -149,6 +149,21 @@ package enum LibraryLocation {
     }
   }
 
+  /// Whether `path`, a file a command is to write, is `other` or inside it, compared as the
+  /// file system finds them (symbolic links followed, those of the last component as
+  /// `AtomicFile` follows them, `.` and `..` resolved, each folder above compared by device
+  /// and inode too): a file written there would change `other` (a backup being read).
+  package static func isOrIsInside(_ path: String, _ other: String) -> Bool {
+    let outer = resolved(other)
+    var current = resolved(AtomicFile.resolvingLinks(path))
+    while true {
+      if same(current, outer) { return true }
+      let parent = POSIX.directory(of: current)
+      guard !parent.isEmpty, parent != current else { return false }
+      current = parent
+    }
+  }
+
   /// `path` made absolute with its symbolic links, `.` and `..` resolved (realpath(3)) as
   /// far as it exists; the part that does not exist yet is appended, its `.` and `..`
   /// resolved by name.
