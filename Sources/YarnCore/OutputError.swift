@@ -20,6 +20,12 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
   /// (`the library's database (library.sqlite)`, `inside the library's attachments folder`).
   case intoLibrary(path: String, part: String, library: String)
 
+  /// The file at `path` is the backup being read, `backup` (a zip), or inside it (a directory
+  /// backup), however the path reaches it (a symbolic link, `..`): written there, it would
+  /// change the backup, which would no longer verify. Refused before anything is read or
+  /// written. `part` says which (`the backup being read`, `inside the backup being read`).
+  case intoBackup(path: String, part: String, backup: String)
+
   /// `cannot create 'PATH': it is the library's database (library.sqlite), in LIBRARY; no
   /// output is written there` (no caller's option is named: the command line adds `, even
   /// with --force` where the command has one).
@@ -27,6 +33,8 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .intoLibrary(let path, let part, let library):
       "cannot create '\(path)': it is \(part), in \(library); no output is written there"
+    case .intoBackup(let path, let part, let backup):
+      "cannot create '\(path)': it is \(part), \(backup); no output is written there"
     }
   }
 
@@ -42,5 +50,17 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
     let inside = safetyBackup ? LibraryStore.safetyBackupsFolderName : nil
     guard let part = LibraryLocation.ownPart(path, of: library, allowingInside: inside) else { return }
     throw .intoLibrary(path: path, part: part, library: library.path)
+  }
+
+  /// Refuses `path`, a file to be written, when it is the backup `backup` being read or inside
+  /// it (`LibraryLocation.isOrIsInside`).
+  ///
+  /// - Throws: `OutputError.intoBackup` naming `path` and `backup` as given.
+  package static func refuseBackupFile(_ path: String, of backup: URL) throws(OutputError) {
+    guard LibraryLocation.isOrIsInside(path, backup.path) else { return }
+    let part =
+      LibraryLocation.isOrIsInside(backup.path, path)
+      ? "the backup being read" : "inside the backup being read"
+    throw .intoBackup(path: path, part: part, backup: backup.path)
   }
 }

@@ -301,6 +301,37 @@ import YarnCore
     }
   }
 
+  /// QA: with `safety-backups` a link to the directory backup being restored, `--replace`
+  /// wrote its safety backup into that backup (0), which then failed `verify` (an unlisted
+  /// entry). It is refused (73) before anything is read, a dry run too; the backup and the
+  /// library are left as they were.
+  @Test func aSafetyBackupThatWouldBeInTheBackupBeingReadIsRefused() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
+    let copy = yarn.library.deletingLastPathComponent().appendingPathComponent("demo-copy")
+    try FileManager.default.copyItem(at: Self.sample, to: copy)
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: copy.path)
+    let before = try Self.state(of: yarn.library)
+    let backupBefore = Self.files(under: copy)
+    for dryRun in [true, false] {
+      let result = try yarn.run(
+        ["backup", "restore", copy.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
+      #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix("error: cannot create '\(folder.path)/yarn-backup-before-restore-"),
+        "\(result.stderr)")
+      #expect(
+        result.stderr.hasSuffix(
+          ".zip': it is inside the backup being read, \(copy.path); no output is written there\n"),
+        "\(result.stderr)")
+      #expect(try Self.state(of: yarn.library) == before)
+      #expect(Self.files(under: copy) == backupBefore)
+    }
+    try yarn.ok(["backup", "verify", copy.path])
+  }
+
   /// QA: an older safety backup that a replace could not remove was skipped without a word.
   /// The replace still succeeds (0) and names it with the reason: a warning, and in `--json`
   /// `safetyBackupsNotRemoved`. An immutable file is what no user can remove, root included

@@ -216,6 +216,38 @@ import Testing
     }
   }
 
+  /// QA: the safety backup was written into the backup being read (a directory backup, by a
+  /// link); it is never written there, nor onto a zip being read (`OutputError.intoBackup`),
+  /// before anything is read, in a dry run too.
+  @Test func aSafetyBackupOnOrInTheBackupBeingReadIsRefused() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let before = try snapshot(mine)
+      let link = dir.appendingPathComponent("link.zip")
+      try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: zip.path)
+      let bytes = try Data(contentsOf: zip)
+      for dryRun in [true, false] {
+        for target in [zip, link] {
+          #expect(
+            throws: OutputError.intoBackup(path: target.path, part: "the backup being read", backup: zip.path)
+          ) {
+            try Backup.restore(
+              from: zip, into: mine,
+              options: RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target))
+          }
+        }
+        let after = try snapshot(mine)
+        #expect(after.0 == before.0 && after.1 == before.1)
+        #expect(try Data(contentsOf: zip) == bytes)
+      }
+      #expect(
+        OutputError.intoBackup(path: "/b/x.zip", part: "inside the backup being read", backup: "/b")
+          .description
+          == "cannot create '/b/x.zip': it is inside the backup being read, /b; no output is written there")
+    }
+  }
+
   @Test func replaceOfANonEmptyLibraryNeedsASafetyBackupPath() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

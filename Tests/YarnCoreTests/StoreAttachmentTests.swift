@@ -353,6 +353,71 @@ import Testing
     try store.importAttachment(from: try makeFile(bytes + ".jpg", Array(bytes.utf8), in: root))
   }
 
+  /// QA: detaching a photo moves the later ones up, and moving one needed its file: with a
+  /// later photo's file lost, the good one could not be detached. A record the owner had
+  /// already may move without its file; a new one still needs its own.
+  @Test func photosThatOnlyMoveNeedNoFileButNewOnesDo() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let a = try store.importAttachment(from: try makeFile("a.png", Array("abc".utf8), in: root))
+      let b = try store.importAttachment(from: try makeFile("b.png", [], in: root))
+      try store.insert(Yarn(id: "y", name: "Y", photos: [a, b]))
+      try store.insert(Project(id: "p", name: "P", photos: [a, b]))
+      try FileManager.default.removeItem(at: store.attachmentURL(sha256: StoreAttachmentTests.empty))
+      try store.update(Yarn(id: "y", name: "Y", photos: [b]))
+      #expect(try store.yarn(id: "y")?.photos == [b])
+      try store.update(Project(id: "p", name: "P", photos: [b]))
+      #expect(try store.project(id: "p")?.photos == [b])
+      // A photo new to the yarn still needs its file.
+      let lost = String(repeating: "0", count: 64)
+      let new = Attachment(fileName: "c.png", mediaType: "image/png", byteCount: 1, sha256: lost)
+      do {
+        try store.update(Yarn(id: "y", name: "Y", photos: [b, new]))
+        Issue.record("a new photo without its file was recorded")
+      } catch StoreError.missingAttachment(let sha256) {
+        #expect(sha256 == lost)
+      }
+      #expect(try store.yarn(id: "y")?.photos == [b])
+    }
+  }
+
+  /// QA: `stash rm --force` of a yarn whose photo file was lost succeeded, and its undo then
+  /// failed (the file it would bring back is missing). The removal is refused, naming the
+  /// photo, until it is detached; a project's likewise, its pattern PDF too.
+  @Test func anItemWithALostFileIsNotRemovedUntilTheFileIsDetached() throws {
+    try withTemporaryDirectory { root in
+      let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)
+      let a = try store.importAttachment(from: try makeFile("a.png", Array("abc".utf8), in: root))
+      let b = try store.importAttachment(from: try makeFile("b.png", [], in: root))
+      let pdf = Attachment(fileName: "p.pdf", mediaType: "application/pdf", byteCount: 0, sha256: b.sha256)
+      try store.insert(Yarn(id: "y", name: "Y", photos: [a, b]))
+      try store.insert(Project(id: "p", name: "P", pattern: Pattern(pdf: pdf)))
+      try FileManager.default.removeItem(at: store.attachmentURL(sha256: StoreAttachmentTests.empty))
+      func expectLost(_ name: String, _ pattern: Bool, _ remove: () throws -> Void) {
+        do {
+          try remove()
+          Issue.record("an item with a lost file was removed")
+        } catch StoreError.lostAttachment(_, let item, let fileName, let sha256, let isPattern) {
+          #expect(item == name && sha256 == StoreAttachmentTests.empty && isPattern == pattern)
+          #expect(fileName == (pattern ? "p.pdf" : "b.png"))
+        } catch { Issue.record("\(error)") }
+      }
+      expectLost("Y", false) { try store.deleteYarn(id: "y", force: true) }
+      expectLost("P", true) { try store.deleteProject(id: "p", force: true) }
+      #expect(try store.yarn(id: "y")?.photos == [a, b])
+      #expect(
+        StoreError.lostAttachment(kind: .yarn, name: "Y", fileName: "b.png", sha256: "e3b0", pattern: false)
+          .description
+          == "cannot remove yarn \"Y\": the file of its photo b.png (e3b0) is missing from attachments/, "
+          + "so undo could not give it back")
+      // Detached, it goes, and undo gives back the yarn with the photo it kept.
+      try store.update(Yarn(id: "y", name: "Y", photos: [a]))
+      try store.deleteYarn(id: "y", force: true)
+      _ = try store.undo()
+      #expect(try store.yarn(id: "y")?.photos == [a])
+    }
+  }
+
   @Test func removingTheLastItemThatUsesAFileDeletesItAndSharedFilesStay() throws {
     try withTemporaryDirectory { root in
       let store = try LibraryStore(directory: root.appendingPathComponent("lib"), mode: .readWrite)

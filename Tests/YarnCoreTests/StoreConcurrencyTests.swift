@@ -145,10 +145,29 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     // Blank but not empty: no folder, refused (QA: a library in a folder named "   ").
     for blank in ["   ", "\u{200B}"] {
       noVariable["YARN_LIBRARY"] = blank
-      #expect(throws: LibraryLocation.BlankVariable(name: "YARN_LIBRARY", value: blank)) {
+      #expect(
+        throws: LibraryLocation.BadVariable(
+          name: "YARN_LIBRARY", value: blank, reason: "a directory name cannot be empty")
+      ) {
         try LibraryLocation.resolve(explicit: nil, environment: noVariable)
       }
       #expect(try LibraryLocation.resolve(explicit: "/flag/lib", environment: noVariable).path == "/flag/lib")
+    }
+    // QA: a blank or relative HOME was a folder under the current directory (`./ /.local/share/
+    // yarn`): refused where the home is needed, the default place or a leading `~`.
+    noVariable["YARN_LIBRARY"] = nil
+    for (home, reason) in [
+      (" ", "a directory name cannot be empty"), ("rel", "the home directory must be an absolute path"),
+      ("./home", "the home directory must be an absolute path"),
+    ] {
+      noVariable["HOME"] = home
+      let refusal = LibraryLocation.BadVariable(name: "HOME", value: home, reason: reason)
+      #expect(throws: refusal) { try LibraryLocation.resolve(explicit: nil, environment: noVariable) }
+      #expect(throws: refusal) { try LibraryLocation.resolve(explicit: "~/lib", environment: noVariable) }
+      #expect(try LibraryLocation.resolve(explicit: "/flag/lib", environment: noVariable).path == "/flag/lib")
+      var withXDG = noVariable
+      withXDG["XDG_DATA_HOME"] = "/xdg"
+      #expect(try LibraryLocation.resolve(explicit: nil, environment: withXDG).path == "/xdg/yarn")
     }
   }
 

@@ -293,6 +293,19 @@ extension ErrorPresenter {
         case (_, false): "give its size with --size, such as 4.5mm, US 7 or H-8"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
+    case .lostAttachment(let kind, let name, let fileName, _, let pattern):
+      // Detached first, the file is no longer the item's; then it can go, and come back.
+      let end = name.hasPrefix("-") || (!pattern && fileName.hasPrefix("-")) ? "-- " : ""
+      let words =
+        pattern
+        ? "project detach --pattern \(end)\(Context.hintQuoted(name))"
+        : "\(kind == .yarn ? "stash" : "project") detach \(end)\(Context.hintQuoted(name)) "
+          + Context.hintQuoted(fileName)
+      return ErrorReport(
+        message: message,
+        hint: "nothing was removed; put the file back (its own bytes, from a copy), or detach it "
+          + "first with '\(yarn(words))'",
+        code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):

@@ -70,12 +70,14 @@ enum ErrorPresenter {
     if let error = error as? AmountParseError {
       return ErrorReport(message: error.description, code: .dataError)
     }
-    if let error = error as? LibraryLocation.BlankVariable {
+    if let error = error as? LibraryLocation.BadVariable {
       // As `--library "   "` is refused (`CommandParser.refuseEmptyNames`).
       return ErrorReport(
-        message:
-          "bad value '\(LineText.visible(error.value))' for \(error.name): a directory name cannot be empty",
-        hint: "unset \(error.name), set it to the library's folder, or give --library DIR", code: .usage)
+        message: "bad value '\(LineText.visible(error.value))' for \(error.name): \(error.reason)",
+        hint: error.name == "HOME"
+          ? "set HOME to your home directory's absolute path, or give --library DIR"
+          : "unset \(error.name), set it to the library's folder, or give --library DIR",
+        code: .usage)
     }
     if let error = error as? NotUTF8Variable {
       // Each variable's own way out: a path's or a zone's.

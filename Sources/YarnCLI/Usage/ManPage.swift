@@ -63,7 +63,11 @@ enum ManPage {
         "XDG_DATA_HOME",
         "Without YARN_LIBRARY, the library is $XDG_DATA_HOME/yarn, when it is an absolute path."
       ),
-      ("HOME", "Without either, the library is ~/.local/share/yarn."),
+      (
+        "HOME",
+        "Without either, the library is ~/.local/share/yarn. A HOME that is blank or not an absolute "
+          + "path is refused (64)."
+      ),
       ("TZ", "The local time zone, which times are read and shown in."),
       (
         "COLUMNS",

@@ -64,8 +64,8 @@ final class Context {
   /// Worked out once, when the command starts (a command asks up to three times, and each
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
   ///
-  /// - Throws: `LibraryLocation.BlankVariable` when the library would be a blank
-  ///   `$YARN_LIBRARY`, `NotUTF8Variable` when it would be read from a variable that is not
+  /// - Throws: `LibraryLocation.BadVariable` when the library would be a blank
+  ///   `$YARN_LIBRARY` or under a blank or relative `HOME`, `NotUTF8Variable` when it would be read from a variable that is not
   ///   UTF-8: only a command that uses the library fails so (`completions` does not).
   var libraryURL: URL {
     get throws { try location.get() }

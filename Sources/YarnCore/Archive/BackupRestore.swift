@@ -189,7 +189,8 @@ extension Backup {
   ///   `BackupError.mergeConflicts` listing every conflict (`.merge`, also in a dry run);
   ///   `BackupError.safetyBackupRequired` (`.replace` of a non-empty library without
   ///   `safetyBackup`); `OutputError.intoLibrary` when `safetyBackup` is one of the library's
-  ///   own files or in its `attachments` folder (not in `safety-backups`), checked before
+  ///   own files or in its `attachments` folder (not in `safety-backups`), and
+  ///   `OutputError.intoBackup` when it is the backup `url` or inside it, checked before
   ///   anything is read, also in a dry run; `BackupError.invalidBackup` listing every problem found;
   ///   `.notFound`, `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat`;
   ///   `.notEnoughSpace` when the library's file system lacks the room it needs, a
@@ -232,6 +233,8 @@ extension Backup {
     // `safety-backups` (the rule of every writer, `OutputError`), also in a dry run.
     if mode == .replace, !wasEmpty, let target = options.safetyBackup {
       try OutputError.refuseLibraryFile(target.path, of: store.directory, safetyBackup: true)
+      // Nor in the backup being read: it would change it (a directory backup's unlisted file).
+      try OutputError.refuseBackupFile(target.path, of: url)
     }
     let reader = try BackupReader(url: url, limits: options.limits)
     guard reader.structuralProblems.isEmpty else {

@@ -21,7 +21,9 @@ package enum LibraryLocation {
   /// 3. `$XDG_DATA_HOME/yarn`, when `XDG_DATA_HOME` is an absolute path (the XDG Base
   ///    Directory Specification 0.8 says to ignore an empty or relative value);
   /// 4. `~/.local/share/yarn` (the XDG default), or `~/Library/Application Support/yarn` on
-  ///    macOS, with `~` the `HOME` of `environment` (else the user's home directory).
+  ///    macOS, with `~` the `HOME` of `environment` (else the user's home directory). A
+  ///    blank or relative `HOME` names no home and is refused: taken as a path, it made the
+  ///    library in a folder under the current directory (`./ /.local/share/yarn`).
   ///
   /// A leading `~/` in `explicit` or `$YARN_LIBRARY` is expanded with that home; a relative
   /// path is taken relative to the current directory. Nothing is created or checked here: the
@@ -31,9 +33,11 @@ package enum LibraryLocation {
   ///   - explicit: the `--library` value, or `nil`.
   ///   - environment: the process environment (`ProcessInfo.processInfo.environment`).
   /// - Returns: a file URL of the directory, standardized (no `.` or `..` parts).
-  /// - Throws: `BlankVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
+  /// - Throws: `BadVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
   ///   but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`): taken as a folder, it made
-  ///   a library in a folder named `   `; taken as unset, the default library.
+  ///   a library in a folder named `   `; taken as unset, the default library. `BadVariable`
+  ///   too when the home is needed (the default place, a leading `~`) and `HOME` is set, not
+  ///   empty, but blank or not an absolute path.
   ///   `NotUTF8Variable` when a variable of `notUTF8` (the process's that are not UTF-8 text,
   ///   left out of `environment`) is one the place is read from: a variable the rule does not
   ///   reach (`HOME` with `--library /x`, `YARN_LIBRARY` with `--library`) is not read.
@@ -44,8 +48,14 @@ package enum LibraryLocation {
       guard !notUTF8.contains(name) else { throw NotUTF8Variable(name: name) }
       return environment[name]
     }
-    func home() throws(NotUTF8Variable) -> URL {
+    func home() throws -> URL {
       if let home = try variable("HOME"), !home.isEmpty {
+        guard !LineText.isBlank(home) else {
+          throw BadVariable(name: "HOME", value: home, reason: "a directory name cannot be empty")
+        }
+        guard home.hasPrefix("/") else {
+          throw BadVariable(name: "HOME", value: home, reason: "the home directory must be an absolute path")
+        }
         return URL(fileURLWithPath: home, isDirectory: true)
       }
       return FileManager.default.homeDirectoryForCurrentUser
@@ -54,7 +64,9 @@ package enum LibraryLocation {
       return try directory(expanding: explicit, home: home)
     }
     if let value = try variable("YARN_LIBRARY"), !value.isEmpty {
-      guard !LineText.isBlank(value) else { throw BlankVariable(name: "YARN_LIBRARY", value: value) }
+      guard !LineText.isBlank(value) else {
+        throw BadVariable(name: "YARN_LIBRARY", value: value, reason: "a directory name cannot be empty")
+      }
       return try directory(expanding: value, home: home)
     }
     if let data = try variable("XDG_DATA_HOME"), data.hasPrefix("/") {
@@ -70,17 +82,19 @@ package enum LibraryLocation {
     return base.appendingPathComponent("yarn", isDirectory: true).standardizedFileURL
   }
 
-  /// An environment variable that names the library directory but is blank (only spaces or
-  /// invisible characters), which names no folder.
-  package struct BlankVariable: Error, Equatable {
+  /// An environment variable the library's place is read from whose value names no folder:
+  /// `YARN_LIBRARY` or `HOME` blank (only spaces or invisible characters), or `HOME` not an
+  /// absolute path. `reason` says which (`a directory name cannot be empty`).
+  package struct BadVariable: Error, Equatable {
     package let name: String
     package let value: String
+    package let reason: String
   }
 
   /// `path` with a leading `~` expanded by `home`, which is asked only then.
   private static func directory(
-    expanding path: String, home: () throws(NotUTF8Variable) -> URL
-  ) throws(NotUTF8Variable) -> URL {
+    expanding path: String, home: () throws -> URL
+  ) throws -> URL {
     if path == "~" { return try home().standardizedFileURL }
     if path.hasPrefix("~/") {
       return try home().appendingPathComponent(String(path.dropFirst(2)), isDirectory: true)
@@ -146,6 +160,21 @@ package enum LibraryLocation {
       guard !parent.isEmpty, parent != current else { return nil }
       current = parent
       isTarget = false
+    }
+  }
+
+  /// Whether `path`, a file a command is to write, is `other` or inside it, compared as the
+  /// file system finds them (symbolic links followed, those of the last component as
+  /// `AtomicFile` follows them, `.` and `..` resolved, each folder above compared by device
+  /// and inode too): a file written there would change `other` (a backup being read).
+  package static func isOrIsInside(_ path: String, _ other: String) -> Bool {
+    let outer = resolved(other)
+    var current = resolved(AtomicFile.resolvingLinks(path))
+    while true {
+      if same(current, outer) { return true }
+      let parent = POSIX.directory(of: current)
+      guard !parent.isEmpty, parent != current else { return false }
+      current = parent
     }
   }
 

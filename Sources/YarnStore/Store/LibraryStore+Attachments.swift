@@ -179,9 +179,11 @@ extension LibraryStore {
   // MARK: Rows
 
   /// Records `list` as the attachments of `owner` in `role` (`photo` or `pattern`), at
-  /// positions 0, 1, … in order.
+  /// positions 0, 1, … in order. Each file must be in the attachments folder, but those of
+  /// `stored` (the digests the owner's records had already: a record moved, not added).
   func insertAttachments(
-    _ list: [Attachment], owner: Note.Subject, role: String, from first: Int = 0
+    _ list: [Attachment], owner: Note.Subject, role: String, from first: Int = 0,
+    stored: Set<String> = []
   ) throws {
     let (kind, id, yarnID, projectID): (StoreError.Kind, String, String?, String?) =
       switch owner {
@@ -199,7 +201,7 @@ extension LibraryStore {
         throw StoreError.invalidData(
           kind: kind, id: id, reason: "attachment byte count \(attachment.byteCount) is negative")
       }
-      guard hasAttachment(sha256: attachment.sha256) else {
+      guard stored.contains(attachment.sha256) || hasAttachment(sha256: attachment.sha256) else {
         throw StoreError.missingAttachment(sha256: attachment.sha256)
       }
       try connection.run(
@@ -234,8 +236,9 @@ extension LibraryStore {
 
   /// Replaces the attachments of `owner` in `role`, now `stored`, with `list`: those after
   /// the part both lists begin with are written again (so that attaching one more photo is
-  /// one row added, in the undo history too). Once the change commits, the files no record
-  /// refers to any more are deleted.
+  /// one row added, in the undo history too). A photo `stored` already had only moves, so its
+  /// file need not be there (a detach while another photo's file is lost); a new one's must.
+  /// Once the change commits, the files no record refers to any more are deleted.
   func replaceAttachments(
     _ stored: [Attachment], with list: [Attachment], owner: Note.Subject, role: String
   ) throws {
@@ -253,7 +256,28 @@ extension LibraryStore {
     try dropAttachments(where: "\(column) = ? AND role = ? AND position >= ?", rows)
     try connection.run(
       "DELETE FROM attachment WHERE \(column) = ? AND role = ? AND position >= ?", rows)
-    try insertAttachments(Array(list[kept...]), owner: owner, role: role, from: kept)
+    try insertAttachments(
+      Array(list[kept...]), owner: owner, role: role, from: kept, stored: Set(stored.map(\.sha256)))
+  }
+
+  /// Refuses to remove `owner`, named `name`, when one of its photos or its pattern PDF has
+  /// no file in `attachments/`: undo, which checks every file it brings back, could not.
+  ///
+  /// - Throws: `StoreError.lostAttachment` naming the first such, photos before the pattern.
+  func refuseLostAttachments(of owner: Note.Subject, name: String) throws {
+    let kind: StoreError.Kind =
+      switch owner {
+      case .yarn: .yarn
+      case .project: .project
+      }
+    for role in ["photo", "pattern"] {
+      for attachment in try attachments(of: owner, role: role) where !hasAttachment(sha256: attachment.sha256)
+      {
+        throw StoreError.lostAttachment(
+          kind: kind, name: name, fileName: attachment.fileName, sha256: attachment.sha256,
+          pattern: role == "pattern")
+      }
+    }
   }
 
   /// The attachments of `owner` in `role`, by position.

@@ -147,7 +147,8 @@ extension LibraryStore {
   ///
   /// - Returns: what went with it (`effectsOfRemoving(projectID:)`).
   /// - Throws: `StoreError.removalRefused` listing what would go when that is not nothing and
-  ///   `force` is false; `.notFound` when no project has that ID; `.readOnly`, `.busy`,
+  ///   `force` is false; `.lostAttachment` when a photo's or the pattern's file is missing
+  ///   (undo could not give it back); `.notFound` when no project has that ID; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
   @discardableResult
   public func deleteProject(id: String, force: Bool = false) throws -> RemovalEffects {
@@ -157,6 +158,7 @@ extension LibraryStore {
         throw StoreError.removalRefused(
           kind: .project, name: try project(id: id)?.name ?? id, effects: effects)
       }
+      try refuseLostAttachments(of: .project(id), name: try project(id: id)?.name ?? id)
       try dropAttachments(where: "project_id = ?", [.text(id)])
       try connection.run("DELETE FROM project WHERE id = ?", [.text(id)])
       guard connection.changes == 1 else { throw StoreError.notFound(kind: .project, id: id) }

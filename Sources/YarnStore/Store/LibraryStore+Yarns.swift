@@ -148,7 +148,8 @@ extension LibraryStore {
   ///
   /// - Returns: what went with it (`effectsOfRemoving(yarnID:)`).
   /// - Throws: `StoreError.removalRefused` listing what would go when that is not nothing
-  ///   and `force` is false; `.notFound` when no yarn has that ID; `.readOnly`, `.busy`,
+  ///   and `force` is false; `.lostAttachment` when a photo's file is missing (undo could not
+  ///   give it back); `.notFound` when no yarn has that ID; `.readOnly`, `.busy`,
   ///   `.closed`, `.database`.
   @discardableResult
   public func deleteYarn(id: String, force: Bool = false) throws -> RemovalEffects {
@@ -158,6 +159,7 @@ extension LibraryStore {
         throw StoreError.removalRefused(
           kind: .yarn, name: try yarn(id: id)?.name ?? id, effects: effects)
       }
+      try refuseLostAttachments(of: .yarn(id), name: try yarn(id: id)?.name ?? id)
       // The projects that use it, found by the yarn's index, in creation order.
       let users = try connection.query(
         """
