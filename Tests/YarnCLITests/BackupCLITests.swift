@@ -282,23 +282,11 @@ import YarnCore
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
-    let folder = yarn.library.appendingPathComponent("safety-backups")
-    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: "attachments")
-    let before = try Self.state(of: yarn.library)
-    for dryRun in [true, false] {
-      let result = try yarn.run(
-        ["backup", "restore", Self.sample.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
-      #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
-      // The name is of the second the command ran: yarn-backup-before-restore-YYYYMMDD-HHMMSS.
-      #expect(
-        result.stderr.hasPrefix("error: cannot create '\(folder.path)/yarn-backup-before-restore-"),
-        "\(result.stderr)")
-      #expect(
-        result.stderr.hasSuffix(
-          ".zip': it is inside the library's attachments folder, in \(yarn.library.path); "
-            + "no output is written there\n"), "\(result.stderr)")
-      #expect(try Self.state(of: yarn.library) == before)
-    }
+    try Self.expectSafetyBackupRefused(
+      yarn, restoring: Self.sample, linkTo: "attachments",
+      suffix:
+        "it is inside the library's attachments folder, in \(yarn.library.path); no output is written there\n"
+    )
   }
 
   /// QA: with `safety-backups` a link to the directory backup being restored, `--replace`
@@ -311,25 +299,34 @@ import YarnCore
     try yarn.ok(["stash", "add", "Cascade 220", "--quantity", "1 skein"])
     let copy = yarn.library.deletingLastPathComponent().appendingPathComponent("demo-copy")
     try FileManager.default.copyItem(at: Self.sample, to: copy)
-    let folder = yarn.library.appendingPathComponent("safety-backups")
-    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: copy.path)
-    let before = try Self.state(of: yarn.library)
     let backupBefore = Self.files(under: copy)
+    try Self.expectSafetyBackupRefused(
+      yarn, restoring: copy, linkTo: copy.path,
+      suffix: "it is inside the backup being read, \(copy.path); no output is written there\n")
+    #expect(Self.files(under: copy) == backupBefore)
+    try yarn.ok(["backup", "verify", copy.path])
+  }
+
+  /// `backup restore SOURCE --replace`, then its dry run, with the library's `safety-backups`
+  /// a symbolic link to `target`: each refused (73) with the safety backup's path (named by
+  /// the second the command ran: yarn-backup-before-restore-YYYYMMDD-HHMMSS.zip) and `suffix`
+  /// after it, the library left as it was.
+  static func expectSafetyBackupRefused(
+    _ yarn: YarnRunner, restoring source: URL, linkTo target: String, suffix: String
+  ) throws {
+    let folder = yarn.library.appendingPathComponent("safety-backups")
+    try FileManager.default.createSymbolicLink(atPath: folder.path, withDestinationPath: target)
+    let before = try state(of: yarn.library)
     for dryRun in [true, false] {
       let result = try yarn.run(
-        ["backup", "restore", copy.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
+        ["backup", "restore", source.path, "--replace"] + (dryRun ? ["--dry-run"] : []))
       #expect(result.status == 73, "dry run: \(dryRun): \(result.stderr)")
       #expect(
         result.stderr.hasPrefix("error: cannot create '\(folder.path)/yarn-backup-before-restore-"),
         "\(result.stderr)")
-      #expect(
-        result.stderr.hasSuffix(
-          ".zip': it is inside the backup being read, \(copy.path); no output is written there\n"),
-        "\(result.stderr)")
-      #expect(try Self.state(of: yarn.library) == before)
-      #expect(Self.files(under: copy) == backupBefore)
+      #expect(result.stderr.hasSuffix(".zip': " + suffix), "\(result.stderr)")
+      #expect(try state(of: yarn.library) == before)
     }
-    try yarn.ok(["backup", "verify", copy.path])
   }
 
   /// QA: an older safety backup that a replace could not remove was skipped without a word.
