@@ -246,7 +246,8 @@ public final class LibraryStore {
   /// A new, empty library whose database lives in memory, for app previews and tests: it
   /// reads and writes like a library on disk (`mode` is `.readWrite`, `isInMemory` is
   /// `true`), and is gone when the store is closed or released. Attachments imported into it
-  /// are stored in a new temporary directory (`directory`), removed by `close()`.
+  /// are stored in a new temporary directory (`directory`), removed by `close()` or, without
+  /// it, when the store is released.
   ///
   /// - Throws: `StoreError.io` when the temporary directory cannot be created;
   ///   `StoreError.database` when SQLite cannot open a database in memory.
@@ -288,6 +289,18 @@ public final class LibraryStore {
     } catch let error as DatabaseError {
       throw StoreError.wrap(error)
     }
+    removeTemporaryDirectory()
+  }
+
+  /// A store made by `inMemory()` that is released without `close()` still removes its
+  /// temporary directory (an app's preview, a test), so that none is left in the system's
+  /// temporary folder.
+  deinit { removeTemporaryDirectory() }
+
+  /// Removes the temporary directory of a store made by `inMemory()` (the only stores that
+  /// are `.readWrite` and in memory); does nothing for any other store, whose `directory`
+  /// is a library's.
+  private func removeTemporaryDirectory() {
     if mode == .readWrite, isInMemory { try? FileManager.default.removeItem(at: directory) }
   }
 
