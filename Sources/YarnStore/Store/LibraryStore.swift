@@ -661,12 +661,17 @@ public final class LibraryStore {
   /// library made beside it and corrupt it, and it may hold the old library's last changes,
   /// so the library is neither created nor read as empty.
   ///
+  /// The database is looked for again once a log is found: another process creating the
+  /// library at the same moment puts `library.sqlite` in place before its log exists, so a
+  /// log seen after the first look may be that library's, not an orphan.
+  ///
   /// - Throws: `StoreError.io` naming the file.
   package static func refuseOrphanLog(in directory: URL) throws {
-    guard try kind(of: directory.appendingPathComponent(databaseFileName).path) == nil else { return }
+    let database = directory.appendingPathComponent(databaseFileName).path
+    guard try kind(of: database) == nil else { return }
     for (suffix, what) in [("-wal", "a write-ahead log"), ("-journal", "a rollback journal")] {
       let log = directory.appendingPathComponent(databaseFileName + suffix).path
-      guard try kind(of: log) != nil else { continue }
+      guard try kind(of: log) != nil, try kind(of: database) == nil else { continue }
       throw StoreError.io(
         path: log,
         reason:
