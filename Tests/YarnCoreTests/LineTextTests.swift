@@ -135,6 +135,15 @@ import Testing
     #expect(LineText.visible("end\\") == "end\\")
   }
 
+  /// The one way a reason of the core quotes a value (QA: the value was escaped in `bad value
+  /// '3\u{200B}'` but not in the reason after it): in double quotes, escaped as `visible`
+  /// escapes.
+  @Test func aQuotedValueIsEscapedAsVisibleEscapesIt() {
+    #expect(LineText.quoted("3\u{200B}") == "\"3\\u{200B}\"")
+    #expect(LineText.quoted("x\u{1B}[31m\ny") == "\"x\\u{1B}[31m\\ny\"")
+    #expect(LineText.quoted("Rios") == "\"Rios\"")
+  }
+
   /// An optional value: checked, then `nil` (unknown) when blank, invisible characters
   /// alone as much as spaces alone; a control character is still refused.
   @Test func anOptionalValueIsUnknownWhenBlank() {

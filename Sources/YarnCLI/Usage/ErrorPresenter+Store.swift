@@ -26,7 +26,8 @@ extension ErrorPresenter {
     switch error {
     case .destinationExists(let path):
       return ErrorReport(
-        message: "\(path) already exists", hint: "give another file name, or --force to replace it",
+        message: "\(LineText.visible(path)) already exists",
+        hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
     case .notEnoughSpace, .notEnoughSpaceForSafetyBackup:
       return ErrorReport(
@@ -113,7 +114,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint:
-          "\(cause); the backup is kept at \(path) and holds everything yarn could read, but \(lacks)",
+          "\(cause); the backup is kept at \(LineText.visible(path)) and holds everything yarn could read, but \(lacks)",
         code: .dataError)
     }
   }
@@ -156,7 +157,8 @@ extension ErrorPresenter {
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
-        message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
+        message:
+          "a timer is already running on \(LineText.quoted(projectName)) since \(local(session.start))",
         hint: verb == "start"
           ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
@@ -247,7 +249,7 @@ extension ErrorPresenter {
       message =
         verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }
-    let file = database ?? "the library's database"
+    let file = database.map(LineText.visible) ?? "the library's database"
     switch error {
     case .busy:
       return ErrorReport(

@@ -128,7 +128,8 @@ package enum Lookup {
   /// one place these words are made.
   package static func tooShortIDPrefix(_ reference: String, kind: String) -> String? {
     guard reference.trimmingSpaces().count < 4 else { return nil }
-    return "\"\(reference)\" is too short to name a \(kind): give its ID or 4 or more of its first characters"
+    return
+      "\(LineText.quoted(reference)) is too short to name a \(kind): give its ID or 4 or more of its first characters"
   }
 
   /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule

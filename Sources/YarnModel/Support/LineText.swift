@@ -235,6 +235,12 @@ package enum LineText {
     return out
   }
 
+  /// `text` in double quotes, as `visible(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`. The one
+  /// way a reason of YarnModel, YarnStore or YarnCore quotes a value it was given (an amount, a
+  /// duration, a size, a date, a CSV cell or column, a name, a tag, a stored value), so that
+  /// the message shows what is there, on one line, with nothing for the `yarn` tool to add.
+  package static func quoted(_ text: String) -> String { "\"" + visible(text) + "\"" }
+
   /// `U+000A`: the code point, at least four upper-case hex digits.
   static func code(of scalar: Unicode.Scalar) -> String {
     let hex = String(scalar.value, radix: 16, uppercase: true)
