@@ -295,14 +295,16 @@ extension ErrorPresenter {
         case (_, false): "give its size with --size, such as 4.5mm, US 7 or H-8"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
-    case .lostAttachment(let kind, let name, let fileName, _, let pattern):
-      // Detached first, the file is no longer the item's; then it can go, and come back.
-      let end = name.hasPrefix("-") || (!pattern && fileName.hasPrefix("-")) ? "-- " : ""
+    case .lostAttachment(let kind, let name, let fileName, let sha256, let pattern):
+      // Detached first, the file is no longer the item's; then it can go, and come back. The
+      // photo by its file name, or by a SHA-256 prefix when that name would not copy (ESC).
+      let photo = Lookup.commandWord(fileName: fileName, sha256: sha256)
+      let end = name.hasPrefix("-") || (!pattern && photo.hasPrefix("-")) ? "-- " : ""
       let words =
         pattern
         ? "project detach --pattern \(end)\(Context.hintQuoted(name))"
         : "\(kind == .yarn ? "stash" : "project") detach \(end)\(Context.hintQuoted(name)) "
-          + Context.hintQuoted(fileName)
+          + Context.hintQuoted(photo)
       return ErrorReport(
         message: message,
         hint: "nothing was removed; put the file back (its own bytes, from a copy), or detach it "

@@ -139,8 +139,10 @@ public struct AttachmentUse: Hashable, Sendable {
   public var kind: StoreError.Kind
   /// The item's name when that names it alone (`Lookup.find`), else its ID.
   public var item: String
-  /// The photo's file name when that names it alone among the item's photos
-  /// (`Lookup.attachment`), else its SHA-256; `nil` for a project's pattern PDF.
+  /// What names the photo among the item's photos in a command to copy
+  /// (`Lookup.reference(to:in:)`: its file name, or the start of its SHA-256 when the name
+  /// holds a control or invisible character), else its SHA-256; `nil` for a project's
+  /// pattern PDF.
   public var photo: String?
 
   /// The use of an attachment by the `kind` item named `item`, as `photo` (`nil`: the pattern PDF).

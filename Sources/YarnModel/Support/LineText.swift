@@ -194,13 +194,6 @@ package enum LineText {
   package static func visible(_ text: String) -> String {
     // Printable ASCII without a backslash (the usual case) is shown as it is.
     if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) { return text }
-    // Whether a scalar of `character` is written as an escape.
-    func escapes(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
-      if isRefused(scalar) { return true }
-      guard isInvisible(scalar) else { return false }
-      let scalars = character.unicodeScalars
-      return scalars.count == 1 || scalars.first?.properties.isEmoji != true
-    }
     var needsEscapes = false
     var afterBackslash = false
     search: for character in text {
@@ -233,6 +226,22 @@ package enum LineText {
       }
     }
     return out
+  }
+
+  /// Whether `visible(_:)` writes `scalar`, a scalar of `character`, as an escape: a refused
+  /// one (`isRefused`), or an invisible one (`isInvisible`) that is not part of an emoji.
+  private static func escapes(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
+    if isRefused(scalar) { return true }
+    guard isInvisible(scalar) else { return false }
+    let scalars = character.unicodeScalars
+    return scalars.count == 1 || scalars.first?.properties.isEmoji != true
+  }
+
+  /// Whether `text` holds a character that `visible(_:)` writes as an escape (a control
+  /// character such as ESC or a line break, an invisible one such as U+200B): text that does
+  /// not show as itself, so that a command printed with it (a hint's) cannot be copied back.
+  package static func hidesCharacters(_ text: String) -> Bool {
+    text.contains { character in character.unicodeScalars.contains { escapes($0, in: character) } }
   }
 
   /// `text` in double quotes, as `visible(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`. The one
