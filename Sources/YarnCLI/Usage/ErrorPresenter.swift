@@ -193,8 +193,9 @@ enum ErrorPresenter {
       report.message = "give \(quoted.joined(separator: " or ")), not both: \(reason)"
     case .notFound(let kind, let reference, let suggestions):
       report.code = .dataError
+      // A reference of 5,000 characters is quoted by its start.
       report.message =
-        "no \(kind) matches '\(LineText.visible(reference))'"
+        "no \(kind) matches '\(LineText.visible(LineText.shortened(reference)))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
       // A photo is a yarn's (`stash detach`) or a project's (`project detach`).

@@ -418,7 +418,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
           id: Rules.shown(id: session.id))
     case .sessionNotFound(let reference):
       if let tooShort = Lookup.tooShortIDPrefix(reference, kind: "session") { return tooShort }
-      return "no session has the id or id prefix \(LineText.quoted(reference))"
+      return "no session has the id or id prefix \(LineText.quoted(LineText.shortened(reference)))"
     case .ambiguousSession(let reference, let ids):
       return
         "\(LineText.quoted(reference)) begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"

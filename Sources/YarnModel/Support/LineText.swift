@@ -81,7 +81,9 @@ package enum LineText {
 
   /// The start of `text` for a message that quotes a value too long to show whole: its first
   /// `characters` Characters (at most 4 scalars each: `scalarsPerCharacter`) and `…`; `text`
-  /// itself when shorter.
+  /// itself when shorter. The one way a message shortens what it quotes: a reference that
+  /// matches nothing (`no yarn matches '…'`, which may be a name of 5,000 characters) is
+  /// quoted shortened, then made visible (`visible(shortened(reference))`).
   package static func shortened(_ text: String, characters: Int = 40) -> String {
     let start = text.prefix(characters).unicodeScalars.prefix(characters * scalarsPerCharacter)
     guard start.count < text.unicodeScalars.count else { return text }
@@ -247,7 +249,8 @@ package enum LineText {
   /// `text` in double quotes, as `visible(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`. The one
   /// way a reason of YarnModel, YarnStore or YarnCore quotes a value it was given (an amount, a
   /// duration, a size, a date, a CSV cell or column, a name, a tag, a stored value), so that
-  /// the message shows what is there, on one line, with nothing for the `yarn` tool to add.
+  /// the message shows what is there, on one line, with nothing for the `yarn` tool to add;
+  /// a reference not found is quoted shortened first (`shortened(_:characters:)`).
   package static func quoted(_ text: String) -> String { "\"" + visible(text) + "\"" }
 
   /// `U+000A`: the code point, at least four upper-case hex digits.

@@ -138,7 +138,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .notFound(let kind, let id):
       // `note(matching:)` takes an ID prefix of 4 characters or more, as sessions do.
       if kind == .note, let tooShort = Lookup.tooShortIDPrefix(id, kind: "note") { return tooShort }
-      return "no \(kind) with id \(Rules.shown(id: id)) in the library"
+      return "no \(kind) with id \(Rules.shown(id: LineText.shortened(id))) in the library"
     case .duplicateID(let kind, let id):
       return "a \(kind) with id \(Rules.shown(id: id)) is already in the library"
     case .ambiguousID(let kind, let reference, let ids):
