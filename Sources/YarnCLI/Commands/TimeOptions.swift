@@ -25,7 +25,7 @@ enum TimeOptions {
   /// An instant typed for `name` (`--at`, `--from`, `--to`), read by `TimeInput.instant`.
   ///
   /// - Throws: `CLIError.badValue` naming the option, with TimeInput's reason (an unreadable
-  ///   time, or a local time the clocks skipped); `NotUTF8Variable` for a `$TZ` that is not
+  ///   time, or a local time the clocks skipped); `EnvironmentVariableError` for a `$TZ` that is not
   ///   UTF-8.
   static func instant(_ text: String, option name: String, command: [String], context: Context) throws -> Date
   {

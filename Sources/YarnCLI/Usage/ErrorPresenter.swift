@@ -70,23 +70,12 @@ enum ErrorPresenter {
     if let error = error as? AmountParseError {
       return ErrorReport(message: error.description, code: .dataError)
     }
-    if let error = error as? LibraryLocation.BadVariable {
-      // As `--library "   "` is refused (`CommandParser.refuseEmptyNames`).
+    if let error = error as? EnvironmentVariableError {
+      // A value as `--library "   "`'s is refused (`CommandParser.refuseEmptyNames`).
       return ErrorReport(
-        message: "bad value '\(LineText.visible(error.value))' for \(error.name): \(error.reason)",
-        hint: error.name == "HOME"
-          ? "set HOME to your home directory's absolute path, or give --library DIR"
-          : "unset \(error.name), set it to the library's folder, or give --library DIR",
-        code: .usage)
-    }
-    if let error = error as? NotUTF8Variable {
-      // Each variable's own way out: a path's or a zone's.
-      return ErrorReport(
-        message: "the environment variable \(error.name) is not UTF-8 text",
-        hint: error.name == "TZ"
-          ? "set it to a zone name such as Europe/Berlin, or unset it"
-          : "set it to a UTF-8 path, or give --library DIR",
-        code: .usage)
+        message: error.value.map { "bad value '\(LineText.visible($0))' for \(error.name): \(error.reason)" }
+          ?? "the environment variable \(error.name) is \(error.reason)",
+        hint: error.wayOut, code: .usage)
     }
     if let error = error as? OutputError {
       // The core names no option; a command with `--force` says that it does not help.
