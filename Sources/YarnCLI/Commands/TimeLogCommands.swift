@@ -41,8 +41,7 @@ struct TimeLog: ParsableCommand {
     period = try TimeOptions.period(values)
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = CSVOutput(
-      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    csv = try CSVOutput(options: values)
     columns = try TimeOptions.columns(values, header: TimeCSV.header)
     command = values.command
   }
@@ -213,8 +212,7 @@ struct TimeReportCommand: ParsableCommand {
     }
     if chart { grouping = .day }
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = CSVOutput(
-      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
+    csv = try CSVOutput(options: values)
     columns = try TimeOptions.columns(values, header: TimeCSV.reportHeader(grouping))
     command = values.command
   }

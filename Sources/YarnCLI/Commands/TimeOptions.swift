@@ -194,15 +194,6 @@ enum TimeOptions {
     return format
   }
 
-  /// The CSV options of `--delimiter`, `--bom` and `--no-formula-guard`.
-  static func csv(_ values: ParsedValues) throws(CLIError) -> CSVOptions {
-    let delimiter =
-      try values.typed("delimiter", expected: "comma, semicolon or tab") { CSVOptions.delimiter(named: $0) }
-      ?? UInt8(ascii: ",")
-    return CSVOptions(
-      delimiter: delimiter, byteOrderMark: values.flag("bom"), formulaGuard: !values.flag("no-formula-guard"))
-  }
-
   /// `--columns`: positions in `header` (`TimeCSV.columns(parsing:header:)`), or `nil` for all.
   ///
   /// - Throws: `CLIError.badValue` for an unknown column or an empty list.
