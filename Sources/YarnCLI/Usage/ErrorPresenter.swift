@@ -45,17 +45,6 @@ enum ErrorPresenter {
     if let error = error as? CLIError {
       return report(for: error, root: root, command: command, library: library)
     }
-    if let error = error as? Lookup.Failure {
-      switch error {
-      case .notFound(let reference):
-        return report(for: CLIError.notFound(kind: "item", reference: reference), root: root)
-      case .ambiguous(let reference, let candidates):
-        return report(
-          for: CLIError.ambiguous(
-            kind: "item", reference: reference,
-            candidates: candidates.map { .init(id: $0.id, name: $0.name) }), root: root)
-      }
-    }
     if let error = error as? ConversionError {
       let facts = error.missing.map {
         "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")"
