@@ -42,7 +42,7 @@ struct TimeLog: ParsableCommand {
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = try CSVOutput(options: values)
-    columns = try TimeOptions.columns(values, header: TimeCSV.header)
+    columns = try values.columns { try TimeCSV.columns(parsing: $0, header: TimeCSV.header) }
     command = values.command
   }
 
@@ -213,7 +213,8 @@ struct TimeReportCommand: ParsableCommand {
     if chart { grouping = .day }
     try TimeOptions.checkCSVOnly(values, format: format)
     csv = try CSVOutput(options: values)
-    columns = try TimeOptions.columns(values, header: TimeCSV.reportHeader(grouping))
+    let header = TimeCSV.reportHeader(grouping)
+    columns = try values.columns { try TimeCSV.columns(parsing: $0, header: header) }
     command = values.command
   }
 

@@ -194,23 +194,6 @@ enum TimeOptions {
     return format
   }
 
-  /// `--columns`: positions in `header` (`TimeCSV.columns(parsing:header:)`), or `nil` for all.
-  ///
-  /// - Throws: `CLIError.badValue` for an unknown column or an empty list.
-  static func columns(_ values: ParsedValues, header: [String]) throws(CLIError) -> [Int]? {
-    guard let list = values.value("columns") else { return nil }
-    let columns: [Int]
-    do {
-      columns = try TimeCSV.columns(parsing: list, header: header)
-    } catch {
-      throw .badValue(command: values.command, name: "--columns", value: list, reason: error.description)
-    }
-    if columns.isEmpty {
-      throw .badValue(command: values.command, name: "--columns", value: list, reason: "no column named")
-    }
-    return columns
-  }
-
   /// Refuses the CSV-only options with another format.
   static func checkCSVOnly(_ values: ParsedValues, format: Format) throws(CLIError) {
     guard format != .csv else { return }
