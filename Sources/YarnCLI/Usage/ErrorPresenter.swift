@@ -115,6 +115,10 @@ enum ErrorPresenter {
     func withHint(_ first: String) -> String {
       report.hint.map { "\(first) (\($0))" } ?? first
     }
+    // Where a photo's names and digests are seen: a yarn's (`stash detach`) or a project's
+    // (`project detach`).
+    let photos =
+      command.count > 1 && command[1] == "project" ? "project show PROJECT --json" : "stash show YARN --json"
     switch error {
     case .unknownCommand(let command, let given, let suggestions):
       report.message =
@@ -176,12 +180,7 @@ enum ErrorPresenter {
         "no \(kind) matches '\(LineText.visible(LineText.shortened(reference)))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
-      // A photo is a yarn's (`stash detach`) or a project's (`project detach`).
-      let see =
-        kind == "photo"
-        ? (command.count > 1 && command[1] == "project"
-          ? "project show PROJECT --json" : "stash show YARN --json")
-        : "\(kind == "yarn" ? "stash" : kind) list"
+      let see = kind == "photo" ? photos : "\(kind == "yarn" ? "stash" : kind) list"
       report.hint =
         (kind == "photo"
           ? "name a photo by its whole file name or a SHA-256 prefix of at least 4 characters"
@@ -198,7 +197,7 @@ enum ErrorPresenter {
         switch (kind == "photo", shared) {
         case (true, true):
           "they share the file name: name the photo by a prefix of its SHA-256 of at least 4 characters; "
-            + "see '\(Context.yarnCommand(command.count > 1 && command[1] == "project" ? "project show PROJECT --json" : "stash show YARN --json", library: library))'"
+            + "see '\(Context.yarnCommand(photos, library: library))'"
         case (true, false): "name the photo by its file name, or a longer SHA-256 prefix"
         case (false, true):
           "they share the name: use the ID or an ID prefix of at least 4 characters, or rename one"
