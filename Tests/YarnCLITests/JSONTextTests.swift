@@ -41,18 +41,4 @@ import YarnCore
       }
     }
   }
-
-  /// Numbers as amounts hold them: whole, fractional, tiny, huge, the shortest round trip.
-  static let numbers: [Double] = [
-    0, -0.0, 1, 220, 1.5, 0.1 + 0.2, 1.0 / 3.0, 2.0 / 3.0, 1e-7, 1e-300, 5e-324, 1e15, 1e16, 1e20, 1e21,
-    123_456_789.123_456_79, 9_007_199_254_740_993, 1_000_000_000, 28.349523125, 0.9144,
-  ]
-
-  @Test(arguments: numbers)
-  func aNumberIsWrittenAsTheEncoderWritesIt(_ value: Double) throws {
-    var bytes: [UInt8] = []
-    JSONText.appendNumber(value, to: &bytes)
-    let encoded = try JSONCoding.encoder(pretty: false).encode([value])
-    #expect("[" + String(decoding: bytes, as: UTF8.self) + "]" == String(decoding: encoded, as: UTF8.self))
-  }
 }

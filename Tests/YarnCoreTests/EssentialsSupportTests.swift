@@ -28,9 +28,6 @@ import Testing
     // CharacterSet.whitespaces: category Zs and TAB; not line breaks.
     #expect(" \t\u{A0}\u{3000}wool\u{2009} ".trimmingSpaces() == "wool")
     #expect("\nwool\n".trimmingSpaces() == "\nwool\n")
-    // CharacterSet.whitespacesAndNewlines adds LF, VT, FF, CR, NEL, U+2028, U+2029.
-    #expect("\r\n\u{B}\u{C}\u{85}\u{2028}\u{2029} wool \t".trimmingSpacesAndNewlines() == "wool")
-    #expect("  \n ".trimmingSpacesAndNewlines() == "")
     #expect("".trimmingSpaces() == "")
     // Inside the text nothing changes; a combining mark after a space stays with the text.
     #expect(" a b ".trimmingSpaces() == "a b")

@@ -165,6 +165,16 @@ import Testing
     #expect(throws: Lookup.Failure.notFound(reference: "Malabrigo")) { try find("Malabrigo") }
   }
 
+  /// A miss offers the nearest names (one edit each, a swap; the exact start of one), compared
+  /// as a search compares them (case, `ß`/`ss` aside), in their order.
+  @Test func suggestionsAreTheNearestNames() {
+    let names = items.map(\.name)
+    #expect(Lookup.suggestions(for: "cacsade", among: names) == ["Cascade 220"])
+    #expect(Lookup.suggestions(for: "Rois", among: names) == ["Rios", "rios"])
+    #expect(Lookup.suggestions(for: "strasse", among: names + ["Straße Wolle"]) == ["Straße Wolle"])
+    #expect(Lookup.suggestions(for: "Malabrigo", among: names).isEmpty)
+  }
+
   /// A name stored with spaces around it is still found by its name.
   @Test func namesAreComparedWithoutSurroundingSpaces() throws {
     let items = [Item(id: "aaaa1111", name: " Padded "), Item(id: "bbbb2222", name: "Other")]
@@ -191,6 +201,115 @@ import Testing
     // The full ID still names exactly one item, and a name that is no ID prefix still works.
     #expect((try? Lookup.find("8d8b89a2-0000", in: items, id: \.id, name: \.name))?.name == "Cascade")
     #expect((try? Lookup.find("cascade", in: items, id: \.id, name: \.name))?.id == "8d8b89a2-0000")
+  }
+}
+
+/// "Did you mean": the nearest names, commands and options (`EditDistance`).
+@Suite struct EditDistanceTests {
+  @Test func editDistance() {
+    #expect(EditDistance.distance("", "abc") == 3)
+    #expect(EditDistance.distance("kitten", "sitting") == 3)
+    #expect(EditDistance.distance("--brnd", "--brand") == 1)
+    #expect(EditDistance.distance("same", "same") == 0)
+    // Two adjacent letters swapped are one edit (Damerau); no substring is edited twice
+    // (optimal string alignment: `ca` to `abc` is 3, not 2).
+    #expect(EditDistance.distance("--brnad", "--brand") == 1)
+    #expect(EditDistance.distance("verison", "version") == 1)
+    #expect(EditDistance.distance("hlep", "help") == 1)
+    #expect(EditDistance.distance("ca", "abc") == 3)
+    #expect(EditDistance.distance("abcd", "badc") == 2)
+    #expect(EditDistance.nearest(to: "lst", in: ["add", "list"]) == ["list"])
+    #expect(EditDistance.nearest(to: "xyz", in: ["add", "list"]).isEmpty)
+    // QA: the start of a longer option was taken for a typo of a shorter one.
+    let options = ["--weight", "--length-per-skein", "--net-weight-per-skein", "--quantity"]
+    #expect(EditDistance.nearest(to: "--net-weight", in: options) == ["--net-weight-per-skein"])
+    #expect(EditDistance.nearest(to: "--weigth", in: options) == ["--weight"])
+    // Dashes alone say nothing.
+    #expect(EditDistance.nearest(to: "--", in: ["--weight", "--quantity"]).isEmpty)
+    // QA: a typo in the start of a name was offered nothing: the start of each candidate of
+    // as many characters counts too, by the same limit.
+    #expect(EditDistance.nearest(to: "cacsade", in: ["malabrigo rios", "cascade 220"]) == ["cascade 220"])
+    // QA: equally near candidates were picked from arbitrarily; all are offered, in their order.
+    #expect(
+      EditDistance.nearest(to: "cacsade", in: ["cascade 220", "cascade heritage"]) == [
+        "cascade 220", "cascade heritage",
+      ])
+    #expect(
+      EditDistance.nearest(to: "malabrgo", in: ["malabrigo rios", "cascade 220"]) == ["malabrigo rios"])
+    #expect(EditDistance.nearest(to: "mlbrgo", in: ["malabrigo rios"]).isEmpty)
+    // QA: a letter left out of a short start was offered nothing (`merno`: its start `merin`
+    // is two edits); a start longer than what was typed counts too. Two edits of three
+    // letters are still too far.
+    #expect(EditDistance.nearest(to: "merno", in: ["malabrigo rios", "merino soft"]) == ["merino soft"])
+    #expect(EditDistance.nearest(to: "mreino", in: ["malabrigo rios", "merino soft"]) == ["merino soft"])
+    #expect(EditDistance.nearest(to: "mrn", in: ["merino soft", "mohair"]).isEmpty)
+    #expect(EditDistance.distances("merno", "merino") == [5, 4, 3, 2, 2, 2, 1])
+    // `rois` is one edit (a swap) from `rios` and from the start of `rios malabrigo`: the
+    // whole name wins at equal edits (QA: `time strt` offered `start` and `status`, whose
+    // start `stat` is one edit too).
+    #expect(EditDistance.nearest(to: "rois", in: ["rios", "rios malabrigo"]) == ["rios"])
+    let time = ["start", "continue", "stop", "status", "cancel", "add", "edit", "rm", "log", "report"]
+    #expect(EditDistance.nearest(to: "strt", in: time) == ["start"])
+    #expect(EditDistance.nearest(to: "stats", in: time) == ["status"])
+    // A start with fewer edits still wins over a whole name (`rois` below), and the exact
+    // starts of two are both offered (`sta`, not `stop`, one edit from its start `sto`).
+    #expect(EditDistance.nearest(to: "sta", in: time) == ["start", "status"])
+    #expect(EditDistance.nearest(to: "xc", in: ["cascade 220"]).isEmpty)
+    // QA: a short reference was rewritten whole (`cs` to `ab`, two edits of two characters).
+    // Near is at most one edit per three characters typed, at least 1, for names as for
+    // options; a start counts by edits from 3 characters typed on.
+    let stash = ["wool", "wood", "ab"]
+    for short in ["z", "q", "7", "zz", "cs", "2a5b"] {
+      #expect(EditDistance.nearest(to: short, in: stash).isEmpty, "\(short)")
+    }
+    #expect(EditDistance.nearest(to: "a", in: stash) == ["ab"])  // `ab` begins with it
+    #expect(EditDistance.nearest(to: "b", in: stash) == ["ab"])  // one edit of one
+    #expect(EditDistance.nearest(to: "abc", in: stash) == ["ab"])  // one edit of three
+    #expect(EditDistance.nearest(to: "wx", in: stash).isEmpty)  // `wo` of two: no start guess
+    #expect(EditDistance.nearest(to: "wook", in: ["wool", "wood", "ab"]) == ["wool", "wood"])
+    #expect(EditDistance.nearest(to: "wook", in: ["wood", "wool", "ab"]) == ["wood", "wool"])
+    #expect(EditDistance.nearest(to: "woo", in: ["wool", "wood"]) == ["wool", "wood"])
+    #expect(EditDistance.nearest(to: "wolo", in: stash) == ["wool"])  // a swap: one edit
+    #expect(EditDistance.nearest(to: "wook", in: ["wool", "wool", "wood"]) == ["wool", "wood"])
+    #expect(
+      EditDistance.nearest(to: "late6.avif", in: ["late60.avif", "late64.avif"]) == [
+        "late60.avif", "late64.avif",
+      ])
+    // QA: a whole name two edits away beat a start one edit away; the nearest of both wins.
+    #expect(EditDistance.nearest(to: "rois", in: ["rio", "rios deluxe"]) == ["rios deluxe"])
+    // QA: the start of two or more offers them all, in their order.
+    let add = ["--brand", "--colorway", "--color-family", "--status", "--stashed", "--stored-in"]
+    #expect(EditDistance.nearest(to: "--col", in: add) == ["--colorway", "--color-family"])
+    #expect(EditDistance.nearest(to: "--st", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.nearest(to: "--brnd", in: add) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--", in: add).isEmpty)
+    // QA: one letter after `--` is the start of the options it begins too, before any guess
+    // by spelling (`--c` was taken for a typo of `--to`).
+    #expect(EditDistance.nearest(to: "--s", in: add) == ["--status", "--stashed", "--stored-in"])
+    #expect(EditDistance.nearest(to: "--b", in: add) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--c", in: ["--from", "--to", "--chart"]) == ["--chart"])
+    // QA: a guess by spelling replaced all that was typed (`--x`: `--to`, `--g`: `--tag`,
+    // two edits of one letter); it is at most one edit per three letters now.
+    #expect(EditDistance.nearest(to: "--x", in: ["--from", "--to"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--g", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--ab", in: ["--brand", "--tag"]).isEmpty)
+    #expect(EditDistance.nearest(to: "--tg", in: ["--brand", "--tag"]) == ["--tag"])
+    #expect(EditDistance.nearest(to: "--brnad", in: add) == ["--brand"])
+    // QA: `--forc` was offered `--sort`, two edits of four letters. A guess is at most one
+    // edit per three letters typed, and at least one.
+    let list = ["--status", "--search", "--sort", "--brand", "--help", "--version"]
+    #expect(EditDistance.nearest(to: "--forc", in: list).isEmpty)
+    #expect(EditDistance.nearest(to: "--sotr", in: list) == ["--sort"])
+    #expect(EditDistance.nearest(to: "--hlep", in: list) == ["--help"])
+    #expect(EditDistance.nearest(to: "--verison", in: list) == ["--version"])
+    #expect(EditDistance.nearest(to: "--brnd", in: list) == ["--brand"])
+    #expect(EditDistance.nearest(to: "--sttaus", in: list) == ["--status"])
+    #expect(EditDistance.nearest(to: "--serch", in: list) == ["--search"])
+    #expect(EditDistance.nearest(to: "--staus", in: list) == ["--status"])
+    #expect(EditDistance.nearest(to: "--srot", in: list) == ["--sort"])
+    #expect(EditDistance.nearest(to: "--bxnx", in: list).isEmpty)
+    // A word is no suggestion of itself.
+    #expect(EditDistance.nearest(to: "--help", in: ["--json", "--help"]).isEmpty)
   }
 }
 

@@ -146,8 +146,9 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     for blank in ["   ", "\u{200B}"] {
       noVariable["YARN_LIBRARY"] = blank
       #expect(
-        throws: LibraryLocation.BadVariable(
-          name: "YARN_LIBRARY", value: blank, reason: "a directory name cannot be empty")
+        throws: EnvironmentVariableError(
+          name: "YARN_LIBRARY", value: blank, reason: "a directory name cannot be empty",
+          wayOut: "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR")
       ) {
         try LibraryLocation.resolve(explicit: nil, environment: noVariable)
       }
@@ -161,7 +162,9 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
       ("./home", "the home directory must be an absolute path"),
     ] {
       noVariable["HOME"] = home
-      let refusal = LibraryLocation.BadVariable(name: "HOME", value: home, reason: reason)
+      let refusal = EnvironmentVariableError(
+        name: "HOME", value: home, reason: reason,
+        wayOut: "set HOME to your home directory's absolute path, or give --library DIR")
       #expect(throws: refusal) { try LibraryLocation.resolve(explicit: nil, environment: noVariable) }
       #expect(throws: refusal) { try LibraryLocation.resolve(explicit: "~/lib", environment: noVariable) }
       #expect(try LibraryLocation.resolve(explicit: "/flag/lib", environment: noVariable).path == "/flag/lib")

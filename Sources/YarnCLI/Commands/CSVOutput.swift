@@ -32,11 +32,14 @@ struct CSVOutput {
   var force: Bool
   var options: CSVOptions
 
-  /// The output of a command that parses its own options (`time log`, `time report`).
-  init(output: String?, force: Bool, options: CSVOptions) {
-    self.output = output
-    self.force = force
-    self.options = options
+  /// `--output`, `--force` and `csvOptions(_:)`, for a command whose `--json` is another
+  /// format (`time log`, `time report`).
+  ///
+  /// - Throws: `CLIError.badValue` (64) for an unknown delimiter.
+  init(options values: ParsedValues) throws(CLIError) {
+    output = values.value("output")
+    force = values.flag("force")
+    options = try Self.csvOptions(values)
   }
 
   /// - Throws: `CLIError.badValue` (64) for an unknown delimiter; `.optionDoesNotApply` (64)
@@ -50,15 +53,20 @@ struct CSVOutput {
           "it writes CSV; for JSON use '\(Context.yarnCommand("\(noun) list --json", library: values.value("library")))'"
       )
     }
-    output = values.value("output")
-    force = values.flag("force")
-    let delimiter =
-      try values.typed("delimiter", expected: "comma, semicolon or tab") {
-        CSVOptions.delimiter(named: $0)
-      } ?? UInt8(ascii: ",")
-    options = CSVOptions(
-      delimiter: delimiter, byteOrderMark: values.flag("bom"),
+    try self.init(options: values)
+  }
+
+  /// The CSV options of `--delimiter` (`delimiter(_:)`), `--bom` and `--no-formula-guard`.
+  static func csvOptions(_ values: ParsedValues) throws(CLIError) -> CSVOptions {
+    CSVOptions(
+      delimiter: try delimiter(values), byteOrderMark: values.flag("bom"),
       formulaGuard: !values.flag("no-formula-guard"))
+  }
+
+  /// `--delimiter`: comma (the default), semicolon or tab.
+  static func delimiter(_ values: ParsedValues) throws(CLIError) -> UInt8 {
+    try values.typed("delimiter", expected: "comma, semicolon or tab") { CSVOptions.delimiter(named: $0) }
+      ?? UInt8(ascii: ",")
   }
 
   /// Runs `body` with a writer to `--output` or standard output and returns what it returns.

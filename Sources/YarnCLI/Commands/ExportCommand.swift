@@ -45,13 +45,7 @@ struct ExportCommand: CancellableCommand {
     file = try values.requiredArgument("file")
     try ZipOutput.check(file, command: values.command)
     force = values.flag("force")
-    let delimiter =
-      try values.typed("delimiter", expected: "comma, semicolon or tab") {
-        CSVOptions.delimiter(named: $0)
-      } ?? UInt8(ascii: ",")
-    options = CSVOptions(
-      delimiter: delimiter, byteOrderMark: values.flag("bom"),
-      formulaGuard: !values.flag("no-formula-guard"))
+    options = try CSVOutput.csvOptions(values)
   }
 
   func run(in context: Context) throws {

@@ -43,12 +43,12 @@ struct ProjectFields {
   var finished: CalendarDate??
 
   init(_ values: ParsedValues) throws {
-    craft = try ProjectFields.clearing(values, "craft") { try values.craft($0) }
+    craft = try values.clearing("craft") { try values.craft($0) }
     status = try values.status("status")
     patternName = try values.singleLine("pattern")
     patternURL = try values.singleLine("pattern-url", limit: Rules.maximumURLLength)
-    started = try ProjectFields.clearing(values, "started") { try values.date($0) }
-    finished = try ProjectFields.clearing(values, "finished") { try values.date($0) }
+    started = try values.clearing("started") { try values.date($0) }
+    finished = try values.clearing("finished") { try values.date($0) }
     // A finished day makes a project finished, or is the day a frogged one was frogged: with
     // another status it is refused.
     if case .some(.some) = finished, let status, status != .finished, status != .frogged {
@@ -56,14 +56,6 @@ struct ProjectFields {
         command: values.command, option: "--finished",
         reason: "a project that is \(status.rawValue) has no finished day")
     }
-  }
-
-  private static func clearing<T>(
-    _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
-  ) throws -> T?? {
-    guard let text = values.value(name) else { return nil }
-    if text.trimmingSpaces().isEmpty { return .some(nil) }
-    return .some(try read(name))
   }
 
   /// Sets every given field; a status through `Project.setStatus`, so that the finished day

@@ -33,14 +33,7 @@ struct ProjectExport: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     output = try CSVOutput(values)
-    columns =
-      try values.typed("columns", expected: "column names") { try ProjectCSV.columns(parsing: $0) }
-      ?? ProjectCSV.defaultColumns
-    if columns.isEmpty {
-      throw CLIError.badValue(
-        command: values.command, name: "--columns", value: values.value("columns") ?? "",
-        reason: "no column named")
-    }
+    columns = try values.columns { try ProjectCSV.columns(parsing: $0) } ?? ProjectCSV.defaultColumns
   }
 
   func run(in context: Context) throws {

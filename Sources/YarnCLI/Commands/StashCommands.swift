@@ -85,14 +85,14 @@ struct YarnFields {
     dyeLot = try values.singleLine("dye-lot")
     fiber = try values.singleLine("fiber")
     location = try values.singleLine("location")
-    weight = try YarnFields.clearing(values, "weight") { try values.yarnWeight($0) }
-    lengthPerSkein = try YarnFields.clearing(values, "length-per-skein") { try values.length($0) }
-    netWeightPerSkein = try YarnFields.clearing(values, "net-weight-per-skein") {
+    weight = try values.clearing("weight") { try values.yarnWeight($0) }
+    lengthPerSkein = try values.clearing("length-per-skein") { try values.length($0) }
+    netWeightPerSkein = try values.clearing("net-weight-per-skein") {
       try values.mass($0)
     }
-    quantity = try YarnFields.clearing(values, "quantity") { try values.amount($0) }
-    remaining = try YarnFields.clearing(values, "remaining") { try values.amount($0) }
-    added = try YarnFields.clearing(values, "added") { try values.date($0) }
+    quantity = try values.clearing("quantity") { try values.amount($0) }
+    remaining = try values.clearing("remaining") { try values.amount($0) }
+    added = try values.clearing("added") { try values.date($0) }
     let stashed = try values.typed("stashed", expected: "yes or no") { text in
       switch text.trimmingSpaces().lowercased() {
       case "yes", "true": true
@@ -107,18 +107,9 @@ struct YarnFields {
         command: values.command, options: ["--status", "--stashed"],
         reason: "--stashed is the older yes/no form of --status")
     }
-    price = try YarnFields.clearing(values, "price") { try values.price($0) }
+    price = try values.clearing("price") { try values.price($0) }
     storedIn = try values.singleLine("stored-in")
     tags = try TagOptions(values)
-  }
-
-  /// `nil` when the option is absent, `.some(nil)` when empty, else the parsed value.
-  private static func clearing<T>(
-    _ values: ParsedValues, _ name: String, _ read: (String) throws -> T?
-  ) throws -> T?? {
-    guard let text = values.value(name) else { return nil }
-    if text.trimmingSpaces().isEmpty { return .some(nil) }
-    return .some(try read(name))
   }
 
   /// Sets every given field of `yarn`.

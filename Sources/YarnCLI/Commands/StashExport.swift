@@ -40,14 +40,7 @@ struct StashExport: ParsableCommand {
 
   init(from values: ParsedValues) throws {
     output = try CSVOutput(values)
-    columns =
-      try values.typed("columns", expected: "column names") { try StashCSV.columns(parsing: $0) }
-      ?? StashCSV.defaultColumns
-    if columns.isEmpty {
-      throw CLIError.badValue(
-        command: values.command, name: "--columns", value: values.value("columns") ?? "",
-        reason: "no column named")
-    }
+    columns = try values.columns { try StashCSV.columns(parsing: $0) } ?? StashCSV.defaultColumns
     includeActive = values.flag("include-active")
   }
 

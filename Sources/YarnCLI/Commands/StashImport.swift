@@ -55,12 +55,8 @@ struct StashImport: CancellableCommand {
     file = try values.requiredArgument("file")
     command = values.command
     dryRun = values.flag("dry-run")
-    let delimiter =
-      try values.typed("delimiter", expected: "comma, semicolon or tab") {
-        CSVOptions.delimiter(named: $0)
-      } ?? UInt8(ascii: ",")
     options = StashCSV.ImportOptions(
-      delimiter: delimiter, lenient: values.flag("lenient"),
+      delimiter: try CSVOutput.delimiter(values), lenient: values.flag("lenient"),
       undoFormulaGuard: !values.flag("no-formula-guard"))
   }
 

@@ -41,9 +41,8 @@ struct TimeLog: ParsableCommand {
     period = try TimeOptions.period(values)
     format = try TimeOptions.format(values)
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = CSVOutput(
-      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
-    columns = try TimeOptions.columns(values, header: TimeCSV.header)
+    csv = try CSVOutput(options: values)
+    columns = try values.columns { try TimeCSV.columns(parsing: $0, header: TimeCSV.header) }
     command = values.command
   }
 
@@ -213,9 +212,9 @@ struct TimeReportCommand: ParsableCommand {
     }
     if chart { grouping = .day }
     try TimeOptions.checkCSVOnly(values, format: format)
-    csv = CSVOutput(
-      output: values.value("output"), force: values.flag("force"), options: try TimeOptions.csv(values))
-    columns = try TimeOptions.columns(values, header: TimeCSV.reportHeader(grouping))
+    csv = try CSVOutput(options: values)
+    let header = TimeCSV.reportHeader(grouping)
+    columns = try values.columns { try TimeCSV.columns(parsing: $0, header: header) }
     command = values.command
   }
 

@@ -25,7 +25,7 @@ enum TimeOptions {
   /// An instant typed for `name` (`--at`, `--from`, `--to`), read by `TimeInput.instant`.
   ///
   /// - Throws: `CLIError.badValue` naming the option, with TimeInput's reason (an unreadable
-  ///   time, or a local time the clocks skipped); `NotUTF8Variable` for a `$TZ` that is not
+  ///   time, or a local time the clocks skipped); `EnvironmentVariableError` for a `$TZ` that is not
   ///   UTF-8.
   static func instant(_ text: String, option name: String, command: [String], context: Context) throws -> Date
   {
@@ -192,32 +192,6 @@ enum TimeOptions {
         reason: "--json asks for json; give one of them")
     }
     return format
-  }
-
-  /// The CSV options of `--delimiter`, `--bom` and `--no-formula-guard`.
-  static func csv(_ values: ParsedValues) throws(CLIError) -> CSVOptions {
-    let delimiter =
-      try values.typed("delimiter", expected: "comma, semicolon or tab") { CSVOptions.delimiter(named: $0) }
-      ?? UInt8(ascii: ",")
-    return CSVOptions(
-      delimiter: delimiter, byteOrderMark: values.flag("bom"), formulaGuard: !values.flag("no-formula-guard"))
-  }
-
-  /// `--columns`: positions in `header` (`TimeCSV.columns(parsing:header:)`), or `nil` for all.
-  ///
-  /// - Throws: `CLIError.badValue` for an unknown column or an empty list.
-  static func columns(_ values: ParsedValues, header: [String]) throws(CLIError) -> [Int]? {
-    guard let list = values.value("columns") else { return nil }
-    let columns: [Int]
-    do {
-      columns = try TimeCSV.columns(parsing: list, header: header)
-    } catch {
-      throw .badValue(command: values.command, name: "--columns", value: list, reason: error.description)
-    }
-    if columns.isEmpty {
-      throw .badValue(command: values.command, name: "--columns", value: list, reason: "no column named")
-    }
-    return columns
   }
 
   /// Refuses the CSV-only options with another format.

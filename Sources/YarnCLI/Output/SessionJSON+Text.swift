@@ -39,14 +39,6 @@ extension SessionJSON {
 
 /// JSON text as the package's encoder writes it.
 enum JSONText {
-  /// Appends `value` as the encoder writes a finite `Double`: its `description` without a
-  /// final `.0` (`220`, `1.5`, `1e-07`, `1e+20`, `-0`).
-  static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
-    var text = value.description
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    bytes.append(contentsOf: text.utf8)
-  }
-
   /// Appends `text` as a JSON string the way the encoder (with `.withoutEscapingSlashes`)
   /// writes it: `"` and `\` escaped, the control characters U+0000–U+001F as `\b`, `\t`,
   /// `\n`, `\f`, `\r` or `\u00xx` (lower-case hex), everything else (DEL, U+2028, non-ASCII)

@@ -19,13 +19,6 @@ struct JSONArrayPrinter {
     self.output = output
   }
 
-  /// Writes `element` as the array's next one.
-  ///
-  /// - Throws: `EncodingError` when `element` cannot be encoded.
-  mutating func append(_ element: some Encodable) throws {
-    append(encoded: Array(try encoder.encode(element)))
-  }
-
   /// Writes the next element given as the encoder's text for it alone (top-level
   /// indentation, no final line feed).
   mutating func append(encoded data: [UInt8]) {

@@ -84,18 +84,6 @@ enum CLIError: Error, Equatable {
     var name: String
   }
 
-  /// Whether the error is about how the command was typed (exit 64, usage shown).
-  var isUsageError: Bool {
-    switch self {
-    case .unknownCommand, .commandAfterTerminator, .missingSubcommand, .unknownOption, .missingValue,
-      .flagWithValue, .shortOptionWithEquals, .combinedShortOptions,
-      .badValue, .missingOption, .missingArgument, .unexpectedArgument, .needsExactlyOne, .needsOneOf,
-      .optionDoesNotApply, .conflictingOptions:
-      true
-    default: false
-    }
-  }
-
   /// The command path of a usage error.
   var command: [String]? {
     switch self {

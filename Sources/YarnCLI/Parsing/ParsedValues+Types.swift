@@ -90,6 +90,28 @@ extension ParsedValues {
     try typed(name, expected: "a unit: \(YarnUnit.acceptedWords)") { YarnUnit(parsing: $0) }
   }
 
+  /// `--columns`: the columns `parse` reads from the comma-separated list, or `nil` when it
+  /// is not given.
+  ///
+  /// - Throws: `CLIError.badValue` naming `--columns` for a name `parse` refuses (in its
+  ///   words) or a list that names no column.
+  func columns<Column>(_ parse: (String) throws -> [Column]) throws(CLIError) -> [Column]? {
+    guard let columns = try typed("columns", expected: "column names", parse) else { return nil }
+    if columns.isEmpty {
+      throw .badValue(
+        command: command, name: "--columns", value: value("columns") ?? "", reason: "no column named")
+    }
+    return columns
+  }
+
+  /// An edit's option that an empty value clears: `nil` when it is absent, `.some(nil)` when
+  /// it is empty or only spaces, else `.some` of what `read` makes of it.
+  func clearing<T>(_ name: String, _ read: (String) throws -> T?) throws -> T?? {
+    guard let text = value(name) else { return nil }
+    if text.trimmingSpaces().isEmpty { return .some(nil) }
+    return .some(try read(name))
+  }
+
   /// A session's note (`--note`): free text that may span lines, by the rule of a note's
   /// text (`Rules.noteText(_:field:)`: not blank, not too long, no control character other
   /// than a line break or a tab), the rule `note add` reads its text by. In an edit

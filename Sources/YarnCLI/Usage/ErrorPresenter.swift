@@ -45,17 +45,6 @@ enum ErrorPresenter {
     if let error = error as? CLIError {
       return report(for: error, root: root, command: command, library: library)
     }
-    if let error = error as? Lookup.Failure {
-      switch error {
-      case .notFound(let reference):
-        return report(for: CLIError.notFound(kind: "item", reference: reference), root: root)
-      case .ambiguous(let reference, let candidates):
-        return report(
-          for: CLIError.ambiguous(
-            kind: "item", reference: reference,
-            candidates: candidates.map { .init(id: $0.id, name: $0.name) }), root: root)
-      }
-    }
     if let error = error as? ConversionError {
       let facts = error.missing.map {
         "--\($0 == .lengthPerSkein ? "length-per-skein" : "net-weight-per-skein")"
@@ -70,23 +59,12 @@ enum ErrorPresenter {
     if let error = error as? AmountParseError {
       return ErrorReport(message: error.description, code: .dataError)
     }
-    if let error = error as? LibraryLocation.BadVariable {
-      // As `--library "   "` is refused (`CommandParser.refuseEmptyNames`).
+    if let error = error as? EnvironmentVariableError {
+      // A value as `--library "   "`'s is refused (`CommandParser.refuseEmptyNames`).
       return ErrorReport(
-        message: "bad value '\(LineText.visible(error.value))' for \(error.name): \(error.reason)",
-        hint: error.name == "HOME"
-          ? "set HOME to your home directory's absolute path, or give --library DIR"
-          : "unset \(error.name), set it to the library's folder, or give --library DIR",
-        code: .usage)
-    }
-    if let error = error as? NotUTF8Variable {
-      // Each variable's own way out: a path's or a zone's.
-      return ErrorReport(
-        message: "the environment variable \(error.name) is not UTF-8 text",
-        hint: error.name == "TZ"
-          ? "set it to a zone name such as Europe/Berlin, or unset it"
-          : "set it to a UTF-8 path, or give --library DIR",
-        code: .usage)
+        message: error.value.map { "bad value '\(LineText.visible($0))' for \(error.name): \(error.reason)" }
+          ?? "the environment variable \(error.name) is \(error.reason)",
+        hint: error.wayOut, code: .usage)
     }
     if let error = error as? OutputError {
       // The core names no option; a command with `--force` says that it does not help.
@@ -137,6 +115,10 @@ enum ErrorPresenter {
     func withHint(_ first: String) -> String {
       report.hint.map { "\(first) (\($0))" } ?? first
     }
+    // Where a photo's names and digests are seen: a yarn's (`stash detach`) or a project's
+    // (`project detach`).
+    let photos =
+      command.count > 1 && command[1] == "project" ? "project show PROJECT --json" : "stash show YARN --json"
     switch error {
     case .unknownCommand(let command, let given, let suggestions):
       report.message =
@@ -198,12 +180,7 @@ enum ErrorPresenter {
         "no \(kind) matches '\(LineText.visible(LineText.shortened(reference)))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
-      // A photo is a yarn's (`stash detach`) or a project's (`project detach`).
-      let see =
-        kind == "photo"
-        ? (command.count > 1 && command[1] == "project"
-          ? "project show PROJECT --json" : "stash show YARN --json")
-        : "\(kind == "yarn" ? "stash" : kind) list"
+      let see = kind == "photo" ? photos : "\(kind == "yarn" ? "stash" : kind) list"
       report.hint =
         (kind == "photo"
           ? "name a photo by its whole file name or a SHA-256 prefix of at least 4 characters"
@@ -220,7 +197,7 @@ enum ErrorPresenter {
         switch (kind == "photo", shared) {
         case (true, true):
           "they share the file name: name the photo by a prefix of its SHA-256 of at least 4 characters; "
-            + "see '\(Context.yarnCommand(command.count > 1 && command[1] == "project" ? "project show PROJECT --json" : "stash show YARN --json", library: library))'"
+            + "see '\(Context.yarnCommand(photos, library: library))'"
         case (true, false): "name the photo by its file name, or a longer SHA-256 prefix"
         case (false, true):
           "they share the name: use the ID or an ID prefix of at least 4 characters, or rename one"

@@ -20,7 +20,7 @@ final class Context {
   let global: GlobalOptions
   let environment: [String: String]
   /// The variables yarn reads whose value is not UTF-8 text (left out of `environment`): a
-  /// command that uses one fails (64, `NotUTF8Variable`), any other runs.
+  /// command that uses one fails (64, `EnvironmentVariableError`), any other runs.
   let notUTF8: Set<String>
   /// The instant the command started: every "now" and "today" of one command is this one.
   let now: Date
@@ -55,7 +55,7 @@ final class Context {
     self.now = now
     self.output = output
     self.messages = messages
-    location = Result {
+    location = Result { () throws(EnvironmentVariableError) in
       try LibraryLocation.resolve(explicit: global.library, environment: environment, notUTF8: notUTF8)
     }
   }
@@ -64,17 +64,17 @@ final class Context {
   /// Worked out once, when the command starts (a command asks up to three times, and each
   /// standardization of the path was 0.1 M instructions of `yarn time start`).
   ///
-  /// - Throws: `LibraryLocation.BadVariable` when the library would be a blank
-  ///   `$YARN_LIBRARY` or under a blank or relative `HOME`, `NotUTF8Variable` when it would be read from a variable that is not
-  ///   UTF-8: only a command that uses the library fails so (`completions` does not).
+  /// - Throws: `EnvironmentVariableError` when the library would be a blank `$YARN_LIBRARY` or
+  ///   under a blank or relative `HOME`, or would be read from a variable that is not UTF-8:
+  ///   only a command that uses the library fails so (`completions` does not).
   var libraryURL: URL {
-    get throws { try location.get() }
+    get throws(EnvironmentVariableError) { try location.get() }
   }
-  private let location: Result<URL, any Error>
+  private let location: Result<URL, EnvironmentVariableError>
 
   /// Today in the local time zone.
   var today: CalendarDate {
-    get throws(NotUTF8Variable) { LocalCalendar.day(containing: now, in: try timeZone) }
+    get throws(EnvironmentVariableError) { LocalCalendar.day(containing: now, in: try timeZone) }
   }
 
   /// The local time zone, which times are read and shown in: the process's own zone through
@@ -84,13 +84,15 @@ final class Context {
   /// A `$TZ` that names no zone (`TZ=Europe/Berlinn`) gets a warning: the C library would read
   /// it as UTC without a word.
   ///
-  /// - Throws: `NotUTF8Variable` when `$TZ` is not UTF-8: only a command that works with
+  /// - Throws: `EnvironmentVariableError` when `$TZ` is not UTF-8: only a command that works with
   ///   local time fails so.
   var timeZone: any UTCOffsetProvider {
-    get throws(NotUTF8Variable) { try zone.get() }
+    get throws(EnvironmentVariableError) { try zone.get() }
   }
-  private lazy var zone: Result<any UTCOffsetProvider, NotUTF8Variable> = {
-    guard !notUTF8.contains("TZ") else { return .failure(NotUTF8Variable(name: "TZ")) }
+  private lazy var zone: Result<any UTCOffsetProvider, EnvironmentVariableError> = {
+    guard !notUTF8.contains("TZ") else {
+      return .failure(.notUTF8("TZ", wayOut: "set it to a zone name such as Europe/Berlin, or unset it"))
+    }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
       warning("TZ=\(name) names no time zone this system knows; local time is UTC")
     }

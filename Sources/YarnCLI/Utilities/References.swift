@@ -96,18 +96,13 @@ enum References {
     }
   }
 
-  /// `error` as the CLI says it: a miss with the nearest of `names`, an ambiguity with its
-  /// candidates.
+  /// `error` as the CLI says it: a miss with the nearest of `names` (`Lookup.suggestions`),
+  /// an ambiguity with its candidates.
   private static func failure(_ error: Lookup.Failure, kind: String, names: [String]) -> CLIError {
     switch error {
     case .notFound(let reference):
-      // Names are compared as a search compares text (`Lookup.folded`: case, `ß`/`ss` and
-      // accents aside, so `Strasse` is near `Straße Wolle`), without the spaces around.
       return .notFound(
-        kind: kind, reference: reference,
-        suggestions: EditDistance.nearest(to: reference, in: names) {
-          Lookup.folded($0.trimmingSpaces())
-        })
+        kind: kind, reference: reference, suggestions: Lookup.suggestions(for: reference, among: names))
     case .ambiguous(let reference, let candidates):
       return .ambiguous(
         kind: kind, reference: reference,

@@ -26,8 +26,6 @@ import YarnStore
 ///
 /// Not `Sendable`: it owns a libzip handle.
 final class BackupReader {
-  /// The backup's path.
-  let url: URL
   let limits: BackupLimits
   /// The decoded `manifest.json`, upgraded to the current format version.
   let manifest: BackupManifest
@@ -64,7 +62,6 @@ final class BackupReader {
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
   ///   `BackupError.newerFormat` when `formatVersion` > `Backup.formatVersion`.
   init(url: URL, limits: BackupLimits = .standard) throws {
-    self.url = url
     self.limits = limits
     var info = stat()
     guard stat(url.path, &info) == 0 else { throw BackupError.notFound(path: url.path) }

@@ -72,8 +72,6 @@ struct JSONMemberScanner {
   private var state = State.byteOrderMark(0)
   /// Whether the array being read is the document itself (not a member's value).
   private var arrayIsDocument = false
-  /// Whether the document is an object (its members are read).
-  private var isObject = false
 
   // The piece being read.
   private var piece: [UInt8] = []
@@ -133,7 +131,6 @@ struct JSONMemberScanner {
       switch state {
       case .beforeDocument:
         if byte == UInt8(ascii: "{") {
-          isObject = true
           state = .objectStart
           try handle(.object)
           index += 1

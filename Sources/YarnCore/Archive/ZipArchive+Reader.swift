@@ -17,7 +17,7 @@ extension ZipArchive {
   final class Reader {
     /// The archive's path.
     let url: URL
-    private var handle: OpaquePointer?
+    private let handle: OpaquePointer
 
     /// Opens `url` for reading.
     ///
@@ -37,27 +37,20 @@ extension ZipArchive {
       self.handle = handle
     }
 
+    /// Releases the archive (`zip_discard`: nothing is written).
     deinit {
-      if let handle { zip_discard(handle) }
-    }
-
-    /// Releases the archive (`zip_discard`: nothing is written). Later calls throw.
-    func close() {
-      if let handle { zip_discard(handle) }
-      handle = nil
+      zip_discard(handle)
     }
 
     /// The number of entries in the central directory.
     var count: Int {
-      guard let handle else { return 0 }
-      return Int(max(0, zip_get_num_entries(handle, 0)))
+      Int(max(0, zip_get_num_entries(handle, 0)))
     }
 
     /// The entry at `index` (0-based).
     ///
     /// - Throws: `ZipError.cannotRead` when libzip cannot stat it.
     func entry(at index: Int) throws -> Entry {
-      let handle = try openHandle(entry: "entry \(index)")
       var st = zip_stat_t()
       zip_stat_init(&st)
       guard zip_stat_index(handle, zip_uint64_t(index), 0, &st) == 0, let cName = st.name else {
@@ -91,7 +84,6 @@ extension ZipArchive {
 
     /// The index of the entry named exactly `name` (case-sensitive), or `nil`.
     func index(of name: String) -> Int? {
-      guard let handle else { return nil }
       let found = zip_name_locate(handle, name, 0)
       return found >= 0 ? Int(found) : nil
     }
@@ -111,7 +103,6 @@ extension ZipArchive {
     func read(
       at index: Int, limit: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> Int64 {
-      let handle = try openHandle(entry: "entry \(index)")
       let name = (try? entry(at: index).name) ?? "entry \(index)"
       guard let file = zip_fopen_index(handle, zip_uint64_t(index), 0) else {
         throw ZipError.cannotRead(path: url.path, entry: name, reason: message())
@@ -145,16 +136,8 @@ extension ZipArchive {
       return data
     }
 
-    private func openHandle(entry: String) throws -> OpaquePointer {
-      guard let handle else {
-        throw ZipError.cannotRead(path: url.path, entry: entry, reason: "the archive is closed")
-      }
-      return handle
-    }
-
     private func message() -> String {
-      guard let handle else { return "the archive is closed" }
-      return String(cString: zip_strerror(handle))
+      String(cString: zip_strerror(handle))
     }
   }
 }

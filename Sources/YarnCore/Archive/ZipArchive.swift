@@ -59,7 +59,5 @@ enum ZipArchive {
     var isEncrypted: Bool
     /// Whether the external attributes mark a Unix symbolic link (`S_IFLNK`).
     var isSymbolicLink: Bool
-    /// Whether the name ends with `/` (a directory entry).
-    var isDirectory: Bool { name.hasSuffix("/") }
   }
 }

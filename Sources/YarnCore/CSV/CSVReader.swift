@@ -52,8 +52,6 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// mostly-ASCII UTF-16 without a mark: a zero byte at every other place, on the same side
     /// of at least three pairs of bytes in four (UTF-8 text never has a zero byte).
     case utf16
-    /// Thrown (by callers that check) when a record has a different number of fields than the header.
-    case fieldCount(expected: Int, found: Int)
     /// Thrown (by the stash import) when the header is split by another delimiter than the
     /// one given (`found`: `;`, TAB or `,`), before any row is read: a file exported with
     /// `--delimiter semicolon`, read with the default comma.
@@ -85,8 +83,6 @@ public struct CSVReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidUTF8: return "\(place): the bytes are not UTF-8 text"
     case .notText: return "\(place): a zero byte (NUL), which no text file holds: this is not a CSV file"
     case .utf16: return "the file is UTF-16 text, not UTF-8"
-    case .fieldCount(let expected, let found):
-      return "\(place): \(found) field\(found == 1 ? "" : "s") where the header has \(expected)"
     case .headerDelimiter(let found, let given):
       return "\(place): the header is split by \(Self.shown(found)), not by \(Self.shown(given))"
     }

@@ -40,9 +40,6 @@ package enum ProjectCSV {
   /// The default columns, in order.
   package static let defaultColumns: [Column] = Column.allCases
 
-  /// Thrown when `--columns` names a column that does not exist, or one twice.
-  package typealias UnknownColumnError = CSVColumnError
-
   /// Parses a comma-separated list of column headers such as `Name,Status,Seconds`.
   ///
   /// - Throws: `CSVColumnError` for the first header that is not a column or that is named

@@ -80,9 +80,6 @@ public enum StashCSV {
   /// The default columns: every column but `Stashed`, in the order `Column` lists them.
   public static let defaultColumns: [Column] = Column.allCases.filter { $0 != .stashed }
 
-  /// Thrown when `--columns` names a column that does not exist, or one twice.
-  package typealias UnknownColumnError = CSVColumnError
-
   /// Parses a comma-separated list of column headers such as `Name,Colorway,Remaining`.
   ///
   /// - Throws: `CSVColumnError` for the first header that is not a column or that is named

@@ -48,10 +48,6 @@ package enum TimeCSV {
     return count
   }
 
-  /// Thrown by `columns(parsing:header:)` for a name that is not one of the header's, or
-  /// one named twice.
-  package typealias UnknownColumnError = CSVColumnError
-
   /// The header of a report of `grouping`: `Period` (or `Project`), `Seconds`, `Duration`.
   package static func reportHeader(_ grouping: TimeReport.Grouping) -> [String] {
     [grouping == .project ? "Project" : "Period", "Seconds", "Duration"]

@@ -64,11 +64,6 @@ public struct Library: Codable, Hashable, Sendable {
     if !tools.isEmpty { try container.encode(tools, forKey: .tools) }
   }
 
-  /// Whether the library holds nothing at all.
-  public var isEmpty: Bool {
-    yarns.isEmpty && projects.isEmpty && notes.isEmpty && sessions.isEmpty && tools.isEmpty
-  }
-
   /// Every attachment of every yarn and project, each distinct digest once, in document order.
   public var attachments: [Attachment] {
     var seen = Set<String>()

@@ -108,6 +108,15 @@ package enum Lookup {
     LineText.hidesCharacters(fileName) ? String(sha256.prefix(12)) : fileName
   }
 
+  /// What "did you mean" offers for `reference`, which names none of `names` (`find` or
+  /// `attachment` threw `Failure.notFound`): the nearest of them (`EditDistance.nearest`),
+  /// compared as a search compares text (`folded`: case, `ß`/`ss` and accents aside, so
+  /// `Strasse` is near `Straße Wolle`) without the spaces around; empty when none is near
+  /// enough. Apart from `find`, so that a miss nobody shows costs no comparison of every name.
+  package static func suggestions(for reference: String, among names: [String]) -> [String] {
+    EditDistance.nearest(to: reference, in: names) { folded($0.trimmingSpaces()) }
+  }
+
   /// A name (or what was typed) as `find` compares it: without the spaces around it
   /// (`trimmingSpaces()`), lower-cased by Unicode's rules (`lowercased()`: a Kelvin sign is a
   /// k), in Unicode's composed form NFC (the standard library's normalization, the one `==`

@@ -40,20 +40,6 @@ public enum YarnWeight: Int, Codable, CaseIterable, Hashable, Sendable, Comparab
     }
   }
 
-  /// The common yarn types of the category, as the CYC table lists them.
-  public var typicalTypes: [String] {
-    switch self {
-    case .lace: ["fingering 10-count crochet thread", "cobweb", "light fingering"]
-    case .superFine: ["sock", "fingering", "baby"]
-    case .fine: ["sport", "baby"]
-    case .light: ["DK", "light worsted"]
-    case .medium: ["worsted", "afghan", "aran"]
-    case .bulky: ["chunky", "craft", "rug"]
-    case .superBulky: ["super bulky", "super chunky", "roving"]
-    case .jumbo: ["jumbo", "roving"]
-    }
-  }
-
   /// A label such as `3 Light (DK)`: the number, the name and the most common type.
   public var label: String {
     switch self {

@@ -8,18 +8,6 @@ extension StringProtocol {
     trimming(\.isSpace)
   }
 
-  /// Without leading and trailing spaces and line breaks: categories Zs, Zl and Zp, TAB,
-  /// LF, VT, FF, CR and NEL (U+0085), as `CharacterSet.whitespacesAndNewlines`.
-  package func trimmingSpacesAndNewlines() -> String {
-    trimming { scalar in
-      if scalar.isASCII { return scalar == " " || ("\t"..."\r").contains(scalar) }
-      switch scalar.properties.generalCategory {
-      case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
-      default: return ("\t"..."\r").contains(scalar) || scalar == "\u{85}"
-      }
-    }
-  }
-
   fileprivate func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),

@@ -33,14 +33,11 @@ public struct NeedleSize: Hashable, Comparable, Sendable, CustomStringConvertibl
   /// (`0.001mm`). A size under it that a library or backup of an older yarn holds is kept.
   public static let minimumMillimetres = 0.5
 
-  /// The step sizes are kept in, 0.001 mm: the finest the tables' sources give (`3.125 mm`,
-  /// a US 3 in some charts). A size is rounded to it when it is made (`4.4999 mm` is
-  /// `4.5 mm`), so that what is kept is what is shown, compared and named.
-  public static let precision = 0.001
-
-  /// A size of `millimetres` rounded to the nearest 0.001 mm (`precision`; a size above 0
-  /// that rounds to 0 is kept as 0.001 mm), or `nil` when it is not more than 0, not finite
-  /// or, rounded, over `maximumMillimetres` (`100.0004` is 100 mm, as `0.4995` is 0.5 mm).
+  /// A size of `millimetres` rounded to the nearest 0.001 mm (a size above 0 that rounds to 0
+  /// is kept as 0.001 mm), or `nil` when it is not more than 0, not finite or, rounded, over
+  /// `maximumMillimetres` (`100.0004` is 100 mm, as `0.4995` is 0.5 mm). 0.001 mm is the
+  /// finest step the tables' sources give (`3.125 mm`, a US 3 in some charts); rounding when
+  /// a size is made (`4.4999 mm` is `4.5 mm`) keeps what is shown, compared and named.
   /// It does not apply `minimumMillimetres`, so that a size an older yarn stored is read;
   /// `Rules.needleSize(_:field:)` does, for new input.
   public init?(millimetres: Double) {

@@ -33,28 +33,32 @@ package enum LibraryLocation {
   ///   - explicit: the `--library` value, or `nil`.
   ///   - environment: the process environment (`ProcessInfo.processInfo.environment`).
   /// - Returns: a file URL of the directory, standardized (no `.` or `..` parts).
-  /// - Throws: `BadVariable` when `explicit` is `nil` or empty and `$YARN_LIBRARY` is blank
-  ///   but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`): taken as a folder, it made
-  ///   a library in a folder named `   `; taken as unset, the default library. `BadVariable`
-  ///   too when the home is needed (the default place, a leading `~`) and `HOME` is set, not
-  ///   empty, but blank or not an absolute path.
-  ///   `NotUTF8Variable` when a variable of `notUTF8` (the process's that are not UTF-8 text,
-  ///   left out of `environment`) is one the place is read from: a variable the rule does not
-  ///   reach (`HOME` with `--library /x`, `YARN_LIBRARY` with `--library`) is not read.
+  /// - Throws: `EnvironmentVariableError` when `explicit` is `nil` or empty and
+  ///   `$YARN_LIBRARY` is blank but not empty (`LineText.isBlank`: `"   "`, `"\u{200B}"`):
+  ///   taken as a folder, it made a library in a folder named `   `; taken as unset, the
+  ///   default library. The same when the home is needed (the default place, a leading `~`)
+  ///   and `HOME` is set, not empty, but blank or not an absolute path; and when a variable of
+  ///   `notUTF8` (the process's that are not UTF-8 text, left out of `environment`) is one the
+  ///   place is read from: a variable the rule does not reach (`HOME` with `--library /x`,
+  ///   `YARN_LIBRARY` with `--library`) is not read.
   package static func resolve(
     explicit: String?, environment: [String: String], notUTF8: Set<String> = []
-  ) throws -> URL {
-    func variable(_ name: String) throws(NotUTF8Variable) -> String? {
-      guard !notUTF8.contains(name) else { throw NotUTF8Variable(name: name) }
+  ) throws(EnvironmentVariableError) -> URL {
+    func variable(_ name: String) throws(EnvironmentVariableError) -> String? {
+      guard !notUTF8.contains(name) else {
+        throw .notUTF8(name, wayOut: "set it to a UTF-8 path, or give --library DIR")
+      }
       return environment[name]
     }
-    func home() throws -> URL {
+    func home() throws(EnvironmentVariableError) -> URL {
       if let home = try variable("HOME"), !home.isEmpty {
+        let wayOut = "set HOME to your home directory's absolute path, or give --library DIR"
         guard !LineText.isBlank(home) else {
-          throw BadVariable(name: "HOME", value: home, reason: "a directory name cannot be empty")
+          throw .init(name: "HOME", value: home, reason: "a directory name cannot be empty", wayOut: wayOut)
         }
         guard home.hasPrefix("/") else {
-          throw BadVariable(name: "HOME", value: home, reason: "the home directory must be an absolute path")
+          throw .init(
+            name: "HOME", value: home, reason: "the home directory must be an absolute path", wayOut: wayOut)
         }
         return URL(fileURLWithPath: home, isDirectory: true)
       }
@@ -65,7 +69,9 @@ package enum LibraryLocation {
     }
     if let value = try variable("YARN_LIBRARY"), !value.isEmpty {
       guard !LineText.isBlank(value) else {
-        throw BadVariable(name: "YARN_LIBRARY", value: value, reason: "a directory name cannot be empty")
+        throw .init(
+          name: "YARN_LIBRARY", value: value, reason: "a directory name cannot be empty",
+          wayOut: "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR")
       }
       return try directory(expanding: value, home: home)
     }
@@ -82,19 +88,10 @@ package enum LibraryLocation {
     return base.appendingPathComponent("yarn", isDirectory: true).standardizedFileURL
   }
 
-  /// An environment variable the library's place is read from whose value names no folder:
-  /// `YARN_LIBRARY` or `HOME` blank (only spaces or invisible characters), or `HOME` not an
-  /// absolute path. `reason` says which (`a directory name cannot be empty`).
-  package struct BadVariable: Error, Equatable {
-    package let name: String
-    package let value: String
-    package let reason: String
-  }
-
   /// `path` with a leading `~` expanded by `home`, which is asked only then.
   private static func directory(
-    expanding path: String, home: () throws -> URL
-  ) throws -> URL {
+    expanding path: String, home: () throws(EnvironmentVariableError) -> URL
+  ) throws(EnvironmentVariableError) -> URL {
     if path == "~" { return try home().standardizedFileURL }
     if path.hasPrefix("~/") {
       return try home().appendingPathComponent(String(path.dropFirst(2)), isDirectory: true)
@@ -215,12 +212,30 @@ package enum LibraryLocation {
   }
 }
 
-/// An environment variable the command uses (`HOME`, `XDG_DATA_HOME` or `YARN_LIBRARY` for the
-/// library's place, `TZ` for local time) whose value is not UTF-8 text: read with U+FFFD in
-/// place of its bytes it would be another path or zone. A command that does not use it never
-/// reads it, and runs.
-package struct NotUTF8Variable: Error, Equatable {
+/// An environment variable a command uses (`HOME`, `XDG_DATA_HOME` or `YARN_LIBRARY` for the
+/// library's place, `TZ` for local time) whose value it cannot take: one that names no folder
+/// (`YARN_LIBRARY` or `HOME` blank, `HOME` not an absolute path), or one that is not UTF-8
+/// text, which read with U+FFFD in place of its bytes would be another path or zone. A command
+/// that does not use the variable never reads it, and runs.
+package struct EnvironmentVariableError: Error, Equatable {
+  /// The variable: `HOME`.
   package let name: String
+  /// Its value, or `nil` when it is not UTF-8 text.
+  package let value: String?
+  /// Why the value is refused: `a directory name cannot be empty`, `not UTF-8 text`.
+  package let reason: String
+  /// What to do instead: `set HOME to your home directory's absolute path, or give --library DIR`.
+  package let wayOut: String
 
-  package init(name: String) { self.name = name }
+  package init(name: String, value: String?, reason: String, wayOut: String) {
+    self.name = name
+    self.value = value
+    self.reason = reason
+    self.wayOut = wayOut
+  }
+
+  /// The variable `name` is not UTF-8 text; `wayOut` fits what it names (a path, a zone).
+  package static func notUTF8(_ name: String, wayOut: String) -> Self {
+    Self(name: name, value: nil, reason: "not UTF-8 text", wayOut: wayOut)
+  }
 }

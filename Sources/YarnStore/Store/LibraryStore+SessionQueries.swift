@@ -204,11 +204,4 @@ extension LibraryStore {
       ) { try session(from: $0) }.first
     }
   }
-
-  /// The number of sessions recorded.
-  ///
-  /// - Throws: `StoreError.busy`, `.closed`, `.database`.
-  func sessionCount() throws -> Int {
-    try read { Int(try connection.integer("SELECT count(*) FROM time_session") ?? 0) }
-  }
 }

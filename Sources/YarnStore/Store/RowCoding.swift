@@ -135,10 +135,6 @@ struct RowWriter {
   let kind: StoreError.Kind
   let id: String
 
-  func invalid(_ reason: String) -> StoreError {
-    .invalidData(kind: kind, id: id, reason: reason)
-  }
-
   /// Unix seconds, truncated toward the past (so 12:00:00.9 is stored as 12:00:00).
   func instant(_ date: Date) throws -> SQLValue {
     .integer(try LibraryStore.unixSeconds(date, kind: kind, id: id))

@@ -1,12 +1,13 @@
-/// Edit distance, for "did you mean" suggestions.
-enum EditDistance {
+/// Edit distance, for "did you mean" suggestions: of names (`Lookup.find`), and of the CLI's
+/// commands and options.
+package enum EditDistance {
   /// The number of single-character insertions, deletions, substitutions and swaps of two
   /// adjacent characters that turn `a` into `b` (Levenshtein, 1966, with Damerau's
   /// transposition, 1964, as one edit: the optimal string alignment distance, no substring
   /// edited twice): `--brnad` is one edit from `--brand`.
   ///
   /// - Complexity: O(*m* × *n*) time, O(*n*) memory, for strings of *m* and *n* characters.
-  static func distance(_ a: String, _ b: String) -> Int {
+  package static func distance(_ a: String, _ b: String) -> Int {
     distances(a, b)[b.unicodeScalars.count]
   }
 
@@ -15,7 +16,7 @@ enum EditDistance {
   /// the distance to the whole of `b`.
   ///
   /// - Complexity: O(*m* × *n*) time, O(*n*) memory, for strings of *m* and *n* characters.
-  static func distances(_ a: String, _ b: String) -> [Int] {
+  package static func distances(_ a: String, _ b: String) -> [Int] {
     let left = Array(a.unicodeScalars)
     let right = Array(b.unicodeScalars)
     if left.isEmpty { return Array(0...right.count) }
@@ -52,8 +53,8 @@ enum EditDistance {
   /// gets nothing. Never `word` itself, nor a candidate twice.
   ///
   /// - Parameter key: what is compared of `word` and of each candidate: the text as it is
-  ///   for commands and options; for names, the text as a search compares it (`References`).
-  static func nearest(
+  ///   for commands and options; for names, the text as a search compares it (`Lookup.find`).
+  package static func nearest(
     to word: String, in candidates: [String], comparing key: (String) -> String = { $0 }
   ) -> [String] {
     let wanted = key(word)
