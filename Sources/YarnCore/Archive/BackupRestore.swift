@@ -371,7 +371,7 @@ extension Backup {
             throw BackupError.cannotWrite(path: target.path, reason: POSIX.errnoText())
           }
           do {
-            try Backup.write(
+            _ = try Backup.write(
               from: store, to: target, generator: options.generator, now: options.now, force: false,
               progress: nil)
           } catch BackupError.unrestorable(_, let problems) {
