@@ -318,11 +318,30 @@ import Testing
     }
   }
 
-  @Test func aMissingPathIsNotFound() throws {
+  /// A path that cannot be looked up is not found, with the system's reason, as other paths
+  /// are said (QA: "no such file or directory" for every failure of `stat`).
+  @Test func aMissingPathIsNotFoundWithTheSystemsReason() throws {
     try Support.withScratch { dir in
       let url = dir.appendingPathComponent("nothing.zip")
-      #expect(throws: BackupError.notFound(path: url.path)) { try Backup.verify(url) }
-      #expect(BackupError.notFound(path: url.path).description.contains("nothing.zip"))
+      let missing = BackupError.notFound(path: url.path, reason: "no such file or directory")
+      #expect(throws: missing) { try Backup.verify(url) }
+      #expect(missing.description == "no backup at \(url.path): no such file or directory")
+      // Under a file (ENOTDIR), through a loop of links (ELOOP): glibc's and Darwin's words.
+      let file = dir.appendingPathComponent("file.zip")
+      try Data("x".utf8).write(to: file)
+      let under = file.appendingPathComponent("backup.zip")
+      #expect(throws: BackupError.notFound(path: under.path, reason: "not a directory")) {
+        try Backup.verify(under)
+      }
+      let loop = dir.appendingPathComponent("loop.zip")
+      try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+      #expect(throws: BackupError.notFound(path: loop.path, reason: "too many levels of symbolic links")) {
+        try Backup.verify(loop)
+      }
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(throws: BackupError.notFound(path: under.path, reason: "not a directory")) {
+        try Backup.restore(from: under, into: target)
+      }
     }
   }
 

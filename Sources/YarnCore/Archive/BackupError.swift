@@ -14,8 +14,10 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// the store's file, `uses` the items that hold it (empty when they are not known).
   case attachmentUnavailable(
     sha256: String, path: String, reason: String, uses: [AttachmentUse] = [], exporting: Bool = false)
-  /// Thrown when nothing exists at the backup's path (exit 66 in the CLI).
-  case notFound(path: String)
+  /// Thrown when the backup's path cannot be looked up (exit 66 in the CLI): `reason` is the
+  /// system's (`no such file or directory`, `permission denied`, `too many levels of symbolic
+  /// links`, `not a directory`, …).
+  case notFound(path: String, reason: String)
   /// Thrown when `path` is neither a zip archive nor a directory that can be read (libzip's
   /// reason: not a zip archive, premature end of file, inconsistent archive, …).
   case cannotOpen(path: String, reason: String)
@@ -69,8 +71,8 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "cannot write \(path): \(reason)"
     case .attachmentUnavailable(let sha256, let path, let reason, _, let exporting):
       return "attachment \(sha256) (\(path)) cannot be \(exporting ? "exported" : "backed up"): \(reason)"
-    case .notFound(let path):
-      return "no backup at \(path): no such file or directory"
+    case .notFound(let path, let reason):
+      return "no backup at \(path): \(reason)"
     case .cannotOpen(let path, let reason):
       return "cannot open backup \(path): \(reason)"
     case .missingManifest(let path):

@@ -57,8 +57,9 @@ final class BackupReader {
 
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
-  /// - Throws: `BackupError.notFound` when nothing is there; `BackupError.cannotOpen` when it
-  ///   is neither a zip nor a directory; `BackupError.invalidBackup` when
+  /// - Throws: `BackupError.notFound` when the path cannot be looked up (with the system's
+  ///   reason); `BackupError.cannotOpen` when it is neither a zip nor a directory;
+  ///   `BackupError.invalidBackup` when
   ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
   ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
@@ -67,7 +68,9 @@ final class BackupReader {
     self.url = url
     self.limits = limits
     var info = stat()
-    guard stat(url.path, &info) == 0 else { throw BackupError.notFound(path: url.path) }
+    guard stat(url.path, &info) == 0 else {
+      throw BackupError.notFound(path: url.path, reason: POSIX.errnoText())
+    }
     var problems: [BackupProblem] = []
     let source: BackupSource
     if info.st_mode & S_IFMT == S_IFDIR {
