@@ -355,6 +355,42 @@ import Testing
       ) {
         try Backup.verify(zip, limits: BackupLimits(maxEntries: 2))
       }
+      #expect(
+        BackupProblem.tooManyEntries(count: 3, limit: 2).description
+          == "the backup has more than 2 entries, the most a backup may have")
+    }
+  }
+
+  /// A directory's walk stops at the first entry past the limit, ignored ones counted as in
+  /// a zip (QA: a directory of millions of files was walked whole before it was refused): of
+  /// 4 entries and 50 hidden files, 6 names are read with a limit of 5; verify and restore
+  /// alike.
+  @Test func aDirectoryBackupsWalkStopsPastTheEntryLimit() throws {
+    try Support.withScratch { dir in
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries() {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      for index in 0..<50 {
+        try Data().write(to: unpacked.appendingPathComponent("attachments/._\(index)"))
+      }
+      let limits = BackupLimits(maxEntries: 5)
+      let refused = BackupError.invalidBackup(
+        path: unpacked.path, problems: [.tooManyEntries(count: 6, limit: 5)])
+      #expect(throws: refused) { try Backup.verify(unpacked, limits: limits) }
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(throws: refused) { try Backup.restore(from: unpacked, into: target, limits: limits) }
+      // 54 in all: attachments/, library.json, manifest.json, the attachment and 50 hidden.
+      #expect(try Backup.verify(unpacked, limits: BackupLimits(maxEntries: 54)).counts.yarns == 1)
+      #expect(
+        throws: BackupError.invalidBackup(
+          path: unpacked.path, problems: [.tooManyEntries(count: 54, limit: 53)])
+      ) {
+        try Backup.verify(unpacked, limits: BackupLimits(maxEntries: 53))
+      }
     }
   }
 

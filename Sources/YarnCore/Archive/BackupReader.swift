@@ -59,8 +59,8 @@ final class BackupReader {
   ///
   /// - Throws: `BackupError.notFound` when the path cannot be looked up (with the system's
   ///   reason); `BackupError.cannotOpen` when it is neither a zip nor a directory;
-  ///   `BackupError.invalidBackup` when
-  ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
+  ///   `BackupError.invalidBackup` when the backup has more entries than `limits.maxEntries`
+  ///   (a directory's walk stops at the first past it; nothing else is looked at), or
   ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
   ///   `BackupError.newerFormat` when `formatVersion` > `Backup.formatVersion`.
@@ -74,7 +74,7 @@ final class BackupReader {
     var problems: [BackupProblem] = []
     let source: BackupSource
     if info.st_mode & S_IFMT == S_IFDIR {
-      source = DirectoryBackupSource(url: url)
+      source = DirectoryBackupSource(url: url, maxEntries: limits.maxEntries)
     } else {
       let zip: ZipBackupSource
       do { zip = try ZipBackupSource(url: url) } catch let error as ZipError {
@@ -92,10 +92,9 @@ final class BackupReader {
     let listing: [BackupSourceEntry]?
     do { listing = try source.allEntries() } catch let error as ZipError {
       throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
-    }
-    if let listing, listing.count > limits.maxEntries {
+    } catch let error as DirectoryBackupSource.TooManyEntries {
       throw BackupError.invalidBackup(
-        path: url.path, problems: [.tooManyEntries(count: listing.count, limit: limits.maxEntries)])
+        path: url.path, problems: [.tooManyEntries(count: error.counted, limit: limits.maxEntries)])
     }
     if let listing {
       problems += BackupChecks.nameProblems(listing.map(\.name))
