@@ -283,6 +283,81 @@ import Testing
     }
   }
 
+  /// What a file manager adds is ignored by one rule, in a zip as in a directory, by verify
+  /// and restore alike (docs/FORMAT.md, Container): hidden regular files (Finder's
+  /// `.DS_Store`, `._NAME`) and Finder's Compress's `__MACOSX/` folders, which an unzip by
+  /// Info-ZIP makes a folder. Any other unlisted entry is refused as before, hidden folders
+  /// and files in `__MACOSX/` not hidden too (QA: a zip made by Finder's Compress was
+  /// refused, the folder it came from passed).
+  @Test func whatAFileManagerAddsIsIgnoredInAZipAsInADirectory() throws {
+    try Support.withScratch { dir in
+      let finder: [(String, Data)] = [
+        (".DS_Store", Data("finder".utf8)),
+        ("attachments/._" + Support.abcSHA256, Data("apple double".utf8)),
+        ("__MACOSX/", Data()), ("__MACOSX/._manifest.json", Data("apple double".utf8)),
+        ("__MACOSX/attachments/", Data()),
+        ("__MACOSX/attachments/._" + Support.abcSHA256, Data("apple double".utf8)),
+      ]
+      let foreign: [(String, Data)] = [(".Trashes/", Data()), ("__MACOSX/notes.txt", Data("x".utf8))]
+      func unpack(_ entries: [(String, Data)], into folder: URL) throws {
+        for (name, data) in entries {
+          let url = folder.appendingPathComponent(name)
+          try FileManager.default.createDirectory(
+            at: name.hasSuffix("/") ? url : url.deletingLastPathComponent(), withIntermediateDirectories: true
+          )
+          if !name.hasSuffix("/") { try data.write(to: url) }
+        }
+      }
+      let zip = dir.appendingPathComponent("finder.zip")
+      try Support.writeZip(try validEntries() + finder, to: zip)
+      #expect(try Backup.verify(zip).counts.yarns == 1)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(try Backup.restore(from: zip, into: target).counts.yarns == 1)
+      #expect(try target.library().yarns.map(\.id) == ["y1"])
+      let unpacked = dir.appendingPathComponent("unpacked")
+      try unpack(try validEntries() + finder, into: unpacked)
+      #expect(try Backup.verify(unpacked).counts.yarns == 1)
+
+      let other = try LibraryStore(directory: dir.appendingPathComponent("other"), mode: .readWrite)
+      let refused: [BackupProblem] = [.unlisted(".Trashes/"), .unlisted("__MACOSX/notes.txt")]
+      try unpack(foreign, into: unpacked)
+      #expect(problems { try Backup.verify(unpacked) } == refused)
+      #expect(problems { try Backup.restore(from: unpacked, into: other) } == refused)
+      // A hidden name that is unsafe is not ignored.
+      let unsafe = BackupProblem.unsafeName("../.DS_Store", reason: "has a \"..\" component")
+      try Support.writeZip(try validEntries() + finder + foreign + [("../.DS_Store", Data())], to: zip)
+      #expect(problems { try Backup.verify(zip) } == [unsafe] + refused + [.unlisted("../.DS_Store")])
+      #expect(
+        problems { try Backup.restore(from: zip, into: other) } == [unsafe] + refused + [
+          .unlisted("../.DS_Store")
+        ])
+      #expect(try other.isEmpty())
+    }
+  }
+
+  /// The rule itself (`BackupChecks.isFileManagers`), on entries as a zip or a directory
+  /// lists them: only hidden regular files, and `__MACOSX/` and the folders in it.
+  @Test(arguments: [
+    (BackupSourceEntry(name: ".DS_Store", size: 6), true),
+    (BackupSourceEntry(name: "attachments/._x", size: 4), true),
+    (BackupSourceEntry(name: "__MACOSX/", size: 0), true),
+    (BackupSourceEntry(name: "__MACOSX/attachments/", size: 0), true),
+    (BackupSourceEntry(name: "__MACOSX/._x", size: 2), true),
+    (BackupSourceEntry(name: "__MACOSX/x", size: 2), false),
+    (BackupSourceEntry(name: "__MACOSX", size: 2), false),
+    (BackupSourceEntry(name: "__macosx/", size: 0), false),
+    (BackupSourceEntry(name: "a/__MACOSX/", size: 0), false),
+    (BackupSourceEntry(name: ".hidden/", size: 0), false),
+    (BackupSourceEntry(name: ".DS_Store", size: 0, isSymbolicLink: true), false),
+    (BackupSourceEntry(name: ".fifo", size: 0, notRegular: "not a regular file"), false),
+    (BackupSourceEntry(name: "../.DS_Store", size: 0), false),
+    (BackupSourceEntry(name: ".\\..\\x", size: 0), false),
+    (BackupSourceEntry(name: "README.txt", size: 1), false),
+  ])
+  func whatAFileManagerAdds(entry: BackupSourceEntry, ignored: Bool) {
+    #expect(BackupChecks.isFileManagers(entry) == ignored, "\(entry.name)")
+  }
+
   @Test func compressionRatioIsCapped() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("ratio.zip")

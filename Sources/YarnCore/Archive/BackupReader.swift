@@ -88,9 +88,12 @@ final class BackupReader {
     }
     self.source = source
 
-    // The container's own listing, a zip's or a directory's: names, kinds, methods.
+    // The container's own listing, a zip's or a directory's: names, kinds, methods; what a
+    // file manager adds left out, by one rule for both.
     let listing: [BackupSourceEntry]?
-    do { listing = try source.allEntries() } catch let error as ZipError {
+    do { listing = try source.allEntries()?.filter { !BackupChecks.isFileManagers($0) } } catch let error
+      as ZipError
+    {
       throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
     } catch let error as DirectoryBackupSource.TooManyEntries {
       throw BackupError.invalidBackup(

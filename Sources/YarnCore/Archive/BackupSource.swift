@@ -35,7 +35,8 @@ protocol BackupSource: AnyObject {
   var path: String { get }
   /// Every entry, in order: a zip's, or a directory's files, folders and links (a folder as
   /// `NAME/`, as Info-ZIP lists one), so that one rule checks both (nothing unlisted, no
-  /// link); `nil` when there is no listing.
+  /// link, the entries a file manager adds ignored: `BackupChecks.isFileManagers`); `nil`
+  /// when there is no listing.
   func allEntries() throws -> [BackupSourceEntry]?
   /// The entry named `name`, or `nil` when there is none.
   func entry(named name: String) throws -> BackupSourceEntry?
@@ -119,13 +120,11 @@ final class DirectoryBackupSource: BackupSource {
 
   /// Every file, folder (`NAME/`, size 0, then what it holds) and symbolic link (not
   /// followed) under the directory, by `lstat`, each folder's names in byte order; other
-  /// things (a FIFO) as not regular. A regular file whose name begins with a dot is left
-  /// out: file managers add such files to any folder they show (macOS Finder's `.DS_Store`
-  /// and `._NAME`), and a backup never lists one (a hidden folder or link is still listed,
-  /// and so refused).
+  /// things (a FIFO) as not regular. Hidden files are listed too: the reader ignores what a
+  /// file manager adds (`BackupChecks.isFileManagers`), in a zip as here.
   ///
   /// - Throws: `ZipError.cannotOpen` when a folder cannot be read; `TooManyEntries` as soon as
-  ///   more than `maxEntries` names are read (every name counts, hidden ones too, as every
+  ///   more than `maxEntries` names are read (every name counts, ignored ones too, as every
   ///   entry of a zip does), so that a directory of millions of files costs no more than the
   ///   limit.
   /// - Complexity: O(min(entries, `maxEntries`)).
@@ -163,9 +162,7 @@ final class DirectoryBackupSource: BackupSource {
           found.append(BackupSourceEntry(name: relative + "/", size: 0))
           folders.append(relative + "/")
         case S_IFLNK: found.append(BackupSourceEntry(name: relative, size: 0, isSymbolicLink: true))
-        case S_IFREG:
-          if name.hasPrefix(".") { continue }
-          found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
+        case S_IFREG: found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
         default:
           found.append(
             BackupSourceEntry(name: relative, size: Int64(info.st_size), notRegular: "not a regular file"))
