@@ -114,24 +114,21 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
     }
   }
 
-  /// A value found, as a message shows it: a string quoted, with control characters escaped
-  /// (`LineText.visible`) and cut after 40 characters (`"a long text…"`); a number as the
-  /// document writes it when `written` gives that text (cut likewise), else as JSON writes
-  /// it; `true`, `false`, `null`; `an object`, `a list`.
+  /// A value found, as a message shows it: a string cut after 40 characters and quoted
+  /// (`LineText.shortened`, `LineText.quoted`: `"a long text…"`, control and invisible
+  /// characters escaped); a number as the document writes it when `written` gives that text
+  /// (cut likewise), else as JSON writes it; `true`, `false`, `null`; `an object`, `a list`.
   static func shown(_ value: JSONValue, written: String? = nil) -> String {
     switch value {
     case .null: return "null"
     case .bool(let flag): return flag ? "true" : "false"
-    case .integer(let number): return written.map(cut) ?? String(number)
-    case .number(let number): return written.map(cut) ?? "\(number)"
-    case .string(let text): return "\"" + cut(LineText.visible(text)) + "\""
+    case .integer(let number): return written.map { LineText.shortened($0) } ?? String(number)
+    case .number(let number): return written.map { LineText.shortened($0) } ?? "\(number)"
+    case .string(let text): return LineText.quoted(LineText.shortened(text))
     case .array: return "a list"
     case .object: return "an object"
     }
   }
-
-  /// `text` cut after 40 characters (`…`), as a message shows a value found.
-  static func cut(_ text: String) -> String { text.count > 40 ? text.prefix(40) + "…" : text }
 
   /// The kind of JSON value `type` is decoded from: `a list`, `an object`, `a string`,
   /// `a whole number`, `a number`, `true or false`.
@@ -195,7 +192,9 @@ struct DecodingProblem: Hashable, CustomStringConvertible {
       words[4] == "invalid", words[6].hasPrefix("value ")
     else { return nil }
     let raw = words[6].dropFirst("value ".count)
-    let value = words[5] == "String" ? shown(.string(String(raw))) : written.map(cut) ?? String(raw)
+    let value =
+      words[5] == "String"
+      ? shown(.string(String(raw))) : written.map { LineText.shortened($0) } ?? String(raw)
     return "\(value) is not \(choices[String(words[2])] ?? "a valid value")"
   }
 }
@@ -274,7 +273,8 @@ extension DecodingProblem {
     else { return nil }
     let kind = kind(of: type)
     guard kind == "a number" || kind == "a whole number" else {
-      return DecodingProblem(path: path, reason: "expected \(kind), found \(cut(refusal.input))")
+      return DecodingProblem(
+        path: path, reason: "expected \(kind), found \(LineText.shortened(refusal.input))")
     }
     return DecodingProblem(path: path, reason: refusal.description)
   }
@@ -719,7 +719,7 @@ struct JSONSyntaxLocator {
     guard Double(text)?.isFinite == true else {
       place = Place(
         line: start.line, column: start.column,
-        what: "the number \(DecodingProblem.cut(text)) is too large to read",
+        what: "the number \(LineText.shortened(text)) is too large to read",
         fix: "write a number a double holds where it is named (at most 1.7976931348623157e308 in size)")
       return
     }

@@ -32,9 +32,9 @@ public enum OutputError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .intoLibrary(let path, let part, let library):
-      "cannot create '\(path)': it is \(part), in \(library); no output is written there"
+      "cannot create '\(LineText.visible(path))': it is \(part), in \(LineText.visible(library)); no output is written there"
     case .intoBackup(let path, let part, let backup):
-      "cannot create '\(path)': it is \(part), \(backup); no output is written there"
+      "cannot create '\(LineText.visible(path))': it is \(part), \(LineText.visible(backup)); no output is written there"
     }
   }
 

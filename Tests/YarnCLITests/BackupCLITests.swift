@@ -897,6 +897,52 @@ import YarnCore
     }
   }
 
+  /// QA: the detach command of a lost photo's hint named a file name holding ESC, which the
+  /// terminal is sent as U+FFFD, so the command printed could not be run. A file name that
+  /// does not show as itself (a control or an invisible character) is named by the first 12
+  /// characters of its SHA-256, in the hint of `stash rm` as in that of `backup create`; the
+  /// message quotes the name escaped.
+  @Test func aLostPhotoWhoseNameWouldNotCopyIsNamedByItsSHA256() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum; printf '\x89PNG\r\n\x1a\n1' | sha256sum
+    let files = [
+      (
+        "red\u{1B}[31m.png", "red\\u{1B}[31m.png", Data(),
+        "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+      ),
+      (
+        "b\u{200B}lue.png", "b\\u{200B}lue.png", Data("1".utf8),
+        "d4cf5fbbc645b0c920964a8a076a29454f6d8702a17da38506fae24aa0621f90"
+      ),
+    ]
+    for (name, _, extra, _) in files {
+      let png = yarn.directory.appendingPathComponent(name)
+      try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + extra).write(to: png)
+      try yarn.ok(["stash", "attach", "Rios", png.path])
+    }
+    for (_, shown, _, sha) in files {
+      try FileManager.default.removeItem(
+        at: yarn.library.appendingPathComponent("attachments/\(sha.prefix(2))/\(sha)"))
+      let detach = "'yarn --library \(yarn.library.path) stash detach Rios \(sha.prefix(12))'"
+      let removal = try yarn.run(["stash", "rm", "Rios", "--force"])
+      #expect(removal.status == 65)
+      #expect(
+        removal.stderr
+          == "error: cannot remove yarn \"Rios\": the file of its photo \(shown) (\(sha)) is missing from "
+          + "attachments/, so undo could not give it back\n"
+          + "hint: nothing was removed; put the file back (its own bytes, from a copy), or detach it first "
+          + "with \(detach)\n")
+      let backup = try yarn.run(["backup", "create", "b.zip"])
+      #expect(backup.status == 74)
+      #expect(backup.stderr.hasSuffix("or detach it with \(detach); then back up again\n"))
+      try yarn.ok(["stash", "detach", "Rios", String(sha.prefix(12))])
+    }
+    try yarn.ok(["backup", "create", "b.zip"])
+    try yarn.ok(["stash", "rm", "Rios"])
+  }
+
   // MARK: kill -9
 
   /// A library of `count` yarns, each with a photo of `size` random bytes, made through

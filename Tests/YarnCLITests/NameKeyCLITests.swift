@@ -63,6 +63,30 @@ import Testing
     #expect(long.stderr.hasPrefix("error: no yarn matches 'aaaa"))
   }
 
+  /// QA: `stash show` of a name of 5,000 characters quoted all of it in its error, as did
+  /// `note add --yarn`: a reference not found is quoted by its first 40 characters and `…`,
+  /// by the tool's lookups and by YarnCore's (a note, a session).
+  @Test func aLongReferenceNotFoundIsQuotedByItsStart() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let long = String(repeating: "x", count: 4_999) + "\u{1B}"
+    let start = String(repeating: "x", count: 40) + "…"
+    for (arguments, message) in [
+      (["stash", "show", long], "no yarn matches '\(start)'"),
+      (["note", "add", "--yarn", long, "hello"], "no yarn matches '\(start)'"),
+      (["project", "show", long], "no project matches '\(start)'"),
+      (["note", "show", long], "no note with id \(start) in the library"),
+      (["time", "rm", long], "no session has the id or id prefix \"\(start)\""),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 65, "\(arguments.prefix(2))")
+      #expect(
+        result.stderr.hasPrefix("error: \(message)\n"), "\(arguments.prefix(2)): \(result.stderr.prefix(300))"
+      )
+    }
+  }
+
   @Test func aPrefixSharedBySeveralIsAmbiguousAndAnExactNameWins() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

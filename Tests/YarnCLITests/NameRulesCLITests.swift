@@ -276,6 +276,61 @@ import YarnCore
     }
   }
 
+  /// QA: the value was escaped in `bad value '3 g\u{200B}'` but not in the reason after it,
+  /// which quoted it raw (an ESC as U+FFFD): YarnCore's reasons quote it escaped alike, for
+  /// an amount, a duration, a time, CSV columns, a needle size and `convert`.
+  @Test func anInvisibleCharacterInTheReasonIsEscapedAsInTheValue() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Hat"])
+    let z = "\u{200B}"
+    let units = "; accepted units: skeins (skein, sk, ball, hank), grams (g, gram)"
+    for (arguments, message) in [
+      (
+        ["stash", "add", "Rios", "--quantity", "3 g\(z)"],
+        "bad value '3 g\\u{200B}' for --quantity: \"3 g\\u{200B}\" has an unknown unit \"g\\u{200B}\"\(units)"
+      ),
+      (
+        ["stash", "add", "Rios", "--length-per-skein", "x\u{1B}"],
+        "bad value 'x\\u{1B}' for --length-per-skein: \"x\\u{1B}\" has no number\(units)"
+      ),
+      (
+        ["stash", "add", "Rios", "--price", "3 U\(z)SD"],
+        "bad value '3 U\\u{200B}SD' for --price: \"U\\u{200B}SD\" is not a currency code (three letters"
+      ),
+      (
+        ["time", "add", "Hat", "--duration", "1h\(z)"],
+        "bad value '1h\\u{200B}' for --duration: cannot read the duration \"1h\\u{200B}\"; use 1h30m"
+      ),
+      (
+        ["time", "add", "Hat", "--from", "14:3\(z)", "--duration", "1h"],
+        "bad value '14:3\\u{200B}' for --from: cannot read the time \"14:3\\u{200B}\"; use 14:30"
+      ),
+      (
+        ["stash", "export", "--columns", "Name,Na\(z)me"],
+        "bad value 'Name,Na\\u{200B}me' for --columns: unknown column \"Na\\u{200B}me\"; the columns are: Name,"
+      ),
+      (
+        ["project", "add", "Flax", "--needle", "4\(z)"],
+        "bad value '4\\u{200B}' for --needle: \"4\\u{200B}\" is not a needle or hook size"
+      ),
+      (
+        ["convert", "US 4\(z)", "--to", "mm"],
+        "bad value 'US 4\\u{200B}' for <amount-or-size>: \"US 4\\u{200B}\" is not a US needle size"
+      ),
+      (
+        ["convert", "3\(z) g", "--to", "m"],
+        "bad value '3\\u{200B} g' for <amount-or-size>: \"3\\u{200B} g\" has an unknown unit \"\\u{200B} g\"\(units)"
+      ),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: " + message), "\(arguments): \(result.stderr)")
+      let first = result.stderr.prefix { $0 != "\n" }
+      #expect(!first.unicodeScalars.contains { $0 == "\u{200B}" || $0 == "\u{1B}" || $0 == "\u{FFFD}" })
+    }
+  }
+
   @Test func stashImportRefusesANameWithANulOrALineBreak() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -57,6 +57,40 @@ import YarnCore
     #expect(result.stderr.hasPrefix("error: no yarn matches '\\u{1B}[31mred'"))
   }
 
+  /// QA: a path was quoted raw in `cannot read '…'` (ESC as U+FFFD, a line break splitting
+  /// the message): a path in a message is escaped as a value is, the tool's and YarnCore's.
+  @Test func aPathInAMessageIsEscaped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    let path = "no\u{1B}[31m\npe\u{200B}.csv"
+    for command in [
+      ["stash", "import", path], ["stash", "attach", "Rios", path], ["backup", "verify", path],
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == 66, "\(command)")
+      #expect(
+        result.stderr
+          == "error: cannot read 'no\\u{1B}[31m\\npe\\u{200B}.csv': no such file or directory\n"
+          + "hint: check the path\n", "\(command)")
+    }
+    // A path in YarnCore's words: an output whose folder is missing, one in the library.
+    let export = try yarn.run(["stash", "export", "--output", "no\u{1B}dir/x.csv"])
+    #expect(export.status != 0)
+    #expect(export.stderr.hasPrefix("error: cannot write "))
+    #expect(export.stderr.contains("no\\u{1B}dir/x.csv: no such file or directory\n"))
+    let inside = try yarn.run(["backup", "create", yarn.library.path + "/attachments/x\u{200B}.zip"])
+    #expect(inside.status == 73)
+    #expect(
+      inside.stderr.hasPrefix(
+        "error: cannot create '\(yarn.library.path)/attachments/x\\u{200B}.zip': it is inside the library's "
+          + "attachments folder"))
+    for result in [export, inside] {
+      #expect(
+        !result.stderr.unicodeScalars.contains { $0 == "\u{200B}" || $0 == "\u{1B}" || $0 == "\u{FFFD}" })
+    }
+  }
+
   @Test func aMessageNamingAStoredEscapeSequenceIsPrintable() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

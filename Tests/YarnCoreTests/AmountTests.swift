@@ -83,6 +83,24 @@ import Testing
     }
   }
 
+  /// QA: the reason quoted the text raw after `bad value '3 g\u{200B}'` (`"3 g​" has an
+  /// unknown unit "g​"`): it escapes invisible and control characters as the value is.
+  @Test func messagesQuoteTheInputEscaped() {
+    let units = "; accepted units: \(YarnUnit.acceptedWords)"
+    for (text, message) in [
+      ("3 g\u{200B}", "\"3 g\\u{200B}\" has an unknown unit \"g\\u{200B}\"" + units),
+      ("x\u{1B}", "\"x\\u{1B}\" has no number" + units),
+      ("3\u{2060}", "\"3\\u{2060}\" has an unknown unit \"\\u{2060}\"" + units),
+    ] {
+      do {
+        _ = try Amount(parsing: text)
+        Issue.record("\"\(text)\" parsed")
+      } catch {
+        #expect(error.description == message)
+      }
+    }
+  }
+
   /// One rule reads the numbers people type, with the same words everywhere: amounts, gauge
   /// counts and lengths, needle sizes, tool lengths (QA: `1,200mm` was read as 1.2 mm).
   @Test func oneRuleForTypedNumbers() throws {

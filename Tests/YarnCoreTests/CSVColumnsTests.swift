@@ -33,6 +33,16 @@ import Testing
         == "the column \"Name\" is named twice")
   }
 
+  /// QA: `--columns 'Sta<U+200B>rt'` quoted the name raw in the reason; it is escaped.
+  @Test func anUnknownNameIsQuotedEscaped() {
+    #expect(
+      CSVColumnError(name: "Sta\u{200B}rt", columns: header).description
+        == "unknown column \"Sta\\u{200B}rt\"; the columns are: Project, Start, End, Seconds")
+    #expect(
+      CSVColumnError(name: "Start\u{1B}", problem: .repeated, columns: header).description
+        == "the column \"Start\\u{1B}\" is named twice")
+  }
+
   @Test func everyExportReadsItsColumnsThroughIt() throws {
     #expect(try StashCSV.columns(parsing: "ID,name") == [.id, .name])
     #expect(try ProjectCSV.columns(parsing: "Seconds") == [.seconds])

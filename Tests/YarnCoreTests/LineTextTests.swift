@@ -135,6 +135,18 @@ import Testing
     #expect(LineText.visible("end\\") == "end\\")
   }
 
+  /// The one way a reason of the core quotes a value (QA: the value was escaped in `bad value
+  /// '3\u{200B}'` but not in the reason after it): in double quotes, escaped as `visible`
+  /// escapes; `hidesCharacters` tells such text, which a command copied from a message would
+  /// not give back.
+  @Test func aQuotedValueIsEscapedAsVisibleEscapesIt() {
+    #expect(LineText.quoted("3\u{200B}") == "\"3\\u{200B}\"")
+    #expect(LineText.quoted("x\u{1B}[31m\ny") == "\"x\\u{1B}[31m\\ny\"")
+    #expect(LineText.quoted("Rios") == "\"Rios\"")
+    #expect(LineText.hidesCharacters("red\u{1B}.png") && LineText.hidesCharacters("b\u{200B}lue.png"))
+    #expect(!LineText.hidesCharacters("a\\tb.png") && !LineText.hidesCharacters("❤️ wool.png"))
+  }
+
   /// An optional value: checked, then `nil` (unknown) when blank, invisible characters
   /// alone as much as spaces alone; a control character is still refused.
   @Test func anOptionalValueIsUnknownWhenBlank() {

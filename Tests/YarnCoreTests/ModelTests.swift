@@ -261,6 +261,20 @@ import Testing
     upper.fileName = "other.jpg"
     #expect(Lookup.reference(to: granny, in: [granny, upper]) == "granny-blanket.jpg")
   }
+
+  /// A file name that does not show as itself (ESC, U+200B: `LineText.hidesCharacters`) is
+  /// not given to be copied into a command: the photo is named by the first 12 characters of
+  /// its SHA-256, which `attachment(_:in:)` takes.
+  @Test func aPhotoWhoseNameWouldNotCopyIsNamedByASHA256Prefix() throws {
+    var escape = granny
+    escape.fileName = "red\u{1B}[31m.jpg"
+    var invisible = ruby
+    invisible.fileName = "b\u{200B}lue.jpg"
+    #expect(Lookup.reference(to: escape, in: [escape, invisible]) == String(granny.sha256.prefix(12)))
+    #expect(Lookup.reference(to: invisible, in: [escape, invisible]) == String(ruby.sha256.prefix(12)))
+    #expect(try Lookup.attachment(String(ruby.sha256.prefix(12)), in: [escape, invisible]) == invisible)
+    #expect(Lookup.commandWord(fileName: "red.jpg", sha256: granny.sha256) == "red.jpg")
+  }
 }
 
 /// `Identifier.make()`: random UUIDs of RFC 9562's version 4, as `UUID().uuidString` wrote them.

@@ -97,6 +97,20 @@ import Testing
     }
   }
 
+  /// QA: `--needle 4<U+200B>` and `convert "US 4<U+200B>"` quoted the size raw in the
+  /// reason; it is escaped, as the value before it is.
+  @Test func aSizeIsQuotedEscaped() {
+    #expect(
+      NeedleSizeParseError(input: "US 4\u{200B}", problem: .unknownName(.us)).description.hasPrefix(
+        "\"US 4\\u{200B}\" is not a US needle size; US sizes: 000, 00, 0, 1,"))
+    #expect(
+      NeedleSizeParseError(input: "4\u{1B}", problem: .unreadable).description.hasPrefix(
+        "\"4\\u{1B}\" is not a needle or hook size"))
+    #expect(throws: NeedleSizeParseError(input: "US 4\u{200B}", problem: .unknownName(.us))) {
+      try NeedleSize(parsing: "US 4\u{200B}")
+    }
+  }
+
   @Test func showsTheTablesNames() throws {
     let five = try NeedleSize(parsing: "5mm")
     #expect(five.text(.needle) == "5 mm (US 8)")

@@ -191,6 +191,36 @@ import Testing
     #expect(try store.yarns().isEmpty)
   }
 
+  /// QA: a bad cell was quoted raw in its reason (`"D​K" is not a yarn weight`, ESC sent to
+  /// the terminal as U+FFFD): every cell, and a header's names, are quoted escaped, as the
+  /// values of the tool's options are.
+  @Test func aBadCellIsQuotedEscaped() throws {
+    let directory = try Fixtures.temporaryDirectory()
+    defer { Fixtures.cleanUp(directory) }
+    let store = try LibraryStore(directory: directory, mode: .readWrite)
+    let text =
+      "Name,Quantity,Weight,Date Added,Price,Stashed\r\n"
+      + "Rios,3 g\u{200B},D\u{200B}K,2026-01-0\u{200B}1,3 U\u{1B}SD,y\u{2060}\r\n"
+    let plan = try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options())
+    #expect(
+      plan.problems.map(\.description) == [
+        "line 2, column \"Quantity\": \"3 g\\u{200B}\" has an unknown unit \"g\\u{200B}\"; "
+          + "accepted units: \(YarnUnit.acceptedWords)",
+        "line 2, column \"Weight\": \"D\\u{200B}K\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)",
+        "line 2, column \"Date Added\": \"2026-01-0\\u{200B}1\" is not a date (YYYY-MM-DD)",
+        "line 2, column \"Price\": \"3 U\\u{1B}SD\": \"U\\u{1B}SD\" is not a currency code "
+          + "(three letters of ISO 4217, such as USD or EUR)",
+        "line 2, column \"Stashed\": \"y\\u{2060}\" is not yes or no",
+      ])
+    let header = try StashCSV.importPlan(
+      from: Data("Na\u{200B}me,Quantity\r\nRios,3 g\r\n".utf8), store: store, options: options())
+    #expect(
+      header.problems.map(\.reason) == [
+        "the header has neither a Name nor an ID column (it has \"Na\\u{200B}me\", \"Quantity\"); "
+          + "a stash CSV needs one of the two, to tell which yarn each row is"
+      ])
+  }
+
   /// The match key's text: lower case, one space for each run of white space, none around;
   /// text that already is so (the fast path) comes back as it is.
   @Test func matchKeyTextIsLowerCaseWithSingleSpaces() {

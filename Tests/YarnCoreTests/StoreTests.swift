@@ -563,6 +563,32 @@ func richLibrary(importingInto store: LibraryStore, scratch: URL) throws -> Libr
     try store.close()
     #expect(!FileManager.default.fileExists(atPath: store.directory.path))
   }
+
+  @Test func anInMemoryLibraryReleasedWithoutClosingLeavesNoDirectory() throws {
+    var directory: URL?
+    do {
+      let store = try LibraryStore.inMemory()
+      try store.insert(Yarn(id: "y1", name: "Rios"))
+      directory = store.directory
+      #expect(FileManager.default.fileExists(atPath: store.directory.path))
+    }
+    let path = try #require(directory).path
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func aReadOnlyStandInForAMissingLibraryRemovesNothingWhenReleased() throws {
+    // The read-only stand-in is in memory too, but its directory is the user's: a folder
+    // there (not a library yet) stays.
+    let root = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let keep = root.appendingPathComponent("keep.txt")
+    try Data("mine".utf8).write(to: keep)
+    do {
+      let store = try LibraryStore(directory: root, mode: .readOnly)
+      #expect(store.isInMemory)
+    }
+    #expect(FileManager.default.fileExists(atPath: keep.path))
+  }
 }
 
 @Suite struct NoteLookupTests {

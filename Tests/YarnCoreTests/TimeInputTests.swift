@@ -136,6 +136,19 @@ import Testing
         == "cannot read the duration \"1h60m\": its minutes must be under 60")
   }
 
+  /// QA: `--duration 1h<U+200B>` quoted it raw in the reason; it is escaped, as the value is.
+  @Test func aDurationOrTimeIsQuotedEscaped() {
+    #expect(
+      TimeInput.ParseError(input: "1h\u{200B}", problem: .unreadableDuration).description
+        == "cannot read the duration \"1h\\u{200B}\"; use 1h30m, 90m, 45s or 1:30")
+    #expect(throws: TimeInput.ParseError(input: "1h\u{200B}", problem: .unreadableDuration)) {
+      try TimeInput.duration("1h\u{200B}")
+    }
+    #expect(
+      TimeInput.ParseError(input: "14:3\u{1B}", problem: .unreadableTime).description.hasPrefix(
+        "cannot read the time \"14:3\\u{1B}\"; use 14:30"))
+  }
+
   @Test func daysSince1970() throws {
     #expect(CalendarDate(year: 1970, month: 1, day: 1)?.daysSince1970 == 0)
     #expect(CalendarDate(year: 2000, month: 3, day: 1)?.daysSince1970 == 11_017)

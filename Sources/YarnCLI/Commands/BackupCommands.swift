@@ -82,7 +82,7 @@ struct BackupCreate: CancellableCommand {
       context.output.line(path)
     }
     let counts = manifest.counts
-    context.message("backed up \(Formatting.counts(counts)) to \(path)")
+    context.message("backed up \(Formatting.counts(counts)) to \(LineText.visible(path))")
   }
 }
 
@@ -142,7 +142,7 @@ struct BackupVerify: CancellableCommand {
     }
     let counts = manifest.counts
     context.output.line(
-      "\(input.name): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
+      "\(LineText.visible(input.name)): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
         + "by \(manifest.generator)): \(Formatting.counts(counts))")
   }
 }
@@ -310,9 +310,11 @@ struct BackupRestore: CancellableCommand {
 
   /// The lines said after a restore (or a dry run).
   static func summary(_ report: RestoreReport, path: String, library: String) -> [String] {
+    // The paths as every message shows them (control and invisible characters escaped).
+    let (path, library) = (LineText.visible(path), LineText.visible(library))
     var lines: [String] = []
     if let safety = report.safetyBackup {
-      lines.append("wrote a safety backup of the library to \(safety.path)")
+      lines.append("wrote a safety backup of the library to \(LineText.visible(safety.path))")
       // Only the newest are kept: say which older ones went.
       for removed in report.safetyBackupsRemoved {
         lines.append(

@@ -74,6 +74,6 @@ struct ExportCommand: CancellableCommand {
     context.message(
       "exported \(Formatting.count(summary.yarns, "yarn")), "
         + "\(Formatting.count(summary.projects, "project")) and "
-        + "\(Formatting.count(summary.files, "file")) to \(file)")
+        + "\(Formatting.count(summary.files, "file")) to \(LineText.visible(file))")
   }
 }

@@ -51,7 +51,7 @@ struct ProjectExport: ParsableCommand {
       }
     }
     if let path = output.output, path != "-" {
-      context.message("exported \(Formatting.count(count, "project")) to \(path)")
+      context.message("exported \(Formatting.count(count, "project")) to \(LineText.visible(path))")
     }
   }
 }

@@ -46,7 +46,7 @@ struct ProjectNeedleFields {
         {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "\(repeated.violation.reason) (given already as \(given[index]))")
+            reason: "\(repeated.violation.reason) (given already as \(LineText.visible(given[index])))")
         }
         sizes.append(size)
       }
@@ -63,7 +63,7 @@ struct ProjectNeedleFields {
         tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
       throw CLIError.conflictingOptions(
         command: values.command, options: ["--tool", "--remove-tool"],
-        reason: "both name “\(shown.trimmingSpaces())”")
+        reason: "both name “\(LineText.visible(shown.trimmingSpaces()))”")
     }
   }
 
@@ -89,7 +89,7 @@ struct ProjectNeedleFields {
     {
       throw CLIError.badValue(
         command: command, name: "--tool", value: tools[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(tools[first]))")
+        reason: "\(repeated.violation.reason) (given already as \(LineText.visible(tools[first])))")
     }
     let added = Set(linked.map(\.id))
     for var tool in linked {
@@ -103,7 +103,7 @@ struct ProjectNeedleFields {
       if added.contains(tool.id) {
         throw CLIError.conflictingOptions(
           command: command, options: ["--tool", "--remove-tool"],
-          reason: "both name the tool “\(tool.name)”")
+          reason: "both name the tool “\(LineText.visible(tool.name))”")
       }
       guard tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.removeAll { $0 == projectID }

@@ -59,7 +59,7 @@ struct StashExport: ParsableCommand {
       }
     }
     if let path = output.output, path != "-" {
-      context.message("exported \(Formatting.count(count, "yarn")) to \(path)")
+      context.message("exported \(Formatting.count(count, "yarn")) to \(LineText.visible(path))")
     }
   }
 }

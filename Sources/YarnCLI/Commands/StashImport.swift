@@ -130,13 +130,14 @@ struct StashImport: CancellableCommand {
             ? "the quotes cannot be guessed either; fix the line named"
             : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
         }
-      throw CLIError.invalidData(message: "\(file): \(error); nothing was imported", hint: hint)
+      throw CLIError.invalidData(
+        message: "\(LineText.visible(file)): \(error); nothing was imported", hint: hint)
     }
     bar.finish()
     report(plan, in: context)
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
-        message: "\(file): \(StashCSV.ImportError(problems: plan.problems))",
+        message: "\(LineText.visible(file)): \(StashCSV.ImportError(problems: plan.problems))",
         hint: plan.problems.allSatisfy(\.isHeader)
           ? "the first line of a stash CSV names its columns, each once, Name or ID among them (docs/CSV.md)"
           : "fix or remove these rows and import again")
@@ -167,8 +168,8 @@ struct StashImport: CancellableCommand {
     let source = plan.dialect == .yarnBuddy ? " (a YarnBuddy export)" : ""
     context.message(
       dryRun
-        ? "dry run of \(file)\(source): \(counts); nothing was changed"
-        : "imported \(file)\(source): \(counts)")
+        ? "dry run of \(LineText.visible(file))\(source): \(counts); nothing was changed"
+        : "imported \(LineText.visible(file))\(source): \(counts)")
   }
 
   /// A yarn the import updates, in `--json`.
@@ -215,7 +216,7 @@ struct StashImport: CancellableCommand {
   /// Warnings on standard error: ignored columns, guessed lines, notes left alone.
   private func report(_ plan: StashCSV.ImportPlan, in context: Context) {
     if !plan.ignoredColumns.isEmpty {
-      let names = plan.ignoredColumns.map { "\"\($0)\"" }.joined(separator: ", ")
+      let names = plan.ignoredColumns.map(LineText.quoted).joined(separator: ", ")
       context.warning("ignored unknown column\(plan.ignoredColumns.count == 1 ? "" : "s") \(names)")
     }
     for line in plan.guessedLines {

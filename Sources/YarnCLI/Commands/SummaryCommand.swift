@@ -107,7 +107,7 @@ struct SummaryCommand: ParsableCommand {
     for name in photos.unreadable {
       context.warning("the photo of \(name) cannot be read from the library; it is not on the card")
     }
-    var note = "wrote the card to \(path)"
+    var note = "wrote the card to \(LineText.visible(path))"
     if photos.overLimit > 0 {
       note += " (\(Formatting.count(photos.overLimit, "photo")) left out: over 8 MiB of photos together)"
     }

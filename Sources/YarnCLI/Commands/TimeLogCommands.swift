@@ -65,7 +65,7 @@ struct TimeLog: ParsableCommand {
           try TimeCSV.export(from: store, to: writer, range: range, projectID: projectID, columns: columns)
         }
         if let path = csv.output, path != "-" {
-          context.message("wrote \(Formatting.count(count, "session")) to \(path)")
+          context.message("wrote \(Formatting.count(count, "session")) to \(LineText.visible(path))")
         }
       case .table:
         try printTable(sessions, range: (range.start, range.end), in: context)
@@ -240,7 +240,7 @@ struct TimeReportCommand: ParsableCommand {
         try TimeCSV.write(report, columns: columns, to: writer)
       }
       if let path = csv.output, path != "-" {
-        context.message("wrote \(Formatting.count(count, "row")) to \(path)")
+        context.message("wrote \(Formatting.count(count, "row")) to \(LineText.visible(path))")
       }
     case .table:
       if report.rows.isEmpty {

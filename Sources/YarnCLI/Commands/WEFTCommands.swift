@@ -77,7 +77,7 @@ struct WEFTExportCommand: ParsableCommand {
     }
     context.message(
       "exported \(Formatting.count(summary.yarns, "yarn")), \(Formatting.count(summary.projects, "project")), "
-        + "\(Formatting.count(summary.sessions, "session")) and \(Formatting.count(summary.tools, "tool")) to \(directory)"
+        + "\(Formatting.count(summary.sessions, "session")) and \(Formatting.count(summary.tools, "tool")) to \(LineText.visible(directory))"
     )
     if summary.notInWEFT != WEFTExport.NotInWEFT() {
       context.message("not in WEFT: \(summary.notInWEFT) (docs/WEFT.md)")
@@ -297,7 +297,8 @@ struct WEFTImportCommand: CancellableCommand {
     }
     for file in order {
       context.message(
-        "\(file): not kept (yarn has no place for them): " + (byFile[file] ?? []).joined(separator: ", "))
+        "\(LineText.visible(file)): not kept (yarn has no place for them): "
+          + (byFile[file] ?? []).joined(separator: ", "))
     }
   }
 }

@@ -26,7 +26,8 @@ extension ErrorPresenter {
     switch error {
     case .destinationExists(let path):
       return ErrorReport(
-        message: "\(path) already exists", hint: "give another file name, or --force to replace it",
+        message: "\(LineText.visible(path)) already exists",
+        hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
     case .notEnoughSpace, .notEnoughSpaceForSafetyBackup:
       return ErrorReport(
@@ -114,7 +115,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint:
-          "\(cause); the backup is kept at \(path) and holds everything yarn could read, but \(lacks)",
+          "\(cause); the backup is kept at \(LineText.visible(path)) and holds everything yarn could read, but \(lacks)",
         code: .dataError)
     }
   }
@@ -157,7 +158,8 @@ extension ErrorPresenter {
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
-        message: "a timer is already running on \"\(projectName)\" since \(local(session.start))",
+        message:
+          "a timer is already running on \(LineText.quoted(projectName)) since \(local(session.start))",
         hint: verb == "start"
           ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
@@ -248,7 +250,7 @@ extension ErrorPresenter {
       message =
         verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }
-    let file = database ?? "the library's database"
+    let file = database.map(LineText.visible) ?? "the library's database"
     switch error {
     case .busy:
       return ErrorReport(
@@ -294,14 +296,16 @@ extension ErrorPresenter {
         case (_, false): "give its size with --size, such as 4.5mm, US 7 or H-8"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
-    case .lostAttachment(let kind, let name, let fileName, _, let pattern):
-      // Detached first, the file is no longer the item's; then it can go, and come back.
-      let end = name.hasPrefix("-") || (!pattern && fileName.hasPrefix("-")) ? "-- " : ""
+    case .lostAttachment(let kind, let name, let fileName, let sha256, let pattern):
+      // Detached first, the file is no longer the item's; then it can go, and come back. The
+      // photo by its file name, or by a SHA-256 prefix when that name would not copy (ESC).
+      let photo = Lookup.commandWord(fileName: fileName, sha256: sha256)
+      let end = name.hasPrefix("-") || (!pattern && photo.hasPrefix("-")) ? "-- " : ""
       let words =
         pattern
         ? "project detach --pattern \(end)\(Context.hintQuoted(name))"
         : "\(kind == .yarn ? "stash" : "project") detach \(end)\(Context.hintQuoted(name)) "
-          + Context.hintQuoted(fileName)
+          + Context.hintQuoted(photo)
       return ErrorReport(
         message: message,
         hint: "nothing was removed; put the file back (its own bytes, from a copy), or detach it "

@@ -193,8 +193,9 @@ enum ErrorPresenter {
       report.message = "give \(quoted.joined(separator: " or ")), not both: \(reason)"
     case .notFound(let kind, let reference, let suggestions):
       report.code = .dataError
+      // A reference of 5,000 characters is quoted by its start.
       report.message =
-        "no \(kind) matches '\(LineText.visible(reference))'"
+        "no \(kind) matches '\(LineText.visible(LineText.shortened(reference)))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
       // A photo is a yarn's (`stash detach`) or a project's (`project detach`).
@@ -227,11 +228,11 @@ enum ErrorPresenter {
         }
     case .inputMissing(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(path)': \(reason)"
+      report.message = "cannot read '\(LineText.visible(path))': \(reason)"
       report.hint = "check the path"
     case .inputUnusable(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(path)': \(reason)"
+      report.message = "cannot read '\(LineText.visible(path))': \(reason)"
       if path != InputSource.standardInputName {
         report.hint = "give a regular file"
       } else if command.count > 1 && command[1] == "note" {
@@ -243,14 +244,14 @@ enum ErrorPresenter {
       }
     case .outputExists(let path):
       report.code = .cannotCreate
-      report.message = "'\(path)' already exists"
+      report.message = "'\(LineText.visible(path))' already exists"
       report.hint = "give another file name, or --force to replace it"
     case .cannotCreateOutput(let path, let reason):
       report.code = .cannotCreate
-      report.message = "cannot create '\(path)': \(reason)"
+      report.message = "cannot create '\(LineText.visible(path))': \(reason)"
     case .io(let path, let reason):
       report.code = .ioError
-      report.message = "cannot write \(path): \(reason)"
+      report.message = "cannot write \(LineText.visible(path)): \(reason)"
     case .invalidData(let message, let hint):
       report.code = .dataError
       report.message = message
@@ -299,16 +300,17 @@ enum ErrorPresenter {
     switch error.code {
     case .fileReadNoSuchFile, .fileNoSuchFile:
       return ErrorReport(
-        message: "cannot read '\(path)': no such file or directory", hint: "check the path",
+        message: "cannot read '\(LineText.visible(path))': no such file or directory", hint: "check the path",
         code: .noInput)
     case .fileReadNoPermission:
-      return ErrorReport(message: "cannot read '\(path)': permission denied", code: .noInput)
+      return ErrorReport(
+        message: "cannot read '\(LineText.visible(path))': permission denied", code: .noInput)
     case .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly,
       .fileWriteFileExists, .fileWriteInvalidFileName:
       return ErrorReport(
-        message: "cannot write '\(path)': \(reason)", code: .cannotCreate)
+        message: "cannot write '\(LineText.visible(path))': \(reason)", code: .cannotCreate)
     default:
-      return ErrorReport(message: "i/o error on '\(path)': \(reason)", code: .ioError)
+      return ErrorReport(message: "i/o error on '\(LineText.visible(path))': \(reason)", code: .ioError)
     }
   }
 }

@@ -134,7 +134,7 @@ final class Context {
   /// Says on standard error that the command made the library, so that a mistyped
   /// `--library` or `$YARN_LIBRARY` does not go unnoticed.
   private func madeLibrary(_ directory: URL) {
-    message("created a new library at \(directory.standardizedFileURL.path)")
+    message("created a new library at \(LineText.visible(directory.standardizedFileURL.path))")
   }
 
   /// Names the changes `store` commits after the command line, and reads its rule that no

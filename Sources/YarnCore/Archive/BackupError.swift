@@ -66,48 +66,52 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .destinationExists(let path):
-      return "\(path) already exists (use force to overwrite it)"
+      return "\(LineText.visible(path)) already exists (use force to overwrite it)"
     case .cannotWrite(let path, let reason):
-      return "cannot write \(path): \(reason)"
+      return "cannot write \(LineText.visible(path)): \(reason)"
     case .attachmentsUnavailable(let attachments, let more, let exporting):
       let verb = exporting ? "exported" : "backed up"
-      var lines = attachments.map { "attachment \($0.sha256) (\($0.path)) cannot be \(verb): \($0.reason)" }
+      var lines = attachments.map {
+        "attachment \($0.sha256) (\(LineText.visible($0.path))) cannot be \(verb): \($0.reason)"
+      }
       if lines.count == 1, more == 0 { return lines[0] }
       if more > 0 { lines.append("\(more) more attachment\(more == 1 ? "" : "s") cannot be \(verb)") }
       return "\(attachments.count + more) attachments cannot be \(verb):\n"
         + lines.map { "  - " + $0 }.joined(separator: "\n")
     case .notFound(let path, let reason):
-      return "no backup at \(path): \(reason)"
+      return "no backup at \(LineText.visible(path)): \(reason)"
     case .cannotOpen(let path, let reason):
-      return "cannot open backup \(path): \(reason)"
+      return "cannot open backup \(LineText.visible(path)): \(reason)"
     case .missingManifest(let path):
-      return "\(path) is not a yarn backup: it has no manifest.json"
+      return "\(LineText.visible(path)) is not a yarn backup: it has no manifest.json"
     case .invalidManifest(let path, let reason):
-      return "\(path): manifest.json is invalid: \(reason)"
+      return "\(LineText.visible(path)): manifest.json is invalid: \(reason)"
     case .newerFormat(let path, let found, let known):
       return
-        "\(path) is backup format version \(found), newer than this yarn reads (up to \(known)): "
+        "\(LineText.visible(path)) is backup format version \(found), newer than this yarn reads (up to \(known)): "
         + "a yarn that reads format version \(found) is needed"
     case .invalidBackup(let path, let problems):
       let count = BackupProblem.countText(problems)
-      return "\(path) failed verification with \(count):\n"
+      return "\(LineText.visible(path)) failed verification with \(count):\n"
         + problems.map { "  - \($0.description)" }.joined(separator: "\n")
     case .libraryNotEmpty(let path):
-      return "the library at \(path) is not empty"
+      return "the library at \(LineText.visible(path)) is not empty"
     case .cannotStage(let path, let reason):
-      return "cannot store restored attachment \(path): \(reason)"
+      return "cannot store restored attachment \(LineText.visible(path)): \(reason)"
     case .notEnoughSpace(let path, let needed, let free):
-      return "not enough free space for the library at \(path): the restore needs \(needed) bytes, "
+      return
+        "not enough free space for the library at \(LineText.visible(path)): the restore needs \(needed) bytes, "
         + "\(free) are free"
     case .notEnoughSpaceForSafetyBackup(let path, let needed, let free):
-      return "not enough free space for the safety backup at \(path): it needs \(needed) bytes, "
+      return
+        "not enough free space for the safety backup at \(LineText.visible(path)): it needs \(needed) bytes, "
         + "\(free) are free"
     case .mergeConflicts(let path, let conflicts):
       let count = conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts"
-      return "cannot merge \(path) into the library: \(count); nothing was changed:\n"
+      return "cannot merge \(LineText.visible(path)) into the library: \(count); nothing was changed:\n"
         + conflicts.map { "  - \($0.description)" }.joined(separator: "\n")
     case .safetyBackupRequired(let path):
-      return "replacing the library at \(path) needs a path for its safety backup"
+      return "replacing the library at \(LineText.visible(path)) needs a path for its safety backup"
     case .unrestorable(let path, let problems):
       let count = BackupProblem.countText(problems)
       let refused = problems.contains {
@@ -115,7 +119,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         return true
       }
       let what = refused ? "a restore will refuse it" : "it lacks rows of the library"
-      return "the backup \(path) was written, but \(what) (\(count)):\n"
+      return "the backup \(LineText.visible(path)) was written, but \(what) (\(count)):\n"
         + problems.map { "  - \($0.description)" }.joined(separator: "\n")
     }
   }
@@ -165,8 +169,10 @@ public struct AttachmentUse: Hashable, Sendable {
   public var kind: StoreError.Kind
   /// The item's name when that names it alone (`Lookup.find`), else its ID.
   public var item: String
-  /// The photo's file name when that names it alone among the item's photos
-  /// (`Lookup.attachment`), else its SHA-256; `nil` for a project's pattern PDF.
+  /// What names the photo among the item's photos in a command to copy
+  /// (`Lookup.reference(to:in:)`: its file name, or the start of its SHA-256 when the name
+  /// holds a control or invisible character), else its SHA-256; `nil` for a project's
+  /// pattern PDF.
   public var photo: String?
 
   /// The use of an attachment by the `kind` item named `item`, as `photo` (`nil`: the pattern PDF).

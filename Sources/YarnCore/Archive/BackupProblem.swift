@@ -102,34 +102,36 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// One lower-case line naming the entry or record, such as `attachments/… holds 10 bytes,
-  /// manifest.json says 12`; entry names are quoted with control characters escaped.
+  /// manifest.json says 12`; entry names are quoted (`LineText.quoted`) and paths written with
+  /// their control and invisible characters escaped (`LineText.visible`).
   public var description: String {
     switch self {
-    case .unsafeName(let name, let reason): return "unsafe entry name \(quote(name)): \(reason)"
-    case .symbolicLink(let name): return "entry \(quote(name)) is a symbolic link"
-    case .duplicateName(let name): return "entry \(quote(name)) occurs more than once"
+    case .unsafeName(let name, let reason): return "unsafe entry name \(LineText.quoted(name)): \(reason)"
+    case .symbolicLink(let name): return "entry \(LineText.quoted(name)) is a symbolic link"
+    case .duplicateName(let name): return "entry \(LineText.quoted(name)) occurs more than once"
     case .caseCollision(let a, let b):
-      return "entries \(quote(a)) and \(quote(b)) differ only in case"
-    case .unlisted(let name): return "entry \(quote(name)) is not listed in manifest.json"
-    case .missing(let path): return "\(path) is listed in manifest.json but missing"
+      return "entries \(LineText.quoted(a)) and \(LineText.quoted(b)) differ only in case"
+    case .unlisted(let name): return "entry \(LineText.quoted(name)) is not listed in manifest.json"
+    case .missing(let path): return "\(LineText.visible(path)) is listed in manifest.json but missing"
     case .invalidManifestEntry(let path, let reason):
-      return "manifest.json lists \(quote(path)): \(reason)"
-    case .encrypted(let name): return "entry \(quote(name)) is encrypted"
+      return "manifest.json lists \(LineText.quoted(path)): \(reason)"
+    case .encrypted(let name): return "entry \(LineText.quoted(name)) is encrypted"
     case .unsupportedMethod(let name, let method):
-      return "entry \(quote(name)) uses compression method \(method) (only 0 and 8 are read)"
+      return "entry \(LineText.quoted(name)) uses compression method \(method) (only 0 and 8 are read)"
     case .sizeMismatch(let path, let expected, let found):
-      return "\(path) holds \(found) bytes, manifest.json says \(expected)"
+      return "\(LineText.visible(path)) holds \(found) bytes, manifest.json says \(expected)"
     case .digestMismatch(let path, let expected, let found):
-      return "\(path) has SHA-256 \(found), manifest.json says \(expected)"
+      return "\(LineText.visible(path)) has SHA-256 \(found), manifest.json says \(expected)"
     case .tooLarge(let path, let limit):
-      return "\(path) inflates to more than its \(limit) bytes; reading stopped"
+      return "\(LineText.visible(path)) inflates to more than its \(limit) bytes; reading stopped"
     case .compressionRatio(let path, let ratio, let limit):
-      return "\(path) inflates \(ratio) times its compressed size (limit \(limit)): a zip bomb?"
+      return
+        "\(LineText.visible(path)) inflates \(ratio) times its compressed size (limit \(limit)): a zip bomb?"
     case .tooManyEntries(_, let limit):
       return "the backup has more than \(limit) entries, the most a backup may have"
     case .tooManyBytes(let total, let limit):
       return "the backup holds \(total) bytes, more than the limit of \(limit)"
-    case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+    case .unreadable(let path, let reason): return "cannot read \(LineText.visible(path)): \(reason)"
     case .invalidLibrary(let reason): return "library.json is not a valid library: \(reason)"
     case .inconsistentLibrary(let reason): return "library.json: \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
@@ -142,7 +144,7 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .countMismatch(let kind, let manifest, let library):
       return "manifest.json counts \(manifest) \(kind), library.json holds \(library)"
     case .unusedAttachment(let path):
-      return "\(path) is in the backup, but no yarn or project uses it"
+      return "\(LineText.visible(path)) is in the backup, but no yarn or project uses it"
     case .orphanedRows(let count, let examples):
       let head =
         count == 1
@@ -151,19 +153,5 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
       let list = exampleList(examples, of: count)
       return head + ", which the backup lacks" + (list.isEmpty ? "" : ": " + list)
     }
-  }
-
-  private func quote(_ name: String) -> String {
-    var out = "\""
-    for scalar in name.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

@@ -140,7 +140,7 @@ final class BackupReader {
     guard header.format == BackupManifest.formatName else {
       throw BackupError.invalidManifest(
         path: url.path,
-        reason: "format is \"\(header.format)\", not \"\(BackupManifest.formatName)\"")
+        reason: "format is \(LineText.quoted(header.format)), not \"\(BackupManifest.formatName)\"")
     }
     guard header.formatVersion <= Backup.formatVersion else {
       throw BackupError.newerFormat(

@@ -33,17 +33,17 @@ enum ZipError: Error, Equatable, CustomStringConvertible {
   var description: String {
     switch self {
     case .cannotOpen(let path, let reason):
-      return "cannot open \(path) as a zip archive: \(reason.lowercased())"
+      return "cannot open \(LineText.visible(path)) as a zip archive: \(reason.lowercased())"
     case .cannotAdd(let path, let entry, let reason):
-      return "cannot add \(entry) to \(path): \(reason.lowercased())"
+      return "cannot add \(LineText.visible(entry)) to \(LineText.visible(path)): \(reason.lowercased())"
     case .cannotWrite(let path, let reason):
-      return "cannot write \(path): \(reason.lowercased())"
+      return "cannot write \(LineText.visible(path)): \(reason.lowercased())"
     case .emptyArchive(let path):
-      return "cannot write \(path): the archive has no entries"
+      return "cannot write \(LineText.visible(path)): the archive has no entries"
     case .cannotRead(let path, let entry, let reason):
-      return "cannot read \(entry) in \(path): \(reason.lowercased())"
+      return "cannot read \(LineText.visible(entry)) in \(LineText.visible(path)): \(reason.lowercased())"
     case .entryTooLarge(let path, let entry, let limit):
-      return "\(entry) in \(path) holds more than \(limit) bytes"
+      return "\(LineText.visible(entry)) in \(LineText.visible(path)) holds more than \(limit) bytes"
     }
   }
 

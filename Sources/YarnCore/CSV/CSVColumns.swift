@@ -33,8 +33,8 @@ package struct CSVColumnError: Error, Hashable, Sendable, CustomStringConvertibl
   package var description: String {
     switch problem {
     case .unknown:
-      "unknown column \"\(name)\"; the columns are: " + columns.joined(separator: ", ")
-    case .repeated: "the column \"\(name)\" is named twice"
+      "unknown column \(LineText.quoted(name)); the columns are: " + columns.joined(separator: ", ")
+    case .repeated: "the column \(LineText.quoted(name)) is named twice"
     }
   }
 }

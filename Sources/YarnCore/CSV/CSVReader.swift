@@ -129,7 +129,7 @@ public struct CSVFileError: Error, Hashable, Sendable, CustomStringConvertible {
   public let reason: String
 
   /// `cannot read stash.csv: input/output error`.
-  public var description: String { "cannot read \(path): \(reason)" }
+  public var description: String { "cannot read \(LineText.visible(path)): \(reason)" }
 }
 
 /// Reads CSV as RFC 4180 §2 describes it, and what real files hold besides: CRLF, LF or CR

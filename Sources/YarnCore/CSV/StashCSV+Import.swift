@@ -76,7 +76,7 @@ extension StashCSV {
 
     /// `line 3, column "Quantity": REASON`, or `line 3: REASON` for a whole row.
     public var description: String {
-      column.map { "line \(line), column \"\($0)\": \(reason)" } ?? "line \(line): \(reason)"
+      column.map { "line \(line), column \(LineText.quoted($0)): \(reason)" } ?? "line \(line): \(reason)"
     }
   }
 
@@ -485,7 +485,7 @@ struct StashHeaderLayout {
     }
     if sawYarnBuddyName && index[.id] == nil { dialect = .yarnBuddy }
     if index[.name] == nil && index[.id] == nil {
-      let shown = names.prefix(10).map { "\"\($0)\"" } + (names.count > 10 ? ["…"] : [])
+      let shown = names.prefix(10).map(LineText.quoted) + (names.count > 10 ? ["…"] : [])
       problems.append(
         .init(
           line: header.line, column: nil,
@@ -578,7 +578,7 @@ struct StashRowReader {
     if let earlier = rowsByID[given] {
       problem(.id, "the ID \(given) is also on line \(earlier)")
     } else if !StashCSV.isValidImportedID(given) {
-      problem(.id, "\"\(given)\" is not an ID (1 to 128 letters, digits, '-', '_' or '.')")
+      problem(.id, "\(LineText.quoted(given)) is not an ID (1 to 128 letters, digits, '-', '_' or '.')")
     } else {
       rowsByID[given] = record.line
       return given
@@ -650,7 +650,9 @@ struct StashRowReader {
         if let weight = YarnWeight(parsing: value) {
           yarn.weight = weight
         } else {
-          problem(.weight, "\"\(value)\" is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)")
+          problem(
+            .weight,
+            "\(LineText.quoted(value)) is not a yarn weight (0-7, lace … jumbo, DK, worsted, 8 ply, …)")
         }
       } else {
         yarn.weight = nil
@@ -673,7 +675,7 @@ struct StashRowReader {
         if let day = day(value) {
           yarn.dateAdded = day
         } else {
-          problem(.dateAdded, "\"\(value)\" is not a date (YYYY-MM-DD)")
+          problem(.dateAdded, "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)")
         }
       } else {
         yarn.dateAdded = nil
@@ -691,7 +693,7 @@ struct StashRowReader {
       case "no", "n", "false", "0":
         yarn.status = yarn.status.settingStashed(false)
         stashedGiven = true
-      default: problem(.stashed, "\"\(value ?? "")\" is not yes or no")
+      default: problem(.stashed, "\(LineText.quoted(value ?? "")) is not yes or no")
       }
     }
     if let value = text(.status), value != nil || !stashedGiven {
@@ -699,7 +701,7 @@ struct StashRowReader {
         if let status = StashStatus(parsing: value) {
           yarn.status = status
         } else {
-          problem(.status, "\"\(value)\" is not a stash status (\(StashStatus.tokens))")
+          problem(.status, "\(LineText.quoted(value)) is not a stash status (\(StashStatus.tokens))")
         }
       } else {
         yarn.status = .inStash
@@ -710,7 +712,7 @@ struct StashRowReader {
         do {
           yarn.price = try Price(parsing: value)
         } catch {
-          problem(.price, "\"\(value)\": \(error.reason)")
+          problem(.price, "\(LineText.quoted(value)): \(error.reason)")
         }
       } else {
         yarn.price = nil
@@ -782,7 +784,8 @@ struct StashRowReader {
     let source = cell(.remainingSource)
     guard let madeBy = source == nil ? .unsaid : StashCSV.FigureSource(said: source ?? "") else {
       problem(
-        .remainingSource, "\"\(source ?? "")\" is not override, estimate, incomplete, overdrawn or unknown")
+        .remainingSource,
+        "\(LineText.quoted(source ?? "")) is not override, estimate, incomplete, overdrawn or unknown")
       return
     }
     guard let value else {
@@ -838,7 +841,7 @@ struct StashRowReader {
         return .some(nil)
       }
       guard let unit = YarnUnit(parsing: unitText) else {
-        problem(unitColumn, "\"\(unitText)\" is not a unit: \(YarnUnit.acceptedWords)")
+        problem(unitColumn, "\(LineText.quoted(unitText)) is not a unit: \(YarnUnit.acceptedWords)")
         return .some(nil)
       }
       amount = Amount(number, unit)
@@ -850,7 +853,8 @@ struct StashRowReader {
         return .some(nil)
       }
       if !unitText.isEmpty, YarnUnit(parsing: unitText) != amount.unit {
-        problem(unitColumn, "\"\(unitText)\" disagrees with the unit in \"\(valueText)\"")
+        problem(
+          unitColumn, "\(LineText.quoted(unitText)) disagrees with the unit in \(LineText.quoted(valueText))")
         return .some(nil)
       }
     }

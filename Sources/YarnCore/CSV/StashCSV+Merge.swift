@@ -90,7 +90,7 @@ extension StashCSV {
   static func taken(
     _ remaining: Amount, of name: String, estimate: Amount?, isSameAsEstimate: Bool, field: String
   ) -> String {
-    let head = "Remaining of “\(name)” taken as \(remaining)"
+    let head = "Remaining of “\(LineText.visible(name))” taken as \(remaining)"
     if isSameAsEstimate { return head + ": \(field) says override (the estimate is the same)" }
     return head + " (" + (estimate.map { "estimate \($0)" } ?? "no estimate: the quantity is unknown") + ")"
   }
@@ -561,7 +561,7 @@ struct StashMerger {
     return .init(
       line: line, column: nil,
       reason:
-        "fits the yarn “\(yarns.map(\.name).joined())” (ID \(yarns.map(\.id).joined())) by \(keyWords), as \(lines) too"
+        "fits the yarn “\(LineText.visible(yarns.map(\.name).joined()))” (ID \(yarns.map(\.id).joined())) by \(keyWords), as \(lines) too"
         + hint)
   }
 

@@ -397,7 +397,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .alreadyRunning(let session, let projectName):
-      return "a timer is already running on \"\(projectName)\" since "
+      return "a timer is already running on \(LineText.quoted(projectName)) since "
         + "\(JSONCoding.formatInstant(session.start)) (session \(Rules.shown(id: session.id)))"
     case .notRunning:
       return "no timer is running"
@@ -418,9 +418,10 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
           id: Rules.shown(id: session.id))
     case .sessionNotFound(let reference):
       if let tooShort = Lookup.tooShortIDPrefix(reference, kind: "session") { return tooShort }
-      return "no session has the id or id prefix \"\(reference)\""
+      return "no session has the id or id prefix \(LineText.quoted(LineText.shortened(reference)))"
     case .ambiguousSession(let reference, let ids):
-      return "\"\(reference)\" begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"
+      return
+        "\(LineText.quoted(reference)) begins the ids of \(ids.count) sessions: \(ids.joined(separator: ", "))"
     }
   }
 
@@ -431,7 +432,7 @@ public enum TimeError: Error, Sendable, CustomStringConvertible {
   package static func overlapping(
     _ session: TimeSession, projectName: String, instant: (Date) -> String, id: String
   ) -> String {
-    "overlaps the session on \"\(projectName)\" from \(instant(session.start)) "
+    "overlaps the session on \(LineText.quoted(projectName)) from \(instant(session.start)) "
       + "to \(session.end.map(instant) ?? "now (running)") (session \(id))"
   }
 }

@@ -425,7 +425,7 @@ public enum WEFTExportError: Error, Hashable, Sendable, CustomStringConvertible 
   /// `DIR/material.weft exists; nothing was written`.
   public var description: String {
     switch self {
-    case .exists(let path): "\(path) exists; nothing was written"
+    case .exists(let path): "\(LineText.visible(path)) exists; nothing was written"
     }
   }
 }

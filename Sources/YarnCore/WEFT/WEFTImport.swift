@@ -54,7 +54,7 @@ public enum WEFTImport {
 
     /// `stash.weft: items[0].name: is missing`.
     public var description: String {
-      path.isEmpty ? "\(file): \(reason)" : "\(file): \(path): \(reason)"
+      path.isEmpty ? "\(LineText.visible(file)): \(reason)" : "\(LineText.visible(file)): \(path): \(reason)"
     }
   }
 
@@ -93,7 +93,7 @@ public enum WEFTImport {
 
     /// `stash.weft: items[0].care: not kept`, with the reason when there is one.
     public var description: String {
-      "\(file): \(path): not kept" + (reason.map { " (\($0))" } ?? "")
+      "\(LineText.visible(file)): \(path): not kept" + (reason.map { " (\($0))" } ?? "")
     }
   }
 

@@ -143,7 +143,7 @@ extension WEFTPlanner {
           omit(
             item.file, "\(item.path).\(key)",
             called
-              + "\(key) \"\(LineText.visible(text))\" is not \(size.text(names)), the size kept from \(sizeKey)"
+              + "\(key) \(LineText.quoted(text)) is not \(size.text(names)), the size kept from \(sizeKey)"
           )
         case .failure(let refusal): omit(item.file, "\(item.path).\(key)", called + "\(key) \(refusal)")
         }
@@ -326,10 +326,7 @@ extension WEFTPlanner {
     .compactMap { key, text, names, table in
       text.map { text in
         let read = Result { () throws(NeedleSizeParseError) in try NeedleSize(parsing: text, namedIn: table) }
-        return (
-          key, text,
-          read.mapError { NeedleSizeParseError(input: LineText.visible(text), problem: $0.problem) }, names
-        )
+        return (key, text, read, names)
       }
     }
   }

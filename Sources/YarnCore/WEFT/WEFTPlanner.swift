@@ -183,7 +183,7 @@ struct WEFTPlanner {
       return
     }
     guard version.split(separator: ".").first == "1" else {
-      problem(file, "weft_version", "\"\(version)\" is not a WEFT version yarn reads (1.x)")
+      problem(file, "weft_version", "\(LineText.quoted(version)) is not a WEFT version yarn reads (1.x)")
       return
     }
     guard case .string(let type)? = top["type"] else {
@@ -196,7 +196,7 @@ struct WEFTPlanner {
     } else if WEFTPlanner.arrays.contains(where: { $0.type == type }) {
       keys = [("items", type)]
     } else {
-      problem(file, "type", "\"\(type)\" is not a WEFT document type")
+      problem(file, "type", "\(LineText.quoted(type)) is not a WEFT document type")
       return
     }
     let envelope: Set<String> = ["weft_version", "type", "profile", "exported_at", "exported_from"]
@@ -520,7 +520,9 @@ struct WEFTPlanner {
       }
       let added = Tags.adding([tag], to: kept)
       if added.count == kept.count, !blank {
-        omit(item.file, "\(item.path).tags[\(index)]", "the tag \"\(tag)\" is given before (case aside)")
+        omit(
+          item.file, "\(item.path).tags[\(index)]",
+          "the tag \(LineText.quoted(tag)) is given before (case aside)")
       }
       kept = added
     }
@@ -531,7 +533,7 @@ struct WEFTPlanner {
   mutating func day(_ value: String?, _ item: WEFTItem, _ key: String) -> CalendarDate? {
     guard let value, !WEFTPlanner.isNone(value) else { return nil }
     guard let day = CalendarDate(iso8601: value.trimmingSpaces()) else {
-      problem(item.file, "\(item.path).\(key)", "\"\(value)\" is not a date (YYYY-MM-DD)")
+      problem(item.file, "\(item.path).\(key)", "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)")
       return nil
     }
     return day
@@ -666,7 +668,7 @@ extension WEFTPlanner {
             .map { $0.file == draft.item.file ? $0.path : "\($0.file) \($0.path)" }
           problem(
             draft.item.file, draft.item.path,
-            "fits the yarn “\(yarn.name)” (ID \(yarn.id)) of the library \(words), as "
+            "fits the yarn “\(LineText.visible(yarn.name))” (ID \(yarn.id)) of the library \(words), as "
               + others.joined(separator: ", ") + (others.count == 1 ? " does" : " do") + " too" + hint)
         }
       }
@@ -713,7 +715,7 @@ extension WEFTPlanner {
       } else {
         problem(
           item.file, "\(item.path).status",
-          "\"\(status)\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
+          "\(LineText.quoted(status)) is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)"
         )
       }
     }
@@ -733,7 +735,7 @@ extension WEFTPlanner {
           omit(item.file, path, "\(own) does not go with status \(status), which is kept")
         }
       } else {
-        omit(item.file, path, "\"\(own)\" is not a yarn stash status")
+        omit(item.file, path, "\(LineText.quoted(own)) is not a yarn stash status")
       }
     }
     yarn.storedIn = line(material.location, item, "location")
@@ -836,7 +838,7 @@ extension WEFTPlanner {
       } else {
         problem(
           item.file, "\(item.path).yarn.weight_category",
-          "\"\(key)\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)"
+          "\(LineText.quoted(key)) is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)"
         )
       }
     }
@@ -897,18 +899,21 @@ extension WEFTPlanner {
     guard let source = StashCSV.FigureSource(said: said) else {
       omit(
         item.file, path,
-        "\"\(said)\" is not a remaining source: override, estimate, incomplete, overdrawn, unknown")
+        "\(LineText.quoted(said)) is not a remaining source: override, estimate, incomplete, overdrawn, unknown"
+      )
       return nil
     }
     if material.originalQuantity == nil || material.quantity == nil {
       omit(
-        item.file, path, "\(said) goes with quantity beside original_quantity, which the item does not give")
+        item.file, path,
+        "\(LineText.visible(said)) goes with quantity beside original_quantity, which the item does not give")
       return nil
     }
     if source == .unsaid {
       omit(
         item.file, path,
-        "\(LineText.isBlankLine(said) ? "\"\(said)\"" : said) does not go with quantity, which is kept")
+        "\(LineText.isBlankLine(said) ? LineText.quoted(said) : LineText.visible(said)) does not go with quantity, which is kept"
+      )
       return nil
     }
     return said
@@ -1161,7 +1166,7 @@ extension WEFTPlanner {
         project.craft = craft == .other && base != nil && base?.craft == nil ? nil : craft
         if !exact { omit(item.file, "\(item.path).craft", "\(craftKey) kept as \(craft.rawValue)") }
       } else if let craftKey {
-        problem(item.file, "\(item.path).craft", "\"\(craftKey)\" is not a WEFT craft")
+        problem(item.file, "\(item.path).craft", "\(LineText.quoted(craftKey)) is not a WEFT craft")
       }
       if let statusKey, let (status, exact) = WEFTTaxonomy.projectStatus(statusKey) {
         project.status = status
@@ -1169,7 +1174,7 @@ extension WEFTPlanner {
       } else if let statusKey {
         problem(
           item.file, "\(item.path).status",
-          "\"\(statusKey)\" is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
+          "\(LineText.quoted(statusKey)) is not a WEFT project status (planned, in-progress, finished, hibernating, frogged, gifted, other)"
         )
       }
       project.sizeMade = line(weft.sizeMade, item, "size_made")
@@ -1359,7 +1364,8 @@ extension WEFTPlanner {
       }
       if length == nil, gauge.gaugeDivisor == nil {
         problem(
-          item.file, "\(item.path).gauge.unit", "\"\(text)\" is not a length of fabric (such as 10cm or 4in)")
+          item.file, "\(item.path).gauge.unit",
+          "\(LineText.quoted(text)) is not a length of fabric (such as 10cm or 4in)")
         unreadable = true
       }
     }
@@ -1414,7 +1420,7 @@ extension WEFTPlanner {
       if !quiet {
         omit(
           file, "\(path).value",
-          "\(used.unit.map { "the unit \"\($0)\" is not one yarn reads" } ?? "no unit")")
+          "\(used.unit.map { "the unit \(LineText.quoted($0)) is not one yarn reads" } ?? "no unit")")
       }
     }
     if let grams = used.weightGrams { return (Amount(grams, .gram), "weight_grams") }
@@ -1586,7 +1592,8 @@ extension WEFTPlanner {
         }
         guard let start = TimeInput.absoluteInstant(startText) else {
           problem(
-            item.file, "\(path).started_at", "\"\(startText)\" is not a date and time (ISO 8601 with a zone)")
+            item.file, "\(path).started_at",
+            "\(LineText.quoted(startText)) is not a date and time (ISO 8601 with a zone)")
           continue
         }
         guard let duration = timed.durationSeconds else {

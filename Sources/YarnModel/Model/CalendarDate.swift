@@ -99,7 +99,7 @@ extension CalendarDate: Codable {
     let text = try container.decode(String.self)
     guard let date = CalendarDate(iso8601: text) else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected a date as YYYY-MM-DD, found \"\(text)\"")
+        in: container, debugDescription: "expected a date as YYYY-MM-DD, found \(LineText.quoted(text))")
     }
     self = date
   }

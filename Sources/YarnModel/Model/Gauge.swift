@@ -74,9 +74,11 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
         value = try DecimalNumber.value(of: token, input: token)
       } catch {
         guard error.problem == .malformed else { throw ParseError(error.description) }
-        throw ParseError("\"\(token)\" is not a number (the \(what))")
+        throw ParseError("\(LineText.quoted(token)) is not a number (the \(what))")
       }
-      guard value.isFinite else { throw ParseError("\"\(token)\" is not a number (the \(what))") }
+      guard value.isFinite else {
+        throw ParseError("\(LineText.quoted(token)) is not a number (the \(what))")
+      }
       tokens.removeFirst()
       return value
     }
@@ -110,9 +112,11 @@ public struct Gauge: Codable, Hashable, Sendable, CustomStringConvertible {
     } else {
       throw ParseError(
         "expected the length's unit, cm or in, after \(Rules.number(length))"
-          + (tokens.first.map { ", not \"\($0)\"" } ?? ""))
+          + (tokens.first.map { ", not \(LineText.quoted($0))" } ?? ""))
     }
-    if let rest = tokens.first { throw ParseError("\"\(rest)\" after the length is not understood") }
+    if let rest = tokens.first {
+      throw ParseError("\(LineText.quoted(rest)) after the length is not understood")
+    }
     self.init(stitches: stitches, rows: rows, length: length, unit: unit)
     if let violation = Rules.gauge(self) { throw ParseError(violation.reason) }
   }

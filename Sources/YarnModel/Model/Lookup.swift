@@ -86,14 +86,26 @@ package enum Lookup {
     return try find(reference, in: distinct, id: \.sha256, name: \.fileName, byNamePrefix: false)
   }
 
-  /// What names `attachment` among `attachments` by `attachment(_:in:)`: its file name, else
-  /// its SHA-256; `nil` when neither names it alone.
+  /// What names `attachment` among `attachments` by `attachment(_:in:)` in a command printed
+  /// for people to copy (a hint's `stash detach Rios red.png`): `commandWord(fileName:sha256:)`,
+  /// else its SHA-256; `nil` when neither names it alone.
   package static func reference(to attachment: Attachment, in attachments: [Attachment]) -> String? {
-    [attachment.fileName, attachment.sha256].first { reference in
+    [commandWord(fileName: attachment.fileName, sha256: attachment.sha256), attachment.sha256].first {
+      reference in
       guard let found = try? Self.attachment(reference, in: attachments) else { return false }
       return found.sha256 == attachment.sha256
         && found.fileName.utf8.elementsEqual(attachment.fileName.utf8)
     }
+  }
+
+  /// The word by which a command printed for people to copy names a photo, `fileName` with
+  /// the SHA-256 `sha256`: its file name, else — when the name does not show as itself
+  /// (`LineText.hidesCharacters`: a control character such as ESC, which no terminal is
+  /// sent, or an invisible one such as U+200B), so that a command copied from the message
+  /// would not hold it — the first 12 characters of its SHA-256, a prefix that
+  /// `attachment(_:in:)` takes (it takes 4 or more).
+  package static func commandWord(fileName: String, sha256: String) -> String {
+    LineText.hidesCharacters(fileName) ? String(sha256.prefix(12)) : fileName
   }
 
   /// A name (or what was typed) as `find` compares it: without the spaces around it
@@ -128,7 +140,8 @@ package enum Lookup {
   /// one place these words are made.
   package static func tooShortIDPrefix(_ reference: String, kind: String) -> String? {
     guard reference.trimmingSpaces().count < 4 else { return nil }
-    return "\"\(reference)\" is too short to name a \(kind): give its ID or 4 or more of its first characters"
+    return
+      "\(LineText.quoted(reference)) is too short to name a \(kind): give its ID or 4 or more of its first characters"
   }
 
   /// Whether `find` takes the item `id` for a reference whose key is `wantedKey`, by the rule

@@ -95,7 +95,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     let (amount, code) = codeFirst ? (words[1], words[0]) : (words[0], words[1])
     guard letters(code) else {
       throw ParseError(
-        "\"\(code)\" is not a currency code (three letters of ISO 4217, such as USD or EUR)")
+        "\(LineText.quoted(code)) is not a currency code (three letters of ISO 4217, such as USD or EUR)")
     }
     let currency = code.uppercased()
     // A decimal comma's ambiguity (`1,000`) in the words of every typed number, suggesting
@@ -111,7 +111,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
           let places = Price.decimals(of: currency)
           if (try? Price(amount: decimal, currency: currency)) == nil {
             throw ParseError(
-              "\"\(text)\" is ambiguous: write \(thousands) (\(decimal) cannot be meant: \(currency) has "
+              "\(LineText.quoted(text)) is ambiguous: write \(thousands) (\(decimal) cannot be meant: \(currency) has "
                 + (places == 0 ? "no decimals" : "at most \(places) decimals") + ")")
           }
           throw ParseError(error.description)
@@ -129,9 +129,10 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
   public init(amount: String, currency: String) throws(ParseError) {
     guard currency.count == 3, currency.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
       throw ParseError(
-        "\"\(currency)\" is not a currency code (three upper-case letters of ISO 4217, such as USD)")
+        "\(LineText.quoted(currency)) is not a currency code (three upper-case letters of ISO 4217, such as USD)"
+      )
     }
-    if amount.hasPrefix("-") { throw ParseError("\(amount) \(currency) is negative") }
+    if amount.hasPrefix("-") { throw ParseError("\(LineText.visible(amount)) \(currency) is negative") }
     let parts = amount.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
     let ascii: (Substring) -> Bool = { $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
     guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2, parts.allSatisfy(ascii),
@@ -147,9 +148,10 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
         groups.dropFirst().allSatisfy({ $0.count == 3 })
       {
         let plain = groups.joined() + (decimal ? "." + parts[parts.count - 1] : "")
-        throw ParseError("\"\(amount)\" has a thousands separator: write \(plain)")
+        throw ParseError("\(LineText.quoted(amount)) has a thousands separator: write \(plain)")
       }
-      throw ParseError("\"\(amount)\" is not an amount (digits with a decimal point or comma, such as 29.99)")
+      throw ParseError(
+        "\(LineText.quoted(amount)) is not an amount (digits with a decimal point or comma, such as 29.99)")
     }
     let places = Price.decimals(of: currency)
     // Zeros after the currency's decimals add nothing (`29.990 USD` is 29.99 USD, `5.0 JPY`

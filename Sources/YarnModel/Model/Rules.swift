@@ -260,10 +260,11 @@ public enum Rules {
       if LineText.isBlank(tag) { return RuleViolation(field: field, reason: "is empty") }
       if tag.contains(",") {
         return RuleViolation(
-          field: field, reason: "\"\(tag)\" holds a comma; a comma separates tags (use two tags)")
+          field: field, reason: "\(LineText.quoted(tag)) holds a comma; a comma separates tags (use two tags)"
+        )
       }
       if !keys.insert(Lookup.key(tag)).inserted {
-        return RuleViolation(field: field, reason: "\"\(tag)\" is given twice (case aside)")
+        return RuleViolation(field: field, reason: "\(LineText.quoted(tag)) is given twice (case aside)")
       }
     }
     return nil
@@ -288,7 +289,8 @@ public enum Rules {
     let code = price.currency
     if code.count != 3 || !code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) {
       return RuleViolation(
-        field: field, reason: "currency \"\(code)\" is not three upper-case letters (ISO 4217, such as USD)")
+        field: field,
+        reason: "currency \(LineText.quoted(code)) is not three upper-case letters (ISO 4217, such as USD)")
     }
     if price.minorUnits < 0 { return RuleViolation(field: field, reason: "\(price) is negative") }
     var limit = maximumPrice

@@ -150,7 +150,8 @@ extension Rules {
       return (
         index,
         RuleViolation(
-          field: field, reason: "the tool “\(tool.name)” is given twice; a project lists each tool once")
+          field: field,
+          reason: "the tool “\(LineText.visible(tool.name))” is given twice; a project lists each tool once")
       )
     }
     return nil

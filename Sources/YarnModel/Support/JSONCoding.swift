@@ -35,11 +35,13 @@ package enum JSONCoding {
         if TimeInput.isAbsoluteInstantOutOfRange(text) {
           throw DecodingError.dataCorruptedError(
             in: container,
-            debugDescription: "the instant \"\(text)\" falls outside \(JSONCoding.instantRangeText) in UTC")
+            debugDescription:
+              "the instant \(LineText.quoted(text)) falls outside \(JSONCoding.instantRangeText) in UTC")
         }
         throw DecodingError.dataCorruptedError(
           in: container,
-          debugDescription: "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \"\(text)\"")
+          debugDescription:
+            "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \(LineText.quoted(text))")
       }
       return date
     }

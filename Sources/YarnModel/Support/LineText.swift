@@ -81,7 +81,9 @@ package enum LineText {
 
   /// The start of `text` for a message that quotes a value too long to show whole: its first
   /// `characters` Characters (at most 4 scalars each: `scalarsPerCharacter`) and `…`; `text`
-  /// itself when shorter.
+  /// itself when shorter. The one way a message shortens what it quotes: a reference that
+  /// matches nothing (`no yarn matches '…'`, which may be a name of 5,000 characters) is
+  /// quoted shortened, then made visible (`visible(shortened(reference))`).
   package static func shortened(_ text: String, characters: Int = 40) -> String {
     let start = text.prefix(characters).unicodeScalars.prefix(characters * scalarsPerCharacter)
     guard start.count < text.unicodeScalars.count else { return text }
@@ -194,13 +196,6 @@ package enum LineText {
   package static func visible(_ text: String) -> String {
     // Printable ASCII without a backslash (the usual case) is shown as it is.
     if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") }) { return text }
-    // Whether a scalar of `character` is written as an escape.
-    func escapes(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
-      if isRefused(scalar) { return true }
-      guard isInvisible(scalar) else { return false }
-      let scalars = character.unicodeScalars
-      return scalars.count == 1 || scalars.first?.properties.isEmoji != true
-    }
     var needsEscapes = false
     var afterBackslash = false
     search: for character in text {
@@ -234,6 +229,29 @@ package enum LineText {
     }
     return out
   }
+
+  /// Whether `visible(_:)` writes `scalar`, a scalar of `character`, as an escape: a refused
+  /// one (`isRefused`), or an invisible one (`isInvisible`) that is not part of an emoji.
+  private static func escapes(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
+    if isRefused(scalar) { return true }
+    guard isInvisible(scalar) else { return false }
+    let scalars = character.unicodeScalars
+    return scalars.count == 1 || scalars.first?.properties.isEmoji != true
+  }
+
+  /// Whether `text` holds a character that `visible(_:)` writes as an escape (a control
+  /// character such as ESC or a line break, an invisible one such as U+200B): text that does
+  /// not show as itself, so that a command printed with it (a hint's) cannot be copied back.
+  package static func hidesCharacters(_ text: String) -> Bool {
+    text.contains { character in character.unicodeScalars.contains { escapes($0, in: character) } }
+  }
+
+  /// `text` in double quotes, as `visible(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`. The one
+  /// way a reason of YarnModel, YarnStore or YarnCore quotes a value it was given (an amount, a
+  /// duration, a size, a date, a CSV cell or column, a name, a tag, a stored value), so that
+  /// the message shows what is there, on one line, with nothing for the `yarn` tool to add;
+  /// a reference not found is quoted shortened first (`shortened(_:characters:)`).
+  package static func quoted(_ text: String) -> String { "\"" + visible(text) + "\"" }
 
   /// `U+000A`: the code point, at least four upper-case hex digits.
   static func code(of scalar: Unicode.Scalar) -> String {

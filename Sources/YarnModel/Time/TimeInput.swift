@@ -38,19 +38,21 @@ package enum TimeInput {
     package var description: String {
       switch problem {
       case .unreadableTime:
-        return "cannot read the time \"\(input)\"; use 14:30, yesterday 20:00, 2026-03-29 14:30, "
+        return
+          "cannot read the time \(LineText.quoted(input)); use 14:30, yesterday 20:00, 2026-03-29 14:30, "
           + "2026-03-29T14:30:00Z, 2026-03-29T14:30+02:00, now, or -15m / -2h"
       case .unreadableDuration:
-        return "cannot read the duration \"\(input)\"; use 1h30m, 90m, 45s or 1:30"
+        return "cannot read the duration \(LineText.quoted(input)); use 1h30m, 90m, 45s or 1:30"
       case .partNotUnder60(let part):
-        return "cannot read the duration \"\(input)\": its \(part) must be under 60"
+        return "cannot read the duration \(LineText.quoted(input)): its \(part) must be under 60"
       case .nonexistentLocalTime(let zone):
-        return "\"\(input)\" does not exist in \(zone): the clocks skipped it for daylight saving time"
+        return
+          "\(LineText.quoted(input)) does not exist in \(zone): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
-        return "the duration \"\(input)\" must be more than zero and at most "
+        return "the duration \(LineText.quoted(input)) must be more than zero and at most "
           + "\(Rules.duration(Rules.maximumSessionSeconds)), the longest a session may last"
       case .timeOutOfRange:
-        return "the time \"\(input)\" falls outside \(JSONCoding.instantRangeText) in UTC, "
+        return "the time \(LineText.quoted(input)) falls outside \(JSONCoding.instantRangeText) in UTC, "
           + "the instants yarn can store"
       }
     }

@@ -302,12 +302,13 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
   /// (`Rules.amount`: `"-5 g" is negative`, `"2000000000 g" is over the limit of 1000000000`).
   public var description: String {
     let reason: String
+    let quoted = LineText.quoted(input)
     switch problem {
     case .empty: reason = "an amount is empty"
-    case .missingNumber: reason = "\"\(input)\" has no number"
-    case .badNumber: reason = "\"\(input)\" is not a number followed by a unit"
-    case .negative: return "\"\(input)\" is negative"
-    case .notFinite: return "\"\(input)\" is not a finite number"
+    case .missingNumber: reason = "\(quoted) has no number"
+    case .badNumber: reason = "\(quoted) is not a number followed by a unit"
+    case .negative: return "\(quoted) is negative"
+    case .notFinite: return "\(quoted) is not a finite number"
     case .ambiguousComma(let thousands, let decimal):
       return DecimalNumberError(
         input: input, problem: .ambiguousComma(thousands: thousands, decimal: decimal)
@@ -315,9 +316,9 @@ public struct AmountParseError: Error, Equatable, Sendable, CustomStringConverti
       .description
     case .tooSmall: return DecimalNumberError(input: input, problem: .tooSmall).description
     case .outOfRange:
-      return "\"\(input)\" is over the limit of \(Int(Amount.maximumValue))"
-    case .missingUnit: reason = "\"\(input)\" has no unit"
-    case .unknownUnit(let word): reason = "\"\(input)\" has an unknown unit \"\(word)\""
+      return "\(quoted) is over the limit of \(Int(Amount.maximumValue))"
+    case .missingUnit: reason = "\(quoted) has no unit"
+    case .unknownUnit(let word): reason = "\(quoted) has an unknown unit \(LineText.quoted(word))"
     }
     return "\(reason); accepted units: \(YarnUnit.acceptedWords)"
   }

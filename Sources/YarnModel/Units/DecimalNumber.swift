@@ -112,10 +112,10 @@ package struct DecimalNumberError: Error, Equatable, Sendable, CustomStringConve
   /// 0`, `"1.2.3" is not a number`.
   package var description: String {
     switch problem {
-    case .malformed: return "\"\(input)\" is not a number"
+    case .malformed: return "\(LineText.quoted(input)) is not a number"
     case .ambiguousComma(let thousands, let decimal):
-      return "\"\(input)\" is ambiguous: write \(thousands) or \(decimal)"
-    case .tooSmall: return "\"\(input)\" is too small: it would be kept as 0"
+      return "\(LineText.quoted(input)) is ambiguous: write \(thousands) or \(decimal)"
+    case .tooSmall: return "\(LineText.quoted(input)) is too small: it would be kept as 0"
     }
   }
 }

@@ -361,7 +361,7 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
   /// Says what is wrong and what is accepted, for example `"US 99" is not a US needle size;
   /// US sizes: 000, 00, 0, 1, 2, …`.
   public var description: String {
-    let quoted = "\"\(input)\""
+    let quoted = LineText.quoted(input)
     switch problem {
     case .empty: return "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8"
     case .missingUnit:

@@ -195,7 +195,7 @@ extension LibraryStore {
       guard Attachment.isValidDigest(attachment.sha256) else {
         throw StoreError.invalidData(
           kind: kind, id: id,
-          reason: "attachment digest \"\(attachment.sha256)\" is not 64 lower-case hex digits")
+          reason: "attachment digest \(LineText.quoted(attachment.sha256)) is not 64 lower-case hex digits")
       }
       guard attachment.byteCount >= 0 else {
         throw StoreError.invalidData(

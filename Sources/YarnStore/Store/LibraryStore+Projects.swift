@@ -261,13 +261,13 @@ extension LibraryStore {
     var craft: Craft?
     if let text = row.optionalText() {
       guard let known = Craft(rawValue: text) else {
-        throw row.invalid("stored craft \"\(text)\" is unknown")
+        throw row.invalid("stored craft \(LineText.quoted(text)) is unknown")
       }
       craft = known
     }
     let statusText = try row.text()
     guard let status = ProjectStatus(rawValue: statusText) else {
-      throw row.invalid("stored status \"\(statusText)\" is unknown")
+      throw row.invalid("stored status \(LineText.quoted(statusText)) is unknown")
     }
     let hasPattern = try row.bool()
     let patternName = row.optionalText()

@@ -51,7 +51,7 @@ public struct RemovalEffects: Hashable, Sendable {
     }
     // `yarn "Rios"`; `2 yarns ("Rios", "Catona")`.
     func names(_ list: [String], _ noun: String) -> String {
-      let quoted = list.map { "\"\($0)\"" }
+      let quoted = list.map(LineText.quoted)
       return list.count == 1
         ? "\(noun) \(quoted[0])" : "\(list.count) \(noun)s (\(quoted.joined(separator: ", ")))"
     }
@@ -88,7 +88,7 @@ public struct RemovalEffects: Hashable, Sendable {
   public var summary: String {
     var text = removals.isEmpty ? "" : "remove " + removalList
     if !yarnsGivenBack.isEmpty {
-      let names = yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
+      let names = yarnsGivenBack.map(LineText.quoted).joined(separator: ", ")
       text += (text.isEmpty ? "" : ", and ") + "give back to the stash what it used of \(names)"
     }
     return text

@@ -233,7 +233,7 @@ extension LibraryStore {
     let name = try row.text()
     let kindText = try row.text()
     guard let kind = ToolKind(rawValue: kindText) else {
-      throw row.invalid("stored kind \"\(kindText)\" is not one of \(ToolKind.acceptedWords)")
+      throw row.invalid("stored kind \(LineText.quoted(kindText)) is not one of \(ToolKind.acceptedWords)")
     }
     var size: NeedleSize?
     if !statement.isNull(3) {

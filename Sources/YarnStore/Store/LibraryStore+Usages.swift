@@ -123,7 +123,7 @@ extension LibraryStore {
         let name = try row.text()
         let statusText = try row.text()
         guard let status = ProjectStatus(rawValue: statusText) else {
-          throw row.invalid("stored status \"\(statusText)\" is unknown")
+          throw row.invalid("stored status \(LineText.quoted(statusText)) is unknown")
         }
         return YarnUse(
           projectID: projectID, projectName: name, projectStatus: status,

@@ -258,7 +258,7 @@ extension LibraryStore {
     let dateAdded = try row.day()
     let statusText = try row.text()
     guard let status = StashStatus(rawValue: statusText) else {
-      throw row.invalid("stored status \"\(statusText)\" is unknown")
+      throw row.invalid("stored status \(LineText.quoted(statusText)) is unknown")
     }
     var price: Price?
     let minorUnits = try row.optionalInteger()

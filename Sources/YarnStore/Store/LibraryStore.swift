@@ -246,7 +246,8 @@ public final class LibraryStore {
   /// A new, empty library whose database lives in memory, for app previews and tests: it
   /// reads and writes like a library on disk (`mode` is `.readWrite`, `isInMemory` is
   /// `true`), and is gone when the store is closed or released. Attachments imported into it
-  /// are stored in a new temporary directory (`directory`), removed by `close()`.
+  /// are stored in a new temporary directory (`directory`), removed by `close()` or, without
+  /// it, when the store is released.
   ///
   /// - Throws: `StoreError.io` when the temporary directory cannot be created;
   ///   `StoreError.database` when SQLite cannot open a database in memory.
@@ -288,6 +289,18 @@ public final class LibraryStore {
     } catch let error as DatabaseError {
       throw StoreError.wrap(error)
     }
+    removeTemporaryDirectory()
+  }
+
+  /// A store made by `inMemory()` that is released without `close()` still removes its
+  /// temporary directory (an app's preview, a test), so that none is left in the system's
+  /// temporary folder.
+  deinit { removeTemporaryDirectory() }
+
+  /// Removes the temporary directory of a store made by `inMemory()` (the only stores that
+  /// are `.readWrite` and in memory); does nothing for any other store, whose `directory`
+  /// is a library's.
+  private func removeTemporaryDirectory() {
     if mode == .readWrite, isInMemory { try? FileManager.default.removeItem(at: directory) }
   }
 
@@ -648,12 +661,17 @@ public final class LibraryStore {
   /// library made beside it and corrupt it, and it may hold the old library's last changes,
   /// so the library is neither created nor read as empty.
   ///
+  /// The database is looked for again once a log is found: another process creating the
+  /// library at the same moment puts `library.sqlite` in place before its log exists, so a
+  /// log seen after the first look may be that library's, not an orphan.
+  ///
   /// - Throws: `StoreError.io` naming the file.
   package static func refuseOrphanLog(in directory: URL) throws {
-    guard try kind(of: directory.appendingPathComponent(databaseFileName).path) == nil else { return }
+    let database = directory.appendingPathComponent(databaseFileName).path
+    guard try kind(of: database) == nil else { return }
     for (suffix, what) in [("-wal", "a write-ahead log"), ("-journal", "a rollback journal")] {
       let log = directory.appendingPathComponent(databaseFileName + suffix).path
-      guard try kind(of: log) != nil else { continue }
+      guard try kind(of: log) != nil, try kind(of: database) == nil else { continue }
       throw StoreError.io(
         path: log,
         reason:

@@ -76,7 +76,7 @@ struct RowReader {
   mutating func day() throws -> CalendarDate? {
     guard let text = optionalText() else { return nil }
     guard let date = CalendarDate(iso8601: text) else {
-      throw invalid("stored day \"\(text)\" is not a real YYYY-MM-DD date")
+      throw invalid("stored day \(LineText.quoted(text)) is not a real YYYY-MM-DD date")
     }
     return date
   }
@@ -92,7 +92,8 @@ struct RowReader {
     }
     let value = statement.double(valueIndex)
     guard let unitText, let unit = YarnUnit(rawValue: unitText) else {
-      throw invalid("stored unit \"\(unitText ?? "NULL")\" is not one of skein, g, oz, yd, m, kg, lb")
+      throw invalid(
+        "stored unit \(unitText.map(LineText.quoted) ?? "NULL") is not one of skein, g, oz, yd, m, kg, lb")
     }
     return Amount(value, unit)
   }
@@ -111,7 +112,7 @@ struct RowReader {
     let lengthIndex = next()
     guard let unitText = optionalText() else { return nil }
     guard let unit = GaugeUnit(rawValue: unitText) else {
-      throw invalid("stored gauge unit \"\(unitText)\" is not cm or in")
+      throw invalid("stored gauge unit \(LineText.quoted(unitText)) is not cm or in")
     }
     for index in [stitchesIndex, lengthIndex] where !statement.isNumber(index) {
       throw invalid("stored gauge column \(index) is not a number")

@@ -138,23 +138,24 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .notFound(let kind, let id):
       // `note(matching:)` takes an ID prefix of 4 characters or more, as sessions do.
       if kind == .note, let tooShort = Lookup.tooShortIDPrefix(id, kind: "note") { return tooShort }
-      return "no \(kind) with id \(Rules.shown(id: id)) in the library"
+      return "no \(kind) with id \(Rules.shown(id: LineText.shortened(id))) in the library"
     case .duplicateID(let kind, let id):
       return "a \(kind) with id \(Rules.shown(id: id)) is already in the library"
     case .ambiguousID(let kind, let reference, let ids):
-      return "\"\(reference)\" begins the ids of \(ids.count) \(kind)s: "
+      return "\(LineText.quoted(reference)) begins the ids of \(ids.count) \(kind)s: "
         + ids.map { Rules.shown(id: $0) }.joined(separator: ", ")
     case .missingReference(let kind, let id, let from, let fromID):
       return "\(from) \(Rules.shown(id: fromID)) refers to \(kind) \(Rules.shown(id: id)), which is not "
         + "in the library"
     case .removalRefused(let kind, let name, let effects):
-      return "removing \(kind) \"\(name)\" would also \(effects.summary)"
+      return "removing \(kind) \(LineText.quoted(name)) would also \(effects.summary)"
     case .sessionAlreadyRunning(let session):
       return "a time session is already running: session \(Rules.shown(id: session.id)) on project "
         + "\(Rules.shown(id: session.projectID)) since \(JSONCoding.formatInstant(session.start))"
     case .lostAttachment(let kind, let name, let fileName, let sha256, let pattern):
-      return "cannot remove \(kind) \"\(name)\": the file of its \(pattern ? "pattern" : "photo") "
-        + "\(fileName) (\(sha256)) is missing from attachments/, so undo could not give it back"
+      return
+        "cannot remove \(kind) \(LineText.quoted(name)): the file of its \(pattern ? "pattern" : "photo") "
+        + "\(LineText.visible(fileName)) (\(sha256)) is missing from attachments/, so undo could not give it back"
     case .missingAttachment(let sha256):
       return "attachment \(sha256) is not stored in the library's attachments folder"
     case .invalidData(let kind, let id, let reason):
@@ -177,25 +178,26 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "the library's database has schema version \(found), but this yarn knows only "
         + "versions up to \(known); use a newer yarn"
     case .readOnly(let path):
-      return "the library at \(path) is open read-only"
+      return "the library at \(LineText.visible(path)) is open read-only"
     case .closed:
       return "the library store is closed"
     case .io(let path, let reason):
-      return "cannot access \(path): \(reason)"
+      return "cannot access \(LineText.visible(path)): \(reason)"
     case .diskFull(let path):
-      return "cannot write \(path): \(StoreError.noRoom)"
+      return "cannot write \(LineText.visible(path)): \(StoreError.noRoom)"
     case .libraryCreatedMeanwhile(let directory):
-      return "another yarn process created the library at \(directory) while this command was "
+      return
+        "another yarn process created the library at \(LineText.visible(directory)) while this command was "
         + "building it; that library was left as it is, and nothing of this command was kept"
     case .cannotUndo(.nothingToUndo):
       return "nothing to undo: the library's history holds no change left to undo"
     case .cannotUndo(.nothingToRedo):
       return "nothing to redo: no undone change is waiting (a change made after an undo ends them)"
     case .cannotUndo(.barrier(let change)):
-      let name = change.label.isEmpty ? "" : " (\"\(change.label)\")"
+      let name = change.label.isEmpty ? "" : " (\(LineText.quoted(change.label)))"
       return "the last change\(name) cannot be undone: \(change.detail ?? "it ended the history")"
     case .cannotUndo(.broken(let change, let reason)):
-      let name = change.label.isEmpty ? "change \(change.id)" : "\"\(change.label)\""
+      let name = change.label.isEmpty ? "change \(change.id)" : LineText.quoted(change.label)
       return "cannot reverse \(name): the library was changed outside yarn since (\(reason))"
     }
   }

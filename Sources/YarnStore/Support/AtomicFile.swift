@@ -25,7 +25,7 @@ package enum AtomicFile {
     /// Whether writing failed midway (a write, sync or close of the open file: a full disk,
     /// an I/O error, a closed pipe) rather than the file not being created at all.
     package var midway = false
-    package var description: String { "cannot write \(path): \(reason)" }
+    package var description: String { "cannot write \(LineText.visible(path)): \(reason)" }
   }
 
   /// Writes `data` to `url` atomically.
