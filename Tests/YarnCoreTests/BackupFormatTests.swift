@@ -133,6 +133,42 @@ import Testing
     #expect(reason.hasPrefix(message), "\(reason)")
   }
 
+  /// Bytes that are not UTF-8 are not JSON (RFC 8259 §8.1): the document is refused as a
+  /// whole, at the line and column of the byte, in the words of `weft import`, whether in a
+  /// field an item reads, one it skips, or a member of the document no item is in (QA: named
+  /// by the item only, and passed where the decoder skips). Columns counted by hand.
+  @Test(arguments: [
+    // {"id":"y","name":"Gr: the byte is the 21st character of line 2.
+    (
+      yarnsDocument(
+        Data(#"{"id":"y","name":"Gr"#.utf8) + [0xE4] + Data(#"ndma","isStashed":true,"photos":[]}"#.utf8)),
+      "line 2, column 21: byte 0xE4"
+    ),
+    // 55 characters before the byte, in a key no yarn has.
+    (
+      yarnsDocument(
+        Data(#"{"id":"y","name":"a","isStashed":true,"photos":[],"x":""#.utf8) + [0xFF] + Data(#""}"#.utf8)),
+      "line 2, column 56: byte 0xFF"
+    ),
+    // A lead byte the next one does not continue, after an é (one character, two bytes).
+    (
+      yarnsDocument(
+        Data(#"{"id":"y","name":"a","isStashed":true,"photos":[],"x":"é"#.utf8) + [0xC3, 0x41]
+          + Data(#""}"#.utf8)),
+      "line 2, column 57: byte 0xC3"
+    ),
+    // In a member of the document, not in an item.
+    (
+      Data("{\"x\":\n\"".utf8) + [0xFF] + Data(#"","notes":[],"projects":[],"sessions":[],"yarns":[]}"#.utf8),
+      "line 2, column 2: byte 0xFF"
+    ),
+  ])
+  func bytesThatAreNotUTF8AreNamedByLineAndColumn(document: Data, place: String) {
+    #expect(
+      BackupReader.decode(document).problems == [.invalidLibrary(reason: "not JSON at \(place) is not UTF-8")]
+    )
+  }
+
   @Test func itemsThatDoNotDecodeAreNamedByTheirPath() throws {
     try Support.withScratch { dir in
       let library =
@@ -158,4 +194,9 @@ import Testing
       }
     }
   }
+}
+
+/// A library document whose `yarns` holds `yarn`, on line 2.
+private func yarnsDocument(_ yarn: Data) -> Data {
+  Data("{\"notes\":[],\"projects\":[],\"sessions\":[],\"yarns\":[\n".utf8) + yarn + Data("]}".utf8)
 }

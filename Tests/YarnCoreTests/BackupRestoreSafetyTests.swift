@@ -283,6 +283,81 @@ import Testing
     }
   }
 
+  /// What a file manager adds is ignored by one rule, in a zip as in a directory, by verify
+  /// and restore alike (docs/FORMAT.md, Container): hidden regular files (Finder's
+  /// `.DS_Store`, `._NAME`) and Finder's Compress's `__MACOSX/` folders, which an unzip by
+  /// Info-ZIP makes a folder. Any other unlisted entry is refused as before, hidden folders
+  /// and files in `__MACOSX/` not hidden too (QA: a zip made by Finder's Compress was
+  /// refused, the folder it came from passed).
+  @Test func whatAFileManagerAddsIsIgnoredInAZipAsInADirectory() throws {
+    try Support.withScratch { dir in
+      let finder: [(String, Data)] = [
+        (".DS_Store", Data("finder".utf8)),
+        ("attachments/._" + Support.abcSHA256, Data("apple double".utf8)),
+        ("__MACOSX/", Data()), ("__MACOSX/._manifest.json", Data("apple double".utf8)),
+        ("__MACOSX/attachments/", Data()),
+        ("__MACOSX/attachments/._" + Support.abcSHA256, Data("apple double".utf8)),
+      ]
+      let foreign: [(String, Data)] = [(".Trashes/", Data()), ("__MACOSX/notes.txt", Data("x".utf8))]
+      func unpack(_ entries: [(String, Data)], into folder: URL) throws {
+        for (name, data) in entries {
+          let url = folder.appendingPathComponent(name)
+          try FileManager.default.createDirectory(
+            at: name.hasSuffix("/") ? url : url.deletingLastPathComponent(), withIntermediateDirectories: true
+          )
+          if !name.hasSuffix("/") { try data.write(to: url) }
+        }
+      }
+      let zip = dir.appendingPathComponent("finder.zip")
+      try Support.writeZip(try validEntries() + finder, to: zip)
+      #expect(try Backup.verify(zip).counts.yarns == 1)
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(try Backup.restore(from: zip, into: target).counts.yarns == 1)
+      #expect(try target.library().yarns.map(\.id) == ["y1"])
+      let unpacked = dir.appendingPathComponent("unpacked")
+      try unpack(try validEntries() + finder, into: unpacked)
+      #expect(try Backup.verify(unpacked).counts.yarns == 1)
+
+      let other = try LibraryStore(directory: dir.appendingPathComponent("other"), mode: .readWrite)
+      let refused: [BackupProblem] = [.unlisted(".Trashes/"), .unlisted("__MACOSX/notes.txt")]
+      try unpack(foreign, into: unpacked)
+      #expect(problems { try Backup.verify(unpacked) } == refused)
+      #expect(problems { try Backup.restore(from: unpacked, into: other) } == refused)
+      // A hidden name that is unsafe is not ignored.
+      let unsafe = BackupProblem.unsafeName("../.DS_Store", reason: "has a \"..\" component")
+      try Support.writeZip(try validEntries() + finder + foreign + [("../.DS_Store", Data())], to: zip)
+      #expect(problems { try Backup.verify(zip) } == [unsafe] + refused + [.unlisted("../.DS_Store")])
+      #expect(
+        problems { try Backup.restore(from: zip, into: other) } == [unsafe] + refused + [
+          .unlisted("../.DS_Store")
+        ])
+      #expect(try other.isEmpty())
+    }
+  }
+
+  /// The rule itself (`BackupChecks.isFileManagers`), on entries as a zip or a directory
+  /// lists them: only hidden regular files, and `__MACOSX/` and the folders in it.
+  @Test(arguments: [
+    (BackupSourceEntry(name: ".DS_Store", size: 6), true),
+    (BackupSourceEntry(name: "attachments/._x", size: 4), true),
+    (BackupSourceEntry(name: "__MACOSX/", size: 0), true),
+    (BackupSourceEntry(name: "__MACOSX/attachments/", size: 0), true),
+    (BackupSourceEntry(name: "__MACOSX/._x", size: 2), true),
+    (BackupSourceEntry(name: "__MACOSX/x", size: 2), false),
+    (BackupSourceEntry(name: "__MACOSX", size: 2), false),
+    (BackupSourceEntry(name: "__macosx/", size: 0), false),
+    (BackupSourceEntry(name: "a/__MACOSX/", size: 0), false),
+    (BackupSourceEntry(name: ".hidden/", size: 0), false),
+    (BackupSourceEntry(name: ".DS_Store", size: 0, isSymbolicLink: true), false),
+    (BackupSourceEntry(name: ".fifo", size: 0, notRegular: "not a regular file"), false),
+    (BackupSourceEntry(name: "../.DS_Store", size: 0), false),
+    (BackupSourceEntry(name: ".\\..\\x", size: 0), false),
+    (BackupSourceEntry(name: "README.txt", size: 1), false),
+  ])
+  func whatAFileManagerAdds(entry: BackupSourceEntry, ignored: Bool) {
+    #expect(BackupChecks.isFileManagers(entry) == ignored, "\(entry.name)")
+  }
+
   @Test func compressionRatioIsCapped() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("ratio.zip")
@@ -318,11 +393,30 @@ import Testing
     }
   }
 
-  @Test func aMissingPathIsNotFound() throws {
+  /// A path that cannot be looked up is not found, with the system's reason, as other paths
+  /// are said (QA: "no such file or directory" for every failure of `stat`).
+  @Test func aMissingPathIsNotFoundWithTheSystemsReason() throws {
     try Support.withScratch { dir in
       let url = dir.appendingPathComponent("nothing.zip")
-      #expect(throws: BackupError.notFound(path: url.path)) { try Backup.verify(url) }
-      #expect(BackupError.notFound(path: url.path).description.contains("nothing.zip"))
+      let missing = BackupError.notFound(path: url.path, reason: "no such file or directory")
+      #expect(throws: missing) { try Backup.verify(url) }
+      #expect(missing.description == "no backup at \(url.path): no such file or directory")
+      // Under a file (ENOTDIR), through a loop of links (ELOOP): glibc's and Darwin's words.
+      let file = dir.appendingPathComponent("file.zip")
+      try Data("x".utf8).write(to: file)
+      let under = file.appendingPathComponent("backup.zip")
+      #expect(throws: BackupError.notFound(path: under.path, reason: "not a directory")) {
+        try Backup.verify(under)
+      }
+      let loop = dir.appendingPathComponent("loop.zip")
+      try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+      #expect(throws: BackupError.notFound(path: loop.path, reason: "too many levels of symbolic links")) {
+        try Backup.verify(loop)
+      }
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(throws: BackupError.notFound(path: under.path, reason: "not a directory")) {
+        try Backup.restore(from: under, into: target)
+      }
     }
   }
 
@@ -335,6 +429,42 @@ import Testing
           path: zip.path, problems: [.tooManyEntries(count: 3, limit: 2)])
       ) {
         try Backup.verify(zip, limits: BackupLimits(maxEntries: 2))
+      }
+      #expect(
+        BackupProblem.tooManyEntries(count: 3, limit: 2).description
+          == "the backup has more than 2 entries, the most a backup may have")
+    }
+  }
+
+  /// A directory's walk stops at the first entry past the limit, ignored ones counted as in
+  /// a zip (QA: a directory of millions of files was walked whole before it was refused): of
+  /// 4 entries and 50 hidden files, 6 names are read with a limit of 5; verify and restore
+  /// alike.
+  @Test func aDirectoryBackupsWalkStopsPastTheEntryLimit() throws {
+    try Support.withScratch { dir in
+      let unpacked = dir.appendingPathComponent("unpacked")
+      for (name, data) in try validEntries() {
+        let url = unpacked.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+      }
+      for index in 0..<50 {
+        try Data().write(to: unpacked.appendingPathComponent("attachments/._\(index)"))
+      }
+      let limits = BackupLimits(maxEntries: 5)
+      let refused = BackupError.invalidBackup(
+        path: unpacked.path, problems: [.tooManyEntries(count: 6, limit: 5)])
+      #expect(throws: refused) { try Backup.verify(unpacked, limits: limits) }
+      let target = try LibraryStore(directory: dir.appendingPathComponent("new"), mode: .readWrite)
+      #expect(throws: refused) { try Backup.restore(from: unpacked, into: target, limits: limits) }
+      // 54 in all: attachments/, library.json, manifest.json, the attachment and 50 hidden.
+      #expect(try Backup.verify(unpacked, limits: BackupLimits(maxEntries: 54)).counts.yarns == 1)
+      #expect(
+        throws: BackupError.invalidBackup(
+          path: unpacked.path, problems: [.tooManyEntries(count: 54, limit: 53)])
+      ) {
+        try Backup.verify(unpacked, limits: BackupLimits(maxEntries: 53))
       }
     }
   }

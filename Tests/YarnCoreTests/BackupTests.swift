@@ -214,16 +214,20 @@ import Testing
         try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
         Issue.record("expected an error")
       } catch let error as BackupError {
-        guard case .attachmentUnavailable(let sha256, let path, _, let uses, let exporting) = error else {
+        guard case .attachmentsUnavailable(let attachments, let more, let exporting) = error,
+          let attachment = attachments.first, attachments.count == 1, more == 0
+        else {
           Issue.record("unexpected \(error)")
           return
         }
-        #expect(sha256 == Support.abcSHA256)
-        #expect(path == abc.path)
+        #expect(attachment.sha256 == Support.abcSHA256)
+        #expect(attachment.path == abc.path)
         #expect(!exporting)
         // The one item that holds it, named as `stash detach` takes it: the yarn by its
         // name (no other has it), the photo by its file name.
-        #expect(uses == [AttachmentUse(kind: .yarn, item: "Cascade 220 \"Heathers\"", photo: "care.txt")])
+        #expect(
+          attachment.uses == [AttachmentUse(kind: .yarn, item: "Cascade 220 \"Heathers\"", photo: "care.txt")]
+        )
         #expect(error.description.contains(Support.abcSHA256))
       }
       #expect(!FileManager.default.fileExists(atPath: zip.path))
@@ -238,6 +242,98 @@ import Testing
             == "attachment \(Support.abcSHA256) (\(abc.path)) cannot be backed up: no such file or directory")
       }
       #expect(Support.listing(of: dir).allSatisfy { $0.hasPrefix("lib/") || $0.hasPrefix("in/") })
+    }
+  }
+
+  /// Every lost or altered attachment is named in one run, in the backup's order, each as
+  /// one alone is, with the items that hold it: those `stat` finds (a file missing, of
+  /// another size) and those only reading finds (other bytes of the same size), whichever
+  /// is met first (QA: one a run, so a library with many lost files took as many runs).
+  @Test func everyLostOrAlteredAttachmentIsNamedInOneRun() throws {
+    try Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let library = try store.library()
+      let cascade = "Cascade 220 \"Heathers\""
+      // In the backup's order (docs/FORMAT.md): Cascade's photos front.jpg, swatch.png and
+      // care.txt, then Flax's pattern PDF (the other uses repeat these).
+      let (jpeg, png, text) = (
+        library.yarns[0].photos[0], library.yarns[0].photos[1], library.yarns[0].photos[2]
+      )
+      let pdf = try #require(library.projects.first?.pattern?.pdf)
+      #expect(library.attachments == [jpeg, png, text, pdf])
+      func file(_ attachment: YarnModel.Attachment) -> String {
+        store.attachmentURL(sha256: attachment.sha256).path
+      }
+      let zip = dir.appendingPathComponent("backup.zip")
+      func failure() -> BackupError? {
+        do {
+          try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+          Issue.record("expected an error")
+        } catch let error as BackupError {
+          return error
+        } catch {
+          Issue.record("unexpected \(error)")
+        }
+        return nil
+      }
+      // Only reading finds them: care.txt holds "abd", the PDF an X for its '%' (same sizes).
+      try Data("abd".utf8).write(to: URL(fileURLWithPath: file(text)))
+      var altered = try Data(contentsOf: URL(fileURLWithPath: file(pdf)))
+      altered[0] = UInt8(ascii: "X")
+      try altered.write(to: URL(fileURLWithPath: file(pdf)))
+      // printf abd | sha256sum; the PDF's by sha256sum and Python's hashlib alike.
+      let abd = "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9"
+      let xpdf = "41b2e41a88098ea2c389e372f63ad947777f3d7acabba67948ebdaa965bd118b"
+      let textFailure = UnavailableAttachment(
+        sha256: text.sha256, path: file(text), reason: "its SHA-256 is \(abd), expected \(text.sha256)",
+        uses: [AttachmentUse(kind: .yarn, item: cascade, photo: "care.txt")])
+      let pdfFailure = UnavailableAttachment(
+        sha256: pdf.sha256, path: file(pdf), reason: "its SHA-256 is \(xpdf), expected \(pdf.sha256)",
+        uses: [AttachmentUse(kind: .project, item: "Flax sweater", photo: nil)])
+      #expect(failure() == .attachmentsUnavailable([textFailure, pdfFailure]))
+      // With a file missing, found before anything is zipped: all three.
+      try FileManager.default.removeItem(atPath: file(png))
+      let pngFailure = UnavailableAttachment(
+        sha256: png.sha256, path: file(png), reason: "no such file or directory",
+        uses: [AttachmentUse(kind: .yarn, item: cascade, photo: "swatch.png")])
+      let error = failure()
+      #expect(error == .attachmentsUnavailable([pngFailure, textFailure, pdfFailure]))
+      #expect(
+        error?.description == """
+          3 attachments cannot be backed up:
+            - attachment \(png.sha256) (\(file(png))) cannot be backed up: no such file or directory
+            - attachment \(text.sha256) (\(file(text))) cannot be backed up: its SHA-256 is \(abd), expected \(text.sha256)
+            - attachment \(pdf.sha256) (\(file(pdf))) cannot be backed up: its SHA-256 is \(xpdf), expected \(pdf.sha256)
+          """)
+      #expect(!FileManager.default.fileExists(atPath: zip.path))
+      #expect(Support.listing(of: dir).allSatisfy { $0.hasPrefix("lib/") || $0.hasPrefix("in/") })
+    }
+  }
+
+  /// Past `Backup.maxUnavailableAttachments` (20), the lost attachments are counted, not named.
+  @Test func lostAttachmentsPastTwentyAreCounted() throws {
+    try Support.withScratch { dir in
+      let store = try LibraryStore(directory: dir.appendingPathComponent("lib"), mode: .readWrite)
+      let photo = dir.appendingPathComponent("photo.txt")
+      for index in 0..<22 {
+        try Data("photo \(index)".utf8).write(to: photo)
+        let attachment = try store.importAttachment(from: photo)
+        try store.insert(Yarn(id: "y\(index)", name: "Yarn \(index)", photos: [attachment]))
+        try FileManager.default.removeItem(at: store.attachmentURL(sha256: attachment.sha256))
+      }
+      let zip = dir.appendingPathComponent("backup.zip")
+      do {
+        try Backup.create(from: store, to: zip, generator: "yarn test", now: now)
+        Issue.record("expected an error")
+      } catch BackupError.attachmentsUnavailable(let attachments, let more, _) {
+        #expect(attachments.count == 20)
+        #expect(more == 2)
+        #expect(attachments.map { $0.uses.first?.item } == (0..<20).map { "Yarn \($0)" })
+        let description = BackupError.attachmentsUnavailable(attachments, more: more).description
+        #expect(description.hasPrefix("22 attachments cannot be backed up:\n  - attachment "))
+        #expect(description.hasSuffix("\n  - 2 more attachments cannot be backed up"))
+      }
+      #expect(!FileManager.default.fileExists(atPath: zip.path))
     }
   }
 

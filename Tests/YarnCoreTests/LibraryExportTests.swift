@@ -42,16 +42,29 @@ import Testing
       let file = store.attachmentURL(sha256: pdf.sha256)
       try FileManager.default.removeItem(at: file)
       let zip = dir.appendingPathComponent("export.zip")
+      let lost = UnavailableAttachment(
+        sha256: pdf.sha256, path: file.path, reason: "no such file or directory",
+        uses: [AttachmentUse(kind: .project, item: "Flax sweater", photo: nil)])
+      #expect(throws: BackupError.attachmentsUnavailable([lost], exporting: true)) {
+        try LibraryExport.write(from: store, to: zip)
+      }
       #expect(
-        throws: BackupError.attachmentUnavailable(
-          sha256: pdf.sha256, path: file.path, reason: "no such file or directory",
-          uses: [AttachmentUse(kind: .project, item: "Flax sweater", photo: nil)], exporting: true)
-      ) { try LibraryExport.write(from: store, to: zip) }
-      #expect(
-        BackupError.attachmentUnavailable(
-          sha256: pdf.sha256, path: file.path, reason: "no such file or directory", exporting: true
-        ).description
+        BackupError.attachmentsUnavailable([lost], exporting: true).description
           == "attachment \(pdf.sha256) (\(file.path)) cannot be exported: no such file or directory")
+      #expect(!FileManager.default.fileExists(atPath: zip.path))
+      // Every one is named in one run, in the export's order (projects first): the PDF the
+      // writing found, then care.txt, altered (QA: one a run).
+      let text = try #require(try store.library().yarns.first?.photos[2])
+      let textFile = store.attachmentURL(sha256: text.sha256)
+      try Data("abd".utf8).write(to: textFile)
+      // printf abd | sha256sum
+      let abd = "a52d159f262b2c6ddb724a61840befc36eb30c88877a4030b65cbe86298449c9"
+      let altered = UnavailableAttachment(
+        sha256: text.sha256, path: textFile.path, reason: "its SHA-256 is \(abd), expected \(text.sha256)",
+        uses: [AttachmentUse(kind: .yarn, item: "Cascade 220 \"Heathers\"", photo: "care.txt")])
+      #expect(throws: BackupError.attachmentsUnavailable([lost, altered], exporting: true)) {
+        try LibraryExport.write(from: store, to: zip)
+      }
       #expect(!FileManager.default.fileExists(atPath: zip.path))
     }
   }

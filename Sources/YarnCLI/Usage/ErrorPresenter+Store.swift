@@ -57,9 +57,10 @@ extension ErrorPresenter {
       return ErrorReport(message: message, code: .software)
     case .notFound:
       return ErrorReport(message: message, hint: "check the path", code: .noInput)
-    case .attachmentUnavailable(_, _, _, let uses, let exporting):
+    case .attachmentsUnavailable(let attachments, let more, let exporting):
       // The way out: the file's own bytes back, or each record of it gone (`AttachmentUse`).
-      let commands = uses.map { use in
+      let one = attachments.count == 1 && more == 0
+      let commands = attachments.flatMap(\.uses).map { use in
         // A name that starts with '-' would be read as an option: `--` ends the options.
         let end = ([use.item] + (use.photo.map { [$0] } ?? [])).contains { $0.hasPrefix("-") } ? "-- " : ""
         let item = Context.hintQuoted(use.item)
@@ -72,12 +73,12 @@ extension ErrorPresenter {
       }
       let detach =
         commands.isEmpty
-        ? "detach it from the yarn or project that holds it"
-        : "detach it with \(commands.joined(separator: " and "))"
+        ? "detach \(one ? "it" : "each") from the yarn or project that holds it"
+        : "detach \(one ? "it" : "them") with \(commands.joined(separator: " and "))"
       return ErrorReport(
         message: message,
-        hint: "nothing was written; put the file back (its own bytes, from a copy), or \(detach); "
-          + "then \(exporting ? "export" : "back up") again",
+        hint: "nothing was written; put \(one ? "the file" : "each file") back (its own bytes, from a copy), "
+          + "or \(detach); then \(exporting ? "export" : "back up") again",
         code: .ioError)
     case .newerFormat:
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)

@@ -226,7 +226,7 @@ extension BackupError {
   func renamingBackup(_ old: String, to new: String) -> BackupError {
     func name(_ path: String) -> String { path == old ? new : path }
     switch self {
-    case .notFound(let path): return .notFound(path: name(path))
+    case .notFound(let path, let reason): return .notFound(path: name(path), reason: reason)
     case .cannotOpen(let path, let reason): return .cannotOpen(path: name(path), reason: reason)
     case .missingManifest(let path): return .missingManifest(path: name(path))
     case .invalidManifest(let path, let reason):

@@ -19,6 +19,11 @@ public enum Backup {
   /// compatibility promise" says).
   public static let formatVersion = 1
 
+  /// The most attachments `BackupError.attachmentsUnavailable` names one by one (with the
+  /// items that hold them); the others are counted: 20, as the items that do not decode
+  /// (`LibraryDocumentReader.maxItemProblems`).
+  public static let maxUnavailableAttachments = 20
+
   /// Writes a backup zip of everything in `store` to `url`, on the calling thread.
   ///
   /// The library is read in one read transaction, item by item, and written as
@@ -55,8 +60,9 @@ public enum Backup {
   ///   the library; `OutputError.intoLibrary`, whatever `force`, when `url` is one of the
   ///   own files of the library of `store` (its database, a file in its attachments folder, …);
   ///   `BackupError.destinationExists` when `url` exists and `force` is false;
-  ///   `BackupError.attachmentUnavailable` when an attachment's file is missing or differs
-  ///   from its record, naming the items that hold it; `BackupError.cannotWrite` when the archive cannot be written (a
+  ///   `BackupError.attachmentsUnavailable` when attachments' files are missing or differ
+  ///   from their records, listing every one (`maxUnavailableAttachments` by name, then a
+  ///   count) with the items that hold it; `BackupError.cannotWrite` when the archive cannot be written (a
   ///   missing or read-only directory, a full disk); `StoreError` from reading the store;
   ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
   ///   task is cancelled (checked between reads of the attachments). After any error but

@@ -40,6 +40,27 @@ enum BackupChecks {
     return nil
   }
 
+  /// The folder macOS Finder's Compress puts its `._NAME` files in, at the top of a zip.
+  static let finderFolder = "__MACOSX/"
+
+  /// Whether `entry`, of a zip or a directory alike, is one a file manager adds, which a
+  /// reader ignores (never reads, never lists as unlisted; docs/FORMAT.md, Container): a
+  /// regular file whose name begins with a dot (`.DS_Store`, `attachments/._NAME`: macOS
+  /// Finder's), or the folder `__MACOSX/` or a folder in it (where Finder's Compress puts
+  /// the `._NAME` files, themselves hidden files; unzipped by Info-ZIP it becomes a folder).
+  /// A backup holds no such name (the manifest lists only `library.json` and
+  /// `attachments/<sha256>`), and nothing is ever read from an entry the manifest does not
+  /// list, so ignoring one changes nothing that is read or restored. A link, a hidden
+  /// folder, any other file in `__MACOSX/`, and an unsafe name (`unsafeReason`: `../.x`)
+  /// are not ignored.
+  static func isFileManagers(_ entry: BackupSourceEntry) -> Bool {
+    guard unsafeReason(entry.name) == nil, !entry.isSymbolicLink, entry.notRegular == nil else {
+      return false
+    }
+    if entry.name.hasSuffix("/") { return entry.name.hasPrefix(finderFolder) }
+    return entry.name.split(separator: "/").last?.hasPrefix(".") == true
+  }
+
   /// Problems of a list of entry names: unsafe names, duplicates, and names that collide
   /// when case is ignored (each reported once).
   static func nameProblems(_ names: [String]) -> [BackupProblem] {

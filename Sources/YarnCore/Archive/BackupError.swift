@@ -9,13 +9,15 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Thrown by `create` (and `LibraryExport`) when the zip cannot be written (directory missing or read-only,
   /// disk full, …); nothing is left at `path`.
   case cannotWrite(path: String, reason: String)
-  /// Thrown by `create` (and `LibraryExport`, then `exporting`) when an attachment's bytes are
-  /// missing from the store, or differ from the size and SHA-256 its record gives; `path` is
-  /// the store's file, `uses` the items that hold it (empty when they are not known).
-  case attachmentUnavailable(
-    sha256: String, path: String, reason: String, uses: [AttachmentUse] = [], exporting: Bool = false)
-  /// Thrown when nothing exists at the backup's path (exit 66 in the CLI).
-  case notFound(path: String)
+  /// Thrown by `create` (and `LibraryExport`, then `exporting`) when attachments' bytes are
+  /// missing from the store, or differ from the size and SHA-256 their records give: every
+  /// such attachment, the first `Backup.maxUnavailableAttachments` listed (in the order the
+  /// backup or export holds them), `more` counted.
+  case attachmentsUnavailable([UnavailableAttachment], more: Int = 0, exporting: Bool = false)
+  /// Thrown when the backup's path cannot be looked up (exit 66 in the CLI): `reason` is the
+  /// system's (`no such file or directory`, `permission denied`, `too many levels of symbolic
+  /// links`, `not a directory`, …).
+  case notFound(path: String, reason: String)
   /// Thrown when `path` is neither a zip archive nor a directory that can be read (libzip's
   /// reason: not a zip archive, premature end of file, inconsistent archive, …).
   case cannotOpen(path: String, reason: String)
@@ -67,11 +69,17 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
       return "\(LineText.visible(path)) already exists (use force to overwrite it)"
     case .cannotWrite(let path, let reason):
       return "cannot write \(LineText.visible(path)): \(reason)"
-    case .attachmentUnavailable(let sha256, let path, let reason, _, let exporting):
-      return
-        "attachment \(sha256) (\(LineText.visible(path))) cannot be \(exporting ? "exported" : "backed up"): \(reason)"
-    case .notFound(let path):
-      return "no backup at \(LineText.visible(path)): no such file or directory"
+    case .attachmentsUnavailable(let attachments, let more, let exporting):
+      let verb = exporting ? "exported" : "backed up"
+      var lines = attachments.map {
+        "attachment \($0.sha256) (\(LineText.visible($0.path))) cannot be \(verb): \($0.reason)"
+      }
+      if lines.count == 1, more == 0 { return lines[0] }
+      if more > 0 { lines.append("\(more) more attachment\(more == 1 ? "" : "s") cannot be \(verb)") }
+      return "\(attachments.count + more) attachments cannot be \(verb):\n"
+        + lines.map { "  - " + $0 }.joined(separator: "\n")
+    case .notFound(let path, let reason):
+      return "no backup at \(LineText.visible(path)): \(reason)"
     case .cannotOpen(let path, let reason):
       return "cannot open backup \(LineText.visible(path)): \(reason)"
     case .missingManifest(let path):
@@ -131,6 +139,28 @@ extension BackupError {
   }
 }
 
+/// An attachment whose file in the library's `attachments/` folder is missing, or is not the
+/// bytes its record names (`BackupError.attachmentsUnavailable`).
+public struct UnavailableAttachment: Hashable, Sendable {
+  /// The attachment's SHA-256, as its record gives it.
+  public var sha256: String
+  /// The store's file of it.
+  public var path: String
+  /// Why it cannot be read as the record's bytes: the system's reason (`no such file or
+  /// directory`), `the file holds 3 bytes, its record says 4`, `its SHA-256 is …, expected …`.
+  public var reason: String
+  /// The items that hold it (empty when they are not known).
+  public var uses: [AttachmentUse]
+
+  /// The attachment `sha256`, whose file at `path` cannot be used for `reason`, held by `uses`.
+  public init(sha256: String, path: String, reason: String, uses: [AttachmentUse] = []) {
+    self.sha256 = sha256
+    self.path = path
+    self.reason = reason
+    self.uses = uses
+  }
+}
+
 /// An item that holds an attachment, and the words that name both to `stash detach` or
 /// `project detach` (`Lookup`'s rules): what lets a backup or export of a library whose file
 /// of it is lost go on.
@@ -185,13 +215,16 @@ public struct AttachmentUse: Hashable, Sendable {
 }
 
 extension BackupError {
-  /// `self`, when it is `.attachmentUnavailable`, naming the items of `store` that hold the
-  /// attachment (`AttachmentUse.of`), in the words of an export when `exporting`.
+  /// `self`, when it is `.attachmentsUnavailable`, naming the items of `store` that hold each
+  /// attachment listed (`AttachmentUse.of`), in the words of an export when `exporting`.
   func namingUses(in store: LibraryStore, exporting: Bool) -> BackupError {
-    guard case .attachmentUnavailable(let sha256, let path, let reason, _, _) = self else { return self }
-    return .attachmentUnavailable(
-      sha256: sha256, path: path, reason: reason, uses: AttachmentUse.of(sha256, in: store),
-      exporting: exporting)
+    guard case .attachmentsUnavailable(let attachments, let more, _) = self else { return self }
+    let named = attachments.map { attachment in
+      var attachment = attachment
+      attachment.uses = AttachmentUse.of(attachment.sha256, in: store)
+      return attachment
+    }
+    return .attachmentsUnavailable(named, more: more, exporting: exporting)
   }
 }
 

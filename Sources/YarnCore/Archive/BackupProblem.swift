@@ -33,7 +33,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
   case tooLarge(String, limit: Int64)
   /// An entry that inflates more than `limit` times its compressed size (a zip bomb's mark).
   case compressionRatio(String, ratio: Int64, limit: Int64)
-  /// More entries than the limit.
+  /// More entries than the limit: `count` counted, all of a zip's (its central directory's
+  /// count) or a manifest's, but of a directory `limit` + 1, where its walk stops.
   case tooManyEntries(count: Int, limit: Int)
   /// More bytes in all than the limit.
   case tooManyBytes(total: Int64, limit: Int64)
@@ -126,8 +127,8 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .compressionRatio(let path, let ratio, let limit):
       return
         "\(LineText.visible(path)) inflates \(ratio) times its compressed size (limit \(limit)): a zip bomb?"
-    case .tooManyEntries(let count, let limit):
-      return "the backup has \(count) entries, more than the limit of \(limit)"
+    case .tooManyEntries(_, let limit):
+      return "the backup has more than \(limit) entries, the most a backup may have"
     case .tooManyBytes(let total, let limit):
       return "the backup holds \(total) bytes, more than the limit of \(limit)"
     case .unreadable(let path, let reason): return "cannot read \(LineText.visible(path)): \(reason)"

@@ -55,20 +55,23 @@ final class BackupReader {
 
   /// Opens the backup at `url` (a zip file, or a directory holding the files of one).
   ///
-  /// - Throws: `BackupError.notFound` when nothing is there; `BackupError.cannotOpen` when it
-  ///   is neither a zip nor a directory; `BackupError.invalidBackup` when
-  ///   the archive has more entries than `limits.maxEntries` (nothing else is looked at), or
+  /// - Throws: `BackupError.notFound` when the path cannot be looked up (with the system's
+  ///   reason); `BackupError.cannotOpen` when it is neither a zip nor a directory;
+  ///   `BackupError.invalidBackup` when the backup has more entries than `limits.maxEntries`
+  ///   (a directory's walk stops at the first past it; nothing else is looked at), or
   ///   has no manifest and unsafe entries (listed with `.missing("manifest.json")`);
   ///   `BackupError.missingManifest`; `BackupError.invalidManifest`;
   ///   `BackupError.newerFormat` when `formatVersion` > `Backup.formatVersion`.
   init(url: URL, limits: BackupLimits = .standard) throws {
     self.limits = limits
     var info = stat()
-    guard stat(url.path, &info) == 0 else { throw BackupError.notFound(path: url.path) }
+    guard stat(url.path, &info) == 0 else {
+      throw BackupError.notFound(path: url.path, reason: POSIX.errnoText())
+    }
     var problems: [BackupProblem] = []
     let source: BackupSource
     if info.st_mode & S_IFMT == S_IFDIR {
-      source = DirectoryBackupSource(url: url)
+      source = DirectoryBackupSource(url: url, maxEntries: limits.maxEntries)
     } else {
       let zip: ZipBackupSource
       do { zip = try ZipBackupSource(url: url) } catch let error as ZipError {
@@ -82,14 +85,16 @@ final class BackupReader {
     }
     self.source = source
 
-    // The container's own listing, a zip's or a directory's: names, kinds, methods.
+    // The container's own listing, a zip's or a directory's: names, kinds, methods; what a
+    // file manager adds left out, by one rule for both.
     let listing: [BackupSourceEntry]?
-    do { listing = try source.allEntries() } catch let error as ZipError {
+    do { listing = try source.allEntries()?.filter { !BackupChecks.isFileManagers($0) } } catch let error
+      as ZipError
+    {
       throw BackupError.cannotOpen(path: url.path, reason: Self.reason(error))
-    }
-    if let listing, listing.count > limits.maxEntries {
+    } catch let error as DirectoryBackupSource.TooManyEntries {
       throw BackupError.invalidBackup(
-        path: url.path, problems: [.tooManyEntries(count: listing.count, limit: limits.maxEntries)])
+        path: url.path, problems: [.tooManyEntries(count: error.counted, limit: limits.maxEntries)])
     }
     if let listing {
       problems += BackupChecks.nameProblems(listing.map(\.name))

@@ -35,7 +35,8 @@ protocol BackupSource: AnyObject {
   var path: String { get }
   /// Every entry, in order: a zip's, or a directory's files, folders and links (a folder as
   /// `NAME/`, as Info-ZIP lists one), so that one rule checks both (nothing unlisted, no
-  /// link); `nil` when there is no listing.
+  /// link, the entries a file manager adds ignored: `BackupChecks.isFileManagers`); `nil`
+  /// when there is no listing.
   func allEntries() throws -> [BackupSourceEntry]?
   /// The entry named `name`, or `nil` when there is none.
   func entry(named name: String) throws -> BackupSourceEntry?
@@ -100,38 +101,57 @@ final class ZipBackupSource: BackupSource {
 /// never make a restore read a file outside it.
 final class DirectoryBackupSource: BackupSource {
   let root: URL
+  /// The most entries the walk reads (`BackupLimits.maxEntries`).
+  let maxEntries: Int
   private var listed: [BackupSourceEntry]?
 
-  init(url: URL) {
+  /// Thrown by `allEntries()` as soon as the walk has read more than `maxEntries` names:
+  /// `counted` of them (`maxEntries` + 1), the rest not read.
+  struct TooManyEntries: Error {
+    var counted: Int
+  }
+
+  init(url: URL, maxEntries: Int) {
     root = url
+    self.maxEntries = maxEntries
   }
 
   var path: String { root.path }
 
   /// Every file, folder (`NAME/`, size 0, then what it holds) and symbolic link (not
   /// followed) under the directory, by `lstat`, each folder's names in byte order; other
-  /// things (a FIFO) as not regular. A regular file whose name begins with a dot is left
-  /// out: file managers add such files to any folder they show (macOS Finder's `.DS_Store`
-  /// and `._NAME`), and a backup never lists one (a hidden folder or link is still listed,
-  /// and so refused).
+  /// things (a FIFO) as not regular. Hidden files are listed too: the reader ignores what a
+  /// file manager adds (`BackupChecks.isFileManagers`), in a zip as here.
   ///
-  /// - Throws: `ZipError.cannotOpen` when a folder cannot be read.
+  /// - Throws: `ZipError.cannotOpen` when a folder cannot be read; `TooManyEntries` as soon as
+  ///   more than `maxEntries` names are read (every name counts, ignored ones too, as every
+  ///   entry of a zip does), so that a directory of millions of files costs no more than the
+  ///   limit.
+  /// - Complexity: O(min(entries, `maxEntries`)).
   func allEntries() throws -> [BackupSourceEntry]? {
     if let listed { return listed }
     var entries: [BackupSourceEntry] = []
+    // Each folder after the one holding it, in the order found (a queue: `next` is its head).
     var folders = [""]
-    while let folder = folders.popLast() {
+    var next = 0
+    var counted = 0
+    while next < folders.count {
+      let folder = folders[next]
+      next += 1
       guard let handle = opendir(root.path + "/" + folder) else {
         throw ZipError.cannotOpen(path: root.path + "/" + folder, reason: POSIX.errnoText())
       }
+      defer { closedir(handle) }
       var names: [String] = []
       while let item = readdir(handle) {
         let name = withUnsafeBytes(of: item.pointee.d_name) { bytes in
           String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-        if name != ".", name != ".." { names.append(name) }
+        guard name != ".", name != ".." else { continue }
+        counted += 1
+        if counted > maxEntries { throw TooManyEntries(counted: counted) }
+        names.append(name)
       }
-      closedir(handle)
       var found: [BackupSourceEntry] = []
       for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
         let relative = folder + name
@@ -140,11 +160,9 @@ final class DirectoryBackupSource: BackupSource {
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
           found.append(BackupSourceEntry(name: relative + "/", size: 0))
-          folders.insert(relative + "/", at: 0)
+          folders.append(relative + "/")
         case S_IFLNK: found.append(BackupSourceEntry(name: relative, size: 0, isSymbolicLink: true))
-        case S_IFREG:
-          if name.hasPrefix(".") { continue }
-          found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
+        case S_IFREG: found.append(BackupSourceEntry(name: relative, size: Int64(info.st_size)))
         default:
           found.append(
             BackupSourceEntry(name: relative, size: Int64(info.st_size), notRegular: "not a regular file"))

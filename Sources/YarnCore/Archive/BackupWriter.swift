@@ -170,7 +170,7 @@ enum BackupWriter {
   ///   - progress: the fraction of the zip written, 0...1, on the calling thread.
   /// - Returns: the manifest written, and the problems `LibraryCheck` found in the library
   ///   (the archive is written and kept whatever it finds).
-  /// - Throws: `BackupError.destinationExists`, `.attachmentUnavailable`, `.cannotWrite`;
+  /// - Throws: `BackupError.destinationExists`, `.attachmentsUnavailable`, `.cannotWrite`;
   ///   what reading `items` throws (`StoreError`); `CancellationError` when the current task
   ///   is cancelled. Nothing is left at `url` after an error (its old file, if any, is
   ///   untouched), and no temporary file beside it.
@@ -250,7 +250,9 @@ enum BackupWriter {
       throw BackupError.cannotWrite(path: url.path, reason: BackupReader.reason(error))
     }
     do { try writer.close() } catch {
-      throw closeFailure(error, of: writer, url: url, staging: staging.path)
+      throw closeFailure(
+        error, of: writer, url: url, staging: staging.path, attachments: attachments,
+        attachmentURL: attachmentURL)
     }
     return Written(manifest: manifest, problems: problems)
   }
@@ -267,28 +269,73 @@ enum BackupWriter {
 
   /// Checks each attachment's digest and that its file holds its size.
   ///
-  /// - Throws: `BackupError.attachmentUnavailable`.
+  /// - Throws: `BackupError.attachmentsUnavailable` listing every attachment that is not
+  ///   right (`unavailable(_:found:attachmentURL:)`) when one fails these checks;
+  ///   `CancellationError`.
   static func checkedSources(
     _ attachments: [Attachment], attachmentURL: (String) -> URL
   ) throws -> [(attachment: Attachment, file: URL)] {
-    try attachments.map { attachment in
-      let file = attachmentURL(attachment.sha256)
-      guard Attachment.isValidDigest(attachment.sha256) else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path, reason: "the digest is malformed")
-      }
-      var status = stat()
-      guard stat(file.path, &status) == 0 else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path, reason: POSIX.errnoText())
-      }
-      guard Int64(status.st_size) == attachment.byteCount else {
-        throw BackupError.attachmentUnavailable(
-          sha256: attachment.sha256, path: file.path,
-          reason: "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)")
-      }
-      return (attachment, file)
+    let sources = attachments.map { (attachment: $0, file: attachmentURL($0.sha256)) }
+    for (attachment, file) in sources {
+      guard let reason = problem(of: attachment, at: file, reading: false) else { continue }
+      let found = UnavailableAttachment(sha256: attachment.sha256, path: file.path, reason: reason)
+      throw try unavailable(attachments, found: found, attachmentURL: attachmentURL)
     }
+    return sources
+  }
+
+  /// Why the file at `file` is not the bytes of `attachment` (its digest malformed, the file
+  /// missing or of another size; when `reading`, also its SHA-256 another or the file
+  /// unreadable), in the words of a backup's failure, or `nil` when it is.
+  static func problem(of attachment: Attachment, at file: URL, reading: Bool) -> String? {
+    guard Attachment.isValidDigest(attachment.sha256) else { return "the digest is malformed" }
+    var status = stat()
+    guard stat(file.path, &status) == 0 else { return POSIX.errnoText() }
+    guard Int64(status.st_size) == attachment.byteCount else {
+      return "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)"
+    }
+    guard reading else { return nil }
+    do {
+      let found = try SHA256Hasher.hexDigest(ofFileAt: file)
+      if found.byteCount != attachment.byteCount {
+        return "the file holds \(found.byteCount) bytes, expected \(attachment.byteCount)"
+      }
+      return found.sha256 == attachment.sha256
+        ? nil : "its SHA-256 is \(found.sha256), expected \(attachment.sha256)"
+    } catch SHA256Error.unreadable(_, let reason) {
+      return reason
+    } catch {
+      return "cannot compute its SHA-256"
+    }
+  }
+
+  /// `BackupError.attachmentsUnavailable` of every attachment of `attachments` whose file is
+  /// not its record's bytes, each file read to its end (`problem(of:at:reading:)`), in their
+  /// order: the first `Backup.maxUnavailableAttachments` listed, the others counted. A backup
+  /// or export calls it once it has found one broken, `found`, so that one run names all of
+  /// them (at the cost of reading the attachments once more, on that path only); `found`
+  /// stays listed, as it was found, should its file have changed back since.
+  ///
+  /// - Throws: `CancellationError` when the current task is cancelled (checked between files).
+  static func unavailable(
+    _ attachments: [Attachment], found: UnavailableAttachment, attachmentURL: (String) -> URL
+  ) throws -> BackupError {
+    var listed: [UnavailableAttachment] = []
+    var count = 0
+    for attachment in attachments {
+      try Task.checkCancellation()
+      let file = attachmentURL(attachment.sha256)
+      guard
+        let reason = problem(of: attachment, at: file, reading: true)
+          ?? (attachment.sha256 == found.sha256 ? found.reason : nil)
+      else { continue }
+      count += 1
+      if listed.count < Backup.maxUnavailableAttachments {
+        listed.append(UnavailableAttachment(sha256: attachment.sha256, path: file.path, reason: reason))
+      }
+    }
+    if count == 0 { return .attachmentsUnavailable([found]) }
+    return .attachmentsUnavailable(listed, more: count - listed.count)
   }
 
   /// Refuses a target that exists and is not a regular file (or a link to one): a zip is
@@ -310,12 +357,14 @@ enum BackupWriter {
   }
 
   /// `error`, thrown by `writer.close()`, as a backup or export reports it: a file that
-  /// changed or vanished is `.attachmentUnavailable`; an existing target
-  /// `.destinationExists`; a cancelled task `CancellationError`; anything else `.cannotWrite`.
-  /// A failure to read `staging` (the temporary file of the entries the writer generated) is
-  /// `.cannotWrite`.
+  /// changed or vanished is `.attachmentsUnavailable`, listing it and every other of
+  /// `attachments` that is not right (`unavailable(_:found:attachmentURL:)`); an existing
+  /// target `.destinationExists`; a cancelled task `CancellationError`; anything else
+  /// `.cannotWrite`. A failure to read `staging` (the temporary file of the entries the
+  /// writer generated) is `.cannotWrite`.
   static func closeFailure(
-    _ error: Error, of writer: ZipArchive.Writer, url: URL, staging: String? = nil
+    _ error: Error, of writer: ZipArchive.Writer, url: URL, staging: String? = nil,
+    attachments: [Attachment], attachmentURL: (String) -> URL
   ) -> Error {
     if error is CancellationError { return error }
     if let failed = writer.failedFile, failed.path == staging {
@@ -323,8 +372,13 @@ enum BackupWriter {
         path: url.path, reason: "cannot read its temporary file \(failed.path): \(failed.reason)")
     }
     if let failed = writer.failedFile {
-      return BackupError.attachmentUnavailable(
+      let found = UnavailableAttachment(
         sha256: POSIX.lastComponent(of: failed.path), path: failed.path, reason: failed.reason)
+      do {
+        return try unavailable(attachments, found: found, attachmentURL: attachmentURL)
+      } catch {
+        return error
+      }
     }
     if case ZipError.cannotWrite(_, let reason) = error, reason == "the file exists" {
       return BackupError.destinationExists(path: url.path)

@@ -29,7 +29,8 @@ enum LibraryArray: String, CaseIterable, Hashable {
 ///
 /// It finds what decoding the whole document with `JSONDecoder` found, in the same words:
 ///
-/// - a document that is not JSON (anywhere, items included) or nested deeper than 512 levels:
+/// - a document that is not JSON (anywhere, items included; bytes that are not UTF-8 too, in
+///   any piece, read or skipped, when `validating`) or nested deeper than 512 levels:
 ///   only `at the top level: the given data was not valid JSON.`;
 /// - an item (a key, an element or another member's value) longer than `maxItemBytes`: only
 ///   `at ARRAY[INDEX]: the item is longer than N bytes` (or `at KEY:` for a member that is
@@ -141,6 +142,15 @@ final class LibraryDocumentReader {
   private struct NotJSON: Error {}
 
   private func handle(_ event: JSONMemberScanner.Event) throws {
+    // Text that is not UTF-8 is not JSON (RFC 8259 §8.1), in a field no item reads too: the
+    // document is refused whole, and `BackupReader.locatingSyntax` names the byte's line and
+    // column, as a WEFT import does (an item's own decoder named only the item, and passed
+    // such bytes in a key it skips).
+    switch event {
+    case .key(let text), .element(let text), .value(let text):
+      if validating, String(validating: text, as: UTF8.self) == nil { throw NotJSON() }
+    case .object, .arrayStart, .arrayEnd: break
+    }
     switch event {
     case .object:
       documentKind = "{}"

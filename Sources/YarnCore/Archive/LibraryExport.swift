@@ -92,8 +92,8 @@ public enum LibraryExport {
   ///   files of the library of `store` (its database, a file in its attachments folder, …);
   ///   `BackupError.destinationExists` when `url` exists and `force` is false;
   ///   `BackupError.cannotWrite` when the zip cannot be written;
-  ///   `BackupError.attachmentUnavailable` (`exporting`) when an attachment's file is missing
-  ///   or differs from its record, naming the items that hold it; `StoreError`;
+  ///   `BackupError.attachmentsUnavailable` (`exporting`) when attachments' files are missing
+  ///   or differ from their records, listing every one as `Backup.create` does; `StoreError`;
   ///   `SystemLibraryError` when libzip cannot be loaded; `CancellationError` when the current
   ///   task is cancelled (between reads of the attachments). Nothing is left at `url` after an
   ///   error, and no temporary file.
@@ -138,7 +138,11 @@ public enum LibraryExport {
         try staging.append(text)
         try addStaged(name)
       }
+      // Each attachment once, in the order added: those checked when one is found broken.
+      var attachments: [Attachment] = []
+      var digests = Set<String>()
       func addAttachment(_ name: String, _ attachment: Attachment) throws {
+        if digests.insert(attachment.sha256).inserted { attachments.append(attachment) }
         try writer.addFile(
           name: name, from: store.attachmentURL(sha256: attachment.sha256),
           expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
@@ -228,7 +232,9 @@ public enum LibraryExport {
       }
       try staging.flush()
       do { try writer.close() } catch {
-        throw BackupWriter.closeFailure(error, of: writer, url: url, staging: staging.path)
+        throw BackupWriter.closeFailure(
+          error, of: writer, url: url, staging: staging.path, attachments: attachments,
+          attachmentURL: { store.attachmentURL(sha256: $0) })
       }
     } catch let error as BackupError {
       throw error.namingUses(in: store, exporting: true)
