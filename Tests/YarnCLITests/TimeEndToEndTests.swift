@@ -556,6 +556,10 @@ import Testing
     let short = try yarn.run(["time", "rm", "abc"])
     #expect(short.status == 65)
     #expect(short.stderr.hasPrefix("error: \"abc\" is too short to name a session"), "\(short.stderr)")
+    #expect(
+      short.stderr.hasSuffix(
+        "\nhint: name a session by its ID or an ID prefix of at least 4 characters; see '\(yarn.command("time log"))'\n"
+      ), "\(short.stderr)")
     // A flag of the CSV format with another format: not a "bad value ''".
     let force = try yarn.run(["time", "log", "--force"])
     #expect(force.status == 64)
