@@ -82,6 +82,11 @@ import Testing
         ["note", "edit", "097", "x"], 65,
         "error: \"097\" is too short to name a note: give its ID or 4 or more of its first characters\n"
       ),
+      // The hint of sessions, from the one place (`ErrorPresenter.idPrefixHint`).
+      (
+        ["note", "show", "097"], 65,
+        "\nhint: name a note by its ID or an ID prefix of at least 4 characters; see '\(yarn.command("note list"))'\n"
+      ),
       (["note", "edit", id, ""], 64, "for <text>: is blank"),
       (["note", "edit", id], 64, "missing argument <text>"),
       (["note", "list", "--yarn", "Nope"], 65, "no yarn matches 'Nope'"),

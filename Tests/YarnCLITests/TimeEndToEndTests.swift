@@ -499,15 +499,28 @@ import Testing
   }
 
   /// `time start --switch` stops the running timer; it now says so, with how long it ran,
-  /// as `time stop` does.
+  /// as `time stop` does: the seconds stored too, as `time add` says them (QA: whole minutes).
   @Test func switchSaysWhatItStopped() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
     try yarn.ok(["project", "add", "Flax"])
     try yarn.ok(["project", "add", "Hat"])
-    try yarn.ok(["time", "start", "Flax", "--at", "-1h30m"])
-    let switched = try yarn.ok(["time", "start", "Hat", "--switch"])
-    #expect(switched.stderr.hasPrefix("stopped Flax after 1h 30m\nstarted Hat at "))
+    // Instants of the last 24 hours (a running timer lasts at most 24), in whole minutes from
+    // four hours ago, as ISO 8601.
+    let formatter = ISO8601DateFormatter()
+    let base = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 4 * 3600
+    func at(_ seconds: Double) -> String {
+      formatter.string(from: Date(timeIntervalSince1970: base + seconds))
+    }
+    try yarn.ok(["time", "start", "Flax", "--at", at(0)])
+    let switched = try yarn.ok(["time", "start", "Hat", "--switch", "--at", at(3930)])
+    #expect(switched.stderr.hasPrefix("stopped Flax after 1h 5m 30s\nstarted Hat at "), "\(switched.stderr)")
+    let stopped = try yarn.ok(["time", "stop", "--at", at(6640)])
+    #expect(stopped.stderr == "stopped Hat after 45m 10s\n", "\(stopped.stderr)")
+    // Whole minutes are shown as before.
+    try yarn.ok(["time", "start", "Flax", "--at", at(7200)])
+    let whole = try yarn.ok(["time", "start", "Hat", "--switch", "--at", at(12_600)])
+    #expect(whole.stderr.hasPrefix("stopped Flax after 1h 30m\nstarted Hat at "), "\(whole.stderr)")
     // Without a running timer, --switch only starts.
     try yarn.ok(["time", "cancel"])
     let plain = try yarn.ok(["time", "start", "Flax", "--switch"])
@@ -543,6 +556,10 @@ import Testing
     let short = try yarn.run(["time", "rm", "abc"])
     #expect(short.status == 65)
     #expect(short.stderr.hasPrefix("error: \"abc\" is too short to name a session"), "\(short.stderr)")
+    #expect(
+      short.stderr.hasSuffix(
+        "\nhint: name a session by its ID or an ID prefix of at least 4 characters; see '\(yarn.command("time log"))'\n"
+      ), "\(short.stderr)")
     // A flag of the CSV format with another format: not a "bad value ''".
     let force = try yarn.run(["time", "log", "--force"])
     #expect(force.status == 64)

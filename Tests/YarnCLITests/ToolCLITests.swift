@@ -216,19 +216,31 @@ import YarnCore
         "Needles:      4.499 mm\n              4.5 mm (US 7)\n"))
     try yarn.ok(["undo"])
     // One tool given twice, in two spellings too: refused as a size given twice is, and no
-    // project is made (QA: taken without a word).
+    // project is made (QA: taken without a word); so is one removed twice (QA: taken).
     let toolsBefore = try yarn.librarySnapshot()
-    for (args, value, first) in [
-      (["project", "add", "Vest", "--tool", "Red Lace", "--tool", "Red Lace"], "Red Lace", "Red Lace"),
+    for (args, option, value, first) in [
       (
-        ["project", "edit", "Flax", "--tool", "Odd", "--tool", "red lace", "--tool", "Red"], "Red", "red lace"
+        ["project", "add", "Vest", "--tool", "Red Lace", "--tool", "Red Lace"], "--tool", "Red Lace",
+        "Red Lace"
+      ),
+      (
+        ["project", "edit", "Flax", "--tool", "Odd", "--tool", "red lace", "--tool", "Red"], "--tool", "Red",
+        "red lace"
+      ),
+      (
+        ["project", "edit", "Flax", "--remove-tool", "Red Lace", "--remove-tool", "Red Lace"],
+        "--remove-tool", "Red Lace", "Red Lace"
+      ),
+      (
+        ["project", "edit", "Flax", "--remove-tool", "red lace", "--remove-tool", "Red"], "--remove-tool",
+        "Red", "red lace"
       ),
     ] {
       let toolTwice = try yarn.run(args)
       #expect(toolTwice.status == 64, "\(args)")
       #expect(
         toolTwice.stderr.hasPrefix(
-          "error: bad value '\(value)' for --tool: the tool “Red Lace” is given twice; a project lists each "
+          "error: bad value '\(value)' for \(option): the tool “Red Lace” is given twice; a project lists each "
             + "tool once (given already as \(first))\n"), "\(toolTwice.stderr)")
     }
     #expect(try yarn.librarySnapshot() == toolsBefore)

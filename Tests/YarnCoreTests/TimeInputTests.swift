@@ -127,13 +127,38 @@ import Testing
     for (text, part) in [
       ("1h60m", "minutes"), ("23:60", "minutes"), ("1m60s", "seconds"), ("1h 5m 75s", "seconds"),
     ] {
-      #expect(throws: TimeInput.ParseError(input: text, problem: .partNotUnder60(part: part))) {
+      #expect(
+        throws: TimeInput.ParseError(
+          input: text, problem: .partNotUnder(limit: 60, part: part, of: .duration))
+      ) {
         try TimeInput.duration(text)
       }
     }
     #expect(
-      TimeInput.ParseError(input: "1h60m", problem: .partNotUnder60(part: "minutes")).description
-        == "cannot read the duration \"1h60m\": its minutes must be under 60")
+      TimeInput.ParseError(input: "1h60m", problem: .partNotUnder(limit: 60, part: "minutes", of: .duration))
+        .description == "cannot read the duration \"1h60m\": its minutes must be under 60")
+  }
+
+  /// QA: `--at 23:60` was "cannot read the time" without why: a clock time's hours are under
+  /// 24, its minutes and seconds under 60, and the part that is not is named, by the rule
+  /// durations are read by.
+  @Test func aClockTimesPartOutOfRangeIsNamed() {
+    for (text, part, limit) in [
+      ("23:60", "minutes", 60), ("9:99", "minutes", 60), ("24:00", "hours", 24), ("25:00", "hours", 24),
+      ("10:00:60", "seconds", 60), ("yesterday 20:75", "minutes", 60), ("2026-03-29 24:30", "hours", 24),
+      ("2026-03-29T14:60", "minutes", 60),
+    ] {
+      let error = #expect(throws: TimeInput.ParseError.self) {
+        try TimeInput.instant(text, now: now, timeZone: newYork)
+      }
+      #expect(error?.description == "cannot read the time \"\(text)\": its \(part) must be under \(limit)")
+    }
+    // What is not a clock time at all is still unreadable, with the forms to use.
+    for text in ["10:5", "14", "10:-5", "1:2:3:4", "14:6x"] {
+      #expect(throws: TimeInput.ParseError(input: text, problem: .unreadableTime)) {
+        try TimeInput.instant(text, now: now, timeZone: newYork)
+      }
+    }
   }
 
   /// QA: `--duration 1h<U+200B>` quoted it raw in the reason; it is escaped, as the value is.

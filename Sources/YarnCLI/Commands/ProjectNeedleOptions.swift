@@ -77,40 +77,48 @@ struct ProjectNeedleFields {
   ///
   /// - Returns: whether a tool changed.
   /// - Throws: `CLIError.notFound` or `.ambiguous` for a tool reference;
-  ///   `CLIError.badValue` for a tool given twice (`Rules.repeatedTool`), before any change;
-  ///   `CLIError.conflictingOptions` for a tool both added and removed under two spellings
-  ///   (the same words in both are refused by `init` before any lookup); `StoreError`.
+  ///   `CLIError.badValue` for a tool given twice to `--tool` or to `--remove-tool`
+  ///   (`Rules.repeatedTool`), before any change; `CLIError.conflictingOptions` for a tool
+  ///   both added and removed under two spellings (the same words in both are refused by
+  ///   `init` before any lookup); `StoreError`.
   func link(projectID: String, in store: LibraryStore) throws -> Bool {
     var changed = false
-    let linked = try tools.map { try ToolReferences.tool($0, in: store) }
-    // The core's rule, in its words, said as a bad value (64), as a needle size given twice is.
-    if let repeated = Rules.repeatedTool(linked),
-      let first = linked.firstIndex(where: { $0.id == linked[repeated.index].id })
-    {
-      throw CLIError.badValue(
-        command: command, name: "--tool", value: tools[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(LineText.visible(tools[first])))")
-    }
+    let linked = try lookUp(tools, option: "--tool", in: store)
+    let removed = try lookUp(removedTools, option: "--remove-tool", in: store)
     let added = Set(linked.map(\.id))
+    if let both = removed.first(where: { added.contains($0.id) }) {
+      throw CLIError.conflictingOptions(
+        command: command, options: ["--tool", "--remove-tool"],
+        reason: "both name the tool “\(LineText.visible(both.name))”")
+    }
     for var tool in linked {
       guard !tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.append(projectID)
       try store.update(tool)
       changed = true
     }
-    for reference in removedTools {
-      var tool = try ToolReferences.tool(reference, in: store)
-      if added.contains(tool.id) {
-        throw CLIError.conflictingOptions(
-          command: command, options: ["--tool", "--remove-tool"],
-          reason: "both name the tool “\(LineText.visible(tool.name))”")
-      }
+    for var tool in removed {
       guard tool.projectIDs.contains(projectID) else { continue }
       tool.projectIDs.removeAll { $0 == projectID }
       try store.update(tool)
       changed = true
     }
     return changed
+  }
+
+  /// The tools `references` (the values of `option`) name, each once: one named again, in
+  /// any spelling, is the core's rule (`Rules.repeatedTool`), in its words, said as a bad
+  /// value (64), as a needle size given twice is.
+  private func lookUp(_ references: [String], option: String, in store: LibraryStore) throws -> [Tool] {
+    let found = try references.map { try ToolReferences.tool($0, in: store) }
+    if let repeated = Rules.repeatedTool(found),
+      let first = found.firstIndex(where: { $0.id == found[repeated.index].id })
+    {
+      throw CLIError.badValue(
+        command: command, name: option, value: references[repeated.index],
+        reason: "\(repeated.violation.reason) (given already as \(LineText.visible(references[first])))")
+    }
+    return found
   }
 
   /// The lines `project show` prints: the sizes (`5 mm (US 8 / H-8)`) and the tools

@@ -81,7 +81,7 @@ struct TimeStart: ParsableCommand {
         context.message(
           "stopped \(stopped.name) in the second it started: a session of no time is not recorded")
       } else {
-        context.message("stopped \(stopped.name) after \(Formatting.duration(seconds))")
+        context.message("stopped \(stopped.name) after \(Formatting.duration(seconds, exact: true))")
       }
     }
     context.message(
@@ -206,7 +206,7 @@ struct TimeStop: ParsableCommand {
     if session.end == session.start {
       context.message("stopped \(name) in the second it started: a session of no time is not recorded")
     } else {
-      context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now)))")
+      context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now), exact: true))")
     }
   }
 }

@@ -141,6 +141,14 @@ extension ErrorPresenter {
     + "field with the item's 'edit', such as 'yarn stash edit ID --quantity …' (a tag: "
     + "'--untag TAG' or '--no-tags')"
 
+  /// The hint for an item named by its ID or an ID prefix (a session, a note: the rule of
+  /// `Lookup.tooShortIDPrefix`) that none names, or that is too short: `name a note by its ID
+  /// or an ID prefix of at least 4 characters; see 'yarn note list'`, the command that lists
+  /// them. The one place these words are made.
+  private static func idPrefixHint(_ kind: String, list: String) -> String {
+    "name a \(kind) by its ID or an ID prefix of at least 4 characters; see '\(list)'"
+  }
+
   /// A time rule's error, its instants in `timeZone` (`yarn time` passes the one of `$TZ`).
   /// `command` (such as `["yarn", "time", "start"]`) is the command that met it: a hint names
   /// only the options that command takes, and the message names the session it would make
@@ -205,7 +213,7 @@ extension ErrorPresenter {
     case .sessionNotFound:
       return ErrorReport(
         message: error.description,
-        hint: "name a session by its ID or an ID prefix of at least 4 characters; see '\(yarn("time log"))'",
+        hint: idPrefixHint("session", list: yarn("time log")),
         code: .dataError)
     case .ambiguousSession:
       return ErrorReport(message: error.description, hint: "use a longer ID prefix", code: .dataError)
@@ -270,7 +278,7 @@ extension ErrorPresenter {
     case .notFound(.note, _):
       return ErrorReport(
         message: message,
-        hint: "name a note by its ID or an ID prefix of at least 4 characters; see '\(yarn("note list"))'",
+        hint: idPrefixHint("note", list: yarn("note list")),
         code: .dataError)
     case .ambiguousID:
       return ErrorReport(message: message, hint: "use a longer ID prefix", code: .dataError)

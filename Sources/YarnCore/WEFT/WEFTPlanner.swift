@@ -457,7 +457,8 @@ struct WEFTPlanner {
   /// Whether an optional field's text is none, as null is: blank (`LineText.isBlank`: empty,
   /// spaces, or invisible characters such as U+200B only), as a blank CSV cell is empty
   /// (docs/WEFT.md: a date, `weight_category`, `gauge.unit`, a pack's text). WEFT's schemas
-  /// refuse no such text but a price's `currency` (`minLength` 3), which `price` refuses.
+  /// refuse no such text but a price's `currency` (`minLength` 3), which `price` refuses as
+  /// blank.
   static func isNone(_ text: String?) -> Bool { text.map(LineText.isBlank) ?? true }
 
   /// A required name, in the words of the name rule of every way in (`Rules.name`: `is
@@ -964,9 +965,9 @@ extension WEFTPlanner {
   /// A WEFT price (`{"amount": 29, "currency": "USD"}`) as yarn's exact price: the amount
   /// in the currency's minor units (ISO 4217 decimals, `Price.decimals(of:)`), or `nil` with
   /// a problem at each part that is wrong: a missing part (`needs both an amount and a
-  /// currency`, said only of a part the file does not give), a currency that breaks the rule
-  /// of prices (`Rules.price`) at `.currency`, an amount with more decimals than the currency
-  /// or that breaks the rule at `.amount`. A part of the wrong type was refused as it was
+  /// currency`, said only of a part the file does not give), a blank currency (`is blank`)
+  /// or one that breaks the rule of prices (`Rules.price`) at `.currency`, an amount with
+  /// more decimals than the currency or that breaks the rule at `.amount`. A part of the wrong type was refused as it was
   /// read and left out: the other part is still checked on its own (an amount by
   /// `Rules.priceAmount`), as is an amount beside a currency that breaks the rule.
   private mutating func price(_ money: WEFT.Money?, _ item: WEFTItem, _ key: String) -> Price? {
@@ -977,8 +978,9 @@ extension WEFTPlanner {
     if (money.amount == nil && !given("amount")) || (money.currency == nil && !given("currency")) {
       problem(item.file, "\(item.path).\(key)", "needs both an amount and a currency")
     }
-    // The currency alone breaks the rule when a price of 0 in it does.
-    var currency = money.currency
+    // A blank currency is said to be blank, as every required text is (`required`; the
+    // schema's `minLength` 3); another breaks the rule when a price of 0 in it does.
+    var currency = money.currency.flatMap { required($0, item, "\(key).currency") }
     if let code = currency, let violation = Rules.price(Price(minorUnits: 0, currency: code)) {
       currency = nil
       problem(item.file, "\(item.path).\(key).currency", "\(violation)")

@@ -20,9 +20,11 @@ package enum TimeInput {
       case unreadableTime
       /// Thrown when the text is no accepted form of duration.
       case unreadableDuration
-      /// Thrown when the minutes or seconds (`part`) after a larger part of a duration are 60
-      /// or more (`1h60m`, `23:60`).
-      case partNotUnder60(part: String)
+      /// Thrown when a part (`hours`, `minutes`, `seconds`) of a clock time or a duration is
+      /// not under `limit` (`partUnder`): hours of 24 or more in a time (`24:00`), minutes or
+      /// seconds of 60 or more in a time (`23:60`) or after a larger part of a duration
+      /// (`1h60m`, `1:60`).
+      case partNotUnder(limit: Int64, part: String, of: Reading)
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
       case nonexistentLocalTime(zone: String)
       /// Thrown when a duration is zero or too long (over `Rules.maximumSessionSeconds`, 24 h).
@@ -31,6 +33,10 @@ package enum TimeInput {
       /// (`JSONCoding.earliestInstant...latestInstant`): `0001-01-01T00:00:00+18:00` is
       /// 0000-12-31T06:00:00Z.
       case timeOutOfRange
+    }
+    /// What the text was read as: a time (`instant`) or a duration (`duration`).
+    package enum Reading: String, Hashable, Sendable {
+      case time, duration
     }
     package let input: String
     package let problem: Problem
@@ -43,8 +49,9 @@ package enum TimeInput {
           + "2026-03-29T14:30:00Z, 2026-03-29T14:30+02:00, now, or -15m / -2h"
       case .unreadableDuration:
         return "cannot read the duration \(LineText.quoted(input)); use 1h30m, 90m, 45s or 1:30"
-      case .partNotUnder60(let part):
-        return "cannot read the duration \(LineText.quoted(input)): its \(part) must be under 60"
+      case .partNotUnder(let limit, let part, let reading):
+        return
+          "cannot read the \(reading.rawValue) \(LineText.quoted(input)): its \(part) must be under \(limit)"
       case .nonexistentLocalTime(let zone):
         return
           "\(LineText.quoted(input)) does not exist in \(zone): the clocks skipped it for daylight saving time"
@@ -128,9 +135,7 @@ package enum TimeInput {
     default:
       throw ParseError(input: text, problem: .unreadableTime)
     }
-    guard let (hour, minute, second) = clockTime(clock) else {
-      throw ParseError(input: text, problem: .unreadableTime)
-    }
+    let (hour, minute, second) = try clockTime(clock, input: text)
     guard let instant = localInstant(day: day, hour: hour, minute: minute, second: second, in: timeZone)
     else {
       throw ParseError(input: text, problem: .nonexistentLocalTime(zone: timeZone.identifier))
@@ -190,7 +195,7 @@ package enum TimeInput {
       guard parts.count == 2, let hours = Int64(parts[0]), parts[1].count == 2, let minutes = Int64(parts[1]),
         hours >= 0, hours <= 100_000, minutes >= 0
       else { throw unreadable }
-      guard minutes < 60 else { throw ParseError(input: input, problem: .partNotUnder60(part: "minutes")) }
+      try partUnder(60, minutes, "minutes", of: .duration, input: input)
       return hours * 3600 + minutes * 60
     }
     var total: Int64 = 0
@@ -217,8 +222,8 @@ package enum TimeInput {
       }
       // Minutes or seconds after a larger part are under 60, as in `H:MM`: `1h60m` is
       // refused as `23:60` is; a first part may be any size (`90m`).
-      if lastRank > 0, value >= 60 {
-        throw ParseError(input: input, problem: .partNotUnder60(part: rank == 2 ? "minutes" : "seconds"))
+      if lastRank > 0 {
+        try partUnder(60, value, rank == 2 ? "minutes" : "seconds", of: .duration, input: input)
       }
       total += value * factor
       number = ""
@@ -229,20 +234,34 @@ package enum TimeInput {
     return total
   }
 
-  private static func clockTime(_ text: Substring) -> (Int, Int, Int)? {
-    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3,
-      parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts[0]) })
-    else { return nil }
-    guard let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
-      (0..<60).contains(minute)
-    else { return nil }
-    var second = 0
-    if parts.count == 3 {
-      guard let value = Int(parts[2]), (0..<60).contains(value) else { return nil }
-      second = value
+  /// The rule of a clock's parts, in a time and in a duration: `value`, the `part` (`hours`,
+  /// `minutes`, `seconds`) of what `input` is read as, is under `limit` (24 hours; 60 minutes
+  /// or seconds).
+  ///
+  /// - Throws: `ParseError` `.partNotUnder` when it is not.
+  private static func partUnder(
+    _ limit: Int64, _ value: Int64, _ part: String, of reading: ParseError.Reading, input: String
+  ) throws(ParseError) {
+    guard value < limit else {
+      throw ParseError(input: input, problem: .partNotUnder(limit: limit, part: part, of: reading))
     }
-    return (hour, minute, second)
+  }
+
+  /// The hour, minute and second of a clock time (`14:30`, `9:05`, `14:30:15`) in `input`.
+  ///
+  /// - Throws: `ParseError` `.unreadableTime`, or `.partNotUnder` for hours of 24 or more,
+  ///   minutes or seconds of 60 or more (`23:60`).
+  private static func clockTime(_ text: Substring, input: String) throws(ParseError) -> (Int, Int, Int) {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    let numbers = parts.compactMap { Int64($0) }
+    guard parts.count == 2 || parts.count == 3, numbers.count == parts.count, numbers.allSatisfy({ $0 >= 0 }),
+      parts.allSatisfy({ $0.count == 2 || ($0.count == 1 && $0 == parts[0]) })
+    else { throw ParseError(input: input, problem: .unreadableTime) }
+    let limits: [(part: String, limit: Int64)] = [("hours", 24), ("minutes", 60), ("seconds", 60)]
+    for (value, (part, limit)) in zip(numbers, limits) {
+      try partUnder(limit, value, part, of: .time, input: input)
+    }
+    return (Int(numbers[0]), Int(numbers[1]), numbers.count == 3 ? Int(numbers[2]) : 0)
   }
 
   /// ISO 8601 / RFC 3339 with a zone designator: `2026-03-29T14:30[:SS[.fff]]` then `Z`,
