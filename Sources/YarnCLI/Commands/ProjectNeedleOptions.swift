@@ -46,7 +46,7 @@ struct ProjectNeedleFields {
         {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "\(repeated.violation.reason) (given already as \(LineText.visible(given[index])))")
+            reason: "\(repeated.violation.reason) (given already as \(LineText.shown(given[index])))")
         }
         sizes.append(size)
       }
@@ -63,7 +63,7 @@ struct ProjectNeedleFields {
         tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
       throw CLIError.conflictingOptions(
         command: values.command, options: ["--tool", "--remove-tool"],
-        reason: "both name “\(LineText.visible(shown.trimmingSpaces()))”")
+        reason: "both name “\(LineText.shown(shown.trimmingSpaces()))”")
     }
   }
 
@@ -116,7 +116,7 @@ struct ProjectNeedleFields {
     {
       throw CLIError.badValue(
         command: command, name: option, value: references[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(LineText.visible(references[first])))")
+        reason: "\(repeated.violation.reason) (given already as \(LineText.shown(references[first])))")
     }
     return found
   }
