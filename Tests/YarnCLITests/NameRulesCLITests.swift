@@ -363,6 +363,11 @@ import YarnCore
         ["project", "edit", "Hat", "--tool", long, "--remove-tool", long],
         "give '--tool' or '--remove-tool', not both: both name “\(start)”\n"
       ),
+      (
+        ["project", "edit", "Hat", "--remove-tool", long, "--remove-tool", long],
+        "bad value '\(start)' for --remove-tool: the tool “\(start)” is given twice; a project lists each "
+          + "tool once (given already as \(start))\n"
+      ),
     ] {
       let result = try yarn.run(arguments)
       #expect(result.status == 64, "\(arguments): \(result.stderr)")
