@@ -236,7 +236,8 @@ import YarnCore
     #expect(try FileManager.default.contentsOfDirectory(atPath: yarn.directory.path) == ["big.csv"])
   }
 
-  /// Bytes that are not UTF-8 cannot be fixed by --lenient, which the hint suggested.
+  /// Bytes that are not UTF-8 cannot be fixed by --lenient, which the hint suggested. The
+  /// bad byte is named where it is (`Caf\xE9`: column 4), not at the start of its field (QA).
   @Test func invalidUTF8HintSaysToSaveAsUTF8() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -247,7 +248,7 @@ import YarnCore
       #expect(
         result.stderr
           == """
-          error: \(file.path): line 2, column 1: the bytes are not UTF-8 text; nothing was imported
+          error: \(file.path): line 2, column 4: the bytes are not UTF-8 text; nothing was imported
           hint: save the file as UTF-8 text (in a spreadsheet: CSV UTF-8) and import again
 
           """)

@@ -331,6 +331,51 @@ import YarnCore
     }
   }
 
+  /// QA: a value of 5,000 characters was quoted whole, up to three times on one line (a
+  /// 15 KB message): the `bad value` quote and YarnCore's reasons quote its first 80
+  /// characters and `…`, for every option.
+  @Test func aLongValueIsQuotedByItsStart() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Hat"])
+    let long = "1" + String(repeating: "x", count: 5000)
+    let start = "1" + String(repeating: "x", count: 79) + "…"
+    let x80 = String(repeating: "x", count: 80) + "…"
+    for (arguments, message) in [
+      (
+        ["stash", "add", "A", "--quantity", long + " g"],
+        "bad value '\(start)' for --quantity: \"\(start)\" has an unknown unit \"\(x80)\"; accepted units: "
+      ),
+      (
+        ["stash", "add", "A", "--price", long],
+        "bad value '\(start)' for --price: \"\(x80)\" is not a currency code (three letters"
+      ),
+      (["stash", "add", "A", "--weight", long], "bad value '\(start)' for --weight: expected a yarn weight"),
+      (
+        ["time", "add", "Hat", "--duration", long],
+        "bad value '\(start)' for --duration: cannot read the duration \"\(start)\"; use 1h30m"
+      ),
+      (
+        ["project", "edit", "Hat", "--needle", long],
+        "bad value '\(start)' for --needle: \"\(start)\" is not a needle or hook size"
+      ),
+      (
+        ["project", "edit", "Hat", "--tool", long, "--remove-tool", long],
+        "give '--tool' or '--remove-tool', not both: both name “\(start)”\n"
+      ),
+      (
+        ["project", "edit", "Hat", "--remove-tool", long, "--remove-tool", long],
+        "bad value '\(start)' for --remove-tool: the tool “\(start)” is given twice; a project lists each "
+          + "tool once (given already as \(start))\n"
+      ),
+    ] {
+      let result = try yarn.run(arguments)
+      #expect(result.status == 64, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix("error: " + message), "\(arguments): \(result.stderr.prefix(400))")
+      #expect(result.stderr.count < 1000, "\(arguments)")
+    }
+  }
+
   @Test func stashImportRefusesANameWithANulOrALineBreak() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

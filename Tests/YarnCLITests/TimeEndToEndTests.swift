@@ -527,6 +527,47 @@ import Testing
     #expect(plain.stderr.hasPrefix("started Flax at "))
   }
 
+  /// QA: a typed instant's seconds were dropped from messages (`time stop --at -70s`: "cannot
+  /// stop at 22:17"; `--at "today 21:10:10"`: "started P at 21:10"). Every message names an
+  /// instant with its seconds when they are not 0 (`Formatting.exactLocalTime`).
+  @Test func typedInstantsAreNamedWithTheirSeconds() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    // A whole minute two hours ago (UTC, the runner's TZ), and local times in it.
+    let minute = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 7200
+    let formatter = ISO8601DateFormatter()
+    let iso = formatter.string(from: Date(timeIntervalSince1970: minute))  // 2026-12-01T10:00:00Z
+    let shown = String(iso.prefix(16)).replacing("T", with: " ")  // 2026-12-01 10:00
+    func at(_ second: String) -> String { "\(shown):\(second)" }
+    let started = try yarn.ok(["time", "start", "Flax", "--at", at("10")])
+    #expect(started.stderr == "started Flax at \(shown):10\n", "\(started.stderr)")
+    let early = try yarn.run(["time", "stop", "--at", at("05")])
+    #expect(early.status == 65)
+    #expect(
+      early.stderr == "error: the timer started at \(shown):10; it cannot stop at \(shown):05\n",
+      "\(early.stderr)")
+    let cancelled = try yarn.ok(["time", "cancel"])
+    #expect(cancelled.stderr == "cancelled the timer on Flax started at \(shown):10\n", "\(cancelled.stderr)")
+    let backwards = try yarn.run(["time", "add", "Flax", "--from", at("30"), "--to", at("10")])
+    #expect(backwards.status == 65)
+    #expect(
+      backwards.stderr == "error: the session's end \(shown):10 is not after the start \(shown):30\n",
+      "\(backwards.stderr)")
+    let future = try yarn.run([
+      "time", "add", "Flax", "--from", "2099-06-01 10:00:30", "--to", "2099-06-01 11:00",
+    ])
+    #expect(future.stderr.hasPrefix("error: the start 2099-06-01 10:00:30 is in the future (now: "))
+    // A whole minute is shown as before.
+    try yarn.ok(["time", "add", "Flax", "--from", at("00"), "--duration", "1m"])
+    let next = String(formatter.string(from: Date(timeIntervalSince1970: minute + 60)).prefix(16))
+      .replacing("T", with: " ")
+    let continued = try yarn.ok(["time", "continue", "--at", next])
+    #expect(continued.stderr == "started Flax at \(next)\n", "\(continued.stderr)")
+    let running = try yarn.run(["time", "start", "Flax"])
+    #expect(running.stderr.hasPrefix("error: a timer is already running on \"Flax\" since \(next)\n"))
+  }
+
   /// A timer stopped in the second it started is not recorded, so `time stop --json` prints
   /// `null` (as `time status --json` with no timer), not a session with an ID `time log`
   /// does not have.

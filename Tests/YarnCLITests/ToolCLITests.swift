@@ -265,6 +265,17 @@ import YarnCore
       clash.stderr.hasPrefix("error: give '--tool' or '--remove-tool', not both: both name “Nope”\n"),
       "\(clash.stderr)")
     #expect(try yarn.librarySnapshot() == before)
+    // QA: a tool that is not there, given twice, was "no tool matches" (65), where one that is
+    // there is "given twice" (64): the same words twice are refused before any lookup.
+    for (option, second) in [("--remove-tool", "Nope"), ("--tool", " nope")] {
+      let twice = try yarn.run(["project", "edit", "Flax", option, "Nope", option, second])
+      #expect(twice.status == 64, "\(twice.stderr)")
+      #expect(
+        twice.stderr.hasPrefix(
+          "error: bad value '\(second)' for \(option): the tool “\(second.trimmingCharacters(in: .whitespaces))” "
+            + "is given twice; a project lists each tool once (given already as Nope)\n"), "\(twice.stderr)")
+    }
+    #expect(try yarn.librarySnapshot() == before)
 
     // edit: a new size, --tool and --remove-tool, --needle "" clears the sizes.
     try yarn.ok(["tool", "edit", "Odd", "--size", "UK 7", "--material", "bamboo"])

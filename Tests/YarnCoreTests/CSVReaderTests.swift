@@ -95,6 +95,30 @@ import Testing
         == "line 1, column 3: the bytes are not UTF-8 text")
   }
 
+  /// QA: bytes that are not UTF-8 were named at the start of their field (`A,"line1\n\xE9"`:
+  /// line 2, column 3); the bad byte's own line and column are, counted as every error's
+  /// are (1-based, in bytes from the line's start; a line break inside quotes counts).
+  @Test func theByteThatIsNotUTF8IsNamedByItsLineAndColumn() throws {
+    let cases: [(bytes: [UInt8], line: Int, column: Int)] = [
+      (Array("Name,Notes\nA,\"line1\n".utf8) + [0xE9] + Array("\"\n".utf8), 3, 1),
+      (Array("Name,Notes\r\nA,ab".utf8) + [0xE9, 0x0D, 0x0A], 2, 5),
+      (Array("Name,Notes\r\nA,\"l1\r\nab".utf8) + [0xC3] + Array("\"".utf8), 3, 3),
+      (Array("Name,Notes\nA,\"l1\r\r".utf8) + [0xFF] + Array("\"".utf8), 4, 1),
+      // A doubled quote is two bytes of the line; a sequence cut short is named where it begins.
+      (Array("Name,Notes\nA,\"a\"\"".utf8) + [0xE9] + Array("\"".utf8), 2, 7),
+      (Array("Name,Notes\nA,\"é".utf8) + [0xE2, 0x82] + Array("\"".utf8), 2, 6),
+      // A UTF-16 surrogate written as UTF-8 (ED A0 80) is not UTF-8.
+      (Array("Name,Notes\nA,x".utf8) + [0xED, 0xA0, 0x80], 2, 4),
+    ]
+    for (bytes, line, column) in cases {
+      for lenient in [false, true] {
+        #expect(throws: CSVReadError(problem: .invalidUTF8, line: line, column: column), "\(bytes)") {
+          try CSVReader.records(in: Data(bytes), lenient: lenient)
+        }
+      }
+    }
+  }
+
   /// A zero byte in the first line (the header) is in no text file: a binary file is refused
   /// where the byte is, not as UTF-16 (`00 01 02 binary` was "UTF-16 text"). A NUL in a later
   /// record is read, for the row's rules to name.

@@ -147,6 +147,20 @@ import Testing
     #expect(!LineText.hidesCharacters("a\\tb.png") && !LineText.hidesCharacters("❤️ wool.png"))
   }
 
+  /// QA: a value of 5,000 characters was quoted whole, two or three times a line: a message
+  /// quotes at most the first 80 characters of a value, then `…`, escaped as `visible`
+  /// escapes them (a reference not found, shortened to 40 first, is unchanged).
+  @Test func aLongValueIsQuotedByItsStart() {
+    #expect(LineText.quotedLength == 80)
+    let eighty = String(repeating: "x", count: 80)
+    #expect(LineText.quoted(eighty) == "\"" + eighty + "\"")
+    #expect(LineText.quoted(eighty + "y") == "\"" + eighty + "…\"")
+    #expect(LineText.quoted(String(repeating: "x", count: 5000)) == "\"" + eighty + "…\"")
+    #expect(LineText.shown("\u{1B}" + eighty) == "\\u{1B}" + String(repeating: "x", count: 79) + "…")
+    #expect(LineText.shown("é" + eighty) == "é" + String(repeating: "x", count: 79) + "…")
+    #expect(LineText.quoted(LineText.shortened(eighty)) == "\"" + String(repeating: "x", count: 40) + "…\"")
+  }
+
   /// An optional value: checked, then `nil` (unknown) when blank, invisible characters
   /// alone as much as spaces alone; a control character is still refused.
   @Test func anOptionalValueIsUnknownWhenBlank() {

@@ -330,6 +330,19 @@ import Testing
     }
   }
 
+  /// QA: a Name cell of invisible characters only (U+200B) said `line 2: name is blank`; a
+  /// blank name is named by its column, as an empty one and every other cell are
+  /// (docs/CSV.md: `line 3, column "Name": is blank`).
+  @Test func aBlankNameIsNamedByItsColumn() throws {
+    let store = try LibraryStore.inMemory()
+    var text = "Name,Notes\r\n"
+    for blank in ["", "   ", "\u{200B}", "\u{A0}", " \u{2060}\u{FEFF}"] {
+      text += "\"\(blank)\",x\r\n"
+    }
+    let plan = try StashCSV.importPlan(from: Data(text.utf8), store: store, options: options())
+    #expect(plan.problems.map(\.description) == (2...6).map { "line \($0), column \"Name\": is blank" })
+  }
+
   @Test func headerProblems() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { Fixtures.cleanUp(directory) }

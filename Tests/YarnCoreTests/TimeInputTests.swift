@@ -161,6 +161,44 @@ import Testing
     }
   }
 
+  /// QA: `2026-03-29T24:00:00Z`, `…+05:60`, `…+18:01` and `-1h60m` said only "cannot read the
+  /// time", where `23:60` names its minutes: a part out of range is named whatever the form,
+  /// by the same rule (the first part wrong, in reading order; an offset is at most 18 hours).
+  @Test func anAbsoluteOrRelativeTimesPartOutOfRangeIsNamed() throws {
+    for (text, why) in [
+      ("2026-03-29T24:00:00Z", "its hours must be under 24"),
+      ("2026-03-29T23:60:00Z", "its minutes must be under 60"),
+      ("2026-03-29T23:00:60Z", "its seconds must be under 60"),
+      ("2026-03-29t23:60z", "its minutes must be under 60"),
+      ("2026-03-29T25:61:00+05:60", "its hours must be under 24"),
+      ("2026-03-29T23:00:00+05:60", "its offset's minutes must be under 60"),
+      ("2026-03-29T23:00+0575", "its offset's minutes must be under 60"),
+      ("2026-03-29T23:00:00+18:01", "its offset must be at most 18 hours"),
+      ("2026-03-29T23:00:00-1900", "its offset must be at most 18 hours"),
+      ("-1h60m", "its minutes must be under 60"),
+      ("-1h30m60s", "its seconds must be under 60"),
+      ("-1:60", "its minutes must be under 60"),
+    ] {
+      let error = #expect(throws: TimeInput.ParseError.self, "\(text)") {
+        try TimeInput.instant(text, now: now, timeZone: newYork)
+      }
+      #expect(error?.description == "cannot read the time \"\(text)\": \(why)")
+    }
+    // At the bounds, read; what has not the form at all is still unreadable.
+    #expect(try utc("2026-03-29T23:59:59+18:00") == "2026-03-29T05:59:59Z")
+    #expect(try utc("2026-03-29T23:59:59-17:59") == "2026-03-30T17:58:59Z")
+    #expect(try utc("-1h59m59s") == "2026-06-15T14:45:31Z")
+    for text in [
+      "2026-03-29T24:00:00Zx", "2026-03-29T24:00:00+05:6", "-1h60x", "-60m60m", "2026-02-30T10:00:00Z",
+    ] {
+      #expect(throws: TimeInput.ParseError(input: text, problem: .unreadableTime)) {
+        try TimeInput.instant(text, now: now, timeZone: newYork)
+      }
+    }
+    // A document's instant (`absoluteInstant`) is still `nil`, for its own error.
+    #expect(TimeInput.absoluteInstant("2026-03-29T24:00:00Z") == nil)
+  }
+
   /// QA: `--duration 1h<U+200B>` quoted it raw in the reason; it is escaped, as the value is.
   @Test func aDurationOrTimeIsQuotedEscaped() {
     #expect(

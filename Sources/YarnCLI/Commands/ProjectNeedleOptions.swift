@@ -46,7 +46,7 @@ struct ProjectNeedleFields {
         {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "\(repeated.violation.reason) (given already as \(LineText.visible(given[index])))")
+            reason: "\(repeated.violation.reason) (given already as \(LineText.shown(given[index])))")
         }
         sizes.append(size)
       }
@@ -54,16 +54,24 @@ struct ProjectNeedleFields {
     }
     tools = try values.references(option: "tool")
     removedTools = try values.references(option: "remove-tool")
-    // The same words in both name the same tool, or the same missing one: a usage clash,
-    // said before any lookup (which would call a missing tool "not found", 65). Two spellings
-    // of one tool are found by `link` once they are looked up.
-    let added = Set(tools.map { $0.trimmingSpaces().lowercased() })
-    if let both = removedTools.first(where: { added.contains($0.trimmingSpaces().lowercased()) }) {
-      let shown =
-        tools.first { $0.trimmingSpaces().lowercased() == both.trimmingSpaces().lowercased() } ?? both
+    // The same words (`Lookup.key`) given twice to one option, or in both, name the same
+    // tool, or the same missing one: a usage error, said before any lookup (which would call
+    // a missing tool "not found", 65). Two spellings of one tool are found by `link` once
+    // they are looked up.
+    for (option, references) in [("--tool", tools), ("--remove-tool", removedTools)] {
+      if let repeated = Rules.repeatedToolReference(references) {
+        throw CLIError.badValue(
+          command: values.command, name: option, value: references[repeated.index],
+          reason:
+            "\(repeated.violation.reason) (given already as \(LineText.shown(references[repeated.first])))")
+      }
+    }
+    let added = Set(tools.map(Lookup.key))
+    if let both = removedTools.first(where: { added.contains(Lookup.key($0)) }) {
+      let shown = tools.first { Lookup.key($0) == Lookup.key(both) } ?? both
       throw CLIError.conflictingOptions(
         command: values.command, options: ["--tool", "--remove-tool"],
-        reason: "both name “\(LineText.visible(shown.trimmingSpaces()))”")
+        reason: "both name “\(LineText.shown(shown.trimmingSpaces()))”")
     }
   }
 
@@ -116,7 +124,7 @@ struct ProjectNeedleFields {
     {
       throw CLIError.badValue(
         command: command, name: option, value: references[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(LineText.visible(references[first])))")
+        reason: "\(repeated.violation.reason) (given already as \(LineText.shown(references[first])))")
     }
     return found
   }

@@ -85,7 +85,8 @@ struct TimeStart: ParsableCommand {
       }
     }
     context.message(
-      "started \(project.name) at \(Formatting.localTime(session.start, timeZone: try context.timeZone))")
+      "started \(project.name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+    )
   }
 }
 
@@ -146,7 +147,7 @@ struct TimeContinue: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "started \(name) at \(Formatting.localTime(session.start, timeZone: try context.timeZone))"
+      "started \(name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
         + (session.note.map { " (\"\($0)\")" } ?? ""))
   }
 }
@@ -448,7 +449,7 @@ struct TimeCancel: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
     context.message(
-      "cancelled the timer on \(name) started at \(Formatting.localTime(session.start, timeZone: try context.timeZone))"
+      "cancelled the timer on \(name) started at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }

@@ -45,9 +45,10 @@ enum Formatting {
     LocalCalendar.text(instant, in: timeZone)
   }
 
-  /// `localTime` with the seconds when they are not 0 (`2026-06-01 10:45:20`): a recorded
-  /// instant the log shows without them (a timer stopped at 10:45:20 is shown 10:45), where
-  /// they matter.
+  /// `localTime` with the seconds when they are not 0 (`2026-06-01 10:45:20`): the way a
+  /// message names an instant (a timer started or stopped, a time rule's error), typed
+  /// (`--at -70s`, `21:10:10`) or recorded, which the log shows without them (a timer stopped
+  /// at 10:45:20 is shown 10:45).
   static func exactLocalTime(_ instant: Date, timeZone: any UTCOffsetProvider) -> String {
     let text = LocalCalendar.text(instant, in: timeZone)
     let local =

@@ -159,15 +159,15 @@ extension ErrorPresenter {
   ) -> ErrorReport {
     let verb = command.count == 3 && command[1] == "time" ? command[2] : ""
     func yarn(_ words: String) -> String { Context.yarnCommand(words, library: library) }
-    func local(_ instant: Date) -> String { LocalCalendar.text(instant, in: timeZone) }
-    // A recorded instant with seconds the log does not show (a timer stopped at 13:45:20 is
-    // shown 13:45) shows them here, where they make a typed 13:45 overlap or come too early.
+    // An instant is named with its seconds when they are not 0, a recorded one the log shows
+    // without them (a timer stopped at 13:45:20 is shown 13:45) and a typed one (`--at -70s`,
+    // `21:10:10`): they make a typed 13:45 overlap or come too early.
     func exact(_ instant: Date) -> String { Formatting.exactLocalTime(instant, timeZone: timeZone) }
     switch error {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
         message:
-          "a timer is already running on \(LineText.quoted(projectName)) since \(local(session.start))",
+          "a timer is already running on \(LineText.quoted(projectName)) since \(exact(session.start))",
         hint: verb == "start"
           ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
@@ -178,16 +178,16 @@ extension ErrorPresenter {
         code: .dataError)
     case .endBeforeStart(let session, let end):
       return ErrorReport(
-        message: "the timer started at \(exact(session.start)); it cannot stop at \(local(end))",
+        message: "the timer started at \(exact(session.start)); it cannot stop at \(exact(end))",
         code: .dataError)
     case .endNotAfterStart(let start, let end):
       return ErrorReport(
         // The rule's words (`Rules.endNotAfterStart`), in local time.
-        message: "the session's end \(local(end)) is not after the start \(local(start))",
+        message: "the session's end \(exact(end)) is not after the start \(exact(start))",
         code: .dataError)
     case .inFuture(let edge, let instant, let now):
       return ErrorReport(
-        message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
+        message: "the \(edge.rawValue) \(exact(instant)) is in the future (now: \(exact(now)))",
         hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
     case .overlaps(let session, let projectName, let subject):
       let hint =

@@ -62,7 +62,7 @@ enum ErrorPresenter {
     if let error = error as? EnvironmentVariableError {
       // A value as `--library "   "`'s is refused (`CommandParser.refuseEmptyNames`).
       return ErrorReport(
-        message: error.value.map { "bad value '\(LineText.visible($0))' for \(error.name): \(error.reason)" }
+        message: error.value.map { "bad value '\(LineText.shown($0))' for \(error.name): \(error.reason)" }
           ?? "the environment variable \(error.name) is \(error.reason)",
         hint: error.wayOut, code: .usage)
     }
@@ -123,8 +123,8 @@ enum ErrorPresenter {
     case .unknownCommand(let command, let given, let suggestions):
       report.message =
         command.count == 1
-        ? "unknown command '\(LineText.visible(given))'"
-        : "unknown subcommand '\(LineText.visible(given))' of '\(command.joined(separator: " "))'"
+        ? "unknown command '\(LineText.shown(given))'"
+        : "unknown subcommand '\(LineText.shown(given))' of '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .commandAfterTerminator(let command, let given):
       report.message =
@@ -137,7 +137,7 @@ enum ErrorPresenter {
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestions):
-      report.message = "unknown option '\(LineText.visible(given))' for '\(command.joined(separator: " "))'"
+      report.message = "unknown option '\(LineText.shown(given))' for '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
@@ -151,14 +151,15 @@ enum ErrorPresenter {
       report.hint = withHint("write '\(apart)'")
     case .badValue(_, let name, let value, let reason):
       // Invisible characters escaped, as in a name or an unknown option (QA: `--weight
-      // $'\u200b'` was `bad value ''`), for every value of every command.
-      report.message = "bad value '\(LineText.visible(value))' for \(name): \(reason)"
+      // $'\u200b'` was `bad value ''`), for every value of every command; a long one by its
+      // start (`LineText.shown`: a 5,000-character value was quoted whole).
+      report.message = "bad value '\(LineText.shown(value))' for \(name): \(reason)"
     case .missingOption(_, let option):
       report.message = "option '\(option)' is required"
     case .missingArgument(_, let name):
       report.message = "missing argument <\(name)>"
     case .unexpectedArgument(_, let value):
-      report.message = "unexpected argument '\(LineText.visible(value))'"
+      report.message = "unexpected argument '\(LineText.shown(value))'"
     case .needsExactlyOne(_, let options):
       let last = options.last ?? ""
       let others = options.dropLast().joined(separator: ", ")

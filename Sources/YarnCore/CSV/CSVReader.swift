@@ -319,8 +319,7 @@ struct CSVReader {
     var quoted: [Bool] = []
     var field: [UInt8] = []
     while true {
-      let fieldLine = line
-      let fieldColumn = position - lineStart + 1
+      let fieldStart = (position, line, lineStart)
       var isQuoted = false
       if try has(position), bytes[position] == 0x22 {
         let opening = (position, line, lineStart)
@@ -336,7 +335,7 @@ struct CSVReader {
       } else {
         try unquotedField(into: &field, guessing: guessing)
       }
-      fields.append(try string(field, line: fieldLine, column: fieldColumn))
+      fields.append(try string(field, from: fieldStart))
       quoted.append(isQuoted)
       field.removeAll(keepingCapacity: true)
       if try has(position), bytes[position] == delimiter {
@@ -432,15 +431,47 @@ struct CSVReader {
     if guessedLines.last != line { guessedLines.append(line) }
   }
 
-  private func string(_ bytes: [UInt8], line: Int, column: Int) throws -> String {
+  /// The text of a field's bytes `field`, which the input holds from `start` (its index in
+  /// `bytes`, line and line start) to `position`.
+  ///
+  /// - Throws: `CSVReadError` `.invalidUTF8` naming the line and column of the first byte that
+  ///   is not UTF-8 (`badByte(from:)`).
+  private func string(_ field: [UInt8], from start: (index: Int, line: Int, lineStart: Int)) throws -> String
+  {
     // Decoding replaces invalid sequences with U+FFFD; any change means the bytes were invalid.
     // ASCII alone (most cells) is valid: told without comparing. (`String(validating:)` cost
     // twice as much as this, unspecialized.)
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard bytes.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(bytes) else {
+    let text = String(decoding: field, as: UTF8.self)
+    guard field.allSatisfy({ $0 < 0x80 }) || text.utf8.elementsEqual(field) else {
+      let (line, column) = badByte(from: start)
       throw CSVReadError(problem: .invalidUTF8, line: line, column: column)
     }
     return text
+  }
+
+  /// The line and column of the first byte from `start` (an index of `bytes`, its line and
+  /// line start) to `position` that is not UTF-8. The input's bytes are read, quotes and line
+  /// breaks included: a quote is ASCII, so the field's bytes are UTF-8 where these are.
+  private func badByte(from start: (index: Int, line: Int, lineStart: Int)) -> (line: Int, column: Int) {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes[start.index..<position].makeIterator()
+    var bad = start.index
+    scan: while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): bad += scalar.count
+      case .error, .emptyInput: break scan
+      }
+    }
+    var (index, line, lineStart) = start
+    while index < bad {
+      let byte = bytes[index]
+      index += 1
+      guard byte == 0x0A || byte == 0x0D else { continue }
+      if byte == 0x0D, index < bad, bytes[index] == 0x0A { index += 1 }
+      line += 1
+      lineStart = index
+    }
+    return (line, bad - lineStart + 1)
   }
 }
 

@@ -614,8 +614,10 @@ struct StashRowReader {
     var yarn = base ?? Yarn(id: id ?? Identifier.make(), name: "")
     if let cell = cell(.name) {
       if let name = line(.name, cell) {
-        if name.isEmpty {
-          problem(.name, Rules.name("").map(\.reason) ?? "is blank")
+        // Blank as the rule has it (invisible characters such as U+200B only too), named by
+        // its column as other cells are (QA: `line 2: name is blank`).
+        if LineText.isBlank(name) {
+          problem(.name, Rules.name(name).map(\.reason) ?? "is blank")
         } else {
           yarn.name = name
         }

@@ -147,14 +147,34 @@ extension Rules {
   )? {
     var seen = Set<String>()
     for (index, tool) in tools.enumerated() where !seen.insert(tool.id).inserted {
-      return (
-        index,
-        RuleViolation(
-          field: field,
-          reason: "the tool “\(LineText.visible(tool.name))” is given twice; a project lists each tool once")
-      )
+      return (index, toolGivenTwice(LineText.visible(tool.name), field: field))
     }
     return nil
+  }
+
+  /// `repeatedTool` said of the words that name tools, before they are looked up: the index
+  /// of the first reference whose words an earlier one has (`Lookup.key`: case and the spaces
+  /// around them aside), that earlier one's, and the violation in `repeatedTool`'s words, of
+  /// the words: `the tool “Nope” is given twice; a project lists each tool once`. So a tool
+  /// that is not there, named twice, is refused as one that is (`yarn project edit
+  /// --remove-tool Nope --remove-tool Nope`).
+  package static func repeatedToolReference(_ references: [String], field: String = "tool") -> (
+    index: Int, first: Int, violation: RuleViolation
+  )? {
+    var seen: [String: Int] = [:]
+    for (index, reference) in references.enumerated() {
+      let key = Lookup.key(reference)
+      if let first = seen[key] {
+        return (index, first, toolGivenTwice(LineText.shown(reference.trimmingSpaces()), field: field))
+      }
+      seen[key] = index
+    }
+    return nil
+  }
+
+  /// The words of a tool given twice, `shown` its name as a message shows it.
+  private static func toolGivenTwice(_ shown: String, field: String) -> RuleViolation {
+    RuleViolation(field: field, reason: "the tool “\(shown)” is given twice; a project lists each tool once")
   }
 }
 

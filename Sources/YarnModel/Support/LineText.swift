@@ -246,12 +246,23 @@ package enum LineText {
     text.contains { character in character.unicodeScalars.contains { escapes($0, in: character) } }
   }
 
-  /// `text` in double quotes, as `visible(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`. The one
-  /// way a reason of YarnModel, YarnStore or YarnCore quotes a value it was given (an amount, a
-  /// duration, a size, a date, a CSV cell or column, a name, a tag, a stored value), so that
-  /// the message shows what is there, on one line, with nothing for the `yarn` tool to add;
-  /// a reference not found is quoted shortened first (`shortened(_:characters:)`).
-  package static func quoted(_ text: String) -> String { "\"" + visible(text) + "\"" }
+  /// The most Characters of a value a message quotes: 80. A longer value is quoted by its
+  /// first 80 and `…` (`shown(_:)`), so that no message quotes a value of 5,000 characters,
+  /// which tells no more than its start.
+  package static let quotedLength = 80
+
+  /// `text` as a message quotes a value: at most its first `quotedLength` Characters and `…`
+  /// (`shortened(_:characters:)`), as `visible(_:)` writes them. The CLI's `bad value '…'`
+  /// quotes so, and `quoted(_:)`.
+  package static func shown(_ text: String) -> String { visible(shortened(text, characters: quotedLength)) }
+
+  /// `text` in double quotes, as `shown(_:)` writes it: `"3\u{200B}"`, `"x\u{1B}"`, a value
+  /// of over 80 characters by its start (`"xxxx…"`). The one way a reason of YarnModel,
+  /// YarnStore or YarnCore quotes a value it was given (an amount, a duration, a size, a date,
+  /// a CSV cell or column, a name, a tag, a stored value), so that the message shows what is
+  /// there, on one line, with nothing for the `yarn` tool to add; a reference not found is
+  /// quoted shortened to 40 characters first (`shortened(_:characters:)`).
+  package static func quoted(_ text: String) -> String { "\"" + shown(text) + "\"" }
 
   /// `U+000A`: the code point, at least four upper-case hex digits.
   static func code(of scalar: Unicode.Scalar) -> String {

@@ -20,11 +20,14 @@ package enum TimeInput {
       case unreadableTime
       /// Thrown when the text is no accepted form of duration.
       case unreadableDuration
-      /// Thrown when a part (`hours`, `minutes`, `seconds`) of a clock time or a duration is
-      /// not under `limit` (`partUnder`): hours of 24 or more in a time (`24:00`), minutes or
-      /// seconds of 60 or more in a time (`23:60`) or after a larger part of a duration
-      /// (`1h60m`, `1:60`).
+      /// Thrown when a part (`hours`, `minutes`, `seconds`, `offset's minutes`) of a time or a
+      /// duration is not under `limit` (`partUnder`): hours of 24 or more in a time (`24:00`,
+      /// `2026-03-29T24:00:00Z`), minutes or seconds of 60 or more in a time (`23:60`), in
+      /// its UTC offset (`+05:60`) or after a larger part of a duration (`1h60m`, `1:60`, a
+      /// relative time `-1h60m`).
       case partNotUnder(limit: Int64, part: String, of: Reading)
+      /// Thrown when an absolute time's UTC offset is over `maximumOffsetHours` (`+18:01`).
+      case offsetTooLarge
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
       case nonexistentLocalTime(zone: String)
       /// Thrown when a duration is zero or too long (over `Rules.maximumSessionSeconds`, 24 h).
@@ -52,6 +55,9 @@ package enum TimeInput {
       case .partNotUnder(let limit, let part, let reading):
         return
           "cannot read the \(reading.rawValue) \(LineText.quoted(input)): its \(part) must be under \(limit)"
+      case .offsetTooLarge:
+        return
+          "cannot read the time \(LineText.quoted(input)): its offset must be at most \(maximumOffsetHours) hours"
       case .nonexistentLocalTime(let zone):
         return
           "\(LineText.quoted(input)) does not exist in \(zone): the clocks skipped it for daylight saving time"
@@ -64,6 +70,10 @@ package enum TimeInput {
       }
     }
   }
+
+  /// The largest UTC offset an absolute time may have, in hours: 18 (`+18:00`, `-18:00`), the
+  /// bound of Foundation's `TimeZone(secondsFromGMT:)`.
+  static let maximumOffsetHours = 18
 
   /// Reads an instant.
   ///
@@ -79,7 +89,9 @@ package enum TimeInput {
   ///   `JSONCoding.earliestInstant...latestInstant`.
   /// - Throws: `ParseError` when the text is unreadable, names a local time that does not
   ///   exist, or names an instant outside that range (`.timeOutOfRange`: `0001-01-01 00:00` in
-  ///   a zone ahead of UTC, `9999-12-31T23:59:59-18:00`, `-999999999h`).
+  ///   a zone ahead of UTC, `9999-12-31T23:59:59-18:00`, `-999999999h`). A part out of its
+  ///   range is named, whatever the form (`.partNotUnder`, `.offsetTooLarge`: `23:60`,
+  ///   `2026-03-29T24:00:00Z`, `…+05:60`, `…+18:01`, `-1h60m`).
   package static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
     throws(ParseError)
     -> Date
@@ -101,12 +113,22 @@ package enum TimeInput {
     let nowSeconds = now.timeIntervalSince1970.rounded(.down)
     if lowered == "now" { return Date(timeIntervalSince1970: nowSeconds) }
     if lowered.hasPrefix("-") {
-      guard let seconds = try? durationSeconds(String(lowered.dropFirst()), input: text), seconds > 0 else {
-        throw ParseError(input: text, problem: .unreadableTime)
+      let seconds: Int64
+      do {
+        seconds = try durationSeconds(String(lowered.dropFirst()), input: text, of: .time)
+      } catch {
+        // A part out of range is named (`-1h60m`); anything else is no time.
+        guard case .partNotUnder = error.problem else {
+          throw ParseError(input: text, problem: .unreadableTime)
+        }
+        throw error
       }
+      guard seconds > 0 else { throw ParseError(input: text, problem: .unreadableTime) }
       return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
     }
-    if let parts = absoluteParts(trimmed) { return Date(timeIntervalSince1970: Double(parts.seconds)) }
+    if let parts = try absoluteParts(trimmed, input: text) {
+      return Date(timeIntervalSince1970: Double(parts.seconds))
+    }
 
     var day: CalendarDate
     var clock: Substring
@@ -149,7 +171,7 @@ package enum TimeInput {
   /// - Returns: whole seconds, more than zero and at most `Rules.maximumSessionSeconds`.
   /// - Throws: `ParseError`.
   package static func duration(_ text: String) throws(ParseError) -> Int64 {
-    let seconds = try durationSeconds(text.trimmingSpaces().lowercased(), input: text)
+    let seconds = try durationSeconds(text.trimmingSpaces().lowercased(), input: text, of: .duration)
     guard seconds > 0, seconds <= Rules.maximumSessionSeconds else {
       throw ParseError(input: text, problem: .durationOutOfRange)
     }
@@ -183,11 +205,14 @@ package enum TimeInput {
     return Date(timeIntervalSince1970: first)
   }
 
-  /// The seconds of the duration `text` (trimmed, lower case).
+  /// The seconds of the duration `text` (trimmed, lower case), in `input` read as `reading`
+  /// (a duration, or a time before now: `-1h30m`).
   ///
-  /// - Throws: `ParseError` for `input`: `.unreadableDuration`, or `.partNotUnder60` for
+  /// - Throws: `ParseError` for `input`: `.unreadableDuration`, or `.partNotUnder` for
   ///   minutes or seconds of 60 or more after a larger part.
-  private static func durationSeconds(_ text: String, input: String) throws(ParseError) -> Int64 {
+  private static func durationSeconds(_ text: String, input: String, of reading: ParseError.Reading)
+    throws(ParseError) -> Int64
+  {
     let unreadable = ParseError(input: input, problem: .unreadableDuration)
     if text.isEmpty { throw unreadable }
     if text.contains(":") {
@@ -195,7 +220,7 @@ package enum TimeInput {
       guard parts.count == 2, let hours = Int64(parts[0]), parts[1].count == 2, let minutes = Int64(parts[1]),
         hours >= 0, hours <= 100_000, minutes >= 0
       else { throw unreadable }
-      try partUnder(60, minutes, "minutes", of: .duration, input: input)
+      try partUnder(60, minutes, "minutes", of: reading, input: input)
       return hours * 3600 + minutes * 60
     }
     var total: Int64 = 0
@@ -223,7 +248,7 @@ package enum TimeInput {
       // Minutes or seconds after a larger part are under 60, as in `H:MM`: `1h60m` is
       // refused as `23:60` is; a first part may be any size (`90m`).
       if lastRank > 0 {
-        try partUnder(60, value, rank == 2 ? "minutes" : "seconds", of: .duration, input: input)
+        try partUnder(60, value, rank == 2 ? "minutes" : "seconds", of: reading, input: input)
       }
       total += value * factor
       number = ""
@@ -267,12 +292,13 @@ package enum TimeInput {
   /// ISO 8601 / RFC 3339 with a zone designator: `2026-03-29T14:30[:SS[.fff]]` then `Z`,
   /// `±HH:MM` or `±HHMM` (`T` or `t`; the fraction is dropped unless `keepingFraction`).
   /// Read strictly by hand — a real day, hours 0–23, minutes and seconds 0–59, an offset of
-  /// at most 18 hours — where ISO8601DateFormatter would accept `+25:00`; and without ICU.
+  /// at most 18 hours (`maximumOffsetHours`) — where ISO8601DateFormatter would accept
+  /// `+25:00`; and without ICU.
   /// `nil` for anything else, and for an instant whose UTC falls outside
   /// `JSONCoding.earliestInstant...latestInstant` (whole seconds; a kept fraction never
   /// carries into the next second, so the result truncates to the second written).
   package static func absoluteInstant(_ text: String, keepingFraction: Bool = false) -> Date? {
-    guard let parts = absoluteParts(text), parts.seconds >= JSONCoding.earliestSecond,
+    guard let parts = try? absoluteParts(text, input: text), parts.seconds >= JSONCoding.earliestSecond,
       parts.seconds <= JSONCoding.latestSecond
     else { return nil }
     guard keepingFraction, parts.fraction > 0 else {
@@ -288,13 +314,20 @@ package enum TimeInput {
   /// `9999-12-31T23:59:59-18:00`. (`0000-12-31T00:00:00Z` is not one but unreadable: its day
   /// is no `CalendarDate`.)
   static func isAbsoluteInstantOutOfRange(_ text: String) -> Bool {
-    guard let parts = absoluteParts(text) else { return false }
+    guard let parts = try? absoluteParts(text, input: text) else { return false }
     return parts.seconds < JSONCoding.earliestSecond || parts.seconds > JSONCoding.latestSecond
   }
 
   /// The parts of an ISO 8601 / RFC 3339 instant (see `absoluteInstant`), unbounded: whole
-  /// seconds from 1970-01-01T00:00:00Z, and the fraction of a second, 0 ≤ fraction < 1.
-  private static func absoluteParts(_ text: String) -> (seconds: Int64, fraction: Double)? {
+  /// seconds from 1970-01-01T00:00:00Z, and the fraction of a second, 0 ≤ fraction < 1; `nil`
+  /// for text of another form.
+  ///
+  /// - Throws: `ParseError` for `input` when the text has the form but a part is out of its
+  ///   range (`partUnder`): the first of the hours, minutes, seconds and offset's minutes
+  ///   (`.partNotUnder`), else an offset over `maximumOffsetHours` (`.offsetTooLarge`).
+  private static func absoluteParts(_ text: String, input: String) throws(ParseError) -> (
+    seconds: Int64, fraction: Double
+  )? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 17, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
       let day = CalendarDate(iso8601: String(decoding: bytes[0..<10], as: UTF8.self))
@@ -308,15 +341,24 @@ package enum TimeInput {
       }
       return value
     }
-    guard let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2), hour < 24,
-      minute < 60
-    else { return nil }
+    // The first part out of range, said once the whole text has the form (`…T24:00:00Zx` is
+    // no time at all).
+    var outOfRange: (value: Int, limit: Int64, part: String)?
+    func check(_ value: Int, under limit: Int64, _ part: String) {
+      if outOfRange == nil, value >= limit { outOfRange = (value, limit, part) }
+    }
+    guard let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"), let minute = number(14, 2) else {
+      return nil
+    }
+    check(hour, under: 24, "hours")
+    check(minute, under: 60, "minutes")
     var index = 16
     var second = 0
     var fraction = 0.0
     if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
-      guard let value = number(index + 1, 2), value < 60 else { return nil }
+      guard let value = number(index + 1, 2) else { return nil }
       second = value
+      check(second, under: 60, "seconds")
       index += 3
       if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
         index += 1
@@ -351,10 +393,17 @@ package enum TimeInput {
       } else {
         return nil
       }
-      guard let minutes, minutes < 60, hours * 60 + minutes <= 18 * 60 else { return nil }
+      guard let minutes else { return nil }
+      check(minutes, under: 60, "offset's minutes")
       offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
     } else {
       return nil
+    }
+    if let (value, limit, part) = outOfRange {
+      try partUnder(limit, Int64(value), part, of: .time, input: input)
+    }
+    guard abs(offset) <= maximumOffsetHours * 3600 else {
+      throw ParseError(input: input, problem: .offsetTooLarge)
     }
     let wall = day.daysSince1970 * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     return (wall - Int64(offset), fraction)
