@@ -258,7 +258,7 @@ extension ErrorPresenter {
     if case .brokenRule(let kind, let id, let name, let violation) = error {
       // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID;
       // an add names the new item by its name alone: the ID made for it was never stored.
-      let named = name.map { " \($0)" } ?? ""
+      let named = name.map { " \(LineText.visible($0))" } ?? ""
       message =
         verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }

@@ -256,8 +256,8 @@ final class Context {
     guard let first = namesakes.first else { return }
     let others =
       namesakes.count == 1
-      ? "another \(kind) is named \"\(first.name)\" (\(shownID(first.id)))"
-      : "\(namesakes.count) other \(kind)s are named \"\(name)\""
+      ? "another \(kind) is named \(LineText.quoted(first.name)) (\(shownID(first.id)))"
+      : "\(namesakes.count) other \(kind)s are named \(LineText.quoted(name))"
     warning("\(others) too; name them by ID, or rename one")
   }
 
