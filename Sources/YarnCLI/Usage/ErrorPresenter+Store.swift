@@ -192,7 +192,8 @@ extension ErrorPresenter {
     case .inFuture(let edge, let instant, let now):
       return ErrorReport(
         message: "the \(edge.rawValue) \(local(instant)) is in the future (now: \(local(now)))",
-        hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
+        hint: "times are read in the local time zone, \(LineText.visible(timeZone.identifier))",
+        code: .dataError)
     case .overlaps(let session, let projectName, let subject):
       let hint =
         switch verb {

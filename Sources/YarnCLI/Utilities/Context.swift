@@ -94,7 +94,7 @@ final class Context {
       return .failure(.notUTF8("TZ", wayOut: "set it to a zone name such as Europe/Berlin, or unset it"))
     }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
-      warning("TZ=\(name) names no time zone this system knows; local time is UTC")
+      warning("TZ=\(LineText.visible(name)) names no time zone this system knows; local time is UTC")
     }
     return .success(Context.timeZone(from: environment))
   }()

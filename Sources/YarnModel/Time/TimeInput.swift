@@ -54,7 +54,7 @@ package enum TimeInput {
           "cannot read the \(reading.rawValue) \(LineText.quoted(input)): its \(part) must be under \(limit)"
       case .nonexistentLocalTime(let zone):
         return
-          "\(LineText.quoted(input)) does not exist in \(zone): the clocks skipped it for daylight saving time"
+          "\(LineText.quoted(input)) does not exist in \(LineText.visible(zone)): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
         return "the duration \(LineText.quoted(input)) must be more than zero and at most "
           + "\(Rules.duration(Rules.maximumSessionSeconds)), the longest a session may last"
