@@ -897,6 +897,32 @@ import YarnCore
     }
   }
 
+  /// QA: an attachment's path that is a directory was reported as a file of its size (`the
+  /// file holds 4096 bytes, its record says 11`): it is said to be a directory.
+  @Test func anAttachmentPathThatIsADirectoryIsSaidToBeOne() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let png = yarn.directory.appendingPathComponent("red.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: png)
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", png.path])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum
+    let sha = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+    let file = yarn.library.appendingPathComponent("attachments/4c/" + sha)
+    try FileManager.default.removeItem(at: file)
+    try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+    for (command, words) in [
+      (["backup", "create", "b.zip"], "backed up"), (["export", "e.zip"], "exported"),
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == 74)
+      #expect(
+        result.stderr.hasPrefix(
+          "error: attachment \(sha) (\(file.path)) cannot be \(words): it is a directory, not a file\n"),
+        "\(result.stderr)")
+    }
+  }
+
   /// QA: the detach command of a lost photo's hint named a file name holding ESC, which the
   /// terminal is sent as U+FFFD, so the command printed could not be run. A file name that
   /// does not show as itself (a control or an invisible character) is named by the first 12

@@ -147,7 +147,8 @@ public struct UnavailableAttachment: Hashable, Sendable {
   /// The store's file of it.
   public var path: String
   /// Why it cannot be read as the record's bytes: the system's reason (`no such file or
-  /// directory`), `the file holds 3 bytes, its record says 4`, `its SHA-256 is …, expected …`.
+  /// directory`), `it is a directory, not a file`, `the file holds 3 bytes, its record says 4`,
+  /// `its SHA-256 is …, expected …`.
   public var reason: String
   /// The items that hold it (empty when they are not known).
   public var uses: [AttachmentUse]
