@@ -897,6 +897,32 @@ import YarnCore
     }
   }
 
+  /// QA: an attachment's path that is a directory was reported as a file of its size (`the
+  /// file holds 4096 bytes, its record says 11`): it is said to be a directory.
+  @Test func anAttachmentPathThatIsADirectoryIsSaidToBeOne() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let png = yarn.directory.appendingPathComponent("red.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: png)
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", png.path])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum
+    let sha = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+    let file = yarn.library.appendingPathComponent("attachments/4c/" + sha)
+    try FileManager.default.removeItem(at: file)
+    try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+    for (command, words) in [
+      (["backup", "create", "b.zip"], "backed up"), (["export", "e.zip"], "exported"),
+    ] {
+      let result = try yarn.run(command)
+      #expect(result.status == 74)
+      #expect(
+        result.stderr.hasPrefix(
+          "error: attachment \(sha) (\(file.path)) cannot be \(words): it is a directory, not a file\n"),
+        "\(result.stderr)")
+    }
+  }
+
   /// QA: the detach command of a lost photo's hint named a file name holding ESC, which the
   /// terminal is sent as U+FFFD, so the command printed could not be run. A file name that
   /// does not show as itself (a control or an invisible character) is named by the first 12
@@ -941,6 +967,116 @@ import YarnCore
     }
     try yarn.ok(["backup", "create", "b.zip"])
     try yarn.ok(["stash", "rm", "Rios"])
+  }
+
+  /// QA: the detach command of a refused `stash rm` or `project rm` named the item by a name
+  /// other items share (64: 'Dup' matches 2 yarns), the photo by a name two of its photos
+  /// have (64), or by the start of its SHA-256 when that is another photo's file name (which
+  /// detached that photo, intact). Every hint — `stash rm`, `project rm`, `backup create`,
+  /// `export` — names them alike: the item by ID when its name is shared or hides characters,
+  /// the photo by what names it alone among the item's photos, else by its whole SHA-256; the
+  /// command given detaches that photo.
+  @Test func everyHintDetachesTheLostPhotoByWhatNamesItAlone() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    func photo(_ folder: String, _ name: String, _ bytes: Data) throws -> String {
+      let directory = yarn.directory.appendingPathComponent(folder)
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try bytes.write(to: directory.appendingPathComponent(name))
+      return directory.appendingPathComponent(name).path
+    }
+    func png(_ tail: String) -> Data {
+      Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(tail.utf8))
+    }
+    func lose(_ sha256: String) throws {
+      try FileManager.default.removeItem(
+        at: yarn.library.appendingPathComponent("attachments/\(sha256.prefix(2))/\(sha256)"))
+    }
+    /// The ID of the item of `kind` (`stash`, `project`) named `name` exactly (the only one yet).
+    func lastID(_ kind: String, _ name: String) throws -> String {
+      let items = try #require(try yarn.ok(["--json", kind, "list"]).json() as? [[String: Any]])
+      return try #require(
+        items.filter { $0["name"] as? String == name }.compactMap { $0["id"] as? String }.first)
+    }
+    /// `rm` is refused, and it and `backup create` and `export` give the detach `words`
+    /// (of the only file lost); the detach then works.
+    func expectDetach(_ rm: [String], _ words: String, _ detach: [String]) throws {
+      let command = "'\(yarn.command(words))'"
+      let removal = try yarn.run(rm)
+      #expect(removal.status == 65, "\(rm)")
+      #expect(removal.stderr.hasSuffix("or detach it first with \(command)\n"), "\(removal.stderr)")
+      for (arguments, again) in [
+        (["backup", "create", "b.zip"], "back up"), (["export", "e.zip"], "export"),
+      ] {
+        let result = try yarn.run(arguments)
+        #expect(result.status == 74)
+        #expect(
+          result.stderr.hasSuffix("or detach it with \(command); then \(again) again\n"), "\(result.stderr)")
+      }
+      try yarn.ok(detach)
+    }
+    // printf '\x89PNG\r\n\x1a\n2' | sha256sum (and 3, 4, 5; and none after the signature)
+    let two = "a4af95f963f8f5969e68b96c8ecfbab0ab5fd1de20d0f552fe0db5ec33ccdd9b"
+    let three = "baafd3781084571f08f7528c84ea3f519699464e309d0d6b9e987ff4bc90dc48"
+    let four = "d182bc393da85daaa0a35827d7f257d76ede94932221fcf76da3d5f501334fa5"
+    let five = "d098770d76d7d7541034a763e4f52058f99087446afae073baba84da6a05cd40"
+    let bare = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+
+    // Two yarns named Dup: the one whose photo is lost by its ID.
+    try yarn.ok(["stash", "add", "Dup"])
+    let dup = try lastID("stash", "Dup")
+    try yarn.ok(["stash", "add", "Dup"])
+    try yarn.ok(["stash", "attach", dup, try photo("a", "with space.png", png("2"))])
+    try lose(two)
+    try expectDetach(
+      ["stash", "rm", dup, "--force"], "stash detach \(dup) \"with space.png\"",
+      ["stash", "detach", dup, "with space.png"])
+    try yarn.ok(["stash", "rm", dup])
+
+    // Projects Hat and HAT, which a reference by name does not tell apart.
+    try yarn.ok(["project", "add", "Hat"])
+    let hat = try lastID("project", "Hat")
+    try yarn.ok(["project", "add", "HAT"])
+    try yarn.ok(["project", "attach", hat, try photo("a", "top.png", png("3"))])
+    try lose(three)
+    try expectDetach(
+      ["project", "rm", hat, "--force"], "project detach \(hat) top.png",
+      ["project", "detach", hat, "top.png"])
+    try yarn.ok(["project", "rm", hat])
+
+    // Two photos named front.png (other bytes): the first one lost by its SHA-256.
+    try yarn.ok(["stash", "add", "Twin"])
+    try yarn.ok(["stash", "attach", "Twin", try photo("a", "front.png", png("4"))])
+    try yarn.ok(["stash", "attach", "Twin", try photo("b", "front.png", png("5"))])
+    try lose(four)
+    try expectDetach(
+      ["stash", "rm", "Twin", "--force"], "stash detach Twin \(four)", ["stash", "detach", "Twin", four])
+    let twin = try #require(try yarn.ok(["--json", "stash", "show", "Twin"]).json() as? [String: Any])
+    #expect((twin["photos"] as? [[String: Any]])?.compactMap { $0["sha256"] as? String } == [five])
+
+    // A photo whose name hides U+200B, named by the start of its SHA-256, which another
+    // photo of the yarn is named: by its whole SHA-256, and the other photo stays.
+    try yarn.ok(["stash", "add", "Zw"])
+    try yarn.ok(["stash", "attach", "Zw", try photo("a", "zw\u{200B}sp.png", png(""))])
+    try yarn.ok(["stash", "attach", "Zw", try photo("a", String(bare.prefix(12)), Data("hello".utf8))])
+    try lose(bare)
+    try expectDetach(
+      ["stash", "rm", "Zw", "--force"], "stash detach Zw \(bare)", ["stash", "detach", "Zw", bare])
+    let zw = try #require(try yarn.ok(["--json", "stash", "show", "Zw"]).json() as? [String: Any])
+    #expect(
+      (zw["photos"] as? [[String: Any]])?.compactMap { $0["fileName"] as? String } == [
+        String(bare.prefix(12))
+      ])
+
+    // A name that hides a character (U+202E) would not copy: by ID.
+    try yarn.ok(["stash", "add", "Wo\u{202E}ol"])
+    let hidden = try lastID("stash", "Wo\u{202E}ol")
+    try yarn.ok(["stash", "attach", hidden, try photo("c", "a.png", png("2"))])
+    try lose(two)
+    try expectDetach(
+      ["stash", "rm", hidden, "--force"], "stash detach \(hidden) a.png",
+      ["stash", "detach", hidden, "a.png"])
+    try yarn.ok(["backup", "create", "b.zip"])
   }
 
   // MARK: kill -9

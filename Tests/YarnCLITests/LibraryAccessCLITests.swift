@@ -185,6 +185,27 @@ import Testing
     #expect(stash.stderr == "")
   }
 
+  /// QA: the path of a missing library was printed raw in the warning and in the hints that
+  /// repeat `--library` (ESC sent as U+FFFD, a line break or U+200B as they are). It is
+  /// escaped there as in every message; a hint whose command cannot be copied back shows it
+  /// escaped too, in quotes.
+  @Test func aLibraryPathThatHidesCharactersIsEscapedInWarningsAndHints() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    for (name, shown) in [
+      ("x\u{1B}[31mX", "x\\u{1B}[31mX"), ("x\nX", "x\\nX"), ("x\u{200B}X", "x\\u{200B}X"),
+    ] {
+      let path = yarn.directory.appendingPathComponent(name).path
+      let visible = yarn.directory.path + "/" + shown
+      let result = try yarn.run(["--library", path, "stash", "list"], useLibrary: false)
+      #expect(result.status == 0)
+      #expect(
+        result.stderr
+          == "warning: there is no library at \(visible); it reads as empty\n"
+          + "the stash is empty; add a yarn with 'yarn --library '\(visible)' stash add NAME'\n")
+    }
+  }
+
   /// A library directory that cannot be created gave Foundation's "The operation could not
   /// be completed." text; the system's reason is said instead.
   @Test func libraryThatCannotBeCreatedSaysWhy() throws {

@@ -99,6 +99,52 @@ import YarnCore
     let result = try yarn.run(["stash", "rm", "y-title"])
     #expect(result.status == 0)
     #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
-    #expect(result.stderr == "removed yarn Sock\u{FFFD}]0;owned\u{FFFD} (y-title)\n")
+    // Escaped as every name in a message is (it was U+FFFD: what it held did not show).
+    #expect(result.stderr == "removed yarn Sock\\u{1B}]0;owned\\u{7} (y-title)\n")
+  }
+
+  /// QA: a name holding an invisible or a bidi character (U+200B, U+202E RIGHT-TO-LEFT
+  /// OVERRIDE, which reversed the rest of the line) was printed raw in confirmations and in
+  /// the warning of a name another item has. Names in messages are escaped as values are
+  /// (`LineText.visible`), once: a backslash before `u` is doubled, not the escapes.
+  @Test func aNameInAMessageIsEscapedOnce() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let name = "Wo\u{202E}ol \\u"
+    let shown = "Wo\\u{202E}ol \\\\u"
+    func ids(_ kind: String) throws -> [String] {
+      let items = try #require(try yarn.ok(["--json", kind, "list"]).json() as? [[String: Any]])
+      return items.compactMap { ($0["id"] as? String).map { String($0.prefix(8)) } }
+    }
+    var results = [try yarn.ok(["stash", "add", name])]
+    let first = try ids("stash")[0]
+    #expect(results[0].stderr.hasSuffix("\nadded yarn \(shown) (\(first))\n"))
+    results.append(try yarn.ok(["stash", "add", name]))
+    let second = try #require(try ids("stash").first { $0 != first })
+    #expect(
+      results[1].stderr
+        == "added yarn \(shown) (\(second))\nwarning: another yarn is named \"\(shown)\" (\(first)) too; "
+        + "name them by ID, or rename one\n")
+    results.append(try yarn.ok(["stash", "edit", first, "--brand", "Malabrigo"]))
+    #expect(results[2].stderr == "updated yarn \(shown) (\(first))\n")
+    results.append(try yarn.ok(["project", "add", "Hat\u{200B}"]))
+    let hat = try ids("project")[0]
+    #expect(results[3].stderr == "added project Hat\\u{200B} (\(hat))\n")
+    results.append(try yarn.ok(["note", "add", "--yarn", first, "soft"]))
+    #expect(results[4].stderr == "added a note to yarn \(shown)\n")
+    results.append(try yarn.ok(["time", "start", hat]))
+    #expect(results[5].stderr.hasPrefix("started Hat\\u{200B} at "))
+    results.append(try yarn.ok(["tool", "add", "Ad\u{200B}di", "--kind", "circular", "--size", "4mm"]))
+    #expect(results[6].stderr.hasPrefix("added tool Ad\\u{200B}di ("))
+    results.append(try yarn.ok(["stash", "rm", second]))
+    #expect(results[7].stderr == "removed yarn \(shown) (\(second))\n")
+    results.append(try yarn.ok(["time", "stop"]))
+    #expect(results[8].stderr.hasPrefix("stopped Hat\\u{200B} "))
+    results.append(try yarn.ok(["project", "rm", hat, "--force"]))
+    #expect(results[9].stderr.hasPrefix("removed project Hat\\u{200B} (\(hat))"))
+    for result in results {
+      #expect(
+        !result.stderr.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" }, "\(result.stderr)")
+    }
   }
 }

@@ -38,6 +38,34 @@ import Testing
     #expect(!berlin.stderr.contains("warning"))
   }
 
+  /// QA: the warning of an unknown `$TZ` printed its value raw (ESC as U+FFFD, U+200B as it
+  /// is); it is escaped, as is the zone a hint names.
+  @Test func anUnknownZoneIsNamedEscaped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Flax"])
+    for (zone, shown) in [
+      ("Europe/Ber\u{1B}[1mlin", "Europe/Ber\\u{1B}[1mlin"),
+      ("Europe/Ber\u{200B}lin", "Europe/Ber\\u{200B}lin"),
+    ] {
+      let log = try yarn.run(["time", "log"], environment: ["TZ": zone])
+      expectOK(log)
+      #expect(
+        log.stderr.hasPrefix("warning: TZ=\(shown) names no time zone this system knows; local time is UTC\n")
+      )
+      let future = try yarn.run(
+        ["time", "add", "Flax", "--from", "2999-01-01 10:00", "--to", "2999-01-01 11:00"],
+        environment: ["TZ": zone])
+      #expect(future.status == 65)
+      #expect(
+        future.stderr.hasSuffix("hint: times are read in the local time zone, \(shown)\n"), "\(future.stderr)"
+      )
+      for result in [log, future] {
+        #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{200B}" || $0 == "\u{FFFD}" })
+      }
+    }
+  }
+
   @Test func dstNightsInNewYork() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -397,17 +397,23 @@ import Testing
         do {
           try remove()
           Issue.record("an item with a lost file was removed")
-        } catch StoreError.lostAttachment(_, let item, let fileName, let sha256, let isPattern) {
-          #expect(item == name && sha256 == StoreAttachmentTests.empty && isPattern == pattern)
+        } catch StoreError.lostAttachment(let item, let fileName, let sha256, let use) {
+          #expect(item == name && sha256 == StoreAttachmentTests.empty)
           #expect(fileName == (pattern ? "p.pdf" : "b.png"))
+          #expect(
+            use
+              == AttachmentUse(kind: pattern ? .project : .yarn, item: name, photo: pattern ? nil : "b.png"))
         } catch { Issue.record("\(error)") }
       }
       expectLost("Y", false) { try store.deleteYarn(id: "y", force: true) }
       expectLost("P", true) { try store.deleteProject(id: "p", force: true) }
       #expect(try store.yarn(id: "y")?.photos == [a, b])
       #expect(
-        StoreError.lostAttachment(kind: .yarn, name: "Y", fileName: "b.png", sha256: "e3b0", pattern: false)
-          .description
+        StoreError.lostAttachment(
+          name: "Y", fileName: "b.png", sha256: "e3b0",
+          use: AttachmentUse(kind: .yarn, item: "Y", photo: "b.png")
+        )
+        .description
           == "cannot remove yarn \"Y\": the file of its photo b.png (e3b0) is missing from attachments/, "
           + "so undo could not give it back")
       // Detached, it goes, and undo gives back the yarn with the photo it kept.

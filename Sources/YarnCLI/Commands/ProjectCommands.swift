@@ -129,7 +129,7 @@ struct ProjectAdd: ParsableCommand {
       )
     }
     if let json { try context.printJSON(json) }
-    context.message("added project \(project.name) (\(shownID(project.id)))")
+    context.message("added project \(LineText.visible(project.name)) (\(shownID(project.id)))")
     context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
 }
@@ -328,8 +328,9 @@ struct ProjectEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated project \(project.name) (\(shownID(project.id)))"
-        : "project \(project.name) (\(shownID(project.id))) already had those values; nothing changed")
+        ? "updated project \(LineText.visible(project.name)) (\(shownID(project.id)))"
+        : "project \(LineText.visible(project.name)) (\(shownID(project.id))) already had those values; nothing changed"
+    )
     // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, a
     // frogged project finished takes today, a day given replaces one: say which day went.
     if let went = project.finishedDayChange(from: before) {
@@ -380,7 +381,8 @@ struct ProjectRemove: ParsableCommand {
       ? ""
       : "; what it used of " + effects.yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
         + " is back in the stash"
-    context.message("removed project \(project.name) (\(shownID(project.id)))\(with)\(back)")
+    context.message(
+      "removed project \(LineText.visible(project.name)) (\(shownID(project.id)))\(with)\(back)")
   }
 }
 
@@ -415,10 +417,11 @@ struct ProjectFinish: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     guard project != before else {
-      context.message("project \(project.name) was already finished on \(finished); nothing changed")
+      context.message(
+        "project \(LineText.visible(project.name)) was already finished on \(finished); nothing changed")
       return
     }
-    context.message("finished project \(project.name) on \(finished)")
+    context.message("finished project \(LineText.visible(project.name)) on \(finished)")
     // A finished project's day, or the day a frogged one was frogged, is replaced: as in edit.
     if let went = project.finishedDayChange(from: before) {
       context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
@@ -477,8 +480,8 @@ struct ProjectUse: ParsableCommand {
     if let json { try context.printJSON(json) }
     context.message(
       replacing
-        ? "\(project.name) now records \(amount) of \(yarn.name)"
-        : "recorded \(amount) of \(yarn.name) in \(project.name)")
+        ? "\(LineText.visible(project.name)) now records \(amount) of \(LineText.visible(yarn.name))"
+        : "recorded \(amount) of \(LineText.visible(yarn.name)) in \(LineText.visible(project.name))")
   }
 }
 
@@ -509,7 +512,7 @@ struct ProjectUnuse: ParsableCommand {
       let removed = project.removeUsages(of: yarn.id)
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
-          message: "'\(project.name)' records no use of \(yarn.name)",
+          message: "'\(LineText.visible(project.name))' records no use of \(LineText.visible(yarn.name))",
           hint: "see '\(context.yarnCommand("project show " + Context.hintQuoted(project.name)))'")
       }
       try store.update(project)
@@ -517,7 +520,8 @@ struct ProjectUnuse: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     let amounts = removed.map(\.amount.description).joined(separator: ", ")
-    context.message("removed \(amounts) of \(yarn.name) from \(project.name)")
+    context.message(
+      "removed \(amounts) of \(LineText.visible(yarn.name)) from \(LineText.visible(project.name))")
   }
 }
 
@@ -583,14 +587,16 @@ struct ProjectAttach: ParsableCommand {
     let name = Formatting.fileName(attachment)
     if already {
       let what = isPattern ? "this pattern PDF" : "this photo"
-      context.message("project \(project.name) already has \(what), as \(name); nothing changed")
+      context.message(
+        "project \(LineText.visible(project.name)) already has \(what), as \(name); nothing changed")
     } else if let replaced {
       context.message(
-        "attached \(name) to project \(project.name) as its pattern, in place of "
+        "attached \(name) to project \(LineText.visible(project.name)) as its pattern, in place of "
           + "\(Formatting.fileName(replaced)) ('\(context.yarnCommand("undo"))' gives it back)")
     } else {
       context.message(
-        "attached \(name) to project \(project.name) \(isPattern ? "as its pattern" : "as a photo")")
+        "attached \(name) to project \(LineText.visible(project.name)) \(isPattern ? "as its pattern" : "as a photo")"
+      )
     }
   }
 }
@@ -635,7 +641,8 @@ struct ProjectDetach: ParsableCommand {
         if let index = project.photos.firstIndex(of: attachment) { project.photos.remove(at: index) }
       } else {
         guard let pdf = project.pattern?.pdf else {
-          throw CLIError.invalidData(message: "'\(project.name)' has no pattern PDF", hint: nil)
+          throw CLIError.invalidData(
+            message: "'\(LineText.visible(project.name))' has no pattern PDF", hint: nil)
         }
         attachment = pdf
         project.pattern?.pdf = nil
@@ -645,6 +652,7 @@ struct ProjectDetach: ParsableCommand {
       return (project, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("detached \(Formatting.fileName(attachment)) from project \(project.name)")
+    context.message(
+      "detached \(Formatting.fileName(attachment)) from project \(LineText.visible(project.name))")
   }
 }

@@ -180,7 +180,7 @@ struct StashAdd: ParsableCommand {
       try context.printJSON(
         YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
-    context.message("added yarn \(yarn.name) (\(shownID(yarn.id)))")
+    context.message("added yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))")
     context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
 }
@@ -539,8 +539,9 @@ struct StashEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated yarn \(yarn.name) (\(shownID(yarn.id)))"
-        : "yarn \(yarn.name) (\(shownID(yarn.id))) already had those values; nothing changed")
+        ? "updated yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))"
+        : "yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id))) already had those values; nothing changed"
+    )
     context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
 }
@@ -581,7 +582,7 @@ struct StashRemove: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
-    context.message("removed yarn \(yarn.name) (\(shownID(yarn.id)))\(with)")
+    context.message("removed yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))\(with)")
   }
 }
 
@@ -623,8 +624,8 @@ struct StashAttach: ParsableCommand {
     if context.global.json { try context.printJSON(attachment) }
     context.message(
       already
-        ? "yarn \(yarn.name) already has this photo, as \(Formatting.fileName(attachment)); nothing changed"
-        : "attached \(Formatting.fileName(attachment)) to yarn \(yarn.name)")
+        ? "yarn \(LineText.visible(yarn.name)) already has this photo, as \(Formatting.fileName(attachment)); nothing changed"
+        : "attached \(Formatting.fileName(attachment)) to yarn \(LineText.visible(yarn.name))")
   }
 }
 
@@ -662,7 +663,7 @@ struct StashDetach: ParsableCommand {
       return (yarn, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("detached \(Formatting.fileName(attachment)) from yarn \(yarn.name)")
+    context.message("detached \(Formatting.fileName(attachment)) from yarn \(LineText.visible(yarn.name))")
   }
 }
 

@@ -155,7 +155,7 @@ struct StashImport: CancellableCommand {
     ].joined(separator: ", ")
     for update in plan.changes {
       context.message(
-        "line \(update.line): \(dryRun ? "would update" : "updated") “\(update.name)”: "
+        "line \(update.line): \(dryRun ? "would update" : "updated") “\(LineText.visible(update.name))”: "
           + update.changes.map(\.description).joined(separator: "; "))
     }
     for taken in plan.remainingOverrides {

@@ -105,7 +105,8 @@ struct SummaryCommand: ParsableCommand {
     if !force, !special, lstat(path, &info) == 0 { throw CLIError.outputExists(path: path) }
     try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: path))
     for name in photos.unreadable {
-      context.warning("the photo of \(name) cannot be read from the library; it is not on the card")
+      context.warning(
+        "the photo of \(LineText.visible(name)) cannot be read from the library; it is not on the card")
     }
     var note = "wrote the card to \(LineText.visible(path))"
     if photos.overLimit > 0 {

@@ -79,13 +79,15 @@ struct TimeStart: ParsableCommand {
       let seconds = Int64(session.start.timeIntervalSince(stopped.session.start))
       if seconds == 0 {
         context.message(
-          "stopped \(stopped.name) in the second it started: a session of no time is not recorded")
+          "stopped \(LineText.visible(stopped.name)) in the second it started: a session of no time is not recorded"
+        )
       } else {
-        context.message("stopped \(stopped.name) after \(Formatting.duration(seconds, exact: true))")
+        context.message(
+          "stopped \(LineText.visible(stopped.name)) after \(Formatting.duration(seconds, exact: true))")
       }
     }
     context.message(
-      "started \(project.name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+      "started \(LineText.visible(project.name)) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }
@@ -147,7 +149,7 @@ struct TimeContinue: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "started \(name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+      "started \(LineText.visible(name)) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
         + (session.note.map { " (\"\($0)\")" } ?? ""))
   }
 }
@@ -205,9 +207,12 @@ struct TimeStop: ParsableCommand {
       }
     }
     if session.end == session.start {
-      context.message("stopped \(name) in the second it started: a session of no time is not recorded")
+      context.message(
+        "stopped \(LineText.visible(name)) in the second it started: a session of no time is not recorded")
     } else {
-      context.message("stopped \(name) after \(Formatting.duration(session.seconds(now: now), exact: true))")
+      context.message(
+        "stopped \(LineText.visible(name)) after \(Formatting.duration(session.seconds(now: now), exact: true))"
+      )
     }
   }
 }
@@ -316,7 +321,7 @@ struct TimeAdd: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
     }
     context.message(
-      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(project.name): "
+      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(LineText.visible(project.name)): "
         + "\(TimeOptions.span(session, timeZone: zone, exact: true)) (session \(shownID(session.id)))")
   }
 }
@@ -389,10 +394,11 @@ struct TimeEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `stash edit` does.
     context.message(
       changed
-        ? "session \(shownID(session.id)) on \(name): "
+        ? "session \(shownID(session.id)) on \(LineText.visible(name)): "
           + "\(TimeOptions.span(session, timeZone: try context.timeZone, exact: true)) "
           + "(\(Formatting.duration(session.seconds(now: now), exact: true)))"
-        : "session \(shownID(session.id)) on \(name) already had those values; nothing changed")
+        : "session \(shownID(session.id)) on \(LineText.visible(name)) already had those values; nothing changed"
+    )
   }
 }
 
@@ -427,7 +433,7 @@ struct TimeRemove: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "removed session \(shownID(session.id)) on \(name): \(TimeOptions.span(session, timeZone: try context.timeZone))"
+      "removed session \(shownID(session.id)) on \(LineText.visible(name)): \(TimeOptions.span(session, timeZone: try context.timeZone))"
     )
   }
 }
@@ -449,7 +455,7 @@ struct TimeCancel: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
     context.message(
-      "cancelled the timer on \(name) started at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+      "cancelled the timer on \(LineText.visible(name)) started at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }

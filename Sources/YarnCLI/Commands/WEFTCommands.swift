@@ -279,7 +279,7 @@ struct WEFTImportCommand: CancellableCommand {
   private func report(_ plan: WEFTImport.Plan, in context: Context) {
     for change in plan.changes {
       context.message(
-        "\(change.file): \(change.path): \(dryRun ? "would update" : "updated") \(change.kind) “\(change.name)”: "
+        "\(change.file): \(change.path): \(dryRun ? "would update" : "updated") \(change.kind) “\(LineText.visible(change.name))”: "
           + change.changes.joined(separator: "; "))
     }
     for taken in plan.remainingOverrides { context.message(taken.description) }

@@ -7,6 +7,20 @@ import YarnCore
 #endif
 
 extension ErrorPresenter {
+  /// The command that detaches the attachment of `use` from its item, in the words `use`
+  /// names them by (`AttachmentUse`): `yarn stash detach Rios red.png`, `yarn project detach
+  /// --pattern Hat`, with `--` before them when one starts with `-` (it would be read as an
+  /// option), and `--library` when the command line gave `library`. The one place the detach
+  /// of a hint is made: a refused `stash rm` or `project rm`, `backup create`, `export`.
+  static func detachCommand(_ use: AttachmentUse, library: String?) -> String {
+    let words = [use.item] + (use.photo.map { [$0] } ?? [])
+    let end = words.contains { $0.hasPrefix("-") } ? "-- " : ""
+    let quoted = words.map(Context.hintQuoted).joined(separator: " ")
+    let command =
+      use.photo == nil ? "project detach --pattern" : "\(use.kind == .yarn ? "stash" : "project") detach"
+    return Context.yarnCommand("\(command) \(end)\(quoted)", library: library)
+  }
+
   /// Reports of the store's, time tracker's and backup's errors; `nil` for other errors.
   /// `library` is the command line's `--library`, which a `yarn` command a hint shows repeats.
   static func storeReport(
@@ -60,17 +74,7 @@ extension ErrorPresenter {
     case .attachmentsUnavailable(let attachments, let more, let exporting):
       // The way out: the file's own bytes back, or each record of it gone (`AttachmentUse`).
       let one = attachments.count == 1 && more == 0
-      let commands = attachments.flatMap(\.uses).map { use in
-        // A name that starts with '-' would be read as an option: `--` ends the options.
-        let end = ([use.item] + (use.photo.map { [$0] } ?? [])).contains { $0.hasPrefix("-") } ? "-- " : ""
-        let item = Context.hintQuoted(use.item)
-        let words =
-          use.photo.map {
-            "\(use.kind == .yarn ? "stash" : "project") detach \(end)\(item) \(Context.hintQuoted($0))"
-          }
-          ?? "project detach --pattern \(end)\(item)"
-        return "'\(Context.yarnCommand(words, library: library))'"
-      }
+      let commands = attachments.flatMap(\.uses).map { "'\(detachCommand($0, library: library))'" }
       let detach =
         commands.isEmpty
         ? "detach \(one ? "it" : "each") from the yarn or project that holds it"
@@ -188,7 +192,8 @@ extension ErrorPresenter {
     case .inFuture(let edge, let instant, let now):
       return ErrorReport(
         message: "the \(edge.rawValue) \(exact(instant)) is in the future (now: \(exact(now)))",
-        hint: "times are read in the local time zone, \(timeZone.identifier)", code: .dataError)
+        hint: "times are read in the local time zone, \(LineText.visible(timeZone.identifier))",
+        code: .dataError)
     case .overlaps(let session, let projectName, let subject):
       let hint =
         switch verb {
@@ -254,7 +259,7 @@ extension ErrorPresenter {
     if case .brokenRule(let kind, let id, let name, let violation) = error {
       // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID;
       // an add names the new item by its name alone: the ID made for it was never stored.
-      let named = name.map { " \($0)" } ?? ""
+      let named = name.map { " \(LineText.visible($0))" } ?? ""
       message =
         verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }
@@ -304,20 +309,12 @@ extension ErrorPresenter {
         case (_, false): "give its size with --size, such as 4.5mm, US 7 or H-8"
         }
       return ErrorReport(message: message, hint: hint, code: .dataError)
-    case .lostAttachment(let kind, let name, let fileName, let sha256, let pattern):
-      // Detached first, the file is no longer the item's; then it can go, and come back. The
-      // photo by its file name, or by a SHA-256 prefix when that name would not copy (ESC).
-      let photo = Lookup.commandWord(fileName: fileName, sha256: sha256)
-      let end = name.hasPrefix("-") || (!pattern && photo.hasPrefix("-")) ? "-- " : ""
-      let words =
-        pattern
-        ? "project detach --pattern \(end)\(Context.hintQuoted(name))"
-        : "\(kind == .yarn ? "stash" : "project") detach \(end)\(Context.hintQuoted(name)) "
-          + Context.hintQuoted(photo)
+    case .lostAttachment(_, _, _, let use):
+      // Detached first, the file is no longer the item's; then it can go, and come back.
       return ErrorReport(
         message: message,
         hint: "nothing was removed; put the file back (its own bytes, from a copy), or detach it "
-          + "first with '\(yarn(words))'",
+          + "first with '\(detachCommand(use, library: library))'",
         code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
       return ErrorReport(message: message, code: .dataError)

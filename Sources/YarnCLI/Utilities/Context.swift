@@ -94,7 +94,7 @@ final class Context {
       return .failure(.notUTF8("TZ", wayOut: "set it to a zone name such as Europe/Berlin, or unset it"))
     }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
-      warning("TZ=\(name) names no time zone this system knows; local time is UTC")
+      warning("TZ=\(LineText.visible(name)) names no time zone this system knows; local time is UTC")
     }
     return .success(Context.timeZone(from: environment))
   }()
@@ -117,7 +117,7 @@ final class Context {
     let store = try LibraryStore(directory: try libraryURL, mode: mode)
     prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
-      warning("there is no library at \(store.directory.path); it reads as empty")
+      warning("there is no library at \(LineText.visible(store.directory.path)); it reads as empty")
     }
     let result: T
     do {
@@ -215,8 +215,13 @@ final class Context {
   /// `argument` as a POSIX shell reads it back, for a command shown inside the single quotes
   /// of a hint (`see 'yarn --library "my lib" stash list'`): as it is when `shellQuoted` leaves
   /// it so, else in double quotes when it holds nothing a shell reads there (`"`, `$`, `` ` ``,
-  /// `\`, and `!`, which interactive bash expands), else as `shellQuoted` quotes it.
+  /// `\`, and `!`, which interactive bash expands), else as `shellQuoted` quotes it. An
+  /// argument that does not show as itself (`LineText.hidesCharacters`: ESC, a line break,
+  /// U+200B), which no command copied from the hint could give back, is shown as every
+  /// message shows a value, escaped (`LineText.visible`), then as `shellQuoted` quotes it:
+  /// never raw.
   static func hintQuoted(_ argument: String) -> String {
+    if LineText.hidesCharacters(argument) { return shellQuoted(LineText.visible(argument)) }
     let quoted = shellQuoted(argument)
     guard quoted != argument, !argument.contains(where: { "\"$`\\!".contains($0) }) else { return quoted }
     return "\"\(argument)\""
@@ -251,8 +256,8 @@ final class Context {
     guard let first = namesakes.first else { return }
     let others =
       namesakes.count == 1
-      ? "another \(kind) is named \"\(first.name)\" (\(shownID(first.id)))"
-      : "\(namesakes.count) other \(kind)s are named \"\(name)\""
+      ? "another \(kind) is named \(LineText.quoted(first.name)) (\(shownID(first.id)))"
+      : "\(namesakes.count) other \(kind)s are named \(LineText.quoted(name))"
     warning("\(others) too; name them by ID, or rename one")
   }
 

@@ -147,7 +147,8 @@ public struct UnavailableAttachment: Hashable, Sendable {
   /// The store's file of it.
   public var path: String
   /// Why it cannot be read as the record's bytes: the system's reason (`no such file or
-  /// directory`), `the file holds 3 bytes, its record says 4`, `its SHA-256 is …, expected …`.
+  /// directory`), `it is a directory, not a file`, `the file holds 3 bytes, its record says 4`,
+  /// `its SHA-256 is …, expected …`.
   public var reason: String
   /// The items that hold it (empty when they are not known).
   public var uses: [AttachmentUse]
@@ -158,59 +159,6 @@ public struct UnavailableAttachment: Hashable, Sendable {
     self.path = path
     self.reason = reason
     self.uses = uses
-  }
-}
-
-/// An item that holds an attachment, and the words that name both to `stash detach` or
-/// `project detach` (`Lookup`'s rules): what lets a backup or export of a library whose file
-/// of it is lost go on.
-public struct AttachmentUse: Hashable, Sendable {
-  /// `yarn` or `project`.
-  public var kind: StoreError.Kind
-  /// The item's name when that names it alone (`Lookup.find`), else its ID.
-  public var item: String
-  /// What names the photo among the item's photos in a command to copy
-  /// (`Lookup.reference(to:in:)`: its file name, or the start of its SHA-256 when the name
-  /// holds a control or invisible character), else its SHA-256; `nil` for a project's
-  /// pattern PDF.
-  public var photo: String?
-
-  /// The use of an attachment by the `kind` item named `item`, as `photo` (`nil`: the pattern PDF).
-  public init(kind: StoreError.Kind, item: String, photo: String?) {
-    self.kind = kind
-    self.item = item
-    self.photo = photo
-  }
-
-  /// The uses of the attachment `sha256` in `store`: each photo of it of each yarn and
-  /// project, and each pattern PDF; empty when the store cannot be read.
-  static func of(_ sha256: String, in store: LibraryStore) -> [AttachmentUse] {
-    func item(_ id: String, _ name: String, _ candidates: (String) throws -> [ItemName]) -> String {
-      let found = try? Lookup.find(name, in: candidates(name), id: \.id, name: \.name)
-      return found?.id == id ? name : id
-    }
-    func photos(_ list: [Attachment], kind: StoreError.Kind, item: String) -> [AttachmentUse] {
-      var seen = Set<[UInt8]>()
-      return list.filter { $0.sha256 == sha256 && seen.insert(Array($0.fileName.utf8)).inserted }.map {
-        AttachmentUse(kind: kind, item: item, photo: Lookup.reference(to: $0, in: list) ?? sha256)
-      }
-    }
-    var uses: [AttachmentUse] = []
-    for owner in (try? store.owners(ofAttachment: sha256)) ?? [] {
-      switch owner {
-      case .yarn(let id):
-        guard let yarn = try? store.yarn(id: id) else { continue }
-        uses += photos(yarn.photos, kind: .yarn, item: item(id, yarn.name, store.yarnNames(mayMatch:)))
-      case .project(let id):
-        guard let project = try? store.project(id: id) else { continue }
-        let named = item(id, project.name, store.projectNames(mayMatch:))
-        if project.pattern?.pdf?.sha256 == sha256 {
-          uses.append(AttachmentUse(kind: .project, item: named, photo: nil))
-        }
-        uses += photos(project.photos, kind: .project, item: named)
-      }
-    }
-    return uses
   }
 }
 

@@ -285,12 +285,14 @@ enum BackupWriter {
   }
 
   /// Why the file at `file` is not the bytes of `attachment` (its digest malformed, the file
-  /// missing or of another size; when `reading`, also its SHA-256 another or the file
-  /// unreadable), in the words of a backup's failure, or `nil` when it is.
+  /// missing, a directory or of another size; when `reading`, also its SHA-256 another or the
+  /// file unreadable), in the words of a backup's failure, or `nil` when it is.
   static func problem(of attachment: Attachment, at file: URL, reading: Bool) -> String? {
     guard Attachment.isValidDigest(attachment.sha256) else { return "the digest is malformed" }
     var status = stat()
     guard stat(file.path, &status) == 0 else { return POSIX.errnoText() }
+    // A directory's size is its own (4096), no attachment's: say what it is.
+    if status.st_mode & S_IFMT == S_IFDIR { return "it is a directory, not a file" }
     guard Int64(status.st_size) == attachment.byteCount else {
       return "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)"
     }

@@ -60,7 +60,7 @@ package enum TimeInput {
           "cannot read the time \(LineText.quoted(input)): its offset must be at most \(maximumOffsetHours) hours"
       case .nonexistentLocalTime(let zone):
         return
-          "\(LineText.quoted(input)) does not exist in \(zone): the clocks skipped it for daylight saving time"
+          "\(LineText.quoted(input)) does not exist in \(LineText.visible(zone)): the clocks skipped it for daylight saving time"
       case .durationOutOfRange:
         return "the duration \(LineText.quoted(input)) must be more than zero and at most "
           + "\(Rules.duration(Rules.maximumSessionSeconds)), the longest a session may last"

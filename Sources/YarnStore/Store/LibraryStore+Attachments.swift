@@ -265,18 +265,20 @@ extension LibraryStore {
   ///
   /// - Throws: `StoreError.lostAttachment` naming the first such, photos before the pattern.
   func refuseLostAttachments(of owner: Note.Subject, name: String) throws {
-    let kind: StoreError.Kind =
+    let (kind, id): (StoreError.Kind, String) =
       switch owner {
-      case .yarn: .yarn
-      case .project: .project
+      case .yarn(let id): (.yarn, id)
+      case .project(let id): (.project, id)
       }
-    for role in ["photo", "pattern"] {
-      for attachment in try attachments(of: owner, role: role) where !hasAttachment(sha256: attachment.sha256)
-      {
-        throw StoreError.lostAttachment(
-          kind: kind, name: name, fileName: attachment.fileName, sha256: attachment.sha256,
-          pattern: role == "pattern")
-      }
+    let photos = try attachments(of: owner, role: "photo")
+    let files =
+      photos.map { (attachment: $0, photo: true) }
+      + (try attachments(of: owner, role: "pattern")).map { (attachment: $0, photo: false) }
+    for (attachment, photo) in files where !hasAttachment(sha256: attachment.sha256) {
+      throw StoreError.lostAttachment(
+        name: name, fileName: attachment.fileName, sha256: attachment.sha256,
+        use: AttachmentUse(
+          kind: kind, id: id, name: name, photo: photo ? attachment : nil, of: photos, in: self))
     }
   }
 

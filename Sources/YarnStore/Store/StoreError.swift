@@ -44,10 +44,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// Thrown when an attachment's bytes are not in the library's `attachments/` folder (import
   /// them first with `importAttachment(from:)`).
   case missingAttachment(sha256: String)
-  /// Thrown when removing an item one of whose photos (or a project's pattern PDF, `pattern`)
-  /// has no file in `attachments/` (lost outside yarn): undo could not give it back. Detaching
-  /// that photo first (`fileName`) lets it go.
-  case lostAttachment(kind: Kind, name: String, fileName: String, sha256: String, pattern: Bool)
+  /// Thrown when removing an item, named `name`, one of whose photos (or a project's pattern
+  /// PDF), `fileName` with the SHA-256 `sha256`, has no file in `attachments/` (lost outside
+  /// yarn): undo could not give it back. Detaching that photo first lets it go: `use` names
+  /// the item and the photo for that (`AttachmentUse`; its `photo` is `nil` for the pattern).
+  case lostAttachment(name: String, fileName: String, sha256: String, use: AttachmentUse)
   /// Thrown when a value breaks a rule of the schema that is not a rule of the model (an
   /// instant beyond ±2^63 s, a malformed digest, a note about both or neither of a yarn and a
   /// project), or when a stored row cannot be read back as a model value.
@@ -152,9 +153,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .sessionAlreadyRunning(let session):
       return "a time session is already running: session \(Rules.shown(id: session.id)) on project "
         + "\(Rules.shown(id: session.projectID)) since \(JSONCoding.formatInstant(session.start))"
-    case .lostAttachment(let kind, let name, let fileName, let sha256, let pattern):
+    case .lostAttachment(let name, let fileName, let sha256, let use):
       return
-        "cannot remove \(kind) \(LineText.quoted(name)): the file of its \(pattern ? "pattern" : "photo") "
+        "cannot remove \(use.kind) \(LineText.quoted(name)): the file of its \(use.photo == nil ? "pattern" : "photo") "
         + "\(LineText.visible(fileName)) (\(sha256)) is missing from attachments/, so undo could not give it back"
     case .missingAttachment(let sha256):
       return "attachment \(sha256) is not stored in the library's attachments folder"
