@@ -234,7 +234,9 @@ extension Backup {
     if mode == .replace, !wasEmpty, let target = options.safetyBackup {
       try OutputError.refuseLibraryFile(target.path, of: store.directory, safetyBackup: true)
       // Nor in the backup being read: it would change it (a directory backup's unlisted file).
-      try OutputError.refuseBackupFile(target.path, of: url)
+      // The name it will take is checked (`unusedPath`): the backup being read, an earlier
+      // safety backup of the same second, is a taken name, skipped for `… (2).zip`.
+      try OutputError.refuseBackupFile(unusedPath(target).path, of: url)
     }
     let reader = try BackupReader(url: url, limits: options.limits)
     guard reader.structuralProblems.isEmpty else {
