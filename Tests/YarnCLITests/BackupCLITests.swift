@@ -860,6 +860,75 @@ import YarnCore
     try yarn.ok(["backup", "create", "c.zip"])
   }
 
+  /// QA: a photo file replaced by a FIFO made `export` hang in open(2), deaf to SIGINT and
+  /// SIGTERM, where `backup create` refused at once. Both check the file before opening it:
+  /// 74, the file named as not a regular file, nothing written, the FIFO left as it is.
+  @Test func aPhotoFileThatIsAFIFOStopsExportAndBackupAtOnce() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let png = yarn.directory.appendingPathComponent("red.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: png)
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", png.path])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum
+    let sha = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+    let file = yarn.library.appendingPathComponent("attachments/4c/" + sha)
+    try FileManager.default.removeItem(at: file)
+    #expect(mkfifo(file.path, 0o600) == 0)
+    for (command, words) in [
+      (["export", "e.zip"], "exported"), (["backup", "create", "b.zip"], "backed up"),
+    ] {
+      // Killed after 10 s if it hangs (as export did), rather than hanging the tests.
+      let run = try Self.runAndSignal(
+        ["--library", yarn.library.path] + command, in: yarn.directory, signal: SIGKILL, after: 0,
+        when: { false })
+      #expect(!run.endedBySignal && run.status == 74, "\(command): \(run)")
+      guard !run.endedBySignal else { continue }
+      let result = try yarn.run(command)
+      #expect(result.status == 74)
+      #expect(
+        result.stderr.hasPrefix(
+          "error: attachment \(sha) (\(file.path)) cannot be \(words): "
+            + "it is not a regular file (a FIFO, device or socket)\n"), "\(result.stderr)")
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: yarn.directory.appendingPathComponent(command.last ?? "").path))
+    }
+    var info = stat()
+    #expect(lstat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  /// QA: `backup restore --replace --dry-run` said "would replace" (0) where the restore
+  /// failed 74: a photo file missing or not its bytes stops the safety backup. The dry run
+  /// checks each file's size and SHA-256 and fails as the restore does, in the same words.
+  @Test func aReplaceDryRunFailsAsTheReplaceOnAMissingOrAlteredPhotoFile() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    let png = yarn.directory.appendingPathComponent("red.png")
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: png)
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["stash", "attach", "Rios", png.path])
+    // printf '\x89PNG\r\n\x1a\n' | sha256sum
+    let sha = "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6"
+    let file = yarn.library.appendingPathComponent("attachments/4c/" + sha)
+    // Altered, the same size: only its SHA-256 tells.
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0B]).write(to: file)
+    for missing in [false, true] {
+      if missing { try FileManager.default.removeItem(at: file) }
+      let before = try Self.state(of: yarn.library)
+      let real = try yarn.run(["backup", "restore", Self.sample.path, "--replace"])
+      let dry = try yarn.run(["backup", "restore", Self.sample.path, "--replace", "--dry-run"])
+      #expect(real.status == 74, "\(real.stderr)")
+      #expect(dry.status == 74, "\(dry.stderr)")
+      #expect(dry.stdout == "")
+      #expect(dry.stderr == real.stderr)
+      #expect(
+        real.stderr.hasPrefix("error: attachment \(sha) (\(file.path)) cannot be backed up: "),
+        "\(real.stderr)")
+      #expect(try Self.state(of: yarn.library) == before)
+    }
+  }
+
   /// Every lost photo file is named in one run, each as one alone is, and the hint gives the
   /// detach of each (QA: one a run).
   @Test func everyLostPhotoFileIsNamedInOneRun() throws {

@@ -12,43 +12,37 @@ import Testing
 #endif
 
 /// `AtomicFile.write`: the permissions of a new or replaced file, a symbolic link followed,
-/// a target that is not a regular file (a FIFO, a device) written in place, and the
-/// temporary files of killed writes removed.
+/// a target that is not a regular file (a FIFO, a device) written in place, and files named
+/// like its temporary files left alone.
 @Suite struct AtomicFileTests {
   private func mode(_ url: URL) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
     return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
   }
 
-  /// A new file gets the mode any program's new file gets (0666 less the umask), not
-  /// mkstemp's private 0600: an exported CSV is meant to be shared.
-  @Test func aKilledWritersTemporaryFileIsRemovedByTheNextWriteAndALiveOneIsNot() throws {
+  /// A file named like a temporary file of the target (`.NAME.tmp-XXXXXX`) is never removed
+  /// by a write: its name and the absence of a lock do not prove it is yarn's (a user's file
+  /// of that name was lost).
+  @Test func aFileNamedLikeATemporaryFileIsLeftAloneByAWrite() throws {
     let dir = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let target = dir.appendingPathComponent("stash.csv")
-    // Left by a killed export: nobody holds it.
-    let dead = dir.appendingPathComponent(".stash.csv.tmp-Ab3xZ9")
-    try Data("half".utf8).write(to: dead)
-    // Being written by another process: its lock is held (here by this process, through a
-    // descriptor of its own, as flock locks belong to the open file).
-    let alive = dir.appendingPathComponent(".stash.csv.tmp-Qw7Er2")
-    try Data("busy".utf8).write(to: alive)
-    let held = open(alive.path, O_RDONLY)
-    defer { close(held) }
-    #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
-    // Not temporary files of stash.csv: left alone.
-    let others = [".stash.csv.tmp-toolong7", ".other.csv.tmp-Ab3xZ9", "stash.csv.tmp-Ab3xZ9"]
-    for name in others { try Data().write(to: dir.appendingPathComponent(name)) }
+    let others = [
+      ".stash.csv.tmp-Ab3xZ9", ".stash.csv.tmp-toolong7", ".other.csv.tmp-Ab3xZ9", "stash.csv.tmp-Ab3xZ9",
+    ]
+    for name in others { try Data("mine".utf8).write(to: dir.appendingPathComponent(name)) }
 
     try AtomicFile.write(Data("new".utf8), to: target)
     #expect(try Data(contentsOf: target) == Data("new".utf8))
-    #expect(!FileManager.default.fileExists(atPath: dead.path))
-    #expect(FileManager.default.fileExists(atPath: alive.path))
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(names == (others + ["stash.csv"]).sorted())
     for name in others {
       #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path), "\(name)")
     }
   }
 
+  /// A new file gets the mode any program's new file gets (0666 less the umask), not
+  /// mkstemp's private 0600: an exported CSV is meant to be shared.
   @Test func newFileFollowsTheUmask() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -93,6 +93,30 @@ import Testing
     }
   }
 
+  /// QA: restoring a safety backup within the second it was named (the command `undo`
+  /// suggests) failed 73, "it is the backup being read": the new safety backup's name was
+  /// checked before the taken one was skipped. The backup being read is a taken name: the new
+  /// one is numbered ` (2)`, and the restore goes on.
+  @Test func restoringASafetyBackupInItsOwnSecondNumbersTheNewOne() throws {
+    try Support.withScratch { dir in
+      let mine = try Support.makeStore(in: dir)
+      let before = try mine.library()
+      let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
+      let folder = dir.appendingPathComponent("safety-backups", isDirectory: true)
+      let name = "yarn-backup-before-restore-20260601-120000"
+      let safety = folder.appendingPathComponent(name + ".zip")
+      let options = RestoreOptions(mode: .replace, safetyBackup: safety)
+      #expect(try Backup.restore(from: zip, into: mine, options: options).safetyBackup == safety)
+      for dryRun in [true, false] {
+        var again = options
+        again.dryRun = dryRun
+        let report = try Backup.restore(from: safety, into: mine, options: again)
+        #expect(report.safetyBackup == (dryRun ? nil : folder.appendingPathComponent(name + " (2).zip")))
+      }
+      #expect(try mine.library() == before)
+    }
+  }
+
   @Test func aDryRunReplaceFailsAsTheRestoreWouldOnAnUnreadableItem() throws {
     try Support.withScratch { dir in
       let mine = try makeOther(in: dir)
@@ -217,9 +241,10 @@ import Testing
   }
 
   /// QA: the safety backup was written into the backup being read (a directory backup, by a
-  /// link); it is never written there, nor onto a zip being read (`OutputError.intoBackup`),
-  /// before anything is read, in a dry run too.
-  @Test func aSafetyBackupOnOrInTheBackupBeingReadIsRefused() throws {
+  /// link); it is never written there (`OutputError.intoBackup`, before anything is read, in
+  /// a dry run too: `aSafetyBackupThatWouldBeInTheBackupBeingReadIsRefused` of the CLI), nor
+  /// onto a zip being read: its name, or a link to it, is a taken name, numbered ` (2)`.
+  @Test func aSafetyBackupIsNeverWrittenOnOrInTheBackupBeingRead() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)
       let zip = try backup(try makeOther(in: dir), dir.appendingPathComponent("other.zip"))
@@ -227,20 +252,20 @@ import Testing
       let link = dir.appendingPathComponent("link.zip")
       try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: zip.path)
       let bytes = try Data(contentsOf: zip)
-      for dryRun in [true, false] {
-        for target in [zip, link] {
-          #expect(
-            throws: OutputError.intoBackup(path: target.path, part: "the backup being read", backup: zip.path)
-          ) {
-            try Backup.restore(
-              from: zip, into: mine,
-              options: RestoreOptions(mode: .replace, dryRun: dryRun, safetyBackup: target))
-          }
-        }
+      for target in [zip, link] {
+        let report = try Backup.restore(
+          from: zip, into: mine, options: RestoreOptions(mode: .replace, dryRun: true, safetyBackup: target))
+        #expect(report.safetyBackup == nil)
         let after = try snapshot(mine)
         #expect(after.0 == before.0 && after.1 == before.1)
-        #expect(try Data(contentsOf: zip) == bytes)
       }
+      let first = try Backup.restore(
+        from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: zip))
+      #expect(first.safetyBackup == dir.appendingPathComponent("other (2).zip"))
+      let second = try Backup.restore(
+        from: zip, into: mine, options: RestoreOptions(mode: .replace, safetyBackup: link))
+      #expect(second.safetyBackup == dir.appendingPathComponent("link (2).zip"))
+      #expect(try Data(contentsOf: zip) == bytes)
       #expect(
         OutputError.intoBackup(path: "/b/x.zip", part: "inside the backup being read", backup: "/b")
           .description

@@ -334,7 +334,8 @@ import Testing
         at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data("orphan".utf8).write(to: photo)
       try Data("mine".utf8).write(to: mine)
-      try Data("half a library".utf8).write(to: library.appendingPathComponent(".library.sqlite.tmp-abc123"))
+      try Data("SQLite format 3\0half a library".utf8).write(
+        to: library.appendingPathComponent(".library.sqlite.tmp-abc123"))
       try LibraryStore.create(directory: library) { _ in }
       #expect(try Data(contentsOf: photo) == Data("orphan".utf8))
       #expect(try Data(contentsOf: mine) == Data("mine".utf8))
@@ -342,13 +343,39 @@ import Testing
     }
   }
 
-  /// A temporary file that a killed process left (no lock on it) goes at the next creation.
+  /// A temporary file that a killed process left (no lock on it, empty or a SQLite database)
+  /// goes at the next creation.
   @Test func aKilledCreationsTemporaryFileIsRemovedByTheNext() throws {
     try withTemporaryDirectory { folder in
-      let stale = folder.appendingPathComponent(".library.sqlite.tmp-abc123")
-      try Data("half a library".utf8).write(to: stale)
+      // The 16-byte header every SQLite database starts with (sqlite.org/fileformat.html).
+      try Data("SQLite format 3\0half a library".utf8).write(
+        to: folder.appendingPathComponent(".library.sqlite.tmp-abc123"))
+      try Data().write(to: folder.appendingPathComponent(".library.sqlite.tmp-XyZ789"))
       try LibraryStore.create(directory: folder.appendingPathComponent("lib")) { _ in }
       #expect(try Self.temporaries(in: folder) == [])
+    }
+  }
+
+  /// A user's file that only looks like a temporary file (its name, no lock) is not a SQLite
+  /// database and is never removed: in the library folder, nor in the nearest existing folder
+  /// above a library folder that does not exist yet.
+  @Test func aLookAlikeOfTheTemporaryFileIsLeftAlone() throws {
+    try withTemporaryDirectory { folder in
+      let text = folder.appendingPathComponent(".library.sqlite.tmp-AbC123")
+      try Data("data\n".utf8).write(to: text)
+      // Starts like the header but is not it (no NUL at byte 16).
+      let near = folder.appendingPathComponent(".library.sqlite.tmp-Near01")
+      try Data("SQLite format 3.".utf8).write(to: near)
+      let library = folder.appendingPathComponent("sub/lib", isDirectory: true)
+      try LibraryStore.create(directory: library) { _ in }
+      #expect(try Data(contentsOf: text) == Data("data\n".utf8))
+      #expect(try Data(contentsOf: near) == Data("SQLite format 3.".utf8))
+      let existing = folder.appendingPathComponent("own", isDirectory: true)
+      try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+      let inside = existing.appendingPathComponent(".library.sqlite.tmp-AbC123")
+      try Data("data\n".utf8).write(to: inside)
+      try LibraryStore.create(directory: existing) { _ in }
+      #expect(try Data(contentsOf: inside) == Data("data\n".utf8))
     }
   }
 }

@@ -197,7 +197,10 @@ extension Backup {
   ///   replace's safety backup included (`checkFreeSpace`, also in a dry run); `.cannotStage` when the attachments cannot be written into the
   ///   library; `BackupError.cannotWrite` naming the safety backup when it cannot be written
   ///   in its folder (`checkSafetyBackupFolder(for:)`, before anything is written, also in a
-  ///   dry run); the errors of `create` for the safety backup but
+  ///   dry run); `.attachmentsUnavailable` when an attachment file of a library that
+  ///   `.replace` would replace is missing or not its record's bytes (its safety backup
+  ///   cannot be written; a dry run reads each file to find it too); the errors of `create`
+  ///   for the safety backup but
   ///   `.unrestorable` (a library changed outside yarn is replaced all the same;
   ///   `RestoreReport.safetyBackupProblems` lists what its safety backup lacks or a restore
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
@@ -234,7 +237,9 @@ extension Backup {
     if mode == .replace, !wasEmpty, let target = options.safetyBackup {
       try OutputError.refuseLibraryFile(target.path, of: store.directory, safetyBackup: true)
       // Nor in the backup being read: it would change it (a directory backup's unlisted file).
-      try OutputError.refuseBackupFile(target.path, of: url)
+      // The name it will take is checked (`unusedPath`): the backup being read, an earlier
+      // safety backup of the same second, is a taken name, skipped for `… (2).zip`.
+      try OutputError.refuseBackupFile(unusedPath(target).path, of: url)
     }
     let reader = try BackupReader(url: url, limits: options.limits)
     guard reader.structuralProblems.isEmpty else {
@@ -320,8 +325,21 @@ extension Backup {
     if options.dryRun {
       // The real `--replace` first backs up every item of the library (the safety backup),
       // which fails on an item the store cannot read (a library changed outside yarn): read
-      // them all here too, so that the dry run fails as the restore would.
-      if mode == .replace, !wasEmpty { _ = try store.library() }
+      // them all here too, so that the dry run fails as the restore would. It also fails,
+      // before anything changes, on an attachment file that is missing or not its record's
+      // bytes (`BackupError.attachmentsUnavailable`): check each one's size and SHA-256 here.
+      if mode == .replace, !wasEmpty {
+        let attachments = try store.library().attachments
+        let attachmentURL = { store.attachmentURL(sha256: $0) }
+        for attachment in attachments {
+          try Task.checkCancellation()
+          let file = attachmentURL(attachment.sha256)
+          guard let reason = BackupWriter.problem(of: attachment, at: file, reading: true) else { continue }
+          let found = UnavailableAttachment(sha256: attachment.sha256, path: file.path, reason: reason)
+          throw try BackupWriter.unavailable(attachments, found: found, attachmentURL: attachmentURL)
+            .namingUses(in: store, exporting: false)
+        }
+      }
       return report
     }
 

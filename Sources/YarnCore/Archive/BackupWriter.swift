@@ -285,7 +285,7 @@ enum BackupWriter {
   }
 
   /// Why the file at `file` is not the bytes of `attachment` (its digest malformed, the file
-  /// missing, a directory or of another size; when `reading`, also its SHA-256 another or the
+  /// missing, a directory, not a regular file or of another size; when `reading`, also its SHA-256 another or the
   /// file unreadable), in the words of a backup's failure, or `nil` when it is.
   static func problem(of attachment: Attachment, at file: URL, reading: Bool) -> String? {
     guard Attachment.isValidDigest(attachment.sha256) else { return "the digest is malformed" }
@@ -293,6 +293,8 @@ enum BackupWriter {
     guard stat(file.path, &status) == 0 else { return POSIX.errnoText() }
     // A directory's size is its own (4096), no attachment's: say what it is.
     if status.st_mode & S_IFMT == S_IFDIR { return "it is a directory, not a file" }
+    // Nor open a FIFO, which blocks open(2) until a writer comes (nor a device or socket).
+    if status.st_mode & S_IFMT != S_IFREG { return "it is not a regular file (a FIFO, device or socket)" }
     guard Int64(status.st_size) == attachment.byteCount else {
       return "the file holds \(status.st_size) bytes, its record says \(attachment.byteCount)"
     }

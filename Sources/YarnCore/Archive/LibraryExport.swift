@@ -141,10 +141,17 @@ public enum LibraryExport {
       // Each attachment once, in the order added: those checked when one is found broken.
       var attachments: [Attachment] = []
       var digests = Set<String>()
+      // The first attachment whose file is not its bytes, as a backup checks them
+      // (`BackupWriter.problem`) before libzip opens any: a FIFO there would block open(2).
+      var broken: UnavailableAttachment?
       func addAttachment(_ name: String, _ attachment: Attachment) throws {
         if digests.insert(attachment.sha256).inserted { attachments.append(attachment) }
+        let file = store.attachmentURL(sha256: attachment.sha256)
+        if broken == nil, let reason = BackupWriter.problem(of: attachment, at: file, reading: false) {
+          broken = UnavailableAttachment(sha256: attachment.sha256, path: file.path, reason: reason)
+        }
         try writer.addFile(
-          name: name, from: store.attachmentURL(sha256: attachment.sha256),
+          name: name, from: file,
           expectedSize: attachment.byteCount, expectedSHA256: attachment.sha256,
           compression: .forMediaType(attachment.mediaType), modified: now)
         if listingEntries { entries.append(name) }
@@ -231,6 +238,10 @@ public enum LibraryExport {
         try addStaged(topNamer.claim("index.html"))
       }
       try staging.flush()
+      if let broken {
+        throw try BackupWriter.unavailable(
+          attachments, found: broken, attachmentURL: { store.attachmentURL(sha256: $0) })
+      }
       do { try writer.close() } catch {
         throw BackupWriter.closeFailure(
           error, of: writer, url: url, staging: staging.path, attachments: attachments,

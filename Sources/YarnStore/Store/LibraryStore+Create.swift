@@ -22,9 +22,9 @@ extension LibraryStore {
   /// only when the library is put in place. When `body` throws (a cancelled import too) or
   /// `keep` refuses its result, the temporary file is removed and nothing else was created.
   /// A temporary file that a killed process left is removed by the next creation in the same
-  /// folder (it is locked with `flock` while in use); nothing in `directory/attachments/` is
-  /// touched for it (a stale temporary file does not say whose those files are). Creations in
-  /// one folder (`directory`,
+  /// folder only when it proves to be yarn's (`removeStaleTemporaries`); nothing in
+  /// `directory/attachments/` is touched for it (a stale temporary file does not say whose
+  /// those files are). Creations in one folder (`directory`,
   /// or the nearest folder above it that exists) take turns: each holds an exclusive `flock`
   /// on the folder from before its `body` runs until its library is in place, and one that
   /// waited and then finds a library there throws `StoreError.libraryCreatedMeanwhile`
@@ -91,7 +91,7 @@ extension LibraryStore {
     }
     if lstat(target, &entry) == 0 { throw StoreError.libraryCreatedMeanwhile(directory: directory.path) }
     let prefix = "." + databaseFileName + ".tmp-"
-    AtomicFile.removeStaleTemporaries(in: folder, prefix: prefix)
+    removeStaleTemporaries(in: folder, prefix: prefix)
     var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
@@ -141,5 +141,34 @@ extension LibraryStore {
     }
     AtomicFile.syncDirectory(directory.path)
     return result
+  }
+
+  /// Removes the temporary files `prefix` + 6 letters or digits in `folder` that a killed
+  /// creation left: a regular file (not a link) that no process holds locked (`flock`, held
+  /// while a creation uses it) and that is empty (killed before SQLite wrote) or starts with
+  /// SQLite's 16-byte header `SQLite format 3\0`. Any other file of that name is another
+  /// program's, or the user's, and is left alone. Errors are ignored (this is tidying).
+  static func removeStaleTemporaries(in folder: String, prefix: String) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    let header = Array("SQLite format 3\0".utf8)
+    for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+      let suffix = name.unicodeScalars.suffix(6)
+      guard
+        suffix.allSatisfy({ ("0"..."9").contains($0) || ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
+        )
+      else { continue }
+      let candidate = folder + "/" + name
+      let fd = open(candidate, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard fd >= 0 else { continue }
+      defer { POSIX.close(fd) }
+      var status = stat()
+      guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        flock(fd, LOCK_EX | LOCK_NB) == 0
+      else { continue }
+      var start = [UInt8](repeating: 0, count: header.count)
+      let count = pread(fd, &start, header.count, 0)
+      guard status.st_size == 0 || (count == header.count && start == header) else { continue }
+      unlink(candidate)
+    }
   }
 }

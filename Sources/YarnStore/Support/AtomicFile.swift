@@ -15,8 +15,9 @@ import YarnModel
 /// Writes files so that a crash leaves the old file or the new one, never half of one: the
 /// bytes go to a temporary file beside the target, which is fsynced, renamed over the target,
 /// and then the directory is fsynced (POSIX rename(2) is atomic within one file system). The
-/// temporary file, `.NAME.tmp-XXXXXX`, is locked (`flock`) while it is written; one that a
-/// killed process left is removed by the next atomic write to the same file.
+/// temporary file, `.NAME.tmp-XXXXXX`, is removed when the write fails; one that a killed
+/// process left stays (yarn never removes a file by its name alone: its bytes are whatever was
+/// being written, so nothing in it proves it is yarn's and not another program's).
 package enum AtomicFile {
   /// Thrown when a step of an atomic write fails; `path` is the file concerned.
   package struct WriteError: Error, CustomStringConvertible {
@@ -74,7 +75,6 @@ package enum AtomicFile {
     let directory = POSIX.directory(of: path)
     let folder = directory.isEmpty ? "." : directory
     let prefix = "." + POSIX.lastComponent(of: path) + ".tmp-"
-    removeStaleTemporaries(in: folder, prefix: prefix)
     var bytes = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
     let fd = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let base = buffer.baseAddress else { return -1 }
@@ -82,16 +82,8 @@ package enum AtomicFile {
     }
     guard fd >= 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText()) }
     let temporary = String(cString: bytes.map { UInt8(bitPattern: $0) } + [])
-    // Locked until it is renamed (through a second descriptor, which outlives `fd`), so that
-    // another process's `removeStaleTemporaries` leaves it alone; a killed writer's lock goes
-    // with it.
-    _ = flock(fd, LOCK_EX | LOCK_NB)
-    let lock = dup(fd)
     var renamed = false
-    defer {
-      if !renamed { unlink(temporary) }
-      if lock >= 0 { close(lock) }
-    }
+    defer { if !renamed { unlink(temporary) } }
     do {
       guard fchmod(fd, mode) == 0 else { throw WriteError(path: url.path, reason: POSIX.errnoText()) }
       try body(fd)
@@ -106,25 +98,6 @@ package enum AtomicFile {
     }
     renamed = true
     syncDirectory(directory.isEmpty ? "." : directory)
-  }
-
-  /// Removes the temporary files `prefix` + 6 letters or digits in `folder` that no process
-  /// holds locked: those of an atomic write to the same file that was killed. Errors are
-  /// ignored (this is tidying).
-  static func removeStaleTemporaries(in folder: String, prefix: String) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
-      let suffix = name.unicodeScalars.suffix(6)
-      guard
-        suffix.allSatisfy({ ("0"..."9").contains($0) || ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
-        )
-      else { continue }
-      let candidate = folder + "/" + name
-      let fd = open(candidate, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-      guard fd >= 0 else { continue }
-      if flock(fd, LOCK_EX | LOCK_NB) == 0 { unlink(candidate) }
-      close(fd)
-    }
   }
 
   /// Writes to an existing special file (FIFO, character device) through `body`.
