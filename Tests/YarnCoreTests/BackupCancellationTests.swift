@@ -95,6 +95,40 @@ import Testing
     #expect(try hidden(in: dir).isEmpty)
   }
 
+  /// A restore cancelled while it inserts the items (the later part of a big one) stops before
+  /// the next item and changes nothing (QA: Ctrl-C then was ignored, the restore finished and
+  /// exited 0). The store's clock, asked once by the check and then by each session's insert,
+  /// cancels the task from its second call on: inside the inserts, after every other check.
+  @Test func aRestoreCancelledWhileInsertingItemsStopsAndChangesNothing() async throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let zip = dir.appendingPathComponent("b.zip")
+    let source = try Support.makeStore(in: dir)
+    try Backup.create(from: source, to: zip, generator: "t", now: now)
+    try source.close()
+    let target = dir.appendingPathComponent("new")
+    let task = Task { () -> Error? in
+      do {
+        let store = try LibraryStore(directory: target, mode: .readWrite)
+        defer { try? store.close() }
+        var calls = 0
+        store.clock = {
+          calls += 1
+          if calls >= 2 { withUnsafeCurrentTask { $0?.cancel() } }
+          return Date(timeIntervalSince1970: 1_796_000_000)
+        }
+        try Backup.restore(from: zip, into: store)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(await task.value is CancellationError)
+    #expect(try LibraryStore(directory: target, mode: .readOnly).isEmpty())
+  }
+
   @Test func aReplaceKeepsTheNewestFiveSafetyBackups() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)

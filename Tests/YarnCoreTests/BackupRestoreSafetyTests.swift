@@ -358,6 +358,117 @@ import Testing
     #expect(BackupChecks.isFileManagers(entry) == ignored, "\(entry.name)")
   }
 
+  /// Writes `entries` as a directory backup in `folder` (a name ending in `/` as a folder).
+  private func unpack(_ entries: [(String, Data)], into folder: URL) throws {
+    for (name, data) in entries {
+      let url = folder.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: name.hasSuffix("/") ? url : url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      if !name.hasSuffix("/") { try data.write(to: url) }
+    }
+  }
+
+  /// A zip entry's name is checked by its own bytes, whatever its UTF-8 flag says, by the rule
+  /// a directory's file name is (docs/FORMAT.md, Container): libzip read a name without the
+  /// flag as CP437, so control characters passed as glyphs (QA: `.\u{1B}[31mred` and
+  /// `attachments/._\u{1F}` were ignored as hidden files, `x\u{1}` named as "x☺"), and a
+  /// name that is not UTF-8 is refused, named by its bytes escaped.
+  @Test func aZipEntryNameIsCheckedByItsBytesAsADirectorysFileName() throws {
+    try Support.withScratch { dir in
+      let control = "holds a NUL or control character"
+      for name in [".\u{1B}[31mred", "attachments/._\u{1F}", "x\u{1}.txt"] {
+        // ZipArchive.Writer refuses such a name: written with a Q, the Q's byte then replaced.
+        let zip = dir.appendingPathComponent("control.zip")
+        let placeholder = String(name.unicodeScalars.map { $0.value < 0x20 ? "Q" : Character($0) })
+        try Support.writeZip(try validEntries() + [(placeholder, Data("x".utf8))], to: zip)
+        try Support.patchZip(zip, replacing: Array(placeholder.utf8), with: Array(name.utf8))
+        let expected: [BackupProblem] = [.unsafeName(name, reason: control), .unlisted(name)]
+        #expect(problems { try Backup.verify(zip) } == expected, "\(name)")
+        let unpacked = dir.appendingPathComponent("unpacked-\(name.utf8.first!)-\(name.utf8.count)")
+        try unpack(try validEntries() + [(name, Data("x".utf8))], into: unpacked)
+        #expect(problems { try Backup.verify(unpacked) } == expected, "\(name)")
+      }
+      #expect(BackupProblem.unsafeName("x\u{1}.txt", reason: control).description.contains(#""x\u{1}.txt""#))
+
+      // Not UTF-8: ".caf" and the byte 0xE9 (é in Latin-1), in a zip without the flag and as a file.
+      let zip = dir.appendingPathComponent("latin1.zip")
+      try Support.writeZip(try validEntries() + [(".cafQ", Data("x".utf8))], to: zip)
+      try Support.patchZip(zip, replacing: Array(".cafQ".utf8), with: Array(".caf".utf8) + [0xE9])
+      let expected: [BackupProblem] = [
+        .unsafeName(".caf\\xE9", reason: "is not UTF-8"), .unlisted(".caf\\xE9"),
+      ]
+      #expect(problems { try Backup.verify(zip) } == expected)
+      #expect(expected[0].description == #"unsafe entry name ".caf\xE9": is not UTF-8"#)
+      let unpacked = dir.appendingPathComponent("latin1")
+      try unpack(try validEntries(), into: unpacked)
+      let path = Array((unpacked.path + "/.caf").utf8) + [0xE9, 0]
+      let fd = path.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer {
+        open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+      }
+      #expect(fd >= 0)
+      close(fd)
+      #expect(problems { try Backup.verify(unpacked) } == expected)
+    }
+  }
+
+  /// A zip entry's Unix file type (its external attributes) is held to the rule a directory's
+  /// `lstat` is: only a regular file (or a folder whose name ends in `/`) is one; a FIFO,
+  /// a device or a folder named as a file is not, is never ignored as a file manager's, and is
+  /// said to be not a regular file, in a directory as in a zip (QA: a `.DS_Store` FIFO,
+  /// character device or folder in a zip was ignored, a listed attachment marked FIFO passed,
+  /// and a directory's `.DS_Store` FIFO was said only to be unlisted).
+  @Test func aZipEntrysFileTypeIsHeldToTheRuleADirectorysIs() throws {
+    try Support.withScratch { dir in
+      let notRegular = "not a regular file"
+      let hidden: [BackupProblem] = [.unreadable(".DS_Store", reason: notRegular), .unlisted(".DS_Store")]
+      for mode: UInt32 in [0o010644, 0o020644, 0o040755] {
+        let zip = dir.appendingPathComponent("type.zip")
+        try Support.writeZip(try validEntries() + [(".DS_StorQ", Data())], to: zip)
+        try Support.patchZip(
+          zip, replacing: Array(".DS_StorQ".utf8), with: Array(".DS_Store".utf8), mode: mode)
+        #expect(problems { try Backup.verify(zip) } == hidden, "\(String(mode, radix: 8))")
+      }
+      let attachment = "attachments/" + Support.abcSHA256
+      let zip = dir.appendingPathComponent("fifo.zip")
+      try Support.writeZip(try validEntries(), to: zip)
+      try Support.patchZip(
+        zip, replacing: Array(attachment.utf8), with: Array(attachment.utf8), mode: 0o010644)
+      let listed: [BackupProblem] = [.unreadable(attachment, reason: notRegular)]
+      #expect(problems { try Backup.verify(zip) } == listed)
+      // A regular file, a folder entry ending in "/" and a name with no type recorded pass.
+      try Support.writeZip(try validEntries() + [("attachments/", Data())], to: zip)
+      try Support.patchZip(
+        zip, replacing: Array("attachments/".utf8), with: Array("attachments/".utf8), mode: 0o040755)
+      #expect(try Backup.verify(zip).counts.yarns == 1)
+
+      let unpacked = dir.appendingPathComponent("unpacked")
+      try unpack(try validEntries(), into: unpacked)
+      #expect(mkfifo(unpacked.appendingPathComponent(".DS_Store").path, 0o600) == 0)
+      #expect(problems { try Backup.verify(unpacked) } == hidden)
+      #expect(hidden[0].description == "cannot read .DS_Store: not a regular file")
+      try FileManager.default.removeItem(at: unpacked.appendingPathComponent(".DS_Store"))
+      try FileManager.default.removeItem(at: unpacked.appendingPathComponent(attachment))
+      #expect(mkfifo(unpacked.appendingPathComponent(attachment).path, 0o600) == 0)
+      #expect(problems { try Backup.verify(unpacked) } == listed)
+    }
+  }
+
+  /// The folders a zip's names imply count as a directory's folders do: a hidden file in a
+  /// folder the manifest does not list refuses the folder, in a zip without folder entries as
+  /// in a directory (QA: `foo/.DS_Store` and `__macosx/._x` passed in a zip).
+  @Test func aZipsImpliedFoldersCountAsADirectorysFolders() throws {
+    try Support.withScratch { dir in
+      for (name, folder) in [("foo/.DS_Store", "foo/"), ("__macosx/._x", "__macosx/")] {
+        let zip = dir.appendingPathComponent("implied.zip")
+        try Support.writeZip(try validEntries() + [(name, Data("x".utf8))], to: zip)
+        #expect(problems { try Backup.verify(zip) } == [.unlisted(folder)], "\(name)")
+        let unpacked = dir.appendingPathComponent("unpacked-" + folder.dropLast())
+        try unpack(try validEntries() + [(name, Data("x".utf8))], into: unpacked)
+        #expect(problems { try Backup.verify(unpacked) } == [.unlisted(folder)], "\(name)")
+      }
+    }
+  }
+
   @Test func compressionRatioIsCapped() throws {
     try Support.withScratch { dir in
       let zip = dir.appendingPathComponent("ratio.zip")

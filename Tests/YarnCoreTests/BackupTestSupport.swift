@@ -219,6 +219,43 @@ extension BackupTestSupport {
     try writer.close()
   }
 
+  /// Rewrites `url`, a zip written by `writeZip`, in place: each run of `bytes` (a name, in its
+  /// local header and its central-directory entry) becomes `replacement`, of the same length;
+  /// and when `mode` is given, the Unix `st_mode` of the central-directory entry named by
+  /// `replacement` (the high 16 bits of its external attributes; APPNOTE 4.4.15) becomes it.
+  static func patchZip(_ url: URL, replacing bytes: [UInt8], with replacement: [UInt8], mode: UInt32? = nil)
+    throws
+  {
+    precondition(bytes.count == replacement.count)
+    var data = [UInt8](try Data(contentsOf: url))
+    var at = 0
+    while at + bytes.count <= data.count {
+      if Array(data[at..<at + bytes.count]) == bytes {
+        data.replaceSubrange(at..<at + bytes.count, with: replacement)
+        at += bytes.count
+      } else {
+        at += 1
+      }
+    }
+    if let mode {
+      var header = 0
+      while header + 46 <= data.count {
+        if data[header..<header + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02]) {
+          let nameLength = Int(data[header + 28]) | Int(data[header + 29]) << 8
+          if Array(data[header + 46..<header + 46 + nameLength]) == replacement {
+            data[header + 5] = 3  // version made by: Unix
+            let attributes = mode << 16
+            for byte in 0..<4 {
+              data[header + 38 + byte] = UInt8(truncatingIfNeeded: attributes >> (8 * byte))
+            }
+          }
+        }
+        header += 1
+      }
+    }
+    try Data(data).write(to: url)
+  }
+
   /// The entries of a backup zip, as (name, bytes), in order.
   static func readZip(_ url: URL) throws -> [(String, Data)] {
     let reader = try ZipArchive.Reader(url: url)

@@ -40,6 +40,22 @@ enum BackupChecks {
     return nil
   }
 
+  /// A name's raw bytes (a zip entry's, whatever its UTF-8 flag says; a directory's file
+  /// name) as a name to check: the UTF-8 text and `true`, or when they are not UTF-8 the
+  /// bytes escaped, each byte from 0x80 up as `\xNN` (`caf\xE9`), and `false`.
+  static func entryName(_ bytes: [UInt8]) -> (name: String, isUTF8: Bool) {
+    if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+    var escaped = ""
+    for byte in bytes {
+      if byte < 0x80 {
+        escaped.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        escaped += "\\x" + String(byte, radix: 16, uppercase: true)
+      }
+    }
+    return (escaped, false)
+  }
+
   /// The folder macOS Finder's Compress puts its `._NAME` files in, at the top of a zip.
   static let finderFolder = "__MACOSX/"
 
@@ -51,10 +67,11 @@ enum BackupChecks {
   /// A backup holds no such name (the manifest lists only `library.json` and
   /// `attachments/<sha256>`), and nothing is ever read from an entry the manifest does not
   /// list, so ignoring one changes nothing that is read or restored. A link, a hidden
-  /// folder, any other file in `__MACOSX/`, and an unsafe name (`unsafeReason`: `../.x`)
-  /// are not ignored.
+  /// folder, a FIFO or device, any other file in `__MACOSX/`, a name that is not UTF-8, and
+  /// an unsafe name (`unsafeReason`: `../.x`) are not ignored.
   static func isFileManagers(_ entry: BackupSourceEntry) -> Bool {
-    guard unsafeReason(entry.name) == nil, !entry.isSymbolicLink, entry.notRegular == nil else {
+    guard entry.isUTF8, unsafeReason(entry.name) == nil, !entry.isSymbolicLink, entry.notRegular == nil
+    else {
       return false
     }
     if entry.name.hasSuffix("/") { return entry.name.hasPrefix(finderFolder) }

@@ -97,9 +97,13 @@ final class BackupReader {
         path: url.path, problems: [.tooManyEntries(count: error.counted, limit: limits.maxEntries)])
     }
     if let listing {
-      problems += BackupChecks.nameProblems(listing.map(\.name))
+      for entry in listing where !entry.isUTF8 {
+        problems.append(.unsafeName(entry.name, reason: "is not UTF-8"))
+      }
+      problems += BackupChecks.nameProblems(listing.filter(\.isUTF8).map(\.name))
       for entry in listing {
         if entry.isSymbolicLink { problems.append(.symbolicLink(entry.name)) }
+        if let reason = entry.notRegular { problems.append(.unreadable(entry.name, reason: reason)) }
         if entry.isEncrypted { problems.append(.encrypted(entry.name)) }
         if let method = entry.method, method != 0, method != 8, !entry.isEncrypted {
           problems.append(.unsupportedMethod(entry.name, method: method))
@@ -187,7 +191,7 @@ final class BackupReader {
         continue
       }
       if listing == nil, entry.isSymbolicLink { problems.append(.symbolicLink(file.path)) }
-      if let reason = entry.notRegular {
+      if listing == nil, let reason = entry.notRegular {
         problems.append(.unreadable(file.path, reason: reason))
       }
       if !entry.isSymbolicLink, entry.notRegular == nil, entry.size != file.size {

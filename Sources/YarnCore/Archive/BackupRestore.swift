@@ -206,7 +206,7 @@ extension Backup {
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
   ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
   ///   loaded; `CancellationError` when the current task is cancelled (checked between
-  ///   attachments; nothing is changed then).
+  ///   attachments and between item inserts, up to the commit; nothing is changed then).
   /// - Parameters:
   ///   - url: the backup zip.
   ///   - store: the library to restore into.
@@ -363,8 +363,8 @@ extension Backup {
           guard final.conflicts.isEmpty else {
             throw BackupError.mergeConflicts(path: url.path, conflicts: final.conflicts)
           }
-          try Task.checkCancellation()
           try store.insert(library: final.additions)
+          try Task.checkCancellation()
         }
         switch mode {
         case .emptyOnly:
@@ -432,6 +432,7 @@ extension Backup {
   /// a whole library. Run inside the restore's write transaction.
   ///
   /// - Throws: the store's errors (the first; the file is still read to its end);
+  ///   `CancellationError` when the current task is cancelled (checked before each item);
   ///   `BackupError.invalidBackup` when the file no longer reads as it did when checked.
   private static func insertStreamed(
     from reader: BackupReader, into store: LibraryStore, url: URL
@@ -441,13 +442,17 @@ extension Backup {
       var failure: Error?
       let problems = reader.readItems(arrays) { item in
         guard failure == nil else { return }
-        do { try store.insert(item) } catch { failure = error }
+        do {
+          try Task.checkCancellation()
+          try store.insert(item)
+        } catch { failure = error }
       }
       guard problems.isEmpty else {
         throw BackupError.invalidBackup(path: url.path, problems: problems)
       }
       if let failure { throw failure }
     }
+    try Task.checkCancellation()
   }
 
   /// Reads each attachment of the backup, checks it, and places it in the store's

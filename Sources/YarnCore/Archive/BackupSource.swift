@@ -15,6 +15,7 @@ import YarnStore
 
 /// One file of a backup as its container (a zip or a directory) describes it.
 struct BackupSourceEntry {
+  /// The name, or when its bytes are not UTF-8 those bytes escaped (`BackupChecks.entryName`).
   var name: String
   /// The size the container claims (a zip's central directory, a file's `st_size`).
   var size: Int64
@@ -26,8 +27,10 @@ struct BackupSourceEntry {
   var isSymbolicLink = false
   /// Why the entry cannot be read as a regular file (a directory, a device), or `nil`.
   var notRegular: String?
-  /// The zip index.
+  /// The zip index; `nil` in a directory, and for a folder a zip implies but does not hold.
   var index: Int?
+  /// Whether the name's bytes are UTF-8 (a name that is not is refused).
+  var isUTF8 = true
 }
 
 /// Where a backup's files are read from: a zip archive or a directory holding the same files.
@@ -63,13 +66,39 @@ final class ZipBackupSource: BackupSource {
   /// The entry count from the central directory, before any entry is stat'ed.
   var count: Int { reader.count }
 
+  /// Every entry, as a directory's are: its name's raw bytes checked as a file name's
+  /// (`BackupChecks.entryName`), its Unix file type as `lstat`'s (a FIFO, a device, or a folder
+  /// whose name does not end in `/`, not regular), and each folder its names imply (`a/` of
+  /// `a/b`) listed before the first entry in it, when the zip holds no entry of that name.
   func allEntries() throws -> [BackupSourceEntry]? {
     if let listed { return listed }
-    let entries = try reader.entries().map { entry in
-      BackupSourceEntry(
-        name: entry.name, size: entry.size, compressedSize: entry.compressedSize,
-        method: entry.method, isEncrypted: entry.isEncrypted,
-        isSymbolicLink: entry.isSymbolicLink, notRegular: nil, index: entry.index)
+    let zipEntries = try reader.entries()
+    let held = Set(zipEntries.map(\.nameBytes))
+    var implied = Set<[UInt8]>()
+    var entries: [BackupSourceEntry] = []
+    for entry in zipEntries {
+      let (name, isUTF8) = BackupChecks.entryName(entry.nameBytes)
+      if isUTF8, BackupChecks.unsafeReason(name) == nil {
+        var folder: [UInt8] = []
+        for byte in entry.nameBytes.dropLast() {
+          folder.append(byte)
+          if byte == UInt8(ascii: "/"), !held.contains(folder), implied.insert(folder).inserted {
+            entries.append(BackupSourceEntry(name: String(decoding: folder, as: UTF8.self), size: 0))
+          }
+        }
+      }
+      var notRegular: String?
+      switch entry.fileType ?? 0 {
+      case 0, 0o100000, 0o120000: break
+      case 0o040000 where name.hasSuffix("/"): break
+      default: notRegular = "not a regular file"
+      }
+      entries.append(
+        BackupSourceEntry(
+          name: name, size: entry.size, compressedSize: entry.compressedSize,
+          method: entry.method, isEncrypted: entry.isEncrypted,
+          isSymbolicLink: entry.isSymbolicLink, notRegular: notRegular, index: entry.index,
+          isUTF8: isUTF8))
     }
     listed = entries
     return entries
@@ -142,19 +171,24 @@ final class DirectoryBackupSource: BackupSource {
         throw ZipError.cannotOpen(path: root.path + "/" + folder, reason: POSIX.errnoText())
       }
       defer { closedir(handle) }
-      var names: [String] = []
+      var names: [(String, isUTF8: Bool)] = []
       while let item = readdir(handle) {
-        let name = withUnsafeBytes(of: item.pointee.d_name) { bytes in
-          String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        let (name, isUTF8) = withUnsafeBytes(of: item.pointee.d_name) { bytes in
+          BackupChecks.entryName(Array(bytes.prefix { $0 != 0 }))
         }
         guard name != ".", name != ".." else { continue }
         counted += 1
         if counted > maxEntries { throw TooManyEntries(counted: counted) }
-        names.append(name)
+        names.append((name, isUTF8))
       }
       var found: [BackupSourceEntry] = []
-      for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      for (name, isUTF8) in names.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) {
         let relative = folder + name
+        guard isUTF8 else {
+          // Not a name a backup holds: refused by its escaped bytes, never opened.
+          found.append(BackupSourceEntry(name: relative, size: 0, isUTF8: false))
+          continue
+        }
         var info = stat()
         guard lstat(root.path + "/" + relative, &info) == 0 else { continue }
         switch info.st_mode & S_IFMT {

@@ -53,25 +53,34 @@ extension ZipArchive {
     func entry(at index: Int) throws -> Entry {
       var st = zip_stat_t()
       zip_stat_init(&st)
-      guard zip_stat_index(handle, zip_uint64_t(index), 0, &st) == 0, let cName = st.name else {
+      // The name's own bytes (ZIP_FL_ENC_RAW), not libzip's guess at CP437 for a name without
+      // the UTF-8 flag: the caller checks them as a directory's (`BackupChecks.entryName`).
+      guard zip_stat_index(handle, zip_uint64_t(index), zip_flags_t(ZIP_FL_ENC_RAW), &st) == 0,
+        let cName = st.name
+      else {
         throw ZipError.cannotRead(path: url.path, entry: "entry \(index)", reason: message())
       }
-      let name = String(cString: cName)
+      var nameBytes: [UInt8] = []
+      var byte = cName
+      while byte.pointee != 0 {
+        nameBytes.append(UInt8(bitPattern: byte.pointee))
+        byte += 1
+      }
       var system: zip_uint8_t = 0
       var attributes: zip_uint32_t = 0
-      var isLink = false
+      var fileType: UInt32?
       if zip_file_get_external_attributes(handle, zip_uint64_t(index), 0, &system, &attributes)
         == 0,
         system == zip_uint8_t(ZIP_OPSYS_UNIX)
       {
-        // The high 16 bits hold the Unix st_mode; S_IFMT 0o170000, S_IFLNK 0o120000.
-        isLink = (attributes >> 16) & 0o170000 == 0o120000
+        // The high 16 bits hold the Unix st_mode; its type is S_IFMT 0o170000 of it.
+        fileType = (attributes >> 16) & 0o170000
       }
       return Entry(
-        index: index, name: name,
+        index: index, nameBytes: nameBytes,
         size: Int64(clamping: st.size), compressedSize: Int64(clamping: st.comp_size),
         method: Int(st.comp_method), isEncrypted: st.encryption_method != ZIP_EM_NONE,
-        isSymbolicLink: isLink)
+        fileType: fileType)
     }
 
     /// Every entry, in central-directory order.

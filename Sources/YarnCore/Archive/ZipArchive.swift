@@ -46,9 +46,9 @@ enum ZipArchive {
   struct Entry: Sendable, Equatable {
     /// The position in the central directory, 0-based.
     var index: Int
-    /// The name as UTF-8 (libzip converts names without the UTF-8 flag from a guessed
-    /// encoding, and replaces a NUL byte inside a name by a space).
-    var name: String
+    /// The name's bytes as the central directory holds them (libzip replaces a NUL byte
+    /// inside a name by a space), whatever its UTF-8 flag says.
+    var nameBytes: [UInt8]
     /// The size once inflated, in bytes, as the archive claims it.
     var size: Int64
     /// The size of the stored (compressed) bytes.
@@ -57,7 +57,16 @@ enum ZipArchive {
     var method: Int
     /// Whether the entry is encrypted.
     var isEncrypted: Bool
+    /// The Unix file type its external attributes record (`st_mode & S_IFMT`: 0o100000 a
+    /// regular file, 0o040000 a folder, 0o120000 a link, 0o010000 a FIFO, 0 none), or `nil`
+    /// when they are not Unix's.
+    var fileType: UInt32?
+
+    /// The name as UTF-8, a byte that is not UTF-8 as U+FFFD (`BackupChecks.entryName`
+    /// refuses such a name, naming it escaped).
+    var name: String { String(decoding: nameBytes, as: UTF8.self) }
+
     /// Whether the external attributes mark a Unix symbolic link (`S_IFLNK`).
-    var isSymbolicLink: Bool
+    var isSymbolicLink: Bool { fileType == 0o120000 }
   }
 }

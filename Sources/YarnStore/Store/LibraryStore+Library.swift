@@ -35,14 +35,30 @@ extension LibraryStore {
   ///   `.missingAttachment`, `.sessionAlreadyRunning` when the document has two running
   ///   sessions; nothing of `library` is kept then. A needle size under
   ///   `NeedleSize.minimumMillimetres`, which an older yarn took, is kept: a library document
-  ///   (a backup's) restores as it was.
+  ///   (a backup's) restores as it was. `CancellationError` when the current task is
+  ///   cancelled (checked before each item; nothing of `library` is kept then).
   public func insert(library: Library) throws {
     try write {
-      for yarn in library.yarns { try insert(yarn) }
-      for project in library.projects { try insert(project, keepingOlderSizes: true) }
-      for note in library.notes { try insert(note) }
-      for session in library.sessions { try insert(session) }
-      for tool in library.tools { try insert(tool, keepingOlderSizes: true) }
+      for yarn in library.yarns {
+        try Task.checkCancellation()
+        try insert(yarn)
+      }
+      for project in library.projects {
+        try Task.checkCancellation()
+        try insert(project, keepingOlderSizes: true)
+      }
+      for note in library.notes {
+        try Task.checkCancellation()
+        try insert(note)
+      }
+      for session in library.sessions {
+        try Task.checkCancellation()
+        try insert(session)
+      }
+      for tool in library.tools {
+        try Task.checkCancellation()
+        try insert(tool, keepingOlderSizes: true)
+      }
     }
   }
 
