@@ -12,6 +12,18 @@ import Testing
   // MARK: Building archives by hand
 
   /// A valid library of one yarn with one attachment holding "abc", as backup entries.
+  /// `validEntries()` written as a directory backup, `dir/unpacked`; its URL.
+  private func unpackedValidBackup(in dir: URL) throws -> URL {
+    let unpacked = dir.appendingPathComponent("unpacked")
+    for (name, data) in try validEntries() {
+      let url = unpacked.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try data.write(to: url)
+    }
+    return unpacked
+  }
+
   private func validEntries(
     formatVersion: Int = 1, libraryDigest: String? = nil, attachmentSize: Int64 = 3,
     extraFiles: [BackupManifest.File] = [], yarnID usageYarnID: String? = nil,
@@ -207,13 +219,7 @@ import Testing
   @Test func readingIsCappedAtTheManifestSizeEvenWhenTheListingAgrees() throws {
     // A directory whose file grows after the listing: reading stops at size + one piece.
     try Support.withScratch { dir in
-      let unpacked = dir.appendingPathComponent("unpacked")
-      for (name, data) in try validEntries() {
-        let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-      }
+      let unpacked = try unpackedValidBackup(in: dir)
       let reader = try BackupReader(url: unpacked)
       #expect(reader.structuralProblems.isEmpty)
       try Data("abcdef".utf8).write(
@@ -225,13 +231,7 @@ import Testing
 
   @Test func refusesSymbolicLinksInADirectoryBackup() throws {
     try Support.withScratch { dir in
-      let unpacked = dir.appendingPathComponent("unpacked")
-      for (name, data) in try validEntries() {
-        let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-      }
+      let unpacked = try unpackedValidBackup(in: dir)
       let attachment = unpacked.appendingPathComponent("attachments/" + Support.abcSHA256)
       let elsewhere = dir.appendingPathComponent("elsewhere")
       try Data("abc".utf8).write(to: elsewhere)
@@ -247,13 +247,7 @@ import Testing
   /// beside the backup's, a link and a folder inside attachments/ (QA: all three passed).
   @Test func aDirectoryBackupWithUnlistedEntriesOrALinkIsRefusedAsAZip() throws {
     try Support.withScratch { dir in
-      let unpacked = dir.appendingPathComponent("unpacked")
-      for (name, data) in try validEntries() {
-        let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-      }
+      let unpacked = try unpackedValidBackup(in: dir)
       // Hidden files a file manager adds (Finder's) are not the backup's: left out.
       try Data("finder".utf8).write(to: unpacked.appendingPathComponent(".DS_Store"))
       try Data("finder".utf8).write(to: unpacked.appendingPathComponent("attachments/._link"))
@@ -553,13 +547,7 @@ import Testing
   /// alike.
   @Test func aDirectoryBackupsWalkStopsPastTheEntryLimit() throws {
     try Support.withScratch { dir in
-      let unpacked = dir.appendingPathComponent("unpacked")
-      for (name, data) in try validEntries() {
-        let url = unpacked.appendingPathComponent(name)
-        try FileManager.default.createDirectory(
-          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
-      }
+      let unpacked = try unpackedValidBackup(in: dir)
       for index in 0..<50 {
         try Data().write(to: unpacked.appendingPathComponent("attachments/._\(index)"))
       }
