@@ -116,6 +116,22 @@ import Testing
         expectedSHA256: sha, compression: .store, modified: instant)
       #expect(throws: ZipError.self) { try gone.close() }
 
+      // Swapped for a FIFO after it was added: refused at once, not waited on until some
+      // writer comes (open(2) of a FIFO for reading blocks until then).
+      let swapped = try ZipArchive.Writer(url: target, overwrite: false)
+      try swapped.addFile(
+        name: "f", from: file, expectedSize: Int64(original.count), expectedSHA256: sha,
+        compression: .store, modified: instant)
+      try FileManager.default.removeItem(at: file)
+      #expect(mkfifo(file.path, 0o600) == 0)
+      #expect {
+        try swapped.close()
+      } throws: {
+        "\($0)".contains("it is not a regular file")
+      }
+      try FileManager.default.removeItem(at: file)
+      try original.write(to: file)
+
       #expect(Scratch.listing(of: dir) == ["f.bin"])
     }
   }

@@ -339,10 +339,11 @@ private final class FileSource: SourceFile {
   }
 
   func open() -> zip_int64_t {
-    fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
+    let opened = POSIX.openRegularFile(path)
+    fd = opened.fd
     guard fd >= 0 else {
       let code = errno
-      return fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
+      return fail(opened.reason ?? POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
     }
     hasher = SHA256Hasher()
     count = 0
@@ -467,10 +468,11 @@ private let rangeSourceCallback: zip_source_callback = { userData, data, length,
   switch command {
   case ZIP_SOURCE_OPEN:
     if file.fd < 0 {
-      file.fd = POSIX.open(file.path, O_RDONLY | O_CLOEXEC)
+      let opened = POSIX.openRegularFile(file.path)
+      file.fd = opened.fd
       guard file.fd >= 0 else {
         let code = errno
-        return file.fail(POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
+        return file.fail(opened.reason ?? POSIX.errnoText(), code: ZIP_ER_OPEN, system: code)
       }
     }
     range.pointee.position = 0

@@ -49,6 +49,34 @@ package enum POSIX {
     #endif
   }
 
+  /// Opens the file at `path` for reading (`O_CLOEXEC`) only if it is a regular file, for a
+  /// reader that checked the path earlier and opens it later: a FIFO put there since would
+  /// otherwise block open(2) until some writer came (it is opened with `O_NONBLOCK`, which
+  /// returns at once, and then refused), and a device or socket would be read as bytes.
+  ///
+  /// - Returns: the descriptor, in blocking mode; −1 when there is none, with the reason:
+  ///   the system's (`errnoText()`) or `notRegularFile`.
+  package static func openRegularFile(_ path: String) -> (fd: Int32, reason: String?) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return (-1, errnoText()) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let reason = errnoText()
+      close(fd)
+      return (-1, reason)
+    }
+    guard info.st_mode & S_IFMT == S_IFREG, fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0
+    else {
+      let reason = info.st_mode & S_IFMT == S_IFREG ? errnoText() : notRegularFile
+      close(fd)
+      return (-1, reason)
+    }
+    return (fd, nil)
+  }
+
+  /// Why `openRegularFile` refused a path that is a FIFO, a device, a socket or a folder.
+  package static let notRegularFile = "it is not a regular file"
+
   /// `strerror(errno)` in lower case, for messages ("no such file or directory").
   package static func errnoText() -> String { String(cString: strerror(errno)).lowercased() }
 

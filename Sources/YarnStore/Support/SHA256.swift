@@ -98,8 +98,8 @@ package final class SHA256Hasher {
   ///   system's reason); `SHA256Error.failed`.
   package static func hexDigest(ofFileAt url: URL) throws -> (sha256: String, byteCount: Int64) {
     let path = url.path
-    let fd = POSIX.open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw SHA256Error.unreadable(path: path, reason: POSIX.errnoText()) }
+    let (fd, reason) = POSIX.openRegularFile(path)
+    guard fd >= 0 else { throw SHA256Error.unreadable(path: path, reason: reason ?? POSIX.errnoText()) }
     defer { POSIX.close(fd) }
     let hasher = SHA256Hasher()
     var count: Int64 = 0
