@@ -157,6 +157,11 @@ import Testing
     #expect(problem("-3mm") == "\"-3mm\" is negative; a size is 0.5 to 100 mm")
     #expect(problem("101mm") == "\"101mm\" is over 100 mm")
     #expect(problem("7") == "\"7\" has no unit: write 7mm, US 7 or UK 7")
+    // Only the forms that are sizes (QA: `10.5` was told to write `UK 10.5`, which is none):
+    // US 10½ is 6.5 mm, and no old UK number is 10½; 4.5 is neither; 14 is only UK (2 mm).
+    #expect(problem("10.5") == "\"10.5\" has no unit: write 10.5mm or US 10.5")
+    #expect(problem("4.5") == "\"4.5\" has no unit: write 4.5mm")
+    #expect(problem("14") == "\"14\" has no unit: write 14mm or UK 14")
     #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
     #expect(problem("4..5mm").hasPrefix("\"4..5mm\" is not a needle or hook size"))
     #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")

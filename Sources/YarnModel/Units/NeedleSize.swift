@@ -362,8 +362,15 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
     switch problem {
     case .empty: return "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8"
     case .missingUnit:
+      // Only the forms that read as a size: 10.5 is US 10½ but no UK number.
       let number = input.trimmingSpaces()
-      return "\(quoted) has no unit: write \(number)mm, US \(number) or UK \(number)"
+      let forms = ["\(number)mm", "US \(number)", "UK \(number)"].filter {
+        (try? NeedleSize(parsing: $0)) != nil
+      }
+      let list =
+        forms.count < 2
+        ? forms.joined() : forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1]
+      return "\(quoted) has no unit: write \(list)"
     case .negative: return "\(quoted) is negative; \(Rules.needleSizeRange)"
     case .zero: return "\(quoted) is 0; \(Rules.needleSizeRange)"
     case .tooLarge: return "\(quoted) is over \(Int(NeedleSize.maximumMillimetres)) mm"
