@@ -195,6 +195,21 @@ import Testing
 
   // MARK: Bad input
 
+  /// A file given twice (QA: `wx/progress.weft ./wx/progress.weft` said six times that a
+  /// session overlaps another of the files) is said once, by name; nothing is imported.
+  @Test func aFileGivenTwiceIsSaidOnce() throws {
+    let store = try LibraryStore.inMemory()
+    let progress = try Self.source("knitting-progress-ravelry.weft")
+    let again = WEFTImport.Source(name: "./knitting-progress-ravelry.weft", data: progress.data)
+    let plan = try Self.importing(try Self.examples("ravelry") + [again], into: store)
+    #expect(
+      plan.problems.map(\.description) == [
+        "./knitting-progress-ravelry.weft: holds the same bytes as knitting-progress-ravelry.weft, "
+          + "given before it; give each file once"
+      ])
+    #expect(try store.yarns().isEmpty)
+  }
+
   /// Every bad field is named by its file and JSON path, all at once, and nothing is
   /// imported.
   @Test func badFieldsAreNamedByFileAndPathAndNothingIsImported() throws {

@@ -171,7 +171,8 @@ public enum WEFTImport {
     }
   }
 
-  /// Reads `sources` and plans the import against `store`, changing nothing.
+  /// Reads `sources` and plans the import against `store`, changing nothing. A source whose
+  /// bytes are an earlier source's is a problem of its own (a file given twice), not read.
   ///
   /// Call it inside `store.write` and pass the plan to `apply(_:to:)` in the same
   /// transaction for an import no other process can interleave with.
@@ -192,8 +193,15 @@ public enum WEFTImport {
       var planner = WEFTPlanner(store: store, now: now)
       var counter = ProgressCounter(
         total: Int64(sources.reduce(0) { $0 + $1.data.count }), report: progress)
-      for source in sources {
-        planner.read(source)
+      for (index, source) in sources.enumerated() {
+        // The same document twice would say that each of its items clashes with itself.
+        if let earlier = sources[..<index].first(where: { $0.data == source.data }) {
+          planner.problem(
+            source.name, "",
+            "holds the same bytes as \(LineText.visible(earlier.name)), given before it; give each file once")
+        } else {
+          planner.read(source)
+        }
         counter.add(Int64(source.data.count))
       }
       counter.finish()
