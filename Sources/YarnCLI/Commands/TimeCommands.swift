@@ -150,7 +150,7 @@ struct TimeContinue: ParsableCommand {
     }
     context.message(
       "started \(LineText.visible(name)) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
-        + (session.note.map { " (\"\($0)\")" } ?? ""))
+        + (session.note.map { " (\(quoted: $0))" } ?? ""))
   }
 }
 

@@ -130,3 +130,22 @@ enum Formatting {
     return out
   }
 }
+
+/// How a message shows a value that came from a person, a file or the library (a name, a
+/// note, a stored command line, a path, a file name, a value typed): never raw, always
+/// through one of these interpolations, which write its control and invisible characters as
+/// escapes (`LineText.visible`: `Wo\u{202E}ol`, `two\nlines`), so that the message stays on
+/// one line and shows what is there (a U+202E RIGHT-TO-LEFT OVERRIDE would reverse the rest of
+/// the line; a U+200B would hide). An ID is shown by `shownID(_:)`, a table's cells by
+/// `Table.flatten`.
+///
+/// - `\(visible: name)`: whole: a name (at most 200 characters), a path, a file name.
+/// - `\(shown: value)`: at most its first 80 characters and `…` (`LineText.shown`): a value
+///   typed, which may be of any length.
+/// - `\(quoted: note)`: as `shown`, in double quotes (`LineText.quoted`, as YarnCore quotes a
+///   value): a note, a stored command line.
+extension DefaultStringInterpolation {
+  mutating func appendInterpolation(visible value: String) { appendLiteral(LineText.visible(value)) }
+  mutating func appendInterpolation(shown value: String) { appendLiteral(LineText.shown(value)) }
+  mutating func appendInterpolation(quoted value: String) { appendLiteral(LineText.quoted(value)) }
+}
