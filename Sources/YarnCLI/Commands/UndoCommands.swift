@@ -132,7 +132,7 @@ enum HistoryOutput {
     var parts: [String] = []
     for action in [LibraryChange.Action.added, .changed, .removed] {
       let counts = change.effects.filter { $0.action == action }.map {
-        Formatting.count($0.count, $0.item)
+        Plural.count($0.count, $0.item)
       }
       guard let last = counts.last else { continue }
       let joined =
