@@ -147,4 +147,22 @@ import YarnCore
         !result.stderr.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{200B}" }, "\(result.stderr)")
     }
   }
+
+  /// QA: a few lines still printed a name raw, a U+202E in it reversing the rest of the
+  /// line: the yarns a removed finished project gives back to the stash, and `time status`.
+  @Test func theNamesOfARemovalAndOfTheTimerAreEscaped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Wo\u{202E}ol", "--quantity", "100 g"])
+    try yarn.ok(["project", "add", "Hat"])
+    try yarn.ok(["project", "use", "Hat", "Wo\u{202E}ol", "50 g"])
+    try yarn.ok(["project", "finish", "Hat"])
+    let removed = try yarn.ok(["project", "rm", "Hat", "--force"]).stderr
+    #expect(removed.hasSuffix("; what it used of \"Wo\\u{202E}ol\" is back in the stash\n"), "\(removed)")
+    try yarn.ok(["project", "add", "Cap\u{202E}"])
+    try yarn.ok(["time", "start", "Cap\u{202E}"])
+    let status = try yarn.ok(["time", "status"]).stdout
+    #expect(status.hasPrefix("Cap\\u{202E}: running since "), "\(status)")
+    #expect(!(removed + status).unicodeScalars.contains("\u{202E}"))
+  }
 }

@@ -66,6 +66,23 @@ import Testing
       "\(overlap.stderr)")
   }
 
+  /// QA: the note of the session `continue` starts was printed raw in its `started …` line:
+  /// a U+202E RIGHT-TO-LEFT OVERRIDE in it reversed the rest of the terminal line, a line
+  /// break broke it. It is quoted as every message quotes a value (`LineText.quoted`).
+  @Test func theNoteContinuedIsShownEscaped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["project", "add", "Yoke"])
+    try yarn.ok([
+      "time", "add", "Yoke", "--from", "2026-11-21 10:00", "--to", "2026-11-21 11:00", "--note",
+      "sl\u{202E}eeve\ncuffs",
+    ])
+    let started = try yarn.ok(["time", "continue", "--same-note"]).stderr
+    #expect(started.hasPrefix("started Yoke at "), "\(started)")
+    #expect(started.hasSuffix(" (\"sl\\u{202E}eeve\\ncuffs\")\n"), "\(started)")
+    #expect(!started.unicodeScalars.contains("\u{202E}"))
+  }
+
   @Test func periodsExcludeEachOtherAndTheDays() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

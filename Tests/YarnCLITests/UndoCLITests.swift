@@ -173,7 +173,29 @@ import Testing
     }
     try yarn.ok(["note", "add", "--yarn", "Rios", "two\nlines"])
     let undo = try yarn.ok(["undo"]).stderr
-    #expect(undo.contains("note add --yarn Rios 'two lines'\" (made "), "\(undo)")
+    #expect(undo.contains("note add --yarn Rios 'two\\nlines'\" (made "), "\(undo)")
+  }
+
+  /// QA: the undo and redo confirmations printed the stored command line raw (a line break
+  /// as a space): a U+202E RIGHT-TO-LEFT OVERRIDE in it reversed the rest of the terminal
+  /// line. It is quoted as every message quotes a value (`LineText.quoted`): escaped, and a
+  /// long one by its first 80 characters, as an undo's refusal quotes it.
+  @Test func theCommandLineUndoneIsShownEscaped() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Rios"])
+    try yarn.ok(["note", "add", "--yarn", "Rios", "x\u{202E}y\tz"])
+    let shown = "\"yarn note add --yarn Rios 'x\\u{202E}y\\tz'\" (made "
+    let undo = try yarn.ok(["undo"]).stderr
+    #expect(undo.hasPrefix("undid " + shown), "\(undo)")
+    let redo = try yarn.ok(["redo"]).stderr
+    #expect(redo.hasPrefix("redid " + shown), "\(redo)")
+    #expect(!(undo + redo).unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\t" })
+    // `yarn note add --yarn Rios ` is 26 characters: 54 of the x's follow, then `…`.
+    try yarn.ok(["note", "add", "--yarn", "Rios", String(repeating: "x", count: 200)])
+    #expect(
+      try yarn.ok(["undo"]).stderr.hasPrefix(
+        "undid \"yarn note add --yarn Rios \(String(repeating: "x", count: 54))…\" (made "))
   }
 
   /// An edit that changes nothing says so, and is no change: the next undo reverses the

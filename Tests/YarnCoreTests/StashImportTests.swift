@@ -1146,4 +1146,12 @@ extension StashImportTests {
   @Test func columnOrdinalsAreTheirPlacesInAllCases() {
     #expect(StashCSV.Column.allCases.map(\.ordinal) == Array(0..<StashCSV.Column.allCases.count))
   }
+
+  /// QA: an update's line printed the values it changes raw: a U+202E RIGHT-TO-LEFT
+  /// OVERRIDE in a colorway reversed the rest of the line. They are escaped as every message
+  /// escapes a value.
+  @Test func aChangedValueIsShownEscaped() {
+    let change = StashCSV.FieldChange(column: .colorway, old: "Ru\u{202E}by", new: nil)
+    #expect(change.description == "Colorway Ru\\u{202E}by → (none)")
+  }
 }

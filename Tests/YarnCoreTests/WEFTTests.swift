@@ -1326,6 +1326,16 @@ import Testing
     }
   }
 
+  /// QA: a project's update line printed the values it changes raw (a U+202E in one
+  /// reversed the rest of the line): they are escaped as every message escapes a value.
+  @Test func aProjectsChangedValueIsShownEscaped() {
+    let base = Project(id: "p", name: "Flax")
+    var new = base
+    new.madeFor = "Le\u{202E}o"
+    #expect(
+      WEFTPlanner.projectChanges(from: base, to: new, yarnNames: [:]) == ["Made for (none) → Le\\u{202E}o"])
+  }
+
   /// A material or project item that gives only what WEFT requires leaves every other field
   /// of the library's yarn or project as it is; a field given as null or empty replaces it.
   @Test func fieldsLeftOutKeepTheLibrarysValuesAndFieldsGivenReplaceThem() throws {

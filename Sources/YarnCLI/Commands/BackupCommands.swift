@@ -82,7 +82,7 @@ struct BackupCreate: CancellableCommand {
       context.output.line(path)
     }
     let counts = manifest.counts
-    context.message("backed up \(Formatting.counts(counts)) to \(LineText.visible(path))")
+    context.message("backed up \(Formatting.counts(counts)) to \(visible: path)")
   }
 }
 
@@ -142,7 +142,7 @@ struct BackupVerify: CancellableCommand {
     }
     let counts = manifest.counts
     context.output.line(
-      "\(LineText.visible(input.name)): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
+      "\(visible: input.name): a good backup (format \(manifest.formatVersion), made \(Formatting.localTime(manifest.createdAt)) "
         + "by \(manifest.generator)): \(Formatting.counts(counts))")
   }
 }
@@ -273,7 +273,8 @@ struct BackupRestore: CancellableCommand {
     // The restore is done; the older safety backups are only tidied.
     for kept in report.safetyBackupsNotRemoved {
       context.warning(
-        "cannot remove the older safety backup \(kept.url.lastPathComponent): \(kept.reason); it stays")
+        "cannot remove the older safety backup \(visible: kept.url.lastPathComponent): \(kept.reason); it stays"
+      )
     }
   }
 
@@ -310,15 +311,13 @@ struct BackupRestore: CancellableCommand {
 
   /// The lines said after a restore (or a dry run).
   static func summary(_ report: RestoreReport, path: String, library: String) -> [String] {
-    // The paths as every message shows them (control and invisible characters escaped).
-    let (path, library) = (LineText.visible(path), LineText.visible(library))
     var lines: [String] = []
     if let safety = report.safetyBackup {
-      lines.append("wrote a safety backup of the library to \(LineText.visible(safety.path))")
+      lines.append("wrote a safety backup of the library to \(visible: safety.path)")
       // Only the newest are kept: say which older ones went.
       for removed in report.safetyBackupsRemoved {
         lines.append(
-          "removed the older safety backup \(removed.lastPathComponent) "
+          "removed the older safety backup \(visible: removed.lastPathComponent) "
             + "(the newest \(Backup.safetyBackupsKept) are kept)")
       }
     }
@@ -326,18 +325,18 @@ struct BackupRestore: CancellableCommand {
     case .emptyOnly:
       lines.append(
         "\(report.dryRun ? "would restore" : "restored") \(Formatting.counts(report.added)) "
-          + "into \(library)")
+          + "into \(visible: library)")
     case .replace:
       if report.dryRun, report.replaced != .zero {
         lines.append(
-          "would write a safety backup of the library to \(library)/safety-backups/ first")
+          "would write a safety backup of the library to \(visible: library)/safety-backups/ first")
       }
       lines.append(
         "\(report.dryRun ? "would replace" : "replaced") \(Formatting.counts(report.replaced)) "
-          + "with \(Formatting.counts(report.manifest.counts)) from \(path)")
+          + "with \(Formatting.counts(report.manifest.counts)) from \(visible: path)")
     case .merge:
       lines.append(
-        "\(report.dryRun ? "would merge" : "merged") \(path) into \(library): "
+        "\(report.dryRun ? "would merge" : "merged") \(visible: path) into \(visible: library): "
           + "add\(report.dryRun ? "" : "ed") \(Formatting.counts(report.added)); "
           + "\(Formatting.counts(report.unchanged)) already there unchanged")
     }

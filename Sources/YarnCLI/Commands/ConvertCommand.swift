@@ -89,7 +89,7 @@ struct ConvertCommand: ParsableCommand {
       // A needle size with a yarn unit: say what a size converts to.
       throw CLIError.badValue(
         command: values.command, name: "--to", value: values.value("to") ?? "",
-        reason: "\(LineText.visible(text)) is a needle or hook size; it converts --to mm, us, uk or hook")
+        reason: "\(visible: text) is a needle or hook size; it converts --to mm, us, uk or hook")
     }
     amount = try values.typedArgument("amount-or-size", expected: "an amount such as '3 skeins'") {
       try Amount(parsing: $0)

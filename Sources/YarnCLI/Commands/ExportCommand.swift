@@ -66,8 +66,8 @@ struct ExportCommand: CancellableCommand {
       context.output.line(file)
     }
     context.message(
-      "exported \(Formatting.count(summary.yarns, "yarn")), "
-        + "\(Formatting.count(summary.projects, "project")) and "
-        + "\(Formatting.count(summary.files, "file")) to \(LineText.visible(file))")
+      "exported \(Plural.count(summary.yarns, "yarn")), "
+        + "\(Plural.count(summary.projects, "project")) and "
+        + "\(Plural.count(summary.files, "file")) to \(visible: file)")
   }
 }

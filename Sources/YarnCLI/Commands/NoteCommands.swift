@@ -100,10 +100,10 @@ enum NoteSubjectOption {
     switch self {
     case .project(let reference):
       let project = try References.project(reference, in: store)
-      return (.project(project.id), "project \(LineText.visible(project.name))")
+      return (.project(project.id), "project \(visible: project.name)")
     case .yarn(let reference):
       let yarn = try References.yarn(reference, in: store)
-      return (.yarn(yarn.id), "yarn \(LineText.visible(yarn.name))")
+      return (.yarn(yarn.id), "yarn \(visible: yarn.name)")
     }
   }
 

@@ -129,7 +129,7 @@ struct ProjectAdd: ParsableCommand {
       )
     }
     if let json { try context.printJSON(json) }
-    context.message("added project \(LineText.visible(project.name)) (\(shownID(project.id)))")
+    context.message("added project \(visible: project.name) (\(shownID(project.id)))")
     context.warnOfNamesakes(namesakes, kind: .project, name: project.name)
   }
 }
@@ -255,7 +255,7 @@ struct ProjectShow: ParsableCommand {
       "\(Formatting.fileName($0)) (\($0.mediaType), \(Formatting.bytes($0.byteCount)))"
     }
     let running = sessions.first { $0.isRunning }
-    var time = "\(Formatting.duration(seconds)) in \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
+    var time = "\(Formatting.duration(seconds)) in \(Plural.count(sessions.count, "session"))"
     if let running { time += " (running since \(Formatting.localTime(running.start)))" }
     let needles = ProjectNeedleFields.shown(project, tools: tools)
     var text = Formatting.fields([
@@ -328,8 +328,8 @@ struct ProjectEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated project \(LineText.visible(project.name)) (\(shownID(project.id)))"
-        : "project \(LineText.visible(project.name)) (\(shownID(project.id))) already had those values; nothing changed"
+        ? "updated project \(visible: project.name) (\(shownID(project.id)))"
+        : "project \(visible: project.name) (\(shownID(project.id))) already had those values; nothing changed"
     )
     // Leaving `finished` (or `frogged`) clears the day by the rule of status and days, a
     // frogged project finished takes today, a day given replaces one: say which day went.
@@ -379,10 +379,10 @@ struct ProjectRemove: ParsableCommand {
     let back =
       effects.yarnsGivenBack.isEmpty
       ? ""
-      : "; what it used of " + effects.yarnsGivenBack.map { "\"\($0)\"" }.joined(separator: ", ")
+      : "; what it used of " + effects.yarnsGivenBack.map { "\(quoted: $0)" }.joined(separator: ", ")
         + " is back in the stash"
     context.message(
-      "removed project \(LineText.visible(project.name)) (\(shownID(project.id)))\(with)\(back)")
+      "removed project \(visible: project.name) (\(shownID(project.id)))\(with)\(back)")
   }
 }
 
@@ -418,10 +418,10 @@ struct ProjectFinish: ParsableCommand {
     if let json { try context.printJSON(json) }
     guard project != before else {
       context.message(
-        "project \(LineText.visible(project.name)) was already finished on \(finished); nothing changed")
+        "project \(visible: project.name) was already finished on \(finished); nothing changed")
       return
     }
-    context.message("finished project \(LineText.visible(project.name)) on \(finished)")
+    context.message("finished project \(visible: project.name) on \(finished)")
     // A finished project's day, or the day a frogged one was frogged, is replaced: as in edit.
     if let went = project.finishedDayChange(from: before) {
       context.message(went + " ('\(context.yarnCommand("undo"))' gives it back)")
@@ -480,8 +480,8 @@ struct ProjectUse: ParsableCommand {
     if let json { try context.printJSON(json) }
     context.message(
       replacing
-        ? "\(LineText.visible(project.name)) now records \(amount) of \(LineText.visible(yarn.name))"
-        : "recorded \(amount) of \(LineText.visible(yarn.name)) in \(LineText.visible(project.name))")
+        ? "\(visible: project.name) now records \(amount) of \(visible: yarn.name)"
+        : "recorded \(amount) of \(visible: yarn.name) in \(visible: project.name)")
   }
 }
 
@@ -512,7 +512,7 @@ struct ProjectUnuse: ParsableCommand {
       let removed = project.removeUsages(of: yarn.id)
       guard !removed.isEmpty else {
         throw CLIError.invalidData(
-          message: "'\(LineText.visible(project.name))' records no use of \(LineText.visible(yarn.name))",
+          message: "'\(visible: project.name)' records no use of \(visible: yarn.name)",
           hint: "see '\(context.yarnCommand("project show " + Context.hintQuoted(project.name)))'")
       }
       try store.update(project)
@@ -521,7 +521,7 @@ struct ProjectUnuse: ParsableCommand {
     if let json { try context.printJSON(json) }
     let amounts = removed.map(\.amount.description).joined(separator: ", ")
     context.message(
-      "removed \(amounts) of \(LineText.visible(yarn.name)) from \(LineText.visible(project.name))")
+      "removed \(amounts) of \(visible: yarn.name) from \(visible: project.name)")
   }
 }
 
@@ -558,7 +558,7 @@ struct ProjectAttach: ParsableCommand {
     if isPattern, !Attachment.hasPDFHeader(try InputFile.firstBytes(url, count: Attachment.pdfHeaderWindow)) {
       throw CLIError.invalidData(
         message:
-          "\(LineText.visible(file)) is not a PDF: its first \(Attachment.pdfHeaderWindow) bytes hold no PDF header (%PDF-)",
+          "\(visible: file) is not a PDF: its first \(Attachment.pdfHeaderWindow) bytes hold no PDF header (%PDF-)",
         hint:
           "a page saved from a browser under a .pdf name is often a web page; download the PDF itself, or attach it as a photo without --pattern"
       )
@@ -588,14 +588,14 @@ struct ProjectAttach: ParsableCommand {
     if already {
       let what = isPattern ? "this pattern PDF" : "this photo"
       context.message(
-        "project \(LineText.visible(project.name)) already has \(what), as \(name); nothing changed")
+        "project \(visible: project.name) already has \(what), as \(name); nothing changed")
     } else if let replaced {
       context.message(
-        "attached \(name) to project \(LineText.visible(project.name)) as its pattern, in place of "
+        "attached \(name) to project \(visible: project.name) as its pattern, in place of "
           + "\(Formatting.fileName(replaced)) ('\(context.yarnCommand("undo"))' gives it back)")
     } else {
       context.message(
-        "attached \(name) to project \(LineText.visible(project.name)) \(isPattern ? "as its pattern" : "as a photo")"
+        "attached \(name) to project \(visible: project.name) \(isPattern ? "as its pattern" : "as a photo")"
       )
     }
   }
@@ -642,7 +642,7 @@ struct ProjectDetach: ParsableCommand {
       } else {
         guard let pdf = project.pattern?.pdf else {
           throw CLIError.invalidData(
-            message: "'\(LineText.visible(project.name))' has no pattern PDF", hint: nil)
+            message: "'\(visible: project.name)' has no pattern PDF", hint: nil)
         }
         attachment = pdf
         project.pattern?.pdf = nil
@@ -653,6 +653,6 @@ struct ProjectDetach: ParsableCommand {
     }
     if context.global.json { try context.printJSON(attachment) }
     context.message(
-      "detached \(Formatting.fileName(attachment)) from project \(LineText.visible(project.name))")
+      "detached \(Formatting.fileName(attachment)) from project \(visible: project.name)")
   }
 }

@@ -44,7 +44,7 @@ struct ProjectExport: ParsableCommand {
       }
     }
     if let path = output.output, path != "-" {
-      context.message("exported \(Formatting.count(count, "project")) to \(LineText.visible(path))")
+      context.message("exported \(Plural.count(count, "project")) to \(visible: path)")
     }
   }
 }

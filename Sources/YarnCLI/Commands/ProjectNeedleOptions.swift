@@ -46,7 +46,7 @@ struct ProjectNeedleFields {
         {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "\(repeated.violation.reason) (given already as \(LineText.shown(given[index])))")
+            reason: "\(repeated.violation.reason) (given already as \(shown: given[index]))")
         }
         sizes.append(size)
       }
@@ -63,7 +63,7 @@ struct ProjectNeedleFields {
         throw CLIError.badValue(
           command: values.command, name: option, value: references[repeated.index],
           reason:
-            "\(repeated.violation.reason) (given already as \(LineText.shown(references[repeated.first])))")
+            "\(repeated.violation.reason) (given already as \(shown: references[repeated.first]))")
       }
     }
     let added = Set(tools.map(Lookup.key))
@@ -71,7 +71,7 @@ struct ProjectNeedleFields {
       let shown = tools.first { Lookup.key($0) == Lookup.key(both) } ?? both
       throw CLIError.conflictingOptions(
         command: values.command, options: ["--tool", "--remove-tool"],
-        reason: "both name “\(LineText.shown(shown.trimmingSpaces()))”")
+        reason: "both name “\(shown: shown.trimmingSpaces())”")
     }
   }
 
@@ -97,7 +97,7 @@ struct ProjectNeedleFields {
     if let both = removed.first(where: { added.contains($0.id) }) {
       throw CLIError.conflictingOptions(
         command: command, options: ["--tool", "--remove-tool"],
-        reason: "both name the tool “\(LineText.visible(both.name))”")
+        reason: "both name the tool “\(visible: both.name)”")
     }
     for var tool in linked {
       guard !tool.projectIDs.contains(projectID) else { continue }
@@ -124,7 +124,7 @@ struct ProjectNeedleFields {
     {
       throw CLIError.badValue(
         command: command, name: option, value: references[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(LineText.shown(references[first])))")
+        reason: "\(repeated.violation.reason) (given already as \(shown: references[first]))")
     }
     return found
   }

@@ -180,7 +180,7 @@ struct StashAdd: ParsableCommand {
       try context.printJSON(
         YarnJSON(yarn: yarn, remaining: Library().remaining(of: yarn), projectNames: [:]))
     }
-    context.message("added yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))")
+    context.message("added yarn \(visible: yarn.name) (\(shownID(yarn.id)))")
     context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
 }
@@ -407,10 +407,10 @@ struct StashMatchCommand: ParsableCommand {
       // "other" than the yarns listed as enough; with none, these are not others.
       let other = enough.isEmpty ? "" : "other "
       var counts: [String] = []
-      if shortYarns > 0 { counts.append("\(shortYarns) \(other)\(shortYarns == 1 ? "yarn" : "yarns")") }
+      if shortYarns > 0 { counts.append(Plural.count(shortYarns, other + "yarn")) }
       if shortGroups > 0 {
         counts.append(
-          "\(shortGroups) \(counts.isEmpty ? other : "")\(shortGroups == 1 ? "group" : "groups") of yarns")
+          Plural.count(shortGroups, (counts.isEmpty ? other : "") + "group") + " of yarns")
       }
       text += "\n\(counts.joined(separator: " and ")) \(short.count == 1 ? "has" : "have") less.\n"
     }
@@ -539,8 +539,8 @@ struct StashEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `yarn undo` would pass over it.
     context.message(
       changed
-        ? "updated yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))"
-        : "yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id))) already had those values; nothing changed"
+        ? "updated yarn \(visible: yarn.name) (\(shownID(yarn.id)))"
+        : "yarn \(visible: yarn.name) (\(shownID(yarn.id))) already had those values; nothing changed"
     )
     context.warnOfNamesakes(namesakes, kind: .yarn, name: yarn.name)
   }
@@ -582,7 +582,7 @@ struct StashRemove: ParsableCommand {
     }
     if let json { try context.printJSON(json) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
-    context.message("removed yarn \(LineText.visible(yarn.name)) (\(shownID(yarn.id)))\(with)")
+    context.message("removed yarn \(visible: yarn.name) (\(shownID(yarn.id)))\(with)")
   }
 }
 
@@ -624,8 +624,8 @@ struct StashAttach: ParsableCommand {
     if context.global.json { try context.printJSON(attachment) }
     context.message(
       already
-        ? "yarn \(LineText.visible(yarn.name)) already has this photo, as \(Formatting.fileName(attachment)); nothing changed"
-        : "attached \(Formatting.fileName(attachment)) to yarn \(LineText.visible(yarn.name))")
+        ? "yarn \(visible: yarn.name) already has this photo, as \(Formatting.fileName(attachment)); nothing changed"
+        : "attached \(Formatting.fileName(attachment)) to yarn \(visible: yarn.name)")
   }
 }
 
@@ -663,7 +663,7 @@ struct StashDetach: ParsableCommand {
       return (yarn, attachment)
     }
     if context.global.json { try context.printJSON(attachment) }
-    context.message("detached \(Formatting.fileName(attachment)) from yarn \(LineText.visible(yarn.name))")
+    context.message("detached \(Formatting.fileName(attachment)) from yarn \(visible: yarn.name)")
   }
 }
 
@@ -696,25 +696,25 @@ enum InputFile {
     if mismatch.largeFTYPSize {
       throw .invalidData(
         message:
-          "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
+          "\(visible: file) is refused as \(a(format)) image: its ftyp box has a 64-bit size (size 1), which yarn does not read",
         hint: "a photo app writes the box with a 32-bit size; save the photo again and attach that")
     }
     if let size = mismatch.longFTYPBoxSize {
       throw .invalidData(
         message:
-          "\(LineText.visible(file)) is refused as \(a(format)) image: its ftyp box is \(size) bytes long and names no \(format) brand within the file's first \(Attachment.imageSignatureWindow / 1024) KiB, past which yarn does not read",
+          "\(visible: file) is refused as \(a(format)) image: its ftyp box is \(size) bytes long and names no \(format) brand within the file's first \(Attachment.imageSignatureWindow / 1024) KiB, past which yarn does not read",
         hint:
           "a photo app writes the box with a few brands, in under 100 bytes; save the photo again and attach that"
       )
     }
     if let actual = mismatch.actual {
       throw .invalidData(
-        message: "\(LineText.visible(file)) is not \(a(format)) image: it is \(a(actual)) image",
+        message: "\(visible: file) is not \(a(format)) image: it is \(a(actual)) image",
         hint: "\(a(actual)) photo needs the extension .\(actual.lowercased())")
     }
     throw .invalidData(
       message:
-        "\(LineText.visible(file)) is not \(a(format)) image: its first bytes are not those of \(a(format)) file",
+        "\(visible: file) is not \(a(format)) image: its first bytes are not those of \(a(format)) file",
       hint:
         "attach the photo itself; a photo of another type needs that type's extension (.jpg, .png, .heic, .avif, .gif or .webp)"
     )

@@ -52,7 +52,7 @@ struct StashExport: ParsableCommand {
       }
     }
     if let path = output.output, path != "-" {
-      context.message("exported \(Formatting.count(count, "yarn")) to \(LineText.visible(path))")
+      context.message("exported \(Plural.count(count, "yarn")) to \(visible: path)")
     }
   }
 }

@@ -127,13 +127,13 @@ struct StashImport: CancellableCommand {
             : "a file from an exporter that does not double quotes (YarnBuddy) reads with --lenient"
         }
       throw CLIError.invalidData(
-        message: "\(LineText.visible(file)): \(error); nothing was imported", hint: hint)
+        message: "\(visible: file): \(error); nothing was imported", hint: hint)
     }
     bar.finish()
     report(plan, in: context)
     guard plan.problems.isEmpty else {
       throw CLIError.invalidData(
-        message: "\(LineText.visible(file)): \(StashCSV.ImportError(problems: plan.problems))",
+        message: "\(visible: file): \(StashCSV.ImportError(problems: plan.problems))",
         hint: plan.problems.allSatisfy(\.isHeader)
           ? "the first line of a stash CSV names its columns, each once, Name or ID among them (docs/CSV.md)"
           : "fix or remove these rows and import again")
@@ -149,13 +149,13 @@ struct StashImport: CancellableCommand {
           warnings: plan.warnings.map(\.description)))
     }
     let counts = [
-      Formatting.count(plan.added, "yarn") + (dryRun ? " to add" : " added"),
+      Plural.count(plan.added, "yarn") + (dryRun ? " to add" : " added"),
       "\(plan.changes.count)" + (dryRun ? " to update" : " updated"),
       "\(plan.unchanged) unchanged",
     ].joined(separator: ", ")
     for update in plan.changes {
       context.message(
-        "line \(update.line): \(dryRun ? "would update" : "updated") “\(LineText.visible(update.name))”: "
+        "line \(update.line): \(dryRun ? "would update" : "updated") “\(visible: update.name)”: "
           + update.changes.map(\.description).joined(separator: "; "))
     }
     for taken in plan.remainingOverrides {
@@ -164,8 +164,8 @@ struct StashImport: CancellableCommand {
     let source = plan.dialect == .yarnBuddy ? " (a YarnBuddy export)" : ""
     context.message(
       dryRun
-        ? "dry run of \(LineText.visible(file))\(source): \(counts); nothing was changed"
-        : "imported \(LineText.visible(file))\(source): \(counts)")
+        ? "dry run of \(visible: file)\(source): \(counts); nothing was changed"
+        : "imported \(visible: file)\(source): \(counts)")
   }
 
   /// A yarn the import updates, in `--json`.
@@ -213,7 +213,7 @@ struct StashImport: CancellableCommand {
   private func report(_ plan: StashCSV.ImportPlan, in context: Context) {
     if !plan.ignoredColumns.isEmpty {
       let names = plan.ignoredColumns.map(LineText.quoted).joined(separator: ", ")
-      context.warning("ignored unknown column\(plan.ignoredColumns.count == 1 ? "" : "s") \(names)")
+      context.warning("ignored unknown \(Plural.word("column", count: plan.ignoredColumns.count)) \(names)")
     }
     for line in plan.guessedLines {
       context.warning(

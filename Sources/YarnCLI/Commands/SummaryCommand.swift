@@ -106,11 +106,11 @@ struct SummaryCommand: ParsableCommand {
     try AtomicFile.write(Data(svg.utf8), to: URL(fileURLWithPath: path))
     for name in photos.unreadable {
       context.warning(
-        "the photo of \(LineText.visible(name)) cannot be read from the library; it is not on the card")
+        "the photo of \(visible: name) cannot be read from the library; it is not on the card")
     }
-    var note = "wrote the card to \(LineText.visible(path))"
+    var note = "wrote the card to \(visible: path)"
     if photos.overLimit > 0 {
-      note += " (\(Formatting.count(photos.overLimit, "photo")) left out: over 8 MiB of photos together)"
+      note += " (\(Plural.count(photos.overLimit, "photo")) left out: over 8 MiB of photos together)"
     }
     context.message(note)
   }
@@ -138,7 +138,7 @@ struct SummaryCommand: ParsableCommand {
       }
     }
     out += "\nTime logged in \(name): \(Formatting.duration(summary.loggedSeconds))"
-    out += " on \(Formatting.count(summary.perProject.count, "project"))\n"
+    out += " on \(Plural.count(summary.perProject.count, "project"))\n"
     if !summary.perProject.isEmpty {
       var table = Table(["PROJECT", "TIME", "H:MM"], shrinkable: [0])
       for entry in summary.perProject {

@@ -79,15 +79,15 @@ struct TimeStart: ParsableCommand {
       let seconds = Int64(session.start.timeIntervalSince(stopped.session.start))
       if seconds == 0 {
         context.message(
-          "stopped \(LineText.visible(stopped.name)) in the second it started: a session of no time is not recorded"
+          "stopped \(visible: stopped.name) in the second it started: a session of no time is not recorded"
         )
       } else {
         context.message(
-          "stopped \(LineText.visible(stopped.name)) after \(Formatting.duration(seconds, exact: true))")
+          "stopped \(visible: stopped.name) after \(Formatting.duration(seconds, exact: true))")
       }
     }
     context.message(
-      "started \(LineText.visible(project.name)) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+      "started \(visible: project.name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }
@@ -149,8 +149,8 @@ struct TimeContinue: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "started \(LineText.visible(name)) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
-        + (session.note.map { " (\"\($0)\")" } ?? ""))
+      "started \(visible: name) at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+        + (session.note.map { " (\(quoted: $0))" } ?? ""))
   }
 }
 
@@ -208,10 +208,10 @@ struct TimeStop: ParsableCommand {
     }
     if session.end == session.start {
       context.message(
-        "stopped \(LineText.visible(name)) in the second it started: a session of no time is not recorded")
+        "stopped \(visible: name) in the second it started: a session of no time is not recorded")
     } else {
       context.message(
-        "stopped \(LineText.visible(name)) after \(Formatting.duration(session.seconds(now: now), exact: true))"
+        "stopped \(visible: name) after \(Formatting.duration(session.seconds(now: now), exact: true))"
       )
     }
   }
@@ -321,7 +321,7 @@ struct TimeAdd: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: project.name, now: now))
     }
     context.message(
-      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(LineText.visible(project.name)): "
+      "added \(Formatting.duration(session.seconds(now: now), exact: true)) on \(visible: project.name): "
         + "\(TimeOptions.span(session, timeZone: zone, exact: true)) (session \(shownID(session.id)))")
   }
 }
@@ -394,10 +394,10 @@ struct TimeEdit: ParsableCommand {
     // An edit that changes nothing is no change: say so, as `stash edit` does.
     context.message(
       changed
-        ? "session \(shownID(session.id)) on \(LineText.visible(name)): "
+        ? "session \(shownID(session.id)) on \(visible: name): "
           + "\(TimeOptions.span(session, timeZone: try context.timeZone, exact: true)) "
           + "(\(Formatting.duration(session.seconds(now: now), exact: true)))"
-        : "session \(shownID(session.id)) on \(LineText.visible(name)) already had those values; nothing changed"
+        : "session \(shownID(session.id)) on \(visible: name) already had those values; nothing changed"
     )
   }
 }
@@ -433,7 +433,7 @@ struct TimeRemove: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: now))
     }
     context.message(
-      "removed session \(shownID(session.id)) on \(LineText.visible(name)): \(TimeOptions.span(session, timeZone: try context.timeZone))"
+      "removed session \(shownID(session.id)) on \(visible: name): \(TimeOptions.span(session, timeZone: try context.timeZone))"
     )
   }
 }
@@ -455,7 +455,7 @@ struct TimeCancel: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: name, now: context.now))
     }
     context.message(
-      "cancelled the timer on \(LineText.visible(name)) started at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
+      "cancelled the timer on \(visible: name) started at \(Formatting.exactLocalTime(session.start, timeZone: try context.timeZone))"
     )
   }
 }
@@ -483,7 +483,7 @@ struct TimeStatus: ParsableCommand {
       try context.printJSON(SessionJSON(session: session, projectName: projectName, now: context.now))
     } else {
       context.output.line(
-        "\(projectName): running since \(Formatting.localTime(session.start, timeZone: zone)) "
+        "\(visible: projectName): running since \(Formatting.localTime(session.start, timeZone: zone)) "
           + "(\(Formatting.duration(elapsed)))"
       )
     }

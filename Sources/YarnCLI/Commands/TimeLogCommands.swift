@@ -64,7 +64,7 @@ struct TimeLog: ParsableCommand {
           try TimeCSV.export(from: store, to: writer, range: range, projectID: projectID, columns: columns)
         }
         if let path = csv.output, path != "-" {
-          context.message("wrote \(Formatting.count(count, "session")) to \(LineText.visible(path))")
+          context.message("wrote \(Plural.count(count, "session")) to \(visible: path)")
         }
       case .table:
         try printTable(sessions, range: (range.start, range.end), in: context)
@@ -139,7 +139,7 @@ struct TimeLog: ParsableCommand {
     // A session that began before the days asked for or ends after them is listed whole;
     // the part inside them is what `time report` counts for those days.
     let part = inside == total ? "" : ", \(Formatting.duration(inside)) of it inside the days asked for"
-    context.message("total: \(Formatting.duration(total)) in \(Formatting.count(count, "session"))\(part)")
+    context.message("total: \(Formatting.duration(total)) in \(Plural.count(count, "session"))\(part)")
   }
 }
 
@@ -239,7 +239,7 @@ struct TimeReportCommand: ParsableCommand {
         try TimeCSV.write(report, columns: columns, to: writer)
       }
       if let path = csv.output, path != "-" {
-        context.message("wrote \(Formatting.count(count, "row")) to \(LineText.visible(path))")
+        context.message("wrote \(Plural.count(count, "row")) to \(visible: path)")
       }
     case .table:
       if report.rows.isEmpty {

@@ -209,7 +209,7 @@ struct ToolAdd: ParsableCommand {
       return try store.namesakes(of: tool.name, kind: .tool, besides: tool.id)
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: [:])) }
-    context.message("added tool \(LineText.visible(tool.name)) (\(shownID(tool.id)))")
+    context.message("added tool \(visible: tool.name) (\(shownID(tool.id)))")
     context.warnOfNamesakes(namesakes, kind: .tool, name: tool.name)
   }
 }
@@ -332,8 +332,8 @@ struct ToolEdit: ParsableCommand {
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
     context.message(
       changed
-        ? "updated tool \(LineText.visible(tool.name)) (\(shownID(tool.id)))"
-        : "tool \(LineText.visible(tool.name)) (\(shownID(tool.id))) already had those values; nothing changed"
+        ? "updated tool \(visible: tool.name) (\(shownID(tool.id)))"
+        : "tool \(visible: tool.name) (\(shownID(tool.id))) already had those values; nothing changed"
     )
     context.warnOfNamesakes(namesakes, kind: .tool, name: tool.name)
   }
@@ -369,6 +369,6 @@ struct ToolRemove: ParsableCommand {
     }
     if context.global.json { try context.printJSON(ToolJSON(tool, projectNames: names)) }
     let with = effects.removals.isEmpty ? "" : " with " + effects.removalList
-    context.message("removed tool \(LineText.visible(tool.name)) (\(shownID(tool.id)))\(with)")
+    context.message("removed tool \(visible: tool.name) (\(shownID(tool.id)))\(with)")
   }
 }

@@ -81,7 +81,7 @@ enum HistoryOutput {
   /// change on standard output.
   static func report(_ change: LibraryChange, verb: String, in context: Context) throws {
     if context.global.json { try context.printJSON(ChangeJSON(change)) }
-    let what = change.label.isEmpty ? "change \(change.id)" : "\"\(Table.flatten(change.label))\""
+    let what = change.label.isEmpty ? "change \(change.id)" : "\(quoted: change.label)"
     let made = Formatting.localTime(change.made, timeZone: try context.timeZone)
     let did = verb == "undid" ? "; it had " : ", which "
     context.message("\(verb) \(what) (made \(made))\(did)\(effects(of: change))")
@@ -132,7 +132,7 @@ enum HistoryOutput {
     var parts: [String] = []
     for action in [LibraryChange.Action.added, .changed, .removed] {
       let counts = change.effects.filter { $0.action == action }.map {
-        Formatting.count($0.count, $0.item)
+        Plural.count($0.count, $0.item)
       }
       guard let last = counts.last else { continue }
       let joined =

@@ -76,8 +76,8 @@ struct WEFTExportCommand: ParsableCommand {
         "the running session is not exported: a WEFT timer session needs its length (stop it first)")
     }
     context.message(
-      "exported \(Formatting.count(summary.yarns, "yarn")), \(Formatting.count(summary.projects, "project")), "
-        + "\(Formatting.count(summary.sessions, "session")) and \(Formatting.count(summary.tools, "tool")) to \(LineText.visible(directory))"
+      "exported \(Plural.count(summary.yarns, "yarn")), \(Plural.count(summary.projects, "project")), "
+        + "\(Plural.count(summary.sessions, "session")) and \(Plural.count(summary.tools, "tool")) to \(visible: directory)"
     )
     if summary.notInWEFT != WEFTExport.NotInWEFT() {
       context.message("not in WEFT: \(summary.notInWEFT) (docs/WEFT.md)")
@@ -261,7 +261,7 @@ struct WEFTImportCommand: CancellableCommand {
     }
     let verb = dryRun ? ("to add", "to update") : ("added", "updated")
     func counts(_ noun: String, _ added: Int, _ updated: Int?, _ unchanged: Int) -> String {
-      "\(Formatting.count(added, noun)) \(verb.0)" + (updated.map { ", \($0) \(verb.1)" } ?? "")
+      "\(Plural.count(added, noun)) \(verb.0)" + (updated.map { ", \($0) \(verb.1)" } ?? "")
         + ", \(unchanged) unchanged"
     }
     let summary = [
@@ -279,7 +279,7 @@ struct WEFTImportCommand: CancellableCommand {
   private func report(_ plan: WEFTImport.Plan, in context: Context) {
     for change in plan.changes {
       context.message(
-        "\(change.file): \(change.path): \(dryRun ? "would update" : "updated") \(change.kind) “\(LineText.visible(change.name))”: "
+        "\(visible: change.file): \(change.path): \(dryRun ? "would update" : "updated") \(change.kind) “\(visible: change.name)”: "
           + change.changes.joined(separator: "; "))
     }
     for taken in plan.remainingOverrides { context.message(taken.description) }
@@ -297,7 +297,7 @@ struct WEFTImportCommand: CancellableCommand {
     }
     for file in order {
       context.message(
-        "\(LineText.visible(file)): not kept (yarn has no place for them): "
+        "\(visible: file): not kept (yarn has no place for them): "
           + (byFile[file] ?? []).joined(separator: ", "))
     }
   }

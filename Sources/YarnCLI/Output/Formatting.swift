@@ -79,11 +79,6 @@ enum Formatting {
     return "\(Amount.format((value * 10).rounded() / 10)) \(units[index])"
   }
 
-  /// `1 note`, `2 notes`: a count and its noun, plural unless the count is 1.
-  static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-    "\(count) \(count == 1 ? noun : (plural ?? noun + "s"))"
-  }
-
   /// The manifest's counts for people: `2 yarns, 1 project, 3 notes, 0 time sessions and
   /// 1 attachment`.
   /// `3 yarns, 1 project, 0 notes, 5 time sessions, 2 tools and 4 attachments`; the tools
@@ -92,10 +87,10 @@ enum Formatting {
     yarns: Int, projects: Int, notes: Int, sessions: Int, tools: Int? = nil, attachments: Int
   ) -> String {
     [
-      count(yarns, "yarn"), count(projects, "project"), count(notes, "note"),
-      count(sessions, "time session"),
-    ].joined(separator: ", ") + (tools.map { ", " + count($0, "tool") } ?? "") + " and "
-      + count(attachments, "attachment")
+      Plural.count(yarns, "yarn"), Plural.count(projects, "project"), Plural.count(notes, "note"),
+      Plural.count(sessions, "time session"),
+    ].joined(separator: ", ") + (tools.map { ", " + Plural.count($0, "tool") } ?? "") + " and "
+      + Plural.count(attachments, "attachment")
   }
 
   /// Note lines for `show`: `  2026-03-29  text`, continuation lines indented under the text.
@@ -129,4 +124,23 @@ enum Formatting {
     }
     return out
   }
+}
+
+/// How a message shows a value that came from a person, a file or the library (a name, a
+/// note, a stored command line, a path, a file name, a value typed): never raw, always
+/// through one of these interpolations, which write its control and invisible characters as
+/// escapes (`LineText.visible`: `Wo\u{202E}ol`, `two\nlines`), so that the message stays on
+/// one line and shows what is there (a U+202E RIGHT-TO-LEFT OVERRIDE would reverse the rest of
+/// the line; a U+200B would hide). An ID is shown by `shownID(_:)`, a table's cells by
+/// `Table.flatten`.
+///
+/// - `\(visible: name)`: whole: a name (at most 200 characters), a path, a file name.
+/// - `\(shown: value)`: at most its first 80 characters and `…` (`LineText.shown`): a value
+///   typed, which may be of any length.
+/// - `\(quoted: note)`: as `shown`, in double quotes (`LineText.quoted`, as YarnCore quotes a
+///   value): a note, a stored command line.
+extension DefaultStringInterpolation {
+  mutating func appendInterpolation(visible value: String) { appendLiteral(LineText.visible(value)) }
+  mutating func appendInterpolation(shown value: String) { appendLiteral(LineText.shown(value)) }
+  mutating func appendInterpolation(quoted value: String) { appendLiteral(LineText.quoted(value)) }
 }

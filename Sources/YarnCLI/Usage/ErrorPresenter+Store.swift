@@ -40,7 +40,7 @@ extension ErrorPresenter {
     switch error {
     case .destinationExists(let path):
       return ErrorReport(
-        message: "\(LineText.visible(path)) already exists",
+        message: "\(visible: path) already exists",
         hint: "give another file name, or --force to replace it",
         code: .cannotCreate)
     case .notEnoughSpace, .notEnoughSpaceForSafetyBackup:
@@ -119,7 +119,7 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint:
-          "\(cause); the backup is kept at \(LineText.visible(path)) and holds everything yarn could read, but \(lacks)",
+          "\(cause); the backup is kept at \(visible: path) and holds everything yarn could read, but \(lacks)",
         code: .dataError)
     }
   }
@@ -171,7 +171,7 @@ extension ErrorPresenter {
     case .alreadyRunning(let session, let projectName):
       return ErrorReport(
         message:
-          "a timer is already running on \(LineText.quoted(projectName)) since \(exact(session.start))",
+          "a timer is already running on \(quoted: projectName) since \(exact(session.start))",
         hint: verb == "start"
           ? "stop it with '\(yarn("time stop"))', or start another project with --switch to stop it at the same instant"
           : "stop it first with '\(yarn("time stop"))'",
@@ -192,7 +192,7 @@ extension ErrorPresenter {
     case .inFuture(let edge, let instant, let now):
       return ErrorReport(
         message: "the \(edge.rawValue) \(exact(instant)) is in the future (now: \(exact(now)))",
-        hint: "times are read in the local time zone, \(LineText.visible(timeZone.identifier))",
+        hint: "times are read in the local time zone, \(visible: timeZone.identifier)",
         code: .dataError)
     case .overlaps(let session, let projectName, let subject):
       let hint =
@@ -259,7 +259,7 @@ extension ErrorPresenter {
     if case .brokenRule(let kind, let id, let name, let violation) = error {
       // As the commands name an item (`updated tool Red (67848a44)`), not by its whole ID;
       // an add names the new item by its name alone: the ID made for it was never stored.
-      let named = name.map { " \(LineText.visible($0))" } ?? ""
+      let named = name.map { " \(visible: $0)" } ?? ""
       message =
         verb == "add" ? "\(kind)\(named): \(violation)" : "\(kind)\(named) (\(shownID(id))): \(violation)"
     }

@@ -62,7 +62,7 @@ enum ErrorPresenter {
     if let error = error as? EnvironmentVariableError {
       // A value as `--library "   "`'s is refused (`CommandParser.refuseEmptyNames`).
       return ErrorReport(
-        message: error.value.map { "bad value '\(LineText.shown($0))' for \(error.name): \(error.reason)" }
+        message: error.value.map { "bad value '\(shown: $0)' for \(error.name): \(error.reason)" }
           ?? "the environment variable \(error.name) is \(error.reason)",
         hint: error.wayOut, code: .usage)
     }
@@ -123,8 +123,8 @@ enum ErrorPresenter {
     case .unknownCommand(let command, let given, let suggestions):
       report.message =
         command.count == 1
-        ? "unknown command '\(LineText.shown(given))'"
-        : "unknown subcommand '\(LineText.shown(given))' of '\(command.joined(separator: " "))'"
+        ? "unknown command '\(shown: given)'"
+        : "unknown subcommand '\(shown: given)' of '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .commandAfterTerminator(let command, let given):
       report.message =
@@ -137,7 +137,7 @@ enum ErrorPresenter {
       report.message =
         "'\(command.joined(separator: " "))' needs a subcommand: \(names.joined(separator: ", "))"
     case .unknownOption(let command, let given, let suggestions):
-      report.message = "unknown option '\(LineText.shown(given))' for '\(command.joined(separator: " "))'"
+      report.message = "unknown option '\(shown: given)' for '\(command.joined(separator: " "))'"
       if let guess = didYouMean(suggestions) { report.hint = withHint(guess) }
     case .missingValue(_, let option):
       report.message = "option '\(option)' needs a value"
@@ -153,13 +153,13 @@ enum ErrorPresenter {
       // Invisible characters escaped, as in a name or an unknown option (QA: `--weight
       // $'\u200b'` was `bad value ''`), for every value of every command; a long one by its
       // start (`LineText.shown`: a 5,000-character value was quoted whole).
-      report.message = "bad value '\(LineText.shown(value))' for \(name): \(reason)"
+      report.message = "bad value '\(shown: value)' for \(name): \(reason)"
     case .missingOption(_, let option):
       report.message = "option '\(option)' is required"
     case .missingArgument(_, let name):
       report.message = "missing argument <\(name)>"
     case .unexpectedArgument(_, let value):
-      report.message = "unexpected argument '\(LineText.shown(value))'"
+      report.message = "unexpected argument '\(shown: value)'"
     case .needsExactlyOne(_, let options):
       let last = options.last ?? ""
       let others = options.dropLast().joined(separator: ", ")
@@ -178,7 +178,7 @@ enum ErrorPresenter {
       report.code = .dataError
       // A reference of 5,000 characters is quoted by its start.
       report.message =
-        "no \(kind) matches '\(LineText.visible(LineText.shortened(reference)))'"
+        "no \(kind) matches '\(visible: LineText.shortened(reference))'"
         // A suggestion is a name or a file name: escaped as the reference is, on one line.
         + (didYouMean(suggestions.map(LineText.visible)).map { "; \($0)" } ?? "")
       let see = kind == "photo" ? photos : "\(kind == "yarn" ? "stash" : kind) list"
@@ -189,9 +189,9 @@ enum ErrorPresenter {
         + "; see '\(Context.yarnCommand(see, library: library))'"
     case .ambiguous(let kind, let reference, let candidates):
       report.code = .usage
-      let list = candidates.map { "\(Rules.shown(id: $0.id)) (\(LineText.visible($0.name)))" }.joined(
+      let list = candidates.map { "\(Rules.shown(id: $0.id)) (\(visible: $0.name))" }.joined(
         separator: ", ")
-      report.message = "'\(LineText.visible(reference))' matches \(candidates.count) \(kind)s: \(list)"
+      report.message = "'\(visible: reference)' matches \(candidates.count) \(kind)s: \(list)"
       // Items that share the name (case and spaces aside) are told apart by ID only.
       let shared = Set(candidates.map { Lookup.key($0.name) }).count == 1
       report.hint =
@@ -206,11 +206,11 @@ enum ErrorPresenter {
         }
     case .inputMissing(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(LineText.visible(path))': \(reason)"
+      report.message = "cannot read '\(visible: path)': \(reason)"
       report.hint = "check the path"
     case .inputUnusable(let path, let reason):
       report.code = .noInput
-      report.message = "cannot read '\(LineText.visible(path))': \(reason)"
+      report.message = "cannot read '\(visible: path)': \(reason)"
       if path != InputSource.standardInputName {
         report.hint = "give a regular file"
       } else if command.count > 1 && command[1] == "note" {
@@ -222,14 +222,14 @@ enum ErrorPresenter {
       }
     case .outputExists(let path):
       report.code = .cannotCreate
-      report.message = "'\(LineText.visible(path))' already exists"
+      report.message = "'\(visible: path)' already exists"
       report.hint = "give another file name, or --force to replace it"
     case .cannotCreateOutput(let path, let reason):
       report.code = .cannotCreate
-      report.message = "cannot create '\(LineText.visible(path))': \(reason)"
+      report.message = "cannot create '\(visible: path)': \(reason)"
     case .io(let path, let reason):
       report.code = .ioError
-      report.message = "cannot write \(LineText.visible(path)): \(reason)"
+      report.message = "cannot write \(visible: path): \(reason)"
     case .invalidData(let message, let hint):
       report.code = .dataError
       report.message = message
@@ -278,17 +278,17 @@ enum ErrorPresenter {
     switch error.code {
     case .fileReadNoSuchFile, .fileNoSuchFile:
       return ErrorReport(
-        message: "cannot read '\(LineText.visible(path))': no such file or directory", hint: "check the path",
+        message: "cannot read '\(visible: path)': no such file or directory", hint: "check the path",
         code: .noInput)
     case .fileReadNoPermission:
       return ErrorReport(
-        message: "cannot read '\(LineText.visible(path))': permission denied", code: .noInput)
+        message: "cannot read '\(visible: path)': permission denied", code: .noInput)
     case .fileWriteNoPermission, .fileWriteOutOfSpace, .fileWriteVolumeReadOnly,
       .fileWriteFileExists, .fileWriteInvalidFileName:
       return ErrorReport(
-        message: "cannot write '\(LineText.visible(path))': \(reason)", code: .cannotCreate)
+        message: "cannot write '\(visible: path)': \(reason)", code: .cannotCreate)
     default:
-      return ErrorReport(message: "i/o error on '\(LineText.visible(path))': \(reason)", code: .ioError)
+      return ErrorReport(message: "i/o error on '\(visible: path)': \(reason)", code: .ioError)
     }
   }
 }

@@ -94,7 +94,7 @@ final class Context {
       return .failure(.notUTF8("TZ", wayOut: "set it to a zone name such as Europe/Berlin, or unset it"))
     }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
-      warning("TZ=\(LineText.visible(name)) names no time zone this system knows; local time is UTC")
+      warning("TZ=\(visible: name) names no time zone this system knows; local time is UTC")
     }
     return .success(Context.timeZone(from: environment))
   }()
@@ -117,7 +117,7 @@ final class Context {
     let store = try LibraryStore(directory: try libraryURL, mode: mode)
     prepare(store)
     if warnIfMissing, mode == .readOnly, store.isInMemory {
-      warning("there is no library at \(LineText.visible(store.directory.path)); it reads as empty")
+      warning("there is no library at \(visible: store.directory.path); it reads as empty")
     }
     let result: T
     do {
@@ -136,7 +136,7 @@ final class Context {
   /// Says on standard error that the command made the library, so that a mistyped
   /// `--library` or `$YARN_LIBRARY` does not go unnoticed.
   private func madeLibrary(_ directory: URL) {
-    message("created a new library at \(LineText.visible(directory.standardizedFileURL.path))")
+    message("created a new library at \(visible: directory.standardizedFileURL.path)")
   }
 
   /// Names the changes `store` commits after the command line, and reads its rule that no
@@ -256,8 +256,8 @@ final class Context {
     guard let first = namesakes.first else { return }
     let others =
       namesakes.count == 1
-      ? "another \(kind) is named \(LineText.quoted(first.name)) (\(shownID(first.id)))"
-      : "\(namesakes.count) other \(kind)s are named \(LineText.quoted(name))"
+      ? "another \(kind) is named \(quoted: first.name) (\(shownID(first.id)))"
+      : "\(namesakes.count) other \(kind)s are named \(quoted: name)"
     warning("\(others) too; name them by ID, or rename one")
   }
 

@@ -75,7 +75,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         "attachment \($0.sha256) (\(LineText.visible($0.path))) cannot be \(verb): \($0.reason)"
       }
       if lines.count == 1, more == 0 { return lines[0] }
-      if more > 0 { lines.append("\(more) more attachment\(more == 1 ? "" : "s") cannot be \(verb)") }
+      if more > 0 { lines.append("\(Plural.count(more, "more attachment")) cannot be \(verb)") }
       return "\(attachments.count + more) attachments cannot be \(verb):\n"
         + lines.map { "  - " + $0 }.joined(separator: "\n")
     case .notFound(let path, let reason):
@@ -107,7 +107,7 @@ public enum BackupError: Error, Hashable, Sendable, CustomStringConvertible {
         "not enough free space for the safety backup at \(LineText.visible(path)): it needs \(needed) bytes, "
         + "\(free) are free"
     case .mergeConflicts(let path, let conflicts):
-      let count = conflicts.count == 1 ? "1 conflict" : "\(conflicts.count) conflicts"
+      let count = Plural.count(conflicts.count, "conflict")
       return "cannot merge \(LineText.visible(path)) into the library: \(count); nothing was changed:\n"
         + conflicts.map { "  - \($0.description)" }.joined(separator: "\n")
     case .safetyBackupRequired(let path):

@@ -97,8 +97,7 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
 
   /// `1 problem`, `30 problems`: the `total` of `problems`.
   public static func countText(_ problems: [BackupProblem]) -> String {
-    let total = total(problems)
-    return total == 1 ? "1 problem" : "\(total) problems"
+    Plural.count(total(problems), "problem")
   }
 
   /// One lower-case line naming the entry or record, such as `attachments/… holds 10 bytes,

@@ -317,7 +317,7 @@ enum ExportText {
     let time =
       sessions.isEmpty
       ? nil
-      : hoursAndMinutes(seconds) + " in \(sessions.count) session" + (sessions.count == 1 ? "" : "s")
+      : hoursAndMinutes(seconds) + " in " + Plural.count(sessions.count, "session")
     var text = lines([
       ("Name", project.name),
       ("Craft", project.craft?.rawValue),

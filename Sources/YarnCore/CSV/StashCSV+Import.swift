@@ -159,8 +159,8 @@ extension StashCSV {
       }
       let rows = Set(problems.map(\.line)).count
       let more = rows - shown.count
-      if more > 0 { listed.append("  and \(more) more bad row\(more == 1 ? "" : "s")") }
-      return "\(rows) bad row\(rows == 1 ? "" : "s"); nothing was imported:\n"
+      if more > 0 { listed.append("  and \(Plural.count(more, "more bad row"))") }
+      return Plural.count(rows, "bad row") + "; nothing was imported:\n"
         + listed.joined(separator: "\n")
     }
   }
@@ -541,7 +541,7 @@ struct StashRowReader {
       problems.append(
         .init(
           line: record.line, column: nil,
-          reason: "\(found) field\(found == 1 ? "" : "s") where the header has \(expectedCount)"
+          reason: "\(Plural.count(found, "field")) where the header has \(expectedCount)"
             + (options.lenient ? "" : " (a quote the exporter did not double? try --lenient)")))
     }
   }

@@ -20,8 +20,14 @@ extension StashCSV {
     /// `Colorway Ruby → Garnet`; an unknown value is `(none)`; the remaining override is
     /// called `Remaining override`.
     public var description: String {
-      let name = column == .remaining ? "Remaining override" : column.rawValue
-      return "\(name) \(old ?? "(none)") → \(new ?? "(none)")"
+      FieldChange.text(column == .remaining ? "Remaining override" : column.rawValue, old: old, new: new)
+    }
+
+    /// `Colorway Ruby → Garnet`, as both imports say a field changes: an unknown value is
+    /// `(none)`, and the values are shown as every message shows one (`LineText.visible`: a
+    /// U+202E RIGHT-TO-LEFT OVERRIDE in a colorway would reverse the rest of the line).
+    static func text(_ name: String, old: String?, new: String?) -> String {
+      "\(name) \(old.map(LineText.visible) ?? "(none)") → \(new.map(LineText.visible) ?? "(none)")"
     }
   }
 

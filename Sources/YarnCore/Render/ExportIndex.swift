@@ -171,8 +171,8 @@ struct ExportIndex {
       <body>
       <header>
       <h1>Yarn library</h1>
-      <div>\(yarns) yarn\(yarns == 1 ? "" : "s") (\(held) in the stash), \(projects.count) \
-      project\(projects.count == 1 ? "" : "s"). Exported \(e(JSONCoding.formatInstant(now))).</div>
+      <div>\(Plural.count(yarns, "yarn")) (\(held) in the stash), \(Plural.count(projects.count, "project")). \
+      Exported \(e(JSONCoding.formatInstant(now))).</div>
       <div>Tables: \(tables.map { "<a href=\"\(href($0))\">\(e($0))</a>" }.joined(separator: " · "))</div>
       </header>
       <main>
@@ -217,8 +217,7 @@ struct ExportIndex {
         "Time",
         entry.sessions == 0
           ? nil
-          : DisplayText.duration(entry.seconds) + " in \(entry.sessions) session"
-            + (entry.sessions == 1 ? "" : "s"))
+          : DisplayText.duration(entry.seconds) + " in " + Plural.count(entry.sessions, "session"))
       out += "</dl>\n"
       if !project.usages.isEmpty {
         out += "<ul>\n"

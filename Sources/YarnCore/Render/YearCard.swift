@@ -141,7 +141,7 @@ public enum YearCard {
     // The four figures.
     let count = summary.finished.count
     let tiles: [(String, String)] = [
-      ("\(count)", count == 1 ? "project finished" : "projects finished"),
+      ("\(count)", Plural.word("project", count: count) + " finished"),
       (DisplayText.duration(summary.finishedSeconds), "on finished projects"),
       (summary.averageSecondsPerFinished.map { DisplayText.duration($0) } ?? "-", "average per project"),
       (DisplayText.grams(summary.totalGrams), "of yarn used"),
@@ -242,12 +242,12 @@ public enum YearCard {
     // Footer: the time logged in the year, and any photo left out.
     let logged =
       "Time logged in \(name): \(DisplayText.duration(summary.loggedSeconds))"
-      + " on \(summary.perProject.count) project" + (summary.perProject.count == 1 ? "" : "s")
+      + " on " + Plural.count(summary.perProject.count, "project")
     out += "<line x1=\"60\" y1=\"1280\" x2=\"1020\" y2=\"1280\" stroke=\"#d9cfc3\" stroke-width=\"2\"/>\n"
     out += "<text x=\"60\" y=\"1305\" class=\"small\">\(e(logged))</text>\n"
     if photos.overLimit > 0 {
       let note =
-        "\(photos.overLimit) photo" + (photos.overLimit == 1 ? "" : "s") + " over the 8 MiB limit left out"
+        Plural.count(photos.overLimit, "photo") + " over the 8 MiB limit left out"
       out += "<text x=\"60\" y=\"1336\" font-size=\"22\" fill=\"#8a7d72\">\(e(note))</text>\n"
     }
     out += "</svg>\n"

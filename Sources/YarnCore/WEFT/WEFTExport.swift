@@ -55,7 +55,7 @@ public enum WEFTExport {
     /// the documents leave nothing out.
     public var description: String {
       [(photos, "photo"), (patternPDFs, "pattern PDF"), (sessionNotes, "session note")]
-        .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+        .filter { $0.0 > 0 }.map { Plural.count($0.0, $0.1) }.joined(separator: ", ")
     }
   }
 

@@ -166,7 +166,7 @@ public enum WEFTImport {
 
     /// `2 problems; nothing was imported:` then each problem on a line of its own.
     public var description: String {
-      "\(problems.count) problem\(problems.count == 1 ? "" : "s"); nothing was imported:\n"
+      Plural.count(problems.count, "problem") + "; nothing was imported:\n"
         + problems.map { "  \($0)" }.joined(separator: "\n")
     }
   }

@@ -377,7 +377,7 @@ extension WEFTPlanner {
       ("Projects", { $0.projectIDs.isEmpty ? nil : $0.projectIDs.map(named).joined(separator: ", ") }),
     ]
     return fields.compactMap { name, text in
-      text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"
+      text(old) == text(new) ? nil : StashCSV.FieldChange.text(name, old: text(old), new: text(new))
     }
   }
 }

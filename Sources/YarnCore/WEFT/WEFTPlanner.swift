@@ -1464,7 +1464,7 @@ extension WEFTPlanner {
       ),
     ]
     return fields.compactMap { name, text in
-      text(old) == text(new) ? nil : "\(name) \(text(old) ?? "(none)") → \(text(new) ?? "(none)")"
+      text(old) == text(new) ? nil : StashCSV.FieldChange.text(name, old: text(old), new: text(new))
     }
   }
 

@@ -161,7 +161,7 @@ public struct Price: Hashable, Sendable, CustomStringConvertible {
     while fraction.count > places, fraction.last == "0" { fraction.removeLast() }
     guard fraction.count <= places else {
       throw ParseError(
-        "\(amount) \(currency) has \(typed) decimal\(typed == 1 ? "" : "s"); \(currency) has "
+        "\(amount) \(currency) has \(Plural.count(typed, "decimal")); \(currency) has "
           + (places == 0 ? "none" : "at most \(places)"))
     }
     let whole = parts[0].drop { $0 == "0" }

@@ -42,7 +42,7 @@ package enum LineText {
         return "is \(count) characters long"
       case .tooManyScalars(let characters, let scalars, _):
         return
-          "is \(characters) character\(characters == 1 ? "" : "s") but \(scalars) Unicode code points long"
+          "is \(Plural.count(characters, "character")) but \(scalars) Unicode code points long"
       }
     }
 

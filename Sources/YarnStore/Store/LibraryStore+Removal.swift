@@ -46,9 +46,6 @@ public struct RemovalEffects: Hashable, Sendable {
   /// "Hat")` (not `yarnsGivenBack`). Several names are counted and put in brackets, so that
   /// the parts can be listed one after another without their names running together.
   public var removals: [String] {
-    func count(_ number: Int, _ noun: String) -> String {
-      "\(number) \(noun)\(number == 1 ? "" : "s")"
-    }
     // `yarn "Rios"`; `2 yarns ("Rios", "Catona")`.
     func names(_ list: [String], _ noun: String) -> String {
       let quoted = list.map(LineText.quoted)
@@ -56,17 +53,17 @@ public struct RemovalEffects: Hashable, Sendable {
         ? "\(noun) \(quoted[0])" : "\(list.count) \(noun)s (\(quoted.joined(separator: ", ")))"
     }
     var out: [String] = []
-    if notes > 0 { out.append(count(notes, "note")) }
-    if photos > 0 { out.append(count(photos, "photo")) }
+    if notes > 0 { out.append(Plural.count(notes, "note")) }
+    if photos > 0 { out.append(Plural.count(photos, "photo")) }
     if hasPatternPDF { out.append("the pattern PDF") }
-    if sessions > 0 { out.append(count(sessions, "time session")) }
+    if sessions > 0 { out.append(Plural.count(sessions, "time session")) }
     if !yarnsUsed.isEmpty {
       out.append("its usages of " + names(yarnsUsed, "yarn"))
     }
     if !tools.isEmpty {
-      out.append((tools.count == 1 ? "its link to " : "its links to ") + names(tools, "tool"))
+      out.append("its \(Plural.word("link", count: tools.count)) to " + names(tools, "tool"))
     }
-    if needleSizes > 0 { out.append(count(needleSizes, "needle size")) }
+    if needleSizes > 0 { out.append(Plural.count(needleSizes, "needle size")) }
     if !projectsUsingIt.isEmpty {
       out.append("its usages in " + names(projectsUsingIt, "project"))
     }
