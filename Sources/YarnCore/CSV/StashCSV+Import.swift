@@ -677,7 +677,10 @@ struct StashRowReader {
         if let day = day(value) {
           yarn.dateAdded = day
         } else {
-          problem(.dateAdded, "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)")
+          problem(
+            .dateAdded,
+            "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)"
+              + (CalendarDate.impossibility(in: value.trimmingSpaces()).map { ": \($0)" } ?? ""))
         }
       } else {
         yarn.dateAdded = nil
