@@ -152,6 +152,34 @@ import Testing
     #expect(yarn.status == .inStash)
   }
 
+  /// QA: a rule the whole yarn breaks (`Yarn.ruleViolations`, checked once the row is read)
+  /// was listed without a column (`line 3: quantity …`): it is listed at the column of its
+  /// field, as the file spells the header (YarnBuddy's `Length` too), as a cell's problem is;
+  /// without one only when the file has no such column. Every field a yarn's rules name has
+  /// its column.
+  @Test func aRuleOfTheWholeYarnIsNamedByItsFieldsColumn() {
+    let layout = StashHeaderLayout(
+      CSVRecord(fields: ["name", "QUANTITY", "Quantity Unit", "Length", "Price", "Tags"], line: 1))
+    #expect(layout.header(of: RuleViolation(field: "quantity", reason: "-1 g is negative")) == "QUANTITY")
+    #expect(layout.header(of: RuleViolation(field: "length per skein", reason: "")) == "Length")
+    #expect(layout.header(of: RuleViolation(field: "price", reason: "")) == "Price")
+    #expect(layout.header(of: RuleViolation(field: "name", reason: "is blank")) == "name")
+    #expect(layout.header(of: RuleViolation(field: "stored in", reason: "")) == nil)
+    var yarn = Yarn(id: "y", name: "")
+    (yarn.brand, yarn.colorway, yarn.colorFamily, yarn.dyeLot, yarn.fiber) = ("", "", "", "", "")
+    (yarn.purchaseLocation, yarn.storedIn, yarn.tags) = ("", "", [""])
+    yarn.lengthPerSkein = Amount(-1, .meter)
+    yarn.netWeightPerSkein = Amount(-1, .gram)
+    yarn.quantity = Amount(-1, .skein)
+    yarn.remainingOverride = Amount(-1, .skein)
+    let all = StashHeaderLayout(CSVRecord(fields: StashCSV.Column.allCases.map(\.rawValue), line: 1))
+    let violations = yarn.ruleViolations()
+    #expect(violations.count == 13)
+    for violation in violations {
+      #expect(all.header(of: violation) != nil, "\(violation)")
+    }
+  }
+
   @Test func everyBadRowIsReportedAndNothingIsImported() throws {
     let directory = try Fixtures.temporaryDirectory()
     defer { Fixtures.cleanUp(directory) }
