@@ -930,7 +930,8 @@ import YarnCore
   }
 
   /// Every lost photo file is named in one run, each as one alone is, and the hint gives the
-  /// detach of each (QA: one a run).
+  /// detach of each (QA: one a run), each on its own line (QA: 20 lost photos put 20
+  /// commands on one line).
   @Test func everyLostPhotoFileIsNamedInOneRun() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
@@ -961,7 +962,9 @@ import YarnCore
           + "  - attachment \(redSHA) (\(redFile.path)) cannot be \(words): no such file or directory\n"
           + "  - attachment \(blueSHA) (\(blueFile.path)) cannot be \(words): no such file or directory\n"
           + "hint: nothing was written; put each file back (its own bytes, from a copy), or detach them "
-          + "with '\(library) stash detach Rios red.png' and '\(library) stash detach Lace blue.png'; "
+          + "with these commands, one a line:\n"
+          + "  \(library) stash detach Rios red.png\n"
+          + "  \(library) stash detach Lace blue.png\n"
           + "then \(again) again\n")
     }
   }

@@ -298,7 +298,11 @@ import Testing
     #expect(amount.stderr.contains("unknown unit \"bananas\""))
     let date = try yarn.run(["stash", "add", "X", "--added", "2026-02-30"])
     #expect(date.status == 64)
-    #expect(date.stderr.hasPrefix("error: bad value '2026-02-30' for --added"))
+    // QA: it said only "expected a date as YYYY-MM-DD": what is wrong is said.
+    #expect(
+      date.stderr.hasPrefix(
+        "error: bad value '2026-02-30' for --added: day 30 is past the end of February 2026, which has 28 days\n"
+      ))
     let length = try yarn.run(["stash", "add", "X", "--length-per-skein", "100g"])
     #expect(length.status == 64)
     let status = try yarn.run(["project", "add", "P", "--status", "sleeping"])

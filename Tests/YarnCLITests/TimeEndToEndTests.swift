@@ -221,6 +221,14 @@ import Testing
       #expect(result.status == 64, "\(arguments) gave \(result.status): \(result.stderr)")
       #expect(result.stderr.hasPrefix("error: "), "\(arguments): \(result.stderr)")
     }
+    // An impossible day or time says what is wrong (QA: "expected a date", "cannot read the time").
+    #expect(
+      try status(["time", "log", "--from", "2026-06-31"]).stderr.hasPrefix(
+        "error: bad value '2026-06-31' for --from: day 31 is past the end of June 2026, which has 30 days\n"))
+    #expect(
+      try status(["time", "start", "Flax", "--at", "2026-13-01T10:00:00Z"]).stderr.hasPrefix(
+        "error: bad value '2026-13-01T10:00:00Z' for --at: cannot read the time \"2026-13-01T10:00:00Z\": "
+          + "there is no month 13; months are 01 to 12\n"))
     // What is missing is an option, not a good session (QA: "bad value 'abcd' for <session>").
     #expect(
       try status(["time", "edit", "abcd"]).stderr.hasPrefix(

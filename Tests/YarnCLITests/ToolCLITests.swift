@@ -216,7 +216,8 @@ import YarnCore
         "Needles:      4.499 mm\n              4.5 mm (US 7)\n"))
     try yarn.ok(["undo"])
     // One tool given twice, in two spellings too: refused as a size given twice is, and no
-    // project is made (QA: taken without a word); so is one removed twice (QA: taken).
+    // project is made (QA: taken without a word); so is one removed twice (QA: taken), in
+    // words for a removal (QA: "a project lists each tool once" read oddly there).
     let toolsBefore = try yarn.librarySnapshot()
     for (args, option, value, first) in [
       (
@@ -240,8 +241,9 @@ import YarnCore
       #expect(toolTwice.status == 64, "\(args)")
       #expect(
         toolTwice.stderr.hasPrefix(
-          "error: bad value '\(value)' for \(option): the tool “Red Lace” is given twice; a project lists each "
-            + "tool once (given already as \(first))\n"), "\(toolTwice.stderr)")
+          "error: bad value '\(value)' for \(option): the tool “Red Lace” is given twice; "
+            + (option == "--tool" ? "a project lists each tool once" : "name each tool to remove once")
+            + " (given already as \(first))\n"), "\(toolTwice.stderr)")
     }
     #expect(try yarn.librarySnapshot() == toolsBefore)
     // No needle is 0.001 mm (QA: taken, and listed as "0 mm").
@@ -273,7 +275,9 @@ import YarnCore
       #expect(
         twice.stderr.hasPrefix(
           "error: bad value '\(second)' for \(option): the tool “\(second.trimmingCharacters(in: .whitespaces))” "
-            + "is given twice; a project lists each tool once (given already as Nope)\n"), "\(twice.stderr)")
+            + "is given twice; "
+            + (option == "--tool" ? "a project lists each tool once" : "name each tool to remove once")
+            + " (given already as Nope)\n"), "\(twice.stderr)")
     }
     #expect(try yarn.librarySnapshot() == before)
 

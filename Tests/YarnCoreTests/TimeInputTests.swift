@@ -189,7 +189,7 @@ import Testing
     #expect(try utc("2026-03-29T23:59:59-17:59") == "2026-03-30T17:58:59Z")
     #expect(try utc("-1h59m59s") == "2026-06-15T14:45:31Z")
     for text in [
-      "2026-03-29T24:00:00Zx", "2026-03-29T24:00:00+05:6", "-1h60x", "-60m60m", "2026-02-30T10:00:00Z",
+      "2026-03-29T24:00:00Zx", "2026-03-29T24:00:00+05:6", "-1h60x", "-60m60m",
     ] {
       #expect(throws: TimeInput.ParseError(input: text, problem: .unreadableTime)) {
         try TimeInput.instant(text, now: now, timeZone: newYork)
@@ -197,6 +197,32 @@ import Testing
     }
     // A document's instant (`absoluteInstant`) is still `nil`, for its own error.
     #expect(TimeInput.absoluteInstant("2026-03-29T24:00:00Z") == nil)
+  }
+
+  /// QA: `2026-02-30T10:00:00Z` said only "cannot read the time": a date that names no day
+  /// says why, in every form, before any other part (`CalendarDate.impossibility(in:)`).
+  @Test func anImpossibleDateSaysWhy() {
+    for (text, why) in [
+      ("2026-02-30T10:00:00Z", "day 30 is past the end of February 2026, which has 28 days"),
+      ("2024-02-30T10:00:00+02:00", "day 30 is past the end of February 2024, which has 29 days"),
+      ("2026-02-29 14:30", "day 29 is past the end of February 2026, which has 28 days"),
+      ("2026-04-31t14:30", "day 31 is past the end of April 2026, which has 30 days"),
+      ("2100-02-29T24:00:00Z", "day 29 is past the end of February 2100, which has 28 days"),
+      ("2026-13-01T10:00:00Z", "there is no month 13; months are 01 to 12"),
+      ("2026-00-10 10:00", "there is no month 00; months are 01 to 12"),
+      ("2026-03-00T10:00:00Z", "there is no day 00; days are numbered from 01"),
+      ("0000-12-31T23:59:59Z", "there is no year 0000; years are 0001 to 9999"),
+    ] {
+      let error = #expect(throws: TimeInput.ParseError.self, "\(text)") {
+        try TimeInput.instant(text, now: now, timeZone: newYork)
+      }
+      #expect(error?.description == "cannot read the time \"\(text)\": \(why)")
+    }
+    // A real day is read; text not of a date's form is no time at all.
+    #expect(CalendarDate.impossibility(in: "2024-02-29") == nil)
+    #expect(CalendarDate.impossibility(in: "2026-02-30x") == nil)
+    #expect(CalendarDate.impossibility(in: "2026-2-30") == nil)
+    #expect(CalendarDate.impossibility(in: "2026-02-30") == .day(30, month: 2, year: 2026))
   }
 
   /// QA: `--duration 1h<U+200B>` quoted it raw in the reason; it is escaped, as the value is.

@@ -267,8 +267,11 @@ import Testing
         "stash.weft: items[2].quantity.units_count: expected a number, found \"three\"",
         "stash.weft: items[3].status: \"lost\" is not a WEFT material status (in-stash, allocated, in-use, used-up, gifted, sold, returned, frogged, other)",
         // Every bad field of an item, not only its first.
-        "stash.weft: items[3].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
-        "stash.weft: items[4].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD)",
+        // Why, by the part out of range (QA: it did not say).
+        "stash.weft: items[3].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD): there is no month 13; "
+          + "months are 01 to 12",
+        "stash.weft: items[4].acquired_date: \"2025-13-01\" is not a date (YYYY-MM-DD): there is no month 13; "
+          + "months are 01 to 12",
         "stash.weft: items[4].yarn.weight_category: \"heavy\" is not a WEFT yarn weight (thread, cobweb, lace, light-fingering, fingering, sport, dk, worsted, aran, bulky, super-bulky, jumbo)",
         "stash.weft: items[4].quantity.weight_grams: quantity -5 g is negative",
         "stash.weft: items[5].id: the material ID y1 is also at stash.weft items[0]",

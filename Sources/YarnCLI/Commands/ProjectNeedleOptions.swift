@@ -59,7 +59,7 @@ struct ProjectNeedleFields {
     // a missing tool "not found", 65). Two spellings of one tool are found by `link` once
     // they are looked up.
     for (option, references) in [("--tool", tools), ("--remove-tool", removedTools)] {
-      if let repeated = Rules.repeatedToolReference(references) {
+      if let repeated = Rules.repeatedToolReference(references, removing: option == "--remove-tool") {
         throw CLIError.badValue(
           command: values.command, name: option, value: references[repeated.index],
           reason:
@@ -119,7 +119,7 @@ struct ProjectNeedleFields {
   /// value (64), as a needle size given twice is.
   private func lookUp(_ references: [String], option: String, in store: LibraryStore) throws -> [Tool] {
     let found = try references.map { try ToolReferences.tool($0, in: store) }
-    if let repeated = Rules.repeatedTool(found),
+    if let repeated = Rules.repeatedTool(found, removing: option == "--remove-tool"),
       let first = found.firstIndex(where: { $0.id == found[repeated.index].id })
     {
       throw CLIError.badValue(

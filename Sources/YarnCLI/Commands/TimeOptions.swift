@@ -51,7 +51,13 @@ enum TimeOptions {
     -> CalendarDate
   {
     let today = LocalCalendar.day(containing: context.now, in: try context.timeZone)
-    guard let day = ParsedValues.parseDate(text, today: today) else {
+    let read: CalendarDate?
+    do {
+      read = try ParsedValues.parseDate(text, today: today)
+    } catch {
+      throw CLIError.badValue(command: command, name: name, value: text, reason: error.description)
+    }
+    guard let day = read else {
       throw CLIError.badValue(
         command: command, name: name, value: text,
         reason: "expected a date as YYYY-MM-DD, 'today' or 'yesterday'")

@@ -44,7 +44,7 @@ extension ParsedValues {
     _ name: String, today: CalendarDate = CalendarDate(containing: Date())
   ) throws(CLIError) -> CalendarDate? {
     try typed(name, expected: "a date as YYYY-MM-DD, 'today' or 'yesterday'") {
-      ParsedValues.parseDate($0, today: today)
+      try ParsedValues.parseDate($0, today: today)
     }
   }
 
@@ -133,11 +133,18 @@ extension ParsedValues {
   }
 
   /// `YYYY-MM-DD`, `today` or `yesterday`.
-  static func parseDate(_ text: String, today: CalendarDate) -> CalendarDate? {
+  ///
+  /// - Throws: `CalendarDate.ImpossibleDate` for a `YYYY-MM-DD` that names no day
+  ///   (`2026-02-30`), saying why.
+  static func parseDate(_ text: String, today: CalendarDate) throws(CalendarDate.ImpossibleDate)
+    -> CalendarDate?
+  {
     switch text.lowercased().trimmingSpaces() {
     case "today": return today
     case "yesterday": return today.previousDay
-    default: return CalendarDate(iso8601: text.trimmingSpaces())
+    default:
+      if let impossible = CalendarDate.impossibility(in: text.trimmingSpaces()) { throw impossible }
+      return CalendarDate(iso8601: text.trimmingSpaces())
     }
   }
 }

@@ -74,15 +74,20 @@ extension ErrorPresenter {
     case .attachmentsUnavailable(let attachments, let more, let exporting):
       // The way out: the file's own bytes back, or each record of it gone (`AttachmentUse`).
       let one = attachments.count == 1 && more == 0
-      let commands = attachments.flatMap(\.uses).map { "'\(detachCommand($0, library: library))'" }
+      // Two commands or more (up to 20 photos' worth), each on its own line, to be read and copied.
+      let commands = attachments.flatMap(\.uses).map { detachCommand($0, library: library) }
       let detach =
-        commands.isEmpty
-        ? "detach \(one ? "it" : "each") from the yarn or project that holds it"
-        : "detach \(one ? "it" : "them") with \(commands.joined(separator: " and "))"
+        switch commands.count {
+        case 0: "detach \(one ? "it" : "each") from the yarn or project that holds it; then"
+        case 1: "detach \(one ? "it" : "them") with '\(commands[0])'; then"
+        default:
+          "detach \(one ? "it" : "them") with these commands, one a line:\n"
+            + commands.map { "  \($0)\n" }.joined() + "then"
+        }
       return ErrorReport(
         message: message,
         hint: "nothing was written; put \(one ? "the file" : "each file") back (its own bytes, from a copy), "
-          + "or \(detach); then \(exporting ? "export" : "back up") again",
+          + "or \(detach) \(exporting ? "export" : "back up") again",
         code: .ioError)
     case .newerFormat:
       return ErrorReport(message: message, hint: "install a newer version of yarn", code: .dataError)

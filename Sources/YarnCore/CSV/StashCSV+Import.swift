@@ -514,6 +514,21 @@ struct StashHeaderLayout {
   }
 
   func header(of column: StashCSV.Column) -> String? { index[column].map { names[$0] } }
+
+  /// The file's header of the column of the field `violation` is about (`quantity`,
+  /// Quantity; `tag`, Tags), the number's column of an amount, as a cell's problem names it;
+  /// `nil` when the file has no such column.
+  func header(of violation: RuleViolation) -> String? {
+    StashHeaderLayout.fieldColumns[violation.field].flatMap(header(of:))
+  }
+
+  /// The column of each field `Yarn.ruleViolations` names.
+  static let fieldColumns: [String: StashCSV.Column] = [
+    "name": .name, "brand": .brand, "colorway": .colorway, "color family": .colorFamily, "dye lot": .dyeLot,
+    "fiber": .fiber, "length per skein": .lengthPerSkein, "net weight per skein": .netWeightPerSkein,
+    "quantity": .quantity, "remaining": .remaining, "purchase location": .purchaseLocation, "price": .price,
+    "stored in": .storedIn, "tag": .tags,
+  ]
 }
 
 /// Reads one record into a yarn, collecting every problem of the row.
@@ -677,7 +692,10 @@ struct StashRowReader {
         if let day = day(value) {
           yarn.dateAdded = day
         } else {
-          problem(.dateAdded, "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)")
+          problem(
+            .dateAdded,
+            "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)"
+              + (CalendarDate.impossibility(in: value.trimmingSpaces()).map { ": \($0)" } ?? ""))
         }
       } else {
         yarn.dateAdded = nil

@@ -594,9 +594,12 @@ struct StashMerger {
       return
     }
     // Every rule of the model the row's yarn and new note would break (`Rules`), in its
-    // words, so that nothing the store would refuse reaches it.
-    var broken = yarn.ruleViolations().map {
-      StashCSV.ImportProblem(line: line, column: nil, reason: "\($0)")
+    // words, so that nothing the store would refuse reaches it; at the column of its field
+    // when the file has one, as a cell's problem is (QA: listed without a column).
+    var broken = yarn.ruleViolations().map { violation in
+      let column = layout.header(of: violation)
+      return StashCSV.ImportProblem(
+        line: line, column: column, reason: column == nil ? "\(violation)" : violation.reason)
     }
     if let noteProblem { broken.append(noteProblem) }
     guard broken.isEmpty else {

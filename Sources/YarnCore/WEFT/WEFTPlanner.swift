@@ -534,7 +534,10 @@ struct WEFTPlanner {
   mutating func day(_ value: String?, _ item: WEFTItem, _ key: String) -> CalendarDate? {
     guard let value, !WEFTPlanner.isNone(value) else { return nil }
     guard let day = CalendarDate(iso8601: value.trimmingSpaces()) else {
-      problem(item.file, "\(item.path).\(key)", "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)")
+      problem(
+        item.file, "\(item.path).\(key)",
+        "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)"
+          + (CalendarDate.impossibility(in: value.trimmingSpaces()).map { ": \($0)" } ?? ""))
       return nil
     }
     return day
@@ -1595,7 +1598,8 @@ extension WEFTPlanner {
         guard let start = TimeInput.absoluteInstant(startText) else {
           problem(
             item.file, "\(path).started_at",
-            "\(LineText.quoted(startText)) is not a date and time (ISO 8601 with a zone)")
+            "\(LineText.quoted(startText)) is not a date and time (ISO 8601 with a zone)"
+              + (CalendarDate.impossibility(in: startText.trimmingSpaces()).map { ": \($0)" } ?? ""))
           continue
         }
         guard let duration = timed.durationSeconds else {

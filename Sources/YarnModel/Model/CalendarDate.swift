@@ -29,23 +29,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// Parses `YYYY-MM-DD` exactly (four-digit year, two-digit month and day); `nil` otherwise.
+  /// (`impossibility(in:)` says why text of that form names no day.)
   public init?(iso8601 text: String) {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
-      return nil
-    }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for index in range {
-        let byte = bytes[index]
-        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int(byte - UInt8(ascii: "0"))
-      }
-      return value
-    }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else {
-      return nil
-    }
+    guard let (year, month, day) = CalendarDate.iso8601Numbers(text) else { return nil }
     self.init(year: year, month: month, day: day)
   }
 
@@ -88,6 +74,79 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   }
 }
 
+extension CalendarDate {
+  /// Why text of the form `YYYY-MM-DD` names no day: the part out of its range, the first in
+  /// reading order (the year, the month, then the day).
+  public enum ImpossibleDate: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The year is 0000: years are 0001 to 9999.
+    case year
+    /// The month is not 01 to 12.
+    case month(Int)
+    /// The day is 00, or past the last of `month` (1...12) of `year`.
+    case day(Int, month: Int, year: Int)
+
+    /// `day 30 is past the end of February 2026, which has 28 days`, `there is no month 13;
+    /// months are 01 to 12`.
+    public var description: String {
+      func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+      switch self {
+      case .year:
+        return "there is no year 0000; years are 0001 to 9999"
+      case .month(let month):
+        return "there is no month \(twoDigits(month)); months are 01 to 12"
+      case .day(0, _, _):
+        return "there is no day 00; days are numbered from 01"
+      case .day(let day, let month, let year):
+        let months = [
+          "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December",
+        ]
+        return "day \(day) is past the end of \(months[month - 1]) \(year), which has "
+          + "\(CalendarDate.daysIn(month: month, year: year)) days"
+      }
+    }
+  }
+
+  /// Why the date that `text` starts with names no day, when it has the form of one: the
+  /// whole text `YYYY-MM-DD`, or those ten characters before `T`, `t` or a space (an instant,
+  /// `2026-02-30T10:00:00Z`, `2026-02-30 14:30`). `nil` for a real day, and for text of
+  /// another form. The one rule by which every reader of days and instants says why
+  /// (`2026-02-30`: `day 30 is past the end of February 2026, which has 28 days`).
+  public static func impossibility(in text: String) -> ImpossibleDate? {
+    let bytes = Array(text.utf8.prefix(11))
+    guard
+      bytes.count == 10 || [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes.last),
+      let (year, month, day) = iso8601Numbers(String(decoding: bytes.prefix(10), as: UTF8.self))
+    else { return nil }
+    if year == 0 { return .year }
+    if !(1...12).contains(month) { return .month(month) }
+    if day < 1 || day > daysIn(month: month, year: year) { return .day(day, month: month, year: year) }
+    return nil
+  }
+
+  /// The numbers of text of the form `YYYY-MM-DD` (digits and dashes only), whatever their
+  /// values; `nil` for another form.
+  static func iso8601Numbers(_ text: String) -> (year: Int, month: Int, day: Int)? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else {
+      return nil
+    }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        let byte = bytes[index]
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else {
+      return nil
+    }
+    return (year, month, day)
+  }
+}
+
 extension CalendarDate: Codable {
   /// Decodes a JSON string `YYYY-MM-DD`.
   ///
@@ -99,7 +158,9 @@ extension CalendarDate: Codable {
     let text = try container.decode(String.self)
     guard let date = CalendarDate(iso8601: text) else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected a date as YYYY-MM-DD, found \(LineText.quoted(text))")
+        in: container,
+        debugDescription: "expected a date as YYYY-MM-DD, found \(LineText.quoted(text))"
+          + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
     }
     self = date
   }

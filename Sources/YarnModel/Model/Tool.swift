@@ -141,13 +141,15 @@ extension Rules {
 
   /// A project's tools as given (`project add --tool`): each once, as its needle sizes are
   /// (`repeatedNeedleSize`). The index of the first tool given again and its violation:
-  /// `the tool “Red Lace” is given twice; a project lists each tool once`.
-  public static func repeatedTool(_ tools: [Tool], field: String = "tool") -> (
+  /// `the tool “Red Lace” is given twice; a project lists each tool once`, or, for tools
+  /// being taken out of a project (`removing`, `--remove-tool`), `…; name each tool to remove
+  /// once`.
+  public static func repeatedTool(_ tools: [Tool], field: String = "tool", removing: Bool = false) -> (
     index: Int, violation: RuleViolation
   )? {
     var seen = Set<String>()
     for (index, tool) in tools.enumerated() where !seen.insert(tool.id).inserted {
-      return (index, toolGivenTwice(LineText.visible(tool.name), field: field))
+      return (index, toolGivenTwice(LineText.visible(tool.name), field: field, removing: removing))
     }
     return nil
   }
@@ -158,23 +160,32 @@ extension Rules {
   /// the words: `the tool “Nope” is given twice; a project lists each tool once`. So a tool
   /// that is not there, named twice, is refused as one that is (`yarn project edit
   /// --remove-tool Nope --remove-tool Nope`).
-  package static func repeatedToolReference(_ references: [String], field: String = "tool") -> (
+  package static func repeatedToolReference(
+    _ references: [String], field: String = "tool", removing: Bool = false
+  ) -> (
     index: Int, first: Int, violation: RuleViolation
   )? {
     var seen: [String: Int] = [:]
     for (index, reference) in references.enumerated() {
       let key = Lookup.key(reference)
       if let first = seen[key] {
-        return (index, first, toolGivenTwice(LineText.shown(reference.trimmingSpaces()), field: field))
+        return (
+          index, first,
+          toolGivenTwice(LineText.shown(reference.trimmingSpaces()), field: field, removing: removing)
+        )
       }
       seen[key] = index
     }
     return nil
   }
 
-  /// The words of a tool given twice, `shown` its name as a message shows it.
-  private static func toolGivenTwice(_ shown: String, field: String) -> RuleViolation {
-    RuleViolation(field: field, reason: "the tool “\(shown)” is given twice; a project lists each tool once")
+  /// The words of a tool given twice, `shown` its name as a message shows it: to be listed
+  /// by a project, or to be taken out of one (`removing`).
+  private static func toolGivenTwice(_ shown: String, field: String, removing: Bool) -> RuleViolation {
+    RuleViolation(
+      field: field,
+      reason: "the tool “\(shown)” is given twice; "
+        + (removing ? "name each tool to remove once" : "a project lists each tool once"))
   }
 }
 

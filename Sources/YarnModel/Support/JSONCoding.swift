@@ -41,7 +41,8 @@ package enum JSONCoding {
         throw DecodingError.dataCorruptedError(
           in: container,
           debugDescription:
-            "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \(LineText.quoted(text))")
+            "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \(LineText.quoted(text))"
+            + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
       }
       return date
     }

@@ -26,6 +26,9 @@ package enum TimeInput {
       /// its UTC offset (`+05:60`) or after a larger part of a duration (`1h60m`, `1:60`, a
       /// relative time `-1h60m`).
       case partNotUnder(limit: Int64, part: String, of: Reading)
+      /// Thrown when the date of a time names no day (`2026-02-30T10:00:00Z`, `2026-13-01
+      /// 14:30`): `CalendarDate.impossibility(in:)`, its first part, said before the others.
+      case impossibleDate(CalendarDate.ImpossibleDate)
       /// Thrown when an absolute time's UTC offset is over `maximumOffsetHours` (`+18:01`).
       case offsetTooLarge
       /// Thrown when the local time falls in a DST gap (the clock skipped it).
@@ -55,6 +58,8 @@ package enum TimeInput {
       case .partNotUnder(let limit, let part, let reading):
         return
           "cannot read the \(reading.rawValue) \(LineText.quoted(input)): its \(part) must be under \(limit)"
+      case .impossibleDate(let impossible):
+        return "cannot read the time \(LineText.quoted(input)): \(impossible)"
       case .offsetTooLarge:
         return
           "cannot read the time \(LineText.quoted(input)): its offset must be at most \(maximumOffsetHours) hours"
@@ -90,8 +95,9 @@ package enum TimeInput {
   /// - Throws: `ParseError` when the text is unreadable, names a local time that does not
   ///   exist, or names an instant outside that range (`.timeOutOfRange`: `0001-01-01 00:00` in
   ///   a zone ahead of UTC, `9999-12-31T23:59:59-18:00`, `-999999999h`). A part out of its
-  ///   range is named, whatever the form (`.partNotUnder`, `.offsetTooLarge`: `23:60`,
-  ///   `2026-03-29T24:00:00Z`, `…+05:60`, `…+18:01`, `-1h60m`).
+  ///   range is named, whatever the form (`.impossibleDate`, `.partNotUnder`,
+  ///   `.offsetTooLarge`: `2026-02-30T10:00:00Z`, `23:60`, `2026-03-29T24:00:00Z`, `…+05:60`,
+  ///   `…+18:01`, `-1h60m`).
   package static func instant(_ text: String, now: Date, timeZone: any UTCOffsetProvider = SystemTimeZone())
     throws(ParseError)
     -> Date
@@ -125,6 +131,9 @@ package enum TimeInput {
       }
       guard seconds > 0 else { throw ParseError(input: text, problem: .unreadableTime) }
       return Date(timeIntervalSince1970: nowSeconds - Double(seconds))
+    }
+    if let impossible = CalendarDate.impossibility(in: trimmed) {
+      throw ParseError(input: text, problem: .impossibleDate(impossible))
     }
     if let parts = try absoluteParts(trimmed, input: text) {
       return Date(timeIntervalSince1970: Double(parts.seconds))
