@@ -101,12 +101,30 @@ public enum Backup {
     } catch let error as BackupError {
       throw error.namingUses(in: store, exporting: false)
     }
-    var problems = written.problems
-    if orphans.count > 0 {
-      problems.append(.orphanedRows(count: orphans.count, examples: orphans.examples))
-    }
+    let problems = written.problems + orphanedRowsProblems(orphans)
     guard problems.isEmpty else { throw BackupError.unrestorable(path: url.path, problems: problems) }
     return written.manifest
+  }
+
+  /// What `write(from:to:…)` would find wrong with the library of `store` (its
+  /// `BackupError.unrestorable` problems), by the same checks of the same items, without
+  /// writing anything: what a `.replace` dry run reports of the safety backup it would write.
+  ///
+  /// - Throws: what reading the store throws (`StoreError`), as writing would.
+  static func unrestorableProblems(of store: LibraryStore) throws -> [BackupProblem] {
+    let items = BackupWriter.Items(store: store)
+    let check = LibraryCheck()
+    var orphans = (count: 0, examples: [String]())
+    try items.read {
+      _ = try BackupWriter.writeLibrary(items, to: JSONStream { _ in }, check: check)
+      orphans = try store.orphanedRows(limit: 5)
+    }
+    return check.finish() + orphanedRowsProblems(orphans)
+  }
+
+  /// The problem of `orphans` (rows whose item is missing), or none.
+  private static func orphanedRowsProblems(_ orphans: (count: Int, examples: [String])) -> [BackupProblem] {
+    orphans.count > 0 ? [.orphanedRows(count: orphans.count, examples: orphans.examples)] : []
   }
 
   /// Reads the backup at `url` (a zip, or a directory holding the same files) to its end and

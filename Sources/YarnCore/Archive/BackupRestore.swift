@@ -135,7 +135,8 @@ public struct RestoreReport: Hashable, Sendable {
   /// What `Backup.create` found wrong with the library as it wrote the safety backup
   /// (`BackupError.unrestorable`: a library changed outside yarn), so what the safety backup
   /// holds that a restore would refuse, or lacks; empty for a sound library. Such a library
-  /// is still replaced, and its safety backup kept.
+  /// is still replaced, and its safety backup kept. A dry run lists what the safety backup
+  /// would hold, by the same checks.
   public var safetyBackupProblems: [BackupProblem] = []
   /// The oldest safety backups removed once the replace committed, beyond the newest
   /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
@@ -339,6 +340,8 @@ extension Backup {
           throw try BackupWriter.unavailable(attachments, found: found, attachmentURL: attachmentURL)
             .namingUses(in: store, exporting: false)
         }
+        // What the real run's safety backup would find wrong with the library, in its words.
+        report.safetyBackupProblems = try unrestorableProblems(of: store)
       }
       return report
     }
