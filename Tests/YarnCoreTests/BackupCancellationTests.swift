@@ -176,6 +176,35 @@ import Testing
     #expect(Support.listing(of: target.appendingPathComponent("attachments")) == before.1)
   }
 
+  /// QA: after Ctrl-C a restore still read `library.json` to its end (checking it, or inserting
+  /// its items) before it stopped. Reading it checks cancellation before each piece: in a
+  /// cancelled task no item is read, by the check nor by the reads that insert.
+  @Test func readingLibraryJSONInACancelledTaskStopsBeforeAnyItem() async throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let zip = dir.appendingPathComponent("b.zip")
+    let source = try Support.makeStore(in: dir)
+    try Backup.create(from: source, to: zip, generator: "t", now: now)
+    try source.close()
+    let outcome = await inCancelledTask {
+      let reader = try BackupReader(url: zip, limits: .standard)
+      let visited = Counter()
+      var errors: [Bool] = []
+      do { _ = try reader.checkLibrary { _, _ in visited.add() } } catch {
+        errors.append(error is CancellationError)
+      }
+      do { _ = try reader.readItems([.yarns, .projects]) { _ in visited.add() } } catch {
+        errors.append(error is CancellationError)
+      }
+      #expect(errors == [true, true])
+      #expect(visited.value == 0)
+      throw CancellationError()
+    }
+    #expect(outcome is CancellationError)
+  }
+
   @Test func aReplaceKeepsTheNewestFiveSafetyBackups() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)
@@ -362,6 +391,14 @@ private final class LockedFlag: @unchecked Sendable {
   private var value = false
   func set() { lock.withLock { value = true } }
   var isSet: Bool { lock.withLock { value } }
+}
+
+/// A count kept from callbacks.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }
 
 /// A value handed back from a detached task, read after it signalled.

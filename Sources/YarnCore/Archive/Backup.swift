@@ -146,7 +146,8 @@ public enum Backup {
   /// - Throws: `BackupError.invalidBackup` listing every problem found; `.notFound`,
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
   ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
-  ///   `CancellationError` when the current task is cancelled (checked between attachments).
+  ///   `CancellationError` when the current task is cancelled (checked between attachments
+  ///   and between the pieces of each file read).
   /// - Complexity: O(backup bytes) time; memory O(the largest item + the items' IDs and
   ///   references), not O(library): `library.json` is read item by item.
   @discardableResult
@@ -158,7 +159,7 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var counter = reader.progressCounter(progress)
-    var problems = reader.checkLibrary().problems
+    var problems = try reader.checkLibrary().problems
     counter.add(reader.librarySize)
     try Task.checkCancellation()
     for file in reader.attachmentFiles {
@@ -190,7 +191,7 @@ public enum Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-    let checked = reader.checkLibrary()
+    let checked = try reader.checkLibrary()
     guard checked.problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: checked.problems)
     }

@@ -207,7 +207,8 @@ extension Backup {
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
   ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
   ///   loaded; `CancellationError` when the current task is cancelled (checked between
-  ///   attachments and between item inserts, up to the commit; nothing is changed then).
+  ///   attachments, between item inserts and between the pieces of `library.json` read, up
+  ///   to the commit; nothing is changed then).
   /// - Parameters:
   ///   - url: the backup zip.
   ///   - store: the library to restore into.
@@ -256,7 +257,7 @@ extension Backup {
     var added: BackupManifest.Counts
     var checkedBefore = false
     if mode == .merge {
-      let read = reader.readLibrary(now: store.clock())
+      let read = try reader.readLibrary(now: store.clock())
       counter.add(reader.librarySize)
       try Task.checkCancellation()
       problems = read.problems
@@ -273,7 +274,7 @@ extension Backup {
       added = checked.counts
       checkedBefore = true
     } else {
-      let checked = reader.checkLibrary(now: store.clock())
+      let checked = try reader.checkLibrary(now: store.clock())
       counter.add(reader.librarySize)
       problems = checked.problems
       added = checked.counts
@@ -435,7 +436,8 @@ extension Backup {
   /// a whole library. Run inside the restore's write transaction.
   ///
   /// - Throws: the store's errors (the first; the file is still read to its end);
-  ///   `CancellationError` when the current task is cancelled (checked before each item);
+  ///   `CancellationError` when the current task is cancelled (checked before each item, and
+  ///   before each piece of the file read: the rest is not read);
   ///   `BackupError.invalidBackup` when the file no longer reads as it did when checked.
   private static func insertStreamed(
     from reader: BackupReader, into store: LibraryStore, url: URL
@@ -443,7 +445,7 @@ extension Backup {
     let passes: [Set<LibraryArray>] = [[.yarns], [.projects], [.notes, .sessions, .tools]]
     for arrays in passes {
       var failure: Error?
-      let problems = reader.readItems(arrays) { item in
+      let problems = try reader.readItems(arrays) { item in
         guard failure == nil else { return }
         do {
           try Task.checkCancellation()
