@@ -129,6 +129,82 @@ import Testing
     #expect(try LibraryStore(directory: target, mode: .readOnly).isEmpty())
   }
 
+  /// A merge stops when its task is cancelled and changes nothing: cancelled once the backup
+  /// is read and the merge planned (the store's clock is asked by the read, call 1, and by the
+  /// plan, call 2: the check before anything is written), or once it is planned again under
+  /// the write lock (call 3: the checks of the inserts, after the attachments were placed,
+  /// which are removed again).
+  @Test(arguments: [2, 3]) func aMergeCancelledStopsAndChangesNothing(cancelAtCall: Int) async throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let zip = dir.appendingPathComponent("b.zip")
+    let source = try Support.makeStore(in: dir.appendingPathComponent("source"))
+    try Backup.create(from: source, to: zip, generator: "t", now: now)
+    try source.close()
+    // A library of its own: one yarn with a photo the backup lacks.
+    let target = dir.appendingPathComponent("mine")
+    let photo = dir.appendingPathComponent("mine.txt")
+    try Data("mine".utf8).write(to: photo)
+    let mine = try LibraryStore(directory: target, mode: .readWrite)
+    let attachment = try mine.importAttachment(from: photo)
+    try mine.write { try mine.insert(Yarn(id: "m-1", name: "Mine", photos: [attachment])) }
+    let before = (try mine.library(), Support.listing(of: target.appendingPathComponent("attachments")))
+    try mine.close()
+
+    let task = Task { () -> Error? in
+      do {
+        let store = try LibraryStore(directory: target, mode: .readWrite)
+        defer { try? store.close() }
+        var calls = 0
+        store.clock = {
+          calls += 1
+          if calls >= cancelAtCall { withUnsafeCurrentTask { $0?.cancel() } }
+          return Date(timeIntervalSince1970: 1_796_000_000)
+        }
+        try Backup.restore(from: zip, into: store, options: RestoreOptions(mode: .merge))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(await task.value is CancellationError)
+    let after = try LibraryStore(directory: target, mode: .readOnly)
+    defer { try? after.close() }
+    #expect(try after.library() == before.0)
+    #expect(Support.listing(of: target.appendingPathComponent("attachments")) == before.1)
+  }
+
+  /// QA: after Ctrl-C a restore still read `library.json` to its end (checking it, or inserting
+  /// its items) before it stopped. Reading it checks cancellation before each piece: in a
+  /// cancelled task no item is read, by the check nor by the reads that insert.
+  @Test func readingLibraryJSONInACancelledTaskStopsBeforeAnyItem() async throws {
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let zip = dir.appendingPathComponent("b.zip")
+    let source = try Support.makeStore(in: dir)
+    try Backup.create(from: source, to: zip, generator: "t", now: now)
+    try source.close()
+    let outcome = await inCancelledTask {
+      let reader = try BackupReader(url: zip, limits: .standard)
+      let visited = Counter()
+      var errors: [Bool] = []
+      do { _ = try reader.checkLibrary { _, _ in visited.add() } } catch {
+        errors.append(error is CancellationError)
+      }
+      do { _ = try reader.readItems([.yarns, .projects]) { _ in visited.add() } } catch {
+        errors.append(error is CancellationError)
+      }
+      #expect(errors == [true, true])
+      #expect(visited.value == 0)
+      throw CancellationError()
+    }
+    #expect(outcome is CancellationError)
+  }
+
   @Test func aReplaceKeepsTheNewestFiveSafetyBackups() throws {
     try Support.withScratch { dir in
       let mine = try Support.makeStore(in: dir)
@@ -315,6 +391,14 @@ private final class LockedFlag: @unchecked Sendable {
   private var value = false
   func set() { lock.withLock { value = true } }
   var isSet: Bool { lock.withLock { value } }
+}
+
+/// A count kept from callbacks.
+private final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }
 
 /// A value handed back from a detached task, read after it signalled.

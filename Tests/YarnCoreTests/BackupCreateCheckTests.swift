@@ -223,6 +223,16 @@ import Testing
         VALUES (1, 'n-1', 'y-9', NULL, 'lost', 1, 1);
         """)
       let safety = dir.appendingPathComponent("safety.zip")
+      // QA: the dry run listed none of them (0 both). It lists what the safety backup would hold.
+      let dry = try Backup.restore(
+        from: backup, into: store, options: RestoreOptions(mode: .replace, dryRun: true, safetyBackup: safety)
+      )
+      #expect(
+        dry.safetyBackupProblems == [
+          .inconsistentLibrary(reason: "note n-1 is about yarn y-9, which is missing")
+        ])
+      #expect(dry.safetyBackup == nil)
+      #expect(!FileManager.default.fileExists(atPath: safety.path))
       let report = try Backup.restore(
         from: backup, into: store, options: RestoreOptions(mode: .replace, safetyBackup: safety))
       #expect(report.safetyBackup == safety)

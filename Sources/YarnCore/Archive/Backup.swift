@@ -101,12 +101,30 @@ public enum Backup {
     } catch let error as BackupError {
       throw error.namingUses(in: store, exporting: false)
     }
-    var problems = written.problems
-    if orphans.count > 0 {
-      problems.append(.orphanedRows(count: orphans.count, examples: orphans.examples))
-    }
+    let problems = written.problems + orphanedRowsProblems(orphans)
     guard problems.isEmpty else { throw BackupError.unrestorable(path: url.path, problems: problems) }
     return written.manifest
+  }
+
+  /// What `write(from:to:…)` would find wrong with the library of `store` (its
+  /// `BackupError.unrestorable` problems), by the same checks of the same items, without
+  /// writing anything: what a `.replace` dry run reports of the safety backup it would write.
+  ///
+  /// - Throws: what reading the store throws (`StoreError`), as writing would.
+  static func unrestorableProblems(of store: LibraryStore) throws -> [BackupProblem] {
+    let items = BackupWriter.Items(store: store)
+    let check = LibraryCheck()
+    var orphans = (count: 0, examples: [String]())
+    try items.read {
+      _ = try BackupWriter.writeLibrary(items, to: JSONStream { _ in }, check: check)
+      orphans = try store.orphanedRows(limit: 5)
+    }
+    return check.finish() + orphanedRowsProblems(orphans)
+  }
+
+  /// The problem of `orphans` (rows whose item is missing), or none.
+  private static func orphanedRowsProblems(_ orphans: (count: Int, examples: [String])) -> [BackupProblem] {
+    orphans.count > 0 ? [.orphanedRows(count: orphans.count, examples: orphans.examples)] : []
   }
 
   /// Reads the backup at `url` (a zip, or a directory holding the same files) to its end and
@@ -128,7 +146,8 @@ public enum Backup {
   /// - Throws: `BackupError.invalidBackup` listing every problem found; `.notFound`,
   ///   `.cannotOpen`, `.missingManifest`, `.invalidManifest`, `.newerFormat` when it cannot
   ///   get that far; `SystemLibraryError` when libzip cannot be loaded (for a zip);
-  ///   `CancellationError` when the current task is cancelled (checked between attachments).
+  ///   `CancellationError` when the current task is cancelled (checked between attachments
+  ///   and between the pieces of each file read).
   /// - Complexity: O(backup bytes) time; memory O(the largest item + the items' IDs and
   ///   references), not O(library): `library.json` is read item by item.
   @discardableResult
@@ -140,7 +159,7 @@ public enum Backup {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
     var counter = reader.progressCounter(progress)
-    var problems = reader.checkLibrary().problems
+    var problems = try reader.checkLibrary().problems
     counter.add(reader.librarySize)
     try Task.checkCancellation()
     for file in reader.attachmentFiles {
@@ -172,7 +191,7 @@ public enum Backup {
     guard reader.structuralProblems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: reader.structuralProblems)
     }
-    let checked = reader.checkLibrary()
+    let checked = try reader.checkLibrary()
     guard checked.problems.isEmpty else {
       throw BackupError.invalidBackup(path: url.path, problems: checked.problems)
     }

@@ -252,13 +252,15 @@ final class BackupReader {
   ///     nothing was found wrong so far (this item's own checks included). Items visited may
   ///     come from a document refused later (its digest, its end): a caller that acts on
   ///     them must undo that when `problems` is not empty.
+  /// - Throws: `CancellationError` when the current task is cancelled (checked before each
+  ///   piece of the file read), the rest of the file not read.
   func checkLibrary(
     now: Date = Date(), visit: @escaping (LibraryItem, _ soundSoFar: Bool) -> Void = { _, _ in }
-  ) -> LibraryCheckResult {
+  ) throws -> LibraryCheckResult {
     let check = LibraryCheck(manifest: manifest, now: now)
     let reader = LibraryDocumentReader(
       check: check, maxItemBytes: limits.maxItemBytes, visit: visit)
-    let problems = read(into: reader)
+    let problems = try read(into: reader)
     let counts = check.counts
     return LibraryCheckResult(
       problems: problems,
@@ -269,9 +271,9 @@ final class BackupReader {
 
   /// `checkLibrary(now:)`, keeping the items: the whole library in memory (for a merge,
   /// which compares every item with the library's before changing anything).
-  func readLibrary(now: Date = Date()) -> LibraryRead {
+  func readLibrary(now: Date = Date()) throws -> LibraryRead {
     var library = Library()
-    let problems = checkLibrary(now: now) { item, _ in library.append(item) }.problems
+    let problems = try checkLibrary(now: now) { item, _ in library.append(item) }.problems
     return LibraryRead(library: library, problems: problems)
   }
 
@@ -280,15 +282,20 @@ final class BackupReader {
   /// checked but the size and SHA-256 (the same bytes), and that each item decodes.
   ///
   /// - Returns: the problems found (none, unless the file changed since it was checked).
-  func readItems(_ arrays: Set<LibraryArray>, visit: @escaping (LibraryItem) -> Void) -> [BackupProblem] {
+  func readItems(_ arrays: Set<LibraryArray>, visit: @escaping (LibraryItem) -> Void) throws
+    -> [BackupProblem]
+  {
     let reader = LibraryDocumentReader(
       arrays: arrays, validating: false, check: nil, maxItemBytes: limits.maxItemBytes
     ) { item, _ in visit(item) }
-    return read(into: reader)
+    return try read(into: reader)
   }
 
   /// Feeds `library.json` to `reader`; every problem found.
-  private func read(into reader: LibraryDocumentReader) -> [BackupProblem] {
+  ///
+  /// - Throws: `CancellationError` when the current task is cancelled (checked before each
+  ///   piece read), the rest of the file not read.
+  private func read(into reader: LibraryDocumentReader) throws -> [BackupProblem] {
     guard let file = manifest.files.first(where: { $0.path == BackupManifest.libraryPath }) else {
       return [.missing(BackupManifest.libraryPath)]
     }
@@ -296,11 +303,11 @@ final class BackupReader {
       return [.tooLarge(file.path, limit: limits.maxLibraryBytes)]
     }
     guard formatVersion != Backup.formatVersion else {
-      if let problem = readVerified(file, { reader.feed($0) }) { return [problem] }
+      if let problem = try readVerified(file, { reader.feed($0) }) { return [problem] }
       return Self.locatingSyntax(reader.finish()) { locator in
         // Read up to the place only.
         struct Found: Error {}
-        _ = readVerified(file) {
+        _ = try? readVerified(file) {
           locator.feed($0)
           if locator.place != nil { throw Found() }
         }
@@ -309,7 +316,7 @@ final class BackupReader {
     // An older format: read whole and upgraded first.
     var data = Data()
     data.reserveCapacity(Int(max(0, file.size)))
-    if let problem = readVerified(file, { data.append(contentsOf: $0) }) { return [problem] }
+    if let problem = try readVerified(file, { data.append(contentsOf: $0) }) { return [problem] }
     do {
       data = try BackupMigrations.migrate(data, from: formatVersion, document: \.library)
     } catch let failure as BackupMigrations.Failure {
@@ -357,9 +364,10 @@ final class BackupReader {
   /// (created exclusively, fsynced) when one is given.
   ///
   /// - Returns: the problem found, or `nil`. A destination written for a bad file is removed.
-  /// - Throws: `BackupError.cannotStage` when `destination` cannot be created or written.
+  /// - Throws: `BackupError.cannotStage` when `destination` cannot be created or written;
+  ///   `CancellationError` when the current task is cancelled (checked before each piece read).
   func readAttachment(_ file: BackupManifest.File, to destination: URL?) throws -> BackupProblem? {
-    guard let destination else { return readVerified(file) { _ in } }
+    guard let destination else { return try readVerified(file) { _ in } }
     let fd = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw BackupError.cannotStage(path: destination.path, reason: POSIX.errnoText())
@@ -371,7 +379,7 @@ final class BackupReader {
       if !keep { unlink(destination.path) }
     }
     var writeError: Error?
-    let problem = readVerified(file) { bytes in
+    let problem = try readVerified(file) { bytes in
       do { try AtomicFile.writeAll(fd, bytes, path: destination.path) } catch {
         writeError = error
         throw error
@@ -394,17 +402,23 @@ final class BackupReader {
 
   /// Reads the file at most to its manifest size (+ one piece, to see that it is longer),
   /// hashing as it goes, and compares size and digest with the manifest.
+  ///
+  /// - Throws: `CancellationError` when the current task is cancelled (checked before each
+  ///   piece), the rest not read.
   private func readVerified(
     _ file: BackupManifest.File, _ body: (UnsafeRawBufferPointer) throws -> Void
-  ) -> BackupProblem? {
+  ) throws -> BackupProblem? {
     guard let entry = try? source.entry(named: file.path) else { return .missing(file.path) }
     let hasher = SHA256Hasher()
     let count: Int64
     do {
       count = try source.read(entry, limit: file.size) { bytes in
+        try Task.checkCancellation()
         hasher.update(bytes)
         try body(bytes)
       }
+    } catch let error as CancellationError {
+      throw error
     } catch ZipError.entryTooLarge {
       return .tooLarge(file.path, limit: file.size)
     } catch let error as ZipError {

@@ -135,7 +135,8 @@ public struct RestoreReport: Hashable, Sendable {
   /// What `Backup.create` found wrong with the library as it wrote the safety backup
   /// (`BackupError.unrestorable`: a library changed outside yarn), so what the safety backup
   /// holds that a restore would refuse, or lacks; empty for a sound library. Such a library
-  /// is still replaced, and its safety backup kept.
+  /// is still replaced, and its safety backup kept. A dry run lists what the safety backup
+  /// would hold, by the same checks.
   public var safetyBackupProblems: [BackupProblem] = []
   /// The oldest safety backups removed once the replace committed, beyond the newest
   /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
@@ -206,7 +207,8 @@ extension Backup {
   ///   of it would refuse); `StoreError` from the store (such as `.readOnly` when it is not a
   ///   dry run and the store is read-only); `SystemLibraryError` when libzip cannot be
   ///   loaded; `CancellationError` when the current task is cancelled (checked between
-  ///   attachments and between item inserts, up to the commit; nothing is changed then).
+  ///   attachments, between item inserts and between the pieces of `library.json` read, up
+  ///   to the commit; nothing is changed then).
   /// - Parameters:
   ///   - url: the backup zip.
   ///   - store: the library to restore into.
@@ -255,7 +257,7 @@ extension Backup {
     var added: BackupManifest.Counts
     var checkedBefore = false
     if mode == .merge {
-      let read = reader.readLibrary(now: store.clock())
+      let read = try reader.readLibrary(now: store.clock())
       counter.add(reader.librarySize)
       try Task.checkCancellation()
       problems = read.problems
@@ -272,7 +274,7 @@ extension Backup {
       added = checked.counts
       checkedBefore = true
     } else {
-      let checked = reader.checkLibrary(now: store.clock())
+      let checked = try reader.checkLibrary(now: store.clock())
       counter.add(reader.librarySize)
       problems = checked.problems
       added = checked.counts
@@ -339,6 +341,8 @@ extension Backup {
           throw try BackupWriter.unavailable(attachments, found: found, attachmentURL: attachmentURL)
             .namingUses(in: store, exporting: false)
         }
+        // What the real run's safety backup would find wrong with the library, in its words.
+        report.safetyBackupProblems = try unrestorableProblems(of: store)
       }
       return report
     }
@@ -432,7 +436,8 @@ extension Backup {
   /// a whole library. Run inside the restore's write transaction.
   ///
   /// - Throws: the store's errors (the first; the file is still read to its end);
-  ///   `CancellationError` when the current task is cancelled (checked before each item);
+  ///   `CancellationError` when the current task is cancelled (checked before each item, and
+  ///   before each piece of the file read: the rest is not read);
   ///   `BackupError.invalidBackup` when the file no longer reads as it did when checked.
   private static func insertStreamed(
     from reader: BackupReader, into store: LibraryStore, url: URL
@@ -440,7 +445,7 @@ extension Backup {
     let passes: [Set<LibraryArray>] = [[.yarns], [.projects], [.notes, .sessions, .tools]]
     for arrays in passes {
       var failure: Error?
-      let problems = reader.readItems(arrays) { item in
+      let problems = try reader.readItems(arrays) { item in
         guard failure == nil else { return }
         do {
           try Task.checkCancellation()
