@@ -218,10 +218,18 @@ import Testing
         var options = RestoreOptions(mode: .replace, now: now)
         options.safetyBackup = folder.appendingPathComponent(
           "yarn-backup-before-restore-\(number).zip")
+        // A dry run first names the ones the replace will remove, and removes none (QA: it
+        // named none).
+        var dry = options
+        dry.dryRun = true
+        let there = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let predicted = try Backup.restore(from: zip, into: mine, options: dry).safetyBackupsRemoved
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == there)
         let report = try Backup.restore(from: zip, into: mine, options: options)
         // The report names what went: the 1st after the 6th replace, the 2nd after the 7th.
         let removed = report.safetyBackupsRemoved.map(\.lastPathComponent)
         #expect(removed == (number >= 6 ? ["yarn-backup-before-restore-\(number - 5).zip"] : []))
+        #expect(predicted.map(\.lastPathComponent) == removed)
         // Modification times a second apart, oldest first.
         let path = folder.appendingPathComponent("yarn-backup-before-restore-\(number).zip").path
         var times = [

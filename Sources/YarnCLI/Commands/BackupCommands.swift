@@ -330,6 +330,11 @@ struct BackupRestore: CancellableCommand {
       if report.dryRun, report.replaced != .zero {
         lines.append(
           "would write a safety backup of the library to \(visible: library)/safety-backups/ first")
+        for removed in report.safetyBackupsRemoved {
+          lines.append(
+            "would remove the older safety backup \(visible: removed.lastPathComponent) "
+              + "(the newest \(Backup.safetyBackupsKept) are kept)")
+        }
       }
       lines.append(
         "\(report.dryRun ? "would replace" : "replaced") \(Formatting.counts(report.replaced)) "

@@ -139,7 +139,8 @@ public struct RestoreReport: Hashable, Sendable {
   /// would hold, by the same checks.
   public var safetyBackupProblems: [BackupProblem] = []
   /// The oldest safety backups removed once the replace committed, beyond the newest
-  /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none.
+  /// `Backup.safetyBackupsKept` (5) of the safety backup's folder; empty for none. In a dry
+  /// run, those the replace would remove (none is).
   public var safetyBackupsRemoved: [URL] = []
   /// The older safety backups the replace tried to remove as it removed those of
   /// `safetyBackupsRemoved`, and could not (a folder that cannot be written, an immutable
@@ -341,8 +342,13 @@ extension Backup {
           throw try BackupWriter.unavailable(attachments, found: found, attachmentURL: attachmentURL)
             .namingUses(in: store, exporting: false)
         }
-        // What the real run's safety backup would find wrong with the library, in its words.
+        // What the real run's safety backup would find wrong with the library, in its words,
+        // and the older safety backups it would remove then.
         report.safetyBackupProblems = try unrestorableProblems(of: store)
+        if let target = options.safetyBackup {
+          report.safetyBackupsRemoved =
+            pruneSafetyBackups(besides: target, keeping: url, removing: false).removed
+        }
       }
       return report
     }
@@ -531,10 +537,13 @@ extension Backup {
   /// is removed: a stale copy dated ahead would otherwise outrank, and remove, the safety
   /// backups written since. A folder that cannot be read is left as it is.
   ///
+  /// With `removing` false (a dry run, before `target` is written) nothing is removed, and
+  /// the files that would be are returned as removed.
+  ///
   /// - Returns: the files removed, oldest last, and those that could not be removed, with
   ///   the reason (one another process removed meanwhile is in neither).
   static func pruneSafetyBackups(
-    besides target: URL, keeping source: URL? = nil
+    besides target: URL, keeping source: URL? = nil, removing: Bool = true
   ) -> (removed: [URL], notRemoved: [SafetyBackupNotRemoved]) {
     let folder = target.deletingLastPathComponent().path
     var restored = stat()
@@ -562,7 +571,7 @@ extension Backup {
     var notRemoved: [SafetyBackupNotRemoved] = []
     for old in backups.dropFirst(safetyBackupsKept - 1) where !old.isSource {
       let url = URL(fileURLWithPath: folder + "/" + old.name)
-      if unlink(url.path) == 0 {
+      if !removing || unlink(url.path) == 0 {
         removed.append(url)
       } else if errno != ENOENT {
         notRemoved.append(SafetyBackupNotRemoved(url: url, reason: POSIX.errnoText()))
