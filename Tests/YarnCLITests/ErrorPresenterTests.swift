@@ -40,6 +40,23 @@ import YarnCore
     #expect(code(Unforeseen()) == .software)
   }
 
+  /// The hint of a refused variable is the CLI's (the store's error keeps the facts only),
+  /// docs/CLI.md "Where the library is".
+  @Test func aRefusedVariableGetsTheCommandLinesWayOut() {
+    func hint(_ name: String, _ value: String?) -> String? {
+      let error = EnvironmentVariableError(name: name, value: value, reason: "r")
+      return ErrorPresenter.report(for: error, root: RootCommand.self).hint
+    }
+    #expect(hint("HOME", "rel") == "set HOME to your home directory's absolute path, or give --library DIR")
+    #expect(
+      hint("YARN_LIBRARY", " ") == "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR"
+    )
+    #expect(hint("HOME", nil) == "set it to a UTF-8 path, or give --library DIR")
+    #expect(hint("XDG_DATA_HOME", nil) == "set it to a UTF-8 path, or give --library DIR")
+    #expect(hint("TZ", nil) == "set it to a zone name such as Europe/Berlin, or unset it")
+    #expect(code(EnvironmentVariableError(name: "HOME", value: " ", reason: "r")) == .usage)
+  }
+
   /// Issue 12, item 9: a full disk is 74 everywhere; 73 stays for an output that exists or a
   /// directory that is missing or read-only.
   @Test func aFullDiskIsAnIOError() {

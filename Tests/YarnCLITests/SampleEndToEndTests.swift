@@ -20,7 +20,9 @@ import Testing
     let csv = try yarn.ok(["stash", "export"]).stdout
 
     // The CSV parses back to one record per sample yarn, with the sample's names and IDs.
-    let records = try CSVReader.records(in: Data(csv.utf8))
+    var reader = CSVReader(data: Data(csv.utf8))
+    var records: [CSVRecord] = []
+    while let record = try reader.next() { records.append(record) }
     try #require(records.count == document.yarns.count + 1)
     #expect(records[0].fields == StashCSV.defaultColumns.map(\.rawValue))
     let nameColumn = try #require(records[0].fields.firstIndex(of: "Name"))

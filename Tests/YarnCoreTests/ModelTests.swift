@@ -141,7 +141,7 @@ import Testing
     Item(id: "77aa0000-2222", name: "rios"),
   ]
 
-  func find(_ reference: String) throws(Lookup.Failure) -> Item {
+  func find(_ reference: String) throws(ReferenceError) -> Item {
     try Lookup.find(reference, in: items, id: \.id, name: \.name)
   }
 
@@ -154,15 +154,15 @@ import Testing
 
   @Test func ambiguityListsCandidatesAndShortPrefixesDoNotMatch() {
     #expect(
-      throws: Lookup.Failure.ambiguous(
+      throws: ReferenceError.ambiguous(
         reference: "RIOS",
         candidates: [
           .init(id: "3f2b0000-1111", name: "Rios"), .init(id: "77aa0000-2222", name: "rios"),
         ])
     ) { try find("RIOS") }
-    #expect(throws: Lookup.Failure.notFound(reference: "3f2")) { try find("3f2") }
-    #expect(throws: Lookup.Failure.notFound(reference: "3f")) { try find("3f") }
-    #expect(throws: Lookup.Failure.notFound(reference: "Malabrigo")) { try find("Malabrigo") }
+    #expect(throws: ReferenceError.notFound(reference: "3f2")) { try find("3f2") }
+    #expect(throws: ReferenceError.notFound(reference: "3f")) { try find("3f") }
+    #expect(throws: ReferenceError.notFound(reference: "Malabrigo")) { try find("Malabrigo") }
   }
 
   /// A miss offers the nearest names (one edit each, a swap; the exact start of one), compared
@@ -201,6 +201,39 @@ import Testing
     // The full ID still names exactly one item, and a name that is no ID prefix still works.
     #expect((try? Lookup.find("8d8b89a2-0000", in: items, id: \.id, name: \.name))?.name == "Cascade")
     #expect((try? Lookup.find("cascade", in: items, id: \.id, name: \.name))?.id == "8d8b89a2-0000")
+  }
+
+  /// What an app does with the public API alone (`Lookup`, `ReferenceError`, `ItemName`, the
+  /// store's names): what a person typed names a yarn as it does on the command line
+  /// (docs/CLI.md, "Naming a yarn or a project"), with the same "did you mean".
+  @Test func anAppResolvesWhatAPersonTypesAgainstTheStoresNames() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Yarn(id: "4c1d0000-0001", name: "Malabrigo Rios"))
+    try store.insert(Yarn(id: "4c2e0000-0002", name: "Malabrigo Arroyo"))
+    try store.insert(Yarn(id: "9a000000-0003", name: "Cascade 220"))
+    let names = try store.yarnNames()
+    func resolve(_ typed: String) -> String {
+      do {
+        return try Lookup.find(typed, in: names, id: \.id, name: \.name).id
+      } catch {
+        switch error {
+        case .notFound:
+          return "did you mean "
+            + Lookup.suggestions(for: typed, among: names.map(\.name)).joined(separator: ", ")
+        case .ambiguous(_, let candidates):
+          return "which: " + candidates.map(\.name).joined(separator: ", ")
+        }
+      }
+    }
+    #expect(resolve("9a000000-0003") == "9a000000-0003")
+    #expect(resolve("4C2E") == "4c2e0000-0002")
+    #expect(resolve(" malabrigo rios ") == "4c1d0000-0001")
+    #expect(resolve("casc") == "9a000000-0003")
+    #expect(resolve("Mala") == "which: Malabrigo Rios, Malabrigo Arroyo")
+    // docs/CLI.md's own examples: one edit from one name; one edit from both starts.
+    #expect(resolve("Malabrgo Rios") == "did you mean Malabrigo Rios")
+    #expect(resolve("Malabirgo") == "did you mean Malabrigo Rios, Malabrigo Arroyo")
+    #expect(resolve("Merino") == "did you mean ")
   }
 }
 
@@ -324,7 +357,7 @@ import Testing
     fileName: "cascade-220-ruby.jpg", mediaType: "image/jpeg", byteCount: 3,
     sha256: "bb22" + String(repeating: "0", count: 60))
 
-  func find(_ reference: String) throws(Lookup.Failure) -> String {
+  func find(_ reference: String) throws(ReferenceError) -> String {
     try Lookup.attachment(reference, in: [granny, ruby]).fileName
   }
 
@@ -335,7 +368,7 @@ import Testing
     #expect(try find("BB220") == "cascade-220-ruby.jpg")
     #expect(try find(ruby.sha256) == "cascade-220-ruby.jpg")
     for start in ["g", "c", "gran", "granny-blanket", "cascade-220-ruby.jp", "bb2"] {
-      #expect(throws: Lookup.Failure.notFound(reference: start)) { try find(start) }
+      #expect(throws: ReferenceError.notFound(reference: start)) { try find(start) }
     }
   }
 
@@ -345,7 +378,7 @@ import Testing
     copy.fileName = "copy.jpg"
     for reference in ["aa11", granny.sha256] {
       #expect(
-        throws: Lookup.Failure.ambiguous(
+        throws: ReferenceError.ambiguous(
           reference: reference,
           candidates: [
             .init(id: granny.sha256, name: "granny-blanket.jpg"), .init(id: granny.sha256, name: "copy.jpg"),
@@ -365,7 +398,7 @@ import Testing
       fileName: "GRANNY-BLANKET.JPG", mediaType: "image/jpeg", byteCount: 3,
       sha256: "cc33" + String(repeating: "0", count: 60))
     #expect(
-      throws: Lookup.Failure.ambiguous(
+      throws: ReferenceError.ambiguous(
         reference: "granny-blanket.jpg",
         candidates: [
           .init(id: granny.sha256, name: "granny-blanket.jpg"),

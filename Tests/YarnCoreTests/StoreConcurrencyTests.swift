@@ -147,8 +147,7 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
       noVariable["YARN_LIBRARY"] = blank
       #expect(
         throws: EnvironmentVariableError(
-          name: "YARN_LIBRARY", value: blank, reason: "a directory name cannot be empty",
-          wayOut: "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR")
+          name: "YARN_LIBRARY", value: blank, reason: "a directory name cannot be empty")
       ) {
         try LibraryLocation.resolve(explicit: nil, environment: noVariable)
       }
@@ -162,15 +161,29 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
       ("./home", "the home directory must be an absolute path"),
     ] {
       noVariable["HOME"] = home
-      let refusal = EnvironmentVariableError(
-        name: "HOME", value: home, reason: reason,
-        wayOut: "set HOME to your home directory's absolute path, or give --library DIR")
+      let refusal = EnvironmentVariableError(name: "HOME", value: home, reason: reason)
       #expect(throws: refusal) { try LibraryLocation.resolve(explicit: nil, environment: noVariable) }
       #expect(throws: refusal) { try LibraryLocation.resolve(explicit: "~/lib", environment: noVariable) }
       #expect(try LibraryLocation.resolve(explicit: "/flag/lib", environment: noVariable).path == "/flag/lib")
       var withXDG = noVariable
       withXDG["XDG_DATA_HOME"] = "/xdg"
       #expect(try LibraryLocation.resolve(explicit: nil, environment: withXDG).path == "/xdg/yarn")
+    }
+  }
+
+  /// The store's refusal of a variable holds the facts (variable, value, reason), no word of
+  /// the CLI's options: the CLI's hint says `give --library DIR` (`ErrorPresenter.wayOut`).
+  @Test func aRefusedVariableNamesNoOptionOfTheCommandLine() {
+    let cases: [([String: String], Set<String>)] = [
+      (["YARN_LIBRARY": "   "], []), (["HOME": "rel"], []), ([:], ["YARN_LIBRARY"]), ([:], ["HOME"]),
+    ]
+    for (environment, notUTF8) in cases {
+      do {
+        let url = try LibraryLocation.resolve(explicit: nil, environment: environment, notUTF8: notUTF8)
+        Issue.record("\(environment) \(notUTF8): \(url.path)")
+      } catch {
+        #expect(!String(describing: error).contains("--library"), "\(error)")
+      }
     }
   }
 

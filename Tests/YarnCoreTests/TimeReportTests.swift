@@ -136,10 +136,14 @@ import Testing
     let done = TimeSession(
       id: "s1", projectID: "p", start: try at("2026-03-08T06:20:00Z"), end: try at("2026-03-08T07:50:00Z"))
     let running = TimeSession(id: "s2", projectID: "q", start: try at("2026-03-09T10:00:00Z"))
+    let store = try LibraryStore.inMemory()
+    try store.insert(Project(id: "p", name: "Socks, plain"))
+    try store.insert(Project(id: "q", name: "=Hat"))
+    try store.insert(done)
+    try store.insert(running)
     var bytes: [UInt8] = []
     let writer = CSVWriter { bytes.append(contentsOf: $0) }
-    let count = try TimeCSV.write(
-      [done, running], projectNames: ["p": "Socks, plain", "q": "=Hat"], to: writer)
+    let count = try TimeCSV.export(from: store, to: writer)
     #expect(count == 2)
     // 06:20Z–07:50Z is 5,400 s, 1:30. The running one has no end, seconds or duration; the
     // formula guard prefixes "=Hat".

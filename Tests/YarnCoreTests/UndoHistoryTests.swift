@@ -159,6 +159,99 @@ import Testing
     }
   }
 
+  /// The steps the last change recorded: (item, action, row), in order.
+  private func lastSteps(_ store: LibraryStore) throws -> [String] {
+    try store.connection.query(
+      """
+      SELECT item, action, row FROM history_step
+      WHERE change = (SELECT max(seq) FROM history_change) ORDER BY seq
+      """
+    ) { "\($0.text(0) ?? "") \($0.text(1) ?? "") \($0.text(2) ?? "")" }
+  }
+
+  /// A project with `count` usages of one yarn, the i-th of i + 1 grams (no two alike).
+  private func project(usages count: Int) -> Project {
+    Project(
+      id: "p", name: "Blanket",
+      usages: (0..<count).map { YarnUsage(yarnID: "y", amount: Amount(Double($0 + 1), .gram)) })
+  }
+
+  /// One usage removed from the middle of 10,000 (`LibraryStore.writeList`): the rows that
+  /// begin and end both lists stay, so the edit takes linear time and memory (the table of
+  /// the whole lists was 10,001 × 10,001 integers, 800 MB). Checked by hand: the history
+  /// records the delete of row p/5000 and the moves of p/5001 … p/9999 one place down (an
+  /// update of the position alone, counted as no change), nothing else.
+  @Test func aUsageRemovedFromALongListRecordsOneRemovalAndTheMoves() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Yarn(id: "y", name: "Rios"))
+    var blanket = project(usages: 10_000)
+    try store.insert(blanket)
+    blanket.usages.remove(at: 5_000)
+    try store.update(blanket)
+    #expect(try store.project(id: "p")?.usages == blanket.usages)
+    let steps = try lastSteps(store)
+    #expect(steps.count == 1 + 4_999)
+    #expect(steps.first == "yarn_usage delete p/5000")
+    #expect(steps.dropFirst() == (5_001..<10_000).map { "yarn_usage update p/\($0)" }[...])
+    #expect(
+      try store.history().first?.effects == [
+        LibraryChange.Effect(item: "yarn usage", action: .removed, count: 1)
+      ])
+    _ = try store.undo()
+    #expect(try store.project(id: "p") == project(usages: 10_000))
+  }
+
+  /// The same rule on short lists, where a yarn used twice is unused (A, B, A, B → B, B) and
+  /// one is used again in front (A, B → C, A, B): only the rows that differ are written.
+  @Test func aShortListEditRecordsOnlyTheRowsThatDiffer() throws {
+    let store = try LibraryStore.inMemory()
+    for id in ["a", "b", "c"] { try store.insert(Yarn(id: id, name: id)) }
+    func usages(_ ids: String) -> [YarnUsage] {
+      ids.map { YarnUsage(yarnID: String($0), amount: Amount(10, .gram)) }
+    }
+    var hat = Project(id: "p", name: "Hat", usages: usages("abab"))
+    try store.insert(hat)
+    hat.usages = usages("bb")
+    try store.update(hat)
+    // Kept: the b at 1 (to 0) and the b at 3 (to 1); removed: the a at 2, then the a at 0.
+    #expect(
+      try lastSteps(store) == [
+        "yarn_usage delete p/2", "yarn_usage delete p/0", "yarn_usage update p/1",
+        "yarn_usage update p/3",
+      ])
+    hat.usages = usages("cbb")
+    try store.update(hat)
+    // The bs move up from the last, and the c goes in at 0.
+    #expect(
+      try lastSteps(store) == [
+        "yarn_usage update p/1", "yarn_usage update p/0", "yarn_usage insert p/0",
+      ])
+  }
+
+  /// Past `LibraryStore.maximumListTableCells` (1,001 usages reversed: 1,002 × 1,002 cells
+  /// between the common start and end, which are empty), no row between them is kept: all
+  /// 1,001 are deleted and written again, each row counted as changed, and undo gives the
+  /// list back.
+  @Test func aListRewrittenPastTheBoundIsWrittenAgainWhole() throws {
+    let store = try LibraryStore.inMemory()
+    try store.insert(Yarn(id: "y", name: "Rios"))
+    var blanket = project(usages: 1_001)
+    try store.insert(blanket)
+    blanket.usages.reverse()
+    try store.update(blanket)
+    #expect(try store.project(id: "p")?.usages == blanket.usages)
+    let steps = try lastSteps(store)
+    #expect(steps.filter { $0.contains(" delete ") }.count == 1_001)
+    #expect(steps.filter { $0.contains(" insert ") }.count == 1_001)
+    #expect(steps.count == 2_002)
+    #expect(
+      try store.history().first?.effects == [
+        LibraryChange.Effect(item: "yarn usage", action: .changed, count: 1_001)
+      ])
+    _ = try store.undo()
+    #expect(try store.project(id: "p") == project(usages: 1_001))
+  }
+
   @Test func theHistoryKeepsTheLastFiftyChangesAndThenLetsGoOfTheirFiles() throws {
     try withTemporaryDirectory { root in
       let store = try open(root)

@@ -64,7 +64,7 @@ enum ErrorPresenter {
       return ErrorReport(
         message: error.value.map { "bad value '\(shown: $0)' for \(error.name): \(error.reason)" }
           ?? "the environment variable \(error.name) is \(error.reason)",
-        hint: error.wayOut, code: .usage)
+        hint: wayOut(for: error), code: .usage)
     }
     if let error = error as? OutputError {
       // The core names no option; a command with `--force` says that it does not help.
@@ -97,6 +97,19 @@ enum ErrorPresenter {
     }
     // An error no case above knows is a fault of yarn's own.
     return ErrorReport(message: String(describing: error), code: .software)
+  }
+
+  /// What to do instead of the variable `error` refuses, in the CLI's terms (its `--library
+  /// DIR`, which the store's error does not know): docs/CLI.md, "Where the library is".
+  static func wayOut(for error: EnvironmentVariableError) -> String {
+    switch (error.name, error.value) {
+    case ("TZ", _): return "set it to a zone name such as Europe/Berlin, or unset it"
+    case (_, nil): return "set it to a UTF-8 path, or give --library DIR"
+    case ("HOME", _): return "set HOME to your home directory's absolute path, or give --library DIR"
+    case ("YARN_LIBRARY", _):
+      return "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR"
+    default: return "set \(error.name) to another value, or give --library DIR"
+    }
   }
 
   /// - Parameters:

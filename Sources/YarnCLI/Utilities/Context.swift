@@ -91,7 +91,7 @@ final class Context {
   }
   private lazy var zone: Result<any UTCOffsetProvider, EnvironmentVariableError> = {
     guard !notUTF8.contains("TZ") else {
-      return .failure(.notUTF8("TZ", wayOut: "set it to a zone name such as Europe/Berlin, or unset it"))
+      return .failure(.notUTF8("TZ"))
     }
     if let name = environment["TZ"], !SystemTimeZone.isKnown(name) {
       warning("TZ=\(visible: name) names no time zone this system knows; local time is UTC")

@@ -98,7 +98,7 @@ enum References {
 
   /// `error` as the CLI says it: a miss with the nearest of `names` (`Lookup.suggestions`),
   /// an ambiguity with its candidates.
-  private static func failure(_ error: Lookup.Failure, kind: String, names: [String]) -> CLIError {
+  private static func failure(_ error: ReferenceError, kind: String, names: [String]) -> CLIError {
     switch error {
     case .notFound(let reference):
       return .notFound(

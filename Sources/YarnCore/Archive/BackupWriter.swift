@@ -40,27 +40,6 @@ enum BackupWriter {
     var forEachSession: ((TimeSession) throws -> Void) throws -> Void
     var tools: () throws -> [Tool]
     var forEachYarn: ((Yarn) throws -> Void) throws -> Void
-
-    /// The items of `library`, held in memory.
-    init(_ library: Library) {
-      read = { try $0() }
-      forEachNote = { try library.notes.forEach($0) }
-      forEachProject = { try library.projects.forEach($0) }
-      forEachSession = { try library.sessions.forEach($0) }
-      tools = { library.tools }
-      forEachYarn = { try library.yarns.forEach($0) }
-    }
-
-    /// The items of `store`, read as they are written (`forEachYarn`, …), each kind in
-    /// creation order as `LibraryStore.library()` gives them, all in one read transaction.
-    init(store: LibraryStore) {
-      read = { body in try store.read { try body() } }
-      forEachNote = { try store.forEachNote($0) }
-      forEachProject = { try store.forEachProject($0) }
-      forEachSession = { try store.forEachSessionInCreationOrder($0) }
-      tools = { try store.tools() }
-      forEachYarn = { try store.forEachYarn($0) }
-    }
   }
 
   /// What `writeLibrary` saw of the items it wrote.
@@ -136,17 +115,6 @@ enum BackupWriter {
     let attachments = yarnFiles + projectFiles.filter { !yarnDigests.contains($0.sha256) }
     counts.attachments = attachments.count
     return Streamed(counts: counts, attachments: attachments)
-  }
-
-  /// Writes the backup of `library` to `url`, on the calling thread: `write(_:to:…)` of its
-  /// items.
-  static func write(
-    _ library: Library, to url: URL, generator: String, now: Date, force: Bool,
-    attachmentURL: (String) -> URL, progress: ((Double) -> Void)? = nil
-  ) throws -> Written {
-    try write(
-      Items(library), to: url, generator: generator, now: now, force: force,
-      attachmentURL: attachmentURL, progress: progress)
   }
 
   /// Writes the backup of `items` to `url`, on the calling thread.
@@ -474,5 +442,19 @@ final class BackupTemporaryFiles {
       removed.append(group)
     }
     return removed
+  }
+}
+
+// In an extension, so that `Items` keeps its memberwise initializer (the tests' items of a
+// `Library` held in memory are made with it).
+extension BackupWriter.Items {
+  /// The items of `store`, read as they are written (`forEachYarn`, …), each kind in
+  /// creation order as `LibraryStore.library()` gives them, all in one read transaction.
+  init(store: LibraryStore) {
+    self.init(
+      read: { body in try store.read { try body() } }, forEachNote: { try store.forEachNote($0) },
+      forEachProject: { try store.forEachProject($0) },
+      forEachSession: { try store.forEachSessionInCreationOrder($0) }, tools: { try store.tools() },
+      forEachYarn: { try store.forEachYarn($0) })
   }
 }

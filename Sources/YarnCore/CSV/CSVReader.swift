@@ -265,18 +265,6 @@ struct CSVReader {
     position = 0
   }
 
-  /// Reads every record.
-  ///
-  /// - Throws: `CSVReadError` (strict mode, or invalid UTF-8 in any mode).
-  static func records(in data: Data, delimiter: UInt8 = UInt8(ascii: ","), lenient: Bool = false)
-    throws -> [CSVRecord]
-  {
-    var reader = CSVReader(data: data, delimiter: delimiter, lenient: lenient)
-    var out: [CSVRecord] = []
-    while let record = try reader.next() { out.append(record) }
-    return out
-  }
-
   /// The next record, or `nil` at the end of the input. Empty lines are skipped.
   ///
   /// - Throws: `CSVReadError`: in strict mode for the grammar errors; in any mode for bytes

@@ -68,26 +68,6 @@ package enum TimeCSV {
     return columns.map { fields.indices.contains($0) ? fields[$0] : .empty }
   }
 
-  /// Writes the header and one record per session in the order given, and flushes `writer`.
-  ///
-  /// - Parameter columns: positions in `header` to write, in order (`columns(parsing:header:)`),
-  ///   or `nil` for every column.
-  /// - Returns: the number of sessions written.
-  /// - Throws: what `writer`'s sink throws.
-  @discardableResult
-  package static func write(
-    _ sessions: [TimeSession], projectNames: [String: String], columns: [Int]? = nil, to writer: CSVWriter
-  ) throws -> Int {
-    try writer.write(pick(header.map { .text($0) }, columns))
-    for session in sessions {
-      try writer.write(
-        pick(record(for: session, projectName: projectNames[session.projectID] ?? session.projectID), columns)
-      )
-    }
-    try writer.flush()
-    return sessions.count
-  }
-
   /// The record of one session.
   package static func record(for session: TimeSession, projectName: String) -> [CSVField] {
     let seconds = session.end.map { _ in session.seconds() }

@@ -4,41 +4,68 @@
   import Foundation
 #endif
 
-/// Finds a yarn or a project by what a person types: its ID, a unique prefix of its ID, or its
-/// name (case-insensitive). The rule is the CLI's, kept here so an app can share it.
-package enum Lookup {
-  /// Thrown when a reference matches nothing or more than one item.
-  package enum Failure: Error, Equatable, Sendable {
-    /// Thrown when nothing has that ID, ID prefix or name.
-    case notFound(reference: String)
-    /// Thrown when the reference fits several items: `(id, name)` of each.
-    case ambiguous(reference: String, candidates: [Candidate])
+/// Finds a yarn, a project or a tool by what a person types: its ID, a unique prefix of its
+/// ID, its name, or a unique start of its name (case-insensitive), and offers the nearest
+/// names when nothing fits ("did you mean"). The rule is the command line tool's (docs/CLI.md,
+/// "Naming a yarn or a project"), kept here so that an app resolves what a person types as
+/// the tool does:
+///
+/// ```swift
+/// let names = try store.yarnNames()
+/// do {
+///   let yarn = try Lookup.find(typed, in: names, id: \.id, name: \.name)
+///   print(yarn.id)
+/// } catch {
+///   switch error {  // a ReferenceError
+///   case .notFound:
+///     print("did you mean:", Lookup.suggestions(for: typed, among: names.map(\.name)))
+///   case .ambiguous(_, let candidates):
+///     print("which one:", candidates.map(\.name))
+///   }
+/// }
+/// ```
+///
+/// In a large library the tool reads fewer names, with the same outcome: an exact ID by
+/// `LibraryStore.yarnName(id:)`, else `find` over `LibraryStore.yarnNames(mayMatch:)` (the
+/// items `find` can choose among, found by index), and only on a miss every name
+/// (`yarnNames()`) for the suggestions; the same for projects and tools.
+public enum Lookup {
+  /// The one item of `items` that `reference`, what a person typed, names.
+  ///
+  /// The rule, in order of precedence:
+  /// 1. an exact ID (the ID of exactly one item);
+  /// 2. else the items whose name equals the reference (case-insensitive, spaces around
+  ///    either ignored, NFC and NFD alike), together with those whose ID begins with it (at
+  ///    least 4 characters, case-insensitive): exactly one of them is the item, several are
+  ///    ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
+  ///    silently);
+  /// 3. else the items whose name begins with it (case-insensitive): exactly one is the item,
+  ///    several are ambiguous.
+  ///
+  /// - Parameters:
+  ///   - reference: what was typed.
+  ///   - items: the items to choose among, in the order they were added (candidates of an
+  ///     ambiguity are listed in it).
+  ///   - id: an item's ID.
+  ///   - name: an item's name.
+  /// - Returns: the item.
+  /// - Throws: ``ReferenceError/notFound(reference:)`` when nothing fits (then
+  ///   ``suggestions(for:among:)`` gives what "did you mean" offers);
+  ///   ``ReferenceError/ambiguous(reference:candidates:)`` listing the items that fit, those
+  ///   found by name first.
+  /// - Complexity: O(n) in the number of items.
+  public static func find<Item>(
+    _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String
+  ) throws(ReferenceError) -> Item {
+    try find(reference, in: items, id: id, name: name, byNamePrefix: true)
   }
 
-  /// An item a reference could mean.
-  package struct Candidate: Equatable, Sendable {
-    package let id: String
-    package let name: String
-  }
-
-  /// The one item of `items` that `reference` names.
-  ///
-  /// Names are compared by their `key` (the one statement of how). Order of precedence: an
-  /// exact ID; else the items whose name equals the reference (case-insensitive, spaces
-  /// around either ignored, NFC and NFD alike) together with those whose ID begins with
-  /// it (at least 4 characters, case-insensitive) — exactly one of them is the item, several
-  /// are ambiguous (a name that is another item's ID prefix, as tables show it, is not taken
-  /// silently); else the items whose name begins with it (case-insensitive): exactly one is
-  /// the item, several are ambiguous.
-  ///
-  /// - Parameter byNamePrefix: whether the start of a name names its item (the last step);
-  ///   not for photos (`attachment(_:in:)`).
-  /// - Throws: `Failure.notFound` or `Failure.ambiguous` listing the candidates, those found
-  ///   by name first.
+  /// `find(_:in:id:name:)`, with the last step (a name's start) only when `byNamePrefix`:
+  /// not for photos (`attachment(_:in:)`).
   package static func find<Item>(
     _ reference: String, in items: [Item], id: (Item) -> String, name: (Item) -> String,
-    byNamePrefix: Bool = true
-  ) throws(Failure) -> Item {
+    byNamePrefix: Bool
+  ) throws(ReferenceError) -> Item {
     let wanted = reference.trimmingSpaces()
     // An ID is one item's (two photos may hold the same bytes: then the ID is ambiguous).
     let exact = items.filter { id($0) == wanted }
@@ -55,7 +82,7 @@ package enum Lookup {
     if matches.count == 1 { return matches[0] }
     if matches.count > 1 {
       throw .ambiguous(
-        reference: reference, candidates: matches.map { Candidate(id: id($0), name: name($0)) })
+        reference: reference, candidates: matches.map { ItemName(id: id($0), name: name($0)) })
     }
     throw .notFound(reference: reference)
   }
@@ -68,12 +95,12 @@ package enum Lookup {
   /// over one that differs only by case or Unicode form (`café` in NFC and NFD), which a name
   /// alone could not tell apart.
   ///
-  /// - Throws: `Failure.notFound`, or `.ambiguous` listing the candidates (SHA-256 and file
+  /// - Throws: `ReferenceError.notFound`, or `.ambiguous` listing the candidates (SHA-256 and file
   ///   name of each): two photos of the name given byte for byte (only they), two names alike,
   ///   or a SHA-256 prefix of photos of the same bytes.
   package static func attachment(
     _ reference: String, in attachments: [Attachment]
-  ) throws(Failure) -> Attachment {
+  ) throws(ReferenceError) -> Attachment {
     var seen = Set<String>()
     let distinct = attachments.filter { seen.insert($0.sha256 + "/" + $0.fileName).inserted }
     let exact = distinct.filter { $0.fileName.utf8.elementsEqual(reference.utf8) }
@@ -81,7 +108,7 @@ package enum Lookup {
     // Photos of that very name hide those that differ from it by case or Unicode form.
     if exact.count > 1 {
       throw .ambiguous(
-        reference: reference, candidates: exact.map { Candidate(id: $0.sha256, name: $0.fileName) })
+        reference: reference, candidates: exact.map { ItemName(id: $0.sha256, name: $0.fileName) })
     }
     return try find(reference, in: distinct, id: \.sha256, name: \.fileName, byNamePrefix: false)
   }
@@ -108,12 +135,24 @@ package enum Lookup {
     LineText.hidesCharacters(fileName) ? String(sha256.prefix(12)) : fileName
   }
 
-  /// What "did you mean" offers for `reference`, which names none of `names` (`find` or
-  /// `attachment` threw `Failure.notFound`): the nearest of them (`EditDistance.nearest`),
-  /// compared as a search compares text (`folded`: case, `ß`/`ss` and accents aside, so
-  /// `Strasse` is near `Straße Wolle`) without the spaces around; empty when none is near
-  /// enough. Apart from `find`, so that a miss nobody shows costs no comparison of every name.
-  package static func suggestions(for reference: String, among names: [String]) -> [String] {
+  /// What "did you mean" offers for `reference`, which names none of `names` (``find(_:in:id:name:)``
+  /// threw ``ReferenceError/notFound(reference:)``): the nearest of them, compared as a search
+  /// compares text (case, `ß`/`ss` and accents aside, so `Strasse` is near `Straße Wolle`),
+  /// without the spaces around.
+  ///
+  /// A name is near by the fewer edits (a character added, dropped or changed, or two
+  /// adjacent ones swapped) of the whole name and of its start of as many characters as
+  /// typed or more (that start when typed exactly, or for 3 characters or more typed); at
+  /// equal edits a whole name is nearer than a start; near enough is at most one edit per
+  /// three characters typed, and at least one (docs/CLI.md). Apart from `find`, so that a
+  /// miss nobody shows costs no comparison of every name.
+  ///
+  /// - Parameters:
+  ///   - reference: what was typed.
+  ///   - names: the names of the items it was looked for among, in the order added.
+  /// - Returns: the names equally nearest, in their order in `names`, each once; empty when
+  ///   none is near enough.
+  public static func suggestions(for reference: String, among names: [String]) -> [String] {
     EditDistance.nearest(to: reference, in: names) { folded($0.trimmingSpaces()) }
   }
 
@@ -158,4 +197,15 @@ package enum Lookup {
   package static func idBegins(_ id: String, with wantedKey: String) -> Bool {
     wantedKey.count >= 4 && id.lowercased().hasPrefix(wantedKey)
   }
+}
+
+/// Why a reference, what a person typed to name an item, names none
+/// (``Lookup/find(_:in:id:name:)``): it fits nothing, or it fits several items.
+public enum ReferenceError: Error, Equatable, Sendable {
+  /// Nothing has that ID, ID prefix or name: `reference` as typed.
+  /// ``Lookup/suggestions(for:among:)`` gives the nearest names.
+  case notFound(reference: String)
+  /// The reference fits several items: `candidates`, the ID and name of each, those found by
+  /// name first, then in the order the items were given.
+  case ambiguous(reference: String, candidates: [ItemName])
 }

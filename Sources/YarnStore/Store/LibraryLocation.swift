@@ -15,7 +15,8 @@ import YarnModel
 /// the CLI find the same library.
 package enum LibraryLocation {
   /// The library directory, by precedence:
-  /// 1. `explicit` (the CLI's `--library DIR`), when given and not empty;
+  /// 1. `explicit`, the directory the user chose (the CLI's `--library`), when given and not
+  ///    empty;
   /// 2. `$YARN_LIBRARY`, when set and not empty (an empty one is as if unset; one that is
   ///    blank, only spaces or invisible characters, names no folder and is refused);
   /// 3. `$XDG_DATA_HOME/yarn`, when `XDG_DATA_HOME` is an absolute path (the XDG Base
@@ -46,19 +47,17 @@ package enum LibraryLocation {
   ) throws(EnvironmentVariableError) -> URL {
     func variable(_ name: String) throws(EnvironmentVariableError) -> String? {
       guard !notUTF8.contains(name) else {
-        throw .notUTF8(name, wayOut: "set it to a UTF-8 path, or give --library DIR")
+        throw .notUTF8(name)
       }
       return environment[name]
     }
     func home() throws(EnvironmentVariableError) -> URL {
       if let home = try variable("HOME"), !home.isEmpty {
-        let wayOut = "set HOME to your home directory's absolute path, or give --library DIR"
         guard !LineText.isBlank(home) else {
-          throw .init(name: "HOME", value: home, reason: "a directory name cannot be empty", wayOut: wayOut)
+          throw .init(name: "HOME", value: home, reason: "a directory name cannot be empty")
         }
         guard home.hasPrefix("/") else {
-          throw .init(
-            name: "HOME", value: home, reason: "the home directory must be an absolute path", wayOut: wayOut)
+          throw .init(name: "HOME", value: home, reason: "the home directory must be an absolute path")
         }
         return URL(fileURLWithPath: home, isDirectory: true)
       }
@@ -69,9 +68,7 @@ package enum LibraryLocation {
     }
     if let value = try variable("YARN_LIBRARY"), !value.isEmpty {
       guard !LineText.isBlank(value) else {
-        throw .init(
-          name: "YARN_LIBRARY", value: value, reason: "a directory name cannot be empty",
-          wayOut: "unset YARN_LIBRARY, set it to the library's folder, or give --library DIR")
+        throw .init(name: "YARN_LIBRARY", value: value, reason: "a directory name cannot be empty")
       }
       return try directory(expanding: value, home: home)
     }
@@ -217,6 +214,9 @@ package enum LibraryLocation {
 /// (`YARN_LIBRARY` or `HOME` blank, `HOME` not an absolute path), or one that is not UTF-8
 /// text, which read with U+FFFD in place of its bytes would be another path or zone. A command
 /// that does not use the variable never reads it, and runs.
+///
+/// The facts only: what to do instead is the caller's to say, in its own terms (the CLI's
+/// hint names its `--library DIR`), as the store knows no command line.
 package struct EnvironmentVariableError: Error, Equatable {
   /// The variable: `HOME`.
   package let name: String
@@ -224,18 +224,15 @@ package struct EnvironmentVariableError: Error, Equatable {
   package let value: String?
   /// Why the value is refused: `a directory name cannot be empty`, `not UTF-8 text`.
   package let reason: String
-  /// What to do instead: `set HOME to your home directory's absolute path, or give --library DIR`.
-  package let wayOut: String
 
-  package init(name: String, value: String?, reason: String, wayOut: String) {
+  package init(name: String, value: String?, reason: String) {
     self.name = name
     self.value = value
     self.reason = reason
-    self.wayOut = wayOut
   }
 
-  /// The variable `name` is not UTF-8 text; `wayOut` fits what it names (a path, a zone).
-  package static func notUTF8(_ name: String, wayOut: String) -> Self {
-    Self(name: name, value: nil, reason: "not UTF-8 text", wayOut: wayOut)
+  /// The variable `name` is not UTF-8 text.
+  package static func notUTF8(_ name: String) -> Self {
+    Self(name: name, value: nil, reason: "not UTF-8 text")
   }
 }

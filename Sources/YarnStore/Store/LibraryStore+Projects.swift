@@ -203,30 +203,33 @@ extension LibraryStore {
   /// history counts as no change (`LibraryStore.history()`). So removing usages records those
   /// removals, not the renumbering of those after them, nor a kept one written again (QA:
   /// A, B, A with A removed was "changed 1 yarn usage; removed 2").
+  ///
+  /// The rows the lists begin and end with alike stay (a typical edit changes one place);
+  /// the longest list both keep is looked for only between them (`keptBetween`), so that an
+  /// edit of one place in a list of 10,000 takes time and memory in proportion to the list,
+  /// not to its square (800 MB). As many rows stay as the whole lists' longest common list
+  /// holds; where several lists are as long, the one kept may differ from the one a search
+  /// of the whole lists found (a row of the common end stays there, not paired with an
+  /// equal row before it).
+  ///
+  /// - Complexity: O(n) for an edit of one place; O(k · l) time and memory for the k old and
+  ///   l new rows between the common start and end, which `keptBetween` bounds.
   func writeList<Element: Equatable>(
     _ table: String, of id: String, from old: [Element], to new: [Element],
     insert: (Int, Element) throws -> Void
   ) throws {
-    // The longest common subsequence: `longest[i][j]` of `old[i...]` and `new[j...]`.
-    var longest = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
-    for i in old.indices.reversed() {
-      for j in new.indices.reversed() {
-        longest[i][j] =
-          old[i] == new[j] ? longest[i + 1][j + 1] + 1 : max(longest[i + 1][j], longest[i][j + 1])
-      }
+    var start = 0
+    while start < old.count, start < new.count, old[start] == new[start] { start += 1 }
+    var end = 0
+    while end < old.count - start, end < new.count - start,
+      old[old.count - 1 - end] == new[new.count - 1 - end]
+    {
+      end += 1
     }
-    var kept: [(from: Int, to: Int)] = []
-    var (i, j) = (0, 0)
-    while i < old.count, j < new.count {
-      if old[i] == new[j] {
-        kept.append((i, j))
-        (i, j) = (i + 1, j + 1)
-      } else if longest[i + 1][j] >= longest[i][j + 1] {
-        i += 1
-      } else {
-        j += 1
-      }
-    }
+    let kept =
+      (0..<start).map { (from: $0, to: $0) }
+      + LibraryStore.keptBetween(old[start..<old.count - end], new[start..<new.count - end])
+      + (0..<end).map { (from: old.count - end + $0, to: new.count - end + $0) }
     let (keptOld, keptNew) = (Set(kept.map(\.from)), Set(kept.map(\.to)))
     for position in old.indices.reversed() where !keptOld.contains(position) {
       try connection.run(
@@ -240,6 +243,49 @@ extension LibraryStore {
         [.integer(Int64(move.to)), .text(id), .integer(Int64(move.from))])
     }
     for position in new.indices where !keptNew.contains(position) { try insert(position, new[position]) }
+  }
+
+  /// The most cells (old rows × new rows, between a list's common start and end) of the
+  /// table `keptBetween` fills: 1,000,000, 8 MB. No rule caps how long a project's list of
+  /// usages or needle sizes is, so an edit that rewrites thousands of rows at once could
+  /// otherwise take gigabytes.
+  static let maximumListTableCells = 1_000_000
+
+  /// The pairs of positions (in `old`, in `new`: the slices' own indices) of a longest list
+  /// both hold in order, first match first: at each step an equal pair is kept, else the
+  /// side whose next row leaves the longer rest is skipped (the old row on a tie). Empty when
+  /// the table would exceed `maximumListTableCells`: then every old row between the common
+  /// start and end is deleted and every new one inserted, the same rows written with more
+  /// steps in the undo history.
+  static func keptBetween<Element: Equatable>(_ old: ArraySlice<Element>, _ new: ArraySlice<Element>)
+    -> [(from: Int, to: Int)]
+  {
+    let (rows, columns) = (old.count + 1, new.count + 1)
+    guard !old.isEmpty, !new.isEmpty, rows * columns <= maximumListTableCells else { return [] }
+    // `longest[i * columns + j]`: the length of the longest common subsequence of the rest of
+    // `old` from its i-th row and the rest of `new` from its j-th.
+    var longest = [Int](repeating: 0, count: rows * columns)
+    for i in (0..<old.count).reversed() {
+      for j in (0..<new.count).reversed() {
+        longest[i * columns + j] =
+          old[old.startIndex + i] == new[new.startIndex + j]
+          ? longest[(i + 1) * columns + j + 1] + 1
+          : max(longest[(i + 1) * columns + j], longest[i * columns + j + 1])
+      }
+    }
+    var kept: [(from: Int, to: Int)] = []
+    var (i, j) = (0, 0)
+    while i < old.count, j < new.count {
+      if old[old.startIndex + i] == new[new.startIndex + j] {
+        kept.append((old.startIndex + i, new.startIndex + j))
+        (i, j) = (i + 1, j + 1)
+      } else if longest[(i + 1) * columns + j] >= longest[i * columns + j + 1] {
+        i += 1
+      } else {
+        j += 1
+      }
+    }
+    return kept
   }
 
   private func values(of project: Project) -> [SQLValue] {

@@ -151,8 +151,9 @@ extension LibraryStore {
     try names(of: "project")
   }
 
-  /// The ID and name of the yarns `Lookup.find` chooses among for `text` (what was typed),
-  /// in creation order, found by index, so that a lookup need not read every name.
+  /// The ID and name of the yarns ``Lookup/find(_:in:id:name:)`` chooses among for `text`
+  /// (what was typed), in creation order, found by index, so that a lookup need not read
+  /// every name.
   ///
   /// Exactly: the yarns whose name has the key of `text` (`Lookup.key`: trimmed, lower-cased,
   /// NFC) and, when that key has at least 4 characters, those whose ID begins with it (ASCII
