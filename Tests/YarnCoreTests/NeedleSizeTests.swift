@@ -162,6 +162,9 @@ import Testing
     #expect(problem("10.5") == "\"10.5\" has no unit: write 10.5mm or US 10.5")
     #expect(problem("4.5") == "\"4.5\" has no unit: write 4.5mm")
     #expect(problem("14") == "\"14\" has no unit: write 14mm or UK 14")
+    // None is a size (QA: the sentence stopped after "write"): the range is said.
+    #expect(problem("101") == "\"101\" has no unit, and is no size; a size is 0.5 to 100 mm")
+    #expect(problem("0.4") == "\"0.4\" has no unit, and is no size; a size is 0.5 to 100 mm")
     #expect(problem("abc").hasPrefix("\"abc\" is not a needle or hook size; give it in mm (4.5mm)"))
     #expect(problem("4..5mm").hasPrefix("\"4..5mm\" is not a needle or hook size"))
     #expect(problem("") == "a needle or hook size is empty; give it in mm (4.5mm), as US 7, UK 7 or H-8")

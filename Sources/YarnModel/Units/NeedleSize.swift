@@ -367,9 +367,11 @@ public struct NeedleSizeParseError: Error, Hashable, Sendable, CustomStringConve
       let forms = ["\(number)mm", "US \(number)", "UK \(number)"].filter {
         (try? NeedleSize(parsing: $0)) != nil
       }
-      let list =
-        forms.count < 2
-        ? forms.joined() : forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1]
+      // A number no table has and out of the range in mm (`101`, `0.4`): the range.
+      guard let last = forms.last else {
+        return "\(quoted) has no unit, and is no size; \(Rules.needleSizeRange)"
+      }
+      let list = forms.count < 2 ? last : forms.dropLast().joined(separator: ", ") + " or " + last
       return "\(quoted) has no unit: write \(list)"
     case .negative: return "\(quoted) is negative; \(Rules.needleSizeRange)"
     case .zero: return "\(quoted) is 0; \(Rules.needleSizeRange)"
