@@ -208,6 +208,14 @@ import Testing
           + "given before it; give each file once"
       ])
     #expect(try store.yarns().isEmpty)
+    // Two empty files are each said to be empty, not the same bytes (QA).
+    let empty = try Self.importing(
+      [Self.source("a.weft", ""), Self.source("b.weft", "")], into: store)
+    #expect(
+      empty.problems.map(\.description) == [
+        "a.weft: is empty; a WEFT document is a JSON object",
+        "b.weft: is empty; a WEFT document is a JSON object",
+      ])
   }
 
   /// Every bad field is named by its file and JSON path, all at once, and nothing is

@@ -195,7 +195,8 @@ public enum WEFTImport {
         total: Int64(sources.reduce(0) { $0 + $1.data.count }), report: progress)
       for (index, source) in sources.enumerated() {
         // The same document twice would say that each of its items clashes with itself.
-        if let earlier = sources[..<index].first(where: { $0.data == source.data }) {
+        // (An empty file is said to be empty, however many there are.)
+        if !source.data.isEmpty, let earlier = sources[..<index].first(where: { $0.data == source.data }) {
           planner.problem(
             source.name, "",
             "holds the same bytes as \(LineText.visible(earlier.name)), given before it; give each file once")
