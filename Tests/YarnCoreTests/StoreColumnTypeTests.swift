@@ -38,6 +38,27 @@ import Testing
     }
   }
 
+  /// A day of the right shape that names no day (the CHECK's GLOB lets `2026-02-30` by) says
+  /// why, in the words of every reader of days (QA: only "is not a real YYYY-MM-DD date").
+  @Test func aStoredDayThatIsNoDayIsInvalidDataSayingWhy() throws {
+    try withTemporaryDirectory { dir in
+      let store = try LibraryStore(directory: dir, mode: .readWrite)
+      defer { try? store.close() }
+      try store.insert(Yarn(id: "y1", name: "Wool"))
+      try store.connection.execute("UPDATE yarn SET date_added = '2026-02-30' WHERE id = 'y1'")
+      do {
+        _ = try store.yarns()
+        Issue.record("a day of 2026-02-30 was read")
+      } catch StoreError.invalidData(let kind, let id, let reason) {
+        #expect(kind == .yarn && id == "y1")
+        #expect(
+          reason
+            == "stored day \"2026-02-30\" is not a real YYYY-MM-DD date: day 30 is past the end of "
+            + "February 2026, which has 28 days")
+      }
+    }
+  }
+
   @Test func textInAnAmountColumnIsInvalidDataNamingTheYarn() throws {
     try withTemporaryDirectory { dir in
       let store = try LibraryStore(directory: dir, mode: .readWrite)

@@ -76,7 +76,9 @@ struct RowReader {
   mutating func day() throws -> CalendarDate? {
     guard let text = optionalText() else { return nil }
     guard let date = CalendarDate(iso8601: text) else {
-      throw invalid("stored day \(LineText.quoted(text)) is not a real YYYY-MM-DD date")
+      throw invalid(
+        "stored day \(LineText.quoted(text)) is not a real YYYY-MM-DD date"
+          + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
     }
     return date
   }
