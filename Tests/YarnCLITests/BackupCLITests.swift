@@ -378,15 +378,17 @@ import YarnCore
   ) throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }
-    try yarn.ok(["stash", "add", "Rios", "--quantity", "3 skeins"])
+    // The name escaped as every message escapes one (QA: a U+202E in it was printed raw).
+    try yarn.ok(["stash", "add", "Ri\u{202E}os", "--quantity", "3 skeins"])
     let listed: String
     if outsideYarn {
       try yarn.runSQL("UPDATE yarn SET quantity_value = -5")
       let id = try #require(try yarn.ok(["stash", "list", "--json"]).json() as? [[String: Any]])[0]["id"]
-      listed = "  - library.json: yarn \(try #require(id as? String)) (Rios): quantity -5 skein is negative\n"
+      listed =
+        "  - library.json: yarn \(try #require(id as? String)) (Ri\\u{202E}os): quantity -5 skein is negative\n"
     } else {
       try yarn.setID(of: "yarn", to: "  ")
-      listed = "  - library.json: yarn at yarns[0] (Rios): ID is blank\n"
+      listed = "  - library.json: yarn at yarns[0] (Ri\\u{202E}os): ID is blank\n"
     }
     let zip = yarn.directory.appendingPathComponent("b.zip").path
     let cause =

@@ -366,7 +366,7 @@ import YarnCore
       (
         ["project", "edit", "Hat", "--remove-tool", long, "--remove-tool", long],
         "bad value '\(start)' for --remove-tool: the tool “\(start)” is given twice; name each tool to "
-          + "remove once (given already as \(start))\n"
+          + "remove once (given already as \"\(start)\")\n"
       ),
     ] {
       let result = try yarn.run(arguments)

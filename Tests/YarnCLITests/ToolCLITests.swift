@@ -197,7 +197,7 @@ import YarnCore
     #expect(twice.status == 64)
     #expect(
       twice.stderr.contains(
-        "bad value 'US8' for --needle: 5 mm is given twice; a project lists each needle size once (given already as 5mm)"
+        "bad value 'US8' for --needle: 5 mm is given twice; a project lists each needle size once (given already as \"5mm\")"
       ))
     // Sizes the same in thousandths of a millimetre are one size; 4.499 mm is another (QA:
     // three sizes were taken, shown as "4.5 mm", "4.5 mm (US 7)", "4.5 mm (US 7)").
@@ -207,7 +207,7 @@ import YarnCore
     #expect(close.status == 64)
     #expect(
       close.stderr.contains(
-        "bad value '4.4999mm' for --needle: 4.5 mm is given twice; a project lists each needle size once (given already as 4.5mm)"
+        "bad value '4.4999mm' for --needle: 4.5 mm is given twice; a project lists each needle size once (given already as \"4.5mm\")"
       ),
       "\(close.stderr)")
     try yarn.ok(["project", "edit", "Flax", "--needle", "4.499mm", "--needle", "4.5mm"])
@@ -243,7 +243,7 @@ import YarnCore
         toolTwice.stderr.hasPrefix(
           "error: bad value '\(value)' for \(option): the tool “Red Lace” is given twice; "
             + (option == "--tool" ? "a project lists each tool once" : "name each tool to remove once")
-            + " (given already as \(first))\n"), "\(toolTwice.stderr)")
+            + " (given already as \"\(first)\")\n"), "\(toolTwice.stderr)")
     }
     #expect(try yarn.librarySnapshot() == toolsBefore)
     // No needle is 0.001 mm (QA: taken, and listed as "0 mm").
@@ -277,7 +277,7 @@ import YarnCore
           "error: bad value '\(second)' for \(option): the tool “\(second.trimmingCharacters(in: .whitespaces))” "
             + "is given twice; "
             + (option == "--tool" ? "a project lists each tool once" : "name each tool to remove once")
-            + " (given already as Nope)\n"), "\(twice.stderr)")
+            + " (given already as \"Nope\")\n"), "\(twice.stderr)")
     }
     #expect(try yarn.librarySnapshot() == before)
 

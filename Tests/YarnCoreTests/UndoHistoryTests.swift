@@ -280,7 +280,9 @@ import Testing
     try withTemporaryDirectory { root in
       let store = try open(root)
       try store.insert(Yarn(id: "y-1", name: "One"))
-      try store.withoutHistory(barrier: "it replaced the whole library") {
+      // A path in the detail may hold any character: the refusal escapes it (QA: a U+202E
+      // and a line break in the library's path were printed raw).
+      try store.withoutHistory(barrier: "it replaced the whole library; see /tmp/a\u{202E}b\nc.zip") {
         try store.removeAll()
         try store.insert(Yarn(id: "y-2", name: "Two"))
       }
@@ -290,8 +292,13 @@ import Testing
       do {
         try store.undo()
         Issue.record("undo of a barrier did not throw")
-      } catch StoreError.cannotUndo(.barrier(let change)) {
-        #expect(change.detail == "it replaced the whole library")
+      } catch let error as StoreError {
+        guard case .cannotUndo(.barrier(let change)) = error else { throw error }
+        #expect(change.detail == "it replaced the whole library; see /tmp/a\u{202E}b\nc.zip")
+        #expect(
+          error.description
+            == "the last change cannot be undone: it replaced the whole library; see /tmp/a\\u{202E}b\\nc.zip"
+        )
       }
       #expect(try store.yarns().map(\.id) == ["y-2"])
       // Later changes can be undone back to the barrier.

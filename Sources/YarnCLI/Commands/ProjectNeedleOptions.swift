@@ -46,7 +46,7 @@ struct ProjectNeedleFields {
         {
           throw CLIError.badValue(
             command: values.command, name: "--needle", value: text,
-            reason: "\(repeated.violation.reason) (given already as \(shown: given[index]))")
+            reason: "\(repeated.violation.reason) (given already as \(quoted: given[index]))")
         }
         sizes.append(size)
       }
@@ -63,7 +63,7 @@ struct ProjectNeedleFields {
         throw CLIError.badValue(
           command: values.command, name: option, value: references[repeated.index],
           reason:
-            "\(repeated.violation.reason) (given already as \(shown: references[repeated.first]))")
+            "\(repeated.violation.reason) (given already as \(quoted: references[repeated.first]))")
       }
     }
     let added = Set(tools.map(Lookup.key))
@@ -124,7 +124,7 @@ struct ProjectNeedleFields {
     {
       throw CLIError.badValue(
         command: command, name: option, value: references[repeated.index],
-        reason: "\(repeated.violation.reason) (given already as \(shown: references[first]))")
+        reason: "\(repeated.violation.reason) (given already as \(quoted: references[first]))")
     }
     return found
   }

@@ -134,9 +134,11 @@ public enum BackupProblem: Hashable, Sendable, CustomStringConvertible {
     case .invalidLibrary(let reason): return "library.json is not a valid library: \(reason)"
     case .inconsistentLibrary(let reason): return "library.json: \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
-      return "library.json: \(kind) \(Rules.shown(id: id))\(name.map { " (\($0))" } ?? ""): \(violation)"
+      return
+        "library.json: \(kind) \(Rules.shown(id: id))\(name.map { " (\(LineText.visible($0)))" } ?? ""): \(violation)"
     case .brokenRuleAt(let path, let kind, let name, let violation):
-      return "library.json: \(kind) at \(path)\(name.map { " (\($0))" } ?? ""): \(violation)"
+      return
+        "library.json: \(kind) at \(path)\(name.map { " (\(LineText.visible($0)))" } ?? ""): \(violation)"
     case .moreItemsDoNotDecode(let count):
       return "library.json is not a valid library: "
         + (count == 1 ? "1 more item does not decode" : "\(count) more items do not decode")

@@ -196,7 +196,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
       return "nothing to redo: no undone change is waiting (a change made after an undo ends them)"
     case .cannotUndo(.barrier(let change)):
       let name = change.label.isEmpty ? "" : " (\(LineText.quoted(change.label)))"
-      return "the last change\(name) cannot be undone: \(change.detail ?? "it ended the history")"
+      // The detail names the backups' paths, which may hold any character.
+      return
+        "the last change\(name) cannot be undone: \(change.detail.map(LineText.visible) ?? "it ended the history")"
     case .cannotUndo(.broken(let change, let reason)):
       let name = change.label.isEmpty ? "change \(change.id)" : LineText.quoted(change.label)
       return "cannot reverse \(name): the library was changed outside yarn since (\(reason))"
