@@ -197,6 +197,36 @@ import Testing
 
   /// A file given twice (QA: `wx/progress.weft ./wx/progress.weft` said six times that a
   /// session overlaps another of the files) is said once, by name; nothing is imported.
+  /// Sessions that share time (`time add --allow-overlap`) are exported, and imported back
+  /// only with `allowOverlap` (QA: such a library's export could not be imported at all).
+  @Test func overlappingSessionsImportBackWhenAllowed() throws {
+    let first = try LibraryStore.inMemory()
+    try first.insert(Project(id: "p1", name: "Sock"))
+    // 10:00–11:00 and 10:30–11:30 UTC on 2026-12-01: half an hour shared.
+    let ten = Self.instant("2026-12-01T10:00:00Z")
+    for (id, start) in [("s1", ten), ("s2", ten.addingTimeInterval(1800))] {
+      try first.insert(
+        TimeSession(id: id, projectID: "p1", start: start, end: start.addingTimeInterval(3600)))
+    }
+    let (documents, _) = try WEFTExport.documents(from: first, now: Self.now, app: nil)
+    let sources = documents.map { WEFTImport.Source(name: $0.name, data: $0.data) }
+    let refused = try WEFTImport.plan(sources, store: try LibraryStore.inMemory(), now: Self.now)
+    #expect(
+      refused.problems.map(\.description) == [
+        "progress.weft: items[0].timer.sessions[1]: it overlaps another session of the files from "
+          + "2026-12-01T10:00:00Z"
+      ])
+    let second = try LibraryStore.inMemory()
+    let plan = try WEFTImport.plan(sources, store: second, now: Self.now, allowOverlap: true)
+    #expect(plan.problems.isEmpty)
+    try WEFTImport.apply(plan, to: second)
+    #expect(
+      try second.sessions().map { [$0.start, $0.end] }
+        == [
+          [ten, ten.addingTimeInterval(3600)], [ten.addingTimeInterval(1800), ten.addingTimeInterval(5400)],
+        ])
+  }
+
   @Test func aFileGivenTwiceIsSaidOnce() throws {
     let store = try LibraryStore.inMemory()
     let progress = try Self.source("knitting-progress-ravelry.weft")

@@ -115,12 +115,16 @@ struct WEFTImportCommand: CancellableCommand {
       options: [
         .flag("dry-run", "Check the files and say what would change, changing nothing."),
         .flag("list-not-kept", "List every field not kept with its JSON path, not only their names."),
+        .flag(
+          "allow-overlap",
+          "Take sessions that overlap others, as 'yarn time add --allow-overlap' records them."),
       ])
   }
 
   var files: [String]
   var dryRun: Bool
   var listAll: Bool
+  var allowOverlap: Bool
   var command: [String]
 
   init(from values: ParsedValues) throws {
@@ -134,6 +138,7 @@ struct WEFTImportCommand: CancellableCommand {
     }
     dryRun = values.flag("dry-run")
     listAll = values.flag("list-not-kept")
+    allowOverlap = values.flag("allow-overlap")
   }
 
   /// What `--json` prints.
@@ -167,7 +172,7 @@ struct WEFTImportCommand: CancellableCommand {
   /// Plans the import of `sources` and applies it in one write transaction of `store`, rolled
   /// back when the plan has problems (the plan is returned, listing them) or a write fails.
   static func importing(
-    _ sources: [WEFTImport.Source], into store: LibraryStore, now: Date,
+    _ sources: [WEFTImport.Source], into store: LibraryStore, now: Date, allowOverlap: Bool,
     progress: ((Double) -> Void)?
   ) throws -> WEFTImport.Plan {
     /// Carries the plan of a refused import out of the transaction it rolls back.
@@ -176,7 +181,8 @@ struct WEFTImportCommand: CancellableCommand {
     }
     do {
       return try store.write {
-        let plan = try WEFTImport.plan(sources, store: store, now: now, progress: progress)
+        let plan = try WEFTImport.plan(
+          sources, store: store, now: now, allowOverlap: allowOverlap, progress: progress)
         guard plan.problems.isEmpty else { throw Refused(plan: plan) }
         try WEFTImport.apply(plan, to: store, progress: progress)
         return plan
@@ -203,14 +209,16 @@ struct WEFTImportCommand: CancellableCommand {
     do {
       if dryRun {
         plan = try context.read(warnIfMissing: false) { store in
-          try WEFTImport.plan(sources, store: store, now: context.now, progress: bar.callback)
+          try WEFTImport.plan(
+            sources, store: store, now: context.now, allowOverlap: allowOverlap, progress: bar.callback)
         }
       } else {
         // Planned once, inside the write transaction, and applied there; a plan with problems
         // rolls it back, and a new library is built aside and kept only when the import is
         // (`Context.create`): bad files change nothing, not even by creating the library.
         let importing = { (store: LibraryStore) in
-          try WEFTImportCommand.importing(sources, into: store, now: context.now, progress: bar.callback)
+          try WEFTImportCommand.importing(
+            sources, into: store, now: context.now, allowOverlap: allowOverlap, progress: bar.callback)
         }
         plan =
           try context.libraryIsMissing

@@ -182,15 +182,19 @@ public enum WEFTImport {
   ///     whatever the order).
   ///   - store: the library; only read.
   ///   - now: the instant of the notes the import adds, and the clock of the session rules.
+  ///   - allowOverlap: take sessions that share time with the library's or each other's, as
+  ///     `time add --allow-overlap` records them (a library with such sessions exports them);
+  ///     false, the default, refuses each one as `time add` does.
   ///   - progress: called on the calling thread with the fraction of the sources' bytes
   ///     read, 0...1, after each source; the values never go down and the last is 1.
   /// - Returns: the plan; check `problems` before applying it.
   /// - Throws: `StoreError` when the store cannot be read; `CancellationError`.
   public static func plan(
-    _ sources: [Source], store: LibraryStore, now: Date, progress: ((Double) -> Void)? = nil
+    _ sources: [Source], store: LibraryStore, now: Date, allowOverlap: Bool = false,
+    progress: ((Double) -> Void)? = nil
   ) throws -> Plan {
     try store.read {
-      var planner = WEFTPlanner(store: store, now: now)
+      var planner = WEFTPlanner(store: store, now: now, allowOverlap: allowOverlap)
       var counter = ProgressCounter(
         total: Int64(sources.reduce(0) { $0 + $1.data.count }), report: progress)
       for (index, source) in sources.enumerated() {

@@ -74,9 +74,14 @@ struct WEFTPlanner {
   var projectIDs: [String: String] = [:]
   private var libraryProjects: [Project]?
 
-  init(store: LibraryStore, now: Date) {
+  /// Whether sessions may share time, with the library's and with each other (`time add
+  /// --allow-overlap`, whose sessions a WEFT export carries).
+  let allowOverlap: Bool
+
+  init(store: LibraryStore, now: Date, allowOverlap: Bool = false) {
     self.store = store
     self.now = now
+    self.allowOverlap = allowOverlap
   }
 
   // MARK: Files
@@ -1627,10 +1632,12 @@ extension WEFTPlanner {
           plan.sessionsUnchanged += 1
           continue
         }
-        // The rule of `time add`: no session shares time with another.
-        if let other = try store.sessions(from: session.start, to: session.end).first(where: {
-          session.overlaps($0, now: now)
-        }) {
+        // The rule of `time add`: no session shares time with another, unless allowed.
+        if !allowOverlap,
+          let other = try store.sessions(from: session.start, to: session.end).first(where: {
+            session.overlaps($0, now: now)
+          })
+        {
           let name = try store.projectName(id: other.projectID) ?? other.projectID
           problem(
             item.file, path,
@@ -1647,7 +1654,7 @@ extension WEFTPlanner {
     var reaching: TimeSession?
     var kept: [TimeSession] = []
     for (session, file, path) in added.sorted(by: { $0.session.start < $1.session.start }) {
-      if let other = reaching, session.overlaps(other, now: now) {
+      if !allowOverlap, let other = reaching, session.overlaps(other, now: now) {
         problem(
           file, path, "it overlaps another session of the files from \(JSONCoding.formatInstant(other.start))"
         )
