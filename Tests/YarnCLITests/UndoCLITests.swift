@@ -354,6 +354,33 @@ import Testing
     #expect(shown?["name"] as? String == "A")
   }
 
+  /// A day written outside yarn that names no day (the CHECK's GLOB lets it by) stops every
+  /// command that reads the yarn; the refusal says why and points to undo, which reverses it
+  /// (QA: no reason and no way out were given).
+  @Test func whatYarnCannotReadPointsToUndo() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "Wool", "--added", "2026-02-01"])
+    try changeOutsideYarn(yarn, "UPDATE yarn SET date_added = '2026-02-30'")
+    let list = try yarn.run(["stash", "list"])
+    #expect(list.status == 65)
+    // The history recorded the change: it is there to undo.
+    let changes = try #require(try yarn.ok(["undo", "--list", "--json"]).json() as? [[String: Any]])
+    #expect(
+      changes.map { $0["label"] as? String } == [
+        "changes made outside yarn", "yarn stash add Wool --added 2026-02-01",
+      ])
+    #expect(
+      list.stderr.contains(
+        ": stored day \"2026-02-30\" is not a real YYYY-MM-DD date: day 30 is past the end of February 2026, "
+          + "which has 28 days\nhint: the library holds what yarn cannot read, written outside yarn (such as "
+          + "with the sqlite3 shell); '\(yarn.command("undo"))' reverses a change made outside yarn (see "
+          + "'\(yarn.command("undo --list"))')\n"), "\(list.stderr)")
+    try yarn.ok(["undo"])
+    let shown = try yarn.ok(["stash", "show", "Wool", "--json"]).json() as? [String: Any]
+    #expect(shown?["dateAdded"] as? String == "2026-02-01")
+  }
+
   @Test func nothingToUndoOrRedoIsRefused() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

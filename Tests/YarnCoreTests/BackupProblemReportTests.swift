@@ -142,6 +142,19 @@ import Testing
     }
   }
 
+  /// An item's name in a problem or a store's refusal is escaped as every message escapes one
+  /// (QA: a U+202E in it was printed raw, reversing the rest of the line).
+  @Test func anItemsNameIsShownEscaped() {
+    let blank = RuleViolation(field: "ID", reason: "is blank")
+    #expect(
+      BackupProblem.brokenRuleAt(path: "yarns[0]", kind: "yarn", name: "Ri\u{202E}os", violation: blank)
+        .description
+        == "library.json: yarn at yarns[0] (Ri\\u{202E}os): ID is blank")
+    #expect(
+      StoreError.brokenRule(kind: .yarn, id: "y1", name: "Ri\u{202E}os", violation: blank).description
+        == "yarn y1 (Ri\\u{202E}os): ID is blank")
+  }
+
   @Test func aReferenceToABlankIDIsShownQuoted() throws {
     try Support.withScratch { dir in
       let usage = #""usages":[{"yarnID":" ","amount":{"value":1,"unit":"skein"}}]"#

@@ -321,7 +321,15 @@ extension ErrorPresenter {
         hint: "nothing was removed; put the file back (its own bytes, from a copy), or detach it "
           + "first with '\(detachCommand(use, library: library))'",
         code: .dataError)
-    case .notFound, .duplicateID, .missingReference, .missingAttachment, .invalidData, .brokenRule:
+    case .invalidData:
+      // What yarn cannot read was written by another program: the history records such a
+      // change (the triggers are in the database), and undo reverses it.
+      return ErrorReport(
+        message: message,
+        hint: "the library holds what yarn cannot read, written outside yarn (such as with the sqlite3 "
+          + "shell); '\(yarn("undo"))' reverses a change made outside yarn (see '\(yarn("undo --list"))')",
+        code: .dataError)
+    case .notFound, .duplicateID, .missingReference, .missingAttachment, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
     case .cannotUndo(.nothingToUndo), .cannotUndo(.nothingToRedo):
       return ErrorReport(message: message, hint: "see '\(yarn("undo --list"))'", code: .dataError)

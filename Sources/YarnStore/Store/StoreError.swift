@@ -162,7 +162,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .invalidData(let kind, let id, let reason):
       return "\(kind) \(Rules.shown(id: id)): \(reason)"
     case .brokenRule(let kind, let id, let name, let violation):
-      return "\(kind) \(Rules.shown(id: id))\(name.map { " (\($0))" } ?? ""): \(violation)"
+      return "\(kind) \(Rules.shown(id: id))\(name.map { " (\(LineText.visible($0)))" } ?? ""): \(violation)"
     case .database(let error):
       return error.description
     case .upgradeFailed(let from, let to, let reason):
