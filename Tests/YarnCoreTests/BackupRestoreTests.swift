@@ -143,7 +143,7 @@ import Testing
   @Test(arguments: [
     (
       Library(yarns: [Yarn(id: "y1", name: "Rios\nAzul")]),
-      "library.json: yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"
+      "library.json: yarn y1 (Rios\\nAzul): name holds a line break (U+000A); it must be one line"
     ),
     (
       Library(yarns: [Yarn(id: "y1", name: "Rios", quantity: Amount(-5, .gram))]),

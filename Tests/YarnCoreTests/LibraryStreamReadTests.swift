@@ -253,7 +253,7 @@ import Testing
       }
       let broken = try problems(of: lineBreak, in: dir)
       #expect(broken.count == 1)
-      #expect(broken.first?.hasPrefix("library.json: yarn y1499 (Yarn\n1499 ") == true, "\(broken)")
+      #expect(broken.first?.hasPrefix("library.json: yarn y1499 (Yarn\\n1499 ") == true, "\(broken)")
       let duplicate = try backup(library, in: dir, name: "duplicate.zip") {
         $0.replacingOccurrences(of: last, with: #""id" : "y1498""#)
       }

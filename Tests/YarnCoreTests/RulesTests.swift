@@ -42,9 +42,12 @@ import Testing
     (Yarn(id: "y1", name: " \u{3000} "), "yarn y1 ( \u{3000} ): name is blank"),
     // Invisible format characters alone are blank too (QA: U+200B or U+FEFF alone was taken,
     // and shown as an empty name).
-    (Yarn(id: "y1", name: "\u{200B}"), "yarn y1 (\u{200B}): name is blank"),
-    (Yarn(id: "y1", name: "\u{FEFF}"), "yarn y1 (\u{FEFF}): name is blank"),
-    (Yarn(id: "y1", name: "\u{200C}\u{200D}\u{2060}"), "yarn y1 (\u{200C}\u{200D}\u{2060}): name is blank"),
+    // The name is shown escaped, as every message shows one.
+    (Yarn(id: "y1", name: "\u{200B}"), "yarn y1 (\\u{200B}): name is blank"),
+    (Yarn(id: "y1", name: "\u{FEFF}"), "yarn y1 (\\u{FEFF}): name is blank"),
+    (
+      Yarn(id: "y1", name: "\u{200C}\u{200D}\u{2060}"), "yarn y1 (\\u{200C}\\u{200D}\\u{2060}): name is blank"
+    ),
     (
       Yarn(id: "y1", name: "Rios", brand: "\u{200B}"),
       "yarn y1 (Rios): brand is blank (an unknown value is left out)"
@@ -58,7 +61,7 @@ import Testing
     (Yarn(id: "y1", name: "Rios", tags: ["   "]), "yarn y1 (Rios): tag is empty"),
     (
       Yarn(id: "y1", name: "Rios\nAzul"),
-      "yarn y1 (Rios\nAzul): name holds a line break (U+000A); it must be one line"
+      "yarn y1 (Rios\\nAzul): name holds a line break (U+000A); it must be one line"
     ),
     (
       Yarn(id: "y1", name: longName),
