@@ -225,6 +225,18 @@ import Testing
         == [
           [ten, ten.addingTimeInterval(3600)], [ten.addingTimeInterval(1800), ten.addingTimeInterval(5400)],
         ])
+    // The progress of a second export (other bytes, the same progress ID) is refused, not
+    // added again (QA: with overlaps allowed, every session was taken twice).
+    let progress = try #require(sources.first { $0.name == "progress.weft" })
+    let document = try #require(try JSONSerialization.jsonObject(with: progress.data) as? [String: Any])
+    let progressID = try #require(((document["items"] as? [[String: Any]])?.first?["id"]) as? String)
+    let again = WEFTImport.Source(name: "again.weft", data: progress.data + Data("\n".utf8))
+    let twice = try WEFTImport.plan(
+      sources + [again], store: try LibraryStore.inMemory(), now: Self.now, allowOverlap: true)
+    #expect(
+      twice.problems.map(\.description) == [
+        "again.weft: items[0].id: the progress ID \(progressID) is also at progress.weft items[0]"
+      ])
   }
 
   @Test func aFileGivenTwiceIsSaidOnce() throws {

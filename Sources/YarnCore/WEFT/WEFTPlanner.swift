@@ -1564,9 +1564,12 @@ extension WEFTPlanner {
     for item in progress {
       try Task.checkCancellation()
       guard let state = decode(WEFT.Progress.self, item) else { continue }
-      guard required(state.id, item, "id") != nil,
+      guard let id = required(state.id, item, "id"),
         let weftProject = required(state.projectId, item, "project_id")
       else { continue }
+      // A progress given twice (two exports of one library) would add its sessions twice
+      // where overlaps are allowed: refused, as a material or project given twice is.
+      if isRepeated(id, kind: "progress", item) { continue }
       for path in WEFTKept.progress.unkept(in: item.value, at: item.path) { omit(item.file, path) }
       let sessions = state.timer?.sessions ?? []
       let sum = sessions.reduce(Int64(0)) { $0 &+ max(0, $1.durationSeconds ?? 0) }
