@@ -374,8 +374,9 @@ import Testing
       list.stderr.contains(
         ": stored day \"2026-02-30\" is not a real YYYY-MM-DD date: day 30 is past the end of February 2026, "
           + "which has 28 days\nhint: the library holds what yarn cannot read, written outside yarn (such as "
-          + "with the sqlite3 shell); '\(yarn.command("undo"))' reverses a change made outside yarn (see "
-          + "'\(yarn.command("undo --list"))')\n"), "\(list.stderr)")
+          + "with the sqlite3 shell); '\(yarn.command("undo"))' reverses such a change while the history "
+          + "holds it, newest first (see '\(yarn.command("undo --list"))'), else correct the value named "
+          + "above with the program that wrote it\n"), "\(list.stderr)")
     try yarn.ok(["undo"])
     let shown = try yarn.ok(["stash", "show", "Wool", "--json"]).json() as? [String: Any]
     #expect(shown?["dateAdded"] as? String == "2026-02-01")

@@ -327,7 +327,8 @@ extension ErrorPresenter {
       return ErrorReport(
         message: message,
         hint: "the library holds what yarn cannot read, written outside yarn (such as with the sqlite3 "
-          + "shell); '\(yarn("undo"))' reverses a change made outside yarn (see '\(yarn("undo --list"))')",
+          + "shell); '\(yarn("undo"))' reverses such a change while the history holds it, newest first "
+          + "(see '\(yarn("undo --list"))'), else correct the value named above with the program that wrote it",
         code: .dataError)
     case .notFound, .duplicateID, .missingReference, .missingAttachment, .brokenRule:
       return ErrorReport(message: message, code: .dataError)
