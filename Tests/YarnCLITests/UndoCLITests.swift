@@ -382,6 +382,23 @@ import Testing
     #expect(shown?["dateAdded"] as? String == "2026-02-01")
   }
 
+  /// A row another writer added gets its name key when yarn gathers the change (an update
+  /// in the same change): it is still an added row, in the list and once undone (QA: undo
+  /// said "it had changed 2 yarns" of a change listed as "added 1 yarn; changed 1 yarn").
+  @Test func aRowAddedOutsideYarnIsCountedAddedOnceItsKeyIsWritten() throws {
+    let yarn = try YarnRunner()
+    defer { yarn.cleanUp() }
+    try yarn.ok(["stash", "add", "A"])
+    try changeOutsideYarn(yarn, "UPDATE yarn SET brand = 'Z'; INSERT INTO yarn (id, name) VALUES ('x1', 'B')")
+    let listed = try #require(
+      try yarn.ok(["undo", "--list"]).stdout.split(separator: "\n").dropFirst().first)
+    #expect(listed.hasSuffix("  changes made outside yarn  added 1 yarn; changed 1 yarn"), "\(listed)")
+    let undo = try yarn.ok(["undo"])
+    #expect(undo.stderr.hasSuffix("; it had added 1 yarn; changed 1 yarn\n"), "\(undo.stderr)")
+    let redo = try yarn.ok(["redo"])
+    #expect(redo.stderr.hasSuffix("), which added 1 yarn; changed 1 yarn\n"), "\(redo.stderr)")
+  }
+
   @Test func nothingToUndoOrRedoIsRefused() throws {
     let yarn = try YarnRunner()
     defer { yarn.cleanUp() }

@@ -411,8 +411,10 @@ extension LibraryStore {
   private func effects(
     ofStepsWhere condition: String, _ arguments: [SQLValue] = [], undone: Bool
   ) throws -> [LibraryChange.Effect] {
-    // Each row's actions in this change: a row both removed and added (written again) was
-    // changed.
+    // Each row's actions in this change, by whether it was there before and after: added
+    // (an insert, perhaps updated after, as the name key of a row another writer added),
+    // removed (a delete, perhaps updated before), else changed (updated, or removed and added
+    // again: written again).
     var actions: [String: [String: Set<String>]] = [:]  // item → row → actions
     try connection.forEach(
       """
@@ -439,9 +441,9 @@ extension LibraryStore {
     for action in [LibraryChange.Action.added, .changed, .removed] {
       for item in order {
         let count = (actions[item] ?? [:]).values.filter { recorded in
+          let (inserted, deleted) = (recorded.contains("insert"), recorded.contains("delete"))
           let net: LibraryChange.Action =
-            recorded.count > 1 || recorded.contains("update")
-            ? .changed : recorded.contains("insert") != undone ? .added : .removed
+            inserted == deleted ? .changed : inserted != undone ? .added : .removed
           return net == action
         }.count
         if count > 0 {
