@@ -42,6 +42,10 @@ import YarnCore
         + "\u{FFFD}[1m     tab here\n"
         + "c d e f  \u{FFFD}\n")
     #expect(Table.flatten("plain") == "plain")
+    // A right-to-left override (or isolate) would reverse the rest of the row (QA): U+FFFD.
+    // Right-to-left letters themselves, and a zero-width joiner in an emoji, stay.
+    #expect(Table.flatten("Evil\u{202E}loow \u{2067}x") == "Evil\u{FFFD}loow \u{FFFD}x")
+    #expect(Table.flatten("שלום 👩\u{200D}👧") == "שלום 👩\u{200D}👧")
     #expect(Table.printable("a\r\nb\rc\u{7}\td\n") == "a\nb\u{FFFD}c\u{FFFD}\td\n")
     #expect(Table.printable("end\r") == "end\u{FFFD}")
   }

@@ -68,11 +68,16 @@ struct Table {
 
   /// A cell on one line, in one pass over its scalars: a line break (CR LF, LF, CR, VT, FF,
   /// NEL, U+2028, U+2029: Swift's `Character.isNewline`) and a tab become a space, any other
-  /// control character (C0, DEL, C1) U+FFFD.
+  /// control character (C0, DEL, C1) U+FFFD, and so does a bidirectional embedding, override
+  /// or isolate (U+202A–U+202E, U+2066–U+2069), which would reorder the rest of the row
+  /// (Unicode's bidirectional algorithm, UAX #9 §2: they hold until the paragraph ends).
   static func flatten(_ text: String) -> String {
     // Printable ASCII, most cells, is as it is.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-    guard text.unicodeScalars.contains(where: { isControl($0) || $0.value >= 0x2028 && $0.value <= 0x2029 })
+    guard
+      text.unicodeScalars.contains(where: {
+        isControl($0) || $0.value >= 0x2028 && $0.value <= 0x2029 || isBidiControl($0)
+      })
     else { return text }
     var out = String.UnicodeScalarView()
     var afterCR = false
@@ -81,7 +86,7 @@ struct Table {
       switch scalar.value {
       case 0x0A where afterCR: continue  // CR LF: one line break, already a space
       case 0x09...0x0D, 0x85, 0x2028, 0x2029: out.append(" ")
-      default: out.append(isControl(scalar) ? "\u{FFFD}" : scalar)
+      default: out.append(isControl(scalar) || isBidiControl(scalar) ? "\u{FFFD}" : scalar)
       }
     }
     return String(out)
@@ -113,6 +118,11 @@ struct Table {
     }
     if pendingCR { out.append("\u{FFFD}") }
     return String(out)
+  }
+
+  /// A bidirectional embedding, override, pop or isolate: U+202A–U+202E, U+2066–U+2069.
+  static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
   }
 
   /// C0 (U+0000–U+001F), DEL (U+007F) or C1 (U+0080–U+009F).
