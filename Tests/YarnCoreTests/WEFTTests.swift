@@ -213,8 +213,8 @@ import Testing
     let refused = try WEFTImport.plan(sources, store: try LibraryStore.inMemory(), now: Self.now)
     #expect(
       refused.problems.map(\.description) == [
-        "progress.weft: items[0].timer.sessions[1]: it overlaps another session of the files from "
-          + "2026-12-01T10:00:00Z"
+        "progress.weft: items[0].timer.sessions[1]: it overlaps the session from 2026-12-01T10:00:00Z "
+          + "to 2026-12-01T11:00:00Z at progress.weft items[0].timer.sessions[0]"
       ])
     let second = try LibraryStore.inMemory()
     let plan = try WEFTImport.plan(sources, store: second, now: Self.now, allowOverlap: true)

@@ -1654,17 +1654,22 @@ extension WEFTPlanner {
     }
     // No two sessions of the files share time: by start, each against the one reaching
     // furthest before it (O(n log n) for the 30,000 sessions of a large library).
-    var reaching: TimeSession?
+    var reaching: (session: TimeSession, file: String, path: String)?
     var kept: [TimeSession] = []
     for (session, file, path) in added.sorted(by: { $0.session.start < $1.session.start }) {
-      if !allowOverlap, let other = reaching, session.overlaps(other, now: now) {
+      if !allowOverlap, let other = reaching, session.overlaps(other.session, now: now) {
+        // Named as a session of the library is: its times, and where it is in the files.
+        let end = other.session.end.map { " to \(JSONCoding.formatInstant($0))" } ?? ""
         problem(
-          file, path, "it overlaps another session of the files from \(JSONCoding.formatInstant(other.start))"
-        )
+          file, path,
+          "it overlaps the session from \(JSONCoding.formatInstant(other.session.start))\(end) at "
+            + "\(LineText.visible(other.file)) \(other.path)")
         continue
       }
       kept.append(session)
-      if (session.end ?? session.start) > (reaching?.end ?? .distantPast) { reaching = session }
+      if (session.end ?? session.start) > (reaching?.session.end ?? .distantPast) {
+        reaching = (session, file, path)
+      }
     }
     let order = Dictionary(uniqueKeysWithValues: added.enumerated().map { ($1.session.id, $0) })
     plan.sessionCreates = kept.sorted { (order[$0.id] ?? 0) < (order[$1.id] ?? 0) }
