@@ -65,34 +65,32 @@ import Testing
   }
 
   @Test func verifyRestoreAndExportInACancelledTaskStopAndChangeNothing() async throws {
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let store = try Support.makeStore(in: dir)
-    let zip = dir.appendingPathComponent("b.zip")
-    try Backup.create(from: store, to: zip, generator: "t", now: now)
-    try store.close()
+    try await Support.withScratch { dir in
+      let store = try Support.makeStore(in: dir)
+      let zip = dir.appendingPathComponent("b.zip")
+      try Backup.create(from: store, to: zip, generator: "t", now: now)
+      try store.close()
 
-    #expect(await inCancelledTask { try Backup.verify(zip) } is CancellationError)
-    let target = dir.appendingPathComponent("new")
-    #expect(
-      await inCancelledTask {
-        let empty = try LibraryStore(directory: target, mode: .readWrite)
-        try Backup.restore(from: zip, into: empty)
-      } is CancellationError)
-    let restored = try LibraryStore(directory: target, mode: .readWrite)
-    #expect(try restored.isEmpty())
-    #expect(Support.listing(of: target.appendingPathComponent("attachments")).isEmpty)
-    let export = dir.appendingPathComponent("export.zip")
-    let source = dir.appendingPathComponent("lib")
-    #expect(
-      await inCancelledTask {
-        let library = try LibraryStore(directory: source, mode: .readOnly)
-        try LibraryExport.write(from: library, to: export)
-      } is CancellationError)
-    #expect(!FileManager.default.fileExists(atPath: export.path))
-    #expect(try hidden(in: dir).isEmpty)
+      #expect(await inCancelledTask { try Backup.verify(zip) } is CancellationError)
+      let target = dir.appendingPathComponent("new")
+      #expect(
+        await inCancelledTask {
+          let empty = try LibraryStore(directory: target, mode: .readWrite)
+          try Backup.restore(from: zip, into: empty)
+        } is CancellationError)
+      let restored = try LibraryStore(directory: target, mode: .readWrite)
+      #expect(try restored.isEmpty())
+      #expect(Support.listing(of: target.appendingPathComponent("attachments")).isEmpty)
+      let export = dir.appendingPathComponent("export.zip")
+      let source = dir.appendingPathComponent("lib")
+      #expect(
+        await inCancelledTask {
+          let library = try LibraryStore(directory: source, mode: .readOnly)
+          try LibraryExport.write(from: library, to: export)
+        } is CancellationError)
+      #expect(!FileManager.default.fileExists(atPath: export.path))
+      #expect(try hidden(in: dir).isEmpty)
+    }
   }
 
   /// A restore cancelled while it inserts the items (the later part of a big one) stops before
@@ -100,33 +98,31 @@ import Testing
   /// exited 0). The store's clock, asked once by the check and then by each session's insert,
   /// cancels the task from its second call on: inside the inserts, after every other check.
   @Test func aRestoreCancelledWhileInsertingItemsStopsAndChangesNothing() async throws {
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let zip = dir.appendingPathComponent("b.zip")
-    let source = try Support.makeStore(in: dir)
-    try Backup.create(from: source, to: zip, generator: "t", now: now)
-    try source.close()
-    let target = dir.appendingPathComponent("new")
-    let task = Task { () -> Error? in
-      do {
-        let store = try LibraryStore(directory: target, mode: .readWrite)
-        defer { try? store.close() }
-        var calls = 0
-        store.clock = {
-          calls += 1
-          if calls >= 2 { withUnsafeCurrentTask { $0?.cancel() } }
-          return Date(timeIntervalSince1970: 1_796_000_000)
+    try await Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("b.zip")
+      let source = try Support.makeStore(in: dir)
+      try Backup.create(from: source, to: zip, generator: "t", now: now)
+      try source.close()
+      let target = dir.appendingPathComponent("new")
+      let task = Task { () -> Error? in
+        do {
+          let store = try LibraryStore(directory: target, mode: .readWrite)
+          defer { try? store.close() }
+          var calls = 0
+          store.clock = {
+            calls += 1
+            if calls >= 2 { withUnsafeCurrentTask { $0?.cancel() } }
+            return Date(timeIntervalSince1970: 1_796_000_000)
+          }
+          try Backup.restore(from: zip, into: store)
+          return nil
+        } catch {
+          return error
         }
-        try Backup.restore(from: zip, into: store)
-        return nil
-      } catch {
-        return error
       }
+      #expect(await task.value is CancellationError)
+      #expect(try LibraryStore(directory: target, mode: .readOnly).isEmpty())
     }
-    #expect(await task.value is CancellationError)
-    #expect(try LibraryStore(directory: target, mode: .readOnly).isEmpty())
   }
 
   /// A merge stops when its task is cancelled and changes nothing: cancelled once the backup
@@ -135,74 +131,70 @@ import Testing
   /// the write lock (call 3: the checks of the inserts, after the attachments were placed,
   /// which are removed again).
   @Test(arguments: [2, 3]) func aMergeCancelledStopsAndChangesNothing(cancelAtCall: Int) async throws {
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let zip = dir.appendingPathComponent("b.zip")
-    let source = try Support.makeStore(in: dir.appendingPathComponent("source"))
-    try Backup.create(from: source, to: zip, generator: "t", now: now)
-    try source.close()
-    // A library of its own: one yarn with a photo the backup lacks.
-    let target = dir.appendingPathComponent("mine")
-    let photo = dir.appendingPathComponent("mine.txt")
-    try Data("mine".utf8).write(to: photo)
-    let mine = try LibraryStore(directory: target, mode: .readWrite)
-    let attachment = try mine.importAttachment(from: photo)
-    try mine.write { try mine.insert(Yarn(id: "m-1", name: "Mine", photos: [attachment])) }
-    let before = (try mine.library(), Support.listing(of: target.appendingPathComponent("attachments")))
-    try mine.close()
+    try await Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("b.zip")
+      let source = try Support.makeStore(in: dir.appendingPathComponent("source"))
+      try Backup.create(from: source, to: zip, generator: "t", now: now)
+      try source.close()
+      // A library of its own: one yarn with a photo the backup lacks.
+      let target = dir.appendingPathComponent("mine")
+      let photo = dir.appendingPathComponent("mine.txt")
+      try Data("mine".utf8).write(to: photo)
+      let mine = try LibraryStore(directory: target, mode: .readWrite)
+      let attachment = try mine.importAttachment(from: photo)
+      try mine.write { try mine.insert(Yarn(id: "m-1", name: "Mine", photos: [attachment])) }
+      let before = (try mine.library(), Support.listing(of: target.appendingPathComponent("attachments")))
+      try mine.close()
 
-    let task = Task { () -> Error? in
-      do {
-        let store = try LibraryStore(directory: target, mode: .readWrite)
-        defer { try? store.close() }
-        var calls = 0
-        store.clock = {
-          calls += 1
-          if calls >= cancelAtCall { withUnsafeCurrentTask { $0?.cancel() } }
-          return Date(timeIntervalSince1970: 1_796_000_000)
+      let task = Task { () -> Error? in
+        do {
+          let store = try LibraryStore(directory: target, mode: .readWrite)
+          defer { try? store.close() }
+          var calls = 0
+          store.clock = {
+            calls += 1
+            if calls >= cancelAtCall { withUnsafeCurrentTask { $0?.cancel() } }
+            return Date(timeIntervalSince1970: 1_796_000_000)
+          }
+          try Backup.restore(from: zip, into: store, options: RestoreOptions(mode: .merge))
+          return nil
+        } catch {
+          return error
         }
-        try Backup.restore(from: zip, into: store, options: RestoreOptions(mode: .merge))
-        return nil
-      } catch {
-        return error
       }
+      #expect(await task.value is CancellationError)
+      let after = try LibraryStore(directory: target, mode: .readOnly)
+      defer { try? after.close() }
+      #expect(try after.library() == before.0)
+      #expect(Support.listing(of: target.appendingPathComponent("attachments")) == before.1)
     }
-    #expect(await task.value is CancellationError)
-    let after = try LibraryStore(directory: target, mode: .readOnly)
-    defer { try? after.close() }
-    #expect(try after.library() == before.0)
-    #expect(Support.listing(of: target.appendingPathComponent("attachments")) == before.1)
   }
 
   /// QA: after Ctrl-C a restore still read `library.json` to its end (checking it, or inserting
   /// its items) before it stopped. Reading it checks cancellation before each piece: in a
   /// cancelled task no item is read, by the check nor by the reads that insert.
   @Test func readingLibraryJSONInACancelledTaskStopsBeforeAnyItem() async throws {
-    let dir = FileManager.default.temporaryDirectory
-      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let zip = dir.appendingPathComponent("b.zip")
-    let source = try Support.makeStore(in: dir)
-    try Backup.create(from: source, to: zip, generator: "t", now: now)
-    try source.close()
-    let outcome = await inCancelledTask {
-      let reader = try BackupReader(url: zip, limits: .standard)
-      let visited = Counter()
-      var errors: [Bool] = []
-      do { _ = try reader.checkLibrary { _, _ in visited.add() } } catch {
-        errors.append(error is CancellationError)
+    try await Support.withScratch { dir in
+      let zip = dir.appendingPathComponent("b.zip")
+      let source = try Support.makeStore(in: dir)
+      try Backup.create(from: source, to: zip, generator: "t", now: now)
+      try source.close()
+      let outcome = await inCancelledTask {
+        let reader = try BackupReader(url: zip, limits: .standard)
+        let visited = Counter()
+        var errors: [Bool] = []
+        do { _ = try reader.checkLibrary { _, _ in visited.add() } } catch {
+          errors.append(error is CancellationError)
+        }
+        do { _ = try reader.readItems([.yarns, .projects]) { _ in visited.add() } } catch {
+          errors.append(error is CancellationError)
+        }
+        #expect(errors == [true, true])
+        #expect(visited.value == 0)
+        throw CancellationError()
       }
-      do { _ = try reader.readItems([.yarns, .projects]) { _ in visited.add() } } catch {
-        errors.append(error is CancellationError)
-      }
-      #expect(errors == [true, true])
-      #expect(visited.value == 0)
-      throw CancellationError()
+      #expect(outcome is CancellationError)
     }
-    #expect(outcome is CancellationError)
   }
 
   @Test func aReplaceKeepsTheNewestFiveSafetyBackups() throws {

@@ -16,6 +16,15 @@ enum BackupTestSupport {
     return try body(url)
   }
 
+  /// `withScratch` for an async body (a test that runs a task and cancels it).
+  static func withScratch<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("yarn-backup-tests-" + UUID().uuidString, isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+  }
+
   /// The package root, found from this file's path.
   static var packageRoot: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
