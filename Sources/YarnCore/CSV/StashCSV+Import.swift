@@ -695,7 +695,7 @@ struct StashRowReader {
           problem(
             .dateAdded,
             "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)"
-              + (CalendarDate.impossibility(in: value.trimmingSpaces()).map { ": \($0)" } ?? ""))
+              + CalendarDate.impossibilityClause(in: value.trimmingSpaces()))
         }
       } else {
         yarn.dateAdded = nil

@@ -542,7 +542,7 @@ struct WEFTPlanner {
       problem(
         item.file, "\(item.path).\(key)",
         "\(LineText.quoted(value)) is not a date (YYYY-MM-DD)"
-          + (CalendarDate.impossibility(in: value.trimmingSpaces()).map { ": \($0)" } ?? ""))
+          + CalendarDate.impossibilityClause(in: value.trimmingSpaces()))
       return nil
     }
     return day
@@ -1607,7 +1607,7 @@ extension WEFTPlanner {
           problem(
             item.file, "\(path).started_at",
             "\(LineText.quoted(startText)) is not a date and time (ISO 8601 with a zone)"
-              + (CalendarDate.impossibility(in: startText.trimmingSpaces()).map { ": \($0)" } ?? ""))
+              + CalendarDate.impossibilityClause(in: startText.trimmingSpaces()))
           continue
         }
         guard let duration = timed.durationSeconds else {

@@ -124,6 +124,12 @@ extension CalendarDate {
     return nil
   }
 
+  /// `impossibility(in:)` as the clause that ends a refusal of `text`: `: day 30 is past the
+  /// end of February 2026, which has 28 days`; empty for a real day or text of another form.
+  package static func impossibilityClause(in text: String) -> String {
+    impossibility(in: text).map { ": \($0)" } ?? ""
+  }
+
   /// The numbers of text of the form `YYYY-MM-DD` (digits and dashes only), whatever their
   /// values; `nil` for another form.
   static func iso8601Numbers(_ text: String) -> (year: Int, month: Int, day: Int)? {
@@ -160,7 +166,7 @@ extension CalendarDate: Codable {
       throw DecodingError.dataCorruptedError(
         in: container,
         debugDescription: "expected a date as YYYY-MM-DD, found \(LineText.quoted(text))"
-          + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
+          + CalendarDate.impossibilityClause(in: text))
     }
     self = date
   }

@@ -42,7 +42,7 @@ package enum JSONCoding {
           in: container,
           debugDescription:
             "expected an ISO 8601 instant such as 2026-03-29T14:30:00Z, found \(LineText.quoted(text))"
-            + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
+            + CalendarDate.impossibilityClause(in: text))
       }
       return date
     }

@@ -78,7 +78,7 @@ struct RowReader {
     guard let date = CalendarDate(iso8601: text) else {
       throw invalid(
         "stored day \(LineText.quoted(text)) is not a real YYYY-MM-DD date"
-          + (CalendarDate.impossibility(in: text).map { ": \($0)" } ?? ""))
+          + CalendarDate.impossibilityClause(in: text))
     }
     return date
   }
